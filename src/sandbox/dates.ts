@@ -1,0 +1,106 @@
+/**
+ * Date helpers for the sandbox. WordPress stores `Y-m-d H:i:s` strings, local
+ * to the site (post dates) or to the event (TEC's `_EventStartDate`), next to
+ * their UTC twins; the conversions go through luxon's IANA zone support.
+ */
+import { DateTime, IANAZone } from 'luxon';
+
+export const SQL = 'yyyy-MM-dd HH:mm:ss';
+
+export function isZone(tz: string): boolean {
+  return IANAZone.isValidZone(tz) || /^UTC[+-]\d{1,2}(:?\d{2})?$/.test(tz) || tz === 'UTC';
+}
+
+/** TEC accepts `UTC+2` style zones as well as IANA names. */
+export function zoneOf(tz: string): string {
+  const m = /^UTC([+-])(\d{1,2})(?::?(\d{2}))?$/.exec(tz);
+  if (m) return `UTC${m[1]}${m[2]}${m[3] && m[3] !== '00' ? `:${m[3]}` : ''}`;
+  return tz || 'UTC';
+}
+
+export function localToUtc(local: string, tz: string): string {
+  return DateTime.fromFormat(local, SQL, { zone: zoneOf(tz) }).toUTC().toFormat(SQL);
+}
+
+export function utcToLocal(utc: string, tz: string): string {
+  return DateTime.fromFormat(utc, SQL, { zone: 'utc' }).setZone(zoneOf(tz)).toFormat(SQL);
+}
+
+export function nowUtc(now: Date): string {
+  return DateTime.fromJSDate(now, { zone: 'utc' }).toFormat(SQL);
+}
+
+export function nowIn(now: Date, tz: string): string {
+  return DateTime.fromJSDate(now).setZone(zoneOf(tz)).toFormat(SQL);
+}
+
+export function abbr(local: string, tz: string): string {
+  const dt = DateTime.fromFormat(local, SQL, { zone: zoneOf(tz) });
+  const name = dt.toFormat('ZZZZ');
+  return name.startsWith('GMT') || name.startsWith('UTC') ? (name === 'GMT' ? 'UTC' : name.replace('GMT', 'UTC')) : name;
+}
+
+/** `2024-05-01 13:45:00` -> `2024-05-01T13:45:00` (mysql_to_rfc3339: no offset). */
+export function toRfc3339NoOffset(sql: string): string {
+  return sql.replace(' ', 'T');
+}
+
+export function details(sql: string): Record<'year' | 'month' | 'day' | 'hour' | 'minutes' | 'seconds', string> {
+  const [d = '', t = ''] = sql.split(' ');
+  const [year = '', month = '', day = ''] = d.split('-');
+  const [hour = '', minutes = '', seconds = ''] = t.split(':');
+  return { year, month, day, hour, minutes, seconds };
+}
+
+/**
+ * The subset of PHP's strtotime that TEC callers use: `Y-m-d`, `Y-m-d H:i[:s]`,
+ * RFC 3339 with an offset, a unix timestamp, `now`/`today`/`tomorrow`/
+ * `yesterday`, and `+N unit(s)`. Returns a site-local `Y-m-d H:i:s`, or null.
+ */
+export function parseLooseDate(input: unknown, siteTz: string, now: Date): string | null {
+  if (typeof input === 'number' || (typeof input === 'string' && /^\d{9,11}$/.test(input.trim()))) {
+    return DateTime.fromSeconds(Number(input), { zone: zoneOf(siteTz) }).toFormat(SQL);
+  }
+  if (typeof input !== 'string') return null;
+  const s = input.trim();
+  const zone = zoneOf(siteTz);
+  let m = /^(\d{4})-(\d{1,2})-(\d{1,2})(?:[ T](\d{1,2}):(\d{2})(?::(\d{2}))?(?:\.\d+)?)?\s*(Z|[+-]\d{2}:?\d{2})?$/i.exec(s);
+  if (m) {
+    const [, y, mo, d, h = '0', mi = '0', se = '0', off] = m;
+    const opts = off ? { zone: off.toUpperCase() === 'Z' ? 'utc' : `UTC${off.slice(0, 3)}:${off.slice(-2)}` } : { zone };
+    const dt = DateTime.fromObject({ year: +y!, month: +mo!, day: +d!, hour: +h, minute: +mi, second: +se }, opts);
+    return dt.isValid ? dt.setZone(zone).toFormat(SQL) : null;
+  }
+  const base = DateTime.fromJSDate(now).setZone(zone);
+  const lower = s.toLowerCase();
+  if (lower === 'now') return base.toFormat(SQL);
+  if (lower === 'today' || lower === 'midnight') return base.startOf('day').toFormat(SQL);
+  if (lower === 'tomorrow') return base.plus({ days: 1 }).startOf('day').toFormat(SQL);
+  if (lower === 'yesterday') return base.minus({ days: 1 }).startOf('day').toFormat(SQL);
+  m = /^([+-])\s*(\d+)\s*(second|minute|hour|day|week|month|year)s?$/.exec(lower);
+  if (m) {
+    const n = Number(m[2]) * (m[1] === '-' ? -1 : 1);
+    return base.plus({ [`${m[3]}s`]: n }).toFormat(SQL);
+  }
+  return null;
+}
+
+export function startOfDay(sql: string): string {
+  return `${sql.slice(0, 10)} 00:00:00`;
+}
+
+export function endOfDay(sql: string): string {
+  return `${sql.slice(0, 10)} 23:59:59`;
+}
+
+export function addSeconds(sql: string, seconds: number): string {
+  return DateTime.fromFormat(sql, SQL, { zone: 'utc' }).plus({ seconds }).toFormat(SQL);
+}
+
+export function diffSeconds(a: string, b: string): number {
+  return Math.round(DateTime.fromFormat(b, SQL, { zone: 'utc' }).diff(DateTime.fromFormat(a, SQL, { zone: 'utc' }), 'seconds').seconds);
+}
+
+export function gmtOffsetHours(tz: string, now: Date): number {
+  return DateTime.fromJSDate(now).setZone(zoneOf(tz)).offset / 60;
+}

@@ -1,0 +1,9 @@
+/** Every route the sandbox serves, in registration order (WordPress matches in order). */
+import type { RouteDecl } from '../rest/types.ts';
+import type { Sandbox } from '../site.ts';
+import { batchRoutes } from './batch.ts';
+import { rootRoutes } from './root.ts';
+
+export function allRoutes(site: Sandbox): RouteDecl[] {
+  return [...rootRoutes(site), ...batchRoutes(site)];
+}

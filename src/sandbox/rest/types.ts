@@ -1,0 +1,99 @@
+import type { RestError } from './errors.ts';
+import type { Sandbox } from '../site.ts';
+import type { User } from '../auth.ts';
+
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+export const EDITABLE: Method[] = ['POST', 'PUT', 'PATCH'];
+export const WRITE_METHODS: Method[] = ['PUT', 'PATCH'];
+
+type JsonType = 'integer' | 'number' | 'boolean' | 'string' | 'array' | 'object' | 'null';
+
+/**
+ * One argument of an endpoint, in the JSON-schema subset WordPress uses for
+ * `args` (rest_validate_value_from_schema). These declarations drive routing,
+ * validation, the root index and the OpenAPI documents: one source of truth.
+ */
+export interface ArgSchema {
+  type?: JsonType | JsonType[];
+  required?: boolean;
+  default?: unknown;
+  description?: string;
+  enum?: readonly (string | number)[];
+  minimum?: number;
+  maximum?: number;
+  format?: 'date-time' | 'uri' | 'email' | 'tel' | 'hex-color' | 'uuid';
+  pattern?: string;
+  items?: ArgSchema;
+  uniqueItems?: boolean;
+  minItems?: number;
+  maxItems?: number;
+  properties?: Record<string, ArgSchema>;
+  additionalProperties?: boolean | ArgSchema;
+  /**
+   * A plugin's own validate_callback. `false` gives "Invalid parameter." with no
+   * details (as legacy TEC dates do); a RestError lands under `details.<name>`.
+   */
+  validate?: (value: unknown, req: RestRequest) => boolean | RestError;
+  /** A sanitize_callback; runs after validation, may throw a RestError. */
+  sanitize?: (value: unknown, req: RestRequest) => unknown;
+}
+
+export interface RestRequest {
+  method: Method;
+  /** Route path, without the REST prefix and query, e.g. `/calendar/events/v1/events/12`. */
+  path: string;
+  /** Matched route pattern as declared, e.g. `/calendar/events/v1/events/(?P<id>\d+)`. */
+  route: string;
+  query: Record<string, unknown>;
+  body: Record<string, unknown>;
+  urlParams: Record<string, string>;
+  /** Merged, validated and sanitised parameters (JSON body > query > URL > defaults). */
+  params: Record<string, unknown>;
+  /** Names the caller really sent (defaults excluded). */
+  sent: Set<string>;
+  headers: Record<string, string>;
+  user: User | null;
+  site: Sandbox;
+  /** True when the request is an item of a /batch/v1 call. */
+  inBatch: boolean;
+}
+
+/** A handler's answer when it is more than a 200 with a JSON body. */
+export class RestResult {
+  constructor(
+    readonly body: unknown,
+    readonly status = 200,
+    readonly headers: Record<string, string> = {},
+    /** Send `body` (a string) as-is with this content type (HTML, CSV, ...), not as JSON. */
+    readonly contentType?: string,
+    /** Items of a /batch/v1 call, for the request log. */
+    readonly batch?: { method: string; path: string; route?: string; status: number }[],
+  ) {}
+}
+
+/** Returns a RestResult, or any JSON value for a plain 200. */
+export type Handler = (req: RestRequest) => unknown;
+
+export interface Endpoint {
+  methods: Method[];
+  args: Record<string, ArgSchema>;
+  /** `permission_callback`: true to go on, false for rest_forbidden, or an error of its own. */
+  permission: (req: RestRequest) => boolean | RestError;
+  handler: Handler;
+  /** `allow_batch: {v1: true}` in the index, and admission into /batch/v1. */
+  allowBatch?: boolean;
+  /** Route-level check run after per-argument validation (`rest_invalid_params` style). */
+  validateRequest?: (req: RestRequest) => RestError | null;
+  /** OpenAPI summary. */
+  summary?: string;
+}
+
+export interface RouteDecl {
+  namespace: string;
+  /** WordPress route regex, e.g. `/calendar/events/v1/events/(?P<id>\d+)`. */
+  path: string;
+  endpoints: Endpoint[];
+  /** Hidden from the index (show_in_index false). */
+  hidden?: boolean;
+}
+

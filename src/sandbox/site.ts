@@ -1,0 +1,212 @@
+/**
+ * The sandbox site: storage, users, routes, and WordPress's dispatch order
+ * (reference/site-upstream.md §1): authentication errors first (even for
+ * unknown routes), then route match, then argument validation, then the
+ * permission callback, then the callback. A 400 therefore beats a 401.
+ */
+import { EventEmitter } from 'node:events';
+import { createHash } from 'node:crypto';
+import { authenticate, type User } from './auth.ts';
+import { RawError, RestError, forbidden, noRoute } from './rest/errors.ts';
+import { parseQuery } from './rest/query.ts';
+import { RestResult, type Endpoint, type Method, type RestRequest, type RouteDecl } from './rest/types.ts';
+import { checkParams } from './rest/validate.ts';
+import { Store } from './store/db.ts';
+import type { SandboxOptions } from './options.ts';
+import { allRoutes } from './namespaces/index.ts';
+
+export interface DispatchInput {
+  method: string;
+  /** REST path with an optional query string, e.g. `/calendar-core/v1/events?per_page=5`. */
+  path: string;
+  headers: Record<string, string>;
+  /** Parsed JSON body, or form fields; null when none. */
+  body: Record<string, unknown> | null;
+  /** Set when the raw body was not valid JSON. */
+  jsonError?: string;
+  inBatch?: boolean;
+  /** The already authenticated caller (batch items reuse the outer one). */
+  user?: User | null;
+}
+
+export interface DispatchOutput {
+  status: number;
+  body: unknown;
+  headers: Record<string, string>;
+  contentType?: string;
+  /** The matched route pattern, for the request log. */
+  route?: string;
+  /** Per-item log of a batch. */
+  batch?: { method: string; path: string; route?: string; status: number }[];
+}
+
+interface CompiledRoute {
+  decl: RouteDecl;
+  re: RegExp;
+}
+
+/** Events the calendar emits, for the automation feeds. */
+export interface SiteEvents {
+  'event:saved': [{ id: number; created: boolean; previousStatus?: string }];
+  'event:status': [{ id: number; eventStatus: string }];
+}
+
+export class Sandbox {
+  readonly store: Store;
+  readonly options: SandboxOptions;
+  readonly secret: string;
+  readonly routes: RouteDecl[];
+  readonly emitter = new EventEmitter();
+  /** Set once the server listens, e.g. `http://127.0.0.1:8080`. */
+  origin = 'http://127.0.0.1';
+  private compiled: CompiledRoute[];
+
+  constructor(options: SandboxOptions) {
+    this.options = options;
+    this.store = new Store(options.db);
+    this.secret = createHash('sha256').update(`sitegraph-sandbox:${options.seed}`).digest('hex');
+    this.routes = allRoutes(this);
+    this.compiled = this.routes.map((decl) => ({ decl, re: new RegExp(`^${decl.path.replace(/\(\?P</g, '(?<')}$`, 'i') }));
+  }
+
+  /** `http://host:port/wp-json` */
+  get restRoot(): string {
+    return `${this.origin}/wp-json`;
+  }
+
+  get timezone(): string {
+    return this.options.timezone;
+  }
+
+  now(): Date {
+    return new Date();
+  }
+
+  close(): void {
+    this.store.close();
+  }
+
+  /** Finds the route and endpoint for a path and method; WordPress tries routes in order. */
+  match(method: string, path: string): { decl: RouteDecl; endpoint: Endpoint | null; urlParams: Record<string, string> } | null {
+    let pathOnly: { decl: RouteDecl; urlParams: Record<string, string> } | null = null;
+    for (const { decl, re } of this.compiled) {
+      const m = re.exec(path);
+      if (!m) continue;
+      const urlParams = { ...(m.groups ?? {}) };
+      const endpoint = decl.endpoints.find((e) => e.methods.includes(method as Method));
+      if (endpoint) return { decl, endpoint, urlParams };
+      pathOnly ??= { decl, urlParams };
+    }
+    return pathOnly ? { ...pathOnly, endpoint: null } : null;
+  }
+
+  dispatch(input: DispatchInput): DispatchOutput {
+    const headers: Record<string, string> = {};
+    let route: string | undefined;
+    try {
+      const user = input.user !== undefined ? input.user : authenticate(input.headers.authorization, {
+        byLogin: (l) => this.store.userByLogin(l),
+        byEmail: (e) => this.store.userByEmail(e),
+      });
+      const prepared = this.prepare({ ...input, user }, headers);
+      route = prepared.req.route;
+      return { ...this.execute(prepared.req, prepared.endpoint, headers), route };
+    } catch (err) {
+      return { ...errorOutput(err, headers), route };
+    }
+  }
+
+  /**
+   * Route match and validation without running the callback, for
+   * `require-all-validate` batches: `output` is the item's error, or null and
+   * `run` executes it later.
+   */
+  validateOnly(input: DispatchInput): { output: DispatchOutput | null; run: () => DispatchOutput } {
+    const headers: Record<string, string> = {};
+    try {
+      const { req, endpoint } = this.prepare(input, headers);
+      return { output: null, run: () => ({ ...this.execute(req, endpoint, {}), route: req.route }) };
+    } catch (err) {
+      const out = errorOutput(err, headers);
+      return { output: out, run: () => out };
+    }
+  }
+
+  /** Route match, batch admission and argument validation; throws the RestError to send. */
+  private prepare(input: DispatchInput, headers: Record<string, string>): { req: RestRequest; endpoint: Endpoint } {
+    const qIndex = input.path.indexOf('?');
+    const path = qIndex < 0 ? input.path : input.path.slice(0, qIndex);
+    const query = qIndex < 0 ? {} : parseQuery(input.path.slice(qIndex + 1));
+    let method = input.method.toUpperCase();
+    // Method override: ?_method= wins over the header (site-upstream.md §6); not inside batches.
+    const override = (typeof query._method === 'string' && query._method) || input.headers['x-http-method-override'];
+    if (override && !input.inBatch) method = String(override).toUpperCase();
+    if (method === 'HEAD') method = 'GET';
+
+    const found = this.match(method, path);
+    if (found) headers.Allow = [...new Set(found.decl.endpoints.flatMap((e) => e.methods))].join(', ');
+    if (!found || !found.endpoint) throw noRoute();
+    const { decl, endpoint, urlParams } = found;
+    if (input.inBatch && !endpoint.allowBatch) {
+      throw new RestError('rest_batch_not_allowed', 'The requested route does not support batch requests.', 400);
+    }
+    const req = this.buildRequest(method as Method, path, decl, query, input, urlParams, input.user ?? null);
+    req.params = this.validate(req, endpoint, input.jsonError);
+    return { req, endpoint };
+  }
+
+  private buildRequest(
+    method: Method,
+    path: string,
+    decl: RouteDecl,
+    query: Record<string, unknown>,
+    input: DispatchInput,
+    urlParams: Record<string, string>,
+    user: User | null,
+  ): RestRequest {
+    const body = input.body ?? {};
+    // WordPress's parameter order: JSON/body, then query, then URL captures, then defaults.
+    const raw: Record<string, unknown> = { ...urlParams, ...query, ...(method === 'GET' ? {} : body) };
+    return {
+      method, path, route: decl.path, query, body, urlParams, params: raw,
+      sent: new Set(Object.keys(raw)), headers: input.headers, user, site: this, inBatch: Boolean(input.inBatch),
+    };
+  }
+
+  private validate(req: RestRequest, endpoint: Endpoint, jsonError?: string): Record<string, unknown> {
+    if (jsonError !== undefined) {
+      throw new RestError('rest_invalid_json', 'Invalid JSON body passed.', 400, { json_error_code: 4, json_error_message: jsonError });
+    }
+    const params = checkParams(req.params, endpoint.args, req);
+    const routeError = endpoint.validateRequest?.({ ...req, params });
+    if (routeError) throw routeError;
+    return params;
+  }
+
+  private execute(req: RestRequest, endpoint: Endpoint, headers: Record<string, string>): DispatchOutput {
+    try {
+      const allowed = endpoint.permission(req);
+      if (allowed instanceof RestError) throw allowed;
+      if (!allowed) throw forbidden(req.user !== null);
+      const result = endpoint.handler(req);
+      if (result instanceof RestResult) {
+        return { status: result.status, body: result.body, headers: { ...headers, ...result.headers }, contentType: result.contentType, batch: result.batch };
+      }
+      return { status: 200, body: result, headers };
+    } catch (err) {
+      return errorOutput(err, headers);
+    }
+  }
+}
+
+export function errorOutput(err: unknown, headers: Record<string, string>): DispatchOutput {
+  if (err instanceof RestError) return { status: err.status, body: err.toBody(), headers };
+  if (err instanceof RawError) return { status: err.status, body: err.body, headers: { ...headers, ...err.headers } };
+  // Anything else is a bug in the sandbox; WordPress answers such fatals with a 500.
+  console.error('[sandbox] internal error:', err);
+  return {
+    status: 500,
+    body: { code: 'internal_server_error', message: 'There has been a critical error on this website.', data: { status: 500 } },
+    headers,
+  };
+}

@@ -1,0 +1,56 @@
+/**
+ * Test helpers: a sandbox on a free loopback port with an in-memory database,
+ * and a tiny REST client that speaks to it over real HTTP.
+ */
+import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.ts';
+import type { SandboxOptionsInput } from '../../src/sandbox/options.ts';
+
+export type Who = 'admin' | 'editor' | 'author' | 'contributor' | 'subscriber' | null;
+
+export async function testSandbox(options: SandboxOptionsInput = {}): Promise<RunningSandbox> {
+  return startSandbox({ db: ':memory:', port: 0, ...options });
+}
+
+export interface Reply<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+  text: string;
+}
+
+export interface RestClient {
+  get<T = any>(path: string, who?: Who, headers?: Record<string, string>): Promise<Reply<T>>;
+  send<T = any>(method: string, path: string, body?: unknown, who?: Who, headers?: Record<string, string>): Promise<Reply<T>>;
+  auth(who: Exclude<Who, null>): string;
+}
+
+/** The experimental-endpoint acknowledgement calendar-core/v1 requires (calendar-upstream.md §2). */
+export const TEC_EEA =
+  'I understand that this endpoint is experimental and may change in a future release without maintaining backward compatibility. I also understand that I am using this endpoint at my own risk, while support is not provided for it.';
+
+export function restClient(sb: RunningSandbox): RestClient {
+  const auth = (who: Exclude<Who, null>) => {
+    const u = sb.users.find((x) => x.login === who)!;
+    return `Basic ${Buffer.from(`${u.login}:${u.appPassword}`).toString('base64')}`;
+  };
+  const send = async (method: string, path: string, body?: unknown, who: Who = null, headers: Record<string, string> = {}) => {
+    const h: Record<string, string> = { ...headers };
+    if (who) h.authorization = auth(who);
+    if (body !== undefined) h['content-type'] = 'application/json';
+    if (path.startsWith('/calendar-core/v1') && !('x-tec-eea' in h)) h['x-tec-eea'] = TEC_EEA;
+    const res = await fetch(`${sb.origin}/wp-json${path}`, { method, headers: h, body: body === undefined ? undefined : JSON.stringify(body) });
+    const text = await res.text();
+    let parsed: unknown = text;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      /* not JSON (HTML documents, empty bodies) */
+    }
+    return { status: res.status, headers: res.headers, body: parsed as any, text };
+  };
+  return {
+    get: (path, who = null, headers = {}) => send('GET', path, undefined, who, headers),
+    send,
+    auth,
+  };
+}
