@@ -84,13 +84,13 @@ describe('the sandbox site', () => {
     it('sends rest_invalid_json for a broken JSON body', async () => {
       const res = await fetch(`${sb.url}batch/v1`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"requests": [' });
       expect(res.status).toBe(400);
-      expect((await res.json()).code).toBe('rest_invalid_json');
+      expect(((await res.json()) as any).code).toBe('rest_invalid_json');
     });
 
     it('serves the REST root through ?rest_route= too', async () => {
       const res = await fetch(`${sb.origin}/?rest_route=/calendar/events/v1`);
       expect(res.status).toBe(200);
-      expect((await res.json()).namespace).toBe('calendar/events/v1');
+      expect(((await res.json()) as any).namespace).toBe('calendar/events/v1');
     });
   });
 
@@ -168,7 +168,7 @@ describe('the sandbox site', () => {
       expect((await api.get('/')).status).toBe(502);
       res = await fetch(`${sb.origin}/__sandbox/faults`, { method: 'POST', body: JSON.stringify({ path: '(', status: 502 }) });
       expect(res.status).toBe(400);
-      expect((await res.json()).message).toMatch(/not a regular expression/);
+      expect(((await res.json()) as any).message).toMatch(/not a regular expression/);
       res = await fetch(`${sb.origin}/__sandbox/faults`, { method: 'DELETE' });
       expect(res.status).toBe(200);
     });
