@@ -48,6 +48,9 @@ export interface EventMeta {
   ticketed: boolean;
   /** `_tribe_events_status`: scheduled, canceled, postponed. */
   eventStatus: 'scheduled' | 'canceled' | 'postponed';
+  /** Event coordinates (calendar-core input `lat`/`lng`), when given. */
+  lat: number | null;
+  lng: number | null;
   /** Status the post had before it was trashed. */
   trashedFrom?: string;
 }
@@ -212,7 +215,7 @@ export function eventDuration(m: EventMeta): number {
 const EVENT_DEFAULTS: EventMeta = {
   startDate: '', endDate: '', startDateUtc: '', endDateUtc: '', timezone: 'UTC', allDay: false, cost: '', currencySymbol: '$',
   currencyCode: 'USD', currencyPosition: 'prefix', website: '', showMap: true, showMapLink: true, hideFromListings: false,
-  featured: false, venueIds: [], organizerIds: [], seriesId: 0, virtual: false, ticketed: false, eventStatus: 'scheduled',
+  featured: false, venueIds: [], organizerIds: [], seriesId: 0, virtual: false, ticketed: false, eventStatus: 'scheduled', lat: null, lng: null,
 };
 
 function pickMeta<M extends object>(defaults: M, f: Partial<M>, current?: M): M {
