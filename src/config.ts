@@ -1,0 +1,124 @@
+/**
+ * The gateway's one typed, validated configuration. Every option has its
+ * default and its reason here; `loadConfig` reads flags and environment, and a
+ * bad value is a ConfigError that names it.
+ */
+import { z } from 'zod';
+
+export const configSchema = z.object({
+  /** `PORT` / `--port`. 4000: the usual GraphQL development port. */
+  port: z.number().int().min(0).max(65535).default(4000),
+  /** `HOST` / `--host`. Loopback by default: expose it deliberately. */
+  host: z.string().default('127.0.0.1'),
+  /**
+   * `UPSTREAM_URL` / `--upstream`: the site's REST root (`https://site/wp-json/`).
+   * Unset: the embedded sandbox is started in-process and used.
+   */
+  upstreamUrl: z.string().url().optional(),
+  /**
+   * `SITEGRAPH_SERVICE_AUTH`: `user:application-password` used for callers who
+   * send no Authorization (server-to-server jobs). Unset: such callers are anonymous.
+   */
+  serviceAuth: z.string().regex(/^[^:]+:.+$/, 'must be user:application-password').optional(),
+  upstream: z
+    .object({
+      /** Pool connections per origin. 16: enough for parallel page fetches of several requests. */
+      connections: z.number().int().min(1).max(256).default(16),
+      /** 2 s: a healthy site accepts a connection in milliseconds. */
+      connectTimeoutMs: z.number().int().min(1).default(2_000),
+      /** 10 s: well under a typical 30 s request budget, long enough for a slow archive query. */
+      headersTimeoutMs: z.number().int().min(1).default(10_000),
+      bodyTimeoutMs: z.number().int().min(1).default(10_000),
+      /** 20 MiB: a 100-event page with embeds is ~0.5 MiB; more means something is wrong. */
+      maxResponseBytes: z.number().int().min(1024).default(20 * 1024 * 1024),
+      /** Retries of idempotent reads only (2, backoff, Retry-After). Writes are never retried. */
+      retries: z.number().int().min(0).max(5).default(2),
+    })
+    .default({ connections: 16, connectTimeoutMs: 2_000, headersTimeoutMs: 10_000, bodyTimeoutMs: 10_000, maxResponseBytes: 20 * 1024 * 1024, retries: 2 }),
+  limits: z
+    .object({
+      /** `first`/`last` cap on every connection: 500 (5 core pages fetched in parallel). */
+      maxPageSize: z.number().int().min(1).max(10_000).default(500),
+      /** Default page size when neither `first` nor `last` is given (WPGraphQL's 10). */
+      defaultPageSize: z.number().int().min(1).default(10),
+      /** Upstream requests one GraphQL request may have in flight at once. */
+      upstreamConcurrency: z.number().int().min(1).max(64).default(8),
+      /** Query depth: 12 covers event -> venue -> events -> organizers -> ... with room. */
+      maxDepth: z.number().int().min(1).default(12),
+      /** Aliased or repeated root-level fields: 50. */
+      maxAliases: z.number().int().min(1).default(50),
+      /** Query document tokens: 5000 stops pathological documents before parsing completes. */
+      maxTokens: z.number().int().min(100).default(5_000),
+    })
+    .default({ maxPageSize: 500, defaultPageSize: 10, upstreamConcurrency: 8, maxDepth: 12, maxAliases: 50, maxTokens: 5_000 }),
+  /** `GRAPHIQL=0` turns the GraphiQL page off. */
+  graphiql: z.boolean().default(true),
+  /** `INTROSPECTION=0` turns introspection off. */
+  introspection: z.boolean().default(true),
+});
+
+export type Config = z.infer<typeof configSchema>;
+export type ConfigInput = z.input<typeof configSchema>;
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+export function parseConfig(input: ConfigInput): Config {
+  const r = configSchema.safeParse(input);
+  if (!r.success) throw new ConfigError(`invalid configuration: ${r.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ')}`);
+  return r.data;
+}
+
+function intEnv(env: NodeJS.ProcessEnv, name: string): number | undefined {
+  const v = env[name];
+  if (v === undefined || v === '') return undefined;
+  if (!/^\d+$/.test(v.trim())) throw new ConfigError(`${name} must be a non-negative integer, got ${JSON.stringify(v)}`);
+  return Number(v);
+}
+
+function boolEnv(env: NodeJS.ProcessEnv, name: string): boolean | undefined {
+  const v = env[name];
+  if (v === undefined || v === '') return undefined;
+  if (['1', 'true', 'on', 'yes'].includes(v.toLowerCase())) return true;
+  if (['0', 'false', 'off', 'no'].includes(v.toLowerCase())) return false;
+  throw new ConfigError(`${name} must be a boolean (1/0, true/false), got ${JSON.stringify(v)}`);
+}
+
+function defined<T extends object>(o: T): Partial<T> {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
+/** Configuration from the environment and command-line flags (flags win). */
+export function loadConfig(env: NodeJS.ProcessEnv, flags: { port?: string; host?: string; upstream?: string } = {}): Config {
+  if (flags.port !== undefined && !/^\d+$/.test(flags.port)) throw new ConfigError(`--port must be a number, got ${JSON.stringify(flags.port)}`);
+  const upstream = defined({
+    connections: intEnv(env, 'UPSTREAM_CONNECTIONS'),
+    connectTimeoutMs: intEnv(env, 'UPSTREAM_CONNECT_TIMEOUT_MS'),
+    headersTimeoutMs: intEnv(env, 'UPSTREAM_HEADERS_TIMEOUT_MS'),
+    bodyTimeoutMs: intEnv(env, 'UPSTREAM_BODY_TIMEOUT_MS'),
+    maxResponseBytes: intEnv(env, 'UPSTREAM_MAX_RESPONSE_BYTES'),
+    retries: intEnv(env, 'UPSTREAM_RETRIES'),
+  });
+  const limits = defined({
+    maxPageSize: intEnv(env, 'MAX_PAGE_SIZE'),
+    defaultPageSize: intEnv(env, 'DEFAULT_PAGE_SIZE'),
+    upstreamConcurrency: intEnv(env, 'UPSTREAM_CONCURRENCY'),
+    maxDepth: intEnv(env, 'MAX_QUERY_DEPTH'),
+    maxAliases: intEnv(env, 'MAX_QUERY_ALIASES'),
+    maxTokens: intEnv(env, 'MAX_QUERY_TOKENS'),
+  });
+  const base = configSchema.parse({});
+  return parseConfig(
+    defined({
+      port: flags.port !== undefined ? Number(flags.port) : intEnv(env, 'PORT'),
+      host: flags.host ?? (env.HOST || undefined),
+      upstreamUrl: flags.upstream ?? (env.UPSTREAM_URL || undefined),
+      serviceAuth: env.SITEGRAPH_SERVICE_AUTH || undefined,
+      upstream: { ...base.upstream, ...upstream },
+      limits: { ...base.limits, ...limits },
+      graphiql: boolEnv(env, 'GRAPHIQL'),
+      introspection: boolEnv(env, 'INTROSPECTION'),
+    }) as ConfigInput,
+  );
+}

@@ -1,0 +1,125 @@
+/**
+ * GraphiQL, served from the project's own node_modules (graphiql 3's UMD
+ * bundle with React 18's UMD builds): no CDN, works with no internet.
+ */
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+
+const require = createRequire(import.meta.url);
+
+/** URL name -> file and content type. */
+const ASSETS: Record<string, { module: string; type: string }> = {
+  'react.production.min.js': { module: 'react/umd/react.production.min.js', type: 'text/javascript; charset=utf-8' },
+  'react-dom.production.min.js': { module: 'react-dom/umd/react-dom.production.min.js', type: 'text/javascript; charset=utf-8' },
+  'graphiql.min.js': { module: 'graphiql/graphiql.min.js', type: 'text/javascript; charset=utf-8' },
+  'graphiql.min.css': { module: 'graphiql/graphiql.min.css', type: 'text/css; charset=utf-8' },
+};
+
+const cache = new Map<string, Buffer>();
+
+/** An asset's bytes and type; null for names that are not ours. */
+export function graphiqlAsset(name: string): { body: Buffer; type: string } | null {
+  const a = ASSETS[name];
+  if (!a) return null;
+  let body = cache.get(name);
+  if (!body) {
+    body = readFileSync(require.resolve(a.module));
+    cache.set(name, body);
+  }
+  return { body, type: a.type };
+}
+
+export const EXAMPLES: { title: string; query: string; variables?: string }[] = [
+  {
+    title: 'Upcoming events',
+    query: `# Events with their venues and organizers: one upstream request.
+query UpcomingEvents($from: DateTime) {
+  events(first: 10, where: { startDate: $from }) {
+    totalCount
+    nodes {
+      title
+      startDate
+      endDate
+      timezone
+      venues { title city }
+      organizers { title }
+      categories { name }
+    }
+    pageInfo { hasNextPage endCursor }
+  }
+}`,
+    variables: JSON.stringify({ from: new Date().toISOString().slice(0, 10) }, null, 2),
+  },
+  {
+    title: 'One event',
+    query: `# By global ID, database ID or slug (idType).
+query OneEvent {
+  event(id: "1", idType: DATABASE_ID) {
+    id
+    title
+    startDate
+    startDateUtc
+    cost
+    costDetails { currencyCode values }
+    website
+    virtual
+    series { title }
+  }
+}`,
+  },
+  {
+    title: 'Venues near a place',
+    query: `query VenuesNearParis {
+  venues(first: 5, where: { near: "Paris", geolocation: { latitude: 48.8566, longitude: 2.3522, distance: 50 } }) {
+    totalCount
+    nodes { title city latitude longitude events(first: 3) { nodes { title startDate } } }
+  }
+}`,
+  },
+  {
+    title: 'Categories tree',
+    query: `query Categories {
+  categories(first: 20, where: { hideEmpty: false, parent: 0 }) {
+    nodes { name count children { name count } }
+  }
+}`,
+  },
+  {
+    title: 'Site',
+    query: `query Site {
+  site { name url timezone namespaces calendarInterface maxBatchSize }
+}`,
+  },
+];
+
+export function graphiqlPage(endpoint: string): string {
+  const tabs = JSON.stringify(EXAMPLES.map((e) => ({ query: e.query, variables: e.variables })));
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>sitegraph · GraphiQL</title>
+<link rel="stylesheet" href="/graphiql/graphiql.min.css">
+<style>html,body,#graphiql{height:100%;margin:0;}</style>
+</head>
+<body>
+<div id="graphiql">Loading GraphiQL…</div>
+<script src="/graphiql/react.production.min.js"></script>
+<script src="/graphiql/react-dom.production.min.js"></script>
+<script src="/graphiql/graphiql.min.js"></script>
+<script>
+  const fetcher = GraphiQL.createFetcher({ url: ${JSON.stringify(endpoint)} });
+  const root = ReactDOM.createRoot(document.getElementById('graphiql'));
+  root.render(React.createElement(GraphiQL, {
+    fetcher,
+    defaultTabs: ${tabs.replace(/</g, '\\u003c')},
+    // Fill in to act as a site user: "Basic " + base64("login:application password").
+    defaultHeaders: JSON.stringify({ Authorization: '' }, null, 2),
+    shouldPersistHeaders: false,
+    defaultEditorToolsVisibility: true,
+  }));
+</script>
+</body>
+</html>`;
+}

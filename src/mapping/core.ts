@@ -1,0 +1,117 @@
+/**
+ * `calendar-core/v1` JSON -> graph models (reference/calendar-upstream.md §2):
+ * WordPress posts-controller objects with `title.rendered`, dates without
+ * offsets, embedded `venues`/`organizers`, term IDs only.
+ */
+import { secondsBetween, toUtc, withOffset } from './dates.ts';
+import { bool, boolOpt, int, intList, idOf, num, obj, rendered, str, strOpt, type Json } from './json.ts';
+import type { EventModel, OrganizerModel, SeriesModel, VenueModel } from './models.ts';
+
+function postBase(o: Json) {
+  const content = typeof o.content === 'object' && o.content !== null ? (o.content as Json) : {};
+  return {
+    title: rendered(o.title),
+    description: rendered(o.content),
+    excerpt: rendered(o.excerpt),
+    slug: str(o.slug),
+    status: str(o.status),
+    url: str(o.link),
+    authorId: int(o.author),
+    publishedAt: withOffset(str(o.date), str(o.date_gmt)),
+    publishedAtUtc: toUtc(str(o.date_gmt)),
+    modifiedAt: withOffset(str(o.modified), str(o.modified_gmt)),
+    modifiedAtUtc: toUtc(str(o.modified_gmt)),
+    // Only the ID is here; the image itself comes from the legacy interface.
+    featuredImage: int(o.featured_media) ? undefined : null,
+    passwordProtected: 'protected' in content ? bool(content.protected) : undefined,
+  };
+}
+
+export function coreEvent(body: unknown): EventModel {
+  const o = obj(body, 'calendar-core event');
+  const start = str(o.start_date);
+  const end = str(o.end_date);
+  const startUtc = str(o.start_date_utc);
+  const endUtc = str(o.end_date_utc);
+  const tz = str(o.timezone);
+  return {
+    kind: 'Event',
+    source: 'core',
+    databaseId: idOf(o, 'event'),
+    ...postBase(o),
+    startDate: withOffset(start, startUtc, tz),
+    endDate: withOffset(end, endUtc, tz),
+    startDateUtc: toUtc(startUtc),
+    endDateUtc: toUtc(endUtc),
+    timezone: tz || null,
+    allDay: bool(o.all_day),
+    // The real server sends the duration as a string ("28800").
+    duration: int(o.duration) ?? secondsBetween(startUtc, endUtc),
+    multiday: bool(o.multiday),
+    cost: str(o.cost),
+    sticky: bool(o.sticky),
+    featured: bool(o.featured),
+    virtual: boolOpt(o, 'virtual'),
+    ticketed: boolOpt(o, 'ticketed'),
+    commentStatus: strOpt(o, 'comment_status'),
+    pingStatus: strOpt(o, 'ping_status'),
+    format: strOpt(o, 'format'),
+    template: strOpt(o, 'template'),
+    scheduleDetails: strOpt(o, 'schedule_details'),
+    venues: (Array.isArray(o.venues) ? o.venues : []).filter((v) => typeof v === 'object' && v !== null).map((v) => coreVenue(v)),
+    organizers: (Array.isArray(o.organizers) ? o.organizers : []).filter((v) => typeof v === 'object' && v !== null).map((v) => coreOrganizer(v)),
+    categoryIds: intList(o.calendar_events_cat ?? o.tribe_events_cat),
+    tagIds: intList(o.tags),
+    seriesId: 'series' in o ? int(o.series) || null : undefined,
+    raw: body,
+  };
+}
+
+export function coreVenue(body: unknown): VenueModel {
+  const o = obj(body, 'calendar-core venue');
+  return {
+    kind: 'Venue',
+    source: 'core',
+    databaseId: idOf(o, 'venue'),
+    ...postBase(o),
+    address: str(o.address),
+    city: str(o.city),
+    country: str(o.country),
+    province: str(o.province),
+    state: str(o.state),
+    stateProvince: str(o.state_province),
+    zip: str(o.zip),
+    phone: str(o.phone),
+    website: str(o.website),
+    directionsLink: str(o.directions_link),
+    latitude: 'lat' in o ? num(o.lat) : undefined,
+    longitude: 'lng' in o ? num(o.lng) : undefined,
+    raw: body,
+  };
+}
+
+export function coreOrganizer(body: unknown): OrganizerModel {
+  const o = obj(body, 'calendar-core organizer');
+  return {
+    kind: 'Organizer',
+    source: 'core',
+    databaseId: idOf(o, 'organizer'),
+    ...postBase(o),
+    phone: str(o.phone),
+    website: str(o.website),
+    email: str(o.email),
+    raw: body,
+  };
+}
+
+export function coreSeries(body: unknown): SeriesModel {
+  const o = obj(body, 'calendar-core series');
+  return {
+    kind: 'Series',
+    source: 'core',
+    databaseId: idOf(o, 'series'),
+    ...postBase(o),
+    eventIds: intList(o.events),
+    raw: body,
+  };
+}

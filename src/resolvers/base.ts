@@ -1,0 +1,54 @@
+/** node/nodes, Node type resolution, connection types, Site. */
+import type { Context } from '../context.ts';
+import type { QueryResolvers, Resolvers } from '../generated/graphql.ts';
+import { fromGlobalId } from '../mapping/ids.ts';
+import type { NodeModel } from '../mapping/models.ts';
+import { GatewayError } from '../upstream/errors.ts';
+import { connectionFields } from './connection.ts';
+
+async function nodeOf(ctx: Context, id: string): Promise<NodeModel | null> {
+  const g = fromGlobalId(id);
+  if (!g) throw GatewayError.badInput(`node: ${JSON.stringify(id)} is not a global ID`, { arguments: ['id'] });
+  const l = ctx.loaders;
+  switch (g.type) {
+    case 'Event':
+      return l.event.load(g.id);
+    case 'Venue':
+      return l.venue.load(g.id);
+    case 'Organizer':
+      return l.organizer.load(g.id);
+    case 'Category':
+      return l.category.load(g.id);
+    case 'Tag':
+      return l.tag.load(g.id);
+    case 'Series':
+      return l.series.load(g.id);
+  }
+}
+
+export const nodeQuery: Pick<QueryResolvers, 'node' | 'nodes' | 'site'> = {
+  node: (_p, { id }, ctx) => nodeOf(ctx, id),
+  nodes: (_p, { ids }, ctx) => Promise.all(ids.map((id) => nodeOf(ctx, id))),
+  site: (_p, _a, ctx) => ctx.site,
+};
+
+export const baseResolvers: Resolvers = {
+  Node: { __resolveType: (m) => m.kind },
+  EventConnection: connectionFields,
+  VenueConnection: connectionFields,
+  OrganizerConnection: connectionFields,
+  CategoryConnection: connectionFields,
+  TagConnection: connectionFields,
+  SeriesConnection: connectionFields,
+  Site: {
+    name: (s) => s.name,
+    description: (s) => s.description,
+    url: (s) => s.url,
+    home: (s) => s.home,
+    timezone: (s) => s.timezone,
+    gmtOffset: (s) => s.gmtOffset,
+    namespaces: (s) => s.namespaces,
+    calendarInterface: (s) => s.calendarInterface,
+    maxBatchSize: (s) => s.maxBatchSize,
+  },
+};

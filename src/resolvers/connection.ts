@@ -1,0 +1,24 @@
+/** Connection plumbing shared by every list: window -> models -> `{edges, nodes, pageInfo, totalCount}`. */
+import type { Context } from '../context.ts';
+import { fetchWindow, encodeCursor, type PagingArgs } from '../loaders/window.ts';
+import type { ConnectionModel } from '../mapping/models.ts';
+import type { PageFetcher } from '../upstream/paging.ts';
+
+export async function connection<T>(ctx: Context, args: PagingArgs, fetch: PageFetcher, maxPerPage: number, map: (raw: unknown) => T): Promise<ConnectionModel<T>> {
+  const limited: PageFetcher = (page, perPage) => ctx.limit(() => fetch(page, perPage));
+  const w = await fetchWindow(limited, args, ctx.config.limits, maxPerPage);
+  return { nodes: w.items.map(map), offset: w.offset, totalCount: w.total, hasNextPage: w.hasNextPage, hasPreviousPage: w.hasPreviousPage };
+}
+
+/** Resolvers of every `XConnection` type. */
+export const connectionFields = {
+  nodes: <T>(c: ConnectionModel<T>) => c.nodes,
+  edges: <T>(c: ConnectionModel<T>) => c.nodes.map((node, i) => ({ cursor: encodeCursor(c.offset + i), node })),
+  totalCount: <T>(c: ConnectionModel<T>) => c.totalCount,
+  pageInfo: <T>(c: ConnectionModel<T>) => ({
+    hasNextPage: c.hasNextPage,
+    hasPreviousPage: c.hasPreviousPage,
+    startCursor: c.nodes.length ? encodeCursor(c.offset) : null,
+    endCursor: c.nodes.length ? encodeCursor(c.offset + c.nodes.length - 1) : null,
+  }),
+};

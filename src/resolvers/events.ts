@@ -1,0 +1,73 @@
+/** Query.event / Query.events and the Event type. */
+import type { Context } from '../context.ts';
+import type { EventResolvers, QueryResolvers } from '../generated/graphql.ts';
+import { databaseIdOf, toGlobalId } from '../mapping/ids.ts';
+import { legacyEvent } from '../mapping/legacy.ts';
+import type { EventModel, TermModel } from '../mapping/models.ts';
+import { legacyGet } from '../upstream/calendarLegacy.ts';
+import { GatewayError } from '../upstream/errors.ts';
+import { crossField, crossFields, statusEnum, type OtherLoader } from './fields.ts';
+import { eventsConnection } from './lists.ts';
+
+const otherEvent: OtherLoader<EventModel> = (m, ctx) =>
+  m.source === 'legacy' ? (ctx.site.hasCore ? ctx.loaders.eventCore : null) : ctx.site.hasLegacy ? ctx.loaders.eventLegacy : null;
+
+const SCALARS = [
+  'title', 'description', 'excerpt', 'slug', 'url', 'authorId', 'publishedAt', 'publishedAtUtc', 'modifiedAt', 'modifiedAtUtc',
+  'startDate', 'endDate', 'startDateUtc', 'endDateUtc', 'timezone', 'timezoneAbbr', 'allDay', 'duration', 'multiday', 'cost',
+  'costDetails', 'website', 'showMap', 'showMapLink', 'hideFromListings', 'sticky', 'featured', 'virtual', 'ticketed',
+  'commentStatus', 'pingStatus', 'format', 'template', 'passwordProtected', 'featuredImage', 'scheduleDetails',
+] as const;
+
+async function termsOf(ctx: Context, m: EventModel, kind: 'categories' | 'tags'): Promise<TermModel[]> {
+  const embedded = m[kind];
+  if (embedded) return embedded;
+  const ids = kind === 'categories' ? m.categoryIds : m.tagIds;
+  if (!ids?.length || !ctx.site.hasLegacy) return [];
+  const loader = kind === 'categories' ? ctx.loaders.category : ctx.loaders.tag;
+  const found = await loader.loadMany(ids);
+  return found.filter((t): t is TermModel => t !== null && !(t instanceof Error));
+}
+
+export async function eventBy(ctx: Context, id: string, idType: string | null | undefined): Promise<EventModel | null> {
+  if (idType === 'SLUG') {
+    if (!ctx.site.hasLegacy) throw GatewayError.badInput('event(idType: SLUG) needs calendar/events/v1, which this site does not offer', { arguments: ['idType'] });
+    try {
+      const m = legacyEvent(await ctx.limit(() => legacyGet(ctx.upstream, 'events', id, true)));
+      ctx.loaders.prime(m);
+      return m;
+    } catch (err) {
+      if (err instanceof GatewayError && err.code === 'NOT_FOUND') return null;
+      throw err;
+    }
+  }
+  const dbId = idType === 'DATABASE_ID' ? (/^\d+$/.test(id) ? Number(id) : null) : databaseIdOf(id, 'Event');
+  if (!dbId) throw GatewayError.badInput(`event: ${JSON.stringify(id)} is not an Event ID (a global ID or a database ID)`, { arguments: ['id'] });
+  return ctx.loaders.event.load(dbId);
+}
+
+export const eventQuery: Pick<QueryResolvers, 'event' | 'events'> = {
+  event: (_p, { id, idType }, ctx) => eventBy(ctx, id, idType),
+  events: (_p, args, ctx) => eventsConnection(ctx, args),
+};
+
+export const Event: EventResolvers = {
+  id: (m) => toGlobalId('Event', m.databaseId),
+  databaseId: (m) => m.databaseId,
+  status: async (m, a, ctx) => statusEnum(await crossField<EventModel, 'status'>('status', otherEvent)(m, a, ctx)) as never,
+  ...(crossFields(SCALARS, otherEvent) as unknown as EventResolvers),
+  venues: (m) => m.venues ?? [],
+  organizers: (m) => m.organizers ?? [],
+  categories: (m, _a, ctx) => termsOf(ctx, m, 'categories'),
+  tags: (m, _a, ctx) => termsOf(ctx, m, 'tags'),
+  series: async (m, a, ctx) => {
+    const id = await crossField<EventModel, 'seriesId'>('seriesId', otherEvent)(m, a, ctx);
+    return id && ctx.site.hasCore ? ctx.loaders.series.load(id) : null;
+  },
+  jsonLd: async (m, _a, ctx) => {
+    if (m.jsonLd !== undefined) return m.jsonLd;
+    if (!ctx.site.hasLegacy) return null;
+    return (await ctx.loaders.eventLegacySingle.load(m.databaseId))?.jsonLd ?? null;
+  },
+  raw: (m) => m.raw,
+};

@@ -1,0 +1,70 @@
+/** Query.venue(s) / Query.organizer(s) and the Venue and Organizer types. */
+import type { Context } from '../context.ts';
+import type { OrganizerResolvers, QueryResolvers, VenueResolvers } from '../generated/graphql.ts';
+import { databaseIdOf, toGlobalId, type NodeType } from '../mapping/ids.ts';
+import { legacyOrganizer, legacyVenue } from '../mapping/legacy.ts';
+import type { OrganizerModel, VenueModel } from '../mapping/models.ts';
+import { legacyGet } from '../upstream/calendarLegacy.ts';
+import { GatewayError } from '../upstream/errors.ts';
+import { crossField, crossFields, statusEnum, type OtherLoader } from './fields.ts';
+import { eventsConnection, placesConnection } from './lists.ts';
+
+const otherVenue: OtherLoader<VenueModel> = (m, ctx) =>
+  m.source === 'legacy' ? (ctx.site.hasCore ? ctx.loaders.venueCore : null) : ctx.site.hasLegacy ? ctx.loaders.venueLegacy : null;
+const otherOrganizer: OtherLoader<OrganizerModel> = (m, ctx) =>
+  m.source === 'legacy' ? (ctx.site.hasCore ? ctx.loaders.organizerCore : null) : ctx.site.hasLegacy ? ctx.loaders.organizerLegacy : null;
+
+const POST = ['title', 'description', 'excerpt', 'slug', 'url', 'authorId', 'publishedAt', 'publishedAtUtc', 'modifiedAt', 'modifiedAtUtc', 'featuredImage'] as const;
+
+async function placeBy<M extends VenueModel | OrganizerModel>(ctx: Context, type: NodeType, kind: 'venues' | 'organizers', id: string, idType: string | null | undefined): Promise<M | null> {
+  const loader = (kind === 'venues' ? ctx.loaders.venue : ctx.loaders.organizer) as unknown as { load(id: number): Promise<M | null> };
+  if (idType === 'SLUG') {
+    if (!ctx.site.hasLegacy) throw GatewayError.badInput(`${type.toLowerCase()}(idType: SLUG) needs calendar/events/v1, which this site does not offer`, { arguments: ['idType'] });
+    try {
+      const raw = await ctx.limit(() => legacyGet(ctx.upstream, kind, id, true));
+      const m = (kind === 'venues' ? legacyVenue(raw) : legacyOrganizer(raw)) as M;
+      ctx.loaders.prime(m);
+      return m;
+    } catch (err) {
+      // A legacy single read of a bad slug or ID is a 400/404 (calendar-upstream.md §1.6).
+      if (err instanceof GatewayError && ['NOT_FOUND', 'BAD_USER_INPUT'].includes(err.code) && err.extensions.upstream) return null;
+      throw err;
+    }
+  }
+  const dbId = idType === 'DATABASE_ID' ? (/^\d+$/.test(id) ? Number(id) : null) : databaseIdOf(id, type);
+  if (!dbId) throw GatewayError.badInput(`${type.toLowerCase()}: ${JSON.stringify(id)} is not a ${type} ID (a global ID or a database ID)`, { arguments: ['id'] });
+  try {
+    return await loader.load(dbId);
+  } catch (err) {
+    if (err instanceof GatewayError && err.code === 'BAD_USER_INPUT' && err.extensions.upstream) return null;
+    throw err;
+  }
+}
+
+export const placeQuery: Pick<QueryResolvers, 'venue' | 'venues' | 'organizer' | 'organizers'> = {
+  venue: (_p, { id, idType }, ctx) => placeBy<VenueModel>(ctx, 'Venue', 'venues', id, idType),
+  venues: (_p, args, ctx) => placesConnection(ctx, 'venues', args),
+  organizer: (_p, { id, idType }, ctx) => placeBy<OrganizerModel>(ctx, 'Organizer', 'organizers', id, idType),
+  organizers: (_p, args, ctx) => placesConnection(ctx, 'organizers', args),
+};
+
+export const Venue: VenueResolvers = {
+  id: (m) => toGlobalId('Venue', m.databaseId),
+  databaseId: (m) => m.databaseId,
+  status: async (m, a, ctx) => statusEnum(await crossField<VenueModel, 'status'>('status', otherVenue)(m, a, ctx)) as never,
+  ...(crossFields(
+    [...POST, 'address', 'city', 'country', 'province', 'state', 'stateProvince', 'zip', 'phone', 'website', 'showMap', 'showMapLink', 'latitude', 'longitude', 'directionsLink'] as const,
+    otherVenue,
+  ) as unknown as VenueResolvers),
+  events: (m, args, ctx) => eventsConnection(ctx, args, { venueIds: [m.databaseId] }),
+  raw: (m) => m.raw,
+};
+
+export const Organizer: OrganizerResolvers = {
+  id: (m) => toGlobalId('Organizer', m.databaseId),
+  databaseId: (m) => m.databaseId,
+  status: async (m, a, ctx) => statusEnum(await crossField<OrganizerModel, 'status'>('status', otherOrganizer)(m, a, ctx)) as never,
+  ...(crossFields([...POST, 'phone', 'website', 'email'] as const, otherOrganizer) as unknown as OrganizerResolvers),
+  events: (m, args, ctx) => eventsConnection(ctx, args, { organizerIds: [m.databaseId] }),
+  raw: (m) => m.raw,
+};

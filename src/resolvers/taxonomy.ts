@@ -1,0 +1,56 @@
+/** Query.category/categories/tag/tags and the Category and Tag types (legacy term routes, spec A3). */
+import type { Context } from '../context.ts';
+import type { CategoryResolvers, QueryResolvers, TagResolvers } from '../generated/graphql.ts';
+import { databaseIdOf, toGlobalId } from '../mapping/ids.ts';
+import type { TermModel } from '../mapping/models.ts';
+import { GatewayError } from '../upstream/errors.ts';
+import { eventsConnection, termsConnection } from './lists.ts';
+
+async function termBy(ctx: Context, kind: 'categories' | 'tags', id: string, idType: string | null | undefined): Promise<TermModel | null> {
+  const type = kind === 'categories' ? 'Category' : 'Tag';
+  if (!ctx.site.hasLegacy) throw new GatewayError('NAMESPACE_UNAVAILABLE', `${type.toLowerCase()}: term routes are in calendar/events/v1, which this site does not offer`);
+  if (idType === 'SLUG') {
+    const c = await termsConnection(ctx, kind, { first: 1, where: { slug: id, hideEmpty: false } });
+    return c.nodes[0] ?? null;
+  }
+  const dbId = idType === 'DATABASE_ID' ? (/^\d+$/.test(id) ? Number(id) : null) : databaseIdOf(id, type);
+  if (!dbId) throw GatewayError.badInput(`${type.toLowerCase()}: ${JSON.stringify(id)} is not a ${type} ID (a global ID or a database ID)`, { arguments: ['id'] });
+  return (kind === 'categories' ? ctx.loaders.category : ctx.loaders.tag).load(dbId);
+}
+
+/** Fields an embedded term lacks come from the full (archive) term. */
+async function full(ctx: Context, t: TermModel): Promise<TermModel> {
+  if (t.url !== undefined) return t;
+  return (await (t.kind === 'Category' ? ctx.loaders.category : ctx.loaders.tag).load(t.databaseId)) ?? t;
+}
+
+export const termQuery: Pick<QueryResolvers, 'category' | 'categories' | 'tag' | 'tags'> = {
+  category: (_p, { id, idType }, ctx) => termBy(ctx, 'categories', id, idType),
+  categories: (_p, args, ctx) => termsConnection(ctx, 'categories', args),
+  tag: (_p, { id, idType }, ctx) => termBy(ctx, 'tags', id, idType),
+  tags: (_p, args, ctx) => termsConnection(ctx, 'tags', args),
+};
+
+const common = {
+  databaseId: (t: TermModel) => t.databaseId,
+  name: (t: TermModel) => t.name,
+  slug: (t: TermModel) => t.slug,
+  description: (t: TermModel) => t.description,
+  count: (t: TermModel) => t.count,
+  url: async (t: TermModel, _a: unknown, ctx: Context) => (await full(ctx, t)).url ?? null,
+  raw: (t: TermModel) => t.raw,
+};
+
+export const Category: CategoryResolvers = {
+  ...common,
+  id: (t) => toGlobalId('Category', t.databaseId),
+  parent: (t, _a, ctx) => (t.parentId ? ctx.loaders.category.load(t.parentId) : null),
+  children: async (t, _a, ctx) => (await termsConnection(ctx, 'categories', { first: 500, where: { parent: t.databaseId, hideEmpty: false } })).nodes,
+  events: (t, args, ctx) => eventsConnection(ctx, args, { categoryIds: [t.databaseId] }),
+};
+
+export const Tag: TagResolvers = {
+  ...common,
+  id: (t) => toGlobalId('Tag', t.databaseId),
+  events: (t, args, ctx) => eventsConnection(ctx, args, { tagIds: [t.databaseId] }),
+};

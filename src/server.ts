@@ -1,0 +1,205 @@
+/**
+ * The gateway's HTTP server: `/graphql` (Apollo Server 5 over node:http; a
+ * browser gets GraphiQL), `/graphiql/*` assets, `/healthz`, `/readyz` (re-reads
+ * the site's index), `/metrics` (Prometheus).
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { ApolloServer, HeaderMap, type HTTPGraphQLRequest } from '@apollo/server';
+import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
+import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
+import type { GraphQLFormattedError } from 'graphql';
+import type { Config } from './config.ts';
+import { createContext, type Context } from './context.ts';
+import { graphiqlAsset, graphiqlPage } from './graphiql.ts';
+import { maxAliasesRule, maxDepthRule } from './limits.ts';
+import { UpstreamShapeError } from './mapping/json.ts';
+import { createMetrics, type Metrics } from './metrics.ts';
+import { buildSchema } from './schema.ts';
+import { SiteState } from './site.ts';
+import { UpstreamClient } from './upstream/client.ts';
+import { GatewayError, isGatewayError } from './upstream/errors.ts';
+
+const MAX_BODY = 1024 * 1024;
+
+export interface Gateway {
+  url: string;
+  client: UpstreamClient;
+  site: SiteState;
+  metrics: Metrics;
+  close(): Promise<void>;
+}
+
+/** Known errors keep their code; anything else is masked (internal details never leak). */
+export function formatError(formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError {
+  const original = (error as { originalError?: unknown })?.originalError ?? error;
+  if (isGatewayError(original)) return { ...formatted, extensions: { ...original.extensions } };
+  if (original instanceof UpstreamShapeError) {
+    return { ...formatted, message: `The site sent an unexpected body: ${original.message}`, extensions: { code: 'UPSTREAM_BAD_RESPONSE' } };
+  }
+  const code = formatted.extensions?.code;
+  if (typeof code === 'string' && code !== 'INTERNAL_SERVER_ERROR') return formatted;
+  console.error('[sitegraph] internal error:', original);
+  return { message: 'Internal server error', locations: formatted.locations, path: formatted.path, extensions: { code: 'INTERNAL_SERVER_ERROR' } };
+}
+
+function encodeAuth(userPass: string | undefined): string | undefined {
+  return userPass ? `Basic ${Buffer.from(userPass, 'utf8').toString('base64')}` : undefined;
+}
+
+export async function startGateway(config: Config, upstreamUrl: string): Promise<Gateway> {
+  const metrics = createMetrics();
+  const client = new UpstreamClient({
+    baseUrl: upstreamUrl,
+    ...config.upstream,
+    serviceAuthorization: encodeAuth(config.serviceAuth),
+    onResponse: (e) => {
+      metrics.upstreamRequests.inc({ route: e.route, status: e.status === null ? 'error' : String(e.status) });
+      metrics.upstreamDuration.observe({ route: e.route }, e.ms / 1000);
+    },
+  });
+  const site = new SiteState(client);
+  try {
+    await site.refresh();
+  } catch (err) {
+    console.warn(`[sitegraph] the site's index could not be read yet (${(err as Error).message}); /readyz will retry`);
+  }
+
+  const httpServer = createServer();
+  const apollo = new ApolloServer<Context>({
+    schema: buildSchema(),
+    introspection: config.introspection,
+    includeStacktraceInErrorResponses: false,
+    formatError,
+    parseOptions: { maxTokens: config.limits.maxTokens },
+    validationRules: [maxDepthRule(config.limits.maxDepth), maxAliasesRule(config.limits.maxAliases)],
+    plugins: [ApolloServerPluginLandingPageDisabled(), ApolloServerPluginDrainHttpServer({ httpServer })],
+  });
+  await apollo.start();
+
+  httpServer.on('request', (req, res) => {
+    handle(req, res).catch((err: unknown) => {
+      console.error('[sitegraph] request failed:', err);
+      if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ errors: [{ message: 'Internal server error', extensions: { code: 'INTERNAL_SERVER_ERROR' } }] }));
+    });
+  });
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://gateway.invalid');
+    const method = (req.method ?? 'GET').toUpperCase();
+    if (url.pathname === '/healthz') return json(res, 200, { status: 'ok' });
+    if (url.pathname === '/readyz') {
+      try {
+        const info = await site.refresh();
+        return json(res, 200, { status: 'ready', site: info.url, namespaces: info.namespaces, calendarInterface: info.calendarInterface });
+      } catch (err) {
+        return json(res, 503, { status: 'unavailable', error: err instanceof Error ? err.message : String(err) });
+      }
+    }
+    if (url.pathname === '/metrics') {
+      res.writeHead(200, { 'content-type': metrics.registry.contentType });
+      res.end(await metrics.registry.metrics());
+      return;
+    }
+    if (url.pathname.startsWith('/graphiql/') && config.graphiql) {
+      const asset = graphiqlAsset(url.pathname.slice('/graphiql/'.length));
+      if (asset) {
+        res.writeHead(200, { 'content-type': asset.type, 'cache-control': 'public, max-age=3600' });
+        res.end(asset.body);
+        return;
+      }
+    }
+    if (url.pathname !== '/graphql' && url.pathname !== '/') return json(res, 404, { error: 'Not found. GraphQL is at /graphql.' });
+    if (url.pathname === '/') {
+      res.writeHead(302, { location: '/graphql' });
+      res.end();
+      return;
+    }
+    const accept = req.headers.accept ?? '';
+    if (method === 'GET' && config.graphiql && accept.includes('text/html') && !url.searchParams.has('query')) {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      res.end(graphiqlPage('/graphql'));
+      return;
+    }
+    await graphql(req, res, url, method);
+  }
+
+  async function graphql(req: IncomingMessage, res: ServerResponse, url: URL, method: string): Promise<void> {
+    const started = performance.now();
+    let body: unknown;
+    if (method === 'POST') {
+      const raw = await readBody(req);
+      if (raw === null) return json(res, 413, { errors: [{ message: `Request body larger than ${MAX_BODY} bytes`, extensions: { code: 'BAD_REQUEST' } }] });
+      const ctype = req.headers['content-type'] ?? '';
+      if (ctype.includes('json') && raw.length) {
+        try {
+          body = JSON.parse(raw.toString('utf8'));
+        } catch {
+          return json(res, 400, { errors: [{ message: 'The request body is not valid JSON', extensions: { code: 'BAD_REQUEST' } }] });
+        }
+      } else {
+        body = raw.toString('utf8');
+      }
+    }
+    const headers = new HeaderMap();
+    for (const [k, v] of Object.entries(req.headers)) if (v !== undefined) headers.set(k, Array.isArray(v) ? v.join(', ') : v);
+    const httpGraphQLRequest: HTTPGraphQLRequest = { method, headers, search: url.search, body };
+    const response = await apollo.executeHTTPGraphQLRequest({
+      httpGraphQLRequest,
+      context: async () => {
+        let info;
+        try {
+          info = await site.current();
+        } catch (err) {
+          throw isGatewayError(err) ? err : new GatewayError('UPSTREAM_UNAVAILABLE', `the site's index could not be read: ${(err as Error).message}`);
+        }
+        return createContext(config, client, info, req.headers.authorization);
+      },
+    });
+    for (const [k, v] of response.headers) res.setHeader(k, v);
+    res.statusCode = response.status ?? 200;
+    if (response.body.kind === 'complete') {
+      res.end(response.body.string);
+    } else {
+      for await (const chunk of response.body.asyncIterator) res.write(chunk);
+      res.end();
+    }
+    metrics.graphqlRequests.inc({ outcome: res.statusCode < 400 ? 'ok' : 'error' });
+    metrics.graphqlDuration.observe((performance.now() - started) / 1000);
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    httpServer.once('error', reject);
+    httpServer.listen(config.port, config.host, () => resolve());
+  });
+  const { port } = httpServer.address() as AddressInfo;
+  const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+  return {
+    url: `http://${host}:${port}/graphql`,
+    client,
+    site,
+    metrics,
+    close: async () => {
+      await apollo.stop();
+      await client.close();
+    },
+  };
+}
+
+async function readBody(req: IncomingMessage): Promise<Buffer | null> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const c of req) {
+    size += (c as Buffer).length;
+    if (size > MAX_BODY) return null;
+    chunks.push(c as Buffer);
+  }
+  return Buffer.concat(chunks);
+}
+
+function json(res: ServerResponse, status: number, body: unknown): void {
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8' });
+  res.end(JSON.stringify(body));
+}
+

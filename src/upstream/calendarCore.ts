@@ -1,0 +1,43 @@
+/**
+ * `calendar-core/v1`: the only place its paths are built
+ * (reference/calendar-upstream.md §2). Lists are bare arrays with X-WP-Total;
+ * every CRUD endpoint wants the experimental acknowledgement header.
+ */
+import type { QueryValue, UpstreamSession } from './client.ts';
+import { fromUpstreamResponse } from './errors.ts';
+import { headerInt, isPastEnd, okOrPastEnd, type ListPage } from './paging.ts';
+
+const NS = '/calendar-core/v1';
+export const CORE_MAX_PER_PAGE = 100;
+
+/** TEC 6.15+ refuses its tec/v1 CRUD endpoints without this header (calendar-upstream.md §2). */
+export const TEC_EEA_HEADER = {
+  'X-TEC-EEA':
+    'I understand that this endpoint is experimental and may change in a future release without maintaining backward compatibility. I also understand that I am using this endpoint at my own risk, while support is not provided for it.',
+};
+
+export type CoreList = 'events' | 'venues' | 'organizers' | 'series';
+export type CoreQuery = Record<string, QueryValue>;
+
+export async function coreList(session: UpstreamSession, kind: CoreList, query: CoreQuery, page: number, perPage: number): Promise<ListPage> {
+  const route = `GET ${NS}/${kind}`;
+  const res = await session.request({
+    method: 'GET',
+    path: `${NS}/${kind}`,
+    query: { ...query, page, per_page: Math.min(perPage, CORE_MAX_PER_PAGE) },
+    headers: TEC_EEA_HEADER,
+    route,
+    okStatuses: okOrPastEnd,
+  });
+  if (res.status === 404) {
+    if (page > 1 && isPastEnd(404, res.body)) return { items: [], total: null };
+    throw fromUpstreamResponse(res.status, res.body, route, res.headers);
+  }
+  if (!Array.isArray(res.body)) throw fromUpstreamResponse(502, { code: 'bad_list', message: `the ${kind} list is not an array` }, route);
+  return { items: res.body, total: headerInt(res.headers, 'x-wp-total') };
+}
+
+export async function coreGet(session: UpstreamSession, kind: Exclude<CoreList, 'series'>, id: number): Promise<unknown> {
+  const res = await session.request({ method: 'GET', path: `${NS}/${kind}/${id}`, headers: TEC_EEA_HEADER, route: `GET ${NS}/${kind}/<id>` });
+  return res.body;
+}

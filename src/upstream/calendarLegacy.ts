@@ -1,0 +1,41 @@
+/**
+ * `calendar/events/v1` (legacy): the only place its paths are built
+ * (reference/calendar-upstream.md §1). Lists are envelopes with X-TEC-Total;
+ * `per_page` is clamped to 50 by the site; a page past the end is a 404.
+ */
+import type { QueryValue, UpstreamSession } from './client.ts';
+import { fromUpstreamResponse } from './errors.ts';
+import { headerInt, isPastEnd, okOrPastEnd, type ListPage } from './paging.ts';
+
+const NS = '/calendar/events/v1';
+/** The legacy site clamps per_page to 50 (tribe_rest_event_max_per_page). */
+export const LEGACY_MAX_PER_PAGE = 50;
+
+export type LegacyList = 'events' | 'venues' | 'organizers' | 'categories' | 'tags';
+export type LegacyQuery = Record<string, QueryValue>;
+
+export async function legacyList(session: UpstreamSession, kind: LegacyList, query: LegacyQuery, page: number, perPage: number): Promise<ListPage> {
+  const route = `GET ${NS}/${kind}`;
+  const res = await session.request({
+    method: 'GET',
+    path: `${NS}/${kind}`,
+    query: { ...query, page, per_page: Math.min(perPage, LEGACY_MAX_PER_PAGE) },
+    route,
+    okStatuses: okOrPastEnd,
+  });
+  if (res.status === 404) {
+    if (page > 1 && isPastEnd(404, res.body)) return { items: [], total: null };
+    throw fromUpstreamResponse(res.status, res.body, route, res.headers);
+  }
+  const body = res.body as Record<string, unknown> | null;
+  const items = body && Array.isArray(body[kind]) ? (body[kind] as unknown[]) : null;
+  if (!items) throw fromUpstreamResponse(502, { code: 'bad_envelope', message: `the ${kind} archive has no "${kind}" array` }, route);
+  const total = headerInt(res.headers, 'x-tec-total') ?? (typeof body!.total === 'number' ? body!.total : null);
+  return { items, total };
+}
+
+export async function legacyGet(session: UpstreamSession, kind: LegacyList, id: number | string, bySlug = false, query: LegacyQuery = {}): Promise<unknown> {
+  const path = bySlug ? `${NS}/${kind}/by-slug/${encodeURIComponent(String(id))}` : `${NS}/${kind}/${id}`;
+  const res = await session.request({ method: 'GET', path, query, route: `GET ${NS}/${kind}/${bySlug ? '<slug>' : '<id>'}` });
+  return res.body;
+}

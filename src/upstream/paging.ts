@@ -1,0 +1,23 @@
+/** One upstream page of a list, whichever interface served it. */
+export interface ListPage {
+  items: unknown[];
+  /** From the total headers (X-WP-Total / X-TEC-Total) or the envelope; null if unknown. */
+  total: number | null;
+}
+
+export type PageFetcher = (page: number, perPage: number) => Promise<ListPage>;
+
+export function headerInt(headers: Record<string, string>, name: string): number | null {
+  const v = headers[name.toLowerCase()];
+  if (v === undefined || !/^\d+$/.test(v.trim())) return null;
+  return Number(v);
+}
+
+/** 2xx, or the "page past the end" 404 both calendar interfaces send, which reads as an empty page. */
+export const okOrPastEnd = (status: number): boolean => (status >= 200 && status < 300) || status === 404;
+
+export function isPastEnd(status: number, body: unknown): boolean {
+  if (status !== 404 || typeof body !== 'object' || body === null) return false;
+  const code = (body as { code?: unknown }).code;
+  return typeof code === 'string' && /page[-_]not[-_]found$/.test(code);
+}
