@@ -1,0 +1,519 @@
+/**
+ * The only module that sends HTTP to the site (DESIGN.md "Layout", STYLE.md §4).
+ *
+ * Transport concerns are small layers composed once, in `UpstreamSession.request`:
+ *
+ *   buildTarget (URL + PHP-style query) -> buildHeaders (auth, UA, JSON)
+ *   -> retry loop (GET/HEAD only) -> sendOnce (undici Pool, timeouts)
+ *   -> readCapped (size cap while streaming) -> decodeBody (JSON / text / null)
+ *   -> errors.ts (fromUpstreamResponse / fromTransportError)
+ *
+ * with the `onResponse` hook called once per attempt.
+ */
+import { Pool } from 'undici';
+import type { Dispatcher } from 'undici';
+import { setTimeout as sleep } from 'node:timers/promises';
+import {
+  GatewayError,
+  MalformedResponseError,
+  ResponseTooLargeError,
+  fromTransportError,
+  fromUpstreamResponse,
+  parseRetryAfter,
+} from './errors.ts';
+
+export interface UpstreamAttemptEvent {
+  method: string;
+  /** The REST path, without query string (queries may carry tokens). */
+  path: string;
+  route: string;
+  /** HTTP status, or null when no response arrived. */
+  status: number | null;
+  /** Wall time of this attempt, in milliseconds. */
+  ms: number;
+  /** 1 for the first attempt, 2 for the first retry, ... */
+  attempt: number;
+  /** The gateway code (`UPSTREAM_TIMEOUT`, `NOT_FOUND`, ...) when the attempt failed. */
+  error?: string;
+}
+
+export interface UpstreamOptions {
+  /** REST root: `http://host/wp-json/`, or a `?rest_route=` root (`http://host/?rest_route=`). */
+  baseUrl: string;
+  /** undici Pool connections per origin. @default 16 */
+  connections?: number;
+  /** Idle keep-alive time when the site sends no `Keep-Alive` hint. @default 10_000 */
+  keepAliveTimeoutMs?: number;
+  /** TCP (and TLS) connect timeout. @default 2_000 */
+  connectTimeoutMs?: number;
+  /**
+   * Time allowed until the response headers arrive. undici checks headers and
+   * body timeouts on a coarse timer (~0.5-1 s resolution), so sub-second
+   * values fire late. @default 10_000
+   */
+  headersTimeoutMs?: number;
+  /** Time allowed between two body chunks (same coarse timer). @default 10_000 */
+  bodyTimeoutMs?: number;
+  /** Response bodies larger than this are refused (UPSTREAM_BAD_RESPONSE) and the connection aborted. @default 20 MiB */
+  maxResponseBytes?: number;
+  /** Extra attempts for idempotent reads (GET/HEAD) only; writes are never retried. @default 2 */
+  retries?: number;
+  /** First backoff delay; doubles per retry, with jitter. @default 100 */
+  retryBaseDelayMs?: number;
+  /** Longest `Retry-After` we wait for; a longer one fails at once, carrying `retryAfter`. @default 2_000 */
+  maxRetryAfterMs?: number;
+  /** Authorization header value used when the caller has none (server-to-server). @default none */
+  serviceAuthorization?: string;
+  /** Headers sent on every request (the session's Authorization always wins). @default {} */
+  defaultHeaders?: Record<string, string>;
+  /** @default 'sitegraph/0.1' */
+  userAgent?: string;
+  /** Metrics/log hook, called once per attempt; must not throw (errors are swallowed). @default none */
+  onResponse?: (e: UpstreamAttemptEvent) => void;
+}
+
+/**
+ * Every default, with its reason. Config (src/config.ts) and its tests pin
+ * these through `resolveUpstreamOptions`.
+ */
+export const UPSTREAM_DEFAULTS = {
+  /** Enough parallelism for loaders fanning out per request without flooding a PHP-FPM pool. */
+  connections: 16,
+  /** Longer than typical PHP servers' 5 s; undici uses the server's own `Keep-Alive: timeout` hint when sent. */
+  keepAliveTimeoutMs: 10_000,
+  /** A healthy site on a LAN connects in milliseconds; fail fast and let the retry try again. */
+  connectTimeoutMs: 2_000,
+  /** WordPress builds the whole response before sending headers; slow archives need seconds. */
+  headersTimeoutMs: 10_000,
+  /** Between chunks; a stalled body is a hung PHP worker. */
+  bodyTimeoutMs: 10_000,
+  /** Far above any real REST page (100 posts with content), small enough to protect the gateway's memory. */
+  maxResponseBytes: 20 * 1024 * 1024,
+  /** Two extra tries cover a restarted upstream or a stale keep-alive socket. */
+  retries: 2,
+  /** 100 ms, 200 ms (with jitter): short enough to stay inside a GraphQL request. */
+  retryBaseDelayMs: 100,
+  /** Waiting longer than this inside one GraphQL request is worse than failing with `retryAfter`. */
+  maxRetryAfterMs: 2_000,
+  userAgent: 'sitegraph/0.1',
+} as const;
+
+export interface ResolvedUpstreamOptions {
+  baseUrl: string;
+  connections: number;
+  keepAliveTimeoutMs: number;
+  connectTimeoutMs: number;
+  headersTimeoutMs: number;
+  bodyTimeoutMs: number;
+  maxResponseBytes: number;
+  retries: number;
+  retryBaseDelayMs: number;
+  maxRetryAfterMs: number;
+  serviceAuthorization: string | undefined;
+  defaultHeaders: Readonly<Record<string, string>>;
+  userAgent: string;
+  onResponse: ((e: UpstreamAttemptEvent) => void) | undefined;
+}
+
+/** Fills in defaults and fails early, saying what was expected and what arrived. */
+export function resolveUpstreamOptions(options: UpstreamOptions): ResolvedUpstreamOptions {
+  if (!options || typeof options.baseUrl !== 'string') {
+    throw new TypeError(`UpstreamOptions.baseUrl must be a URL string; got ${typeof options?.baseUrl}`);
+  }
+  let url: URL;
+  try {
+    url = new URL(options.baseUrl);
+  } catch {
+    throw new TypeError(`UpstreamOptions.baseUrl must be an absolute http(s) URL; got "${stripQuery(options.baseUrl)}"`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new TypeError(`UpstreamOptions.baseUrl must use http or https; got "${url.protocol}"`);
+  }
+  const int = (name: keyof typeof UPSTREAM_DEFAULTS, min: number): number => {
+    const v = (options as unknown as Record<string, unknown>)[name] ?? UPSTREAM_DEFAULTS[name];
+    if (typeof v !== 'number' || !Number.isInteger(v) || v < min) {
+      throw new TypeError(`UpstreamOptions.${name} must be an integer >= ${min}; got ${String(v)}`);
+    }
+    return v;
+  };
+  const defaultHeaders: Record<string, string> = {};
+  for (const [k, v] of Object.entries(options.defaultHeaders ?? {})) defaultHeaders[k.toLowerCase()] = v;
+  return {
+    baseUrl: options.baseUrl,
+    connections: int('connections', 1),
+    keepAliveTimeoutMs: int('keepAliveTimeoutMs', 1),
+    connectTimeoutMs: int('connectTimeoutMs', 1),
+    headersTimeoutMs: int('headersTimeoutMs', 1),
+    bodyTimeoutMs: int('bodyTimeoutMs', 1),
+    maxResponseBytes: int('maxResponseBytes', 1),
+    retries: int('retries', 0),
+    retryBaseDelayMs: int('retryBaseDelayMs', 0),
+    maxRetryAfterMs: int('maxRetryAfterMs', 0),
+    serviceAuthorization: options.serviceAuthorization || undefined,
+    defaultHeaders,
+    userAgent: options.userAgent ?? UPSTREAM_DEFAULTS.userAgent,
+    onResponse: options.onResponse,
+  };
+}
+
+export type QueryValue = string | number | boolean | null | undefined | Array<string | number | boolean>;
+
+export interface UpstreamRequest {
+  method: 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  /** REST path, e.g. `/calendar-core/v1/events/12`; dynamic segments already URI-encoded; no query string. */
+  path: string;
+  /** Arrays as `key[]=a&key[]=b`; booleans as `true`/`false`; null/undefined skipped. */
+  query?: Record<string, QueryValue>;
+  /** JSON-encoded, sent with `content-type: application/json`. */
+  body?: unknown;
+  headers?: Record<string, string>;
+  /** Label for errors and metrics, e.g. `GET /calendar-core/v1/events/<id>`. */
+  route: string;
+  /** Statuses returned as data instead of thrown. @default 2xx */
+  okStatuses?: (status: number) => boolean;
+  signal?: AbortSignal;
+}
+
+export interface UpstreamResponse<T = unknown> {
+  status: number;
+  /** Lower-case names; repeated headers joined with `, `. */
+  headers: Record<string, string>;
+  /** Parsed JSON, a string for non-JSON bodies, null for 204/HEAD/empty. */
+  body: T;
+}
+
+export interface UpstreamSession {
+  request<T = unknown>(req: UpstreamRequest): Promise<UpstreamResponse<T>>;
+  /** True when requests carry an Authorization header (the caller's or the service credential). */
+  readonly authenticated: boolean;
+}
+
+export class UpstreamClient {
+  /** Resolved options, without the service credential (so logging them is safe). */
+  readonly options: Readonly<Omit<ResolvedUpstreamOptions, 'serviceAuthorization'>> & { readonly hasServiceAuthorization: boolean };
+  readonly #serviceAuthorization: string | undefined;
+  readonly #resolved: ResolvedUpstreamOptions;
+  /** One Pool per origin, created lazily; safe to share across sessions (STYLE.md §10). */
+  readonly #pools = new Map<string, Pool>();
+  #closed = false;
+
+  constructor(options: UpstreamOptions) {
+    const resolved = resolveUpstreamOptions(options);
+    const { serviceAuthorization, ...rest } = resolved;
+    this.#resolved = resolved;
+    this.#serviceAuthorization = serviceAuthorization;
+    this.options = Object.freeze({ ...rest, hasServiceAuthorization: serviceAuthorization !== undefined });
+  }
+
+  /** A per-request session carrying the caller's Authorization, else the service credential, else none. */
+  session(authorization?: string | null): UpstreamSession {
+    const auth = authorization || this.#serviceAuthorization || undefined;
+    return new Session(this, auth);
+  }
+
+  /** Closes every pool after in-flight requests finish. Requests after close fail with UPSTREAM_UNAVAILABLE. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    const pools = [...this.#pools.values()];
+    this.#pools.clear();
+    await Promise.all(pools.map((p) => p.close()));
+  }
+
+  /** @internal */
+  get resolved(): ResolvedUpstreamOptions {
+    return this.#resolved;
+  }
+
+  /** @internal */
+  pool(origin: string): Pool {
+    if (this.#closed) throw new ClientClosed();
+    let pool = this.#pools.get(origin);
+    if (!pool) {
+      const o = this.#resolved;
+      pool = new Pool(origin, {
+        connections: o.connections,
+        keepAliveTimeout: o.keepAliveTimeoutMs,
+        headersTimeout: o.headersTimeoutMs,
+        bodyTimeout: o.bodyTimeoutMs,
+        connect: { timeout: o.connectTimeoutMs },
+      });
+      this.#pools.set(origin, pool);
+    }
+    return pool;
+  }
+}
+
+class ClientClosed extends Error {
+  readonly code = 'UND_ERR_CLOSED';
+  constructor() {
+    super('the upstream client is closed');
+  }
+}
+
+/** Upstream statuses worth retrying for reads: gateway trouble and rate limits. */
+const RETRY_STATUSES = new Set([429, 502, 503, 504]);
+const IDEMPOTENT = new Set(['GET', 'HEAD']);
+const is2xx = (s: number) => s >= 200 && s < 300;
+
+class Session implements UpstreamSession {
+  readonly authenticated: boolean;
+
+  constructor(
+    private readonly client: UpstreamClient,
+    private readonly authorization: string | undefined,
+  ) {
+    this.authenticated = authorization !== undefined;
+  }
+
+  async request<T = unknown>(req: UpstreamRequest): Promise<UpstreamResponse<T>> {
+    const o = this.client.resolved;
+    const target = buildTarget(o.baseUrl, req);
+    const headers = buildHeaders(o, req, this.authorization);
+    const body = req.body === undefined ? null : JSON.stringify(req.body);
+    const ok = req.okStatuses ?? is2xx;
+    const maxAttempts = IDEMPOTENT.has(req.method) ? 1 + o.retries : 1;
+
+    for (let attempt = 1; ; attempt++) {
+      const started = performance.now();
+      let status: number | null = null;
+      let failure: GatewayError;
+      let retryable = false;
+      let retryAfterMs: number | undefined;
+      try {
+        const raw = await sendOnce(this.client.pool(target.origin), {
+          method: req.method,
+          path: target.path,
+          headers,
+          body,
+          headersTimeout: o.headersTimeoutMs,
+          bodyTimeout: o.bodyTimeoutMs,
+          maxBytes: o.maxResponseBytes,
+          signal: req.signal,
+        });
+        status = raw.status;
+        if (ok(raw.status)) {
+          const parsed = decodeBody(raw, true);
+          report(o, req, target, status, started, attempt);
+          return { status: raw.status, headers: raw.headers, body: parsed as T };
+        }
+        failure = fromUpstreamResponse(raw.status, decodeBody(raw, false), req.route, raw.headers);
+        retryable = RETRY_STATUSES.has(raw.status);
+        retryAfterMs = parseRetryAfter(raw.headers['retry-after']);
+      } catch (err) {
+        failure = fromTransportError(err, req.route);
+        // Timeouts, resets and refusals may pass; a bad body will be bad again.
+        retryable = failure.code === 'UPSTREAM_TIMEOUT' || failure.code === 'UPSTREAM_UNAVAILABLE';
+      }
+      report(o, req, target, status, started, attempt, failure.code);
+
+      // The caller gave up (its own deadline or disconnect): never retry.
+      if (req.signal?.aborted) throw fromTransportError(req.signal.reason ?? failure, req.route);
+      if (!retryable || attempt >= maxAttempts) throw failure;
+      // A Retry-After beyond our patience fails now, passing `retryAfter` on to the caller.
+      if (retryAfterMs !== undefined && retryAfterMs > o.maxRetryAfterMs) throw failure;
+      try {
+        await sleep(Math.max(retryAfterMs ?? 0, backoff(attempt, o.retryBaseDelayMs)), undefined, { signal: req.signal });
+      } catch (err) {
+        throw fromTransportError(req.signal?.reason ?? err, req.route);
+      }
+    }
+  }
+}
+
+/** Exponential backoff with "equal jitter": half the step fixed, half random (spreads retries of many callers). */
+export function backoff(attempt: number, baseMs: number, random: () => number = Math.random): number {
+  const step = baseMs * 2 ** (attempt - 1);
+  return step / 2 + random() * (step / 2);
+}
+
+function report(
+  o: ResolvedUpstreamOptions,
+  req: UpstreamRequest,
+  target: Target,
+  status: number | null,
+  started: number,
+  attempt: number,
+  error?: string,
+): void {
+  if (!o.onResponse) return;
+  const event: UpstreamAttemptEvent = { method: req.method, path: target.restPath, route: req.route, status, ms: performance.now() - started, attempt };
+  if (error !== undefined) event.error = error;
+  try {
+    o.onResponse(event);
+  } catch {
+    /* a metrics hook must never fail a request */
+  }
+}
+
+// ---------------------------------------------------------------------------
+// URL
+
+interface Target {
+  origin: string;
+  /** Path and query sent on the wire. */
+  path: string;
+  /** The REST path alone, for logs. */
+  restPath: string;
+}
+
+/**
+ * Builds origin + request path. Pretty roots (`/wp-json/`) get the REST path
+ * appended; `?rest_route=` roots (sites without pretty permalinks) get it
+ * appended to that parameter. Other query parameters of the root are kept.
+ */
+export function buildTarget(baseUrl: string, req: Pick<UpstreamRequest, 'path' | 'query'>): Target {
+  const p = req.path;
+  if (typeof p !== 'string' || !p.startsWith('/') || /[?#\s]/.test(p)) {
+    throw new TypeError(`UpstreamRequest.path must be a REST path starting with "/" with no query string or spaces (put parameters in "query"); got ${JSON.stringify(stripQuery(String(p)))}`);
+  }
+  const url = new URL(baseUrl);
+  const baseParams = url.search.replace(/^\?/, '').split('&').filter(Boolean);
+  const extra = encodeQuery(req.query);
+  const routeIdx = baseParams.findIndex((kv) => kv === 'rest_route' || kv.startsWith('rest_route='));
+  let path: string;
+  if (routeIdx >= 0) {
+    const current = decodeURIComponent(baseParams[routeIdx]!.slice('rest_route='.length)).replace(/\/+$/, '');
+    baseParams[routeIdx] = `rest_route=${current}${p}`;
+    path = `${url.pathname}?${[...baseParams, ...extra].join('&')}`;
+  } else {
+    const all = [...baseParams, ...extra];
+    path = `${url.pathname.replace(/\/+$/, '')}${p}${all.length ? `?${all.join('&')}` : ''}`;
+  }
+  return { origin: url.origin, path, restPath: p };
+}
+
+/** PHP-style query: `key[]=a&key[]=b`, booleans `true`/`false`, null/undefined (and empty arrays) skipped. */
+export function encodeQuery(query: Record<string, QueryValue> | undefined): string[] {
+  const out: string[] = [];
+  if (!query) return out;
+  const enc = (v: string | number | boolean) => encodeURIComponent(typeof v === 'boolean' ? (v ? 'true' : 'false') : String(v));
+  for (const [key, value] of Object.entries(query)) {
+    if (value === null || value === undefined) continue;
+    const k = encodeURIComponent(key);
+    if (Array.isArray(value)) {
+      for (const v of value) out.push(`${k}[]=${enc(v)}`);
+    } else {
+      out.push(`${k}=${enc(value)}`);
+    }
+  }
+  return out;
+}
+
+function stripQuery(s: string): string {
+  const i = s.search(/[?#]/);
+  return i < 0 ? s : `${s.slice(0, i)}?…`;
+}
+
+// ---------------------------------------------------------------------------
+// Headers
+
+function buildHeaders(o: ResolvedUpstreamOptions, req: UpstreamRequest, authorization: string | undefined): Record<string, string> {
+  const h: Record<string, string> = { accept: 'application/json', 'user-agent': o.userAgent, ...o.defaultHeaders };
+  for (const [k, v] of Object.entries(req.headers ?? {})) h[k.toLowerCase()] = v;
+  if (req.body !== undefined && !h['content-type']) h['content-type'] = 'application/json';
+  // The session decides who is calling: the caller's header passes through unchanged.
+  delete h.authorization;
+  if (authorization !== undefined) h.authorization = authorization;
+  return h;
+}
+
+function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(headers)) {
+    if (v === undefined) continue;
+    out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------
+// One attempt
+
+interface SendOptions {
+  method: UpstreamRequest['method'];
+  path: string;
+  headers: Record<string, string>;
+  body: string | null;
+  headersTimeout: number;
+  bodyTimeout: number;
+  maxBytes: number;
+  signal: AbortSignal | undefined;
+}
+
+interface RawResponse {
+  status: number;
+  headers: Record<string, string>;
+  bytes: Buffer;
+}
+
+async function sendOnce(pool: Pool, s: SendOptions): Promise<RawResponse> {
+  const opts: Dispatcher.RequestOptions = {
+    method: s.method,
+    path: s.path,
+    headers: s.headers,
+    body: s.body,
+    headersTimeout: s.headersTimeout,
+    bodyTimeout: s.bodyTimeout,
+  };
+  if (s.signal) opts.signal = s.signal;
+  const res = await pool.request(opts);
+  const headers = flattenHeaders(res.headers);
+  const bytes = await readCapped(res.body, headers['content-length'], s.maxBytes);
+  return { status: res.statusCode, headers, bytes };
+}
+
+/**
+ * Reads a body, refusing it as soon as it passes `max` bytes: up front from
+ * Content-Length, else while streaming. Destroying the body makes undici abort
+ * the request and drop the socket, so the rest is never downloaded.
+ */
+async function readCapped(body: Dispatcher.ResponseData['body'], contentLength: string | undefined, max: number): Promise<Buffer> {
+  // undici's body emits 'error' when destroyed early; without a listener that
+  // would be an uncaught exception. Real errors still reach the iterator below.
+  body.on('error', noop);
+  if (contentLength !== undefined && Number(contentLength) > max) {
+    const err = new ResponseTooLargeError(max);
+    body.destroy(err);
+    throw err;
+  }
+  const chunks: Buffer[] = [];
+  let total = 0;
+  for await (const chunk of body) {
+    const buf = chunk as Buffer;
+    total += buf.length;
+    if (total > max) {
+      const err = new ResponseTooLargeError(max);
+      body.destroy(err);
+      throw err;
+    }
+    chunks.push(buf);
+  }
+  return Buffer.concat(chunks, total);
+}
+
+function noop(): void {}
+
+const utf8 = new TextDecoder('utf-8'); // strips a leading BOM, which some PHP sites emit before JSON
+
+/**
+ * JSON when declared (`application/json`, `+json`) or when the body looks
+ * like JSON; text otherwise; null when empty. `strict`: a declared-JSON body
+ * that does not parse is an error (truncated/corrupted); for error answers it
+ * is returned as text so the status still decides the code.
+ */
+function decodeBody(raw: RawResponse, strict: boolean): unknown {
+  if (raw.status === 204 || raw.bytes.length === 0) return null;
+  const text = utf8.decode(raw.bytes);
+  const type = raw.headers['content-type'] ?? '';
+  const declared = /[/+]json\b/i.test(type);
+  const t = text.trimStart();
+  const looks = t.startsWith('{') || t.startsWith('[');
+  if (!declared && !looks) return text;
+  if (t === '') return null;
+  try {
+    return JSON.parse(t);
+  } catch (err) {
+    if (strict && declared) throw new MalformedResponseError(raw.status, err);
+    return text;
+  }
+}
