@@ -49,8 +49,13 @@ export const configSchema = z.object({
       maxAliases: z.number().int().min(1).default(50),
       /** Query document tokens: 5000 stops pathological documents before parsing completes. */
       maxTokens: z.number().int().min(100).default(5_000),
+      /**
+       * Estimated upstream list requests (see limits.ts): 1000. `events(first: 100)
+       * { venues { events(first: 5) } }` costs 501; three levels of nested lists are refused.
+       */
+      maxCost: z.number().int().min(1).default(1_000),
     })
-    .default({ maxPageSize: 500, defaultPageSize: 10, upstreamConcurrency: 8, maxDepth: 12, maxAliases: 50, maxTokens: 5_000 }),
+    .default({ maxPageSize: 500, defaultPageSize: 10, upstreamConcurrency: 8, maxDepth: 12, maxAliases: 50, maxTokens: 5_000, maxCost: 1_000 }),
   /** `GRAPHIQL=0` turns the GraphiQL page off. */
   graphiql: z.boolean().default(true),
   /** `INTROSPECTION=0` turns introspection off. */
@@ -107,6 +112,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: { port?: string; host?
     maxDepth: intEnv(env, 'MAX_QUERY_DEPTH'),
     maxAliases: intEnv(env, 'MAX_QUERY_ALIASES'),
     maxTokens: intEnv(env, 'MAX_QUERY_TOKENS'),
+    maxCost: intEnv(env, 'MAX_QUERY_COST'),
   });
   const base = configSchema.parse({});
   return parseConfig(

@@ -4,15 +4,16 @@
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 
 const require = createRequire(import.meta.url);
 
 /** URL name -> file and content type. */
-const ASSETS: Record<string, { module: string; type: string }> = {
-  'react.production.min.js': { module: 'react/umd/react.production.min.js', type: 'text/javascript; charset=utf-8' },
-  'react-dom.production.min.js': { module: 'react-dom/umd/react-dom.production.min.js', type: 'text/javascript; charset=utf-8' },
-  'graphiql.min.js': { module: 'graphiql/graphiql.min.js', type: 'text/javascript; charset=utf-8' },
-  'graphiql.min.css': { module: 'graphiql/graphiql.min.css', type: 'text/css; charset=utf-8' },
+const ASSETS: Record<string, { pkg: string; file: string; type: string }> = {
+  'react.production.min.js': { pkg: 'react', file: 'umd/react.production.min.js', type: 'text/javascript; charset=utf-8' },
+  'react-dom.production.min.js': { pkg: 'react-dom', file: 'umd/react-dom.production.min.js', type: 'text/javascript; charset=utf-8' },
+  'graphiql.min.js': { pkg: 'graphiql', file: 'graphiql.min.js', type: 'text/javascript; charset=utf-8' },
+  'graphiql.min.css': { pkg: 'graphiql', file: 'graphiql.min.css', type: 'text/css; charset=utf-8' },
 };
 
 const cache = new Map<string, Buffer>();
@@ -23,7 +24,8 @@ export function graphiqlAsset(name: string): { body: Buffer; type: string } | nu
   if (!a) return null;
   let body = cache.get(name);
   if (!body) {
-    body = readFileSync(require.resolve(a.module));
+    // Through package.json: the UMD files are not in the packages' `exports`.
+    body = readFileSync(join(dirname(require.resolve(`${a.pkg}/package.json`)), a.file));
     cache.set(name, body);
   }
   return { body, type: a.type };

@@ -12,7 +12,7 @@ import type { GraphQLFormattedError } from 'graphql';
 import type { Config } from './config.ts';
 import { createContext, type Context } from './context.ts';
 import { graphiqlAsset, graphiqlPage } from './graphiql.ts';
-import { maxAliasesRule, maxDepthRule } from './limits.ts';
+import { maxAliasesRule, maxCostRule, maxDepthRule } from './limits.ts';
 import { UpstreamShapeError } from './mapping/json.ts';
 import { createMetrics, type Metrics } from './metrics.ts';
 import { buildSchema } from './schema.ts';
@@ -36,6 +36,12 @@ export function formatError(formatted: GraphQLFormattedError, error: unknown): G
   if (isGatewayError(original)) return { ...formatted, extensions: { ...original.extensions } };
   if (original instanceof UpstreamShapeError) {
     return { ...formatted, message: `The site sent an unexpected body: ${original.message}`, extensions: { code: 'UPSTREAM_BAD_RESPONSE' } };
+  }
+  // Bad literal values (a scalar's own check) and the abuse limits are the caller's to fix.
+  const cause = (original as { originalError?: unknown })?.originalError ?? original;
+  const causeCode = (cause as { extensions?: { code?: unknown } })?.extensions?.code;
+  if (causeCode === 'BAD_USER_INPUT' || (original as { extensions?: { limit?: unknown } })?.extensions?.limit) {
+    return { ...formatted, extensions: { ...formatted.extensions, ...(original as { extensions?: object }).extensions, code: 'BAD_USER_INPUT' } };
   }
   const code = formatted.extensions?.code;
   if (typeof code === 'string' && code !== 'INTERNAL_SERVER_ERROR') return formatted;
@@ -72,7 +78,11 @@ export async function startGateway(config: Config, upstreamUrl: string): Promise
     includeStacktraceInErrorResponses: false,
     formatError,
     parseOptions: { maxTokens: config.limits.maxTokens },
-    validationRules: [maxDepthRule(config.limits.maxDepth), maxAliasesRule(config.limits.maxAliases)],
+    validationRules: [
+      maxDepthRule(config.limits.maxDepth),
+      maxAliasesRule(config.limits.maxAliases),
+      maxCostRule(config.limits.maxCost, config.limits.defaultPageSize),
+    ],
     plugins: [ApolloServerPluginLandingPageDisabled(), ApolloServerPluginDrainHttpServer({ httpServer })],
   });
   await apollo.start();

@@ -31,12 +31,12 @@ export type Scalars = {
 
 export type Category = Node & {
   __typename?: 'Category';
-  children: Array<Category>;
+  children?: Maybe<Array<Category>>;
   /** Published events in this category. */
   count?: Maybe<Scalars['Int']['output']>;
   databaseId: Scalars['Int']['output'];
   description?: Maybe<Scalars['String']['output']>;
-  events: EventConnection;
+  events?: Maybe<EventConnection>;
   id: Scalars['ID']['output'];
   name?: Maybe<Scalars['String']['output']>;
   parent?: Maybe<Category>;
@@ -86,7 +86,7 @@ export type Event = Node & {
   allDay?: Maybe<Scalars['Boolean']['output']>;
   /** Author user ID. */
   authorId?: Maybe<Scalars['Int']['output']>;
-  categories: Array<Category>;
+  categories?: Maybe<Array<Category>>;
   commentStatus?: Maybe<Scalars['String']['output']>;
   /** Formatted cost, e.g. "$10", "Free". */
   cost?: Maybe<Scalars['String']['output']>;
@@ -128,7 +128,7 @@ export type Event = Node & {
   startDateUtc?: Maybe<Scalars['DateTime']['output']>;
   status?: Maybe<PostStatus>;
   sticky?: Maybe<Scalars['Boolean']['output']>;
-  tags: Array<Tag>;
+  tags?: Maybe<Array<Tag>>;
   template?: Maybe<Scalars['String']['output']>;
   ticketed?: Maybe<Scalars['Boolean']['output']>;
   /** IANA time zone name (or a `UTC+2` style zone) of the event. */
@@ -269,7 +269,7 @@ export type Organizer = Node & {
   description?: Maybe<Scalars['String']['output']>;
   email?: Maybe<Scalars['String']['output']>;
   /** Events this organizer runs. */
-  events: EventConnection;
+  events?: Maybe<EventConnection>;
   excerpt?: Maybe<Scalars['String']['output']>;
   featuredImage?: Maybe<Image>;
   id: Scalars['ID']['output'];
@@ -357,7 +357,7 @@ export type PostStatus =
 
 export type Query = {
   __typename?: 'Query';
-  categories: CategoryConnection;
+  categories?: Maybe<CategoryConnection>;
   category?: Maybe<Category>;
   /** One event; null when it does not exist or is not visible to the caller. */
   event?: Maybe<Event>;
@@ -365,19 +365,19 @@ export type Query = {
    * Events. `first` defaults to 10 and is capped (see the README); pages beyond one
    * upstream page are fetched in parallel.
    */
-  events: EventConnection;
+  events?: Maybe<EventConnection>;
   /** Fetches any object by its global ID. */
   node?: Maybe<Node>;
   /** Fetches several objects by global ID, in order (null for those not found). */
   nodes: Array<Maybe<Node>>;
   organizer?: Maybe<Organizer>;
-  organizers: OrganizerConnection;
-  series: SeriesConnection;
+  organizers?: Maybe<OrganizerConnection>;
+  series?: Maybe<SeriesConnection>;
   site: Site;
   tag?: Maybe<Tag>;
-  tags: TagConnection;
+  tags?: Maybe<TagConnection>;
   venue?: Maybe<Venue>;
-  venues: VenueConnection;
+  venues?: Maybe<VenueConnection>;
 };
 
 
@@ -484,7 +484,7 @@ export type Series = Node & {
   databaseId: Scalars['Int']['output'];
   description?: Maybe<Scalars['String']['output']>;
   eventIds: Array<Scalars['Int']['output']>;
-  events: EventConnection;
+  events?: Maybe<EventConnection>;
   id: Scalars['ID']['output'];
   publishedAt?: Maybe<Scalars['DateTime']['output']>;
   publishedAtUtc?: Maybe<Scalars['DateTime']['output']>;
@@ -551,7 +551,7 @@ export type Tag = Node & {
   count?: Maybe<Scalars['Int']['output']>;
   databaseId: Scalars['Int']['output'];
   description?: Maybe<Scalars['String']['output']>;
-  events: EventConnection;
+  events?: Maybe<EventConnection>;
   id: Scalars['ID']['output'];
   name?: Maybe<Scalars['String']['output']>;
   raw?: Maybe<Scalars['JSON']['output']>;
@@ -625,7 +625,7 @@ export type Venue = Node & {
   description?: Maybe<Scalars['String']['output']>;
   directionsLink?: Maybe<Scalars['String']['output']>;
   /** Events at this venue. */
-  events: EventConnection;
+  events?: Maybe<EventConnection>;
   excerpt?: Maybe<Scalars['String']['output']>;
   featuredImage?: Maybe<Image>;
   id: Scalars['ID']['output'];
@@ -850,11 +850,11 @@ export type ResolversParentTypes = {
 };
 
 export type CategoryResolvers<ContextType = Context, ParentType extends ResolversParentTypes['Category'] = ResolversParentTypes['Category']> = {
-  children?: Resolver<Array<ResolversTypes['Category']>, ParentType, ContextType>;
+  children?: Resolver<Maybe<Array<ResolversTypes['Category']>>, ParentType, ContextType>;
   count?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
   databaseId?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   description?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
-  events?: Resolver<ResolversTypes['EventConnection'], ParentType, ContextType, Partial<CategoryEventsArgs>>;
+  events?: Resolver<Maybe<ResolversTypes['EventConnection']>, ParentType, ContextType, Partial<CategoryEventsArgs>>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   name?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   parent?: Resolver<Maybe<ResolversTypes['Category']>, ParentType, ContextType>;
@@ -890,7 +890,7 @@ export interface DateTimeScalarConfig extends GraphQLScalarTypeConfig<ResolversT
 export type EventResolvers<ContextType = Context, ParentType extends ResolversParentTypes['Event'] = ResolversParentTypes['Event']> = {
   allDay?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
   authorId?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
-  categories?: Resolver<Array<ResolversTypes['Category']>, ParentType, ContextType>;
+  categories?: Resolver<Maybe<Array<ResolversTypes['Category']>>, ParentType, ContextType>;
   commentStatus?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   cost?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   costDetails?: Resolver<Maybe<ResolversTypes['CostDetails']>, ParentType, ContextType>;
@@ -924,7 +924,7 @@ export type EventResolvers<ContextType = Context, ParentType extends ResolversPa
   startDateUtc?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
   status?: Resolver<Maybe<ResolversTypes['PostStatus']>, ParentType, ContextType>;
   sticky?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
-  tags?: Resolver<Array<ResolversTypes['Tag']>, ParentType, ContextType>;
+  tags?: Resolver<Maybe<Array<ResolversTypes['Tag']>>, ParentType, ContextType>;
   template?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   ticketed?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
   timezone?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
@@ -980,7 +980,7 @@ export type OrganizerResolvers<ContextType = Context, ParentType extends Resolve
   databaseId?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   description?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   email?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
-  events?: Resolver<ResolversTypes['EventConnection'], ParentType, ContextType, Partial<OrganizerEventsArgs>>;
+  events?: Resolver<Maybe<ResolversTypes['EventConnection']>, ParentType, ContextType, Partial<OrganizerEventsArgs>>;
   excerpt?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   featuredImage?: Resolver<Maybe<ResolversTypes['Image']>, ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
@@ -1018,27 +1018,27 @@ export type PageInfoResolvers<ContextType = Context, ParentType extends Resolver
 };
 
 export type QueryResolvers<ContextType = Context, ParentType extends ResolversParentTypes['Query'] = ResolversParentTypes['Query']> = {
-  categories?: Resolver<ResolversTypes['CategoryConnection'], ParentType, ContextType, Partial<QueryCategoriesArgs>>;
+  categories?: Resolver<Maybe<ResolversTypes['CategoryConnection']>, ParentType, ContextType, Partial<QueryCategoriesArgs>>;
   category?: Resolver<Maybe<ResolversTypes['Category']>, ParentType, ContextType, RequireFields<QueryCategoryArgs, 'id' | 'idType'>>;
   event?: Resolver<Maybe<ResolversTypes['Event']>, ParentType, ContextType, RequireFields<QueryEventArgs, 'id' | 'idType'>>;
-  events?: Resolver<ResolversTypes['EventConnection'], ParentType, ContextType, Partial<QueryEventsArgs>>;
+  events?: Resolver<Maybe<ResolversTypes['EventConnection']>, ParentType, ContextType, Partial<QueryEventsArgs>>;
   node?: Resolver<Maybe<ResolversTypes['Node']>, ParentType, ContextType, RequireFields<QueryNodeArgs, 'id'>>;
   nodes?: Resolver<Array<Maybe<ResolversTypes['Node']>>, ParentType, ContextType, RequireFields<QueryNodesArgs, 'ids'>>;
   organizer?: Resolver<Maybe<ResolversTypes['Organizer']>, ParentType, ContextType, RequireFields<QueryOrganizerArgs, 'id' | 'idType'>>;
-  organizers?: Resolver<ResolversTypes['OrganizerConnection'], ParentType, ContextType, Partial<QueryOrganizersArgs>>;
-  series?: Resolver<ResolversTypes['SeriesConnection'], ParentType, ContextType, Partial<QuerySeriesArgs>>;
+  organizers?: Resolver<Maybe<ResolversTypes['OrganizerConnection']>, ParentType, ContextType, Partial<QueryOrganizersArgs>>;
+  series?: Resolver<Maybe<ResolversTypes['SeriesConnection']>, ParentType, ContextType, Partial<QuerySeriesArgs>>;
   site?: Resolver<ResolversTypes['Site'], ParentType, ContextType>;
   tag?: Resolver<Maybe<ResolversTypes['Tag']>, ParentType, ContextType, RequireFields<QueryTagArgs, 'id' | 'idType'>>;
-  tags?: Resolver<ResolversTypes['TagConnection'], ParentType, ContextType, Partial<QueryTagsArgs>>;
+  tags?: Resolver<Maybe<ResolversTypes['TagConnection']>, ParentType, ContextType, Partial<QueryTagsArgs>>;
   venue?: Resolver<Maybe<ResolversTypes['Venue']>, ParentType, ContextType, RequireFields<QueryVenueArgs, 'id' | 'idType'>>;
-  venues?: Resolver<ResolversTypes['VenueConnection'], ParentType, ContextType, Partial<QueryVenuesArgs>>;
+  venues?: Resolver<Maybe<ResolversTypes['VenueConnection']>, ParentType, ContextType, Partial<QueryVenuesArgs>>;
 };
 
 export type SeriesResolvers<ContextType = Context, ParentType extends ResolversParentTypes['Series'] = ResolversParentTypes['Series']> = {
   databaseId?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   description?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   eventIds?: Resolver<Array<ResolversTypes['Int']>, ParentType, ContextType>;
-  events?: Resolver<ResolversTypes['EventConnection'], ParentType, ContextType, Partial<SeriesEventsArgs>>;
+  events?: Resolver<Maybe<ResolversTypes['EventConnection']>, ParentType, ContextType, Partial<SeriesEventsArgs>>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   publishedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
   publishedAtUtc?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
@@ -1078,7 +1078,7 @@ export type TagResolvers<ContextType = Context, ParentType extends ResolversPare
   count?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
   databaseId?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   description?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
-  events?: Resolver<ResolversTypes['EventConnection'], ParentType, ContextType, Partial<TagEventsArgs>>;
+  events?: Resolver<Maybe<ResolversTypes['EventConnection']>, ParentType, ContextType, Partial<TagEventsArgs>>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   name?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   raw?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
@@ -1107,7 +1107,7 @@ export type VenueResolvers<ContextType = Context, ParentType extends ResolversPa
   databaseId?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   description?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   directionsLink?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
-  events?: Resolver<ResolversTypes['EventConnection'], ParentType, ContextType, Partial<VenueEventsArgs>>;
+  events?: Resolver<Maybe<ResolversTypes['EventConnection']>, ParentType, ContextType, Partial<VenueEventsArgs>>;
   excerpt?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   featuredImage?: Resolver<Maybe<ResolversTypes['Image']>, ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;

@@ -16,7 +16,7 @@ export interface LogEntry {
   route?: string;
   /** Items of a /batch/v1 request. */
   batch?: { method: string; path: string; route?: string; status: number }[];
-  /** Start time, ms since the epoch. */
+  /** Start time, ms since the epoch (sub-millisecond precision). */
   at: number;
 }
 

@@ -89,7 +89,7 @@ function headerMap(req: IncomingMessage): Record<string, string> {
 
 async function handle(site: Sandbox, log: RequestLog, faults: Faults, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const started = performance.now();
-  const at = Date.now();
+  const at = performance.timeOrigin + performance.now();
   const url = new URL(req.url ?? '/', 'http://sandbox.invalid');
   const method = (req.method ?? 'GET').toUpperCase();
   const headers = headerMap(req);
@@ -161,10 +161,13 @@ function ms(started: number): number {
 function faultOutput(fault: FaultRule): DispatchOutput {
   if (fault.reset || fault.malformed) return { status: 200, body: null, headers: {} };
   const status = fault.status!;
+  // A string body is sent as-is, as an HTML page (PHP fatals look like that).
+  const html = typeof fault.body === 'string';
   return {
     status,
     body: fault.body !== undefined ? fault.body : { code: 'sandbox_injected_fault', message: `Injected fault: HTTP ${status}.`, data: { status } },
     headers: fault.headers ?? {},
+    ...(html ? { contentType: 'text/html; charset=UTF-8' } : {}),
   };
 }
 

@@ -1,0 +1,73 @@
+/**
+ * End-to-end harness: the sandbox and the gateway on free loopback ports, a
+ * GraphQL client speaking HTTP to the gateway, and upstream call counting from
+ * the sandbox's request log.
+ */
+import { parseConfig, type ConfigInput } from '../../src/config.ts';
+import { startGateway, type Gateway } from '../../src/server.ts';
+import type { LogEntry } from '../../src/sandbox/requestlog.ts';
+import type { RunningSandbox } from '../../src/sandbox/server.ts';
+import type { SandboxOptionsInput } from '../../src/sandbox/options.ts';
+import { testSandbox, type Who } from './sandbox.ts';
+
+export interface GqlResult<T = any> {
+  status: number;
+  data: T;
+  errors?: { message: string; path?: (string | number)[]; extensions?: Record<string, any> }[];
+}
+
+export interface Harness {
+  sandbox: RunningSandbox;
+  gateway: Gateway;
+  gql<T = any>(query: string, variables?: Record<string, unknown>, who?: Who, headers?: Record<string, string>): Promise<GqlResult<T>>;
+  /** Upstream requests logged since the last `mark()`. */
+  calls(): LogEntry[];
+  mark(): void;
+  /** Sequential upstream round trips since mark: requests overlapping in time count as one. */
+  roundTrips(): number;
+  auth(who: Exclude<Who, null>): string;
+  close(): Promise<void>;
+}
+
+export async function startHarness(opts: { sandbox?: SandboxOptionsInput; config?: ConfigInput } = {}): Promise<Harness> {
+  const sandbox = await testSandbox(opts.sandbox);
+  const config = parseConfig({ port: 0, ...(opts.config ?? {}) });
+  const gateway = await startGateway(config, sandbox.url);
+  let from = sandbox.log.entries.length;
+  const auth = (who: Exclude<Who, null>) => {
+    const u = sandbox.users.find((x) => x.login === who)!;
+    return `Basic ${Buffer.from(`${u.login}:${u.appPassword}`).toString('base64')}`;
+  };
+  return {
+    sandbox,
+    gateway,
+    auth,
+    async gql(query, variables, who = null, headers = {}) {
+      const h: Record<string, string> = { 'content-type': 'application/json', ...headers };
+      if (who) h.authorization = auth(who);
+      const res = await fetch(gateway.url, { method: 'POST', headers: h, body: JSON.stringify({ query, variables }) });
+      const body = (await res.json()) as { data: any; errors?: GqlResult['errors'] };
+      return { status: res.status, data: body.data, errors: body.errors };
+    },
+    calls: () => sandbox.log.entries.slice(from),
+    mark: () => {
+      from = sandbox.log.entries.length;
+    },
+    roundTrips() {
+      const entries = sandbox.log.entries.slice(from).map((e) => ({ start: e.at, end: e.at + e.ms })).sort((a, b) => a.start - b.start);
+      let trips = 0;
+      let end = -Infinity;
+      for (const e of entries) {
+        if (e.start >= end) {
+          trips += 1;
+          end = e.end;
+        } else end = Math.max(end, e.end);
+      }
+      return trips;
+    },
+    close: async () => {
+      await gateway.close();
+      await sandbox.close();
+    },
+  };
+}
