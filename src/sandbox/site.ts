@@ -102,17 +102,17 @@ export class Sandbox {
 
   dispatch(input: DispatchInput): DispatchOutput {
     const headers: Record<string, string> = {};
-    let route: string | undefined;
+    const seen: { route?: string } = {};
     try {
       const user = input.user !== undefined ? input.user : authenticate(input.headers.authorization, {
         byLogin: (l) => this.store.userByLogin(l),
         byEmail: (e) => this.store.userByEmail(e),
       });
-      const prepared = this.prepare({ ...input, user }, headers);
-      route = prepared.req.route;
-      return { ...this.execute(prepared.req, prepared.endpoint, headers), route };
+      const prepared = this.prepare({ ...input, user }, headers, seen);
+      return { ...this.execute(prepared.req, prepared.endpoint, headers), route: seen.route };
     } catch (err) {
-      return { ...errorOutput(err, headers), route };
+      // A request refused by validation still matched its route: the log keeps it.
+      return { ...errorOutput(err, headers), route: seen.route };
     }
   }
 
@@ -123,17 +123,21 @@ export class Sandbox {
    */
   validateOnly(input: DispatchInput): { output: DispatchOutput | null; run: () => DispatchOutput } {
     const headers: Record<string, string> = {};
+    const seen: { route?: string } = {};
     try {
-      const { req, endpoint } = this.prepare(input, headers);
+      const { req, endpoint } = this.prepare(input, headers, seen);
       return { output: null, run: () => ({ ...this.execute(req, endpoint, {}), route: req.route }) };
     } catch (err) {
-      const out = errorOutput(err, headers);
+      const out = { ...errorOutput(err, headers), route: seen.route };
       return { output: out, run: () => out };
     }
   }
 
-  /** Route match, batch admission and argument validation; throws the RestError to send. */
-  private prepare(input: DispatchInput, headers: Record<string, string>): { req: RestRequest; endpoint: Endpoint } {
+  /**
+   * Route match, batch admission and argument validation; throws the RestError to send.
+   * `headers` and `seen.route` are filled as soon as known, so errors can carry them.
+   */
+  private prepare(input: DispatchInput, headers: Record<string, string>, seen: { route?: string } = {}): { req: RestRequest; endpoint: Endpoint } {
     const qIndex = input.path.indexOf('?');
     const path = qIndex < 0 ? input.path : input.path.slice(0, qIndex);
     const query = qIndex < 0 ? {} : parseQuery(input.path.slice(qIndex + 1));
@@ -147,6 +151,7 @@ export class Sandbox {
     if (found) headers.Allow = [...new Set(found.decl.endpoints.flatMap((e) => e.methods))].join(', ');
     if (!found || !found.endpoint) throw noRoute();
     const { decl, endpoint, urlParams } = found;
+    seen.route = decl.path;
     if (input.inBatch && !endpoint.allowBatch) {
       throw new RestError('rest_batch_not_allowed', 'The requested route does not support batch requests.', 400);
     }

@@ -4,6 +4,7 @@
  */
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.ts';
 import type { SandboxOptionsInput } from '../../src/sandbox/options.ts';
+import { TEC_EEA } from '../../src/sandbox/namespaces/core/experimental.ts';
 
 export type Who = 'admin' | 'editor' | 'author' | 'contributor' | 'subscriber' | null;
 
@@ -25,8 +26,7 @@ export interface RestClient {
 }
 
 /** The experimental-endpoint acknowledgement calendar-core/v1 requires (calendar-upstream.md §2). */
-export const TEC_EEA =
-  'I understand that this endpoint is experimental and may change in a future release without maintaining backward compatibility. I also understand that I am using this endpoint at my own risk, while support is not provided for it.';
+export { TEC_EEA };
 
 export function restClient(sb: RunningSandbox): RestClient {
   const auth = (who: Exclude<Who, null>) => {

@@ -140,7 +140,8 @@ export function slugify(s: string): string {
     .slice(0, 190);
 }
 
-export function permalink(site: Sandbox, type: PostType, slug: string, id: number): string {
+/** Only the origin is used, so callers without a Sandbox (pure builders) may pass `{ origin }`. */
+export function permalink(site: Pick<Sandbox, 'origin'>, type: PostType, slug: string, id: number): string {
   const base = { calendar_events: 'event', calendar_venue: 'venue', calendar_organizer: 'organizer', calendar_event_series: 'series', post: '', page: '', attachment: 'attachment', calendar_ea_record: 'ea' }[type];
   if (!slug) return `${site.origin}/?p=${id}`;
   return base ? `${site.origin}/${base}/${slug}/` : `${site.origin}/${slug}/`;

@@ -1,0 +1,164 @@
+/**
+ * `/calendar-core/v1/events` and `/events/<id>` (TEC Endpoints/Events.php and
+ * Event.php; spec B1 and "calendar-core/v1 event - fields").
+ *
+ * B1 maps onto the shared EventCriteria: `start_date` keeps events starting
+ * on or after the beginning of that day and `end_date` events ending by the
+ * end of that day (TEC uses tribe_beginning_of_day / tribe_end_of_day);
+ * the `starts_*`/`ends_*` bounds are exact. There is no default date window.
+ */
+import { eventJson } from '../../calendar/core-repr.ts';
+import {
+  CATEGORY_TAX, EVENT, ORGANIZER, VENUE, saveEvent,
+  type EventFields, type EventPost,
+} from '../../calendar/model.ts';
+import { findEvents } from '../../calendar/query.ts';
+import { endOfDay, isZone, startOfDay } from '../../dates.ts';
+import type { ArgSchema, RestRequest } from '../../rest/types.ts';
+import { invalidParams } from '../../rest/validate.ts';
+import {
+  argumentError, dateTimeArg, geoArgs, idsOf, linkedIds, orderArgs, parseDateArg, postsExist, statusListArg, termIds, uniqueIds,
+} from './args.ts';
+import { cannotCreate, type EntityKind } from './entity.ts';
+import { geoFilter } from './listing.ts';
+import { leaveOccurrenceNotice, takeOccurrenceNotice } from './notices.ts';
+
+const listArgs: Record<string, ArgSchema> = {
+  start_date: dateTimeArg('start_date', 'Limit events to those starting after the specified date.'),
+  end_date: dateTimeArg('end_date', 'Limit events to those ending before the specified date.'),
+  starts_before: dateTimeArg('starts_before', 'Limit result set to events starting before the specified date.'),
+  starts_after: dateTimeArg('starts_after', 'Limit result set to events starting after the specified date.'),
+  ends_before: dateTimeArg('ends_before', 'Limit result set to events ending before the specified date.'),
+  ends_after: dateTimeArg('ends_after', 'Limit result set to events ending after the specified date.'),
+  search: { type: 'string', description: 'Limit results to those matching a string.' },
+  categories: uniqueIds('Limit result set to events assigned specific categories.'),
+  tags: uniqueIds('Limit result set to events assigned specific tags.'),
+  // TEC validates these lists with Event_Validator::is_venue_id_list / is_organizer_id_list (a bare false).
+  venue: uniqueIds('Limit result set to events assigned to specific venues.', (v, req) => postsExist(req, idsOf(v), VENUE)),
+  organizer: uniqueIds('Limit result set to events assigned to specific organizers.', (v, req) => postsExist(req, idsOf(v), ORGANIZER)),
+  featured: { type: 'boolean', description: 'Limit result set to featured events only.' },
+  status: statusListArg,
+  post_parent: { type: 'integer', minimum: 0, description: 'Limit result set to events with specific post parent.' },
+  ticketed: { type: 'boolean', description: 'Limit result set to events with tickets.' },
+  ...orderArgs,
+  ...geoArgs,
+  in_series: { type: 'boolean', description: 'Only events that belong (true) or do not belong (false) to a series.' },
+  series: uniqueIds('Limit result set to events of these series.'),
+  related_to: { type: 'integer', minimum: 1, description: 'Events sharing a category or tag with this event.' },
+  recurring: { type: 'boolean', description: 'Only recurring (true) or single (false) events.' },
+  virtual: { type: 'boolean', description: 'Only virtual (true) or in-person (false) events.' },
+};
+
+function find(req: RestRequest, statuses: string[]): EventPost[] {
+  const p = req.params;
+  const loc = geoFilter(p);
+  if (loc.nowhere) return [];
+  const date = (name: string, widen: (s: string) => string = (s) => s) => (p[name] === undefined ? undefined : widen(parseDateArg(req, p[name])!));
+  const ids = (name: string) => (p[name] === undefined ? undefined : (p[name] as number[]));
+  const flag = (name: string) => p[name] as boolean | undefined;
+  return findEvents(req.site, {
+    statuses,
+    startDate: date('start_date', startOfDay),
+    endDate: date('end_date', endOfDay),
+    startsBefore: date('starts_before'),
+    startsAfter: date('starts_after'),
+    endsBefore: date('ends_before'),
+    endsAfter: date('ends_after'),
+    search: (p.search as string | undefined) || undefined,
+    categories: ids('categories'),
+    tags: ids('tags'),
+    venues: ids('venue'),
+    organizers: ids('organizer'),
+    featured: flag('featured'),
+    postParent: p.post_parent as number | undefined,
+    ticketed: flag('ticketed'),
+    hasGeoloc: flag('has_geoloc'),
+    geo: loc.geo,
+    inSeries: flag('in_series'),
+    series: ids('series'),
+    relatedTo: p.related_to as number | undefined,
+    recurring: flag('recurring'),
+    virtual: flag('virtual'),
+    orderby: p.orderby as 'event_date',
+    order: p.order as 'ASC' | 'DESC',
+  });
+}
+
+function bodyArgs(): Record<string, ArgSchema> {
+  return {
+    calendar_events_cat: termIds('calendar_events_cat', CATEGORY_TAX, 'The terms assigned to the event in the event category taxonomy.'),
+    start_date: dateTimeArg('start_date', 'The start date of the event (YYYY-MM-DD hh:mm:ss), in its time zone.'),
+    start_date_utc: dateTimeArg('start_date_utc', 'The start date of the event in UTC.'),
+    end_date: dateTimeArg('end_date', 'The end date of the event (YYYY-MM-DD hh:mm:ss), in its time zone.'),
+    end_date_utc: dateTimeArg('end_date_utc', 'The end date of the event in UTC.'),
+    timezone: {
+      type: 'string',
+      description: 'The time zone of the event.',
+      validate: (v) => isZone(String(v)) || argumentError('timezone', 'timezone', 'Parameter `{timezone}` must be a time zone.', `Unknown time zone "${String(v)}".`),
+    },
+    duration: { type: 'integer', minimum: 0, description: 'The duration of the event in seconds.' },
+    all_day: { type: 'boolean', description: 'Whether the event lasts all day.' },
+    featured: { type: 'boolean', description: 'Whether the event is featured.' },
+    virtual: { type: 'boolean', description: 'Whether the event is virtual.' },
+    cost: { type: 'string', description: 'The cost of the event.' },
+    organizers: linkedIds('organizers', ORGANIZER, 'organizer', 'The organizers of the event.'),
+    venues: linkedIds('venues', VENUE, 'venue', 'The venues of the event.'),
+    lat: { type: 'number', minimum: -90, maximum: 90, description: 'The latitude of the event.' },
+    lng: { type: 'number', minimum: -180, maximum: 180, description: 'The longitude of the event.' },
+  };
+}
+
+/** An end before the start is refused as an argument error, so nothing is written. */
+function validateBody(req: RestRequest) {
+  const p = req.params;
+  for (const [s, e, tz] of [['start_date', 'end_date', req.site.timezone], ['start_date_utc', 'end_date_utc', 'UTC']] as const) {
+    if (p[s] === undefined || p[e] === undefined) continue;
+    if (parseDateArg(req, p[e], tz)! < parseDateArg(req, p[s], tz)!) {
+      const err = argumentError(e, 'date_time', `Parameter \`{${e}}\` must not be before \`{${s}}\`.`, `The event cannot end before it starts.`);
+      return invalidParams({ [e]: err.message }, { [e]: err.toBody() });
+    }
+  }
+  return null;
+}
+
+function save(req: RestRequest, current: EventPost | null, common: EventFields): EventPost {
+  const p = req.params;
+  const tz = (p.timezone as string | undefined) ?? current?.meta.timezone ?? req.site.timezone;
+  const f: EventFields = { ...common, timezone: tz };
+  if (p.start_date !== undefined) f.startDate = parseDateArg(req, p.start_date, tz)!;
+  if (p.end_date !== undefined) f.endDate = parseDateArg(req, p.end_date, tz)!;
+  if (p.start_date_utc !== undefined) f.startDateUtc = parseDateArg(req, p.start_date_utc, 'UTC')!;
+  if (p.end_date_utc !== undefined) f.endDateUtc = parseDateArg(req, p.end_date_utc, 'UTC')!;
+  if (p.duration !== undefined) f.duration = p.duration as number;
+  if (p.all_day !== undefined) f.allDay = p.all_day as boolean;
+  if (p.featured !== undefined) f.featured = p.featured as boolean;
+  if (p.virtual !== undefined) f.virtual = p.virtual as boolean;
+  if (p.cost !== undefined) f.cost = p.cost as string;
+  if (p.organizers !== undefined) f.organizerIds = p.organizers as number[];
+  if (p.venues !== undefined) f.venueIds = p.venues as number[];
+  if (p.lat !== undefined) f.lat = p.lat as number;
+  if (p.lng !== undefined) f.lng = p.lng as number;
+  if (p.calendar_events_cat !== undefined) f.categoryIds = p.calendar_events_cat as number[];
+  if (p.tags !== undefined) f.tagIds = p.tags as number[];
+  // TEC's repository refuses an event without a start; TC answers its 500 (calendar-upstream.md §2 "Create").
+  if (!current && f.startDate === undefined && f.startDateUtc === undefined) throw cannotCreate();
+  return saveEvent(req.site, current?.id ?? null, f);
+}
+
+export const eventsKind: EntityKind<EventPost> = {
+  segment: 'events',
+  type: EVENT,
+  label: 'Event',
+  listArgs,
+  find,
+  toJson: eventJson,
+  bodyArgs,
+  validateBody,
+  save,
+  afterUpdate: (req, post) => {
+    if (post.meta.seriesId > 0) leaveOccurrenceNotice(req.site, post.id);
+  },
+  afterDelete: (req, id) => {
+    takeOccurrenceNotice(req.site, id);
+  },
+};
