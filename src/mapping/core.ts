@@ -23,7 +23,8 @@ function postBase(o: Json) {
     modifiedAtUtc: toUtc(str(o.modified_gmt)),
     // Only the ID is here; the image itself comes from the legacy interface.
     featuredImage: int(o.featured_media) ? undefined : null,
-    passwordProtected: 'protected' in content ? bool(content.protected) : undefined,
+    // Masked protected posts say `{rendered: "Password protected", protected: null}` (calendar-upstream.md §2).
+    passwordProtected: 'protected' in content ? (bool(content.protected) ?? (content.rendered === 'Password protected' ? true : null)) : undefined,
   };
 }
 

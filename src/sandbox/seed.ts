@@ -15,6 +15,7 @@ import {
   type AttachmentMeta,
 } from './calendar/model.ts';
 import type { Sandbox } from './site.ts';
+import { seedNamespaces } from './namespaces/index.ts';
 
 export interface SeededUser {
   id: number;
@@ -102,7 +103,10 @@ export function seedIfEmpty(site: Sandbox): SeededUser[] {
     }
     store.setOption('blogname', 'Sitegraph Sandbox');
     store.setOption('blogdescription', 'A WordPress-compatible calendar site for sitegraph');
-    if (site.options.demo) seedDemo(site);
+    if (site.options.demo) {
+      seedDemo(site);
+      seedNamespaces(site);
+    }
   });
   return users;
 }
