@@ -62,6 +62,13 @@ export const sandboxOptionsSchema = z.object({
   events: z.number().int().min(0).default(520),
   /** Seed demo data into an empty database; default true. */
   demo: z.boolean().default(true),
+  /**
+   * Namespaces this site does not have (`SANDBOX_DISABLE`, comma-separated), e.g.
+   * `calendar-core/v1` to act as an older site. They vanish from the index and their routes.
+   */
+  disable: z.array(z.string()).default([]),
+  /** Mark batchable routes with `allow_batch` (`SANDBOX_BATCHABLE=0` acts as a site that marks none); default true. */
+  batchable: z.boolean().default(true),
 });
 
 export type SandboxOptions = z.infer<typeof sandboxOptionsSchema>;
@@ -108,6 +115,8 @@ export function sandboxOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): San
     requestLog: env.SANDBOX_REQUEST_LOG || undefined,
     faults,
     control: env.SANDBOX_CONTROL === undefined ? undefined : !['0', 'false', 'off'].includes(env.SANDBOX_CONTROL),
+    disable: env.SANDBOX_DISABLE ? env.SANDBOX_DISABLE.split(',').map((s) => s.trim()).filter(Boolean) : undefined,
+    batchable: env.SANDBOX_BATCHABLE === undefined ? undefined : !['0', 'false', 'off'].includes(env.SANDBOX_BATCHABLE),
   };
   return Object.fromEntries(Object.entries(out).filter(([, v]) => v !== undefined)) as SandboxOptionsInput;
 }

@@ -65,7 +65,8 @@ export class Sandbox {
     this.options = options;
     this.store = new Store(options.db);
     this.secret = createHash('sha256').update(`sitegraph-sandbox:${options.seed}`).digest('hex');
-    this.routes = allRoutes(this);
+    // A disabled namespace is absent: no index entry, no routes (an older or smaller site).
+    this.routes = allRoutes(this).filter((r) => !options.disable.includes(r.namespace));
     this.compiled = this.routes.map((decl) => ({ decl, re: new RegExp(`^${decl.path.replace(/\(\?P</g, '(?<')}$`, 'i') }));
   }
 
@@ -152,7 +153,7 @@ export class Sandbox {
     if (!found || !found.endpoint) throw noRoute();
     const { decl, endpoint, urlParams } = found;
     seen.route = decl.path;
-    if (input.inBatch && !endpoint.allowBatch) {
+    if (input.inBatch && !(endpoint.allowBatch && this.options.batchable)) {
       throw new RestError('rest_batch_not_allowed', 'The requested route does not support batch requests.', 400);
     }
     const req = this.buildRequest(method as Method, path, decl, query, input, urlParams, input.user ?? null);

@@ -247,3 +247,32 @@ describe('demo data', () => {
     }
   });
 });
+
+describe('site variants', () => {
+  it('drops a disabled namespace from the index and its routes', async () => {
+    const sb = await testSandbox({ disable: ['calendar-core/v1'], demo: false });
+    try {
+      const api = restClient(sb);
+      const root = await api.get('/');
+      expect(root.body.namespaces).not.toContain('calendar-core/v1');
+      expect(Object.keys(root.body.routes).some((r) => r.startsWith('/calendar-core/v1'))).toBe(false);
+      expect((await api.get('/calendar-core/v1/events')).body.code).toBe('rest_no_route');
+    } finally {
+      await sb.close();
+    }
+  });
+
+  it('marks nothing batchable when told to, and refuses every batch item', async () => {
+    const sb = await testSandbox({ batchable: false, demo: false });
+    try {
+      const api = restClient(sb);
+      const root = await api.get('/');
+      const anyBatch = Object.values(root.body.routes as Record<string, any>).some((r) => r.endpoints.some((e: any) => e.allow_batch));
+      expect(anyBatch).toBe(false);
+      const r = await api.send('POST', '/batch/v1', { requests: [{ path: '/calendar-core/v1/venues', body: { title: 'x' } }] }, 'admin');
+      expect(r.body.responses[0].body.code).toBe('rest_batch_not_allowed');
+    } finally {
+      await sb.close();
+    }
+  });
+});

@@ -48,7 +48,7 @@ export function routeData(site: Sandbox, decl: RouteDecl): Record<string, unknow
     methods: [...new Set(decl.endpoints.flatMap((e) => e.methods))],
     endpoints: decl.endpoints.map((e) => ({
       methods: e.methods,
-      ...(e.allowBatch ? { allow_batch: { v1: true } } : {}),
+      ...(e.allowBatch && site.options.batchable ? { allow_batch: { v1: true } } : {}),
       args: Object.fromEntries(Object.entries(e.args).map(([n, a]) => [n, argForIndex(a)])),
     })),
   };
@@ -89,7 +89,7 @@ export function rootRoutes(site: Sandbox): RouteDecl[] {
             page_for_posts: 0,
             page_on_front: 0,
             show_on_front: 'posts',
-            namespaces: [...NAMESPACES],
+            namespaces: NAMESPACES.filter((ns) => !site.options.disable.includes(ns)),
             authentication: {
               'application-passwords': { endpoints: { authorization: `${site.origin}/wp-admin/authorize-application.php` } },
             },
