@@ -28,8 +28,36 @@ function postBase(o: Json) {
   };
 }
 
+/**
+ * A password-protected post as calendar-core/v1 sends it: every field but the
+ * post basics becomes "Password protected", 0 or null, and `content.protected`
+ * is null (calendar-upstream.md §2). Those values are not data.
+ */
+function isMasked(o: Json): boolean {
+  const c = o.content;
+  return typeof c === 'object' && c !== null && (c as Json).protected === null && (c as Json).rendered === 'Password protected';
+}
+
+const MASKED_EVENT_FIELDS = [
+  'description', 'excerpt', 'featuredImage', 'startDate', 'endDate', 'startDateUtc', 'endDateUtc', 'timezone', 'timezoneAbbr',
+  'allDay', 'duration', 'multiday', 'cost', 'costDetails', 'website', 'showMap', 'showMapLink', 'hideFromListings', 'sticky',
+  'featured', 'virtual', 'ticketed', 'commentStatus', 'pingStatus', 'format', 'template', 'scheduleDetails', 'jsonLd', 'seriesId',
+] as const;
+
 export function coreEvent(body: unknown): EventModel {
   const o = obj(body, 'calendar-core event');
+  if (isMasked(o)) {
+    const base = postBase(o);
+    // The site hides the rest until the password is given, and so does the graph:
+    // masked fields read as null (never unmasked through the other interface).
+    const hidden = Object.fromEntries(MASKED_EVENT_FIELDS.map((k) => [k, null]));
+    return {
+      kind: 'Event', source: 'core', databaseId: idOf(o, 'event'), title: base.title, slug: base.slug, status: base.status,
+      url: base.url, authorId: base.authorId, publishedAt: base.publishedAt, publishedAtUtc: base.publishedAtUtc,
+      modifiedAt: base.modifiedAt, modifiedAtUtc: base.modifiedAtUtc, passwordProtected: true,
+      ...hidden, venues: [], organizers: [], categoryIds: [], tagIds: [], raw: body,
+    };
+  }
   const start = str(o.start_date);
   const end = str(o.end_date);
   const startUtc = str(o.start_date_utc);

@@ -19,11 +19,24 @@ const SCALARS = [
   'commentStatus', 'pingStatus', 'format', 'template', 'passwordProtected', 'featuredImage', 'scheduleDetails',
 ] as const;
 
-async function termsOf(ctx: Context, m: EventModel, kind: 'categories' | 'tags'): Promise<TermModel[]> {
+/** The model itself, or the other interface's copy when this one lacks `key` (masked, or not served). */
+async function withField(ctx: Context, m: EventModel, key: keyof EventModel): Promise<EventModel> {
+  if (m[key] !== undefined) return m;
+  const loader = otherEvent(m, ctx);
+  return (loader && (await loader.load(m.databaseId))) || m;
+}
+
+async function termsOf(ctx: Context, model: EventModel, kind: 'categories' | 'tags'): Promise<TermModel[]> {
+  const m = model[kind] === undefined && (kind === 'categories' ? model.categoryIds : model.tagIds) === undefined ? await withField(ctx, model, kind) : model;
   const embedded = m[kind];
   if (embedded) return embedded;
   const ids = kind === 'categories' ? m.categoryIds : m.tagIds;
-  if (!ids?.length || !ctx.site.hasLegacy) return [];
+  if (!ids?.length) return [];
+  if (!ctx.site.hasLegacy) {
+    // No term routes on this site: the IDs are all there is.
+    const k = kind === 'categories' ? 'Category' : 'Tag';
+    return ids.map((id) => ({ kind: k, databaseId: id, name: null, slug: null, description: null, count: null, url: null, parentId: null, raw: null }));
+  }
   const loader = kind === 'categories' ? ctx.loaders.category : ctx.loaders.tag;
   const found = await loader.loadMany(ids);
   return found.filter((t): t is TermModel => t !== null && !(t instanceof Error));
@@ -56,8 +69,8 @@ export const Event: EventResolvers = {
   databaseId: (m) => m.databaseId,
   status: async (m, a, ctx) => statusEnum(await crossField<EventModel, 'status'>('status', otherEvent)(m, a, ctx)) as never,
   ...(crossFields(SCALARS, otherEvent) as unknown as EventResolvers),
-  venues: (m) => m.venues ?? [],
-  organizers: (m) => m.organizers ?? [],
+  venues: async (m, _a, ctx) => (await withField(ctx, m, 'venues')).venues ?? [],
+  organizers: async (m, _a, ctx) => (await withField(ctx, m, 'organizers')).organizers ?? [],
   categories: (m, _a, ctx) => termsOf(ctx, m, 'categories'),
   tags: (m, _a, ctx) => termsOf(ctx, m, 'tags'),
   series: async (m, a, ctx) => {
