@@ -34,9 +34,20 @@ export function nowIn(now: Date, tz: string): string {
   return DateTime.fromJSDate(now).setZone(zoneOf(tz)).toFormat(SQL);
 }
 
+/**
+ * Locales whose CLDR data name zones that en-US only shows as an offset, as
+ * PHP's `T` format does: CET/CEST and BST (en-GB), IST (en-IN), AEST/AEDT
+ * (en-AU), JST (ja-JP). The legacy samples show "JST" for Asia/Tokyo.
+ */
+const ABBR_LOCALES = ['en-GB', 'en-IN', 'en-AU', 'ja-JP'];
+
 export function abbr(local: string, tz: string): string {
   const dt = DateTime.fromFormat(local, SQL, { zone: zoneOf(tz) });
-  const name = dt.toFormat('ZZZZ');
+  let name = dt.toFormat('ZZZZ');
+  if (/^(GMT|UTC)[+-]/.test(name)) {
+    const named = ABBR_LOCALES.map((l) => dt.setLocale(l).toFormat('ZZZZ')).find((n) => /^[A-Z]{3,5}$/.test(n) && n !== 'GMT' && n !== 'UTC');
+    if (named) name = named;
+  }
   return name.startsWith('GMT') || name.startsWith('UTC') ? (name === 'GMT' ? 'UTC' : name.replace('GMT', 'UTC')) : name;
 }
 

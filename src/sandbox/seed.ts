@@ -149,7 +149,7 @@ function seedDemo(site: Sandbox): void {
   const venueIds: number[] = [];
   for (let i = 1; i <= 40; i++) {
     const c = CITIES[i % CITIES.length]!;
-    const withGeo = i % 5 !== 0;
+    const withGeo = i % 7 !== 0;
     const v = saveVenue(site, null, {
       title: `${pick(WORDS)} ${['Hall', 'Arena', 'Theatre', 'Park', 'Library', 'Loft'][i % 6]} ${i}`,
       content: i % 3 === 0 ? `<p>A venue in ${c.city}.</p>` : '',

@@ -1,0 +1,134 @@
+/**
+ * `GET /calendar/events/v1/events` (spec A1; calendar-upstream.md §1.1–§1.2;
+ * TEC `Archive_Event::get`). The query vars become shared EventCriteria; the
+ * filtering itself is calendar/query.ts's.
+ */
+import { endOfDay, parseLooseDate, startOfDay } from '../../dates.ts';
+import { legacyEvent, legacyRestUrl } from '../../calendar/legacy-repr.ts';
+import { EVENT } from '../../calendar/model.ts';
+import { findEvents, paginate, type EventCriteria } from '../../calendar/query.ts';
+import { RestError } from '../../rest/errors.ts';
+import type { RestRequest, RestResult } from '../../rest/types.ts';
+import type { QueryValue } from './add-query-arg.ts';
+import { currentRestUrl, postArchive } from './archive.ts';
+import { ANY_STATUSES, isEditor } from './post-status.ts';
+
+const DATE_ARGS = ['start_date', 'end_date', 'starts_before', 'starts_after', 'ends_before', 'ends_after'] as const;
+type DateArg = (typeof DATE_ARGS)[number];
+
+/** ECP's default geofence: 25 miles, in kilometres. */
+const GEOFENCE_KM = 25 * 1.609344;
+
+/** `FILTER_VALIDATE_BOOLEAN`: "1", "true", "on", "yes" are true. */
+function filterBoolean(v: unknown): boolean {
+  return ['1', 'true', 'on', 'yes'].includes(String(v).trim().toLowerCase());
+}
+
+/**
+ * The date bounds in effect. Without `strict_dates` they widen to whole days:
+ * `start_date` to the start of its day, every other bound to the end of its
+ * day. Given `starts_*`/`ends_*`, the defaulted `start_date`/`end_date` drop out.
+ */
+function dateBounds(req: RestRequest): Partial<Record<DateArg, string>> {
+  const { site } = req;
+  const p = req.params;
+  const strict = filterBoolean(p.strict_dates);
+  const now = site.now();
+  const out: Partial<Record<DateArg, string>> = {};
+  for (const name of DATE_ARGS) {
+    if (p[name] === undefined || p[name] === null) continue;
+    const local = parseLooseDate(p[name], site.timezone, now)!;
+    out[name] = strict ? local : name === 'start_date' ? startOfDay(local) : endOfDay(local);
+  }
+  if (DATE_ARGS.slice(2).some((n) => req.sent.has(n))) {
+    if (!req.sent.has('start_date')) delete out.start_date;
+    if (!req.sent.has('end_date')) delete out.end_date;
+  }
+  return out;
+}
+
+export function eventArchive(req: RestRequest): RestResult {
+  const { site } = req;
+  const p = req.params;
+  const sent = (k: string) => req.sent.has(k) && p[k] !== undefined && p[k] !== null;
+
+  if (sent('post_parent') && site.store.post(Number(p.post_parent))?.type !== EVENT) {
+    throw new RestError('rest-invalid-event-id', `Post with ID ${Number(p.post_parent)} is not an event.`, 400);
+  }
+
+  const dates = dateBounds(req);
+  const include = sent('include') ? (p.include as number[]) : undefined;
+  // `include` voids every date filter (tribe_remove_date_filters); start/end leave the URL too.
+  if (include) {
+    delete dates.start_date;
+    delete dates.end_date;
+  }
+  const bounds = include ? {} : dates;
+
+  const editor = isEditor(req.user);
+  const statusArg: QueryValue = sent('status') ? (p.status as string[]) : editor ? 'any' : 'publish';
+  const statuses = sent('status') ? (p.status as string[]) : editor ? ANY_STATUSES : ['publish'];
+
+  const geo = sent('geoloc_lat') && sent('geoloc_lng') ? { lat: Number(p.geoloc_lat), lng: Number(p.geoloc_lng), distance: GEOFENCE_KM } : undefined;
+  const criteria: EventCriteria = {
+    statuses,
+    include,
+    startDate: bounds.start_date,
+    endDate: bounds.end_date,
+    startsBefore: bounds.starts_before,
+    startsAfter: bounds.starts_after,
+    endsBefore: bounds.ends_before,
+    endsAfter: bounds.ends_after,
+    search: sent('search') && p.search !== '' ? String(p.search) : undefined,
+    categories: sent('categories') ? (p.categories as number[]) : undefined,
+    tags: sent('tags') ? (p.tags as number[]) : undefined,
+    venues: sent('venue') ? (p.venue as number[]) : undefined,
+    organizers: sent('organizer') ? (p.organizer as number[]) : undefined,
+    featured: sent('featured') ? Boolean(p.featured) : undefined,
+    postParent: sent('post_parent') ? Number(p.post_parent) : undefined,
+    ticketed: sent('ticketed') ? Boolean(p.ticketed) : undefined,
+    // `geoloc=false` filters nothing (ECP only acts on a truthy value).
+    hasGeoloc: p.geoloc === true ? true : undefined,
+    geo,
+    // Hidden events stay out of listings unless asked for by ID.
+    hideHidden: !include,
+    // With `include`, TEC orders by publication date (`orderby => [date, ID]`).
+    orderby: include ? 'date' : 'event_date',
+  };
+
+  const page = Number(p.page);
+  const perPage = Number(p.per_page);
+  const { items, total, totalPages } = paginate(findEvents(site, criteria), page, perPage);
+
+  // `get_current_rest_url`: the query vars in TEC's supported_query_vars order, unencoded...
+  const restUrl = currentRestUrl(
+    legacyRestUrl(site, 'events/'),
+    [
+      ['page', page],
+      ['per_page', perPage],
+      ['start_date', dates.start_date],
+      ['end_date', dates.end_date],
+      ['search', sent('search') ? String(p.search) : undefined],
+      ['geoloc', p.geoloc === true ? 1 : undefined],
+      ['geoloc_lat', geo ? String(p.geoloc_lat) : undefined],
+      ['geoloc_lng', geo ? String(p.geoloc_lng) : undefined],
+      ['status', statusArg],
+      ['post_parent', sent('post_parent') ? Number(p.post_parent) : undefined],
+      ['include', include],
+      ['starts_before', dates.starts_before],
+      ['starts_after', dates.starts_after],
+      ['ends_before', dates.ends_before],
+      ['ends_after', dates.ends_after],
+      ['ticketed', sent('ticketed') ? Boolean(p.ticketed) : undefined],
+    ],
+    // ...then venue, organizer and featured in a second pass, as `$extra_rest_args`.
+    [
+      ['venue', sent('venue') ? (p.venue as number[]).join(',') : undefined],
+      ['organizer', sent('organizer') ? (p.organizer as number[]).join(',') : undefined],
+      ['featured', sent('featured') ? Boolean(p.featured) : undefined],
+    ],
+  );
+
+  const events = items.map((e) => legacyEvent(site, e, { hideProtected: true }));
+  return postArchive({ key: 'events', items: events, restUrl, page, total, totalPages }, 'event');
+}

@@ -1,0 +1,257 @@
+/**
+ * Every `where:` argument of the event, venue, organizer, term and series
+ * lists, against the sandbox: each result must satisfy its filter, and the
+ * request must have gone to the interface that has the parameter.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startHarness, type Harness } from '../helpers/gateway.ts';
+
+const NODE = `databaseId title passwordProtected startDate endDate startDateUtc endDateUtc featured virtual ticketed status
+  venues { databaseId latitude longitude city } organizers { databaseId } categories { databaseId slug } tags { databaseId slug } raw`;
+
+describe('where: arguments', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness();
+  });
+  afterAll(() => h.close());
+  beforeEach(() => h.mark());
+
+  async function events(where: string, who: 'admin' | null = null, extra = '') {
+    const r = await h.gql(`{ events(first: 100, where: ${where}${extra}) { totalCount nodes { ${NODE} } } }`, undefined, who);
+    expect(r.errors, JSON.stringify(r.errors)).toBeUndefined();
+    // Password-protected events match filters upstream but show only their basics: leave them out of the checks.
+    const { totalCount, nodes } = r.data.events as { totalCount: number; nodes: any[] };
+    return { totalCount, nodes: nodes.filter((n) => !n.passwordProtected) };
+  }
+  const lastPath = () => h.calls()[0]!.path;
+
+  it('startDate / endDate keep events starting after and ending before', async () => {
+    const e = await events(`{ startDate: "2026-01-01T00:00:00Z", endDate: "2026-12-31T23:59:59Z" }`);
+    expect(e.nodes.length).toBeGreaterThan(0);
+    // Compared in site-local time (America/New_York): allow the zone's offset.
+    for (const n of e.nodes) {
+      expect(Date.parse(n.startDate)).toBeGreaterThanOrEqual(Date.parse('2025-12-31T00:00:00Z'));
+      expect(Date.parse(n.endDate)).toBeLessThanOrEqual(Date.parse('2027-01-01T12:00:00Z'));
+    }
+    expect(lastPath()).toBe('/calendar-core/v1/events');
+    expect(h.calls()[0]!.query).toMatchObject({ start_date: '2025-12-31 19:00:00', end_date: '2026-12-31 18:59:59' });
+  });
+
+  it('startsAfter / startsBefore / endsAfter / endsBefore bound the start and the end', async () => {
+    const e = await events(`{ startsAfter: "2026-03-01T00:00:00-05:00", startsBefore: "2026-03-31T00:00:00-04:00", endsAfter: "2026-03-01T00:00:00-05:00", endsBefore: "2026-04-30T00:00:00-04:00" }`);
+    expect(e.totalCount).toBeGreaterThan(0);
+    expect(h.calls()[0]!.query).toMatchObject({ starts_after: '2026-03-01 00:00:00', starts_before: '2026-03-31 00:00:00', ends_after: '2026-03-01 00:00:00', ends_before: '2026-04-30 00:00:00' });
+  });
+
+  it('search matches the title or description', async () => {
+    const e = await events(`{ search: "Harbor" }`);
+    expect(e.nodes.length).toBeGreaterThan(0);
+    for (const n of e.nodes) expect(`${n.title} ${JSON.stringify(n.raw)}`.toLowerCase()).toContain('harbor');
+  });
+
+  it('categoryIds, tagIds, venueIds and organizerIds keep events that have one of them', async () => {
+    const sample = (await events(`{}`)).nodes.find((n) => n.tags.length && n.venues.length && n.organizers.length)!;
+    const cat = sample.categories[0].databaseId;
+    const tag = sample.tags[0].databaseId;
+    const venue = sample.venues[0].databaseId;
+    const org = sample.organizers[0].databaseId;
+    for (const [where, check] of [
+      [`{ categoryIds: [${cat}] }`, (n: any) => n.categories.some((c: any) => c.databaseId === cat)],
+      [`{ tagIds: [${tag}] }`, (n: any) => n.tags.some((c: any) => c.databaseId === tag)],
+      [`{ venueIds: [${venue}] }`, (n: any) => n.venues.some((c: any) => c.databaseId === venue)],
+      [`{ organizerIds: [${org}] }`, (n: any) => n.organizers.some((c: any) => c.databaseId === org)],
+    ] as const) {
+      const e = await events(where);
+      expect(e.nodes.length, where).toBeGreaterThan(0);
+      expect(e.nodes.every(check), where).toBe(true);
+    }
+  });
+
+  it('a parent category also matches events of its children', async () => {
+    const r = await h.gql(`{ categories(first: 50, where: { hideEmpty: false }) { nodes { databaseId children { databaseId } } } }`);
+    const parent = r.data.categories.nodes.find((c: any) => c.children.length > 0);
+    const ids = new Set([parent.databaseId, ...parent.children.map((c: any) => c.databaseId)]);
+    const e = await events(`{ categoryIds: [${parent.databaseId}] }`);
+    expect(e.nodes.every((n) => n.categories.some((c: any) => ids.has(c.databaseId)))).toBe(true);
+    expect(e.nodes.some((n) => n.categories.some((c: any) => c.databaseId !== parent.databaseId && ids.has(c.databaseId)))).toBe(true);
+  });
+
+  it('featured, ticketed and virtual filter on their flags', async () => {
+    for (const f of ['featured', 'ticketed', 'virtual']) {
+      const yes = (await events(`{ ${f}: true }`)).nodes;
+      expect(yes.length, f).toBeGreaterThan(0);
+      expect(yes.every((n) => n[f] === true), f).toBe(true);
+      const no = (await events(`{ ${f}: false }`)).nodes;
+      expect(no.every((n) => n[f] === false), f).toBe(true);
+    }
+  });
+
+  it('status lists other statuses for editors, and several at once through calendar-core', async () => {
+    const drafts = await events(`{ status: [DRAFT] }`, 'admin');
+    expect(drafts.nodes.length).toBeGreaterThan(0);
+    expect(drafts.nodes.every((n) => n.status === 'DRAFT')).toBe(true);
+    const mixed = await events(`{ status: [DRAFT, PENDING] }`, 'admin');
+    expect(new Set(mixed.nodes.map((n) => n.status))).toEqual(new Set(['DRAFT', 'PENDING']));
+    const anon = await events(`{ status: [DRAFT] }`);
+    expect(anon.nodes.every((n) => n.status === 'PUBLISH')).toBe(true);
+  });
+
+  it('status TRASH goes to the legacy interface (calendar-core cannot list it)', async () => {
+    const e = await events(`{ status: [TRASH] }`, 'admin');
+    expect(e.nodes.length).toBeGreaterThan(0);
+    expect(e.nodes.every((n) => n.status === 'TRASH')).toBe(true);
+    expect(lastPath()).toBe('/calendar/events/v1/events');
+  });
+
+  it('postParent filters on the parent post', async () => {
+    const e = await events(`{ postParent: 0 }`);
+    expect(e.totalCount).toBeGreaterThan(0);
+    expect(h.calls()[0]!.query.post_parent).toBe('0');
+    const none = await events(`{ postParent: 999999 }`);
+    expect(none.totalCount).toBe(0);
+  });
+
+  it('hasGeolocation and geolocation keep events at venues with (near) coordinates', async () => {
+    const geo = await events(`{ hasGeolocation: true }`);
+    expect(geo.nodes.every((n) => n.venues.some((v: any) => v.latitude !== null))).toBe(true);
+    const near = await events(`{ geolocation: { latitude: 48.8566, longitude: 2.3522, distance: 30 } }`);
+    expect(near.nodes.length).toBeGreaterThan(0);
+    expect(near.nodes.every((n) => n.venues.some((v: any) => v.city === 'Paris'))).toBe(true);
+  });
+
+  it('near resolves a place name', async () => {
+    const e = await events(`{ near: "Tokyo" }`);
+    expect(e.nodes.length).toBeGreaterThan(0);
+    expect(e.nodes.every((n) => n.venues.some((v: any) => v.city === 'Tokyo'))).toBe(true);
+  });
+
+  it('inSeries, seriesIds and recurring keep events of series', async () => {
+    const inSeries = await events(`{ inSeries: true }`, 'admin');
+    expect(inSeries.nodes.length).toBeGreaterThan(0);
+    const seriesId = inSeries.nodes[0].raw.series;
+    expect(seriesId).toBeGreaterThan(0);
+    const one = await events(`{ seriesIds: [${seriesId}] }`, 'admin');
+    expect(one.nodes.every((n) => n.raw.series === seriesId)).toBe(true);
+    const rec = await events(`{ recurring: true }`);
+    expect(rec.nodes.every((n) => n.raw.series > 0)).toBe(true);
+  });
+
+  it('relatedTo keeps events sharing a category or tag', async () => {
+    const base = (await events(`{}`)).nodes[0];
+    const terms = new Set([...base.categories, ...base.tags].map((t: any) => t.databaseId));
+    const e = await events(`{ relatedTo: ${base.databaseId} }`);
+    expect(e.nodes.length).toBeGreaterThan(0);
+    expect(e.nodes.every((n) => n.databaseId !== base.databaseId && [...n.categories, ...n.tags].some((t: any) => terms.has(t.databaseId)))).toBe(true);
+  });
+
+  it('orderBy sorts through calendar-core', async () => {
+    const r = await h.gql(`{ events(first: 30, orderBy: { field: TITLE, direction: DESC }) { nodes { title } } }`);
+    const titles = r.data.events.nodes.map((n: any) => n.title.toLowerCase());
+    expect(titles).toEqual([...titles].sort().reverse());
+  });
+
+  it('ids, strictDates, categorySlugs and tagSlugs go to the legacy interface', async () => {
+    const list = await events(`{}`);
+    const ids = list.nodes.slice(0, 3).map((n) => n.databaseId);
+    h.mark();
+    const byIds = await events(`{ ids: [${ids.join(',')}] }`);
+    expect(byIds.nodes.map((n) => n.databaseId).sort()).toEqual([...ids].sort());
+    expect(lastPath()).toBe('/calendar/events/v1/events');
+    const slug = list.nodes.find((n) => n.tags.length)!.tags[0].slug;
+    const catSlug = list.nodes[0].categories[0].slug;
+    const bySlugs = await events(`{ tagSlugs: ["${slug}"], categorySlugs: ["${catSlug}"] }`);
+    expect(bySlugs.nodes.every((n) => n.tags.some((t: any) => t.slug === slug))).toBe(true);
+    const strict = await events(`{ startDate: "2026-06-01T10:00:00-04:00", strictDates: true }`);
+    expect(strict.nodes.every((n) => Date.parse(n.startDate) >= Date.parse('2026-06-01T10:00:00-04:00') - 24 * 3600e3)).toBe(true);
+  });
+
+  it('refuses a legacy-only argument combined with a calendar-core-only one, naming both', async () => {
+    const r = await h.gql(`{ events(where: { ids: [1], near: "Paris" }) { nodes { title } } }`);
+    expect(r.errors![0]!.extensions).toMatchObject({ code: 'BAD_USER_INPUT', arguments: ['where.ids', 'where.near'] });
+    expect(r.errors![0]!.message).toMatch(/where\.ids .*cannot be combined with where\.near/);
+  });
+
+  describe('venues and organizers', () => {
+    it('search, event, hasEvents, onlyWithUpcoming, status', async () => {
+      const ev = (await events(`{}`)).nodes.find((n) => n.venues.length && n.organizers.length)!;
+      let r = await h.gql(`{ venues(first: 50, where: { event: ${ev.databaseId} }) { nodes { databaseId } } organizers(first: 50, where: { event: ${ev.databaseId} }) { nodes { databaseId } } }`);
+      expect(r.data.venues.nodes.map((v: any) => v.databaseId).sort()).toEqual(ev.venues.map((v: any) => v.databaseId).sort());
+      expect(r.data.organizers.nodes.map((v: any) => v.databaseId).sort()).toEqual(ev.organizers.map((v: any) => v.databaseId).sort());
+      r = await h.gql(`{ with: venues(first: 100, where: { hasEvents: true }) { totalCount } without: venues(first: 100, where: { hasEvents: false }) { totalCount } all: venues(first: 100) { totalCount } up: organizers(where: { onlyWithUpcoming: true }) { totalCount } orgs: organizers { totalCount } }`);
+      expect(r.data.with.totalCount + r.data.without.totalCount).toBe(r.data.all.totalCount);
+      expect(r.data.up.totalCount).toBeLessThanOrEqual(r.data.orgs.totalCount);
+      expect(r.data.up.totalCount).toBeGreaterThan(0);
+      r = await h.gql(`{ venues(first: 50, where: { search: "Hall" }) { nodes { title } } }`);
+      expect(r.data.venues.nodes.every((v: any) => /hall/i.test(v.title))).toBe(true);
+      r = await h.gql(`{ venues(first: 50, where: { status: [DRAFT] }) { nodes { status } } }`, undefined, 'admin');
+      expect(r.data.venues.nodes.length).toBeGreaterThan(0);
+      expect(r.data.venues.nodes.every((v: any) => v.status === 'DRAFT')).toBe(true);
+    });
+
+    it('venue geolocation, hasGeolocation and near', async () => {
+      const r = await h.gql(`{ geo: venues(first: 50, where: { hasGeolocation: true }) { nodes { latitude } } paris: venues(first: 50, where: { near: "Paris" }) { nodes { city } } circle: venues(first: 50, where: { geolocation: { latitude: 35.6762, longitude: 139.6503, distance: 25 } }) { nodes { city } } }`);
+      expect(r.errors).toBeUndefined();
+      expect(r.data.geo.nodes.every((v: any) => v.latitude !== null)).toBe(true);
+      expect(r.data.paris.nodes.length).toBeGreaterThan(0);
+      expect(r.data.paris.nodes.every((v: any) => v.city === 'Paris')).toBe(true);
+      expect(r.data.circle.nodes.every((v: any) => v.city === 'Tokyo')).toBe(true);
+    });
+
+    it('refuses venue-only filters on organizers', async () => {
+      const r = await h.gql(`{ organizers(where: { near: "Paris" }) { nodes { title } } }`);
+      expect(r.errors![0]!.extensions!.code).toBe('BAD_USER_INPUT');
+    });
+  });
+
+  describe('categories and tags', () => {
+    it('search, ids, excludeIds, hideEmpty, parent, event, slug and orderBy', async () => {
+      const all = await h.gql(`{ categories(first: 50, where: { hideEmpty: false }) { totalCount nodes { databaseId name slug count parent { databaseId } } } }`);
+      const cats = all.data.categories.nodes;
+      const nonEmpty = await h.gql(`{ categories(first: 50) { nodes { count } } }`);
+      expect(nonEmpty.data.categories.nodes.every((c: any) => c.count > 0)).toBe(true);
+      expect(cats.some((c: any) => c.count === 0)).toBe(true);
+      const [a, b] = cats;
+      let r = await h.gql(`{ categories(where: { ids: [${a.databaseId}, ${b.databaseId}], hideEmpty: false }) { nodes { databaseId } } }`);
+      expect(r.data.categories.nodes.map((c: any) => c.databaseId).sort()).toEqual([a.databaseId, b.databaseId].sort());
+      r = await h.gql(`{ categories(first: 50, where: { excludeIds: [${a.databaseId}], hideEmpty: false }) { totalCount } }`);
+      expect(r.data.categories.totalCount).toBe(all.data.categories.totalCount - 1);
+      r = await h.gql(`{ categories(first: 50, where: { parent: ${a.databaseId}, hideEmpty: false }) { nodes { parent { databaseId } } } }`);
+      expect(r.data.categories.nodes.every((c: any) => c.parent.databaseId === a.databaseId)).toBe(true);
+      r = await h.gql(`{ categories(where: { slug: "${b.slug}", hideEmpty: false }) { nodes { databaseId } } }`);
+      expect(r.data.categories.nodes).toEqual([{ databaseId: b.databaseId }]);
+      r = await h.gql(`{ categories(first: 50, where: { search: "${a.name.slice(0, 3)}", hideEmpty: false }) { nodes { name } } }`);
+      expect(r.data.categories.nodes.every((c: any) => c.name.toLowerCase().includes(a.name.slice(0, 3).toLowerCase()))).toBe(true);
+      r = await h.gql(`{ categories(first: 50, where: { hideEmpty: false }, orderBy: { field: NAME, direction: DESC }) { nodes { name } } }`);
+      const names = r.data.categories.nodes.map((c: any) => c.name);
+      expect(names).toEqual([...names].sort((x: string, y: string) => y.localeCompare(x)));
+      const ev = (await events(`{}`)).nodes.find((n) => n.tags.length)!;
+      r = await h.gql(`{ tags(where: { event: ${ev.databaseId} }) { nodes { databaseId } } }`);
+      expect(r.data.tags.nodes.map((t: any) => t.databaseId).sort()).toEqual(ev.tags.map((t: any) => t.databaseId).sort());
+    });
+
+    it('refuses parent on tags', async () => {
+      const r = await h.gql(`{ tags(where: { parent: 1 }) { nodes { name } } }`);
+      expect(r.errors![0]!.extensions!.code).toBe('BAD_USER_INPUT');
+    });
+  });
+
+  describe('series', () => {
+    it('eventIds, search, status and ticketed; anonymous callers are refused by the site', async () => {
+      let r = await h.gql(`{ series(first: 20) { totalCount nodes { databaseId title eventIds } } }`, undefined, 'admin');
+      expect(r.errors).toBeUndefined();
+      const s = r.data.series.nodes[0];
+      expect(s.eventIds.length).toBeGreaterThan(0);
+      r = await h.gql(`{ series(where: { eventIds: [${s.eventIds[0]}] }) { nodes { databaseId } } }`, undefined, 'admin');
+      expect(r.data.series.nodes).toEqual([{ databaseId: s.databaseId }]);
+      r = await h.gql(`{ series(where: { search: "${s.title.split(' ')[0]}" }) { nodes { title } } }`, undefined, 'admin');
+      expect(r.data.series.nodes.length).toBeGreaterThan(0);
+      r = await h.gql(`{ series(where: { status: [DRAFT] }) { nodes { status } } }`, undefined, 'admin');
+      expect(r.data.series.nodes.every((x: any) => x.status === 'DRAFT')).toBe(true);
+      r = await h.gql(`{ series(where: { ticketed: false }) { totalCount } }`, undefined, 'admin');
+      expect(r.errors).toBeUndefined();
+      r = await h.gql(`{ series { nodes { title } } }`);
+      expect(r.errors![0]!.extensions!.code).toBe('UNAUTHENTICATED');
+    });
+  });
+});
