@@ -7,6 +7,7 @@ import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from './config.ts';
 import { startGateway } from './server.ts';
 import { SandboxConfigError, sandboxOptionsFromEnv } from './sandbox/options.ts';
+import { sandboxBanner } from './sandbox/banner.ts';
 import { startSandbox, type RunningSandbox } from './sandbox/server.ts';
 
 async function main(): Promise<void> {
@@ -29,9 +30,7 @@ async function main(): Promise<void> {
   if (!upstream) {
     sandbox = await startSandbox({ ...sandboxOptionsFromEnv(), port: Number(process.env.SANDBOX_PORT ?? 0) });
     upstream = sandbox.url;
-    console.log(`sandbox site: ${sandbox.url}`);
-    console.log('sandbox credentials (HTTP Basic: login + application password):');
-    for (const u of sandbox.users) console.log(`  ${u.login.padEnd(12)} ${u.role.padEnd(14)} ${u.appPassword}`);
+    console.log(sandboxBanner(sandbox));
   }
   const gateway = await startGateway(config, upstream);
   console.log(`sitegraph GraphQL: ${gateway.url} (open it in a browser for GraphiQL)`);

@@ -6,7 +6,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ApolloServer, HeaderMap, type HTTPGraphQLRequest } from '@apollo/server';
-import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
+import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled, ApolloServerPluginUsageReportingDisabled } from '@apollo/server/plugin/disabled';
 import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
 import type { GraphQLFormattedError } from 'graphql';
 import type { Config } from './config.ts';
@@ -83,7 +83,13 @@ export async function startGateway(config: Config, upstreamUrl: string): Promise
       maxAliasesRule(config.limits.maxAliases),
       maxCostRule(config.limits.maxCost, config.limits.defaultPageSize),
     ],
-    plugins: [ApolloServerPluginLandingPageDisabled(), ApolloServerPluginDrainHttpServer({ httpServer })],
+    plugins: [
+      ApolloServerPluginLandingPageDisabled(),
+      // Cache-control hints are not used, and its per-field hook costs on every list.
+      ApolloServerPluginCacheControlDisabled(),
+      ApolloServerPluginUsageReportingDisabled(),
+      ApolloServerPluginDrainHttpServer({ httpServer }),
+    ],
   });
   await apollo.start();
 

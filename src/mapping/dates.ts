@@ -20,20 +20,37 @@ export function luxonZone(tz: string | null | undefined): string | null {
   return DateTime.now().setZone(tz).isValid ? tz : null;
 }
 
+const WALL = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2}):(\d{2})/;
+
+/** Milliseconds of a wall-clock `Y-m-d H:i:s` read as if it were UTC; NaN when malformed. */
+function wallMs(s: string): number {
+  const m = WALL.exec(s.trim());
+  return m ? Date.UTC(+m[1]!, +m[2]! - 1, +m[3]!, +m[4]!, +m[5]!, +m[6]!) : NaN;
+}
+
+function wallText(s: string): string {
+  const m = WALL.exec(s.trim())!;
+  return `${m[1]}-${m[2]}-${m[3]}T${m[4]}:${m[5]}:${m[6]}`;
+}
+
+function offsetText(minutes: number): string {
+  if (minutes === 0) return 'Z';
+  const a = Math.abs(minutes);
+  return `${minutes < 0 ? '-' : '+'}${String(Math.floor(a / 60)).padStart(2, '0')}:${String(a % 60).padStart(2, '0')}`;
+}
+
 /**
  * A local wall-clock time and its UTC twin -> RFC 3339 with the right offset.
- * The offset comes from the pair itself, so no time zone is needed; without
- * the UTC value the zone (or the fallback zone) decides.
+ * The offset comes from the pair itself (no time zone, no date library: this
+ * runs for every date of every object); without the UTC value the zone (or the
+ * fallback zone) decides, through luxon.
  */
 export function withOffset(local: string | null | undefined, utc: string | null | undefined, zone?: string | null, fallbackZone = 'utc'): string | null {
   if (!local && !utc) return null;
   if (local && utc) {
-    const l = parseLocal(local, 'utc');
-    const u = parseLocal(utc, 'utc');
-    if (l.isValid && u.isValid) {
-      const minutes = Math.round(l.diff(u, 'minutes').minutes);
-      return u.setZone(minutes === 0 ? 'utc' : `UTC${minutes >= 0 ? '+' : '-'}${fmtOffset(Math.abs(minutes))}`).toISO({ suppressMilliseconds: true });
-    }
+    const l = wallMs(local);
+    const u = wallMs(utc);
+    if (!Number.isNaN(l) && !Number.isNaN(u)) return `${wallText(local)}${offsetText(Math.round((l - u) / 60_000))}`;
   }
   if (local) {
     const z = luxonZone(zone) ?? luxonZone(fallbackZone) ?? 'utc';
@@ -43,17 +60,10 @@ export function withOffset(local: string | null | undefined, utc: string | null 
   return toUtc(utc);
 }
 
-function fmtOffset(minutes: number): string {
-  const h = Math.floor(minutes / 60);
-  const m = minutes % 60;
-  return m ? `${h}:${String(m).padStart(2, '0')}` : String(h);
-}
-
 /** A UTC `Y-m-d H:i:s` (or RFC 3339 without offset) -> `...Z`. */
 export function toUtc(utc: string | null | undefined): string | null {
-  if (!utc) return null;
-  const d = parseLocal(utc, 'utc');
-  return d.isValid ? d.toISO({ suppressMilliseconds: true }) : null;
+  if (!utc || Number.isNaN(wallMs(utc))) return null;
+  return `${wallText(utc)}Z`;
 }
 
 /** A graph DateTime input -> `Y-m-d H:i:s` in `zone` (inputs without offset are already in `zone`). */
@@ -67,9 +77,9 @@ export function toSiteLocal(value: string, zone: string): string | null {
 /** Seconds between two UTC `Y-m-d H:i:s` strings. */
 export function secondsBetween(startUtc: string | null | undefined, endUtc: string | null | undefined): number | null {
   if (!startUtc || !endUtc) return null;
-  const a = parseLocal(startUtc, 'utc');
-  const b = parseLocal(endUtc, 'utc');
-  return a.isValid && b.isValid ? Math.round(b.diff(a, 'seconds').seconds) : null;
+  const a = wallMs(startUtc);
+  const b = wallMs(endUtc);
+  return Number.isNaN(a) || Number.isNaN(b) ? null : Math.round((b - a) / 1000);
 }
 
 export function isValidDateTimeInput(value: string): boolean {

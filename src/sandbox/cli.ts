@@ -5,6 +5,7 @@
  */
 import { parseArgs } from 'node:util';
 import { SandboxConfigError, sandboxOptionsFromEnv } from './options.ts';
+import { sandboxBanner } from './banner.ts';
 import { startSandbox } from './server.ts';
 
 async function main(): Promise<void> {
@@ -24,9 +25,7 @@ async function main(): Promise<void> {
     ...(values.db ? { db: values.db } : {}),
     ...(values.host ? { host: values.host } : {}),
   });
-  console.log(`sandbox REST root: ${sandbox.url}`);
-  console.log('credentials (HTTP Basic, application passwords):');
-  for (const u of sandbox.users) console.log(`  ${u.login.padEnd(12)} ${u.role.padEnd(14)} ${u.appPassword}`);
+  console.log(sandboxBanner(sandbox));
   const stop = async (signal: string) => {
     console.log(`sandbox: ${signal}, stopping`);
     await sandbox.close();

@@ -11,7 +11,7 @@
  * currency, and a password-protected post has its fields masked recursively.
  */
 import { DateTime } from 'luxon';
-import { SQL, diffSeconds, toRfc3339NoOffset, utcToLocal, zoneOf } from '../dates.ts';
+import { SQL, diffSeconds, parseSql, toRfc3339NoOffset, utcToLocal, zoneOf } from '../dates.ts';
 import type { PostRow, TermRow } from '../store/db.ts';
 import { CATEGORY_TAX, TAG_TAX, permalink, type EventPost, type OrganizerPost, type VenuePost } from './model.ts';
 import { stripTags } from './query.ts';
@@ -131,12 +131,15 @@ export function formatCost(cost: string, symbol: string, position: 'prefix' | 's
  * short one-day all-day event.
  */
 export function scheduleDetails(m: EventPost['meta'], now: Date): { long: string; short: string } {
-  const tz = zoneOf(m.timezone);
-  const start = DateTime.fromFormat(m.startDate, SQL, { zone: tz });
-  const end = DateTime.fromFormat(m.endDate, SQL, { zone: tz });
-  const thisYear = DateTime.fromJSDate(now).setZone(tz).year;
-  const day = (d: DateTime) => d.toFormat(d.year === thisYear ? 'MMMM d' : 'MMMM d, yyyy');
-  const time = (d: DateTime) => d.toFormat('h:mm a').toLowerCase();
+  // Plain string work on the wall-clock values: this runs for every event of every list.
+  const thisYear = yearIn(now, zoneOf(m.timezone));
+  const day = (sql: string) => `${MONTHS[Number(sql.slice(5, 7)) - 1]} ${Number(sql.slice(8, 10))}${Number(sql.slice(0, 4)) === thisYear ? '' : `, ${sql.slice(0, 4)}`}`;
+  const time = (sql: string) => {
+    const h = Number(sql.slice(11, 13));
+    return `${h % 12 || 12}:${sql.slice(14, 16)} ${h < 12 ? 'am' : 'pm'}`;
+  };
+  const start = m.startDate;
+  const end = m.endDate;
   const span = (cls: string, text: string) => `<span class="tribe-event-${cls}">${text}</span>`;
   if (m.startDate.slice(0, 10) !== m.endDate.slice(0, 10)) {
     const long = m.allDay
@@ -152,9 +155,27 @@ export function scheduleDetails(m: EventPost['meta'], now: Date): { long: string
   };
 }
 
+const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+const yearFormats = new Map<string, Intl.DateTimeFormat>();
+
+/** The calendar year of `now` in a zone (formatter cached per zone). */
+function yearIn(now: Date, zone: string): number {
+  let f = yearFormats.get(zone);
+  if (!f) {
+    try {
+      f = new Intl.DateTimeFormat('en-US', { timeZone: zone.startsWith('UTC') && zone.length > 3 ? 'UTC' : zone, year: 'numeric' });
+    } catch {
+      f = new Intl.DateTimeFormat('en-US', { timeZone: 'UTC', year: 'numeric' });
+    }
+    yearFormats.set(zone, f);
+  }
+  return Number(f.format(now));
+}
+
 /** Days the event touches when more than one (TEC's `multiday`), else false. */
 function multiday(m: EventPost['meta']): number | false {
-  const days = Math.round(DateTime.fromISO(m.endDate.slice(0, 10)).diff(DateTime.fromISO(m.startDate.slice(0, 10)), 'days').days) + 1;
+  const ymd = (s: string) => Date.UTC(Number(s.slice(0, 4)), Number(s.slice(5, 7)) - 1, Number(s.slice(8, 10)));
+  const days = Math.round((ymd(m.endDate) - ymd(m.startDate)) / 86_400_000) + 1;
   return days > 1 ? days : false;
 }
 

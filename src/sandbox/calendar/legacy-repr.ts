@@ -10,7 +10,7 @@
  * order and so does JSON here.
  */
 import { DateTime } from 'luxon';
-import { SQL, abbr, details, zoneOf } from '../dates.ts';
+import { SQL, abbr, details, parseSql, zoneOf } from '../dates.ts';
 import type { Sandbox } from '../site.ts';
 import type { PostRow, TermRow } from '../store/db.ts';
 import {
@@ -249,7 +249,7 @@ export function legacyOrganizer(site: Sandbox, o: OrganizerPost, opts: LegacyRep
 // ---- events
 
 function isoWithOffset(local: string, tz: string): string {
-  return DateTime.fromFormat(local, SQL, { zone: zoneOf(tz) }).toFormat("yyyy-MM-dd'T'HH:mm:ssZZ");
+  return parseSql(local, zoneOf(tz)).toFormat("yyyy-MM-dd'T'HH:mm:ssZZ");
 }
 
 function escHtml(s: string): string {

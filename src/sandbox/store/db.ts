@@ -115,16 +115,55 @@ export class Store {
     this.db.exec(SCHEMA);
   }
 
+  /** Prepared statements, compiled once per SQL text. */
+  private statements = new Map<string, Database.Statement>();
+
+  private stmt(sql: string): Database.Statement {
+    let st = this.statements.get(sql);
+    if (!st) {
+      st = this.db.prepare(sql);
+      this.statements.set(sql, st);
+    }
+    return st;
+  }
+
   close(): void {
     this.db.close();
   }
 
   transaction<T>(fn: () => T): T {
-    return this.db.transaction(fn)();
+    try {
+      return this.db.transaction(fn)();
+    } finally {
+      // A rolled-back transaction may have filled the cache with rows that never existed.
+      this.listCache.clear();
+    }
+  }
+
+  /**
+   * Lists of posts by type are read on almost every request and change rarely:
+   * they are cached, frozen, until the connection's `total_changes()` moves
+   * (which counts every write, through this class or raw SQL).
+   */
+  private listCache = new Map<string, readonly PostRow<unknown>[]>();
+  private cacheStamp = -1;
+
+  private cached<M>(key: string, load: () => PostRow<M>[]): PostRow<M>[] {
+    const stamp = (this.stmt('SELECT total_changes() AS n').get() as { n: number }).n;
+    if (stamp !== this.cacheStamp) {
+      this.listCache.clear();
+      this.cacheStamp = stamp;
+    }
+    let rows = this.listCache.get(key);
+    if (!rows) {
+      rows = load().map((r) => Object.freeze({ ...r, meta: Object.freeze(r.meta) }));
+      this.listCache.set(key, rows);
+    }
+    return rows as PostRow<M>[];
   }
 
   isEmpty(): boolean {
-    const row = this.db.prepare('SELECT COUNT(*) AS n FROM users').get() as { n: number };
+    const row = this.stmt('SELECT COUNT(*) AS n FROM users').get() as { n: number };
     return row.n === 0;
   }
 
@@ -136,7 +175,7 @@ export class Store {
   }
 
   setUserPassword(login: string, passwordHash: string): void {
-    this.db.prepare('UPDATE users SET password_hash = ? WHERE login = ?').run(passwordHash, login);
+    this.stmt('UPDATE users SET password_hash = ? WHERE login = ?').run(passwordHash, login);
   }
 
   private userFrom(r: { id: number; login: string; email: string; display_name: string; role: string; password_hash: string } | undefined) {
@@ -144,22 +183,22 @@ export class Store {
   }
 
   userByLogin(login: string) {
-    return this.userFrom(this.db.prepare('SELECT * FROM users WHERE login = ?').get(login) as never);
+    return this.userFrom(this.stmt('SELECT * FROM users WHERE login = ?').get(login) as never);
   }
 
   userByEmail(email: string) {
-    return this.userFrom(this.db.prepare('SELECT * FROM users WHERE lower(email) = lower(?)').get(email) as never);
+    return this.userFrom(this.stmt('SELECT * FROM users WHERE lower(email) = lower(?)').get(email) as never);
   }
 
   userById(id: number): User | undefined {
-    const u = this.userFrom(this.db.prepare('SELECT * FROM users WHERE id = ?').get(id) as never);
+    const u = this.userFrom(this.stmt('SELECT * FROM users WHERE id = ?').get(id) as never);
     if (!u) return undefined;
     const { passwordHash: _p, ...user } = u;
     return user;
   }
 
   users(): User[] {
-    return (this.db.prepare('SELECT * FROM users ORDER BY id').all() as never[]).map((r) => {
+    return (this.stmt('SELECT * FROM users ORDER BY id').all() as never[]).map((r) => {
       const { passwordHash: _p, ...user } = this.userFrom(r)!;
       return user;
     });
@@ -167,29 +206,33 @@ export class Store {
 
   // ---- posts
   post<M = Record<string, unknown>>(id: number): PostRow<M> | undefined {
-    const r = this.db.prepare('SELECT * FROM posts WHERE id = ?').get(id) as PostDbRow | undefined;
+    const r = this.stmt('SELECT * FROM posts WHERE id = ?').get(id) as PostDbRow | undefined;
     return r && fromDb<M>(r);
   }
 
-  /** Posts of a type, optionally of some statuses, in ID order. */
+  /** Posts of a type, optionally of some statuses, in ID order (frozen: copy before changing). */
   posts<M = Record<string, unknown>>(type: PostType, statuses?: readonly string[]): PostRow<M>[] {
+    return this.cached<M>(`${type}|${statuses?.join(',') ?? '*'}`, () => this.loadPosts<M>(type, statuses));
+  }
+
+  private loadPosts<M>(type: PostType, statuses?: readonly string[]): PostRow<M>[] {
     const rows = statuses
       ? (this.db
           .prepare(`SELECT * FROM posts WHERE type = ? AND status IN (${statuses.map(() => '?').join(',')}) ORDER BY id`)
           .all(type, ...statuses) as PostDbRow[])
-      : (this.db.prepare('SELECT * FROM posts WHERE type = ? ORDER BY id').all(type) as PostDbRow[]);
+      : (this.stmt('SELECT * FROM posts WHERE type = ? ORDER BY id').all(type) as PostDbRow[]);
     return rows.map((r) => fromDb<M>(r));
   }
 
   postsByIds<M = Record<string, unknown>>(ids: readonly number[]): PostRow<M>[] {
     if (!ids.length) return [];
-    const rows = this.db.prepare(`SELECT * FROM posts WHERE id IN (${ids.map(() => '?').join(',')})`).all(...ids) as PostDbRow[];
+    const rows = this.stmt(`SELECT * FROM posts WHERE id IN (${ids.map(() => '?').join(',')})`).all(...ids) as PostDbRow[];
     const byId = new Map(rows.map((r) => [r.id, fromDb<M>(r)]));
     return ids.map((id) => byId.get(id)).filter((p): p is PostRow<M> => p !== undefined);
   }
 
   postBySlug<M = Record<string, unknown>>(type: PostType, slug: string): PostRow<M> | undefined {
-    const r = this.db.prepare('SELECT * FROM posts WHERE type = ? AND slug = ? ORDER BY id LIMIT 1').get(type, slug) as PostDbRow | undefined;
+    const r = this.stmt('SELECT * FROM posts WHERE type = ? AND slug = ? ORDER BY id LIMIT 1').get(type, slug) as PostDbRow | undefined;
     return r && fromDb<M>(r);
   }
 
@@ -198,7 +241,7 @@ export class Store {
     const clean = base || 'untitled';
     let slug = clean;
     for (let n = 2; ; n++) {
-      const hit = this.db.prepare('SELECT id FROM posts WHERE type = ? AND slug = ? AND id != ?').get(type, slug, excludeId);
+      const hit = this.stmt('SELECT id FROM posts WHERE type = ? AND slug = ? AND id != ?').get(type, slug, excludeId);
       if (!hit) return slug;
       slug = `${clean}-${n}`;
     }
@@ -213,7 +256,7 @@ export class Store {
     const cols = Object.keys(COLUMNS).filter((k) => (row as Record<string, unknown>)[k] !== undefined);
     const names = [...(p.id ? ['id'] : []), ...cols.map((k) => COLUMNS[k]!), 'meta'];
     const values = [...(p.id ? [p.id] : []), ...cols.map((k) => (row as Record<string, unknown>)[k]), JSON.stringify(p.meta ?? {})];
-    const info = this.db.prepare(`INSERT INTO posts (${names.join(',')}) VALUES (${names.map(() => '?').join(',')})`).run(...(values as never[]));
+    const info = this.stmt(`INSERT INTO posts (${names.join(',')}) VALUES (${names.map(() => '?').join(',')})`).run(...(values as never[]));
     return this.post<M>(Number(info.lastInsertRowid))!;
   }
 
@@ -233,36 +276,36 @@ export class Store {
       sets.push('meta = ?');
       values.push(JSON.stringify({ ...current.meta, ...patch.meta }));
     }
-    if (sets.length) this.db.prepare(`UPDATE posts SET ${sets.join(', ')} WHERE id = ?`).run(...(values as never[]), id);
+    if (sets.length) this.stmt(`UPDATE posts SET ${sets.join(', ')} WHERE id = ?`).run(...(values as never[]), id);
     return this.post<M>(id)!;
   }
 
   deletePost(id: number): void {
-    this.db.prepare('DELETE FROM term_relationships WHERE post_id = ?').run(id);
-    this.db.prepare('DELETE FROM posts WHERE id = ?').run(id);
+    this.stmt('DELETE FROM term_relationships WHERE post_id = ?').run(id);
+    this.stmt('DELETE FROM posts WHERE id = ?').run(id);
   }
 
   // ---- terms
   term(id: number): TermRow | undefined {
-    return this.db.prepare('SELECT * FROM terms WHERE id = ?').get(id) as TermRow | undefined;
+    return this.stmt('SELECT * FROM terms WHERE id = ?').get(id) as TermRow | undefined;
   }
 
   terms(taxonomy: string): TermRow[] {
-    return this.db.prepare('SELECT * FROM terms WHERE taxonomy = ? ORDER BY id').all(taxonomy) as TermRow[];
+    return this.stmt('SELECT * FROM terms WHERE taxonomy = ? ORDER BY id').all(taxonomy) as TermRow[];
   }
 
   termBySlug(taxonomy: string, slug: string): TermRow | undefined {
-    return this.db.prepare('SELECT * FROM terms WHERE taxonomy = ? AND slug = ?').get(taxonomy, slug) as TermRow | undefined;
+    return this.stmt('SELECT * FROM terms WHERE taxonomy = ? AND slug = ?').get(taxonomy, slug) as TermRow | undefined;
   }
 
   termByName(taxonomy: string, name: string): TermRow | undefined {
-    return this.db.prepare('SELECT * FROM terms WHERE taxonomy = ? AND lower(name) = lower(?)').get(taxonomy, name) as TermRow | undefined;
+    return this.stmt('SELECT * FROM terms WHERE taxonomy = ? AND lower(name) = lower(?)').get(taxonomy, name) as TermRow | undefined;
   }
 
   insertTerm(t: Omit<TermRow, 'id'> & { id?: number }): TermRow {
     const info = t.id
-      ? this.db.prepare('INSERT INTO terms (id, taxonomy, name, slug, description, parent) VALUES (?, ?, ?, ?, ?, ?)').run(t.id, t.taxonomy, t.name, t.slug, t.description, t.parent)
-      : this.db.prepare('INSERT INTO terms (taxonomy, name, slug, description, parent) VALUES (?, ?, ?, ?, ?)').run(t.taxonomy, t.name, t.slug, t.description, t.parent);
+      ? this.stmt('INSERT INTO terms (id, taxonomy, name, slug, description, parent) VALUES (?, ?, ?, ?, ?, ?)').run(t.id, t.taxonomy, t.name, t.slug, t.description, t.parent)
+      : this.stmt('INSERT INTO terms (taxonomy, name, slug, description, parent) VALUES (?, ?, ?, ?, ?)').run(t.taxonomy, t.name, t.slug, t.description, t.parent);
     return this.term(Number(info.lastInsertRowid))!;
   }
 
@@ -270,14 +313,14 @@ export class Store {
     const cur = this.term(id);
     if (!cur) throw new Error(`term ${id} does not exist`);
     const next = { ...cur, ...Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) };
-    this.db.prepare('UPDATE terms SET name = ?, slug = ?, description = ?, parent = ? WHERE id = ?').run(next.name, next.slug, next.description, next.parent, id);
+    this.stmt('UPDATE terms SET name = ?, slug = ?, description = ?, parent = ? WHERE id = ?').run(next.name, next.slug, next.description, next.parent, id);
     return this.term(id)!;
   }
 
   deleteTerm(id: number): void {
-    this.db.prepare('DELETE FROM term_relationships WHERE term_id = ?').run(id);
-    this.db.prepare('UPDATE terms SET parent = 0 WHERE parent = ?').run(id);
-    this.db.prepare('DELETE FROM terms WHERE id = ?').run(id);
+    this.stmt('DELETE FROM term_relationships WHERE term_id = ?').run(id);
+    this.stmt('UPDATE terms SET parent = 0 WHERE parent = ?').run(id);
+    this.stmt('DELETE FROM terms WHERE id = ?').run(id);
   }
 
   /** Term IDs of one post in one taxonomy, in term ID order. */
@@ -304,8 +347,8 @@ export class Store {
   }
 
   setTerms(postId: number, taxonomy: string, termIds: readonly number[]): void {
-    this.db.prepare('DELETE FROM term_relationships WHERE post_id = ? AND term_id IN (SELECT id FROM terms WHERE taxonomy = ?)').run(postId, taxonomy);
-    const ins = this.db.prepare('INSERT OR IGNORE INTO term_relationships (post_id, term_id) VALUES (?, ?)');
+    this.stmt('DELETE FROM term_relationships WHERE post_id = ? AND term_id IN (SELECT id FROM terms WHERE taxonomy = ?)').run(postId, taxonomy);
+    const ins = this.stmt('INSERT OR IGNORE INTO term_relationships (post_id, term_id) VALUES (?, ?)');
     for (const t of termIds) ins.run(postId, t);
   }
 
@@ -328,11 +371,11 @@ export class Store {
 
   // ---- options
   option<T>(name: string, fallback: T): T {
-    const r = this.db.prepare('SELECT value FROM options WHERE name = ?').get(name) as { value: string } | undefined;
+    const r = this.stmt('SELECT value FROM options WHERE name = ?').get(name) as { value: string } | undefined;
     return r ? (JSON.parse(r.value) as T) : fallback;
   }
 
   setOption(name: string, value: unknown): void {
-    this.db.prepare('INSERT INTO options (name, value) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET value = excluded.value').run(name, JSON.stringify(value));
+    this.stmt('INSERT INTO options (name, value) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET value = excluded.value').run(name, JSON.stringify(value));
   }
 }

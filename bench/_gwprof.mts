@@ -1,0 +1,16 @@
+import { startSandbox } from '../src/sandbox/server.ts';
+import { startGateway } from '../src/server.ts';
+import { parseConfig } from '../src/config.ts';
+const sb = await startSandbox({ db: ':memory:', port: 0 });
+const gw = await startGateway(parseConfig({ port: 0 }), sb.url);
+const q = (query: string) => fetch(gw.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query }) }).then((r) => r.json());
+const Q = process.env.Q ?? '{ events(first: 20) { totalCount nodes { title startDate venues { title city } organizers { title } } } }';
+for (let i = 0; i < 20; i++) await q(Q);
+const t = performance.now();
+for (let i = 0; i < 100; i++) await q(Q);
+console.log('gql', ((performance.now() - t) / 100).toFixed(2));
+const H = { 'x-tec-eea': 'I understand that this endpoint is experimental and may change in a future release without maintaining backward compatibility. I also understand that I am using this endpoint at my own risk, while support is not provided for it.' };
+const t2 = performance.now();
+for (let i = 0; i < 100; i++) await fetch(sb.url + 'calendar-core/v1/events?per_page=20&page=1', { headers: H }).then((r) => r.text());
+console.log('rest', ((performance.now() - t2) / 100).toFixed(2));
+await gw.close(); await sb.close();
