@@ -23,6 +23,7 @@ const config: CodegenConfig = {
           Tag: '../mapping/models.ts#TermModel',
           Series: '../mapping/models.ts#SeriesModel',
           Site: '../upstream/discovery.ts#SiteInfo',
+          Namespace: '../resolvers/site.ts#NamespaceModel',
           EventConnection: '../mapping/models.ts#EventConnectionModel',
           VenueConnection: '../mapping/models.ts#VenueConnectionModel',
           OrganizerConnection: '../mapping/models.ts#OrganizerConnectionModel',

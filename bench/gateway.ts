@@ -13,7 +13,7 @@ import { spawn } from 'node:child_process';
 import { parseConfig } from '../src/config.ts';
 import { startGateway } from '../src/server.ts';
 
-const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 1000);
+const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 300);
 const CONCURRENCIES = (process.env.BENCH_CONCURRENCY ?? '1,8').split(',').map(Number);
 const TEC_EEA = 'I understand that this endpoint is experimental and may change in a future release without maintaining backward compatibility. I also understand that I am using this endpoint at my own risk, while support is not provided for it.';
 

@@ -12,13 +12,21 @@ import type { SiteInfo } from './upstream/discovery.ts';
 export interface Context {
   config: Config;
   site: SiteInfo;
+  /** Re-reads the root index (Mutation.refreshSite). */
+  refreshSite: () => Promise<SiteInfo>;
   upstream: UpstreamSession;
   loaders: Loaders;
   limit: Limiter;
 }
 
-export function createContext(config: Config, client: UpstreamClient, site: SiteInfo, authorization: string | undefined): Context {
+export function createContext(
+  config: Config,
+  client: UpstreamClient,
+  site: SiteInfo,
+  authorization: string | undefined,
+  refreshSite: () => Promise<SiteInfo> = async () => site,
+): Context {
   const upstream = client.session(authorization || null);
   const limit = createLimiter(config.limits.upstreamConcurrency);
-  return { config, site, upstream, limit, loaders: createLoaders(upstream, site, limit) };
+  return { config, site, refreshSite, upstream, limit, loaders: createLoaders(upstream, site, limit) };
 }

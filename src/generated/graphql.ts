@@ -2,6 +2,7 @@
 import type { GraphQLResolveInfo, GraphQLScalarType, GraphQLScalarTypeConfig } from 'graphql';
 import type { EventModel, VenueModel, OrganizerModel, TermModel, SeriesModel, EventConnectionModel, VenueConnectionModel, OrganizerConnectionModel, TermConnectionModel, SeriesConnectionModel } from '../mapping/models.ts';
 import type { SiteInfo } from '../upstream/discovery.ts';
+import type { NamespaceModel } from '../resolvers/site.ts';
 import type { Context } from '../context.ts';
 export type Maybe<T> = T | null;
 export type InputMaybe<T> = T | null;
@@ -252,6 +253,24 @@ export type ImageSize = {
   width?: Maybe<Scalars['Int']['output']>;
 };
 
+export type Mutation = {
+  __typename?: 'Mutation';
+  /** Re-reads the site's root index (as /readyz does) and returns the site's facts. */
+  refreshSite: Site;
+};
+
+/** A REST namespace of the site (`GET /<namespace>`). */
+export type Namespace = {
+  __typename?: 'Namespace';
+  /** Whether the site's root index lists it. */
+  available: Scalars['Boolean']['output'];
+  name: Scalars['String']['output'];
+  /** The namespace index as received. */
+  raw?: Maybe<Scalars['JSON']['output']>;
+  /** Its routes, as the namespace index describes them (empty when not available). */
+  routes: Array<SiteRoute>;
+};
+
 /** An object with a global ID, refetchable through `node(id:)`. */
 export type Node = {
   /** Global ID (opaque; base64 of `Type:databaseId`). */
@@ -366,6 +385,10 @@ export type Query = {
    * upstream page are fetched in parallel.
    */
   events?: Maybe<EventConnection>;
+  /** One namespace, read from its own index route. */
+  namespace?: Maybe<Namespace>;
+  /** Every namespace of the spec, and whether this site offers it (from the root index; no extra call). */
+  namespaces: Array<Namespace>;
   /** Fetches any object by its global ID. */
   node?: Maybe<Node>;
   /** Fetches several objects by global ID, in order (null for those not found). */
@@ -410,6 +433,11 @@ export type QueryEventsArgs = {
   last?: InputMaybe<Scalars['Int']['input']>;
   orderBy?: InputMaybe<EventsOrderBy>;
   where?: InputMaybe<EventsWhere>;
+};
+
+
+export type QueryNamespaceArgs = {
+  name: Scalars['String']['input'];
 };
 
 
@@ -544,6 +572,15 @@ export type Site = {
   namespaces: Array<Scalars['String']['output']>;
   timezone?: Maybe<Scalars['String']['output']>;
   url?: Maybe<Scalars['String']['output']>;
+};
+
+export type SiteRoute = {
+  __typename?: 'SiteRoute';
+  /** Methods whose endpoint is marked `allow_batch` (writable through /batch/v1). */
+  batchMethods: Array<Scalars['String']['output']>;
+  methods: Array<Scalars['String']['output']>;
+  /** Route pattern as the site writes it, e.g. `/calendar-core/v1/events/(?P<id>[\\d]+)`. */
+  pattern: Scalars['String']['output'];
 };
 
 export type Tag = Node & {
@@ -778,6 +815,8 @@ export type ResolversTypes = {
   ImageSize: ResolverTypeWrapper<ImageSize>;
   Int: ResolverTypeWrapper<Scalars['Int']['output']>;
   JSON: ResolverTypeWrapper<Scalars['JSON']['output']>;
+  Mutation: ResolverTypeWrapper<Record<PropertyKey, never>>;
+  Namespace: ResolverTypeWrapper<NamespaceModel>;
   Node: ResolverTypeWrapper<ResolversInterfaceTypes<ResolversTypes>['Node']>;
   OrderDirection: OrderDirection;
   Organizer: ResolverTypeWrapper<OrganizerModel>;
@@ -793,6 +832,7 @@ export type ResolversTypes = {
   SeriesEdge: ResolverTypeWrapper<Omit<SeriesEdge, 'node'> & { node: ResolversTypes['Series'] }>;
   SeriesWhere: SeriesWhere;
   Site: ResolverTypeWrapper<SiteInfo>;
+  SiteRoute: ResolverTypeWrapper<SiteRoute>;
   String: ResolverTypeWrapper<Scalars['String']['output']>;
   Tag: ResolverTypeWrapper<TermModel>;
   TagConnection: ResolverTypeWrapper<TermConnectionModel>;
@@ -826,6 +866,8 @@ export type ResolversParentTypes = {
   ImageSize: ImageSize;
   Int: Scalars['Int']['output'];
   JSON: Scalars['JSON']['output'];
+  Mutation: Record<PropertyKey, never>;
+  Namespace: NamespaceModel;
   Node: ResolversInterfaceTypes<ResolversParentTypes>['Node'];
   Organizer: OrganizerModel;
   OrganizerConnection: OrganizerConnectionModel;
@@ -838,6 +880,7 @@ export type ResolversParentTypes = {
   SeriesEdge: Omit<SeriesEdge, 'node'> & { node: ResolversParentTypes['Series'] };
   SeriesWhere: SeriesWhere;
   Site: SiteInfo;
+  SiteRoute: SiteRoute;
   String: Scalars['String']['output'];
   Tag: TermModel;
   TagConnection: TermConnectionModel;
@@ -971,6 +1014,17 @@ export interface JsonScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes
   name: 'JSON';
 }
 
+export type MutationResolvers<ContextType = Context, ParentType extends ResolversParentTypes['Mutation'] = ResolversParentTypes['Mutation']> = {
+  refreshSite?: Resolver<ResolversTypes['Site'], ParentType, ContextType>;
+};
+
+export type NamespaceResolvers<ContextType = Context, ParentType extends ResolversParentTypes['Namespace'] = ResolversParentTypes['Namespace']> = {
+  available?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  raw?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
+  routes?: Resolver<Array<ResolversTypes['SiteRoute']>, ParentType, ContextType>;
+};
+
 export type NodeResolvers<ContextType = Context, ParentType extends ResolversParentTypes['Node'] = ResolversParentTypes['Node']> = {
   __resolveType: TypeResolveFn<'Category' | 'Event' | 'Organizer' | 'Series' | 'Tag' | 'Venue', ParentType, ContextType>;
 };
@@ -1022,6 +1076,8 @@ export type QueryResolvers<ContextType = Context, ParentType extends ResolversPa
   category?: Resolver<Maybe<ResolversTypes['Category']>, ParentType, ContextType, RequireFields<QueryCategoryArgs, 'id' | 'idType'>>;
   event?: Resolver<Maybe<ResolversTypes['Event']>, ParentType, ContextType, RequireFields<QueryEventArgs, 'id' | 'idType'>>;
   events?: Resolver<Maybe<ResolversTypes['EventConnection']>, ParentType, ContextType, Partial<QueryEventsArgs>>;
+  namespace?: Resolver<Maybe<ResolversTypes['Namespace']>, ParentType, ContextType, RequireFields<QueryNamespaceArgs, 'name'>>;
+  namespaces?: Resolver<Array<ResolversTypes['Namespace']>, ParentType, ContextType>;
   node?: Resolver<Maybe<ResolversTypes['Node']>, ParentType, ContextType, RequireFields<QueryNodeArgs, 'id'>>;
   nodes?: Resolver<Array<Maybe<ResolversTypes['Node']>>, ParentType, ContextType, RequireFields<QueryNodesArgs, 'ids'>>;
   organizer?: Resolver<Maybe<ResolversTypes['Organizer']>, ParentType, ContextType, RequireFields<QueryOrganizerArgs, 'id' | 'idType'>>;
@@ -1072,6 +1128,12 @@ export type SiteResolvers<ContextType = Context, ParentType extends ResolversPar
   namespaces?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
   timezone?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   url?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+};
+
+export type SiteRouteResolvers<ContextType = Context, ParentType extends ResolversParentTypes['SiteRoute'] = ResolversParentTypes['SiteRoute']> = {
+  batchMethods?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+  methods?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+  pattern?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
 
 export type TagResolvers<ContextType = Context, ParentType extends ResolversParentTypes['Tag'] = ResolversParentTypes['Tag']> = {
@@ -1157,6 +1219,8 @@ export type Resolvers<ContextType = Context> = {
   Image?: ImageResolvers<ContextType>;
   ImageSize?: ImageSizeResolvers<ContextType>;
   JSON?: GraphQLScalarType;
+  Mutation?: MutationResolvers<ContextType>;
+  Namespace?: NamespaceResolvers<ContextType>;
   Node?: NodeResolvers<ContextType>;
   Organizer?: OrganizerResolvers<ContextType>;
   OrganizerConnection?: OrganizerConnectionResolvers<ContextType>;
@@ -1167,6 +1231,7 @@ export type Resolvers<ContextType = Context> = {
   SeriesConnection?: SeriesConnectionResolvers<ContextType>;
   SeriesEdge?: SeriesEdgeResolvers<ContextType>;
   Site?: SiteResolvers<ContextType>;
+  SiteRoute?: SiteRouteResolvers<ContextType>;
   Tag?: TagResolvers<ContextType>;
   TagConnection?: TagConnectionResolvers<ContextType>;
   TagEdge?: TagEdgeResolvers<ContextType>;

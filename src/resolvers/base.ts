@@ -26,10 +26,9 @@ async function nodeOf(ctx: Context, id: string): Promise<NodeModel | null> {
   }
 }
 
-export const nodeQuery: Pick<QueryResolvers, 'node' | 'nodes' | 'site'> = {
+export const nodeQuery: Pick<QueryResolvers, 'node' | 'nodes'> = {
   node: (_p, { id }, ctx) => nodeOf(ctx, id),
   nodes: (_p, { ids }, ctx) => Promise.all(ids.map((id) => nodeOf(ctx, id))),
-  site: (_p, _a, ctx) => ctx.site,
 };
 
 export const baseResolvers: Resolvers = {

@@ -4,6 +4,7 @@
  * every CRUD endpoint wants the experimental acknowledgement header.
  */
 import type { QueryValue, UpstreamSession } from './client.ts';
+import type { RouteUse } from './route-use.ts';
 import { fromUpstreamResponse } from './errors.ts';
 import { headerInt, isPastEnd, okOrPastEnd, type ListPage } from './paging.ts';
 
@@ -15,6 +16,17 @@ export const TEC_EEA_HEADER = {
   'X-TEC-EEA':
     'I understand that this endpoint is experimental and may change in a future release without maintaining backward compatibility. I also understand that I am using this endpoint at my own risk, while support is not provided for it.',
 };
+
+/** Routes read through this module, and the fields that read them. */
+export const CORE_READ_ROUTES: RouteUse[] = [
+  { method: 'GET', path: '/calendar-core/v1/events', field: 'Query.events, Venue.events, Organizer.events, Category.events, Tag.events, Series.events' },
+  { method: 'GET', path: '/calendar-core/v1/events/<id>', field: 'Event.virtual and other core-only fields; Query.event (sites without the legacy interface)' },
+  { method: 'GET', path: '/calendar-core/v1/venues', field: 'Query.venues' },
+  { method: 'GET', path: '/calendar-core/v1/venues/<id>', field: 'Query.venue' },
+  { method: 'GET', path: '/calendar-core/v1/organizers', field: 'Query.organizers' },
+  { method: 'GET', path: '/calendar-core/v1/organizers/<id>', field: 'Query.organizer' },
+  { method: 'GET', path: '/calendar-core/v1/series', field: 'Query.series, Event.series' },
+];
 
 export type CoreList = 'events' | 'venues' | 'organizers' | 'series';
 export type CoreQuery = Record<string, QueryValue>;

@@ -8,6 +8,7 @@ import { startGateway, type Gateway } from '../../src/server.ts';
 import type { LogEntry } from '../../src/sandbox/requestlog.ts';
 import type { RunningSandbox } from '../../src/sandbox/server.ts';
 import type { SandboxOptionsInput } from '../../src/sandbox/options.ts';
+import { newRouteLogFile } from './route-log.ts';
 import { testSandbox, type Who } from './sandbox.ts';
 
 export interface GqlResult<T = any> {
@@ -30,7 +31,8 @@ export interface Harness {
 }
 
 export async function startHarness(opts: { sandbox?: SandboxOptionsInput; config?: ConfigInput } = {}): Promise<Harness> {
-  const sandbox = await testSandbox(opts.sandbox);
+  // Every harness logs what its sandbox served, for the route-coverage check.
+  const sandbox = await testSandbox({ requestLog: newRouteLogFile(), ...opts.sandbox });
   const config = parseConfig({ port: 0, ...(opts.config ?? {}) });
   const gateway = await startGateway(config, sandbox.url);
   let from = sandbox.log.entries.length;

@@ -1,0 +1,29 @@
+/**
+ * `npm run routes`: every row of spec/routes.tsv -> the GraphQL field that
+ * reaches it, `covered N/192` (rows with a field), and how many the last
+ * `npm test` run proved reached through the gateway.
+ */
+import { readSpecRoutes, specPath } from '../src/routes-tsv.ts';
+import { ROUTE_TABLE } from '../src/upstream/route-table.ts';
+import { readRouteLogs } from '../test/helpers/route-log.ts';
+
+const rows = readSpecRoutes();
+const fields = new Map<string, string[]>();
+for (const r of ROUTE_TABLE) {
+  const k = `${r.method} ${r.path}`;
+  fields.set(k, [...(fields.get(k) ?? []), r.field]);
+}
+const reached = new Set(readRouteLogs().filter((c) => c.route).map((c) => `${c.method} ${specPath(c.route!)}`));
+let covered = 0;
+let proven = 0;
+const width = Math.max(...rows.map((r) => r.method.length + r.path.length + 1));
+for (const r of rows) {
+  const k = `${r.method} ${r.path}`;
+  const f = fields.get(k);
+  if (f) covered += 1;
+  if (reached.has(k)) proven += 1;
+  console.log(`${reached.has(k) ? '✓' : ' '} ${k.padEnd(width)}  ${f ? f.join('; ') : '— NOT REACHABLE —'}`);
+}
+console.log(`\ncovered ${covered}/${rows.length}`);
+console.log(reached.size ? `reached through the gateway in the last test run: ${proven}/${rows.length}` : 'run `npm test` to see which rows the end-to-end tests reached');
+process.exitCode = covered === rows.length ? 0 : 1;

@@ -1,0 +1,45 @@
+/** Query.site, Query.namespaces, Query.namespace and Mutation.refreshSite. */
+import type { MutationResolvers, NamespaceResolvers, QueryResolvers } from '../generated/graphql.ts';
+import { obj } from '../mapping/json.ts';
+import { parseIndex, type SiteInfo } from '../upstream/discovery.ts';
+import { GatewayError } from '../upstream/errors.ts';
+import { INDEXED_NAMESPACES, namespaceIndex } from '../upstream/siteIndex.ts';
+
+export interface NamespaceModel {
+  name: string;
+  available: boolean;
+  routes: { pattern: string; methods: string[]; batchMethods: string[] }[];
+  raw: unknown;
+}
+
+function fromSite(site: SiteInfo, name: string): NamespaceModel {
+  const available = site.namespaces.includes(name);
+  const routes = site.routes.filter((r) => r.namespace === name).map(({ pattern, methods, batchMethods }) => ({ pattern, methods, batchMethods }));
+  return { name, available, routes: available ? routes : [], raw: null };
+}
+
+export const siteQuery: Pick<QueryResolvers, 'site' | 'namespaces' | 'namespace'> = {
+  site: (_p, _a, ctx) => ctx.site,
+  namespaces: (_p, _a, ctx) => [...new Set([...INDEXED_NAMESPACES, ...ctx.site.namespaces])].map((n) => fromSite(ctx.site, n)),
+  namespace: async (_p, { name }, ctx) => {
+    if (!(INDEXED_NAMESPACES as readonly string[]).includes(name) && !ctx.site.namespaces.includes(name)) {
+      throw GatewayError.badInput(`namespace: ${JSON.stringify(name)} is neither in the spec nor on this site (known: ${INDEXED_NAMESPACES.join(', ')})`, { arguments: ['name'] });
+    }
+    if (!ctx.site.namespaces.includes(name)) return fromSite(ctx.site, name);
+    const raw = await ctx.limit(() => namespaceIndex(ctx.upstream, name));
+    // The namespace index has the root index's `routes` shape (site-upstream.md §4).
+    const parsed = parseIndex({ namespaces: [name], routes: obj(raw, 'namespace index').routes ?? {} });
+    return { ...fromSite(parsed, name), raw };
+  },
+};
+
+export const siteMutation: Pick<MutationResolvers, 'refreshSite'> = {
+  refreshSite: (_p, _a, ctx) => ctx.refreshSite(),
+};
+
+export const Namespace: NamespaceResolvers = {
+  name: (n) => n.name,
+  available: (n) => n.available,
+  routes: (n) => n.routes,
+  raw: (n) => n.raw,
+};

@@ -1,0 +1,19 @@
+/** Every spec route the gateway reaches, with the GraphQL field that reaches it. */
+import { CORE_READ_ROUTES } from './calendarCore.ts';
+import { EXTRAS_ROUTES } from './calendarExtras.ts';
+import { LEGACY_READ_ROUTES } from './calendarLegacy.ts';
+import { WRITE_ROUTES } from './calendarWrites.ts';
+import { PLATFORM_ROUTES } from './platform.ts';
+import type { RouteUse } from './route-use.ts';
+import { SEO_ROUTES } from './seo.ts';
+import { SITE_ROUTES } from './siteIndex.ts';
+
+export const ROUTE_TABLE: RouteUse[] = [
+  ...SITE_ROUTES,
+  ...LEGACY_READ_ROUTES,
+  ...CORE_READ_ROUTES,
+  ...WRITE_ROUTES,
+  ...EXTRAS_ROUTES,
+  ...SEO_ROUTES,
+  ...PLATFORM_ROUTES,
+];

@@ -1,0 +1,46 @@
+/**
+ * Where end-to-end harnesses leave their sandbox request logs, so the route
+ * coverage check (test/routes/coverage.test.ts, run after the main suite) can
+ * prove which spec routes the gateway really reached.
+ */
+import { randomUUID } from 'node:crypto';
+import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROUTE_LOG_DIR = fileURLToPath(new URL('../../.test-logs/routes/', import.meta.url));
+
+export function newRouteLogFile(): string {
+  mkdirSync(ROUTE_LOG_DIR, { recursive: true });
+  return join(ROUTE_LOG_DIR, `${process.pid}-${randomUUID()}.jsonl`);
+}
+
+export function clearRouteLogs(): void {
+  rmSync(ROUTE_LOG_DIR, { recursive: true, force: true });
+}
+
+export interface LoggedCall {
+  method: string;
+  route?: string;
+  status: number;
+}
+
+/** Every call the harnesses' sandboxes logged, batch items included. */
+export function readRouteLogs(): LoggedCall[] {
+  let files: string[] = [];
+  try {
+    files = readdirSync(ROUTE_LOG_DIR).filter((f) => f.endsWith('.jsonl'));
+  } catch {
+    return [];
+  }
+  const out: LoggedCall[] = [];
+  for (const f of files) {
+    for (const line of readFileSync(join(ROUTE_LOG_DIR, f), 'utf8').split('\n')) {
+      if (!line.trim()) continue;
+      const e = JSON.parse(line) as { method: string; route?: string; status: number; batch?: LoggedCall[] };
+      out.push({ method: e.method, route: e.route, status: e.status });
+      for (const b of e.batch ?? []) out.push({ method: b.method, route: b.route, status: b.status });
+    }
+  }
+  return out;
+}
