@@ -31,12 +31,14 @@ export function graphiqlAsset(name: string): { body: Buffer; type: string } | nu
   return { body, type: a.type };
 }
 
-export const EXAMPLES: { title: string; query: string; variables?: string }[] = [
+/** The example tabs; the first one lists events from today (so it is rendered per request). */
+export function examples(today = new Date().toISOString().slice(0, 10)): { title: string; query: string }[] {
+  return [
   {
     title: 'Upcoming events',
     query: `# Events with their venues and organizers: one upstream request.
-query UpcomingEvents($from: DateTime) {
-  events(first: 10, where: { startDate: $from }) {
+query UpcomingEvents {
+  events(first: 10, where: { startDate: "${today}" }) {
     totalCount
     nodes {
       title
@@ -50,7 +52,6 @@ query UpcomingEvents($from: DateTime) {
     pageInfo { hasNextPage endCursor }
   }
 }`,
-    variables: JSON.stringify({ from: new Date().toISOString().slice(0, 10) }, null, 2),
   },
   {
     title: 'One event',
@@ -92,10 +93,11 @@ query OneEvent {
   site { name url timezone namespaces calendarInterface maxBatchSize }
 }`,
   },
-];
+  ];
+}
 
 export function graphiqlPage(endpoint: string): string {
-  const tabs = JSON.stringify(EXAMPLES.map((e) => ({ query: e.query, variables: e.variables })));
+  const tabs = JSON.stringify(examples().map((e) => ({ query: e.query })));
   return `<!doctype html>
 <html lang="en">
 <head>

@@ -46,7 +46,9 @@ async function main(): Promise<void> {
 }
 
 main().catch((err: unknown) => {
+  const e = err as NodeJS.ErrnoException & { port?: number };
   if (err instanceof ConfigError || err instanceof SandboxConfigError) console.error(`sitegraph: ${err.message}`);
+  else if (e?.code === 'EADDRINUSE') console.error(`sitegraph: port ${e.port ?? ''} is already in use; choose another with PORT or --port`);
   else console.error(err);
   process.exit(1);
 });
