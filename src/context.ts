@@ -17,6 +17,11 @@ export interface Context {
   upstream: UpstreamSession;
   loaders: Loaders;
   limit: Limiter;
+  /**
+   * A request header of the caller (lower-case name), for credentials the graph
+   * accepts as headers (automation tokens). Never logged.
+   */
+  header: (name: string) => string | undefined;
 }
 
 export function createContext(
@@ -25,8 +30,13 @@ export function createContext(
   site: SiteInfo,
   authorization: string | undefined,
   refreshSite: () => Promise<SiteInfo> = async () => site,
+  headers: Readonly<Record<string, string | string[] | undefined>> = {},
 ): Context {
   const upstream = client.session(authorization || null);
   const limit = createLimiter(config.limits.upstreamConcurrency);
-  return { config, site, refreshSite, upstream, limit, loaders: createLoaders(upstream, site, limit) };
+  const header = (name: string) => {
+    const v = headers[name.toLowerCase()];
+    return Array.isArray(v) ? v[0] : v;
+  };
+  return { config, site, refreshSite, upstream, limit, header, loaders: createLoaders(upstream, site, limit) };
 }

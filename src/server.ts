@@ -170,7 +170,7 @@ export async function startGateway(config: Config, upstreamUrl: string): Promise
         } catch (err) {
           throw isGatewayError(err) ? err : new GatewayError('UPSTREAM_UNAVAILABLE', `the site's index could not be read: ${(err as Error).message}`);
         }
-        return createContext(config, client, info, req.headers.authorization, () => site.refresh());
+        return createContext(config, client, info, req.headers.authorization, () => site.refresh(), req.headers);
       },
     });
     for (const [k, v] of response.headers) res.setHeader(k, v);

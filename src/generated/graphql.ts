@@ -3,6 +3,12 @@ import type { GraphQLResolveInfo, GraphQLScalarType, GraphQLScalarTypeConfig } f
 import type { EventModel, VenueModel, OrganizerModel, TermModel, SeriesModel, EventConnectionModel, VenueConnectionModel, OrganizerConnectionModel, TermConnectionModel, SeriesConnectionModel } from '../mapping/models.ts';
 import type { SiteInfo } from '../upstream/discovery.ts';
 import type { NamespaceModel } from '../resolvers/site.ts';
+import type { SeoRoot } from '../resolvers/seo.ts';
+import type { PostModel, PostConnectionModel } from '../mapping/platform.ts';
+import type { AuditLogConnectionModel } from '../mapping/platform-audit.ts';
+import type { GovernanceModel, GovernanceRemoteModel } from '../resolvers/platform-governance.ts';
+import type { FacetsModel } from '../resolvers/platform-content.ts';
+import type { AutomationNamespaceModel } from '../mapping/automation.ts';
 import type { Context } from '../context.ts';
 export type Maybe<T> = T | null;
 export type InputMaybe<T> = T | null;
@@ -28,6 +34,348 @@ export type Scalars = {
   DateTime: { input: string; output: string; }
   /** Any JSON value, e.g. the upstream body of an object as the site sent it. */
   JSON: { input: unknown; output: unknown; }
+};
+
+/** The namespaces that publish an API document. */
+export type ApiDocumentName =
+  /** `GET /calendar/automation-a/v1/doc` (OpenAPI). */
+  | 'AUTOMATION_A'
+  /** `GET /calendar/automation-b/v1/doc` (OpenAPI). */
+  | 'AUTOMATION_B'
+  /** `GET /calendar-core/v1/docs` (OpenAPI). */
+  | 'CALENDAR_CORE'
+  /** `GET /calendar/events/v1/doc` (Swagger). */
+  | 'LEGACY_EVENTS';
+
+/** An attachment found from one of its URLs (any generated size finds its original). */
+export type AttachmentLookup = {
+  __typename?: 'AttachmentLookup';
+  databaseId: Scalars['Int']['output'];
+  height?: Maybe<Scalars['Int']['output']>;
+  raw?: Maybe<Scalars['JSON']['output']>;
+  /** Generated sizes (thumbnail, medium, large, full): only those smaller than the original. */
+  sizes: Array<AttachmentSize>;
+  /** URL of the original file. */
+  url?: Maybe<Scalars['String']['output']>;
+  width?: Maybe<Scalars['Int']['output']>;
+};
+
+export type AttachmentSize = {
+  __typename?: 'AttachmentSize';
+  height?: Maybe<Scalars['Int']['output']>;
+  name: Scalars['String']['output'];
+  url?: Maybe<Scalars['String']['output']>;
+  width?: Maybe<Scalars['Int']['output']>;
+};
+
+export type AuditAction =
+  | 'ACTIVATED'
+  | 'CREATED'
+  | 'DEACTIVATED'
+  | 'DELETED'
+  | 'LOGGED_IN'
+  | 'LOGGED_OUT'
+  | 'LOGIN_FAILED'
+  | 'PUBLISHED'
+  | 'ROLE_CHANGED'
+  | 'TRASHED'
+  | 'UPDATED'
+  | 'UPLOADED';
+
+export type AuditLogConnection = {
+  __typename?: 'AuditLogConnection';
+  edges: Array<AuditLogEdge>;
+  nodes: Array<AuditLogEntry>;
+  pageInfo: PageInfo;
+  /** Total matching entries (X-WP-Total). */
+  totalCount?: Maybe<Scalars['Int']['output']>;
+};
+
+export type AuditLogEdge = {
+  __typename?: 'AuditLogEdge';
+  cursor: Scalars['String']['output'];
+  node: AuditLogEntry;
+};
+
+/** One audit-log entry. */
+export type AuditLogEntry = {
+  __typename?: 'AuditLogEntry';
+  action?: Maybe<Scalars['String']['output']>;
+  blogId?: Maybe<Scalars['Int']['output']>;
+  createdAt?: Maybe<Scalars['DateTime']['output']>;
+  databaseId: Scalars['Int']['output'];
+  ip?: Maybe<Scalars['String']['output']>;
+  message?: Maybe<Scalars['String']['output']>;
+  objectId?: Maybe<Scalars['Int']['output']>;
+  objectName?: Maybe<Scalars['String']['output']>;
+  objectType?: Maybe<Scalars['String']['output']>;
+  priority?: Maybe<Scalars['String']['output']>;
+  raw?: Maybe<Scalars['JSON']['output']>;
+  /** 0 for failed logins. */
+  userId?: Maybe<Scalars['Int']['output']>;
+  userLogin?: Maybe<Scalars['String']['output']>;
+};
+
+/** The audit log as CSV (GET /site-audit-log/v1/export): every matching entry, no paging. */
+export type AuditLogExport = {
+  __typename?: 'AuditLogExport';
+  contentType?: Maybe<Scalars['String']['output']>;
+  /** The CSV text (header row, CRLF line ends, RFC 4180 quoting, formula cells prefixed with `'`). */
+  csv: Scalars['String']['output'];
+  /** From Content-Disposition, e.g. `audit-log-2026-05-01.csv`. */
+  filename?: Maybe<Scalars['String']['output']>;
+  /** Entries exported (X-WP-Total). */
+  totalCount?: Maybe<Scalars['Int']['output']>;
+};
+
+/**
+ * Filters of the audit log (every one of /logs; `search` only applies to the export).
+ * Lists are alternatives (OR); filters combine with AND.
+ */
+export type AuditLogWhere = {
+  actions?: InputMaybe<Array<AuditAction>>;
+  /** Other sites than blog 1 need `manage_network`. */
+  blogIds?: InputMaybe<Array<Scalars['Int']['input']>>;
+  endDate?: InputMaybe<Scalars['String']['input']>;
+  objectTypes?: InputMaybe<Array<AuditObjectType>>;
+  priorities?: InputMaybe<Array<AuditPriority>>;
+  /** A day (`2026-05-01`: the whole UTC day) or a date-time (UTC unless it has an offset); inclusive. */
+  startDate?: InputMaybe<Scalars['String']['input']>;
+  userIds?: InputMaybe<Array<Scalars['Int']['input']>>;
+};
+
+export type AuditObjectType =
+  | 'ATTACHMENT'
+  | 'OPTION'
+  | 'PAGE'
+  | 'PLUGIN'
+  | 'POST'
+  | 'TERM'
+  | 'USER';
+
+export type AuditPriority =
+  | 'CRITICAL'
+  | 'HIGH'
+  | 'LOW'
+  | 'MEDIUM';
+
+export type AutomationA = {
+  __typename?: 'AutomationA';
+  /** Exchanges a consumer ID and secret for an access token (`GET /authorize`). */
+  authorize: AutomationAuthorization;
+  /** Published events whose status became canceled. */
+  canceledEvents: AutomationFeed;
+  /** The connector's OpenAPI document (`GET /doc`). */
+  doc?: Maybe<Scalars['JSON']['output']>;
+  /** The legacy archive, run as the caller, mapped as the connector maps events (`GET /find-events`). */
+  findEvents: AutomationFeed;
+  /** Events published since the connection was made, newest first (at most 15; not drained). */
+  newEvents: AutomationFeed;
+  /** Published events saved again, newest first (each change is a new item). */
+  updatedEvents: AutomationFeed;
+};
+
+
+export type AutomationAAuthorizeArgs = {
+  appName?: InputMaybe<Scalars['String']['input']>;
+  consumerId: Scalars['String']['input'];
+  consumerSecret: Scalars['String']['input'];
+};
+
+
+export type AutomationACanceledEventsArgs = {
+  accessToken?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+export type AutomationAFindEventsArgs = {
+  accessToken?: InputMaybe<Scalars['String']['input']>;
+  where?: InputMaybe<AutomationFindEventsInput>;
+};
+
+
+export type AutomationANewEventsArgs = {
+  accessToken?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+export type AutomationAUpdatedEventsArgs = {
+  accessToken?: InputMaybe<Scalars['String']['input']>;
+};
+
+export type AutomationAuthorization = {
+  __typename?: 'AutomationAuthorization';
+  /** A JWT to send as `accessToken` (or the `X-Automation-Token` header). */
+  accessToken: Scalars['String']['output'];
+};
+
+export type AutomationB = {
+  __typename?: 'AutomationB';
+  /** Pops the next canceled event. */
+  canceledEvents: AutomationFeed;
+  /** The connector's OpenAPI document (`GET /doc`). */
+  doc?: Maybe<Scalars['JSON']['output']>;
+  /** Pops the next new event (one per call; empty once the queue is). */
+  newEvents: AutomationFeed;
+  /** Pops the next updated event. */
+  updatedEvents: AutomationFeed;
+};
+
+
+export type AutomationBCanceledEventsArgs = {
+  accessToken?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+export type AutomationBNewEventsArgs = {
+  accessToken?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+export type AutomationBUpdatedEventsArgs = {
+  accessToken?: InputMaybe<Scalars['String']['input']>;
+};
+
+/** Legacy event fields (spec "Legacy event"), as the connectors' create and update take them. */
+export type AutomationEventInput = {
+  allDay?: InputMaybe<Scalars['Boolean']['input']>;
+  author?: InputMaybe<Scalars['Int']['input']>;
+  categories?: InputMaybe<Array<Scalars['Int']['input']>>;
+  cost?: InputMaybe<Scalars['String']['input']>;
+  description?: InputMaybe<Scalars['String']['input']>;
+  endDate?: InputMaybe<Scalars['String']['input']>;
+  excerpt?: InputMaybe<Scalars['String']['input']>;
+  /** Any other legacy field, sent as given (snake_case keys). */
+  extra?: InputMaybe<Scalars['JSON']['input']>;
+  featured?: InputMaybe<Scalars['Boolean']['input']>;
+  hideFromListings?: InputMaybe<Scalars['Boolean']['input']>;
+  /** Featured image: attachment ID or URL. */
+  image?: InputMaybe<Scalars['String']['input']>;
+  organizer?: InputMaybe<Array<Scalars['Int']['input']>>;
+  showMap?: InputMaybe<Scalars['Boolean']['input']>;
+  showMapLink?: InputMaybe<Scalars['Boolean']['input']>;
+  slug?: InputMaybe<Scalars['String']['input']>;
+  /** `Y-m-d H:i:s` (or anything strtotime reads), in the event's time zone. */
+  startDate?: InputMaybe<Scalars['String']['input']>;
+  status?: InputMaybe<Scalars['String']['input']>;
+  sticky?: InputMaybe<Scalars['Boolean']['input']>;
+  tags?: InputMaybe<Array<Scalars['Int']['input']>>;
+  timezone?: InputMaybe<Scalars['String']['input']>;
+  title?: InputMaybe<Scalars['String']['input']>;
+  venue?: InputMaybe<Array<Scalars['Int']['input']>>;
+  website?: InputMaybe<Scalars['String']['input']>;
+};
+
+/** The event status (a sandbox extension of update-events; canceling a published event queues it on the canceled feeds). */
+export type AutomationEventStatus =
+  | 'CANCELED'
+  | 'POSTPONED'
+  | 'SCHEDULED';
+
+/** What a connector feed answered. */
+export type AutomationFeed = {
+  __typename?: 'AutomationFeed';
+  /** The connector's sentinel when nothing is queued: `no-new-events`, `no-valid-updated-events`, `not-a-valid-post-type`, ... */
+  emptyReason?: Maybe<Scalars['String']['output']>;
+  /** The queued events as the graph's `Event` (fields the feed does not carry are read from the calendar interfaces). */
+  events: Array<Event>;
+  /** The queued items with the connector's own item IDs. */
+  items: Array<AutomationFeedItem>;
+  /** The body as received. */
+  raw?: Maybe<Scalars['JSON']['output']>;
+};
+
+export type AutomationFeedItem = {
+  __typename?: 'AutomationFeedItem';
+  event: Event;
+  /** `scheduled`, `canceled` or `postponed`. */
+  eventStatus?: Maybe<Scalars['String']['output']>;
+  /** The connector's item ID: `<ID>`, or `<ID>|<modified timestamp>` on automation-a's updated and canceled feeds. */
+  itemId: Scalars['String']['output'];
+  /** The mapped event as received. */
+  raw?: Maybe<Scalars['JSON']['output']>;
+};
+
+/** The legacy archive's query (spec A1), as find-events takes it. */
+export type AutomationFindEventsInput = {
+  categories?: InputMaybe<Array<Scalars['String']['input']>>;
+  endDate?: InputMaybe<Scalars['String']['input']>;
+  /** Any other archive parameter, sent as given (snake_case keys). */
+  extra?: InputMaybe<Scalars['JSON']['input']>;
+  featured?: InputMaybe<Scalars['Boolean']['input']>;
+  organizer?: InputMaybe<Array<Scalars['Int']['input']>>;
+  page?: InputMaybe<Scalars['Int']['input']>;
+  perPage?: InputMaybe<Scalars['Int']['input']>;
+  search?: InputMaybe<Scalars['String']['input']>;
+  startDate?: InputMaybe<Scalars['String']['input']>;
+  status?: InputMaybe<Scalars['String']['input']>;
+  tags?: InputMaybe<Array<Scalars['String']['input']>>;
+  venue?: InputMaybe<Array<Scalars['Int']['input']>>;
+};
+
+export type AutomationUpdateMethod =
+  | 'PATCH'
+  | 'POST'
+  | 'PUT';
+
+/** The parameters of `calendar-core/v1/events/calendar-embed` (spec B2). */
+export type CalendarEmbedInput = {
+  author?: InputMaybe<Scalars['Int']['input']>;
+  /** Only these categories (slugs). */
+  category?: InputMaybe<Array<Scalars['String']['input']>>;
+  /** Date where the view starts (anything strtotime reads). */
+  date?: InputMaybe<Scalars['String']['input']>;
+  eventsPerPage?: InputMaybe<Scalars['Int']['input']>;
+  excludeCategory?: InputMaybe<Array<Scalars['String']['input']>>;
+  /** Leave out these tags (`tag_category` in the spec). */
+  excludeTag?: InputMaybe<Array<Scalars['String']['input']>>;
+  featured?: InputMaybe<Scalars['Boolean']['input']>;
+  filterBar?: InputMaybe<Scalars['Boolean']['input']>;
+  keyword?: InputMaybe<Scalars['String']['input']>;
+  monthEventsPerDay?: InputMaybe<Scalars['Int']['input']>;
+  organizer?: InputMaybe<Scalars['Int']['input']>;
+  past?: InputMaybe<Scalars['Boolean']['input']>;
+  tag?: InputMaybe<Array<Scalars['String']['input']>>;
+  /** Match ALL or ANY (default) of the categories and tags. */
+  taxOperand?: InputMaybe<TaxOperand>;
+  tribeBar?: InputMaybe<Scalars['Boolean']['input']>;
+  venue?: InputMaybe<Scalars['Int']['input']>;
+  view?: InputMaybe<CalendarEmbedView>;
+};
+
+/** Display formats of the embeddable calendar (spec B2 `view`). */
+export type CalendarEmbedView =
+  | 'DAY'
+  | 'LIST'
+  | 'MAP'
+  | 'MONTH'
+  | 'PHOTO'
+  | 'SUMMARY'
+  | 'WEEK';
+
+export type CalendarViewHtml = {
+  __typename?: 'CalendarViewHtml';
+  /** The rendered view. */
+  html: Scalars['String']['output'];
+  /** The nonce pair the view embeds (`tribe-events-view-nonce-data`), for the next request. */
+  nonces?: Maybe<ViewNonces>;
+  raw?: Maybe<Scalars['JSON']['output']>;
+};
+
+/** The parameters of `calendar/views/v2/html` (spec C). */
+export type CalendarViewInput = {
+  /** The admin-ajax action of the fallback (`action`). */
+  action?: InputMaybe<Scalars['String']['input']>;
+  /** The signed-in caller's `_view_rest` nonce (`tvn1`). */
+  tvn1?: InputMaybe<Scalars['String']['input']>;
+  /** A visitor's `_view_rest` nonce (`tvn2`), for cached pages. */
+  tvn2?: InputMaybe<Scalars['String']['input']>;
+  /** The URL of the view to render (`u`), e.g. `/events/month/2026-05/` or a full URL. */
+  url: Scalars['String']['input'];
+  /** A view slug (list, month, day, week, photo, map, summary) overriding the URL's. */
+  view?: InputMaybe<Scalars['String']['input']>;
+  /** Query vars overriding the URL's, e.g. `{"tribe-bar-date": "2026-05"}` (`view_data`). */
+  viewData?: InputMaybe<Scalars['JSON']['input']>;
 };
 
 export type Category = Node & {
@@ -70,12 +418,181 @@ export type CategoryEdge = {
   node: Category;
 };
 
+/** An event category as written (legacy interface); `name` is required on create. */
+export type CategoryInput = {
+  description?: InputMaybe<Scalars['String']['input']>;
+  name?: InputMaybe<Scalars['String']['input']>;
+  parentId?: InputMaybe<Scalars['Int']['input']>;
+  slug?: InputMaybe<Scalars['String']['input']>;
+};
+
+export type CategoryPayload = {
+  __typename?: 'CategoryPayload';
+  category?: Maybe<Category>;
+};
+
+/** An ALTCHA v1 proof-of-work challenge: find `number` in [0, maxNumber] with sha256(salt + number) = challenge. */
+export type Challenge = {
+  __typename?: 'Challenge';
+  algorithm: Scalars['String']['output'];
+  challenge: Scalars['String']['output'];
+  /** When the challenge expires (from the salt's `expires`). */
+  expiresAt?: Maybe<Scalars['DateTime']['output']>;
+  maxNumber?: Maybe<Scalars['Int']['output']>;
+  raw?: Maybe<Scalars['JSON']['output']>;
+  salt: Scalars['String']['output'];
+  signature: Scalars['String']['output'];
+};
+
+export type ChallengeSolutionInput = {
+  /** Default `SHA-256`. */
+  algorithm?: InputMaybe<Scalars['String']['input']>;
+  challenge: Scalars['String']['input'];
+  number: Scalars['Int']['input'];
+  salt: Scalars['String']['input'];
+  signature: Scalars['String']['input'];
+};
+
+export type ChallengeVerification = {
+  __typename?: 'ChallengeVerification';
+  raw?: Maybe<Scalars['JSON']['output']>;
+  /** False when expired, wrong, not signed by this site, or already used. */
+  verified: Scalars['Boolean']['output'];
+};
+
+/** One part of network compliance (training, QA, content review). */
+export type ComplianceArea = {
+  __typename?: 'ComplianceArea';
+  compliantSites?: Maybe<Scalars['Int']['output']>;
+  nonCompliantSites?: Maybe<Scalars['Int']['output']>;
+  /** Content review only. */
+  postsOverdue?: Maybe<Scalars['Int']['output']>;
+  rate?: Maybe<Scalars['Float']['output']>;
+  /** Training only. */
+  usersOverdue?: Maybe<Scalars['Int']['output']>;
+};
+
+/** GET /remote/content-review-meta: one site's review metadata. */
+export type ContentReviewMeta = {
+  __typename?: 'ContentReviewMeta';
+  blogId?: Maybe<Scalars['Int']['output']>;
+  domain?: Maybe<Scalars['String']['output']>;
+  lastReviewAt?: Maybe<Scalars['DateTime']['output']>;
+  name?: Maybe<Scalars['String']['output']>;
+  nextReviewDue?: Maybe<Scalars['DateTime']['output']>;
+  path?: Maybe<Scalars['String']['output']>;
+  raw?: Maybe<Scalars['JSON']['output']>;
+  reviewIntervalDays?: Maybe<Scalars['Int']['output']>;
+  reviews: Array<ContentReviewStatus>;
+  siteId: Scalars['Int']['output'];
+  summary?: Maybe<ContentReviewSummary>;
+  url?: Maybe<Scalars['String']['output']>;
+};
+
+/** GET /site-governance/v1/content-review-status/<post_id> */
+export type ContentReviewStatus = {
+  __typename?: 'ContentReviewStatus';
+  intervalDays?: Maybe<Scalars['Int']['output']>;
+  lastReviewed?: Maybe<Scalars['DateTime']['output']>;
+  nextReviewDue?: Maybe<Scalars['DateTime']['output']>;
+  overdue?: Maybe<Scalars['Boolean']['output']>;
+  postId: Scalars['Int']['output'];
+  postType?: Maybe<Scalars['String']['output']>;
+  raw?: Maybe<Scalars['JSON']['output']>;
+  reviewerId?: Maybe<Scalars['Int']['output']>;
+  /** current, due_soon, overdue or never_reviewed. */
+  status?: Maybe<Scalars['String']['output']>;
+  title?: Maybe<Scalars['String']['output']>;
+};
+
+export type ContentReviewSummary = {
+  __typename?: 'ContentReviewSummary';
+  compliant?: Maybe<Scalars['Boolean']['output']>;
+  current?: Maybe<Scalars['Int']['output']>;
+  dueSoon?: Maybe<Scalars['Int']['output']>;
+  neverReviewed?: Maybe<Scalars['Int']['output']>;
+  overdue?: Maybe<Scalars['Int']['output']>;
+  postsTotal?: Maybe<Scalars['Int']['output']>;
+  rate?: Maybe<Scalars['Float']['output']>;
+};
+
 export type CostDetails = {
   __typename?: 'CostDetails';
   currencyCode?: Maybe<Scalars['String']['output']>;
   currencyPosition?: Maybe<Scalars['String']['output']>;
   currencySymbol?: Maybe<Scalars['String']['output']>;
   values: Array<Scalars['String']['output']>;
+};
+
+/** A new post (POST /core/v2/posts). */
+export type CreatePostInput = {
+  authorId?: InputMaybe<Scalars['Int']['input']>;
+  categoryIds?: InputMaybe<Array<Scalars['Int']['input']>>;
+  commentStatus?: InputMaybe<DiscussionStatus>;
+  content?: InputMaybe<Scalars['String']['input']>;
+  /** Publication date; without an offset it is read in the site's time zone. */
+  date?: InputMaybe<Scalars['DateTime']['input']>;
+  excerpt?: InputMaybe<Scalars['String']['input']>;
+  featuredMediaId?: InputMaybe<Scalars['Int']['input']>;
+  format?: InputMaybe<PostFormat>;
+  meta?: InputMaybe<Scalars['JSON']['input']>;
+  password?: InputMaybe<Scalars['String']['input']>;
+  pingStatus?: InputMaybe<DiscussionStatus>;
+  slug?: InputMaybe<Scalars['String']['input']>;
+  /** Default DRAFT. PUBLISH/FUTURE/PRIVATE need `publish_posts`. */
+  status?: InputMaybe<PostWriteStatus>;
+  sticky?: InputMaybe<Scalars['Boolean']['input']>;
+  tagIds?: InputMaybe<Array<Scalars['Int']['input']>>;
+  /** `""` or a template the theme offers, e.g. `templates/full-width.php`. */
+  template?: InputMaybe<Scalars['String']['input']>;
+  title?: InputMaybe<Scalars['String']['input']>;
+};
+
+export type DeleteCategoryPayload = {
+  __typename?: 'DeleteCategoryPayload';
+  /** The category as it was (terms are always deleted for good). */
+  category?: Maybe<Category>;
+  databaseId: Scalars['Int']['output'];
+};
+
+export type DeleteEventPayload = {
+  __typename?: 'DeleteEventPayload';
+  databaseId: Scalars['Int']['output'];
+  /** The trashed event as the legacy interface returns it; null for calendar-core/v1 deletes (it answers `[]`). */
+  event?: Maybe<Event>;
+  /** True when deleted for good (`force`), false when moved to the trash. */
+  permanently: Scalars['Boolean']['output'];
+};
+
+export type DeleteOrganizerPayload = {
+  __typename?: 'DeleteOrganizerPayload';
+  databaseId: Scalars['Int']['output'];
+  organizer?: Maybe<Organizer>;
+  permanently: Scalars['Boolean']['output'];
+};
+
+export type DeleteTagPayload = {
+  __typename?: 'DeleteTagPayload';
+  databaseId: Scalars['Int']['output'];
+  tag?: Maybe<Tag>;
+};
+
+export type DeleteVenuePayload = {
+  __typename?: 'DeleteVenuePayload';
+  databaseId: Scalars['Int']['output'];
+  permanently: Scalars['Boolean']['output'];
+  venue?: Maybe<Venue>;
+};
+
+export type DiscussionStatus =
+  | 'CLOSED'
+  | 'OPEN';
+
+export type DuplicatePostResult = {
+  __typename?: 'DuplicatePostResult';
+  message?: Maybe<Scalars['String']['output']>;
+  raw?: Maybe<Scalars['JSON']['output']>;
+  success: Scalars['Boolean']['output'];
 };
 
 /**
@@ -165,6 +682,59 @@ export type EventIdType =
   | 'ID'
   | 'SLUG';
 
+/**
+ * An event as written. Every field is optional on update; `title`, `startDate` and
+ * `endDate` are required on create. Legacy-only fields: `website`, `showMap`,
+ * `showMapLink`, `hideFromListings`, `featuredImageUrl`, inline `venue` and
+ * `organizers`. Core-only fields: `duration`, `virtual`, `commentStatus`,
+ * `pingStatus`, `format`, `template`.
+ */
+export type EventInput = {
+  allDay?: InputMaybe<Scalars['Boolean']['input']>;
+  authorId?: InputMaybe<Scalars['Int']['input']>;
+  categoryIds?: InputMaybe<Array<Scalars['Int']['input']>>;
+  commentStatus?: InputMaybe<OpenStatus>;
+  cost?: InputMaybe<Scalars['String']['input']>;
+  /** HTML. */
+  description?: InputMaybe<Scalars['String']['input']>;
+  /** Length in seconds (calendar-core/v1). */
+  duration?: InputMaybe<Scalars['Int']['input']>;
+  endDate?: InputMaybe<Scalars['DateTime']['input']>;
+  excerpt?: InputMaybe<Scalars['String']['input']>;
+  featured?: InputMaybe<Scalars['Boolean']['input']>;
+  /** Media ID of the featured image. */
+  featuredImageId?: InputMaybe<Scalars['Int']['input']>;
+  /** URL of an image to side-load as the featured image (legacy interface). */
+  featuredImageUrl?: InputMaybe<Scalars['String']['input']>;
+  format?: InputMaybe<PostFormat>;
+  hideFromListings?: InputMaybe<Scalars['Boolean']['input']>;
+  organizerIds?: InputMaybe<Array<Scalars['Int']['input']>>;
+  /** New organizers created with the event (legacy interface), added to `organizerIds`. */
+  organizers?: InputMaybe<Array<OrganizerInput>>;
+  pingStatus?: InputMaybe<OpenStatus>;
+  /** Publication date. */
+  publishedAt?: InputMaybe<Scalars['DateTime']['input']>;
+  showMap?: InputMaybe<Scalars['Boolean']['input']>;
+  showMapLink?: InputMaybe<Scalars['Boolean']['input']>;
+  slug?: InputMaybe<Scalars['String']['input']>;
+  /** Start; a value without offset is read in `timezone` (or the event's / site's zone). */
+  startDate?: InputMaybe<Scalars['DateTime']['input']>;
+  /** One of PUBLISH, PENDING, DRAFT, FUTURE, PRIVATE. */
+  status?: InputMaybe<PostStatus>;
+  sticky?: InputMaybe<Scalars['Boolean']['input']>;
+  tagIds?: InputMaybe<Array<Scalars['Int']['input']>>;
+  template?: InputMaybe<Scalars['String']['input']>;
+  /** IANA time zone of the event. */
+  timezone?: InputMaybe<Scalars['String']['input']>;
+  title?: InputMaybe<Scalars['String']['input']>;
+  /** A new venue created with the event (legacy interface; exclusive with `venueIds`). */
+  venue?: InputMaybe<VenueInput>;
+  venueIds?: InputMaybe<Array<Scalars['Int']['input']>>;
+  virtual?: InputMaybe<Scalars['Boolean']['input']>;
+  /** Event website, an absolute http(s) URL (legacy interface). */
+  website?: InputMaybe<Scalars['String']['input']>;
+};
+
 export type EventOrderField =
   | 'MENU_ORDER'
   | 'MODIFIED_AT'
@@ -172,9 +742,41 @@ export type EventOrderField =
   | 'START_DATE'
   | 'TITLE';
 
+export type EventPayload = {
+  __typename?: 'EventPayload';
+  event?: Maybe<Event>;
+};
+
+export type EventResult = {
+  __typename?: 'EventResult';
+  databaseId?: Maybe<Scalars['Int']['output']>;
+  error?: Maybe<MutationError>;
+  /** The event as written (for deletes: as the legacy interface returns it, else null). */
+  event?: Maybe<Event>;
+  /** Position in the input list. */
+  index: Scalars['Int']['output'];
+};
+
+/** One item of a bulk event update. */
+export type EventUpdateInput = {
+  /** Global ID or database ID. */
+  id: Scalars['ID']['input'];
+  input: EventInput;
+};
+
 export type EventsOrderBy = {
   direction?: InputMaybe<OrderDirection>;
   field: EventOrderField;
+};
+
+/** Per-item results of a bulk write, in input order. */
+export type EventsPayload = {
+  __typename?: 'EventsPayload';
+  /** Items with an error. */
+  failed: Scalars['Int']['output'];
+  results: Array<EventResult>;
+  /** Items written. */
+  written: Scalars['Int']['output'];
 };
 
 /**
@@ -224,12 +826,276 @@ export type EventsWhere = {
   virtual?: InputMaybe<Scalars['Boolean']['input']>;
 };
 
+export type FacetChoice = {
+  __typename?: 'FacetChoice';
+  count?: Maybe<Scalars['Int']['output']>;
+  depth?: Maybe<Scalars['Int']['output']>;
+  label?: Maybe<Scalars['String']['output']>;
+  parentId?: Maybe<Scalars['Int']['output']>;
+  termId?: Maybe<Scalars['Int']['output']>;
+  value: Scalars['String']['output'];
+};
+
+export type FacetChoiceSuggestion = {
+  __typename?: 'FacetChoiceSuggestion';
+  label?: Maybe<Scalars['String']['output']>;
+  value: Scalars['String']['output'];
+};
+
+export type FacetFetch = {
+  __typename?: 'FacetFetch';
+  facets: Array<FacetState>;
+  pager?: Maybe<FacetPager>;
+  raw?: Maybe<Scalars['JSON']['output']>;
+  /** Post IDs of the page. */
+  results: Array<Scalars['Int']['output']>;
+};
+
+export type FacetFetchInput = {
+  facets?: InputMaybe<Array<FacetSelectionInput>>;
+  query?: InputMaybe<FacetQueryArgsInput>;
+};
+
+export type FacetHtml = {
+  __typename?: 'FacetHtml';
+  html: Scalars['String']['output'];
+  name: Scalars['String']['output'];
+};
+
+export type FacetPager = {
+  __typename?: 'FacetPager';
+  page?: Maybe<Scalars['Int']['output']>;
+  perPage?: Maybe<Scalars['Int']['output']>;
+  totalPages?: Maybe<Scalars['Int']['output']>;
+  totalRows?: Maybe<Scalars['Int']['output']>;
+};
+
+export type FacetQueryArgsInput = {
+  order?: InputMaybe<OrderDirection>;
+  /** `date` (default), `title` or `ID`. */
+  orderby?: InputMaybe<Scalars['String']['input']>;
+  paged?: InputMaybe<Scalars['Int']['input']>;
+  /** Statuses, or `any`; default `publish`. */
+  postStatus?: InputMaybe<Array<Scalars['String']['input']>>;
+  /** `post` (default) or `page`. */
+  postType?: InputMaybe<Scalars['String']['input']>;
+  /** -1 for all; default 10. */
+  postsPerPage?: InputMaybe<Scalars['Int']['input']>;
+};
+
+export type FacetRefresh = {
+  __typename?: 'FacetRefresh';
+  counts?: Maybe<Scalars['String']['output']>;
+  facets: Array<FacetHtml>;
+  pager?: Maybe<FacetPager>;
+  pagerHtml?: Maybe<Scalars['String']['output']>;
+  perPageHtml?: Maybe<Scalars['String']['output']>;
+  raw?: Maybe<Scalars['JSON']['output']>;
+  /** FacetWP's JS settings (`num_choices`, `labels`, per facet). */
+  settings?: Maybe<Scalars['JSON']['output']>;
+  sortHtml?: Maybe<Scalars['String']['output']>;
+  /** Results HTML (empty on a first load). */
+  template?: Maybe<Scalars['String']['output']>;
+};
+
+export type FacetRefreshInput = {
+  countsHtml?: InputMaybe<Scalars['Boolean']['input']>;
+  /** Other FacetWP `data` keys (`http_params`, `template`, `frozen_facets`, ...), sent as given. */
+  extra?: InputMaybe<Scalars['JSON']['input']>;
+  facets?: InputMaybe<Array<FacetSelectionInput>>;
+  /** A first page load (the site then leaves `template` empty). */
+  firstLoad?: InputMaybe<Scalars['Boolean']['input']>;
+  /** Results page, from 1. */
+  page?: InputMaybe<Scalars['Int']['input']>;
+  /** Ask for the pager / counts / per-page / sort HTML. */
+  pagerHtml?: InputMaybe<Scalars['Boolean']['input']>;
+  /** Results per page (default 10). */
+  perPage?: InputMaybe<Scalars['Int']['input']>;
+  perPageHtml?: InputMaybe<Scalars['Boolean']['input']>;
+  sort?: InputMaybe<FacetSort>;
+  sortHtml?: InputMaybe<Scalars['Boolean']['input']>;
+};
+
+export type FacetSelectionInput = {
+  /** Facet name, e.g. `categories`, `tags`, `author`, `keywords` (unknown names are ignored). */
+  name: Scalars['String']['input'];
+  values: Array<Scalars['String']['input']>;
+};
+
+export type FacetSort =
+  | 'DATE_ASC'
+  | 'DATE_DESC'
+  | 'DEFAULT'
+  | 'TITLE_ASC'
+  | 'TITLE_DESC';
+
+export type FacetState = {
+  __typename?: 'FacetState';
+  /** Null for facets without choices (search). */
+  choices?: Maybe<Array<FacetChoice>>;
+  label?: Maybe<Scalars['String']['output']>;
+  name: Scalars['String']['output'];
+  selected: Array<Scalars['String']['output']>;
+  settings?: Maybe<Scalars['JSON']['output']>;
+  type?: Maybe<Scalars['String']['output']>;
+};
+
+/** FacetWP (facet/v1). Both routes are POSTs that change nothing. */
+export type Facets = {
+  __typename?: 'Facets';
+  /** Choices of a facet matching typed text (POST /facet/v1/refresh, action `facetwp_autocomplete_load`). */
+  autocomplete?: Maybe<Array<FacetChoiceSuggestion>>;
+  /** Facet choices and matching post IDs (POST /facet/v1/fetch; closed unless the site opens it to administrators). */
+  fetch?: Maybe<FacetFetch>;
+  /** Re-render facets and results (POST /facet/v1/refresh, action `facetwp_refresh`; public). */
+  refresh?: Maybe<FacetRefresh>;
+};
+
+
+/** FacetWP (facet/v1). Both routes are POSTs that change nothing. */
+export type FacetsAutocompleteArgs = {
+  facetName: Scalars['String']['input'];
+  query: Scalars['String']['input'];
+};
+
+
+/** FacetWP (facet/v1). Both routes are POSTs that change nothing. */
+export type FacetsFetchArgs = {
+  input?: InputMaybe<FacetFetchInput>;
+};
+
+
+/** FacetWP (facet/v1). Both routes are POSTs that change nothing. */
+export type FacetsRefreshArgs = {
+  input?: InputMaybe<FacetRefreshInput>;
+};
+
 /** A point on Earth with a search radius in kilometres. */
 export type GeoInput = {
   /** Radius in kilometres (calendar-core/v1 only). */
   distance?: InputMaybe<Scalars['Float']['input']>;
   latitude: Scalars['Float']['input'];
   longitude: Scalars['Float']['input'];
+};
+
+/** site-governance/v1: user training, content review and compliance. */
+export type Governance = {
+  __typename?: 'Governance';
+  /** Needs `edit_post` on the post; `postId` is a Post global ID or a database ID. */
+  contentReviewStatus?: Maybe<ContentReviewStatus>;
+  network: GovernanceNetwork;
+  /**
+   * The remote API. The key is the `apiKey` argument or, without it, the
+   * `X-Governance-Api-Key` request header (never logged; the gateway strips it from
+   * every error message); send it as a variable or a header rather than inline in the query text.
+   */
+  remote: GovernanceRemote;
+  /** Needs `list_users`. */
+  usersOverview?: Maybe<GovernanceUsersOverview>;
+  /** Needs `list_users`. */
+  usersTrainingStatus?: Maybe<Array<GovernanceUserTraining>>;
+};
+
+
+/** site-governance/v1: user training, content review and compliance. */
+export type GovernanceContentReviewStatusArgs = {
+  postId: Scalars['ID']['input'];
+};
+
+
+/** site-governance/v1: user training, content review and compliance. */
+export type GovernanceRemoteArgs = {
+  apiKey?: InputMaybe<Scalars['String']['input']>;
+};
+
+/** The network part of governance (every field needs `manage_network`). */
+export type GovernanceNetwork = {
+  __typename?: 'GovernanceNetwork';
+  complianceOverview?: Maybe<NetworkComplianceOverview>;
+  sitesContentReviewCompliance?: Maybe<Array<SiteContentReviewCompliance>>;
+  sitesOutOfCompliance?: Maybe<Array<NetworkSiteCompliance>>;
+  sitesQaCompliance?: Maybe<Array<SiteQaCompliance>>;
+  sitesTrainingCompliance?: Maybe<Array<SiteTrainingCompliance>>;
+  usersOverdueTraining?: Maybe<Array<OverdueTraining>>;
+};
+
+/**
+ * The remote API: authorised by the shared API key alone (WordPress credentials play no part).
+ * A wrong key is UNAUTHENTICATED (`site_governance_invalid_api_key`); a site without a key is
+ * FORBIDDEN (`site_governance_remote_disabled`).
+ */
+export type GovernanceRemote = {
+  __typename?: 'GovernanceRemote';
+  /** Review metadata of one network site. NOT_FOUND for an unknown site. */
+  contentReviewMeta?: Maybe<ContentReviewMeta>;
+  /** One user's training, by login (wins) or e-mail (case-insensitive). NOT_FOUND for an unknown user. */
+  trainingStatus?: Maybe<RemoteTrainingStatus>;
+  /** Every user's training (GET /remote/training-status without a user). */
+  trainingStatuses?: Maybe<Array<RemoteTrainingStatus>>;
+};
+
+
+/**
+ * The remote API: authorised by the shared API key alone (WordPress credentials play no part).
+ * A wrong key is UNAUTHENTICATED (`site_governance_invalid_api_key`); a site without a key is
+ * FORBIDDEN (`site_governance_remote_disabled`).
+ */
+export type GovernanceRemoteContentReviewMetaArgs = {
+  siteId: Scalars['Int']['input'];
+};
+
+
+/**
+ * The remote API: authorised by the shared API key alone (WordPress credentials play no part).
+ * A wrong key is UNAUTHENTICATED (`site_governance_invalid_api_key`); a site without a key is
+ * FORBIDDEN (`site_governance_remote_disabled`).
+ */
+export type GovernanceRemoteTrainingStatusArgs = {
+  userEmail?: InputMaybe<Scalars['String']['input']>;
+  userLogin?: InputMaybe<Scalars['String']['input']>;
+};
+
+/** Training counts of this site's users. */
+export type GovernanceTrainingCounts = {
+  __typename?: 'GovernanceTrainingCounts';
+  completed?: Maybe<Scalars['Int']['output']>;
+  inProgress?: Maybe<Scalars['Int']['output']>;
+  notEnrolled?: Maybe<Scalars['Int']['output']>;
+  notStarted?: Maybe<Scalars['Int']['output']>;
+  overdue?: Maybe<Scalars['Int']['output']>;
+};
+
+export type GovernanceTrainingRecord = {
+  __typename?: 'GovernanceTrainingRecord';
+  completedAt?: Maybe<Scalars['DateTime']['output']>;
+  course?: Maybe<Scalars['String']['output']>;
+  dueAt?: Maybe<Scalars['DateTime']['output']>;
+  overdue?: Maybe<Scalars['Boolean']['output']>;
+  /** completed, in_progress, not_started or not_enrolled. */
+  status?: Maybe<Scalars['String']['output']>;
+};
+
+/** One row of GET /site-governance/v1/users-training-status. */
+export type GovernanceUserTraining = {
+  __typename?: 'GovernanceUserTraining';
+  displayName?: Maybe<Scalars['String']['output']>;
+  email?: Maybe<Scalars['String']['output']>;
+  raw?: Maybe<Scalars['JSON']['output']>;
+  roles: Array<Scalars['String']['output']>;
+  training?: Maybe<GovernanceTrainingRecord>;
+  userId: Scalars['Int']['output'];
+  userLogin?: Maybe<Scalars['String']['output']>;
+};
+
+/** GET /site-governance/v1/users-overview */
+export type GovernanceUsersOverview = {
+  __typename?: 'GovernanceUsersOverview';
+  /** Share of users with completed training. */
+  complianceRate?: Maybe<Scalars['Float']['output']>;
+  raw?: Maybe<Scalars['JSON']['output']>;
+  roles: Array<RoleCount>;
+  totalUsers?: Maybe<Scalars['Int']['output']>;
+  training?: Maybe<GovernanceTrainingCounts>;
 };
 
 /** An image attached to a post. */
@@ -253,10 +1119,372 @@ export type ImageSize = {
   width?: Maybe<Scalars['Int']['output']>;
 };
 
+export type ImportActivity = {
+  __typename?: 'ImportActivity';
+  created: Array<Scalars['Int']['output']>;
+  scheduled: Array<Scalars['Int']['output']>;
+  skipped: Array<Scalars['Int']['output']>;
+  /** The post type or taxonomy, e.g. `calendar_events`, `calendar_venue`, `post_tag`. */
+  type: Scalars['String']['output'];
+  updated: Array<Scalars['Int']['output']>;
+};
+
+export type ImportBatchInput = {
+  batch: ImportProgressInput;
+  /** The hash the site expects for this batch (`next_batch_hash` of the previous answer). */
+  batchHash: Scalars['String']['input'];
+  /** Progress of the import's data and of its batches. */
+  data: ImportProgressInput;
+  /** The batch's items, in the import service's format. */
+  events?: InputMaybe<Array<Scalars['JSON']['input']>>;
+  importId: Scalars['String']['input'];
+  /** Seconds between batches, as set on the service. */
+  interval?: InputMaybe<Scalars['Int']['input']>;
+  percentageComplete: Scalars['Int']['input'];
+};
+
+export type ImportBatchResult = {
+  __typename?: 'ImportBatchResult';
+  activity: Array<ImportActivity>;
+  /** Seconds the service should wait before the next batch. */
+  interval?: Maybe<Scalars['Int']['output']>;
+  /** The hash the next batch must carry; null after the last batch. */
+  nextBatchHash?: Maybe<Scalars['String']['output']>;
+  raw?: Maybe<Scalars['JSON']['output']>;
+  status: Scalars['String']['output'];
+};
+
+export type ImportProgressInput = {
+  done: Scalars['Int']['input'];
+  total: Scalars['Int']['input'];
+};
+
+export type ImportStateInput = {
+  batchHash: Scalars['String']['input'];
+  importId: Scalars['String']['input'];
+  message: Scalars['String']['input'];
+  messageSlug: Scalars['String']['input'];
+  percentageComplete: Scalars['Int']['input'];
+  status: ImportStatus;
+};
+
+export type ImportStateResult = {
+  __typename?: 'ImportStateResult';
+  raw?: Maybe<Scalars['JSON']['output']>;
+  status: Scalars['String']['output'];
+};
+
+export type ImportStatus =
+  | 'FAILED'
+  | 'PENDING'
+  | 'SUCCESS';
+
 export type Mutation = {
   __typename?: 'Mutation';
+  /** Creates an event through automation-a's `create-events` (the legacy create, as the connection's user). */
+  automationACreateEvent: Event;
+  /** Updates an event through automation-a's `update-events` (the legacy update, as the connection's user). */
+  automationAUpdateEvent: Event;
+  /** Creates an event through automation-b's `create-events`. */
+  automationBCreateEvent: Event;
+  /** Clears the occurrences notice of an event. */
+  clearOccurrencesNotice: Scalars['Boolean']['output'];
+  createCategory?: Maybe<CategoryPayload>;
+  createEvent?: Maybe<EventPayload>;
+  /**
+   * Creates events in as few upstream calls as the site allows: one /batch/v1 request per
+   * `maxBatchSize` (25) items. `atomic: true` writes nothing unless every item validates
+   * (one batch at most).
+   */
+  createEvents: EventsPayload;
+  createOrganizer?: Maybe<OrganizerPayload>;
+  createOrganizers: OrganizersPayload;
+  /** Creates a post (POST /core/v2/posts); returns it as the site stored it (context `edit`). */
+  createPost: Post;
+  createTag?: Maybe<TagPayload>;
+  createVenue?: Maybe<VenuePayload>;
+  createVenues: VenuesPayload;
+  deleteCategory?: Maybe<DeleteCategoryPayload>;
+  /** Trashes the event; `force: true` deletes it for good (calendar-core/v1 only). A trashed event answers GONE. */
+  deleteEvent?: Maybe<DeleteEventPayload>;
+  deleteEvents: EventsPayload;
+  deleteOrganizer?: Maybe<DeleteOrganizerPayload>;
+  deleteOrganizers: OrganizersPayload;
+  deleteTag?: Maybe<DeleteTagPayload>;
+  deleteVenue?: Maybe<DeleteVenuePayload>;
+  deleteVenues: VenuesPayload;
   /** Re-reads the site's root index (as /readyz does) and returns the site's facts. */
   refreshSite: Site;
+  /**
+   * Removes a duplicate's link to its original (DELETE /duplicate-post/v1/original/<post_id>):
+   * `postId` is a Post global ID or a database ID. Needs `edit_post` on it.
+   */
+  removeDuplicatePostOriginal: DuplicatePostResult;
+  /** Reports (and applies) one batch of an import (`POST /import/<import_id>/batch`). */
+  reportImportBatch: ImportBatchResult;
+  /** Reports an import's new state (`POST /import/<import_id>/state`). */
+  reportImportState: ImportStateResult;
+  /** Saves a step of the onboarding wizard (administrators). */
+  saveOnboardingWizard: OnboardingWizardResult;
+  /**
+   * SEO writes (`seo/v1`). Fields inside one `seo { ... }` selection run
+   * concurrently (GraphQL executes only root mutation fields in order); to order
+   * writes, use one aliased root field per write: `a: seo { ... } b: seo { ... }`.
+   */
+  seo: SeoMutation;
+  updateCategory?: Maybe<CategoryPayload>;
+  /** `idType: SLUG` uses the legacy by-slug routes. */
+  updateEvent?: Maybe<EventPayload>;
+  updateEvents: EventsPayload;
+  updateOrganizer?: Maybe<OrganizerPayload>;
+  updateOrganizers: OrganizersPayload;
+  updateTag?: Maybe<TagPayload>;
+  updateVenue?: Maybe<VenuePayload>;
+  updateVenues: VenuesPayload;
+  /** Verifies a solved challenge (POST /site/v1/challenge): pass `solution` or the encoded `payload`. */
+  verifyChallenge: ChallengeVerification;
+};
+
+
+export type MutationAutomationACreateEventArgs = {
+  accessToken?: InputMaybe<Scalars['String']['input']>;
+  input: AutomationEventInput;
+};
+
+
+export type MutationAutomationAUpdateEventArgs = {
+  accessToken?: InputMaybe<Scalars['String']['input']>;
+  eventStatus?: InputMaybe<AutomationEventStatus>;
+  id: Scalars['Int']['input'];
+  input?: InputMaybe<AutomationEventInput>;
+  method?: InputMaybe<AutomationUpdateMethod>;
+  password?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+export type MutationAutomationBCreateEventArgs = {
+  accessToken?: InputMaybe<Scalars['String']['input']>;
+  input: AutomationEventInput;
+};
+
+
+export type MutationClearOccurrencesNoticeArgs = {
+  eventId: Scalars['Int']['input'];
+};
+
+
+export type MutationCreateCategoryArgs = {
+  input: CategoryInput;
+};
+
+
+export type MutationCreateEventArgs = {
+  input: EventInput;
+  via?: InputMaybe<WriteInterface>;
+};
+
+
+export type MutationCreateEventsArgs = {
+  atomic?: InputMaybe<Scalars['Boolean']['input']>;
+  inputs: Array<EventInput>;
+  via?: InputMaybe<WriteInterface>;
+};
+
+
+export type MutationCreateOrganizerArgs = {
+  input: OrganizerInput;
+  via?: InputMaybe<WriteInterface>;
+};
+
+
+export type MutationCreateOrganizersArgs = {
+  atomic?: InputMaybe<Scalars['Boolean']['input']>;
+  inputs: Array<OrganizerInput>;
+  via?: InputMaybe<WriteInterface>;
+};
+
+
+export type MutationCreatePostArgs = {
+  input: CreatePostInput;
+};
+
+
+export type MutationCreateTagArgs = {
+  input: TagInput;
+};
+
+
+export type MutationCreateVenueArgs = {
+  input: VenueInput;
+  via?: InputMaybe<WriteInterface>;
+};
+
+
+export type MutationCreateVenuesArgs = {
+  atomic?: InputMaybe<Scalars['Boolean']['input']>;
+  inputs: Array<VenueInput>;
+  via?: InputMaybe<WriteInterface>;
+};
+
+
+export type MutationDeleteCategoryArgs = {
+  id: Scalars['ID']['input'];
+};
+
+
+export type MutationDeleteEventArgs = {
+  force?: InputMaybe<Scalars['Boolean']['input']>;
+  id: Scalars['ID']['input'];
+  idType?: InputMaybe<EventIdType>;
+  via?: InputMaybe<WriteInterface>;
+};
+
+
+export type MutationDeleteEventsArgs = {
+  atomic?: InputMaybe<Scalars['Boolean']['input']>;
+  force?: InputMaybe<Scalars['Boolean']['input']>;
+  ids: Array<Scalars['ID']['input']>;
+  via?: InputMaybe<WriteInterface>;
+};
+
+
+export type MutationDeleteOrganizerArgs = {
+  force?: InputMaybe<Scalars['Boolean']['input']>;
+  id: Scalars['ID']['input'];
+  idType?: InputMaybe<PlaceIdType>;
+  via?: InputMaybe<WriteInterface>;
+};
+
+
+export type MutationDeleteOrganizersArgs = {
+  atomic?: InputMaybe<Scalars['Boolean']['input']>;
+  force?: InputMaybe<Scalars['Boolean']['input']>;
+  ids: Array<Scalars['ID']['input']>;
+  via?: InputMaybe<WriteInterface>;
+};
+
+
+export type MutationDeleteTagArgs = {
+  id: Scalars['ID']['input'];
+};
+
+
+export type MutationDeleteVenueArgs = {
+  force?: InputMaybe<Scalars['Boolean']['input']>;
+  id: Scalars['ID']['input'];
+  idType?: InputMaybe<PlaceIdType>;
+  via?: InputMaybe<WriteInterface>;
+};
+
+
+export type MutationDeleteVenuesArgs = {
+  atomic?: InputMaybe<Scalars['Boolean']['input']>;
+  force?: InputMaybe<Scalars['Boolean']['input']>;
+  ids: Array<Scalars['ID']['input']>;
+  via?: InputMaybe<WriteInterface>;
+};
+
+
+export type MutationRemoveDuplicatePostOriginalArgs = {
+  postId: Scalars['ID']['input'];
+};
+
+
+export type MutationReportImportBatchArgs = {
+  input: ImportBatchInput;
+};
+
+
+export type MutationReportImportStateArgs = {
+  input: ImportStateInput;
+};
+
+
+export type MutationSaveOnboardingWizardArgs = {
+  input: OnboardingWizardInput;
+};
+
+
+export type MutationUpdateCategoryArgs = {
+  id: Scalars['ID']['input'];
+  input: CategoryInput;
+  method?: InputMaybe<UpdateMethod>;
+};
+
+
+export type MutationUpdateEventArgs = {
+  id: Scalars['ID']['input'];
+  idType?: InputMaybe<EventIdType>;
+  input: EventInput;
+  method?: InputMaybe<UpdateMethod>;
+  via?: InputMaybe<WriteInterface>;
+};
+
+
+export type MutationUpdateEventsArgs = {
+  atomic?: InputMaybe<Scalars['Boolean']['input']>;
+  inputs: Array<EventUpdateInput>;
+  method?: InputMaybe<UpdateMethod>;
+  via?: InputMaybe<WriteInterface>;
+};
+
+
+export type MutationUpdateOrganizerArgs = {
+  id: Scalars['ID']['input'];
+  idType?: InputMaybe<PlaceIdType>;
+  input: OrganizerInput;
+  method?: InputMaybe<UpdateMethod>;
+  via?: InputMaybe<WriteInterface>;
+};
+
+
+export type MutationUpdateOrganizersArgs = {
+  atomic?: InputMaybe<Scalars['Boolean']['input']>;
+  inputs: Array<OrganizerUpdateInput>;
+  method?: InputMaybe<UpdateMethod>;
+  via?: InputMaybe<WriteInterface>;
+};
+
+
+export type MutationUpdateTagArgs = {
+  id: Scalars['ID']['input'];
+  input: TagInput;
+  method?: InputMaybe<UpdateMethod>;
+};
+
+
+export type MutationUpdateVenueArgs = {
+  id: Scalars['ID']['input'];
+  idType?: InputMaybe<PlaceIdType>;
+  input: VenueInput;
+  method?: InputMaybe<UpdateMethod>;
+  via?: InputMaybe<WriteInterface>;
+};
+
+
+export type MutationUpdateVenuesArgs = {
+  atomic?: InputMaybe<Scalars['Boolean']['input']>;
+  inputs: Array<VenueUpdateInput>;
+  method?: InputMaybe<UpdateMethod>;
+  via?: InputMaybe<WriteInterface>;
+};
+
+
+export type MutationVerifyChallengeArgs = {
+  payload?: InputMaybe<Scalars['String']['input']>;
+  solution?: InputMaybe<ChallengeSolutionInput>;
+};
+
+/** Why one item of a bulk write was not written (or not completely). */
+export type MutationError = {
+  __typename?: 'MutationError';
+  /** Same codes as GraphQL errors: BAD_USER_INPUT, UNAUTHENTICATED, FORBIDDEN, NOT_FOUND, GONE, ...; NOT_EXECUTED for items of a refused atomic batch that were valid themselves. */
+  code: Scalars['String']['output'];
+  message: Scalars['String']['output'];
+  /** Where in the mutation's arguments, e.g. `["inputs", "3", "startDate"]`. */
+  path: Array<Scalars['String']['output']>;
+  /** The site's answer: `{code, status, route, params, details}`; null for errors the gateway found itself. */
+  upstream?: Maybe<Scalars['JSON']['output']>;
 };
 
 /** A REST namespace of the site (`GET /<namespace>`). */
@@ -271,11 +1499,123 @@ export type Namespace = {
   routes: Array<SiteRoute>;
 };
 
+/** GET /site-governance/v1/network/compliance-overview */
+export type NetworkComplianceOverview = {
+  __typename?: 'NetworkComplianceOverview';
+  complianceRate?: Maybe<Scalars['Float']['output']>;
+  compliantSites?: Maybe<Scalars['Int']['output']>;
+  contentReview?: Maybe<ComplianceArea>;
+  nonCompliantSites?: Maybe<Scalars['Int']['output']>;
+  qa?: Maybe<ComplianceArea>;
+  raw?: Maybe<Scalars['JSON']['output']>;
+  /** Percentage QA and content-review rates must reach. */
+  threshold?: Maybe<Scalars['Float']['output']>;
+  totalSites?: Maybe<Scalars['Int']['output']>;
+  training?: Maybe<ComplianceArea>;
+};
+
+/** A site of the network with its compliance (GET /network/sites-out-of-compliance). */
+export type NetworkSiteCompliance = {
+  __typename?: 'NetworkSiteCompliance';
+  blogId: Scalars['Int']['output'];
+  compliant?: Maybe<Scalars['Boolean']['output']>;
+  contentReviewRate?: Maybe<Scalars['Float']['output']>;
+  domain?: Maybe<Scalars['String']['output']>;
+  name?: Maybe<Scalars['String']['output']>;
+  path?: Maybe<Scalars['String']['output']>;
+  qaRate?: Maybe<Scalars['Float']['output']>;
+  raw?: Maybe<Scalars['JSON']['output']>;
+  /** Failing parts: training, qa, content_review. */
+  reasons: Array<Scalars['String']['output']>;
+  trainingRate?: Maybe<Scalars['Float']['output']>;
+  url?: Maybe<Scalars['String']['output']>;
+};
+
 /** An object with a global ID, refetchable through `node(id:)`. */
 export type Node = {
   /** Global ID (opaque; base64 of `Type:databaseId`). */
   id: Scalars['ID']['output'];
 };
+
+/** An oEmbed representation (oembed/1.0). */
+export type OEmbed = {
+  __typename?: 'OEmbed';
+  authorName?: Maybe<Scalars['String']['output']>;
+  authorUrl?: Maybe<Scalars['String']['output']>;
+  /** The format the site answered in (`XML` bodies are read into the same fields). */
+  format: OEmbedFormat;
+  height?: Maybe<Scalars['Int']['output']>;
+  /** Embed code (blockquote + sandboxed iframe). */
+  html?: Maybe<Scalars['String']['output']>;
+  providerName?: Maybe<Scalars['String']['output']>;
+  providerUrl?: Maybe<Scalars['String']['output']>;
+  raw?: Maybe<Scalars['JSON']['output']>;
+  thumbnailHeight?: Maybe<Scalars['Int']['output']>;
+  thumbnailUrl?: Maybe<Scalars['String']['output']>;
+  thumbnailWidth?: Maybe<Scalars['Int']['output']>;
+  title?: Maybe<Scalars['String']['output']>;
+  /** `rich`, or `video` for video attachments. */
+  type?: Maybe<Scalars['String']['output']>;
+  version?: Maybe<Scalars['String']['output']>;
+  width?: Maybe<Scalars['Int']['output']>;
+  /** The XML document as received, when `format: XML`. */
+  xml?: Maybe<Scalars['String']['output']>;
+};
+
+export type OEmbedFormat =
+  | 'JSON'
+  | 'XML';
+
+/** A notice the site left about an event's occurrences (after a change to an event of a series). */
+export type OccurrencesNotice = {
+  __typename?: 'OccurrencesNotice';
+  message?: Maybe<Scalars['String']['output']>;
+  /** The notice as received (a JSON string). */
+  raw: Scalars['String']['output'];
+  type?: Maybe<Scalars['String']['output']>;
+};
+
+/** The onboarding wizard's state and settings (camelCase as the wizard's own script sends them). */
+export type OnboardingWizardInput = {
+  /** A `_tec_wizard` nonce of the caller. */
+  actionNonce: Scalars['String']['input'];
+  begun?: InputMaybe<Scalars['Boolean']['input']>;
+  completedTabs?: InputMaybe<Array<Scalars['Int']['input']>>;
+  currency?: InputMaybe<Scalars['String']['input']>;
+  currentTab?: InputMaybe<Scalars['Int']['input']>;
+  dateFormat?: InputMaybe<Scalars['String']['input']>;
+  /** Any other field of the wizard, sent as given. */
+  extra?: InputMaybe<Scalars['JSON']['input']>;
+  finished?: InputMaybe<Scalars['Boolean']['input']>;
+  optin?: InputMaybe<Scalars['Boolean']['input']>;
+  /** `{name, phone, website, email}` or `{organizerId}`. */
+  organizer?: InputMaybe<Scalars['JSON']['input']>;
+  skippedTabs?: InputMaybe<Array<Scalars['Int']['input']>>;
+  startOfWeek?: InputMaybe<Scalars['Int']['input']>;
+  timezoneString?: InputMaybe<Scalars['String']['input']>;
+  /** Enabled views (slugs). */
+  tribeEnableViews?: InputMaybe<Array<Scalars['String']['input']>>;
+  /** `{name, address, city, state, zip, country, phone, website}` or `{venueId}`. */
+  venue?: InputMaybe<Scalars['JSON']['input']>;
+};
+
+export type OnboardingWizardResult = {
+  __typename?: 'OnboardingWizardResult';
+  /** True when the site answered 500 (a step failed and the chain stopped). */
+  failed: Scalars['Boolean']['output'];
+  messages: Array<Scalars['String']['output']>;
+  /** IDs of the organizer or venue a step created. */
+  organizerId?: Maybe<Scalars['Int']['output']>;
+  raw?: Maybe<Scalars['JSON']['output']>;
+  /** As the site says it (a failing step still says true; see `failed`). */
+  success: Scalars['Boolean']['output'];
+  venueId?: Maybe<Scalars['Int']['output']>;
+};
+
+/** Comment and ping status of a post (calendar-core/v1). */
+export type OpenStatus =
+  | 'CLOSED'
+  | 'OPEN';
 
 export type OrderDirection =
   | 'ASC'
@@ -329,6 +1669,64 @@ export type OrganizerEdge = {
   node: Organizer;
 };
 
+/** An organizer as written; `title` is required on create. Legacy-only: `featuredImageUrl`. Core-only: `excerpt`, `slug`, `tagIds`. */
+export type OrganizerInput = {
+  authorId?: InputMaybe<Scalars['Int']['input']>;
+  description?: InputMaybe<Scalars['String']['input']>;
+  email?: InputMaybe<Scalars['String']['input']>;
+  excerpt?: InputMaybe<Scalars['String']['input']>;
+  featuredImageId?: InputMaybe<Scalars['Int']['input']>;
+  featuredImageUrl?: InputMaybe<Scalars['String']['input']>;
+  phone?: InputMaybe<Scalars['String']['input']>;
+  publishedAt?: InputMaybe<Scalars['DateTime']['input']>;
+  slug?: InputMaybe<Scalars['String']['input']>;
+  status?: InputMaybe<PostStatus>;
+  tagIds?: InputMaybe<Array<Scalars['Int']['input']>>;
+  title?: InputMaybe<Scalars['String']['input']>;
+  website?: InputMaybe<Scalars['String']['input']>;
+};
+
+export type OrganizerPayload = {
+  __typename?: 'OrganizerPayload';
+  organizer?: Maybe<Organizer>;
+};
+
+export type OrganizerResult = {
+  __typename?: 'OrganizerResult';
+  databaseId?: Maybe<Scalars['Int']['output']>;
+  error?: Maybe<MutationError>;
+  index: Scalars['Int']['output'];
+  organizer?: Maybe<Organizer>;
+};
+
+export type OrganizerUpdateInput = {
+  id: Scalars['ID']['input'];
+  input: OrganizerInput;
+};
+
+export type OrganizersPayload = {
+  __typename?: 'OrganizersPayload';
+  failed: Scalars['Int']['output'];
+  results: Array<OrganizerResult>;
+  written: Scalars['Int']['output'];
+};
+
+/** GET /network/users-overdue-training (one row per user and site). */
+export type OverdueTraining = {
+  __typename?: 'OverdueTraining';
+  blogId?: Maybe<Scalars['Int']['output']>;
+  course?: Maybe<Scalars['String']['output']>;
+  daysOverdue?: Maybe<Scalars['Int']['output']>;
+  displayName?: Maybe<Scalars['String']['output']>;
+  dueAt?: Maybe<Scalars['DateTime']['output']>;
+  email?: Maybe<Scalars['String']['output']>;
+  raw?: Maybe<Scalars['JSON']['output']>;
+  siteName?: Maybe<Scalars['String']['output']>;
+  status?: Maybe<Scalars['String']['output']>;
+  userId: Scalars['Int']['output'];
+  userLogin?: Maybe<Scalars['String']['output']>;
+};
+
 /** Relay page information. */
 export type PageInfo = {
   __typename?: 'PageInfo';
@@ -363,6 +1761,135 @@ export type PlacesWhere = {
   status?: InputMaybe<Array<PostStatus>>;
 };
 
+/** A post of the site's `core/v2/posts` collection (WordPress's posts controller). */
+export type Post = Node & {
+  __typename?: 'Post';
+  authorId?: Maybe<Scalars['Int']['output']>;
+  /** IDs in the posts' `category` taxonomy (not the calendar's event categories). */
+  categoryIds: Array<Scalars['Int']['output']>;
+  commentStatus?: Maybe<Scalars['String']['output']>;
+  /** Rendered content (HTML); empty for password-protected posts. */
+  content?: Maybe<Scalars['String']['output']>;
+  databaseId: Scalars['Int']['output'];
+  excerpt?: Maybe<Scalars['String']['output']>;
+  /** Attachment ID of the featured image (null when none). */
+  featuredMediaId?: Maybe<Scalars['Int']['output']>;
+  format?: Maybe<Scalars['String']['output']>;
+  guid?: Maybe<Scalars['String']['output']>;
+  id: Scalars['ID']['output'];
+  modifiedAt?: Maybe<Scalars['DateTime']['output']>;
+  modifiedAtUtc?: Maybe<Scalars['DateTime']['output']>;
+  passwordProtected?: Maybe<Scalars['Boolean']['output']>;
+  pingStatus?: Maybe<Scalars['String']['output']>;
+  /** Publication date in the site's zone, with its offset. */
+  publishedAt?: Maybe<Scalars['DateTime']['output']>;
+  publishedAtUtc?: Maybe<Scalars['DateTime']['output']>;
+  /** The post object as the site sent it. */
+  raw?: Maybe<Scalars['JSON']['output']>;
+  slug?: Maybe<Scalars['String']['output']>;
+  /** Raw WordPress status (`publish`, `draft`, `dp-rewrite-republish`, ...). */
+  status?: Maybe<Scalars['String']['output']>;
+  sticky?: Maybe<Scalars['Boolean']['output']>;
+  tagIds: Array<Scalars['Int']['output']>;
+  template?: Maybe<Scalars['String']['output']>;
+  title?: Maybe<Scalars['String']['output']>;
+  type?: Maybe<Scalars['String']['output']>;
+  /** Permalink (`link`). */
+  url?: Maybe<Scalars['String']['output']>;
+};
+
+/** Posts without these categories (`categories_exclude`). */
+export type PostCategoriesExcludeFilter = {
+  includeChildren?: InputMaybe<Scalars['Boolean']['input']>;
+  terms: Array<Scalars['Int']['input']>;
+};
+
+/** Posts with these categories (`categories`). */
+export type PostCategoriesFilter = {
+  /** Also match the terms' descendants. Default false. */
+  includeChildren?: InputMaybe<Scalars['Boolean']['input']>;
+  /** OR (any term, the default) or AND (every term). */
+  operator?: InputMaybe<TermOperator>;
+  terms: Array<Scalars['Int']['input']>;
+};
+
+export type PostConnection = {
+  __typename?: 'PostConnection';
+  edges: Array<PostEdge>;
+  nodes: Array<Post>;
+  pageInfo: PageInfo;
+  /** Total number of matching posts (X-WP-Total, less `where.offset`). */
+  totalCount?: Maybe<Scalars['Int']['output']>;
+};
+
+export type PostEdge = {
+  __typename?: 'PostEdge';
+  cursor: Scalars['String']['output'];
+  node: Post;
+};
+
+/** Post format (calendar-core/v1). */
+export type PostFormat =
+  | 'ASIDE'
+  | 'AUDIO'
+  | 'CHAT'
+  | 'GALLERY'
+  | 'IMAGE'
+  | 'LINK'
+  | 'QUOTE'
+  | 'STANDARD'
+  | 'STATUS'
+  | 'VIDEO';
+
+/** Every status the core/v2 list filter accepts (spec "States and transitions"). */
+export type PostListStatus =
+  | 'ANY'
+  | 'AUTO_DRAFT'
+  | 'CALENDAR_EA_DRAFT'
+  | 'CALENDAR_EA_FAILED'
+  | 'CALENDAR_EA_PENDING'
+  | 'CALENDAR_EA_SCHEDULE'
+  | 'CALENDAR_EA_SUCCESS'
+  | 'CALENDAR_IGNORED'
+  | 'DP_REWRITE_REPUBLISH'
+  | 'DRAFT'
+  | 'FIELDS_DISABLED'
+  | 'FUTURE'
+  | 'INHERIT'
+  | 'PENDING'
+  | 'PRIVATE'
+  | 'PUBLISH'
+  | 'REQUEST_COMPLETED'
+  | 'REQUEST_CONFIRMED'
+  | 'REQUEST_FAILED'
+  | 'REQUEST_PENDING'
+  | 'TRASH';
+
+export type PostOrderField =
+  | 'AUTHOR'
+  | 'DATE'
+  | 'ID'
+  /** The order of `where.include` (needs it). */
+  | 'INCLUDE'
+  /** The order of `where.slug`. */
+  | 'INCLUDE_SLUGS'
+  | 'MODIFIED'
+  | 'PARENT'
+  | 'RAND'
+  /** Search relevance (needs `where.search`). */
+  | 'RELEVANCE'
+  | 'SLUG'
+  | 'TITLE';
+
+export type PostSearchColumn =
+  | 'POST_CONTENT'
+  | 'POST_EXCERPT'
+  | 'POST_TITLE';
+
+export type PostSearchSemantics =
+  /** The whole input is one term that must equal a searched column (case-insensitive). */
+  | 'EXACT';
+
 /** WordPress post status. */
 export type PostStatus =
   | 'AUTO_DRAFT'
@@ -374,10 +1901,86 @@ export type PostStatus =
   | 'PUBLISH'
   | 'TRASH';
 
+/** Posts with these tags (`tags`). */
+export type PostTagsFilter = {
+  operator?: InputMaybe<TermOperator>;
+  terms: Array<Scalars['Int']['input']>;
+};
+
+/** The statuses a post can be written with (the write enum the site announces). */
+export type PostWriteStatus =
+  | 'CALENDAR_EA_DRAFT'
+  | 'CALENDAR_EA_FAILED'
+  | 'CALENDAR_EA_PENDING'
+  | 'CALENDAR_EA_SCHEDULE'
+  | 'CALENDAR_EA_SUCCESS'
+  | 'CALENDAR_IGNORED'
+  | 'DRAFT'
+  | 'FUTURE'
+  | 'PENDING'
+  | 'PRIVATE'
+  | 'PUBLISH';
+
+export type PostsOrderBy = {
+  /** Default DESC. */
+  direction?: InputMaybe<OrderDirection>;
+  field: PostOrderField;
+};
+
+/** Filters of `posts`: every query parameter of GET /core/v2/posts, camelCased. */
+export type PostsWhere = {
+  /** Published after (exclusive). */
+  after?: InputMaybe<Scalars['DateTime']['input']>;
+  /** Author user IDs. */
+  author?: InputMaybe<Array<Scalars['Int']['input']>>;
+  authorExclude?: InputMaybe<Array<Scalars['Int']['input']>>;
+  before?: InputMaybe<Scalars['DateTime']['input']>;
+  categories?: InputMaybe<PostCategoriesFilter>;
+  categoriesExclude?: InputMaybe<PostCategoriesExcludeFilter>;
+  exclude?: InputMaybe<Array<Scalars['Int']['input']>>;
+  format?: InputMaybe<Array<PostFormat>>;
+  /** Post IDs. */
+  include?: InputMaybe<Array<Scalars['Int']['input']>>;
+  modifiedAfter?: InputMaybe<Scalars['DateTime']['input']>;
+  modifiedBefore?: InputMaybe<Scalars['DateTime']['input']>;
+  /** Skip this many matching posts before paging starts (cursors count from here). */
+  offset?: InputMaybe<Scalars['Int']['input']>;
+  /** WordPress word search (quoted phrases, `-word` excludes). */
+  search?: InputMaybe<Scalars['String']['input']>;
+  searchColumns?: InputMaybe<Array<PostSearchColumn>>;
+  searchSemantics?: InputMaybe<PostSearchSemantics>;
+  slug?: InputMaybe<Array<Scalars['String']['input']>>;
+  /** Default PUBLISH; other statuses need `edit_posts` (PRIVATE: `read_private_posts`). */
+  status?: InputMaybe<Array<PostListStatus>>;
+  sticky?: InputMaybe<Scalars['Boolean']['input']>;
+  tags?: InputMaybe<PostTagsFilter>;
+  tagsExclude?: InputMaybe<Array<Scalars['Int']['input']>>;
+  /** How the taxonomy filters combine; default AND. */
+  taxRelation?: InputMaybe<TaxRelation>;
+};
+
 export type Query = {
   __typename?: 'Query';
+  /** A namespace's API document, as received. */
+  apiDocument?: Maybe<Scalars['JSON']['output']>;
+  /** The attachment behind a media URL (GET /site-blocks/v1/get-attachment-id; needs `edit_posts`). NOT_FOUND when none. */
+  attachmentByUrl: AttachmentLookup;
+  /** Audit-log entries, newest first unless `order: ASC` (needs `manage_options`; pages of at most 100 upstream). */
+  auditLog: AuditLogConnection;
+  /** The matching entries as CSV; `search` matches message, user login, object type and name, action or IP. */
+  auditLogExport: AuditLogExport;
+  /** `calendar/automation-a/v1`. */
+  automationA: AutomationA;
+  /** `calendar/automation-b/v1`. */
+  automationB: AutomationB;
+  /** The embeddable calendar as an HTML document. `nonce` is a `wp_rest` nonce of the caller (`_wpnonce`). */
+  calendarEmbed: Scalars['String']['output'];
+  /** Renders a calendar view as HTML (`calendar/views/v2/html`; needs a `_view_rest` nonce). */
+  calendarView: CalendarViewHtml;
   categories?: Maybe<CategoryConnection>;
   category?: Maybe<Category>;
+  /** A fresh challenge (GET /site/v1/challenge; public, never cached). */
+  challenge: Challenge;
   /** One event; null when it does not exist or is not visible to the caller. */
   event?: Maybe<Event>;
   /**
@@ -385,6 +1988,8 @@ export type Query = {
    * upstream page are fetched in parallel.
    */
   events?: Maybe<EventConnection>;
+  facets: Facets;
+  governance: Governance;
   /** One namespace, read from its own index route. */
   namespace?: Maybe<Namespace>;
   /** Every namespace of the spec, and whether this site offers it (from the root index; no extra call). */
@@ -393,14 +1998,66 @@ export type Query = {
   node?: Maybe<Node>;
   /** Fetches several objects by global ID, in order (null for those not found). */
   nodes: Array<Maybe<Node>>;
+  /** Reads the occurrences notices of an event; reading clears them (signed-in callers). */
+  occurrencesNotices: Array<OccurrencesNotice>;
+  /** oEmbed data of one of this site's URLs (GET /oembed/1.0/embed; public). Width is clamped to 200-600. */
+  oembed: OEmbed;
+  /** oEmbed data of any URL through the site (GET /oembed/1.0/proxy; needs `edit_posts`). */
+  oembedProxy: OEmbed;
   organizer?: Maybe<Organizer>;
   organizers?: Maybe<OrganizerConnection>;
+  /** Posts of `core/v2/posts`, as a Relay connection (pages of at most 100 upstream). */
+  posts: PostConnection;
+  /**
+   * SEO tooling of the site (`seo/v1`). NAMESPACE_UNAVAILABLE when the site's root
+   * index does not list `seo/v1`.
+   */
+  seo: SeoQuery;
   series?: Maybe<SeriesConnection>;
   site: Site;
   tag?: Maybe<Tag>;
   tags?: Maybe<TagConnection>;
   venue?: Maybe<Venue>;
   venues?: Maybe<VenueConnection>;
+};
+
+
+export type QueryApiDocumentArgs = {
+  api: ApiDocumentName;
+};
+
+
+export type QueryAttachmentByUrlArgs = {
+  url: Scalars['String']['input'];
+};
+
+
+export type QueryAuditLogArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  before?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  last?: InputMaybe<Scalars['Int']['input']>;
+  order?: InputMaybe<OrderDirection>;
+  where?: InputMaybe<AuditLogWhere>;
+};
+
+
+export type QueryAuditLogExportArgs = {
+  order?: InputMaybe<OrderDirection>;
+  search?: InputMaybe<Scalars['String']['input']>;
+  where?: InputMaybe<AuditLogWhere>;
+};
+
+
+export type QueryCalendarEmbedArgs = {
+  input?: InputMaybe<CalendarEmbedInput>;
+  nonce: Scalars['String']['input'];
+};
+
+
+export type QueryCalendarViewArgs = {
+  input: CalendarViewInput;
+  method?: InputMaybe<ViewRequestMethod>;
 };
 
 
@@ -451,6 +2108,27 @@ export type QueryNodesArgs = {
 };
 
 
+export type QueryOccurrencesNoticesArgs = {
+  eventId: Scalars['Int']['input'];
+};
+
+
+export type QueryOembedArgs = {
+  format?: InputMaybe<OEmbedFormat>;
+  maxWidth?: InputMaybe<Scalars['Int']['input']>;
+  url: Scalars['String']['input'];
+};
+
+
+export type QueryOembedProxyArgs = {
+  discover?: InputMaybe<Scalars['Boolean']['input']>;
+  format?: InputMaybe<OEmbedFormat>;
+  maxHeight?: InputMaybe<Scalars['Int']['input']>;
+  maxWidth?: InputMaybe<Scalars['Int']['input']>;
+  url: Scalars['String']['input'];
+};
+
+
 export type QueryOrganizerArgs = {
   id: Scalars['ID']['input'];
   idType?: InputMaybe<PlaceIdType>;
@@ -463,6 +2141,17 @@ export type QueryOrganizersArgs = {
   first?: InputMaybe<Scalars['Int']['input']>;
   last?: InputMaybe<Scalars['Int']['input']>;
   where?: InputMaybe<PlacesWhere>;
+};
+
+
+export type QueryPostsArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  before?: InputMaybe<Scalars['String']['input']>;
+  context?: InputMaybe<RestContext>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  last?: InputMaybe<Scalars['Int']['input']>;
+  orderBy?: InputMaybe<PostsOrderBy>;
+  where?: InputMaybe<PostsWhere>;
 };
 
 
@@ -504,6 +2193,786 @@ export type QueryVenuesArgs = {
   first?: InputMaybe<Scalars['Int']['input']>;
   last?: InputMaybe<Scalars['Int']['input']>;
   where?: InputMaybe<PlacesWhere>;
+};
+
+/** A stored redirect. */
+export type Redirect = {
+  __typename?: 'Redirect';
+  format: RedirectFormat;
+  /** The path (PLAIN) or pattern (REGEX) that is redirected, as the site stored it. */
+  origin: Scalars['String']['output'];
+  /** Position in the site's stored list (both formats together). */
+  position?: Maybe<Scalars['Int']['output']>;
+  raw?: Maybe<Scalars['JSON']['output']>;
+  /** The numeric HTTP status (301, 302, 307, 410, 451). */
+  statusCode: Scalars['Int']['output'];
+  /** Where it goes; empty for GONE and UNAVAILABLE_FOR_LEGAL_REASONS. */
+  target: Scalars['String']['output'];
+  type: RedirectType;
+};
+
+/** How a redirect's origin is matched. */
+export type RedirectFormat =
+  /** The origin is a path of this site (stored without leading and trailing slashes). */
+  | 'PLAIN'
+  /** The origin is a regular expression; the target may use `$1`, ... */
+  | 'REGEX';
+
+export type RedirectInput = {
+  format?: InputMaybe<RedirectFormat>;
+  /** A path (`/old-page/`), a same-site URL (becomes its path) or, for REGEX, a pattern. */
+  origin: Scalars['String']['input'];
+  /** Required unless the type is GONE or UNAVAILABLE_FOR_LEGAL_REASONS. */
+  target?: InputMaybe<Scalars['String']['input']>;
+  type: RedirectType;
+};
+
+/** What a redirect write came to (Yoast answers with plain bodies, never WP_Error). */
+export type RedirectOutcome =
+  /** A validation error stopped the write; it cannot be bypassed. */
+  | 'ERROR'
+  /** The site could not store it (e.g. no redirect matched the origin, or a regex origin clashes with a plain one). */
+  | 'FAILED'
+  /** Written. */
+  | 'OK'
+  /** A validation warning stopped the write; retry with `ignoreWarning: true` to write anyway. */
+  | 'WARNING';
+
+/**
+ * The answer of a redirect write. Validation failures are data, not GraphQL
+ * errors, so a client can show the message, highlight `fields` and, for a
+ * WARNING, offer to retry with `ignoreWarning: true`.
+ */
+export type RedirectResult = {
+  __typename?: 'RedirectResult';
+  /** True when the same write with `ignoreWarning: true` would get past this failure. */
+  canIgnore: Scalars['Boolean']['output'];
+  /** The inputs the failure is about: `origin`, `target` (empty when none or on success). */
+  fields: Array<Scalars['String']['output']>;
+  /** The site's message, HTML stripped. */
+  message?: Maybe<Scalars['String']['output']>;
+  outcome: RedirectOutcome;
+  raw?: Maybe<Scalars['JSON']['output']>;
+  success: Scalars['Boolean']['output'];
+  /** The site's title, e.g. "Redirect created." / "Redirect not created.". */
+  title?: Maybe<Scalars['String']['output']>;
+};
+
+/** Redirect settings (`wpseo_redirect`). */
+export type RedirectSettings = {
+  __typename?: 'RedirectSettings';
+  /** Application-level (PHP) redirects are off; the web server's configuration is used instead. */
+  disablePhpRedirect?: Maybe<Scalars['Boolean']['output']>;
+  /** Where the redirect file is written (read only; null after an update). */
+  filePath?: Maybe<Scalars['String']['output']>;
+  /** Whether the site runs on Apache (read only; null after an update). */
+  isApache?: Maybe<Scalars['Boolean']['output']>;
+  /** The site's message after an update. */
+  message?: Maybe<Scalars['String']['output']>;
+  raw?: Maybe<Scalars['JSON']['output']>;
+  /** Redirects are written to a separate file. */
+  separateFile?: Maybe<Scalars['Boolean']['output']>;
+};
+
+/** HTTP status a redirect answers with (Yoast's redirect types). */
+export type RedirectType =
+  /** 302 Found. */
+  | 'FOUND'
+  /** 410 Content Deleted (no target). */
+  | 'GONE'
+  /** 301 Moved Permanently. */
+  | 'MOVED_PERMANENTLY'
+  /** 307 Temporary Redirect. */
+  | 'TEMPORARY_REDIRECT'
+  /** 451 Unavailable For Legal Reasons (no target). */
+  | 'UNAVAILABLE_FOR_LEGAL_REASONS';
+
+export type RemoteSiteTraining = {
+  __typename?: 'RemoteSiteTraining';
+  blogId?: Maybe<Scalars['Int']['output']>;
+  completedAt?: Maybe<Scalars['DateTime']['output']>;
+  course?: Maybe<Scalars['String']['output']>;
+  dueAt?: Maybe<Scalars['DateTime']['output']>;
+  overdue?: Maybe<Scalars['Boolean']['output']>;
+  siteName?: Maybe<Scalars['String']['output']>;
+  status?: Maybe<Scalars['String']['output']>;
+};
+
+/** A user's training over the network, as the remote API reports it. */
+export type RemoteTrainingStatus = {
+  __typename?: 'RemoteTrainingStatus';
+  displayName?: Maybe<Scalars['String']['output']>;
+  overdue?: Maybe<Scalars['Boolean']['output']>;
+  raw?: Maybe<Scalars['JSON']['output']>;
+  sites: Array<RemoteSiteTraining>;
+  /** completed, incomplete, overdue or not_enrolled. */
+  status?: Maybe<Scalars['String']['output']>;
+  userEmail?: Maybe<Scalars['String']['output']>;
+  userId: Scalars['Int']['output'];
+  userLogin?: Maybe<Scalars['String']['output']>;
+};
+
+/** `context` of the posts controller: which fields the site fills in (`EDIT` needs `edit_posts`). */
+export type RestContext =
+  | 'EDIT'
+  | 'EMBED'
+  | 'VIEW';
+
+export type RoleCount = {
+  __typename?: 'RoleCount';
+  count: Scalars['Int']['output'];
+  role: Scalars['String']['output'];
+};
+
+/** A generic answer of a `seo/v1` write: `success` and what the site said. */
+export type SeoActionResult = {
+  __typename?: 'SeoActionResult';
+  /** Inputs the site could not save (`social_site_a`, `other_social_urls-1`, ...). */
+  failures: Array<Scalars['String']['output']>;
+  message?: Maybe<Scalars['String']['output']>;
+  raw?: Maybe<Scalars['JSON']['output']>;
+  /** The status the site put inside its body, when it did. */
+  status?: Maybe<Scalars['Int']['output']>;
+  success: Scalars['Boolean']['output'];
+};
+
+export type SeoAvailablePost = {
+  __typename?: 'SeoAvailablePost';
+  databaseId: Scalars['Int']['output'];
+  raw?: Maybe<Scalars['JSON']['output']>;
+  slug?: Maybe<Scalars['String']['output']>;
+  title?: Maybe<Scalars['String']['output']>;
+};
+
+export type SeoCallToAction = {
+  __typename?: 'SeoCallToAction';
+  href?: Maybe<Scalars['String']['output']>;
+  label?: Maybe<Scalars['String']['output']>;
+  type?: Maybe<Scalars['String']['output']>;
+};
+
+export type SeoCompanyOrPerson =
+  | 'COMPANY'
+  | 'PERSON';
+
+export type SeoContentForWords = {
+  __typename?: 'SeoContentForWords';
+  /** HTML: the title as `<h1>` then the text. */
+  content?: Maybe<Scalars['String']['output']>;
+  description?: Maybe<Scalars['String']['output']>;
+  keyphraseSynonyms?: Maybe<Scalars['String']['output']>;
+  objectId: Scalars['Int']['output'];
+  primaryFocusKeyword?: Maybe<Scalars['String']['output']>;
+  title?: Maybe<Scalars['String']['output']>;
+};
+
+export type SeoCornerstoneData = {
+  __typename?: 'SeoCornerstoneData';
+  cornerstones: Array<SeoIndexable>;
+  mostLinked: Array<SeoIndexable>;
+  raw?: Maybe<Scalars['JSON']['output']>;
+};
+
+export type SeoFileSize = {
+  __typename?: 'SeoFileSize';
+  raw?: Maybe<Scalars['JSON']['output']>;
+  sizeInBytes: Scalars['Int']['output'];
+  url: Scalars['String']['output'];
+};
+
+/** The SEO head of a URL of this site (`get_head`). */
+export type SeoHead = {
+  __typename?: 'SeoHead';
+  canonical?: Maybe<Scalars['String']['output']>;
+  description?: Maybe<Scalars['String']['output']>;
+  /** The `<head>` markup Yoast would print. */
+  html?: Maybe<Scalars['String']['output']>;
+  /** All head data (`og_*`, `twitter_card`, `schema`, ...). */
+  json?: Maybe<Scalars['JSON']['output']>;
+  raw?: Maybe<Scalars['JSON']['output']>;
+  /** `{index, follow, ...}` as the site sends it. */
+  robots?: Maybe<Scalars['JSON']['output']>;
+  /** 200 when the URL resolves, 404 (with the not-found page's head) otherwise. */
+  status: Scalars['Int']['output'];
+  title?: Maybe<Scalars['String']['output']>;
+};
+
+/** An indexable: the SEO record of a post, term, archive or system page. */
+export type SeoIndexable = {
+  __typename?: 'SeoIndexable';
+  breadcrumbTitle?: Maybe<Scalars['String']['output']>;
+  /** Internal links pointing here (cornerstone data `mostLinked` only). */
+  incomingLinkCount?: Maybe<Scalars['Int']['output']>;
+  isCornerstone?: Maybe<Scalars['Boolean']['output']>;
+  isRobotsNoindex?: Maybe<Scalars['Boolean']['output']>;
+  objectId?: Maybe<Scalars['Int']['output']>;
+  /** The post type or taxonomy (a singular label in cornerstone data). */
+  objectSubType?: Maybe<Scalars['String']['output']>;
+  /** `post`, `term`, `post-type-archive`, `home-page`, `system-page`, `date-archive`. */
+  objectType?: Maybe<Scalars['String']['output']>;
+  permalink?: Maybe<Scalars['String']['output']>;
+  primaryFocusKeyword?: Maybe<Scalars['String']['output']>;
+  raw?: Maybe<Scalars['JSON']['output']>;
+  title?: Maybe<Scalars['String']['output']>;
+};
+
+/** One `seo/v1` indexing action (`POST indexing/*`, `link-indexing/*`). */
+export type SeoIndexingAction =
+  | 'COMPLETE'
+  | 'GENERAL'
+  | 'INDEXABLES_COMPLETE'
+  | 'LINK_POSTS'
+  | 'LINK_TERMS'
+  | 'POSTS'
+  | 'POST_TYPE_ARCHIVES'
+  | 'PREPARE'
+  | 'TERMS';
+
+/** A batch of indexing (or importing) work. */
+export type SeoIndexingBatch = {
+  __typename?: 'SeoIndexingBatch';
+  /** True while batches come back full: call again. */
+  hasMore: Scalars['Boolean']['output'];
+  /** The site's `next_url` (null once done). */
+  nextUrl?: Maybe<Scalars['String']['output']>;
+  objects: Array<SeoIndexable>;
+  raw?: Maybe<Scalars['JSON']['output']>;
+};
+
+export type SeoKeyphraseResults = {
+  __typename?: 'SeoKeyphraseResults';
+  columnNames: Array<Scalars['String']['output']>;
+  keyphrases: Array<SeoRelatedKeyphrase>;
+  raw?: Maybe<Scalars['JSON']['output']>;
+  /** Rows as the site sends them (one string per column). */
+  rows: Array<Array<Maybe<Scalars['String']['output']>>>;
+};
+
+/** Keyword research sign-in. The tokens themselves are not exposed. */
+export type SeoKeywordResearchAuth = {
+  __typename?: 'SeoKeywordResearchAuth';
+  /** Unix seconds. */
+  createdAt?: Maybe<Scalars['Int']['output']>;
+  /** Unix seconds. */
+  expiresAt?: Maybe<Scalars['Int']['output']>;
+  hasAccessToken: Scalars['Boolean']['output'];
+  /** Why it failed (e.g. an invalid code); null on success. */
+  message?: Maybe<Scalars['String']['output']>;
+  success: Scalars['Boolean']['output'];
+};
+
+export type SeoLinkSuggestion = {
+  __typename?: 'SeoLinkSuggestion';
+  databaseId: Scalars['Int']['output'];
+  isCornerstone: Scalars['Boolean']['output'];
+  labels: Array<Scalars['String']['output']>;
+  link?: Maybe<Scalars['String']['output']>;
+  objectType?: Maybe<Scalars['String']['output']>;
+  raw?: Maybe<Scalars['JSON']['output']>;
+  score?: Maybe<Scalars['Float']['output']>;
+  title?: Maybe<Scalars['String']['output']>;
+};
+
+export type SeoMetaField = {
+  __typename?: 'SeoMetaField';
+  key: Scalars['String']['output'];
+  value?: Maybe<Scalars['String']['output']>;
+};
+
+export type SeoMutation = {
+  __typename?: 'SeoMutation';
+  authenticateKeywordResearch: SeoKeywordResearchAuth;
+  completeProminentWords: Scalars['Boolean']['output'];
+  completeTask: SeoActionResult;
+  /**
+   * Creates a redirect. A validation WARNING comes back as data (outcome WARNING,
+   * `canIgnore: true`): repeat with `ignoreWarning: true` to create it anyway. An
+   * ERROR cannot be bypassed.
+   */
+  createRedirect: RedirectResult;
+  /** Deletes the redirect with this origin (matched by origin only); FAILED when there is none. */
+  deleteRedirect: RedirectResult;
+  dismissAlert: SeoActionResult;
+  /** Removes the "new" badge of a post type. */
+  dismissNewPostType: SeoActionResult;
+  /** Removes the "new" badge of a taxonomy. */
+  dismissNewTaxonomy: SeoActionResult;
+  enableCornerstone: Scalars['Boolean']['output'];
+  enableTracking: SeoActionResult;
+  markIntroductionSeen: SeoActionResult;
+  /** The next posts that need prominent words (the same batch again until they are saved). */
+  prominentWordsContent: SeoProminentWordsContent;
+  /** Runs one importing action, e.g. plugin `aioseo`, type `posts`. */
+  runImport: SeoIndexingBatch;
+  /** Runs one indexing step; repeat while `hasMore`. */
+  runIndexing: SeoIndexingBatch;
+  saveConfigurationState: SeoActionResult;
+  saveProminentWords: SeoActionResult;
+  saveWorkouts: Scalars['Boolean']['output'];
+  /** Turns an integration on or off (`semrush`, `wincher`, ...); an unknown one gives success false. */
+  setIntegrationActive: SeoActionResult;
+  /** Two lowercase letters, e.g. `us`. */
+  setKeywordResearchCountry: SeoActionResult;
+  /** Dismisses the Site Kit configuration for good (or undoes that). */
+  setKitConfigurationDismissed: SeoActionResult;
+  setSiteRepresentation: SeoActionResult;
+  /** Saves the organisation's social profiles; values it could not save are in `failures` (success false). */
+  setSocialProfiles: SeoActionResult;
+  setVideoEmbedPermission: SeoActionResult;
+  /** Records the first time a tracked action happened (`task_list_first_opened_on`, ...). */
+  trackAction: SeoActionResult;
+  /** Records Site Kit setup progress; at least one field is required. */
+  trackSetupSteps: SeoActionResult;
+  /** Removes the redirects made for a post or term (needs the right to edit it); FAILED when there were none. */
+  undoRedirectsForObject: RedirectResult;
+  /**
+   * Replaces the redirect `from` (matched by origin, type and target) with `to`;
+   * both must have the same format. Validation as `createRedirect`.
+   */
+  updateRedirect: RedirectResult;
+  updateRedirectSettings: RedirectSettings;
+  /** Marks a post noindex (workouts). */
+  workoutNoindex: Scalars['Boolean']['output'];
+  /** Trashes a post (or deletes a term) and redirects its permalink to `redirectUrl` (301). */
+  workoutRemoveAndRedirect: Scalars['Boolean']['output'];
+};
+
+
+export type SeoMutationAuthenticateKeywordResearchArgs = {
+  code: Scalars['String']['input'];
+};
+
+
+export type SeoMutationCompleteTaskArgs = {
+  task: Scalars['String']['input'];
+};
+
+
+export type SeoMutationCreateRedirectArgs = {
+  ignoreWarning?: InputMaybe<Scalars['Boolean']['input']>;
+  input: RedirectInput;
+};
+
+
+export type SeoMutationDeleteRedirectArgs = {
+  format?: InputMaybe<RedirectFormat>;
+  origin: Scalars['String']['input'];
+};
+
+
+export type SeoMutationDismissAlertArgs = {
+  key: Scalars['String']['input'];
+};
+
+
+export type SeoMutationDismissNewPostTypeArgs = {
+  name: Scalars['String']['input'];
+};
+
+
+export type SeoMutationDismissNewTaxonomyArgs = {
+  name: Scalars['String']['input'];
+};
+
+
+export type SeoMutationEnableCornerstoneArgs = {
+  objectId: Scalars['Int']['input'];
+  objectType: Scalars['String']['input'];
+};
+
+
+export type SeoMutationEnableTrackingArgs = {
+  tracking: Scalars['Boolean']['input'];
+};
+
+
+export type SeoMutationMarkIntroductionSeenArgs = {
+  id: Scalars['String']['input'];
+  isSeen?: InputMaybe<Scalars['Boolean']['input']>;
+};
+
+
+export type SeoMutationRunImportArgs = {
+  plugin: Scalars['String']['input'];
+  type: Scalars['String']['input'];
+};
+
+
+export type SeoMutationRunIndexingArgs = {
+  action: SeoIndexingAction;
+};
+
+
+export type SeoMutationSaveConfigurationStateArgs = {
+  finishedSteps: Array<Scalars['String']['input']>;
+};
+
+
+export type SeoMutationSaveProminentWordsArgs = {
+  items: Array<SeoProminentWordsInput>;
+};
+
+
+export type SeoMutationSaveWorkoutsArgs = {
+  cornerstone: SeoWorkoutInput;
+  orphaned: SeoWorkoutInput;
+};
+
+
+export type SeoMutationSetIntegrationActiveArgs = {
+  active: Scalars['Boolean']['input'];
+  integration: Scalars['String']['input'];
+};
+
+
+export type SeoMutationSetKeywordResearchCountryArgs = {
+  countryCode: Scalars['String']['input'];
+};
+
+
+export type SeoMutationSetKitConfigurationDismissedArgs = {
+  dismissed: Scalars['Boolean']['input'];
+};
+
+
+export type SeoMutationSetSiteRepresentationArgs = {
+  input: SeoSiteRepresentationInput;
+};
+
+
+export type SeoMutationSetSocialProfilesArgs = {
+  input: SeoSocialProfilesInput;
+};
+
+
+export type SeoMutationSetVideoEmbedPermissionArgs = {
+  value?: InputMaybe<Scalars['Boolean']['input']>;
+};
+
+
+export type SeoMutationTrackActionArgs = {
+  action: Scalars['String']['input'];
+};
+
+
+export type SeoMutationTrackSetupStepsArgs = {
+  input: SeoSetupStepsInput;
+};
+
+
+export type SeoMutationUndoRedirectsForObjectArgs = {
+  kind: SeoObjectKind;
+  objectId: Scalars['Int']['input'];
+};
+
+
+export type SeoMutationUpdateRedirectArgs = {
+  from: RedirectInput;
+  ignoreWarning?: InputMaybe<Scalars['Boolean']['input']>;
+  to: RedirectInput;
+};
+
+
+export type SeoMutationUpdateRedirectSettingsArgs = {
+  disablePhpRedirect: Scalars['Boolean']['input'];
+  separateFile: Scalars['Boolean']['input'];
+};
+
+
+export type SeoMutationWorkoutNoindexArgs = {
+  objectId: Scalars['Int']['input'];
+  objectSubType: Scalars['String']['input'];
+  objectType: Scalars['String']['input'];
+};
+
+
+export type SeoMutationWorkoutRemoveAndRedirectArgs = {
+  objectId: Scalars['Int']['input'];
+  objectSubType: Scalars['String']['input'];
+  objectType: Scalars['String']['input'];
+  permalink: Scalars['String']['input'];
+  redirectUrl: Scalars['String']['input'];
+};
+
+/** The kind of object whose redirects `undoRedirectsForObject` removes. */
+export type SeoObjectKind =
+  | 'POST'
+  | 'TERM';
+
+export type SeoProminentWordInput = {
+  stem: Scalars['String']['input'];
+  weight: Scalars['Float']['input'];
+};
+
+export type SeoProminentWordsContent = {
+  __typename?: 'SeoProminentWordsContent';
+  hasMore: Scalars['Boolean']['output'];
+  nextUrl?: Maybe<Scalars['String']['output']>;
+  objects: Array<SeoContentForWords>;
+  raw?: Maybe<Scalars['JSON']['output']>;
+};
+
+export type SeoProminentWordsInput = {
+  objectId: Scalars['Int']['input'];
+  words: Array<SeoProminentWordInput>;
+};
+
+export type SeoQuery = {
+  __typename?: 'SeoQuery';
+  /** Published posts of a type whose title contains `search` (at most 100), for llms.txt. */
+  availablePosts: Array<SeoAvailablePost>;
+  /** Whether the caller may edit that user (false rather than an error when not). */
+  canEditUser: Scalars['Boolean']['output'];
+  /** Finished first-time configuration steps. */
+  configurationState: Array<Scalars['String']['output']>;
+  cornerstoneData: SeoCornerstoneData;
+  /** Size of an uploaded file of this site (NOT_FOUND for other hosts and unknown files). Needs `manage_options`. */
+  fileSize: SeoFileSize;
+  /** The SEO head of a URL of this site (public). */
+  head: SeoHead;
+  /** When a post was last modified (site-local `Y-m-d H:i:s`), null for no such post. */
+  lastUpdated?: Maybe<Scalars['String']['output']>;
+  /** Posts to link to, for a text's prominent words. */
+  linkSuggestions: Array<SeoLinkSuggestion>;
+  /** Custom fields of a post whose key starts with `query` (at most 25); needs `edit_post` on it. */
+  postMeta: Array<SeoMetaField>;
+  /** Readability scores; arguments as `seoScores`. */
+  readabilityScores: SeoScoreSummary;
+  redirectSettings: RedirectSettings;
+  /** Redirects of one format, or of both (two parallel requests) when `format` is null. Needs `wpseo_manage_redirects`. */
+  redirects: Array<Redirect>;
+  /** Keyphrases related to a keyphrase (after `authenticateKeywordResearch`). */
+  relatedKeyphrases: SeoKeyphraseResults;
+  /** SEO scores of a content type (`post`, `page`, `calendar_events`, ...), optionally of one term. */
+  seoScores: SeoScoreSummary;
+  /** Counts of the caller's visible published posts per SEO rank. Needs credentials (`read`). */
+  statistics: SeoStatistics;
+  /** The task list. */
+  tasks: Array<SeoTask>;
+  /** The caller's video embed permission. */
+  videoEmbedPermission: Scalars['Boolean']['output'];
+  /** Link suggestions for an indexable (its ID is the post ID). */
+  workoutLinkSuggestions: Array<SeoWorkoutLinkSuggestion>;
+  /** Workouts progress. Needs `edit_others_posts`, as every workout field. */
+  workouts: SeoWorkouts;
+};
+
+
+export type SeoQueryAvailablePostsArgs = {
+  postType?: InputMaybe<Scalars['String']['input']>;
+  search?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+export type SeoQueryCanEditUserArgs = {
+  userId: Scalars['Int']['input'];
+};
+
+
+export type SeoQueryFileSizeArgs = {
+  url: Scalars['String']['input'];
+};
+
+
+export type SeoQueryHeadArgs = {
+  url: Scalars['String']['input'];
+};
+
+
+export type SeoQueryLastUpdatedArgs = {
+  postId: Scalars['Int']['input'];
+};
+
+
+export type SeoQueryLinkSuggestionsArgs = {
+  limit?: InputMaybe<Scalars['Int']['input']>;
+  objectId: Scalars['Int']['input'];
+  objectType: Scalars['String']['input'];
+  prominentWords: Array<SeoProminentWordInput>;
+};
+
+
+export type SeoQueryPostMetaArgs = {
+  postId: Scalars['Int']['input'];
+  query?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+export type SeoQueryReadabilityScoresArgs = {
+  contentType: Scalars['String']['input'];
+  taxonomy?: InputMaybe<Scalars['String']['input']>;
+  term?: InputMaybe<Scalars['Int']['input']>;
+  troubleshooting?: InputMaybe<Scalars['Boolean']['input']>;
+};
+
+
+export type SeoQueryRedirectsArgs = {
+  format?: InputMaybe<RedirectFormat>;
+};
+
+
+export type SeoQueryRelatedKeyphrasesArgs = {
+  countryCode: Scalars['String']['input'];
+  keyphrase: Scalars['String']['input'];
+};
+
+
+export type SeoQuerySeoScoresArgs = {
+  contentType: Scalars['String']['input'];
+  taxonomy?: InputMaybe<Scalars['String']['input']>;
+  term?: InputMaybe<Scalars['Int']['input']>;
+  troubleshooting?: InputMaybe<Scalars['Boolean']['input']>;
+};
+
+
+export type SeoQueryTasksArgs = {
+  filter?: InputMaybe<SeoTaskFilter>;
+  limit?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+export type SeoQueryWorkoutLinkSuggestionsArgs = {
+  indexableId: Scalars['Int']['input'];
+};
+
+export type SeoRankCount = {
+  __typename?: 'SeoRankCount';
+  count: Scalars['Int']['output'];
+  /** The label, HTML stripped. */
+  label?: Maybe<Scalars['String']['output']>;
+  /** Admin list of those posts (entities decoded). */
+  link?: Maybe<Scalars['String']['output']>;
+  /** `na` (no focus keyphrase), `bad`, `ok`, `good` or `noindex`. */
+  rank: Scalars['String']['output'];
+  raw?: Maybe<Scalars['JSON']['output']>;
+};
+
+export type SeoRelatedKeyphrase = {
+  __typename?: 'SeoRelatedKeyphrase';
+  difficulty?: Maybe<Scalars['Int']['output']>;
+  intent?: Maybe<Scalars['String']['output']>;
+  keyword: Scalars['String']['output'];
+  searchVolume?: Maybe<Scalars['Int']['output']>;
+  /** Monthly trend, 12 values between 0 and 1. */
+  trends: Array<Scalars['Float']['output']>;
+};
+
+export type SeoScoreGroup = {
+  __typename?: 'SeoScoreGroup';
+  amount: Scalars['Int']['output'];
+  /** The posts' IDs (only with `troubleshooting: true`). */
+  ids?: Maybe<Array<Scalars['Int']['output']>>;
+  name: Scalars['String']['output'];
+  raw?: Maybe<Scalars['JSON']['output']>;
+  /** Admin list of those posts. */
+  viewLink?: Maybe<Scalars['String']['output']>;
+};
+
+export type SeoScoreSummary = {
+  __typename?: 'SeoScoreSummary';
+  cacheUsed?: Maybe<Scalars['Boolean']['output']>;
+  /** Groups `good`, `ok`, `bad` and `notAnalyzed` (zero amounts included). */
+  groups: Array<SeoScoreGroup>;
+  /** Seconds the site spent counting (0 when served from its cache). */
+  queryTime?: Maybe<Scalars['Float']['output']>;
+  raw?: Maybe<Scalars['JSON']['output']>;
+};
+
+export type SeoSetupStage =
+  | 'ACTIVATE'
+  | 'GRANT_CONSENT'
+  | 'INSTALL'
+  | 'SETUP'
+  | 'SUCCESSFULLY_CONNECTED';
+
+export type SeoSetupStepsInput = {
+  firstInteractionStage?: InputMaybe<SeoSetupStage>;
+  lastInteractionStage?: InputMaybe<SeoSetupStage>;
+  setupWidgetLoaded?: InputMaybe<Scalars['Boolean']['input']>;
+  setupWidgetPermanentlyDismissed?: InputMaybe<Scalars['Boolean']['input']>;
+  setupWidgetTemporarilyDismissed?: InputMaybe<Scalars['Boolean']['input']>;
+};
+
+export type SeoSiteRepresentationInput = {
+  companyLogo?: InputMaybe<Scalars['String']['input']>;
+  companyLogoId?: InputMaybe<Scalars['Int']['input']>;
+  companyName?: InputMaybe<Scalars['String']['input']>;
+  companyOrPerson: SeoCompanyOrPerson;
+  companyOrPersonUserId?: InputMaybe<Scalars['Int']['input']>;
+  /** Becomes the site's tagline. */
+  description?: InputMaybe<Scalars['String']['input']>;
+  personLogo?: InputMaybe<Scalars['String']['input']>;
+  personLogoId?: InputMaybe<Scalars['Int']['input']>;
+};
+
+export type SeoSocialProfilesInput = {
+  otherSocialUrls?: InputMaybe<Array<Scalars['String']['input']>>;
+  /** An http(s) URL ("" clears it). */
+  socialSiteA?: InputMaybe<Scalars['String']['input']>;
+  /** A user name or URL ("" clears it). */
+  socialSiteB?: InputMaybe<Scalars['String']['input']>;
+};
+
+export type SeoStatistics = {
+  __typename?: 'SeoStatistics';
+  /** The dashboard sentence above the counts. */
+  header?: Maybe<Scalars['String']['output']>;
+  ranks: Array<SeoRankCount>;
+  raw?: Maybe<Scalars['JSON']['output']>;
+};
+
+export type SeoTask = {
+  __typename?: 'SeoTask';
+  about?: Maybe<Scalars['String']['output']>;
+  badge?: Maybe<Scalars['String']['output']>;
+  callToAction?: Maybe<SeoCallToAction>;
+  /** Minutes. */
+  duration?: Maybe<Scalars['Int']['output']>;
+  id: Scalars['String']['output'];
+  isCompleted: Scalars['Boolean']['output'];
+  priority?: Maybe<Scalars['String']['output']>;
+  raw?: Maybe<Scalars['JSON']['output']>;
+  title?: Maybe<Scalars['String']['output']>;
+};
+
+export type SeoTaskFilter =
+  | 'COMPLETED'
+  | 'INCOMPLETE';
+
+export type SeoWorkout = {
+  __typename?: 'SeoWorkout';
+  finishedSteps: Array<Scalars['String']['output']>;
+  /** Indexables per step, as stored. */
+  indexablesByStep?: Maybe<Scalars['JSON']['output']>;
+};
+
+export type SeoWorkoutInput = {
+  /** Cornerstone: chooseCornerstones, checkLinks, addLinks, improved, skipped. Orphaned: improveRemove, update, addLinks, removed, noindexed, improved, skipped. */
+  finishedSteps: Array<Scalars['String']['input']>;
+  /** Indexables (or their IDs) per step. @default {} */
+  indexablesByStep?: InputMaybe<Scalars['JSON']['input']>;
+};
+
+export type SeoWorkoutLinkSuggestion = {
+  __typename?: 'SeoWorkoutLinkSuggestion';
+  editLink?: Maybe<Scalars['String']['output']>;
+  isCornerstone: Scalars['Boolean']['output'];
+  objectId: Scalars['Int']['output'];
+  objectSubType?: Maybe<Scalars['String']['output']>;
+  objectType?: Maybe<Scalars['String']['output']>;
+  permalink?: Maybe<Scalars['String']['output']>;
+  raw?: Maybe<Scalars['JSON']['output']>;
+  score?: Maybe<Scalars['Float']['output']>;
+  title?: Maybe<Scalars['String']['output']>;
+};
+
+export type SeoWorkouts = {
+  __typename?: 'SeoWorkouts';
+  configuration?: Maybe<SeoWorkout>;
+  cornerstone?: Maybe<SeoWorkout>;
+  orphaned?: Maybe<SeoWorkout>;
+  /** All workouts data as stored. */
+  raw?: Maybe<Scalars['JSON']['output']>;
 };
 
 /** A series of recurring events (calendar-core/v1). */
@@ -574,6 +3043,41 @@ export type Site = {
   url?: Maybe<Scalars['String']['output']>;
 };
 
+/** GET /network/sites-content-review-compliance-summary */
+export type SiteContentReviewCompliance = {
+  __typename?: 'SiteContentReviewCompliance';
+  blogId: Scalars['Int']['output'];
+  compliant?: Maybe<Scalars['Boolean']['output']>;
+  current?: Maybe<Scalars['Int']['output']>;
+  domain?: Maybe<Scalars['String']['output']>;
+  dueSoon?: Maybe<Scalars['Int']['output']>;
+  name?: Maybe<Scalars['String']['output']>;
+  neverReviewed?: Maybe<Scalars['Int']['output']>;
+  overdue?: Maybe<Scalars['Int']['output']>;
+  path?: Maybe<Scalars['String']['output']>;
+  postsTotal?: Maybe<Scalars['Int']['output']>;
+  rate?: Maybe<Scalars['Float']['output']>;
+  raw?: Maybe<Scalars['JSON']['output']>;
+  url?: Maybe<Scalars['String']['output']>;
+};
+
+/** GET /network/sites-qa-compliance-summary */
+export type SiteQaCompliance = {
+  __typename?: 'SiteQaCompliance';
+  blogId: Scalars['Int']['output'];
+  checksFailed?: Maybe<Scalars['Int']['output']>;
+  checksPassed?: Maybe<Scalars['Int']['output']>;
+  checksTotal?: Maybe<Scalars['Int']['output']>;
+  compliant?: Maybe<Scalars['Boolean']['output']>;
+  domain?: Maybe<Scalars['String']['output']>;
+  lastChecked?: Maybe<Scalars['DateTime']['output']>;
+  name?: Maybe<Scalars['String']['output']>;
+  path?: Maybe<Scalars['String']['output']>;
+  rate?: Maybe<Scalars['Float']['output']>;
+  raw?: Maybe<Scalars['JSON']['output']>;
+  url?: Maybe<Scalars['String']['output']>;
+};
+
 export type SiteRoute = {
   __typename?: 'SiteRoute';
   /** Methods whose endpoint is marked `allow_batch` (writable through /batch/v1). */
@@ -581,6 +3085,22 @@ export type SiteRoute = {
   methods: Array<Scalars['String']['output']>;
   /** Route pattern as the site writes it, e.g. `/calendar-core/v1/events/(?P<id>[\\d]+)`. */
   pattern: Scalars['String']['output'];
+};
+
+/** GET /network/sites-training-compliance-summary */
+export type SiteTrainingCompliance = {
+  __typename?: 'SiteTrainingCompliance';
+  blogId: Scalars['Int']['output'];
+  compliant?: Maybe<Scalars['Boolean']['output']>;
+  domain?: Maybe<Scalars['String']['output']>;
+  name?: Maybe<Scalars['String']['output']>;
+  path?: Maybe<Scalars['String']['output']>;
+  rate?: Maybe<Scalars['Float']['output']>;
+  raw?: Maybe<Scalars['JSON']['output']>;
+  url?: Maybe<Scalars['String']['output']>;
+  usersCompleted?: Maybe<Scalars['Int']['output']>;
+  usersOverdue?: Maybe<Scalars['Int']['output']>;
+  usersTotal?: Maybe<Scalars['Int']['output']>;
 };
 
 export type Tag = Node & {
@@ -620,10 +3140,34 @@ export type TagEdge = {
   node: Tag;
 };
 
+/** An event tag as written (legacy interface); `name` is required on create. */
+export type TagInput = {
+  description?: InputMaybe<Scalars['String']['input']>;
+  name?: InputMaybe<Scalars['String']['input']>;
+  slug?: InputMaybe<Scalars['String']['input']>;
+};
+
+export type TagPayload = {
+  __typename?: 'TagPayload';
+  tag?: Maybe<Tag>;
+};
+
+export type TaxOperand =
+  | 'AND'
+  | 'OR';
+
+export type TaxRelation =
+  | 'AND'
+  | 'OR';
+
 export type TermIdType =
   | 'DATABASE_ID'
   | 'ID'
   | 'SLUG';
+
+export type TermOperator =
+  | 'AND'
+  | 'OR';
 
 export type TermOrderField =
   | 'COUNT'
@@ -651,6 +3195,12 @@ export type TermsWhere = {
   search?: InputMaybe<Scalars['String']['input']>;
   slug?: InputMaybe<Scalars['String']['input']>;
 };
+
+/** The HTTP method of an update. calendar-core/v1 takes PUT and PATCH; the legacy interface also takes POST (which then forces the legacy interface). */
+export type UpdateMethod =
+  | 'PATCH'
+  | 'POST'
+  | 'PUT';
 
 export type Venue = Node & {
   __typename?: 'Venue';
@@ -710,6 +3260,78 @@ export type VenueEdge = {
   cursor: Scalars['String']['output'];
   node: Venue;
 };
+
+/**
+ * A venue as written; `title` is required on create. Legacy-only: `showMap`,
+ * `showMapLink`, `featuredImageUrl`. Core-only: `excerpt`, `slug`, `latitude`,
+ * `longitude`, `tagIds`.
+ */
+export type VenueInput = {
+  address?: InputMaybe<Scalars['String']['input']>;
+  authorId?: InputMaybe<Scalars['Int']['input']>;
+  city?: InputMaybe<Scalars['String']['input']>;
+  country?: InputMaybe<Scalars['String']['input']>;
+  description?: InputMaybe<Scalars['String']['input']>;
+  excerpt?: InputMaybe<Scalars['String']['input']>;
+  featuredImageId?: InputMaybe<Scalars['Int']['input']>;
+  featuredImageUrl?: InputMaybe<Scalars['String']['input']>;
+  latitude?: InputMaybe<Scalars['Float']['input']>;
+  longitude?: InputMaybe<Scalars['Float']['input']>;
+  phone?: InputMaybe<Scalars['String']['input']>;
+  province?: InputMaybe<Scalars['String']['input']>;
+  publishedAt?: InputMaybe<Scalars['DateTime']['input']>;
+  showMap?: InputMaybe<Scalars['Boolean']['input']>;
+  showMapLink?: InputMaybe<Scalars['Boolean']['input']>;
+  slug?: InputMaybe<Scalars['String']['input']>;
+  state?: InputMaybe<Scalars['String']['input']>;
+  stateProvince?: InputMaybe<Scalars['String']['input']>;
+  status?: InputMaybe<PostStatus>;
+  tagIds?: InputMaybe<Array<Scalars['Int']['input']>>;
+  title?: InputMaybe<Scalars['String']['input']>;
+  website?: InputMaybe<Scalars['String']['input']>;
+  zip?: InputMaybe<Scalars['String']['input']>;
+};
+
+export type VenuePayload = {
+  __typename?: 'VenuePayload';
+  venue?: Maybe<Venue>;
+};
+
+export type VenueResult = {
+  __typename?: 'VenueResult';
+  databaseId?: Maybe<Scalars['Int']['output']>;
+  error?: Maybe<MutationError>;
+  index: Scalars['Int']['output'];
+  venue?: Maybe<Venue>;
+};
+
+export type VenueUpdateInput = {
+  id: Scalars['ID']['input'];
+  input: VenueInput;
+};
+
+export type VenuesPayload = {
+  __typename?: 'VenuesPayload';
+  failed: Scalars['Int']['output'];
+  results: Array<VenueResult>;
+  written: Scalars['Int']['output'];
+};
+
+export type ViewNonces = {
+  __typename?: 'ViewNonces';
+  tvn1?: Maybe<Scalars['String']['output']>;
+  tvn2?: Maybe<Scalars['String']['output']>;
+};
+
+/** How `calendarView` calls the site: TEC's views script uses either. */
+export type ViewRequestMethod =
+  | 'GET'
+  | 'POST';
+
+/** Which calendar interface a write goes through (default: calendar-core/v1 when the site has it). */
+export type WriteInterface =
+  | 'CORE'
+  | 'LEGACY';
 
 
 
@@ -787,6 +3409,7 @@ export type ResolversInterfaceTypes<_RefType extends Record<string, unknown>> = 
     | ( TermModel )
     | ( EventModel )
     | ( OrganizerModel )
+    | ( PostModel )
     | ( SeriesModel )
     | ( TermModel )
     | ( VenueModel )
@@ -795,101 +3418,491 @@ export type ResolversInterfaceTypes<_RefType extends Record<string, unknown>> = 
 
 /** Mapping between all available schema types and the resolvers types */
 export type ResolversTypes = {
+  ApiDocumentName: ApiDocumentName;
+  AttachmentLookup: ResolverTypeWrapper<AttachmentLookup>;
+  AttachmentSize: ResolverTypeWrapper<AttachmentSize>;
+  AuditAction: AuditAction;
+  AuditLogConnection: ResolverTypeWrapper<AuditLogConnectionModel>;
+  AuditLogEdge: ResolverTypeWrapper<AuditLogEdge>;
+  AuditLogEntry: ResolverTypeWrapper<AuditLogEntry>;
+  AuditLogExport: ResolverTypeWrapper<AuditLogExport>;
+  AuditLogWhere: AuditLogWhere;
+  AuditObjectType: AuditObjectType;
+  AuditPriority: AuditPriority;
+  AutomationA: ResolverTypeWrapper<AutomationNamespaceModel>;
+  AutomationAuthorization: ResolverTypeWrapper<AutomationAuthorization>;
+  AutomationB: ResolverTypeWrapper<AutomationNamespaceModel>;
+  AutomationEventInput: AutomationEventInput;
+  AutomationEventStatus: AutomationEventStatus;
+  AutomationFeed: ResolverTypeWrapper<Omit<AutomationFeed, 'events' | 'items'> & { events: Array<ResolversTypes['Event']>, items: Array<ResolversTypes['AutomationFeedItem']> }>;
+  AutomationFeedItem: ResolverTypeWrapper<Omit<AutomationFeedItem, 'event'> & { event: ResolversTypes['Event'] }>;
+  AutomationFindEventsInput: AutomationFindEventsInput;
+  AutomationUpdateMethod: AutomationUpdateMethod;
   Boolean: ResolverTypeWrapper<Scalars['Boolean']['output']>;
+  CalendarEmbedInput: CalendarEmbedInput;
+  CalendarEmbedView: CalendarEmbedView;
+  CalendarViewHtml: ResolverTypeWrapper<CalendarViewHtml>;
+  CalendarViewInput: CalendarViewInput;
   Category: ResolverTypeWrapper<TermModel>;
   CategoryConnection: ResolverTypeWrapper<TermConnectionModel>;
   CategoryEdge: ResolverTypeWrapper<Omit<CategoryEdge, 'node'> & { node: ResolversTypes['Category'] }>;
+  CategoryInput: CategoryInput;
+  CategoryPayload: ResolverTypeWrapper<Omit<CategoryPayload, 'category'> & { category?: Maybe<ResolversTypes['Category']> }>;
+  Challenge: ResolverTypeWrapper<Challenge>;
+  ChallengeSolutionInput: ChallengeSolutionInput;
+  ChallengeVerification: ResolverTypeWrapper<ChallengeVerification>;
+  ComplianceArea: ResolverTypeWrapper<ComplianceArea>;
+  ContentReviewMeta: ResolverTypeWrapper<ContentReviewMeta>;
+  ContentReviewStatus: ResolverTypeWrapper<ContentReviewStatus>;
+  ContentReviewSummary: ResolverTypeWrapper<ContentReviewSummary>;
   CostDetails: ResolverTypeWrapper<CostDetails>;
+  CreatePostInput: CreatePostInput;
   DateTime: ResolverTypeWrapper<Scalars['DateTime']['output']>;
+  DeleteCategoryPayload: ResolverTypeWrapper<Omit<DeleteCategoryPayload, 'category'> & { category?: Maybe<ResolversTypes['Category']> }>;
+  DeleteEventPayload: ResolverTypeWrapper<Omit<DeleteEventPayload, 'event'> & { event?: Maybe<ResolversTypes['Event']> }>;
+  DeleteOrganizerPayload: ResolverTypeWrapper<Omit<DeleteOrganizerPayload, 'organizer'> & { organizer?: Maybe<ResolversTypes['Organizer']> }>;
+  DeleteTagPayload: ResolverTypeWrapper<Omit<DeleteTagPayload, 'tag'> & { tag?: Maybe<ResolversTypes['Tag']> }>;
+  DeleteVenuePayload: ResolverTypeWrapper<Omit<DeleteVenuePayload, 'venue'> & { venue?: Maybe<ResolversTypes['Venue']> }>;
+  DiscussionStatus: DiscussionStatus;
+  DuplicatePostResult: ResolverTypeWrapper<DuplicatePostResult>;
   Event: ResolverTypeWrapper<EventModel>;
   EventConnection: ResolverTypeWrapper<EventConnectionModel>;
   EventEdge: ResolverTypeWrapper<Omit<EventEdge, 'node'> & { node: ResolversTypes['Event'] }>;
   EventIdType: EventIdType;
+  EventInput: EventInput;
   EventOrderField: EventOrderField;
+  EventPayload: ResolverTypeWrapper<Omit<EventPayload, 'event'> & { event?: Maybe<ResolversTypes['Event']> }>;
+  EventResult: ResolverTypeWrapper<Omit<EventResult, 'event'> & { event?: Maybe<ResolversTypes['Event']> }>;
+  EventUpdateInput: EventUpdateInput;
   EventsOrderBy: EventsOrderBy;
+  EventsPayload: ResolverTypeWrapper<Omit<EventsPayload, 'results'> & { results: Array<ResolversTypes['EventResult']> }>;
   EventsWhere: EventsWhere;
+  FacetChoice: ResolverTypeWrapper<FacetChoice>;
+  FacetChoiceSuggestion: ResolverTypeWrapper<FacetChoiceSuggestion>;
+  FacetFetch: ResolverTypeWrapper<FacetFetch>;
+  FacetFetchInput: FacetFetchInput;
+  FacetHtml: ResolverTypeWrapper<FacetHtml>;
+  FacetPager: ResolverTypeWrapper<FacetPager>;
+  FacetQueryArgsInput: FacetQueryArgsInput;
+  FacetRefresh: ResolverTypeWrapper<FacetRefresh>;
+  FacetRefreshInput: FacetRefreshInput;
+  FacetSelectionInput: FacetSelectionInput;
+  FacetSort: FacetSort;
+  FacetState: ResolverTypeWrapper<FacetState>;
+  Facets: ResolverTypeWrapper<FacetsModel>;
   Float: ResolverTypeWrapper<Scalars['Float']['output']>;
   GeoInput: GeoInput;
+  Governance: ResolverTypeWrapper<GovernanceModel>;
+  GovernanceNetwork: ResolverTypeWrapper<GovernanceModel>;
+  GovernanceRemote: ResolverTypeWrapper<GovernanceRemoteModel>;
+  GovernanceTrainingCounts: ResolverTypeWrapper<GovernanceTrainingCounts>;
+  GovernanceTrainingRecord: ResolverTypeWrapper<GovernanceTrainingRecord>;
+  GovernanceUserTraining: ResolverTypeWrapper<GovernanceUserTraining>;
+  GovernanceUsersOverview: ResolverTypeWrapper<GovernanceUsersOverview>;
   ID: ResolverTypeWrapper<Scalars['ID']['output']>;
   Image: ResolverTypeWrapper<Image>;
   ImageSize: ResolverTypeWrapper<ImageSize>;
+  ImportActivity: ResolverTypeWrapper<ImportActivity>;
+  ImportBatchInput: ImportBatchInput;
+  ImportBatchResult: ResolverTypeWrapper<ImportBatchResult>;
+  ImportProgressInput: ImportProgressInput;
+  ImportStateInput: ImportStateInput;
+  ImportStateResult: ResolverTypeWrapper<ImportStateResult>;
+  ImportStatus: ImportStatus;
   Int: ResolverTypeWrapper<Scalars['Int']['output']>;
   JSON: ResolverTypeWrapper<Scalars['JSON']['output']>;
   Mutation: ResolverTypeWrapper<Record<PropertyKey, never>>;
+  MutationError: ResolverTypeWrapper<MutationError>;
   Namespace: ResolverTypeWrapper<NamespaceModel>;
+  NetworkComplianceOverview: ResolverTypeWrapper<NetworkComplianceOverview>;
+  NetworkSiteCompliance: ResolverTypeWrapper<NetworkSiteCompliance>;
   Node: ResolverTypeWrapper<ResolversInterfaceTypes<ResolversTypes>['Node']>;
+  OEmbed: ResolverTypeWrapper<OEmbed>;
+  OEmbedFormat: OEmbedFormat;
+  OccurrencesNotice: ResolverTypeWrapper<OccurrencesNotice>;
+  OnboardingWizardInput: OnboardingWizardInput;
+  OnboardingWizardResult: ResolverTypeWrapper<OnboardingWizardResult>;
+  OpenStatus: OpenStatus;
   OrderDirection: OrderDirection;
   Organizer: ResolverTypeWrapper<OrganizerModel>;
   OrganizerConnection: ResolverTypeWrapper<OrganizerConnectionModel>;
   OrganizerEdge: ResolverTypeWrapper<Omit<OrganizerEdge, 'node'> & { node: ResolversTypes['Organizer'] }>;
+  OrganizerInput: OrganizerInput;
+  OrganizerPayload: ResolverTypeWrapper<Omit<OrganizerPayload, 'organizer'> & { organizer?: Maybe<ResolversTypes['Organizer']> }>;
+  OrganizerResult: ResolverTypeWrapper<Omit<OrganizerResult, 'organizer'> & { organizer?: Maybe<ResolversTypes['Organizer']> }>;
+  OrganizerUpdateInput: OrganizerUpdateInput;
+  OrganizersPayload: ResolverTypeWrapper<Omit<OrganizersPayload, 'results'> & { results: Array<ResolversTypes['OrganizerResult']> }>;
+  OverdueTraining: ResolverTypeWrapper<OverdueTraining>;
   PageInfo: ResolverTypeWrapper<PageInfo>;
   PlaceIdType: PlaceIdType;
   PlacesWhere: PlacesWhere;
+  Post: ResolverTypeWrapper<PostModel>;
+  PostCategoriesExcludeFilter: PostCategoriesExcludeFilter;
+  PostCategoriesFilter: PostCategoriesFilter;
+  PostConnection: ResolverTypeWrapper<PostConnectionModel>;
+  PostEdge: ResolverTypeWrapper<Omit<PostEdge, 'node'> & { node: ResolversTypes['Post'] }>;
+  PostFormat: PostFormat;
+  PostListStatus: PostListStatus;
+  PostOrderField: PostOrderField;
+  PostSearchColumn: PostSearchColumn;
+  PostSearchSemantics: PostSearchSemantics;
   PostStatus: PostStatus;
+  PostTagsFilter: PostTagsFilter;
+  PostWriteStatus: PostWriteStatus;
+  PostsOrderBy: PostsOrderBy;
+  PostsWhere: PostsWhere;
   Query: ResolverTypeWrapper<Record<PropertyKey, never>>;
+  Redirect: ResolverTypeWrapper<Redirect>;
+  RedirectFormat: RedirectFormat;
+  RedirectInput: RedirectInput;
+  RedirectOutcome: RedirectOutcome;
+  RedirectResult: ResolverTypeWrapper<RedirectResult>;
+  RedirectSettings: ResolverTypeWrapper<RedirectSettings>;
+  RedirectType: RedirectType;
+  RemoteSiteTraining: ResolverTypeWrapper<RemoteSiteTraining>;
+  RemoteTrainingStatus: ResolverTypeWrapper<RemoteTrainingStatus>;
+  RestContext: RestContext;
+  RoleCount: ResolverTypeWrapper<RoleCount>;
+  SeoActionResult: ResolverTypeWrapper<SeoActionResult>;
+  SeoAvailablePost: ResolverTypeWrapper<SeoAvailablePost>;
+  SeoCallToAction: ResolverTypeWrapper<SeoCallToAction>;
+  SeoCompanyOrPerson: SeoCompanyOrPerson;
+  SeoContentForWords: ResolverTypeWrapper<SeoContentForWords>;
+  SeoCornerstoneData: ResolverTypeWrapper<SeoCornerstoneData>;
+  SeoFileSize: ResolverTypeWrapper<SeoFileSize>;
+  SeoHead: ResolverTypeWrapper<SeoHead>;
+  SeoIndexable: ResolverTypeWrapper<SeoIndexable>;
+  SeoIndexingAction: SeoIndexingAction;
+  SeoIndexingBatch: ResolverTypeWrapper<SeoIndexingBatch>;
+  SeoKeyphraseResults: ResolverTypeWrapper<SeoKeyphraseResults>;
+  SeoKeywordResearchAuth: ResolverTypeWrapper<SeoKeywordResearchAuth>;
+  SeoLinkSuggestion: ResolverTypeWrapper<SeoLinkSuggestion>;
+  SeoMetaField: ResolverTypeWrapper<SeoMetaField>;
+  SeoMutation: ResolverTypeWrapper<SeoRoot>;
+  SeoObjectKind: SeoObjectKind;
+  SeoProminentWordInput: SeoProminentWordInput;
+  SeoProminentWordsContent: ResolverTypeWrapper<SeoProminentWordsContent>;
+  SeoProminentWordsInput: SeoProminentWordsInput;
+  SeoQuery: ResolverTypeWrapper<SeoRoot>;
+  SeoRankCount: ResolverTypeWrapper<SeoRankCount>;
+  SeoRelatedKeyphrase: ResolverTypeWrapper<SeoRelatedKeyphrase>;
+  SeoScoreGroup: ResolverTypeWrapper<SeoScoreGroup>;
+  SeoScoreSummary: ResolverTypeWrapper<SeoScoreSummary>;
+  SeoSetupStage: SeoSetupStage;
+  SeoSetupStepsInput: SeoSetupStepsInput;
+  SeoSiteRepresentationInput: SeoSiteRepresentationInput;
+  SeoSocialProfilesInput: SeoSocialProfilesInput;
+  SeoStatistics: ResolverTypeWrapper<SeoStatistics>;
+  SeoTask: ResolverTypeWrapper<SeoTask>;
+  SeoTaskFilter: SeoTaskFilter;
+  SeoWorkout: ResolverTypeWrapper<SeoWorkout>;
+  SeoWorkoutInput: SeoWorkoutInput;
+  SeoWorkoutLinkSuggestion: ResolverTypeWrapper<SeoWorkoutLinkSuggestion>;
+  SeoWorkouts: ResolverTypeWrapper<SeoWorkouts>;
   Series: ResolverTypeWrapper<SeriesModel>;
   SeriesConnection: ResolverTypeWrapper<SeriesConnectionModel>;
   SeriesEdge: ResolverTypeWrapper<Omit<SeriesEdge, 'node'> & { node: ResolversTypes['Series'] }>;
   SeriesWhere: SeriesWhere;
   Site: ResolverTypeWrapper<SiteInfo>;
+  SiteContentReviewCompliance: ResolverTypeWrapper<SiteContentReviewCompliance>;
+  SiteQaCompliance: ResolverTypeWrapper<SiteQaCompliance>;
   SiteRoute: ResolverTypeWrapper<SiteRoute>;
+  SiteTrainingCompliance: ResolverTypeWrapper<SiteTrainingCompliance>;
   String: ResolverTypeWrapper<Scalars['String']['output']>;
   Tag: ResolverTypeWrapper<TermModel>;
   TagConnection: ResolverTypeWrapper<TermConnectionModel>;
   TagEdge: ResolverTypeWrapper<Omit<TagEdge, 'node'> & { node: ResolversTypes['Tag'] }>;
+  TagInput: TagInput;
+  TagPayload: ResolverTypeWrapper<Omit<TagPayload, 'tag'> & { tag?: Maybe<ResolversTypes['Tag']> }>;
+  TaxOperand: TaxOperand;
+  TaxRelation: TaxRelation;
   TermIdType: TermIdType;
+  TermOperator: TermOperator;
   TermOrderField: TermOrderField;
   TermsOrderBy: TermsOrderBy;
   TermsWhere: TermsWhere;
+  UpdateMethod: UpdateMethod;
   Venue: ResolverTypeWrapper<VenueModel>;
   VenueConnection: ResolverTypeWrapper<VenueConnectionModel>;
   VenueEdge: ResolverTypeWrapper<Omit<VenueEdge, 'node'> & { node: ResolversTypes['Venue'] }>;
+  VenueInput: VenueInput;
+  VenuePayload: ResolverTypeWrapper<Omit<VenuePayload, 'venue'> & { venue?: Maybe<ResolversTypes['Venue']> }>;
+  VenueResult: ResolverTypeWrapper<Omit<VenueResult, 'venue'> & { venue?: Maybe<ResolversTypes['Venue']> }>;
+  VenueUpdateInput: VenueUpdateInput;
+  VenuesPayload: ResolverTypeWrapper<Omit<VenuesPayload, 'results'> & { results: Array<ResolversTypes['VenueResult']> }>;
+  ViewNonces: ResolverTypeWrapper<ViewNonces>;
+  ViewRequestMethod: ViewRequestMethod;
+  WriteInterface: WriteInterface;
 };
 
 /** Mapping between all available schema types and the resolvers parents */
 export type ResolversParentTypes = {
+  AttachmentLookup: AttachmentLookup;
+  AttachmentSize: AttachmentSize;
+  AuditLogConnection: AuditLogConnectionModel;
+  AuditLogEdge: AuditLogEdge;
+  AuditLogEntry: AuditLogEntry;
+  AuditLogExport: AuditLogExport;
+  AuditLogWhere: AuditLogWhere;
+  AutomationA: AutomationNamespaceModel;
+  AutomationAuthorization: AutomationAuthorization;
+  AutomationB: AutomationNamespaceModel;
+  AutomationEventInput: AutomationEventInput;
+  AutomationFeed: Omit<AutomationFeed, 'events' | 'items'> & { events: Array<ResolversParentTypes['Event']>, items: Array<ResolversParentTypes['AutomationFeedItem']> };
+  AutomationFeedItem: Omit<AutomationFeedItem, 'event'> & { event: ResolversParentTypes['Event'] };
+  AutomationFindEventsInput: AutomationFindEventsInput;
   Boolean: Scalars['Boolean']['output'];
+  CalendarEmbedInput: CalendarEmbedInput;
+  CalendarViewHtml: CalendarViewHtml;
+  CalendarViewInput: CalendarViewInput;
   Category: TermModel;
   CategoryConnection: TermConnectionModel;
   CategoryEdge: Omit<CategoryEdge, 'node'> & { node: ResolversParentTypes['Category'] };
+  CategoryInput: CategoryInput;
+  CategoryPayload: Omit<CategoryPayload, 'category'> & { category?: Maybe<ResolversParentTypes['Category']> };
+  Challenge: Challenge;
+  ChallengeSolutionInput: ChallengeSolutionInput;
+  ChallengeVerification: ChallengeVerification;
+  ComplianceArea: ComplianceArea;
+  ContentReviewMeta: ContentReviewMeta;
+  ContentReviewStatus: ContentReviewStatus;
+  ContentReviewSummary: ContentReviewSummary;
   CostDetails: CostDetails;
+  CreatePostInput: CreatePostInput;
   DateTime: Scalars['DateTime']['output'];
+  DeleteCategoryPayload: Omit<DeleteCategoryPayload, 'category'> & { category?: Maybe<ResolversParentTypes['Category']> };
+  DeleteEventPayload: Omit<DeleteEventPayload, 'event'> & { event?: Maybe<ResolversParentTypes['Event']> };
+  DeleteOrganizerPayload: Omit<DeleteOrganizerPayload, 'organizer'> & { organizer?: Maybe<ResolversParentTypes['Organizer']> };
+  DeleteTagPayload: Omit<DeleteTagPayload, 'tag'> & { tag?: Maybe<ResolversParentTypes['Tag']> };
+  DeleteVenuePayload: Omit<DeleteVenuePayload, 'venue'> & { venue?: Maybe<ResolversParentTypes['Venue']> };
+  DuplicatePostResult: DuplicatePostResult;
   Event: EventModel;
   EventConnection: EventConnectionModel;
   EventEdge: Omit<EventEdge, 'node'> & { node: ResolversParentTypes['Event'] };
+  EventInput: EventInput;
+  EventPayload: Omit<EventPayload, 'event'> & { event?: Maybe<ResolversParentTypes['Event']> };
+  EventResult: Omit<EventResult, 'event'> & { event?: Maybe<ResolversParentTypes['Event']> };
+  EventUpdateInput: EventUpdateInput;
   EventsOrderBy: EventsOrderBy;
+  EventsPayload: Omit<EventsPayload, 'results'> & { results: Array<ResolversParentTypes['EventResult']> };
   EventsWhere: EventsWhere;
+  FacetChoice: FacetChoice;
+  FacetChoiceSuggestion: FacetChoiceSuggestion;
+  FacetFetch: FacetFetch;
+  FacetFetchInput: FacetFetchInput;
+  FacetHtml: FacetHtml;
+  FacetPager: FacetPager;
+  FacetQueryArgsInput: FacetQueryArgsInput;
+  FacetRefresh: FacetRefresh;
+  FacetRefreshInput: FacetRefreshInput;
+  FacetSelectionInput: FacetSelectionInput;
+  FacetState: FacetState;
+  Facets: FacetsModel;
   Float: Scalars['Float']['output'];
   GeoInput: GeoInput;
+  Governance: GovernanceModel;
+  GovernanceNetwork: GovernanceModel;
+  GovernanceRemote: GovernanceRemoteModel;
+  GovernanceTrainingCounts: GovernanceTrainingCounts;
+  GovernanceTrainingRecord: GovernanceTrainingRecord;
+  GovernanceUserTraining: GovernanceUserTraining;
+  GovernanceUsersOverview: GovernanceUsersOverview;
   ID: Scalars['ID']['output'];
   Image: Image;
   ImageSize: ImageSize;
+  ImportActivity: ImportActivity;
+  ImportBatchInput: ImportBatchInput;
+  ImportBatchResult: ImportBatchResult;
+  ImportProgressInput: ImportProgressInput;
+  ImportStateInput: ImportStateInput;
+  ImportStateResult: ImportStateResult;
   Int: Scalars['Int']['output'];
   JSON: Scalars['JSON']['output'];
   Mutation: Record<PropertyKey, never>;
+  MutationError: MutationError;
   Namespace: NamespaceModel;
+  NetworkComplianceOverview: NetworkComplianceOverview;
+  NetworkSiteCompliance: NetworkSiteCompliance;
   Node: ResolversInterfaceTypes<ResolversParentTypes>['Node'];
+  OEmbed: OEmbed;
+  OccurrencesNotice: OccurrencesNotice;
+  OnboardingWizardInput: OnboardingWizardInput;
+  OnboardingWizardResult: OnboardingWizardResult;
   Organizer: OrganizerModel;
   OrganizerConnection: OrganizerConnectionModel;
   OrganizerEdge: Omit<OrganizerEdge, 'node'> & { node: ResolversParentTypes['Organizer'] };
+  OrganizerInput: OrganizerInput;
+  OrganizerPayload: Omit<OrganizerPayload, 'organizer'> & { organizer?: Maybe<ResolversParentTypes['Organizer']> };
+  OrganizerResult: Omit<OrganizerResult, 'organizer'> & { organizer?: Maybe<ResolversParentTypes['Organizer']> };
+  OrganizerUpdateInput: OrganizerUpdateInput;
+  OrganizersPayload: Omit<OrganizersPayload, 'results'> & { results: Array<ResolversParentTypes['OrganizerResult']> };
+  OverdueTraining: OverdueTraining;
   PageInfo: PageInfo;
   PlacesWhere: PlacesWhere;
+  Post: PostModel;
+  PostCategoriesExcludeFilter: PostCategoriesExcludeFilter;
+  PostCategoriesFilter: PostCategoriesFilter;
+  PostConnection: PostConnectionModel;
+  PostEdge: Omit<PostEdge, 'node'> & { node: ResolversParentTypes['Post'] };
+  PostTagsFilter: PostTagsFilter;
+  PostsOrderBy: PostsOrderBy;
+  PostsWhere: PostsWhere;
   Query: Record<PropertyKey, never>;
+  Redirect: Redirect;
+  RedirectInput: RedirectInput;
+  RedirectResult: RedirectResult;
+  RedirectSettings: RedirectSettings;
+  RemoteSiteTraining: RemoteSiteTraining;
+  RemoteTrainingStatus: RemoteTrainingStatus;
+  RoleCount: RoleCount;
+  SeoActionResult: SeoActionResult;
+  SeoAvailablePost: SeoAvailablePost;
+  SeoCallToAction: SeoCallToAction;
+  SeoContentForWords: SeoContentForWords;
+  SeoCornerstoneData: SeoCornerstoneData;
+  SeoFileSize: SeoFileSize;
+  SeoHead: SeoHead;
+  SeoIndexable: SeoIndexable;
+  SeoIndexingBatch: SeoIndexingBatch;
+  SeoKeyphraseResults: SeoKeyphraseResults;
+  SeoKeywordResearchAuth: SeoKeywordResearchAuth;
+  SeoLinkSuggestion: SeoLinkSuggestion;
+  SeoMetaField: SeoMetaField;
+  SeoMutation: SeoRoot;
+  SeoProminentWordInput: SeoProminentWordInput;
+  SeoProminentWordsContent: SeoProminentWordsContent;
+  SeoProminentWordsInput: SeoProminentWordsInput;
+  SeoQuery: SeoRoot;
+  SeoRankCount: SeoRankCount;
+  SeoRelatedKeyphrase: SeoRelatedKeyphrase;
+  SeoScoreGroup: SeoScoreGroup;
+  SeoScoreSummary: SeoScoreSummary;
+  SeoSetupStepsInput: SeoSetupStepsInput;
+  SeoSiteRepresentationInput: SeoSiteRepresentationInput;
+  SeoSocialProfilesInput: SeoSocialProfilesInput;
+  SeoStatistics: SeoStatistics;
+  SeoTask: SeoTask;
+  SeoWorkout: SeoWorkout;
+  SeoWorkoutInput: SeoWorkoutInput;
+  SeoWorkoutLinkSuggestion: SeoWorkoutLinkSuggestion;
+  SeoWorkouts: SeoWorkouts;
   Series: SeriesModel;
   SeriesConnection: SeriesConnectionModel;
   SeriesEdge: Omit<SeriesEdge, 'node'> & { node: ResolversParentTypes['Series'] };
   SeriesWhere: SeriesWhere;
   Site: SiteInfo;
+  SiteContentReviewCompliance: SiteContentReviewCompliance;
+  SiteQaCompliance: SiteQaCompliance;
   SiteRoute: SiteRoute;
+  SiteTrainingCompliance: SiteTrainingCompliance;
   String: Scalars['String']['output'];
   Tag: TermModel;
   TagConnection: TermConnectionModel;
   TagEdge: Omit<TagEdge, 'node'> & { node: ResolversParentTypes['Tag'] };
+  TagInput: TagInput;
+  TagPayload: Omit<TagPayload, 'tag'> & { tag?: Maybe<ResolversParentTypes['Tag']> };
   TermsOrderBy: TermsOrderBy;
   TermsWhere: TermsWhere;
   Venue: VenueModel;
   VenueConnection: VenueConnectionModel;
   VenueEdge: Omit<VenueEdge, 'node'> & { node: ResolversParentTypes['Venue'] };
+  VenueInput: VenueInput;
+  VenuePayload: Omit<VenuePayload, 'venue'> & { venue?: Maybe<ResolversParentTypes['Venue']> };
+  VenueResult: Omit<VenueResult, 'venue'> & { venue?: Maybe<ResolversParentTypes['Venue']> };
+  VenueUpdateInput: VenueUpdateInput;
+  VenuesPayload: Omit<VenuesPayload, 'results'> & { results: Array<ResolversParentTypes['VenueResult']> };
+  ViewNonces: ViewNonces;
+};
+
+export type AttachmentLookupResolvers<ContextType = Context, ParentType extends ResolversParentTypes['AttachmentLookup'] = ResolversParentTypes['AttachmentLookup']> = {
+  databaseId?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  height?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  raw?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
+  sizes?: Resolver<Array<ResolversTypes['AttachmentSize']>, ParentType, ContextType>;
+  url?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  width?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+};
+
+export type AttachmentSizeResolvers<ContextType = Context, ParentType extends ResolversParentTypes['AttachmentSize'] = ResolversParentTypes['AttachmentSize']> = {
+  height?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  url?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  width?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+};
+
+export type AuditLogConnectionResolvers<ContextType = Context, ParentType extends ResolversParentTypes['AuditLogConnection'] = ResolversParentTypes['AuditLogConnection']> = {
+  edges?: Resolver<Array<ResolversTypes['AuditLogEdge']>, ParentType, ContextType>;
+  nodes?: Resolver<Array<ResolversTypes['AuditLogEntry']>, ParentType, ContextType>;
+  pageInfo?: Resolver<ResolversTypes['PageInfo'], ParentType, ContextType>;
+  totalCount?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+};
+
+export type AuditLogEdgeResolvers<ContextType = Context, ParentType extends ResolversParentTypes['AuditLogEdge'] = ResolversParentTypes['AuditLogEdge']> = {
+  cursor?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  node?: Resolver<ResolversTypes['AuditLogEntry'], ParentType, ContextType>;
+};
+
+export type AuditLogEntryResolvers<ContextType = Context, ParentType extends ResolversParentTypes['AuditLogEntry'] = ResolversParentTypes['AuditLogEntry']> = {
+  action?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  blogId?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  createdAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  databaseId?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  ip?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  message?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  objectId?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  objectName?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  objectType?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  priority?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  raw?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
+  userId?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  userLogin?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+};
+
+export type AuditLogExportResolvers<ContextType = Context, ParentType extends ResolversParentTypes['AuditLogExport'] = ResolversParentTypes['AuditLogExport']> = {
+  contentType?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  csv?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  filename?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  totalCount?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+};
+
+export type AutomationAResolvers<ContextType = Context, ParentType extends ResolversParentTypes['AutomationA'] = ResolversParentTypes['AutomationA']> = {
+  authorize?: Resolver<ResolversTypes['AutomationAuthorization'], ParentType, ContextType, RequireFields<AutomationAAuthorizeArgs, 'consumerId' | 'consumerSecret'>>;
+  canceledEvents?: Resolver<ResolversTypes['AutomationFeed'], ParentType, ContextType, Partial<AutomationACanceledEventsArgs>>;
+  doc?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
+  findEvents?: Resolver<ResolversTypes['AutomationFeed'], ParentType, ContextType, Partial<AutomationAFindEventsArgs>>;
+  newEvents?: Resolver<ResolversTypes['AutomationFeed'], ParentType, ContextType, Partial<AutomationANewEventsArgs>>;
+  updatedEvents?: Resolver<ResolversTypes['AutomationFeed'], ParentType, ContextType, Partial<AutomationAUpdatedEventsArgs>>;
+};
+
+export type AutomationAuthorizationResolvers<ContextType = Context, ParentType extends ResolversParentTypes['AutomationAuthorization'] = ResolversParentTypes['AutomationAuthorization']> = {
+  accessToken?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export type AutomationBResolvers<ContextType = Context, ParentType extends ResolversParentTypes['AutomationB'] = ResolversParentTypes['AutomationB']> = {
+  canceledEvents?: Resolver<ResolversTypes['AutomationFeed'], ParentType, ContextType, Partial<AutomationBCanceledEventsArgs>>;
+  doc?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
+  newEvents?: Resolver<ResolversTypes['AutomationFeed'], ParentType, ContextType, Partial<AutomationBNewEventsArgs>>;
+  updatedEvents?: Resolver<ResolversTypes['AutomationFeed'], ParentType, ContextType, Partial<AutomationBUpdatedEventsArgs>>;
+};
+
+export type AutomationFeedResolvers<ContextType = Context, ParentType extends ResolversParentTypes['AutomationFeed'] = ResolversParentTypes['AutomationFeed']> = {
+  emptyReason?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  events?: Resolver<Array<ResolversTypes['Event']>, ParentType, ContextType>;
+  items?: Resolver<Array<ResolversTypes['AutomationFeedItem']>, ParentType, ContextType>;
+  raw?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
+};
+
+export type AutomationFeedItemResolvers<ContextType = Context, ParentType extends ResolversParentTypes['AutomationFeedItem'] = ResolversParentTypes['AutomationFeedItem']> = {
+  event?: Resolver<ResolversTypes['Event'], ParentType, ContextType>;
+  eventStatus?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  itemId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  raw?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
+};
+
+export type CalendarViewHtmlResolvers<ContextType = Context, ParentType extends ResolversParentTypes['CalendarViewHtml'] = ResolversParentTypes['CalendarViewHtml']> = {
+  html?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  nonces?: Resolver<Maybe<ResolversTypes['ViewNonces']>, ParentType, ContextType>;
+  raw?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
 };
 
 export type CategoryResolvers<ContextType = Context, ParentType extends ResolversParentTypes['Category'] = ResolversParentTypes['Category']> = {
@@ -919,6 +3932,71 @@ export type CategoryEdgeResolvers<ContextType = Context, ParentType extends Reso
   node?: Resolver<ResolversTypes['Category'], ParentType, ContextType>;
 };
 
+export type CategoryPayloadResolvers<ContextType = Context, ParentType extends ResolversParentTypes['CategoryPayload'] = ResolversParentTypes['CategoryPayload']> = {
+  category?: Resolver<Maybe<ResolversTypes['Category']>, ParentType, ContextType>;
+};
+
+export type ChallengeResolvers<ContextType = Context, ParentType extends ResolversParentTypes['Challenge'] = ResolversParentTypes['Challenge']> = {
+  algorithm?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  challenge?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  expiresAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  maxNumber?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  raw?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
+  salt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  signature?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export type ChallengeVerificationResolvers<ContextType = Context, ParentType extends ResolversParentTypes['ChallengeVerification'] = ResolversParentTypes['ChallengeVerification']> = {
+  raw?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
+  verified?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+};
+
+export type ComplianceAreaResolvers<ContextType = Context, ParentType extends ResolversParentTypes['ComplianceArea'] = ResolversParentTypes['ComplianceArea']> = {
+  compliantSites?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  nonCompliantSites?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  postsOverdue?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  rate?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+  usersOverdue?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+};
+
+export type ContentReviewMetaResolvers<ContextType = Context, ParentType extends ResolversParentTypes['ContentReviewMeta'] = ResolversParentTypes['ContentReviewMeta']> = {
+  blogId?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  domain?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  lastReviewAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  name?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  nextReviewDue?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  path?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  raw?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
+  reviewIntervalDays?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  reviews?: Resolver<Array<ResolversTypes['ContentReviewStatus']>, ParentType, ContextType>;
+  siteId?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  summary?: Resolver<Maybe<ResolversTypes['ContentReviewSummary']>, ParentType, ContextType>;
+  url?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+};
+
+export type ContentReviewStatusResolvers<ContextType = Context, ParentType extends ResolversParentTypes['ContentReviewStatus'] = ResolversParentTypes['ContentReviewStatus']> = {
+  intervalDays?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  lastReviewed?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  nextReviewDue?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  overdue?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
+  postId?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  postType?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  raw?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
+  reviewerId?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  status?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  title?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+};
+
+export type ContentReviewSummaryResolvers<ContextType = Context, ParentType extends ResolversParentTypes['ContentReviewSummary'] = ResolversParentTypes['ContentReviewSummary']> = {
+  compliant?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
+  current?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  dueSoon?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  neverReviewed?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  overdue?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  postsTotal?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  rate?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+};
+
 export type CostDetailsResolvers<ContextType = Context, ParentType extends ResolversParentTypes['CostDetails'] = ResolversParentTypes['CostDetails']> = {
   currencyCode?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   currencyPosition?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
@@ -929,6 +4007,40 @@ export type CostDetailsResolvers<ContextType = Context, ParentType extends Resol
 export interface DateTimeScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['DateTime'], any> {
   name: 'DateTime';
 }
+
+export type DeleteCategoryPayloadResolvers<ContextType = Context, ParentType extends ResolversParentTypes['DeleteCategoryPayload'] = ResolversParentTypes['DeleteCategoryPayload']> = {
+  category?: Resolver<Maybe<ResolversTypes['Category']>, ParentType, ContextType>;
+  databaseId?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+};
+
+export type DeleteEventPayloadResolvers<ContextType = Context, ParentType extends ResolversParentTypes['DeleteEventPayload'] = ResolversParentTypes['DeleteEventPayload']> = {
+  databaseId?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  event?: Resolver<Maybe<ResolversTypes['Event']>, ParentType, ContextType>;
+  permanently?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+};
+
+export type DeleteOrganizerPayloadResolvers<ContextType = Context, ParentType extends ResolversParentTypes['DeleteOrganizerPayload'] = ResolversParentTypes['DeleteOrganizerPayload']> = {
+  databaseId?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  organizer?: Resolver<Maybe<ResolversTypes['Organizer']>, ParentType, ContextType>;
+  permanently?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+};
+
+export type DeleteTagPayloadResolvers<ContextType = Context, ParentType extends ResolversParentTypes['DeleteTagPayload'] = ResolversParentTypes['DeleteTagPayload']> = {
+  databaseId?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  tag?: Resolver<Maybe<ResolversTypes['Tag']>, ParentType, ContextType>;
+};
+
+export type DeleteVenuePayloadResolvers<ContextType = Context, ParentType extends ResolversParentTypes['DeleteVenuePayload'] = ResolversParentTypes['DeleteVenuePayload']> = {
+  databaseId?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  permanently?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  venue?: Resolver<Maybe<ResolversTypes['Venue']>, ParentType, ContextType>;
+};
+
+export type DuplicatePostResultResolvers<ContextType = Context, ParentType extends ResolversParentTypes['DuplicatePostResult'] = ResolversParentTypes['DuplicatePostResult']> = {
+  message?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  raw?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
+  success?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+};
 
 export type EventResolvers<ContextType = Context, ParentType extends ResolversParentTypes['Event'] = ResolversParentTypes['Event']> = {
   allDay?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
@@ -992,6 +4104,140 @@ export type EventEdgeResolvers<ContextType = Context, ParentType extends Resolve
   node?: Resolver<ResolversTypes['Event'], ParentType, ContextType>;
 };
 
+export type EventPayloadResolvers<ContextType = Context, ParentType extends ResolversParentTypes['EventPayload'] = ResolversParentTypes['EventPayload']> = {
+  event?: Resolver<Maybe<ResolversTypes['Event']>, ParentType, ContextType>;
+};
+
+export type EventResultResolvers<ContextType = Context, ParentType extends ResolversParentTypes['EventResult'] = ResolversParentTypes['EventResult']> = {
+  databaseId?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  error?: Resolver<Maybe<ResolversTypes['MutationError']>, ParentType, ContextType>;
+  event?: Resolver<Maybe<ResolversTypes['Event']>, ParentType, ContextType>;
+  index?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+};
+
+export type EventsPayloadResolvers<ContextType = Context, ParentType extends ResolversParentTypes['EventsPayload'] = ResolversParentTypes['EventsPayload']> = {
+  failed?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  results?: Resolver<Array<ResolversTypes['EventResult']>, ParentType, ContextType>;
+  written?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+};
+
+export type FacetChoiceResolvers<ContextType = Context, ParentType extends ResolversParentTypes['FacetChoice'] = ResolversParentTypes['FacetChoice']> = {
+  count?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  depth?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  label?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  parentId?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  termId?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  value?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export type FacetChoiceSuggestionResolvers<ContextType = Context, ParentType extends ResolversParentTypes['FacetChoiceSuggestion'] = ResolversParentTypes['FacetChoiceSuggestion']> = {
+  label?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  value?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export type FacetFetchResolvers<ContextType = Context, ParentType extends ResolversParentTypes['FacetFetch'] = ResolversParentTypes['FacetFetch']> = {
+  facets?: Resolver<Array<ResolversTypes['FacetState']>, ParentType, ContextType>;
+  pager?: Resolver<Maybe<ResolversTypes['FacetPager']>, ParentType, ContextType>;
+  raw?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
+  results?: Resolver<Array<ResolversTypes['Int']>, ParentType, ContextType>;
+};
+
+export type FacetHtmlResolvers<ContextType = Context, ParentType extends ResolversParentTypes['FacetHtml'] = ResolversParentTypes['FacetHtml']> = {
+  html?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export type FacetPagerResolvers<ContextType = Context, ParentType extends ResolversParentTypes['FacetPager'] = ResolversParentTypes['FacetPager']> = {
+  page?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  perPage?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  totalPages?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  totalRows?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+};
+
+export type FacetRefreshResolvers<ContextType = Context, ParentType extends ResolversParentTypes['FacetRefresh'] = ResolversParentTypes['FacetRefresh']> = {
+  counts?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  facets?: Resolver<Array<ResolversTypes['FacetHtml']>, ParentType, ContextType>;
+  pager?: Resolver<Maybe<ResolversTypes['FacetPager']>, ParentType, ContextType>;
+  pagerHtml?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  perPageHtml?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  raw?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
+  settings?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
+  sortHtml?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  template?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+};
+
+export type FacetStateResolvers<ContextType = Context, ParentType extends ResolversParentTypes['FacetState'] = ResolversParentTypes['FacetState']> = {
+  choices?: Resolver<Maybe<Array<ResolversTypes['FacetChoice']>>, ParentType, ContextType>;
+  label?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  selected?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+  settings?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
+  type?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+};
+
+export type FacetsResolvers<ContextType = Context, ParentType extends ResolversParentTypes['Facets'] = ResolversParentTypes['Facets']> = {
+  autocomplete?: Resolver<Maybe<Array<ResolversTypes['FacetChoiceSuggestion']>>, ParentType, ContextType, RequireFields<FacetsAutocompleteArgs, 'facetName' | 'query'>>;
+  fetch?: Resolver<Maybe<ResolversTypes['FacetFetch']>, ParentType, ContextType, Partial<FacetsFetchArgs>>;
+  refresh?: Resolver<Maybe<ResolversTypes['FacetRefresh']>, ParentType, ContextType, Partial<FacetsRefreshArgs>>;
+};
+
+export type GovernanceResolvers<ContextType = Context, ParentType extends ResolversParentTypes['Governance'] = ResolversParentTypes['Governance']> = {
+  contentReviewStatus?: Resolver<Maybe<ResolversTypes['ContentReviewStatus']>, ParentType, ContextType, RequireFields<GovernanceContentReviewStatusArgs, 'postId'>>;
+  network?: Resolver<ResolversTypes['GovernanceNetwork'], ParentType, ContextType>;
+  remote?: Resolver<ResolversTypes['GovernanceRemote'], ParentType, ContextType, Partial<GovernanceRemoteArgs>>;
+  usersOverview?: Resolver<Maybe<ResolversTypes['GovernanceUsersOverview']>, ParentType, ContextType>;
+  usersTrainingStatus?: Resolver<Maybe<Array<ResolversTypes['GovernanceUserTraining']>>, ParentType, ContextType>;
+};
+
+export type GovernanceNetworkResolvers<ContextType = Context, ParentType extends ResolversParentTypes['GovernanceNetwork'] = ResolversParentTypes['GovernanceNetwork']> = {
+  complianceOverview?: Resolver<Maybe<ResolversTypes['NetworkComplianceOverview']>, ParentType, ContextType>;
+  sitesContentReviewCompliance?: Resolver<Maybe<Array<ResolversTypes['SiteContentReviewCompliance']>>, ParentType, ContextType>;
+  sitesOutOfCompliance?: Resolver<Maybe<Array<ResolversTypes['NetworkSiteCompliance']>>, ParentType, ContextType>;
+  sitesQaCompliance?: Resolver<Maybe<Array<ResolversTypes['SiteQaCompliance']>>, ParentType, ContextType>;
+  sitesTrainingCompliance?: Resolver<Maybe<Array<ResolversTypes['SiteTrainingCompliance']>>, ParentType, ContextType>;
+  usersOverdueTraining?: Resolver<Maybe<Array<ResolversTypes['OverdueTraining']>>, ParentType, ContextType>;
+};
+
+export type GovernanceRemoteResolvers<ContextType = Context, ParentType extends ResolversParentTypes['GovernanceRemote'] = ResolversParentTypes['GovernanceRemote']> = {
+  contentReviewMeta?: Resolver<Maybe<ResolversTypes['ContentReviewMeta']>, ParentType, ContextType, RequireFields<GovernanceRemoteContentReviewMetaArgs, 'siteId'>>;
+  trainingStatus?: Resolver<Maybe<ResolversTypes['RemoteTrainingStatus']>, ParentType, ContextType, Partial<GovernanceRemoteTrainingStatusArgs>>;
+  trainingStatuses?: Resolver<Maybe<Array<ResolversTypes['RemoteTrainingStatus']>>, ParentType, ContextType>;
+};
+
+export type GovernanceTrainingCountsResolvers<ContextType = Context, ParentType extends ResolversParentTypes['GovernanceTrainingCounts'] = ResolversParentTypes['GovernanceTrainingCounts']> = {
+  completed?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  inProgress?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  notEnrolled?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  notStarted?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  overdue?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+};
+
+export type GovernanceTrainingRecordResolvers<ContextType = Context, ParentType extends ResolversParentTypes['GovernanceTrainingRecord'] = ResolversParentTypes['GovernanceTrainingRecord']> = {
+  completedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  course?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  dueAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  overdue?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
+  status?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+};
+
+export type GovernanceUserTrainingResolvers<ContextType = Context, ParentType extends ResolversParentTypes['GovernanceUserTraining'] = ResolversParentTypes['GovernanceUserTraining']> = {
+  displayName?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  email?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  raw?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
+  roles?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+  training?: Resolver<Maybe<ResolversTypes['GovernanceTrainingRecord']>, ParentType, ContextType>;
+  userId?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  userLogin?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+};
+
+export type GovernanceUsersOverviewResolvers<ContextType = Context, ParentType extends ResolversParentTypes['GovernanceUsersOverview'] = ResolversParentTypes['GovernanceUsersOverview']> = {
+  complianceRate?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+  raw?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
+  roles?: Resolver<Array<ResolversTypes['RoleCount']>, ParentType, ContextType>;
+  totalUsers?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  training?: Resolver<Maybe<ResolversTypes['GovernanceTrainingCounts']>, ParentType, ContextType>;
+};
+
 export type ImageResolvers<ContextType = Context, ParentType extends ResolversParentTypes['Image'] = ResolversParentTypes['Image']> = {
   databaseId?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
   extension?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
@@ -1010,12 +4256,75 @@ export type ImageSizeResolvers<ContextType = Context, ParentType extends Resolve
   width?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
 };
 
+export type ImportActivityResolvers<ContextType = Context, ParentType extends ResolversParentTypes['ImportActivity'] = ResolversParentTypes['ImportActivity']> = {
+  created?: Resolver<Array<ResolversTypes['Int']>, ParentType, ContextType>;
+  scheduled?: Resolver<Array<ResolversTypes['Int']>, ParentType, ContextType>;
+  skipped?: Resolver<Array<ResolversTypes['Int']>, ParentType, ContextType>;
+  type?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  updated?: Resolver<Array<ResolversTypes['Int']>, ParentType, ContextType>;
+};
+
+export type ImportBatchResultResolvers<ContextType = Context, ParentType extends ResolversParentTypes['ImportBatchResult'] = ResolversParentTypes['ImportBatchResult']> = {
+  activity?: Resolver<Array<ResolversTypes['ImportActivity']>, ParentType, ContextType>;
+  interval?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  nextBatchHash?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  raw?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
+  status?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export type ImportStateResultResolvers<ContextType = Context, ParentType extends ResolversParentTypes['ImportStateResult'] = ResolversParentTypes['ImportStateResult']> = {
+  raw?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
+  status?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
 export interface JsonScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['JSON'], any> {
   name: 'JSON';
 }
 
 export type MutationResolvers<ContextType = Context, ParentType extends ResolversParentTypes['Mutation'] = ResolversParentTypes['Mutation']> = {
+  automationACreateEvent?: Resolver<ResolversTypes['Event'], ParentType, ContextType, RequireFields<MutationAutomationACreateEventArgs, 'input'>>;
+  automationAUpdateEvent?: Resolver<ResolversTypes['Event'], ParentType, ContextType, RequireFields<MutationAutomationAUpdateEventArgs, 'id' | 'method'>>;
+  automationBCreateEvent?: Resolver<ResolversTypes['Event'], ParentType, ContextType, RequireFields<MutationAutomationBCreateEventArgs, 'input'>>;
+  clearOccurrencesNotice?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationClearOccurrencesNoticeArgs, 'eventId'>>;
+  createCategory?: Resolver<Maybe<ResolversTypes['CategoryPayload']>, ParentType, ContextType, RequireFields<MutationCreateCategoryArgs, 'input'>>;
+  createEvent?: Resolver<Maybe<ResolversTypes['EventPayload']>, ParentType, ContextType, RequireFields<MutationCreateEventArgs, 'input'>>;
+  createEvents?: Resolver<ResolversTypes['EventsPayload'], ParentType, ContextType, RequireFields<MutationCreateEventsArgs, 'atomic' | 'inputs'>>;
+  createOrganizer?: Resolver<Maybe<ResolversTypes['OrganizerPayload']>, ParentType, ContextType, RequireFields<MutationCreateOrganizerArgs, 'input'>>;
+  createOrganizers?: Resolver<ResolversTypes['OrganizersPayload'], ParentType, ContextType, RequireFields<MutationCreateOrganizersArgs, 'atomic' | 'inputs'>>;
+  createPost?: Resolver<ResolversTypes['Post'], ParentType, ContextType, RequireFields<MutationCreatePostArgs, 'input'>>;
+  createTag?: Resolver<Maybe<ResolversTypes['TagPayload']>, ParentType, ContextType, RequireFields<MutationCreateTagArgs, 'input'>>;
+  createVenue?: Resolver<Maybe<ResolversTypes['VenuePayload']>, ParentType, ContextType, RequireFields<MutationCreateVenueArgs, 'input'>>;
+  createVenues?: Resolver<ResolversTypes['VenuesPayload'], ParentType, ContextType, RequireFields<MutationCreateVenuesArgs, 'atomic' | 'inputs'>>;
+  deleteCategory?: Resolver<Maybe<ResolversTypes['DeleteCategoryPayload']>, ParentType, ContextType, RequireFields<MutationDeleteCategoryArgs, 'id'>>;
+  deleteEvent?: Resolver<Maybe<ResolversTypes['DeleteEventPayload']>, ParentType, ContextType, RequireFields<MutationDeleteEventArgs, 'force' | 'id' | 'idType'>>;
+  deleteEvents?: Resolver<ResolversTypes['EventsPayload'], ParentType, ContextType, RequireFields<MutationDeleteEventsArgs, 'atomic' | 'force' | 'ids'>>;
+  deleteOrganizer?: Resolver<Maybe<ResolversTypes['DeleteOrganizerPayload']>, ParentType, ContextType, RequireFields<MutationDeleteOrganizerArgs, 'force' | 'id' | 'idType'>>;
+  deleteOrganizers?: Resolver<ResolversTypes['OrganizersPayload'], ParentType, ContextType, RequireFields<MutationDeleteOrganizersArgs, 'atomic' | 'force' | 'ids'>>;
+  deleteTag?: Resolver<Maybe<ResolversTypes['DeleteTagPayload']>, ParentType, ContextType, RequireFields<MutationDeleteTagArgs, 'id'>>;
+  deleteVenue?: Resolver<Maybe<ResolversTypes['DeleteVenuePayload']>, ParentType, ContextType, RequireFields<MutationDeleteVenueArgs, 'force' | 'id' | 'idType'>>;
+  deleteVenues?: Resolver<ResolversTypes['VenuesPayload'], ParentType, ContextType, RequireFields<MutationDeleteVenuesArgs, 'atomic' | 'force' | 'ids'>>;
   refreshSite?: Resolver<ResolversTypes['Site'], ParentType, ContextType>;
+  removeDuplicatePostOriginal?: Resolver<ResolversTypes['DuplicatePostResult'], ParentType, ContextType, RequireFields<MutationRemoveDuplicatePostOriginalArgs, 'postId'>>;
+  reportImportBatch?: Resolver<ResolversTypes['ImportBatchResult'], ParentType, ContextType, RequireFields<MutationReportImportBatchArgs, 'input'>>;
+  reportImportState?: Resolver<ResolversTypes['ImportStateResult'], ParentType, ContextType, RequireFields<MutationReportImportStateArgs, 'input'>>;
+  saveOnboardingWizard?: Resolver<ResolversTypes['OnboardingWizardResult'], ParentType, ContextType, RequireFields<MutationSaveOnboardingWizardArgs, 'input'>>;
+  seo?: Resolver<ResolversTypes['SeoMutation'], ParentType, ContextType>;
+  updateCategory?: Resolver<Maybe<ResolversTypes['CategoryPayload']>, ParentType, ContextType, RequireFields<MutationUpdateCategoryArgs, 'id' | 'input' | 'method'>>;
+  updateEvent?: Resolver<Maybe<ResolversTypes['EventPayload']>, ParentType, ContextType, RequireFields<MutationUpdateEventArgs, 'id' | 'idType' | 'input' | 'method'>>;
+  updateEvents?: Resolver<ResolversTypes['EventsPayload'], ParentType, ContextType, RequireFields<MutationUpdateEventsArgs, 'atomic' | 'inputs' | 'method'>>;
+  updateOrganizer?: Resolver<Maybe<ResolversTypes['OrganizerPayload']>, ParentType, ContextType, RequireFields<MutationUpdateOrganizerArgs, 'id' | 'idType' | 'input' | 'method'>>;
+  updateOrganizers?: Resolver<ResolversTypes['OrganizersPayload'], ParentType, ContextType, RequireFields<MutationUpdateOrganizersArgs, 'atomic' | 'inputs' | 'method'>>;
+  updateTag?: Resolver<Maybe<ResolversTypes['TagPayload']>, ParentType, ContextType, RequireFields<MutationUpdateTagArgs, 'id' | 'input' | 'method'>>;
+  updateVenue?: Resolver<Maybe<ResolversTypes['VenuePayload']>, ParentType, ContextType, RequireFields<MutationUpdateVenueArgs, 'id' | 'idType' | 'input' | 'method'>>;
+  updateVenues?: Resolver<ResolversTypes['VenuesPayload'], ParentType, ContextType, RequireFields<MutationUpdateVenuesArgs, 'atomic' | 'inputs' | 'method'>>;
+  verifyChallenge?: Resolver<ResolversTypes['ChallengeVerification'], ParentType, ContextType, Partial<MutationVerifyChallengeArgs>>;
+};
+
+export type MutationErrorResolvers<ContextType = Context, ParentType extends ResolversParentTypes['MutationError'] = ResolversParentTypes['MutationError']> = {
+  code?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  message?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  path?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+  upstream?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
 };
 
 export type NamespaceResolvers<ContextType = Context, ParentType extends ResolversParentTypes['Namespace'] = ResolversParentTypes['Namespace']> = {
@@ -1025,8 +4334,68 @@ export type NamespaceResolvers<ContextType = Context, ParentType extends Resolve
   routes?: Resolver<Array<ResolversTypes['SiteRoute']>, ParentType, ContextType>;
 };
 
+export type NetworkComplianceOverviewResolvers<ContextType = Context, ParentType extends ResolversParentTypes['NetworkComplianceOverview'] = ResolversParentTypes['NetworkComplianceOverview']> = {
+  complianceRate?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+  compliantSites?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  contentReview?: Resolver<Maybe<ResolversTypes['ComplianceArea']>, ParentType, ContextType>;
+  nonCompliantSites?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  qa?: Resolver<Maybe<ResolversTypes['ComplianceArea']>, ParentType, ContextType>;
+  raw?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
+  threshold?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+  totalSites?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  training?: Resolver<Maybe<ResolversTypes['ComplianceArea']>, ParentType, ContextType>;
+};
+
+export type NetworkSiteComplianceResolvers<ContextType = Context, ParentType extends ResolversParentTypes['NetworkSiteCompliance'] = ResolversParentTypes['NetworkSiteCompliance']> = {
+  blogId?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  compliant?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
+  contentReviewRate?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+  domain?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  name?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  path?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  qaRate?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+  raw?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
+  reasons?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+  trainingRate?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+  url?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+};
+
 export type NodeResolvers<ContextType = Context, ParentType extends ResolversParentTypes['Node'] = ResolversParentTypes['Node']> = {
-  __resolveType: TypeResolveFn<'Category' | 'Event' | 'Organizer' | 'Series' | 'Tag' | 'Venue', ParentType, ContextType>;
+  __resolveType: TypeResolveFn<'Category' | 'Event' | 'Organizer' | 'Post' | 'Series' | 'Tag' | 'Venue', ParentType, ContextType>;
+};
+
+export type OEmbedResolvers<ContextType = Context, ParentType extends ResolversParentTypes['OEmbed'] = ResolversParentTypes['OEmbed']> = {
+  authorName?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  authorUrl?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  format?: Resolver<ResolversTypes['OEmbedFormat'], ParentType, ContextType>;
+  height?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  html?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  providerName?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  providerUrl?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  raw?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
+  thumbnailHeight?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  thumbnailUrl?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  thumbnailWidth?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  title?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  type?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  version?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  width?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  xml?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+};
+
+export type OccurrencesNoticeResolvers<ContextType = Context, ParentType extends ResolversParentTypes['OccurrencesNotice'] = ResolversParentTypes['OccurrencesNotice']> = {
+  message?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  raw?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  type?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+};
+
+export type OnboardingWizardResultResolvers<ContextType = Context, ParentType extends ResolversParentTypes['OnboardingWizardResult'] = ResolversParentTypes['OnboardingWizardResult']> = {
+  failed?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  messages?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+  organizerId?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  raw?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
+  success?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  venueId?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
 };
 
 export type OrganizerResolvers<ContextType = Context, ParentType extends ResolversParentTypes['Organizer'] = ResolversParentTypes['Organizer']> = {
@@ -1064,6 +4433,37 @@ export type OrganizerEdgeResolvers<ContextType = Context, ParentType extends Res
   node?: Resolver<ResolversTypes['Organizer'], ParentType, ContextType>;
 };
 
+export type OrganizerPayloadResolvers<ContextType = Context, ParentType extends ResolversParentTypes['OrganizerPayload'] = ResolversParentTypes['OrganizerPayload']> = {
+  organizer?: Resolver<Maybe<ResolversTypes['Organizer']>, ParentType, ContextType>;
+};
+
+export type OrganizerResultResolvers<ContextType = Context, ParentType extends ResolversParentTypes['OrganizerResult'] = ResolversParentTypes['OrganizerResult']> = {
+  databaseId?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  error?: Resolver<Maybe<ResolversTypes['MutationError']>, ParentType, ContextType>;
+  index?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  organizer?: Resolver<Maybe<ResolversTypes['Organizer']>, ParentType, ContextType>;
+};
+
+export type OrganizersPayloadResolvers<ContextType = Context, ParentType extends ResolversParentTypes['OrganizersPayload'] = ResolversParentTypes['OrganizersPayload']> = {
+  failed?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  results?: Resolver<Array<ResolversTypes['OrganizerResult']>, ParentType, ContextType>;
+  written?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+};
+
+export type OverdueTrainingResolvers<ContextType = Context, ParentType extends ResolversParentTypes['OverdueTraining'] = ResolversParentTypes['OverdueTraining']> = {
+  blogId?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  course?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  daysOverdue?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  displayName?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  dueAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  email?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  raw?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
+  siteName?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  status?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  userId?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  userLogin?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+};
+
 export type PageInfoResolvers<ContextType = Context, ParentType extends ResolversParentTypes['PageInfo'] = ResolversParentTypes['PageInfo']> = {
   endCursor?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   hasNextPage?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
@@ -1071,23 +4471,375 @@ export type PageInfoResolvers<ContextType = Context, ParentType extends Resolver
   startCursor?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
 };
 
+export type PostResolvers<ContextType = Context, ParentType extends ResolversParentTypes['Post'] = ResolversParentTypes['Post']> = {
+  authorId?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  categoryIds?: Resolver<Array<ResolversTypes['Int']>, ParentType, ContextType>;
+  commentStatus?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  content?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  databaseId?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  excerpt?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  featuredMediaId?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  format?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  guid?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  modifiedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  modifiedAtUtc?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  passwordProtected?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
+  pingStatus?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  publishedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  publishedAtUtc?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  raw?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
+  slug?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  status?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  sticky?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
+  tagIds?: Resolver<Array<ResolversTypes['Int']>, ParentType, ContextType>;
+  template?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  title?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  type?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  url?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+};
+
+export type PostConnectionResolvers<ContextType = Context, ParentType extends ResolversParentTypes['PostConnection'] = ResolversParentTypes['PostConnection']> = {
+  edges?: Resolver<Array<ResolversTypes['PostEdge']>, ParentType, ContextType>;
+  nodes?: Resolver<Array<ResolversTypes['Post']>, ParentType, ContextType>;
+  pageInfo?: Resolver<ResolversTypes['PageInfo'], ParentType, ContextType>;
+  totalCount?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+};
+
+export type PostEdgeResolvers<ContextType = Context, ParentType extends ResolversParentTypes['PostEdge'] = ResolversParentTypes['PostEdge']> = {
+  cursor?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  node?: Resolver<ResolversTypes['Post'], ParentType, ContextType>;
+};
+
 export type QueryResolvers<ContextType = Context, ParentType extends ResolversParentTypes['Query'] = ResolversParentTypes['Query']> = {
+  apiDocument?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType, RequireFields<QueryApiDocumentArgs, 'api'>>;
+  attachmentByUrl?: Resolver<ResolversTypes['AttachmentLookup'], ParentType, ContextType, RequireFields<QueryAttachmentByUrlArgs, 'url'>>;
+  auditLog?: Resolver<ResolversTypes['AuditLogConnection'], ParentType, ContextType, Partial<QueryAuditLogArgs>>;
+  auditLogExport?: Resolver<ResolversTypes['AuditLogExport'], ParentType, ContextType, Partial<QueryAuditLogExportArgs>>;
+  automationA?: Resolver<ResolversTypes['AutomationA'], ParentType, ContextType>;
+  automationB?: Resolver<ResolversTypes['AutomationB'], ParentType, ContextType>;
+  calendarEmbed?: Resolver<ResolversTypes['String'], ParentType, ContextType, RequireFields<QueryCalendarEmbedArgs, 'nonce'>>;
+  calendarView?: Resolver<ResolversTypes['CalendarViewHtml'], ParentType, ContextType, RequireFields<QueryCalendarViewArgs, 'input' | 'method'>>;
   categories?: Resolver<Maybe<ResolversTypes['CategoryConnection']>, ParentType, ContextType, Partial<QueryCategoriesArgs>>;
   category?: Resolver<Maybe<ResolversTypes['Category']>, ParentType, ContextType, RequireFields<QueryCategoryArgs, 'id' | 'idType'>>;
+  challenge?: Resolver<ResolversTypes['Challenge'], ParentType, ContextType>;
   event?: Resolver<Maybe<ResolversTypes['Event']>, ParentType, ContextType, RequireFields<QueryEventArgs, 'id' | 'idType'>>;
   events?: Resolver<Maybe<ResolversTypes['EventConnection']>, ParentType, ContextType, Partial<QueryEventsArgs>>;
+  facets?: Resolver<ResolversTypes['Facets'], ParentType, ContextType>;
+  governance?: Resolver<ResolversTypes['Governance'], ParentType, ContextType>;
   namespace?: Resolver<Maybe<ResolversTypes['Namespace']>, ParentType, ContextType, RequireFields<QueryNamespaceArgs, 'name'>>;
   namespaces?: Resolver<Array<ResolversTypes['Namespace']>, ParentType, ContextType>;
   node?: Resolver<Maybe<ResolversTypes['Node']>, ParentType, ContextType, RequireFields<QueryNodeArgs, 'id'>>;
   nodes?: Resolver<Array<Maybe<ResolversTypes['Node']>>, ParentType, ContextType, RequireFields<QueryNodesArgs, 'ids'>>;
+  occurrencesNotices?: Resolver<Array<ResolversTypes['OccurrencesNotice']>, ParentType, ContextType, RequireFields<QueryOccurrencesNoticesArgs, 'eventId'>>;
+  oembed?: Resolver<ResolversTypes['OEmbed'], ParentType, ContextType, RequireFields<QueryOembedArgs, 'url'>>;
+  oembedProxy?: Resolver<ResolversTypes['OEmbed'], ParentType, ContextType, RequireFields<QueryOembedProxyArgs, 'url'>>;
   organizer?: Resolver<Maybe<ResolversTypes['Organizer']>, ParentType, ContextType, RequireFields<QueryOrganizerArgs, 'id' | 'idType'>>;
   organizers?: Resolver<Maybe<ResolversTypes['OrganizerConnection']>, ParentType, ContextType, Partial<QueryOrganizersArgs>>;
+  posts?: Resolver<ResolversTypes['PostConnection'], ParentType, ContextType, Partial<QueryPostsArgs>>;
+  seo?: Resolver<ResolversTypes['SeoQuery'], ParentType, ContextType>;
   series?: Resolver<Maybe<ResolversTypes['SeriesConnection']>, ParentType, ContextType, Partial<QuerySeriesArgs>>;
   site?: Resolver<ResolversTypes['Site'], ParentType, ContextType>;
   tag?: Resolver<Maybe<ResolversTypes['Tag']>, ParentType, ContextType, RequireFields<QueryTagArgs, 'id' | 'idType'>>;
   tags?: Resolver<Maybe<ResolversTypes['TagConnection']>, ParentType, ContextType, Partial<QueryTagsArgs>>;
   venue?: Resolver<Maybe<ResolversTypes['Venue']>, ParentType, ContextType, RequireFields<QueryVenueArgs, 'id' | 'idType'>>;
   venues?: Resolver<Maybe<ResolversTypes['VenueConnection']>, ParentType, ContextType, Partial<QueryVenuesArgs>>;
+};
+
+export type RedirectResolvers<ContextType = Context, ParentType extends ResolversParentTypes['Redirect'] = ResolversParentTypes['Redirect']> = {
+  format?: Resolver<ResolversTypes['RedirectFormat'], ParentType, ContextType>;
+  origin?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  position?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  raw?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
+  statusCode?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  target?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  type?: Resolver<ResolversTypes['RedirectType'], ParentType, ContextType>;
+};
+
+export type RedirectResultResolvers<ContextType = Context, ParentType extends ResolversParentTypes['RedirectResult'] = ResolversParentTypes['RedirectResult']> = {
+  canIgnore?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  fields?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+  message?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  outcome?: Resolver<ResolversTypes['RedirectOutcome'], ParentType, ContextType>;
+  raw?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
+  success?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  title?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+};
+
+export type RedirectSettingsResolvers<ContextType = Context, ParentType extends ResolversParentTypes['RedirectSettings'] = ResolversParentTypes['RedirectSettings']> = {
+  disablePhpRedirect?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
+  filePath?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  isApache?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
+  message?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  raw?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
+  separateFile?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
+};
+
+export type RemoteSiteTrainingResolvers<ContextType = Context, ParentType extends ResolversParentTypes['RemoteSiteTraining'] = ResolversParentTypes['RemoteSiteTraining']> = {
+  blogId?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  completedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  course?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  dueAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  overdue?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
+  siteName?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  status?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+};
+
+export type RemoteTrainingStatusResolvers<ContextType = Context, ParentType extends ResolversParentTypes['RemoteTrainingStatus'] = ResolversParentTypes['RemoteTrainingStatus']> = {
+  displayName?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  overdue?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
+  raw?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
+  sites?: Resolver<Array<ResolversTypes['RemoteSiteTraining']>, ParentType, ContextType>;
+  status?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  userEmail?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  userId?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  userLogin?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+};
+
+export type RoleCountResolvers<ContextType = Context, ParentType extends ResolversParentTypes['RoleCount'] = ResolversParentTypes['RoleCount']> = {
+  count?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  role?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export type SeoActionResultResolvers<ContextType = Context, ParentType extends ResolversParentTypes['SeoActionResult'] = ResolversParentTypes['SeoActionResult']> = {
+  failures?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+  message?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  raw?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
+  status?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  success?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+};
+
+export type SeoAvailablePostResolvers<ContextType = Context, ParentType extends ResolversParentTypes['SeoAvailablePost'] = ResolversParentTypes['SeoAvailablePost']> = {
+  databaseId?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  raw?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
+  slug?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  title?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+};
+
+export type SeoCallToActionResolvers<ContextType = Context, ParentType extends ResolversParentTypes['SeoCallToAction'] = ResolversParentTypes['SeoCallToAction']> = {
+  href?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  label?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  type?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+};
+
+export type SeoContentForWordsResolvers<ContextType = Context, ParentType extends ResolversParentTypes['SeoContentForWords'] = ResolversParentTypes['SeoContentForWords']> = {
+  content?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  description?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  keyphraseSynonyms?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  objectId?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  primaryFocusKeyword?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  title?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+};
+
+export type SeoCornerstoneDataResolvers<ContextType = Context, ParentType extends ResolversParentTypes['SeoCornerstoneData'] = ResolversParentTypes['SeoCornerstoneData']> = {
+  cornerstones?: Resolver<Array<ResolversTypes['SeoIndexable']>, ParentType, ContextType>;
+  mostLinked?: Resolver<Array<ResolversTypes['SeoIndexable']>, ParentType, ContextType>;
+  raw?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
+};
+
+export type SeoFileSizeResolvers<ContextType = Context, ParentType extends ResolversParentTypes['SeoFileSize'] = ResolversParentTypes['SeoFileSize']> = {
+  raw?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
+  sizeInBytes?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  url?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export type SeoHeadResolvers<ContextType = Context, ParentType extends ResolversParentTypes['SeoHead'] = ResolversParentTypes['SeoHead']> = {
+  canonical?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  description?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  html?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  json?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
+  raw?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
+  robots?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
+  status?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  title?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+};
+
+export type SeoIndexableResolvers<ContextType = Context, ParentType extends ResolversParentTypes['SeoIndexable'] = ResolversParentTypes['SeoIndexable']> = {
+  breadcrumbTitle?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  incomingLinkCount?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  isCornerstone?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
+  isRobotsNoindex?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
+  objectId?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  objectSubType?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  objectType?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  permalink?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  primaryFocusKeyword?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  raw?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
+  title?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+};
+
+export type SeoIndexingBatchResolvers<ContextType = Context, ParentType extends ResolversParentTypes['SeoIndexingBatch'] = ResolversParentTypes['SeoIndexingBatch']> = {
+  hasMore?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  nextUrl?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  objects?: Resolver<Array<ResolversTypes['SeoIndexable']>, ParentType, ContextType>;
+  raw?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
+};
+
+export type SeoKeyphraseResultsResolvers<ContextType = Context, ParentType extends ResolversParentTypes['SeoKeyphraseResults'] = ResolversParentTypes['SeoKeyphraseResults']> = {
+  columnNames?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+  keyphrases?: Resolver<Array<ResolversTypes['SeoRelatedKeyphrase']>, ParentType, ContextType>;
+  raw?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
+  rows?: Resolver<Array<Array<Maybe<ResolversTypes['String']>>>, ParentType, ContextType>;
+};
+
+export type SeoKeywordResearchAuthResolvers<ContextType = Context, ParentType extends ResolversParentTypes['SeoKeywordResearchAuth'] = ResolversParentTypes['SeoKeywordResearchAuth']> = {
+  createdAt?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  expiresAt?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  hasAccessToken?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  message?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  success?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+};
+
+export type SeoLinkSuggestionResolvers<ContextType = Context, ParentType extends ResolversParentTypes['SeoLinkSuggestion'] = ResolversParentTypes['SeoLinkSuggestion']> = {
+  databaseId?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  isCornerstone?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  labels?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+  link?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  objectType?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  raw?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
+  score?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+  title?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+};
+
+export type SeoMetaFieldResolvers<ContextType = Context, ParentType extends ResolversParentTypes['SeoMetaField'] = ResolversParentTypes['SeoMetaField']> = {
+  key?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  value?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+};
+
+export type SeoMutationResolvers<ContextType = Context, ParentType extends ResolversParentTypes['SeoMutation'] = ResolversParentTypes['SeoMutation']> = {
+  authenticateKeywordResearch?: Resolver<ResolversTypes['SeoKeywordResearchAuth'], ParentType, ContextType, RequireFields<SeoMutationAuthenticateKeywordResearchArgs, 'code'>>;
+  completeProminentWords?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  completeTask?: Resolver<ResolversTypes['SeoActionResult'], ParentType, ContextType, RequireFields<SeoMutationCompleteTaskArgs, 'task'>>;
+  createRedirect?: Resolver<ResolversTypes['RedirectResult'], ParentType, ContextType, RequireFields<SeoMutationCreateRedirectArgs, 'ignoreWarning' | 'input'>>;
+  deleteRedirect?: Resolver<ResolversTypes['RedirectResult'], ParentType, ContextType, RequireFields<SeoMutationDeleteRedirectArgs, 'format' | 'origin'>>;
+  dismissAlert?: Resolver<ResolversTypes['SeoActionResult'], ParentType, ContextType, RequireFields<SeoMutationDismissAlertArgs, 'key'>>;
+  dismissNewPostType?: Resolver<ResolversTypes['SeoActionResult'], ParentType, ContextType, RequireFields<SeoMutationDismissNewPostTypeArgs, 'name'>>;
+  dismissNewTaxonomy?: Resolver<ResolversTypes['SeoActionResult'], ParentType, ContextType, RequireFields<SeoMutationDismissNewTaxonomyArgs, 'name'>>;
+  enableCornerstone?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<SeoMutationEnableCornerstoneArgs, 'objectId' | 'objectType'>>;
+  enableTracking?: Resolver<ResolversTypes['SeoActionResult'], ParentType, ContextType, RequireFields<SeoMutationEnableTrackingArgs, 'tracking'>>;
+  markIntroductionSeen?: Resolver<ResolversTypes['SeoActionResult'], ParentType, ContextType, RequireFields<SeoMutationMarkIntroductionSeenArgs, 'id' | 'isSeen'>>;
+  prominentWordsContent?: Resolver<ResolversTypes['SeoProminentWordsContent'], ParentType, ContextType>;
+  runImport?: Resolver<ResolversTypes['SeoIndexingBatch'], ParentType, ContextType, RequireFields<SeoMutationRunImportArgs, 'plugin' | 'type'>>;
+  runIndexing?: Resolver<ResolversTypes['SeoIndexingBatch'], ParentType, ContextType, RequireFields<SeoMutationRunIndexingArgs, 'action'>>;
+  saveConfigurationState?: Resolver<ResolversTypes['SeoActionResult'], ParentType, ContextType, RequireFields<SeoMutationSaveConfigurationStateArgs, 'finishedSteps'>>;
+  saveProminentWords?: Resolver<ResolversTypes['SeoActionResult'], ParentType, ContextType, RequireFields<SeoMutationSaveProminentWordsArgs, 'items'>>;
+  saveWorkouts?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<SeoMutationSaveWorkoutsArgs, 'cornerstone' | 'orphaned'>>;
+  setIntegrationActive?: Resolver<ResolversTypes['SeoActionResult'], ParentType, ContextType, RequireFields<SeoMutationSetIntegrationActiveArgs, 'active' | 'integration'>>;
+  setKeywordResearchCountry?: Resolver<ResolversTypes['SeoActionResult'], ParentType, ContextType, RequireFields<SeoMutationSetKeywordResearchCountryArgs, 'countryCode'>>;
+  setKitConfigurationDismissed?: Resolver<ResolversTypes['SeoActionResult'], ParentType, ContextType, RequireFields<SeoMutationSetKitConfigurationDismissedArgs, 'dismissed'>>;
+  setSiteRepresentation?: Resolver<ResolversTypes['SeoActionResult'], ParentType, ContextType, RequireFields<SeoMutationSetSiteRepresentationArgs, 'input'>>;
+  setSocialProfiles?: Resolver<ResolversTypes['SeoActionResult'], ParentType, ContextType, RequireFields<SeoMutationSetSocialProfilesArgs, 'input'>>;
+  setVideoEmbedPermission?: Resolver<ResolversTypes['SeoActionResult'], ParentType, ContextType, RequireFields<SeoMutationSetVideoEmbedPermissionArgs, 'value'>>;
+  trackAction?: Resolver<ResolversTypes['SeoActionResult'], ParentType, ContextType, RequireFields<SeoMutationTrackActionArgs, 'action'>>;
+  trackSetupSteps?: Resolver<ResolversTypes['SeoActionResult'], ParentType, ContextType, RequireFields<SeoMutationTrackSetupStepsArgs, 'input'>>;
+  undoRedirectsForObject?: Resolver<ResolversTypes['RedirectResult'], ParentType, ContextType, RequireFields<SeoMutationUndoRedirectsForObjectArgs, 'kind' | 'objectId'>>;
+  updateRedirect?: Resolver<ResolversTypes['RedirectResult'], ParentType, ContextType, RequireFields<SeoMutationUpdateRedirectArgs, 'from' | 'ignoreWarning' | 'to'>>;
+  updateRedirectSettings?: Resolver<ResolversTypes['RedirectSettings'], ParentType, ContextType, RequireFields<SeoMutationUpdateRedirectSettingsArgs, 'disablePhpRedirect' | 'separateFile'>>;
+  workoutNoindex?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<SeoMutationWorkoutNoindexArgs, 'objectId' | 'objectSubType' | 'objectType'>>;
+  workoutRemoveAndRedirect?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<SeoMutationWorkoutRemoveAndRedirectArgs, 'objectId' | 'objectSubType' | 'objectType' | 'permalink' | 'redirectUrl'>>;
+};
+
+export type SeoProminentWordsContentResolvers<ContextType = Context, ParentType extends ResolversParentTypes['SeoProminentWordsContent'] = ResolversParentTypes['SeoProminentWordsContent']> = {
+  hasMore?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  nextUrl?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  objects?: Resolver<Array<ResolversTypes['SeoContentForWords']>, ParentType, ContextType>;
+  raw?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
+};
+
+export type SeoQueryResolvers<ContextType = Context, ParentType extends ResolversParentTypes['SeoQuery'] = ResolversParentTypes['SeoQuery']> = {
+  availablePosts?: Resolver<Array<ResolversTypes['SeoAvailablePost']>, ParentType, ContextType, RequireFields<SeoQueryAvailablePostsArgs, 'postType' | 'search'>>;
+  canEditUser?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<SeoQueryCanEditUserArgs, 'userId'>>;
+  configurationState?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+  cornerstoneData?: Resolver<ResolversTypes['SeoCornerstoneData'], ParentType, ContextType>;
+  fileSize?: Resolver<ResolversTypes['SeoFileSize'], ParentType, ContextType, RequireFields<SeoQueryFileSizeArgs, 'url'>>;
+  head?: Resolver<ResolversTypes['SeoHead'], ParentType, ContextType, RequireFields<SeoQueryHeadArgs, 'url'>>;
+  lastUpdated?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType, RequireFields<SeoQueryLastUpdatedArgs, 'postId'>>;
+  linkSuggestions?: Resolver<Array<ResolversTypes['SeoLinkSuggestion']>, ParentType, ContextType, RequireFields<SeoQueryLinkSuggestionsArgs, 'limit' | 'objectId' | 'objectType' | 'prominentWords'>>;
+  postMeta?: Resolver<Array<ResolversTypes['SeoMetaField']>, ParentType, ContextType, RequireFields<SeoQueryPostMetaArgs, 'postId' | 'query'>>;
+  readabilityScores?: Resolver<ResolversTypes['SeoScoreSummary'], ParentType, ContextType, RequireFields<SeoQueryReadabilityScoresArgs, 'contentType'>>;
+  redirectSettings?: Resolver<ResolversTypes['RedirectSettings'], ParentType, ContextType>;
+  redirects?: Resolver<Array<ResolversTypes['Redirect']>, ParentType, ContextType, Partial<SeoQueryRedirectsArgs>>;
+  relatedKeyphrases?: Resolver<ResolversTypes['SeoKeyphraseResults'], ParentType, ContextType, RequireFields<SeoQueryRelatedKeyphrasesArgs, 'countryCode' | 'keyphrase'>>;
+  seoScores?: Resolver<ResolversTypes['SeoScoreSummary'], ParentType, ContextType, RequireFields<SeoQuerySeoScoresArgs, 'contentType'>>;
+  statistics?: Resolver<ResolversTypes['SeoStatistics'], ParentType, ContextType>;
+  tasks?: Resolver<Array<ResolversTypes['SeoTask']>, ParentType, ContextType, Partial<SeoQueryTasksArgs>>;
+  videoEmbedPermission?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  workoutLinkSuggestions?: Resolver<Array<ResolversTypes['SeoWorkoutLinkSuggestion']>, ParentType, ContextType, RequireFields<SeoQueryWorkoutLinkSuggestionsArgs, 'indexableId'>>;
+  workouts?: Resolver<ResolversTypes['SeoWorkouts'], ParentType, ContextType>;
+};
+
+export type SeoRankCountResolvers<ContextType = Context, ParentType extends ResolversParentTypes['SeoRankCount'] = ResolversParentTypes['SeoRankCount']> = {
+  count?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  label?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  link?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  rank?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  raw?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
+};
+
+export type SeoRelatedKeyphraseResolvers<ContextType = Context, ParentType extends ResolversParentTypes['SeoRelatedKeyphrase'] = ResolversParentTypes['SeoRelatedKeyphrase']> = {
+  difficulty?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  intent?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  keyword?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  searchVolume?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  trends?: Resolver<Array<ResolversTypes['Float']>, ParentType, ContextType>;
+};
+
+export type SeoScoreGroupResolvers<ContextType = Context, ParentType extends ResolversParentTypes['SeoScoreGroup'] = ResolversParentTypes['SeoScoreGroup']> = {
+  amount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  ids?: Resolver<Maybe<Array<ResolversTypes['Int']>>, ParentType, ContextType>;
+  name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  raw?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
+  viewLink?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+};
+
+export type SeoScoreSummaryResolvers<ContextType = Context, ParentType extends ResolversParentTypes['SeoScoreSummary'] = ResolversParentTypes['SeoScoreSummary']> = {
+  cacheUsed?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
+  groups?: Resolver<Array<ResolversTypes['SeoScoreGroup']>, ParentType, ContextType>;
+  queryTime?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+  raw?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
+};
+
+export type SeoStatisticsResolvers<ContextType = Context, ParentType extends ResolversParentTypes['SeoStatistics'] = ResolversParentTypes['SeoStatistics']> = {
+  header?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  ranks?: Resolver<Array<ResolversTypes['SeoRankCount']>, ParentType, ContextType>;
+  raw?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
+};
+
+export type SeoTaskResolvers<ContextType = Context, ParentType extends ResolversParentTypes['SeoTask'] = ResolversParentTypes['SeoTask']> = {
+  about?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  badge?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  callToAction?: Resolver<Maybe<ResolversTypes['SeoCallToAction']>, ParentType, ContextType>;
+  duration?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  isCompleted?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  priority?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  raw?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
+  title?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+};
+
+export type SeoWorkoutResolvers<ContextType = Context, ParentType extends ResolversParentTypes['SeoWorkout'] = ResolversParentTypes['SeoWorkout']> = {
+  finishedSteps?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+  indexablesByStep?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
+};
+
+export type SeoWorkoutLinkSuggestionResolvers<ContextType = Context, ParentType extends ResolversParentTypes['SeoWorkoutLinkSuggestion'] = ResolversParentTypes['SeoWorkoutLinkSuggestion']> = {
+  editLink?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  isCornerstone?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  objectId?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  objectSubType?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  objectType?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  permalink?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  raw?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
+  score?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+  title?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+};
+
+export type SeoWorkoutsResolvers<ContextType = Context, ParentType extends ResolversParentTypes['SeoWorkouts'] = ResolversParentTypes['SeoWorkouts']> = {
+  configuration?: Resolver<Maybe<ResolversTypes['SeoWorkout']>, ParentType, ContextType>;
+  cornerstone?: Resolver<Maybe<ResolversTypes['SeoWorkout']>, ParentType, ContextType>;
+  orphaned?: Resolver<Maybe<ResolversTypes['SeoWorkout']>, ParentType, ContextType>;
+  raw?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
 };
 
 export type SeriesResolvers<ContextType = Context, ParentType extends ResolversParentTypes['Series'] = ResolversParentTypes['Series']> = {
@@ -1130,10 +4882,55 @@ export type SiteResolvers<ContextType = Context, ParentType extends ResolversPar
   url?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
 };
 
+export type SiteContentReviewComplianceResolvers<ContextType = Context, ParentType extends ResolversParentTypes['SiteContentReviewCompliance'] = ResolversParentTypes['SiteContentReviewCompliance']> = {
+  blogId?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  compliant?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
+  current?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  domain?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  dueSoon?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  name?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  neverReviewed?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  overdue?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  path?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  postsTotal?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  rate?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+  raw?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
+  url?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+};
+
+export type SiteQaComplianceResolvers<ContextType = Context, ParentType extends ResolversParentTypes['SiteQaCompliance'] = ResolversParentTypes['SiteQaCompliance']> = {
+  blogId?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  checksFailed?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  checksPassed?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  checksTotal?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  compliant?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
+  domain?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  lastChecked?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  name?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  path?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  rate?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+  raw?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
+  url?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+};
+
 export type SiteRouteResolvers<ContextType = Context, ParentType extends ResolversParentTypes['SiteRoute'] = ResolversParentTypes['SiteRoute']> = {
   batchMethods?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
   methods?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
   pattern?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export type SiteTrainingComplianceResolvers<ContextType = Context, ParentType extends ResolversParentTypes['SiteTrainingCompliance'] = ResolversParentTypes['SiteTrainingCompliance']> = {
+  blogId?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  compliant?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
+  domain?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  name?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  path?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  rate?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+  raw?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
+  url?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  usersCompleted?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  usersOverdue?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  usersTotal?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
 };
 
 export type TagResolvers<ContextType = Context, ParentType extends ResolversParentTypes['Tag'] = ResolversParentTypes['Tag']> = {
@@ -1159,6 +4956,10 @@ export type TagConnectionResolvers<ContextType = Context, ParentType extends Res
 export type TagEdgeResolvers<ContextType = Context, ParentType extends ResolversParentTypes['TagEdge'] = ResolversParentTypes['TagEdge']> = {
   cursor?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   node?: Resolver<ResolversTypes['Tag'], ParentType, ContextType>;
+};
+
+export type TagPayloadResolvers<ContextType = Context, ParentType extends ResolversParentTypes['TagPayload'] = ResolversParentTypes['TagPayload']> = {
+  tag?: Resolver<Maybe<ResolversTypes['Tag']>, ParentType, ContextType>;
 };
 
 export type VenueResolvers<ContextType = Context, ParentType extends ResolversParentTypes['Venue'] = ResolversParentTypes['Venue']> = {
@@ -1207,36 +5008,156 @@ export type VenueEdgeResolvers<ContextType = Context, ParentType extends Resolve
   node?: Resolver<ResolversTypes['Venue'], ParentType, ContextType>;
 };
 
+export type VenuePayloadResolvers<ContextType = Context, ParentType extends ResolversParentTypes['VenuePayload'] = ResolversParentTypes['VenuePayload']> = {
+  venue?: Resolver<Maybe<ResolversTypes['Venue']>, ParentType, ContextType>;
+};
+
+export type VenueResultResolvers<ContextType = Context, ParentType extends ResolversParentTypes['VenueResult'] = ResolversParentTypes['VenueResult']> = {
+  databaseId?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  error?: Resolver<Maybe<ResolversTypes['MutationError']>, ParentType, ContextType>;
+  index?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  venue?: Resolver<Maybe<ResolversTypes['Venue']>, ParentType, ContextType>;
+};
+
+export type VenuesPayloadResolvers<ContextType = Context, ParentType extends ResolversParentTypes['VenuesPayload'] = ResolversParentTypes['VenuesPayload']> = {
+  failed?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  results?: Resolver<Array<ResolversTypes['VenueResult']>, ParentType, ContextType>;
+  written?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+};
+
+export type ViewNoncesResolvers<ContextType = Context, ParentType extends ResolversParentTypes['ViewNonces'] = ResolversParentTypes['ViewNonces']> = {
+  tvn1?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  tvn2?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+};
+
 export type Resolvers<ContextType = Context> = {
+  AttachmentLookup?: AttachmentLookupResolvers<ContextType>;
+  AttachmentSize?: AttachmentSizeResolvers<ContextType>;
+  AuditLogConnection?: AuditLogConnectionResolvers<ContextType>;
+  AuditLogEdge?: AuditLogEdgeResolvers<ContextType>;
+  AuditLogEntry?: AuditLogEntryResolvers<ContextType>;
+  AuditLogExport?: AuditLogExportResolvers<ContextType>;
+  AutomationA?: AutomationAResolvers<ContextType>;
+  AutomationAuthorization?: AutomationAuthorizationResolvers<ContextType>;
+  AutomationB?: AutomationBResolvers<ContextType>;
+  AutomationFeed?: AutomationFeedResolvers<ContextType>;
+  AutomationFeedItem?: AutomationFeedItemResolvers<ContextType>;
+  CalendarViewHtml?: CalendarViewHtmlResolvers<ContextType>;
   Category?: CategoryResolvers<ContextType>;
   CategoryConnection?: CategoryConnectionResolvers<ContextType>;
   CategoryEdge?: CategoryEdgeResolvers<ContextType>;
+  CategoryPayload?: CategoryPayloadResolvers<ContextType>;
+  Challenge?: ChallengeResolvers<ContextType>;
+  ChallengeVerification?: ChallengeVerificationResolvers<ContextType>;
+  ComplianceArea?: ComplianceAreaResolvers<ContextType>;
+  ContentReviewMeta?: ContentReviewMetaResolvers<ContextType>;
+  ContentReviewStatus?: ContentReviewStatusResolvers<ContextType>;
+  ContentReviewSummary?: ContentReviewSummaryResolvers<ContextType>;
   CostDetails?: CostDetailsResolvers<ContextType>;
   DateTime?: GraphQLScalarType;
+  DeleteCategoryPayload?: DeleteCategoryPayloadResolvers<ContextType>;
+  DeleteEventPayload?: DeleteEventPayloadResolvers<ContextType>;
+  DeleteOrganizerPayload?: DeleteOrganizerPayloadResolvers<ContextType>;
+  DeleteTagPayload?: DeleteTagPayloadResolvers<ContextType>;
+  DeleteVenuePayload?: DeleteVenuePayloadResolvers<ContextType>;
+  DuplicatePostResult?: DuplicatePostResultResolvers<ContextType>;
   Event?: EventResolvers<ContextType>;
   EventConnection?: EventConnectionResolvers<ContextType>;
   EventEdge?: EventEdgeResolvers<ContextType>;
+  EventPayload?: EventPayloadResolvers<ContextType>;
+  EventResult?: EventResultResolvers<ContextType>;
+  EventsPayload?: EventsPayloadResolvers<ContextType>;
+  FacetChoice?: FacetChoiceResolvers<ContextType>;
+  FacetChoiceSuggestion?: FacetChoiceSuggestionResolvers<ContextType>;
+  FacetFetch?: FacetFetchResolvers<ContextType>;
+  FacetHtml?: FacetHtmlResolvers<ContextType>;
+  FacetPager?: FacetPagerResolvers<ContextType>;
+  FacetRefresh?: FacetRefreshResolvers<ContextType>;
+  FacetState?: FacetStateResolvers<ContextType>;
+  Facets?: FacetsResolvers<ContextType>;
+  Governance?: GovernanceResolvers<ContextType>;
+  GovernanceNetwork?: GovernanceNetworkResolvers<ContextType>;
+  GovernanceRemote?: GovernanceRemoteResolvers<ContextType>;
+  GovernanceTrainingCounts?: GovernanceTrainingCountsResolvers<ContextType>;
+  GovernanceTrainingRecord?: GovernanceTrainingRecordResolvers<ContextType>;
+  GovernanceUserTraining?: GovernanceUserTrainingResolvers<ContextType>;
+  GovernanceUsersOverview?: GovernanceUsersOverviewResolvers<ContextType>;
   Image?: ImageResolvers<ContextType>;
   ImageSize?: ImageSizeResolvers<ContextType>;
+  ImportActivity?: ImportActivityResolvers<ContextType>;
+  ImportBatchResult?: ImportBatchResultResolvers<ContextType>;
+  ImportStateResult?: ImportStateResultResolvers<ContextType>;
   JSON?: GraphQLScalarType;
   Mutation?: MutationResolvers<ContextType>;
+  MutationError?: MutationErrorResolvers<ContextType>;
   Namespace?: NamespaceResolvers<ContextType>;
+  NetworkComplianceOverview?: NetworkComplianceOverviewResolvers<ContextType>;
+  NetworkSiteCompliance?: NetworkSiteComplianceResolvers<ContextType>;
   Node?: NodeResolvers<ContextType>;
+  OEmbed?: OEmbedResolvers<ContextType>;
+  OccurrencesNotice?: OccurrencesNoticeResolvers<ContextType>;
+  OnboardingWizardResult?: OnboardingWizardResultResolvers<ContextType>;
   Organizer?: OrganizerResolvers<ContextType>;
   OrganizerConnection?: OrganizerConnectionResolvers<ContextType>;
   OrganizerEdge?: OrganizerEdgeResolvers<ContextType>;
+  OrganizerPayload?: OrganizerPayloadResolvers<ContextType>;
+  OrganizerResult?: OrganizerResultResolvers<ContextType>;
+  OrganizersPayload?: OrganizersPayloadResolvers<ContextType>;
+  OverdueTraining?: OverdueTrainingResolvers<ContextType>;
   PageInfo?: PageInfoResolvers<ContextType>;
+  Post?: PostResolvers<ContextType>;
+  PostConnection?: PostConnectionResolvers<ContextType>;
+  PostEdge?: PostEdgeResolvers<ContextType>;
   Query?: QueryResolvers<ContextType>;
+  Redirect?: RedirectResolvers<ContextType>;
+  RedirectResult?: RedirectResultResolvers<ContextType>;
+  RedirectSettings?: RedirectSettingsResolvers<ContextType>;
+  RemoteSiteTraining?: RemoteSiteTrainingResolvers<ContextType>;
+  RemoteTrainingStatus?: RemoteTrainingStatusResolvers<ContextType>;
+  RoleCount?: RoleCountResolvers<ContextType>;
+  SeoActionResult?: SeoActionResultResolvers<ContextType>;
+  SeoAvailablePost?: SeoAvailablePostResolvers<ContextType>;
+  SeoCallToAction?: SeoCallToActionResolvers<ContextType>;
+  SeoContentForWords?: SeoContentForWordsResolvers<ContextType>;
+  SeoCornerstoneData?: SeoCornerstoneDataResolvers<ContextType>;
+  SeoFileSize?: SeoFileSizeResolvers<ContextType>;
+  SeoHead?: SeoHeadResolvers<ContextType>;
+  SeoIndexable?: SeoIndexableResolvers<ContextType>;
+  SeoIndexingBatch?: SeoIndexingBatchResolvers<ContextType>;
+  SeoKeyphraseResults?: SeoKeyphraseResultsResolvers<ContextType>;
+  SeoKeywordResearchAuth?: SeoKeywordResearchAuthResolvers<ContextType>;
+  SeoLinkSuggestion?: SeoLinkSuggestionResolvers<ContextType>;
+  SeoMetaField?: SeoMetaFieldResolvers<ContextType>;
+  SeoMutation?: SeoMutationResolvers<ContextType>;
+  SeoProminentWordsContent?: SeoProminentWordsContentResolvers<ContextType>;
+  SeoQuery?: SeoQueryResolvers<ContextType>;
+  SeoRankCount?: SeoRankCountResolvers<ContextType>;
+  SeoRelatedKeyphrase?: SeoRelatedKeyphraseResolvers<ContextType>;
+  SeoScoreGroup?: SeoScoreGroupResolvers<ContextType>;
+  SeoScoreSummary?: SeoScoreSummaryResolvers<ContextType>;
+  SeoStatistics?: SeoStatisticsResolvers<ContextType>;
+  SeoTask?: SeoTaskResolvers<ContextType>;
+  SeoWorkout?: SeoWorkoutResolvers<ContextType>;
+  SeoWorkoutLinkSuggestion?: SeoWorkoutLinkSuggestionResolvers<ContextType>;
+  SeoWorkouts?: SeoWorkoutsResolvers<ContextType>;
   Series?: SeriesResolvers<ContextType>;
   SeriesConnection?: SeriesConnectionResolvers<ContextType>;
   SeriesEdge?: SeriesEdgeResolvers<ContextType>;
   Site?: SiteResolvers<ContextType>;
+  SiteContentReviewCompliance?: SiteContentReviewComplianceResolvers<ContextType>;
+  SiteQaCompliance?: SiteQaComplianceResolvers<ContextType>;
   SiteRoute?: SiteRouteResolvers<ContextType>;
+  SiteTrainingCompliance?: SiteTrainingComplianceResolvers<ContextType>;
   Tag?: TagResolvers<ContextType>;
   TagConnection?: TagConnectionResolvers<ContextType>;
   TagEdge?: TagEdgeResolvers<ContextType>;
+  TagPayload?: TagPayloadResolvers<ContextType>;
   Venue?: VenueResolvers<ContextType>;
   VenueConnection?: VenueConnectionResolvers<ContextType>;
   VenueEdge?: VenueEdgeResolvers<ContextType>;
+  VenuePayload?: VenuePayloadResolvers<ContextType>;
+  VenueResult?: VenueResultResolvers<ContextType>;
+  VenuesPayload?: VenuesPayloadResolvers<ContextType>;
+  ViewNonces?: ViewNoncesResolvers<ContextType>;
 };
 

@@ -1,6 +1,6 @@
 /** Global IDs: base64 of `Type:databaseId`, as Relay servers (and WPGraphQL) do. */
-export type NodeType = 'Event' | 'Venue' | 'Organizer' | 'Category' | 'Tag' | 'Series';
-const TYPES: NodeType[] = ['Event', 'Venue', 'Organizer', 'Category', 'Tag', 'Series'];
+export type NodeType = 'Event' | 'Venue' | 'Organizer' | 'Category' | 'Tag' | 'Series' | 'Post';
+const TYPES: NodeType[] = ['Event', 'Venue', 'Organizer', 'Category', 'Tag', 'Series', 'Post'];
 
 export function toGlobalId(type: NodeType, id: number): string {
   return Buffer.from(`${type}:${id}`, 'utf8').toString('base64');

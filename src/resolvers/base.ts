@@ -3,10 +3,12 @@ import type { Context } from '../context.ts';
 import type { QueryResolvers, Resolvers } from '../generated/graphql.ts';
 import { fromGlobalId } from '../mapping/ids.ts';
 import type { NodeModel } from '../mapping/models.ts';
+import type { PostModel } from '../mapping/platform.ts';
 import { GatewayError } from '../upstream/errors.ts';
 import { connectionFields } from './connection.ts';
+import { postById } from './platform-content.ts';
 
-async function nodeOf(ctx: Context, id: string): Promise<NodeModel | null> {
+async function nodeOf(ctx: Context, id: string): Promise<NodeModel | PostModel | null> {
   const g = fromGlobalId(id);
   if (!g) throw GatewayError.badInput(`node: ${JSON.stringify(id)} is not a global ID`, { arguments: ['id'] });
   const l = ctx.loaders;
@@ -23,6 +25,8 @@ async function nodeOf(ctx: Context, id: string): Promise<NodeModel | null> {
       return l.tag.load(g.id);
     case 'Series':
       return l.series.load(g.id);
+    case 'Post':
+      return postById(ctx, g.id);
   }
 }
 

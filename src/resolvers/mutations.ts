@@ -1,4 +1,466 @@
-/** Resolvers of this part of the graph (see the schema file(s) it serves). */
-import type { Resolvers } from '../generated/graphql.ts';
+/**
+ * Calendar write mutations (schema/writes.graphql): single, bulk and atomic.
+ *
+ * One engine serves every kind: each item becomes a job (validated input,
+ * target, interface, method) -> the primary write requests, sent through
+ * /batch/v1 where the site allows (upstream/batch.ts) -> for items whose input
+ * spans both interfaces, a follow-up update through the other interface ->
+ * per-item results in input order. Loaders are cleared and re-primed with
+ * what the site answered, so payload selections show the written state.
+ */
+import type { Context } from '../context.ts';
+import type {
+  CategoryInput, EventInput, MutationResolvers, OrganizerInput, Resolvers, TagInput, VenueInput,
+} from '../generated/graphql.ts';
+import { coreEvent, coreOrganizer, coreVenue } from '../mapping/core.ts';
+import { databaseIdOf, type NodeType } from '../mapping/ids.ts';
+import {
+  eventPayloads, graphField, organizerPayloads, termPayload, validateEvent, validateOrganizer, validateTerm, validateVenue, venuePayloads,
+  type Api, type ConvertOptions, type FieldIssue, type SplitPayloads, type ValidateOptions,
+} from '../mapping/inputs.ts';
+import { legacyEvent, legacyOrganizer, legacyTerm, legacyVenue } from '../mapping/legacy.ts';
+import type { EventModel, OrganizerModel, TermModel, VenueModel } from '../mapping/models.ts';
+import { checkAtomic, sendWrites, type WriteOutcome, type WriteRequest } from '../upstream/batch.ts';
+import { writeRequest, type Target, type WriteKind, type WriteMethod } from '../upstream/calendarWrites.ts';
+import { CORE_NS, LEGACY_NS } from '../upstream/discovery.ts';
+import { GatewayError } from '../upstream/errors.ts';
 
-export const mutationsResolvers: Resolvers = {};
+/** Most items one bulk mutation takes (20 batches of 25). */
+export const MAX_BULK_ITEMS = 500;
+
+type PostKind = 'events' | 'venues' | 'organizers';
+type AnyModel = EventModel | VenueModel | OrganizerModel;
+
+/** A per-item error as the graph shows it (`MutationError`). */
+export interface MutationErrorOut {
+  code: string;
+  message: string;
+  path: string[];
+  upstream: unknown;
+}
+
+export interface ItemResult<M> {
+  index: number;
+  databaseId: number | null;
+  model: M | null;
+  error: MutationErrorOut | null;
+}
+
+interface KindSpec<I> {
+  kind: PostKind;
+  type: NodeType;
+  validate(input: I, o: ValidateOptions): FieldIssue[];
+  payloads(input: I, api: Api, o: ConvertOptions): SplitPayloads;
+  fromCore(body: unknown): AnyModel;
+  fromLegacy(body: unknown): AnyModel;
+}
+
+const EVENTS: KindSpec<EventInput> = {
+  kind: 'events', type: 'Event', validate: validateEvent, payloads: eventPayloads, fromCore: coreEvent, fromLegacy: legacyEvent,
+};
+const VENUES: KindSpec<VenueInput> = {
+  kind: 'venues', type: 'Venue', validate: validateVenue, payloads: venuePayloads, fromCore: coreVenue, fromLegacy: legacyVenue,
+};
+const ORGANIZERS: KindSpec<OrganizerInput> = {
+  kind: 'organizers', type: 'Organizer', validate: validateOrganizer, payloads: organizerPayloads, fromCore: coreOrganizer, fromLegacy: legacyOrganizer,
+};
+
+// ---------------------------------------------------------------------------
+// Choosing the interface
+
+type Via = 'CORE' | 'LEGACY' | null | undefined;
+type MethodArg = 'PATCH' | 'PUT' | 'POST' | null | undefined;
+
+function needNamespace(ctx: Context, api: Api): void {
+  if (api === 'core' && !ctx.site.hasCore) throw GatewayError.namespaceUnavailable(CORE_NS);
+  if (api === 'legacy' && !ctx.site.hasLegacy) throw GatewayError.namespaceUnavailable(LEGACY_NS);
+}
+
+/**
+ * calendar-core/v1 when the site has it, else legacy; slugs, `method: POST`
+ * and `via: LEGACY` are legacy (calendar-core/v1 has no by-slug routes and no
+ * POST updates).
+ */
+function chooseApi(ctx: Context, via: Via, opts: { slug?: boolean; method?: MethodArg; force?: boolean } = {}): Api {
+  const legacyOnly = opts.slug ? 'idType: SLUG' : opts.method === 'POST' ? 'method: POST' : null;
+  if (via === 'CORE' && legacyOnly) throw GatewayError.badInput(`${legacyOnly} uses the legacy interface; it cannot go through via: CORE.`, { arguments: ['via'] });
+  if (opts.force && (legacyOnly || via === 'LEGACY' || !ctx.site.hasCore)) {
+    throw GatewayError.badInput(`force: true needs calendar-core/v1 and an ID (legacy deletes always trash)${ctx.site.hasCore ? '' : '; this site does not offer calendar-core/v1'}.`, { arguments: ['force'] });
+  }
+  const api: Api = via === 'LEGACY' || legacyOnly ? 'legacy' : via === 'CORE' ? 'core' : ctx.site.hasCore ? 'core' : 'legacy';
+  needNamespace(ctx, api);
+  return api;
+}
+
+function needAuth(ctx: Context): void {
+  // WordPress never lets an anonymous caller write; refusing here sends nothing.
+  if (!ctx.upstream.authenticated) throw GatewayError.unauthenticated('Writes need credentials: send an Authorization header (application password).');
+}
+
+function checkBulkSize(n: number, arg: string): void {
+  if (n > MAX_BULK_ITEMS) throw GatewayError.badInput(`${arg}: at most ${MAX_BULK_ITEMS} items per mutation; got ${n}.`, { arguments: [arg], max: MAX_BULK_ITEMS });
+}
+
+// ---------------------------------------------------------------------------
+// Errors
+
+function upstreamOf(e: GatewayError): unknown {
+  const x = e.extensions;
+  if (!x.upstream) return null;
+  const out: Record<string, unknown> = { ...x.upstream };
+  if (x.params !== undefined) out.params = x.params;
+  if (x.details !== undefined) out.details = x.details;
+  return out;
+}
+
+/** The graph path of an upstream error: the item, then the field its first bad parameter came from. */
+function errorOut(e: GatewayError, itemPath: string[], fieldPrefix: string[], kind: WriteKind, api: Api, input?: object): MutationErrorOut {
+  const params = e.extensions.params;
+  const first = Array.isArray(params) ? params[0] : params ? Object.keys(params)[0] : undefined;
+  const path = first ? [...fieldPrefix, graphField(kind, api, first, input)] : itemPath;
+  return { code: e.code, message: e.message, path, upstream: upstreamOf(e) };
+}
+
+function issueOut(issue: FieldIssue, fieldPrefix: string[]): MutationErrorOut {
+  return { code: 'BAD_USER_INPUT', message: issue.message, path: [...fieldPrefix, ...issue.path], upstream: null };
+}
+
+/** A single mutation's failure as a GraphQL error naming the argument. */
+function toGraphError(err: MutationErrorOut, databaseId: number | null): GatewayError {
+  const init: Record<string, unknown> = { arguments: [err.path.join('.')] };
+  const up = err.upstream as Record<string, unknown> | null;
+  if (up) {
+    const { params, details, ...source } = up;
+    init.upstream = source;
+    if (params !== undefined) init.params = params;
+    if (details !== undefined) init.details = details;
+  }
+  if (databaseId !== null) init.databaseId = databaseId;
+  return new GatewayError(err.code as GatewayError['code'], err.message, init as never);
+}
+
+// ---------------------------------------------------------------------------
+// Loaders: what the site answered replaces what the request had read
+
+function clearPost(ctx: Context, kind: PostKind, id: number): void {
+  const l = ctx.loaders;
+  const all = kind === 'events' ? [l.eventLegacy, l.eventCore, l.eventLegacySingle] : kind === 'venues' ? [l.venueLegacy, l.venueCore] : [l.organizerLegacy, l.organizerCore];
+  for (const loader of all) loader.clear(id);
+}
+
+function settle(ctx: Context, kind: PostKind, id: number, models: AnyModel[]): void {
+  clearPost(ctx, kind, id);
+  for (const m of models) ctx.loaders.prime(m);
+}
+
+// ---------------------------------------------------------------------------
+// The engine
+
+interface Job<I> {
+  index: number;
+  /** Where the item is in the arguments (`["inputs", "3"]`), and where its fields are. */
+  itemPath: string[];
+  fieldPrefix: string[];
+  input?: I;
+  target: Target | null;
+  api: Api;
+  method: WriteMethod;
+  query?: Record<string, string | number | boolean>;
+  payloads?: SplitPayloads;
+  error?: MutationErrorOut;
+}
+
+interface RunOptions {
+  atomic: boolean;
+}
+
+function shortCircuit<M>(jobs: Job<unknown>[]): ItemResult<M>[] {
+  return jobs.map((j) => ({
+    index: j.index,
+    databaseId: j.target && 'id' in j.target ? j.target.id : null,
+    model: null,
+    error: j.error ?? { code: 'NOT_EXECUTED', message: 'Not written: another item of this atomic write is invalid.', path: j.itemPath, upstream: null },
+  }));
+}
+
+function idOfBody(body: unknown): number | null {
+  const id = body && typeof body === 'object' ? (body as { id?: unknown }).id : undefined;
+  return typeof id === 'number' && Number.isInteger(id) ? id : null;
+}
+
+/**
+ * Sends the jobs' writes (primary, then follow-ups) and returns per-item
+ * results. Jobs already carrying an `error` are not sent; with `atomic`, any
+ * such job stops every write.
+ */
+async function run<I>(ctx: Context, spec: KindSpec<I>, jobs: Job<I>[], opts: RunOptions): Promise<ItemResult<AnyModel>[]> {
+  if (opts.atomic && jobs.some((j) => j.error)) return shortCircuit<AnyModel>(jobs as Job<unknown>[]);
+  const live = jobs.filter((j) => !j.error);
+  const primary: WriteRequest[] = live.map((j) => writeRequest(j.api, spec.kind, j.method, j.target, j.method === 'DELETE' ? undefined : j.payloads!.primary, j.query));
+  if (opts.atomic) checkAtomic(ctx.site, primary);
+  const outcomes = await sendWrites(ctx.upstream, ctx.site, primary, { atomic: opts.atomic, limit: ctx.limit });
+
+  const results = new Map<Job<I>, ItemResult<AnyModel>>();
+  const models = new Map<Job<I>, AnyModel[]>();
+  const follow: { job: Job<I>; api: Api; req: WriteRequest }[] = [];
+  live.forEach((job, k) => {
+    const o = outcomes[k]!;
+    const known = job.target && 'id' in job.target ? job.target.id : null;
+    if (!o.ok) {
+      const error = o.notExecuted
+        ? { code: 'NOT_EXECUTED', message: o.error.message, path: job.itemPath, upstream: null }
+        : errorOut(o.error, job.itemPath, job.fieldPrefix, spec.kind, job.api, job.input as object | undefined);
+      results.set(job, { index: job.index, databaseId: known, model: null, error });
+      return;
+    }
+    if (job.method === 'DELETE') {
+      // Legacy deletes answer the trashed object; calendar-core/v1 answers `[]` (calendar-upstream.md §1.6, §2).
+      const id = known ?? idOfBody(o.body);
+      const model = job.api === 'legacy' && idOfBody(o.body) !== null ? spec.fromLegacy(o.body) : null;
+      if (id !== null) clearPost(ctx, spec.kind, id);
+      if (model) ctx.loaders.prime(model);
+      results.set(job, { index: job.index, databaseId: id ?? model?.databaseId ?? null, model, error: null });
+      return;
+    }
+    const model = job.api === 'core' ? spec.fromCore(o.body) : spec.fromLegacy(o.body);
+    models.set(job, [model]);
+    results.set(job, { index: job.index, databaseId: model.databaseId, model, error: null });
+    const second = job.payloads?.secondary;
+    if (second) {
+      const api: Api = job.api === 'core' ? 'legacy' : 'core';
+      // Legacy follow-ups use POST (its canonical EDIT), core ones PATCH: only the named fields change.
+      follow.push({ job, api, req: writeRequest(api, spec.kind, api === 'legacy' ? 'POST' : 'PATCH', { id: model.databaseId }, second) });
+    }
+  });
+
+  if (follow.length) {
+    const done = await sendWrites(ctx.upstream, ctx.site, follow.map((f) => f.req), { limit: ctx.limit });
+    follow.forEach((f, k) => {
+      const o: WriteOutcome = done[k]!;
+      const r = results.get(f.job)!;
+      if (o.ok) {
+        const m = f.api === 'core' ? spec.fromCore(o.body) : spec.fromLegacy(o.body);
+        models.get(f.job)!.push(m);
+        // The latest write is the freshest copy; fields it lacks come from the primary's copy, primed below.
+        r.model = m;
+      } else {
+        const e = errorOut(o.error, f.job.itemPath, f.job.fieldPrefix, spec.kind, f.api, f.job.input as object | undefined);
+        const ns = f.api === 'core' ? CORE_NS : LEGACY_NS;
+        r.error = { ...e, message: `Written (ID ${r.databaseId}), but the ${ns} fields were not: ${e.message}` };
+      }
+    });
+  }
+  for (const [job, ms] of models) settle(ctx, spec.kind, ms[0]!.databaseId, ms);
+  return jobs.map((j) => results.get(j) ?? shortCircuit<AnyModel>([j as Job<unknown>])[0]!);
+}
+
+// ---------------------------------------------------------------------------
+// Building jobs
+
+function convertOptions(ctx: Context, input: EventInput | VenueInput | OrganizerInput, eventZone?: string | null): ConvertOptions {
+  const tz = (input as EventInput).timezone;
+  return { siteZone: ctx.site.timezone, eventZone: tz || eventZone || ctx.site.timezone };
+}
+
+/** Event updates with dates but no `timezone` need the event's own zone: read through the (batched) loader. */
+async function eventZones(ctx: Context, items: { id: number | null; input: EventInput }[]): Promise<Map<number, string>> {
+  const ids = [...new Set(items.filter((x) => x.id !== null && !x.input.timezone && (x.input.startDate || x.input.endDate)).map((x) => x.id!))];
+  const out = new Map<number, string>();
+  if (!ids.length) return out;
+  const found = await ctx.loaders.event.loadMany(ids);
+  found.forEach((m, i) => {
+    if (m && !(m instanceof Error) && m.timezone) out.set(ids[i]!, m.timezone);
+  });
+  // The read was for the zone only: drop it, so the payload shows what the write answers.
+  for (const id of ids) clearPost(ctx, 'events', id);
+  return out;
+}
+
+function targetOf(id: string, idType: string | null | undefined, type: NodeType): Target | null {
+  if (idType === 'SLUG') return id.trim() ? { slug: id } : null;
+  if (idType === 'DATABASE_ID') return /^\d+$/.test(id) && Number(id) > 0 ? { id: Number(id) } : null;
+  const n = databaseIdOf(id, type);
+  return n ? { id: n } : null;
+}
+
+function updateMethod(method: MethodArg): WriteMethod {
+  return method === 'PUT' ? 'PUT' : method === 'POST' ? 'POST' : 'PATCH';
+}
+
+function writeJob<I extends EventInput | VenueInput | OrganizerInput>(
+  ctx: Context, spec: KindSpec<I>, index: number, itemPath: string[], fieldPrefix: string[], input: I, target: Target | null, api: Api, method: WriteMethod, zone?: string,
+): Job<I> {
+  const job: Job<I> = { index, itemPath, fieldPrefix, input, target, api, method };
+  const issues = spec.validate(input, { create: target === null, api, site: ctx.site });
+  if (issues.length) {
+    job.error = issueOut(issues[0]!, fieldPrefix);
+    return job;
+  }
+  job.payloads = spec.payloads(input, api, convertOptions(ctx, input, zone));
+  return job;
+}
+
+function badId(itemPath: string[], type: NodeType, id: string): MutationErrorOut {
+  return { code: 'BAD_USER_INPUT', message: `${JSON.stringify(id)} is not a ${type} ID (a global ID or a database ID).`, path: itemPath, upstream: null };
+}
+
+// ---------------------------------------------------------------------------
+// Single and bulk operations, generic over the three post kinds
+
+async function createOne<I extends EventInput | VenueInput | OrganizerInput>(ctx: Context, spec: KindSpec<I>, input: I, via: Via): Promise<AnyModel> {
+  needAuth(ctx);
+  const api = chooseApi(ctx, via);
+  const [r] = await run(ctx, spec, [writeJob(ctx, spec, 0, ['input'], ['input'], input, null, api, 'POST')], { atomic: false });
+  if (r!.error) throw toGraphError(r!.error, r!.databaseId);
+  return r!.model as AnyModel;
+}
+
+async function updateOne<I extends EventInput | VenueInput | OrganizerInput>(
+  ctx: Context, spec: KindSpec<I>, id: string, idType: string | null | undefined, input: I, method: MethodArg, via: Via,
+): Promise<AnyModel> {
+  needAuth(ctx);
+  const target = targetOf(id, idType, spec.type);
+  if (!target) throw GatewayError.badInput(`${JSON.stringify(id)} is not a ${spec.type} ${idType === 'SLUG' ? 'slug' : 'ID (a global ID or a database ID)'}.`, { arguments: ['id'] });
+  const api = chooseApi(ctx, via, { slug: 'slug' in target, method });
+  let zone: string | undefined;
+  if (spec.kind === 'events' && 'id' in target) zone = (await eventZones(ctx, [{ id: target.id, input: input as EventInput }])).get(target.id);
+  const [r] = await run(ctx, spec, [writeJob(ctx, spec, 0, ['input'], ['input'], input, target, api, updateMethod(method), zone)], { atomic: false });
+  if (r!.error) throw toGraphError(r!.error, r!.databaseId);
+  return r!.model as AnyModel;
+}
+
+async function deleteOne<I>(ctx: Context, spec: KindSpec<I>, id: string, idType: string | null | undefined, force: boolean, via: Via) {
+  needAuth(ctx);
+  const target = targetOf(id, idType, spec.type);
+  if (!target) throw GatewayError.badInput(`${JSON.stringify(id)} is not a ${spec.type} ${idType === 'SLUG' ? 'slug' : 'ID (a global ID or a database ID)'}.`, { arguments: ['id'] });
+  const api = chooseApi(ctx, via, { slug: 'slug' in target, force });
+  const job: Job<I> = { index: 0, itemPath: ['id'], fieldPrefix: [], target, api, method: 'DELETE' };
+  if (force) job.query = { force: true };
+  const [r] = await run(ctx, spec, [job], { atomic: false });
+  if (r!.error) throw toGraphError(r!.error, r!.databaseId);
+  return { databaseId: r!.databaseId ?? 0, permanently: force, model: r!.model };
+}
+
+async function createMany<I extends EventInput | VenueInput | OrganizerInput>(ctx: Context, spec: KindSpec<I>, inputs: readonly I[], atomic: boolean, via: Via) {
+  needAuth(ctx);
+  checkBulkSize(inputs.length, 'inputs');
+  const api = chooseApi(ctx, via);
+  const jobs = inputs.map((input, i) => writeJob(ctx, spec, i, ['inputs', String(i)], ['inputs', String(i)], input, null, api, 'POST'));
+  return run(ctx, spec, jobs, { atomic });
+}
+
+async function updateMany<I extends EventInput | VenueInput | OrganizerInput>(
+  ctx: Context, spec: KindSpec<I>, items: readonly { id: string; input: I }[], atomic: boolean, method: MethodArg, via: Via,
+) {
+  needAuth(ctx);
+  checkBulkSize(items.length, 'inputs');
+  const api = chooseApi(ctx, via, { method });
+  const targets = items.map((x) => targetOf(x.id, 'ID', spec.type) as { id: number } | null);
+  const zones = spec.kind === 'events' ? await eventZones(ctx, items.map((x, i) => ({ id: targets[i]?.id ?? null, input: x.input as EventInput }))) : new Map<number, string>();
+  const jobs = items.map((x, i) => {
+    const itemPath = ['inputs', String(i)];
+    const t = targets[i];
+    if (!t) return { index: i, itemPath, fieldPrefix: itemPath, target: null, api, method: updateMethod(method), error: badId([...itemPath, 'id'], spec.type, x.id) } as Job<I>;
+    return writeJob(ctx, spec, i, itemPath, [...itemPath, 'input'], x.input, t, api, updateMethod(method), zones.get(t.id));
+  });
+  return run(ctx, spec, jobs, { atomic });
+}
+
+async function deleteMany<I>(ctx: Context, spec: KindSpec<I>, ids: readonly string[], force: boolean, atomic: boolean, via: Via) {
+  needAuth(ctx);
+  checkBulkSize(ids.length, 'ids');
+  const api = chooseApi(ctx, via, { force });
+  const jobs = ids.map((id, i): Job<I> => {
+    const itemPath = ['ids', String(i)];
+    const target = targetOf(id, 'ID', spec.type);
+    const job: Job<I> = { index: i, itemPath, fieldPrefix: itemPath, target, api, method: 'DELETE' };
+    if (!target) job.error = badId(itemPath, spec.type, id);
+    if (force) job.query = { force: true };
+    return job;
+  });
+  return run(ctx, spec, jobs, { atomic });
+}
+
+function bulkPayload<K extends string>(key: K, results: ItemResult<AnyModel>[]) {
+  return {
+    results: results.map((r) => ({ index: r.index, databaseId: r.databaseId, [key]: r.model, error: r.error })),
+    written: results.filter((r) => r.databaseId !== null && (!r.error || r.model)).length,
+    failed: results.filter((r) => r.error).length,
+  } as { results: never[]; written: number; failed: number };
+}
+
+// ---------------------------------------------------------------------------
+// Terms (legacy only; never batched unless the site says so)
+
+async function termWrite(ctx: Context, kind: 'categories' | 'tags', method: WriteMethod, id: string | null, input: CategoryInput | TagInput | null): Promise<{ databaseId: number; model: TermModel | null }> {
+  needAuth(ctx);
+  needNamespace(ctx, 'legacy');
+  const type: NodeType = kind === 'categories' ? 'Category' : 'Tag';
+  let target: Target | null = null;
+  if (id !== null) {
+    const n = databaseIdOf(id, type);
+    if (!n) throw GatewayError.badInput(`${JSON.stringify(id)} is not a ${type} ID (a global ID or a database ID).`, { arguments: ['id'] });
+    target = { id: n };
+  }
+  if (input) {
+    const issues = validateTerm(input, target === null);
+    if (issues.length) throw toGraphError(issueOut(issues[0]!, ['input']), null);
+  }
+  const req = writeRequest('legacy', kind, method, target, input ? termPayload(input, kind) : undefined);
+  const [o] = await sendWrites(ctx.upstream, ctx.site, [req], { limit: ctx.limit });
+  if (!o!.ok) throw toGraphError(errorOut(o!.error, id ? ['id'] : ['input'], ['input'], kind, 'legacy', input ?? undefined), target && 'id' in target ? target.id : null);
+  const model = legacyTerm(o!.body, type);
+  const loader = kind === 'categories' ? ctx.loaders.category : ctx.loaders.tag;
+  loader.clear(model.databaseId);
+  // A deleted term answers as it was: return it, but do not keep it.
+  if (method !== 'DELETE') ctx.loaders.prime(model);
+  return { databaseId: model.databaseId, model };
+}
+
+// ---------------------------------------------------------------------------
+
+const M: MutationResolvers = {
+  createEvent: async (_p, a, ctx) => ({ event: (await createOne(ctx, EVENTS, a.input, a.via)) as EventModel }),
+  updateEvent: async (_p, a, ctx) => ({ event: (await updateOne(ctx, EVENTS, a.id, a.idType, a.input, a.method, a.via)) as EventModel }),
+  deleteEvent: async (_p, a, ctx) => {
+    const r = await deleteOne(ctx, EVENTS, a.id, a.idType, Boolean(a.force), a.via);
+    return { databaseId: r.databaseId, permanently: r.permanently, event: r.model as EventModel | null };
+  },
+  createVenue: async (_p, a, ctx) => ({ venue: (await createOne(ctx, VENUES, a.input, a.via)) as VenueModel }),
+  updateVenue: async (_p, a, ctx) => ({ venue: (await updateOne(ctx, VENUES, a.id, a.idType, a.input, a.method, a.via)) as VenueModel }),
+  deleteVenue: async (_p, a, ctx) => {
+    const r = await deleteOne(ctx, VENUES, a.id, a.idType, Boolean(a.force), a.via);
+    return { databaseId: r.databaseId, permanently: r.permanently, venue: r.model as VenueModel | null };
+  },
+  createOrganizer: async (_p, a, ctx) => ({ organizer: (await createOne(ctx, ORGANIZERS, a.input, a.via)) as OrganizerModel }),
+  updateOrganizer: async (_p, a, ctx) => ({ organizer: (await updateOne(ctx, ORGANIZERS, a.id, a.idType, a.input, a.method, a.via)) as OrganizerModel }),
+  deleteOrganizer: async (_p, a, ctx) => {
+    const r = await deleteOne(ctx, ORGANIZERS, a.id, a.idType, Boolean(a.force), a.via);
+    return { databaseId: r.databaseId, permanently: r.permanently, organizer: r.model as OrganizerModel | null };
+  },
+
+  createCategory: async (_p, a, ctx) => ({ category: (await termWrite(ctx, 'categories', 'POST', null, a.input)).model }),
+  updateCategory: async (_p, a, ctx) => ({ category: (await termWrite(ctx, 'categories', updateMethod(a.method), a.id, a.input)).model }),
+  deleteCategory: async (_p, a, ctx) => {
+    const r = await termWrite(ctx, 'categories', 'DELETE', a.id, null);
+    return { databaseId: r.databaseId, category: r.model };
+  },
+  createTag: async (_p, a, ctx) => ({ tag: (await termWrite(ctx, 'tags', 'POST', null, a.input)).model }),
+  updateTag: async (_p, a, ctx) => ({ tag: (await termWrite(ctx, 'tags', updateMethod(a.method), a.id, a.input)).model }),
+  deleteTag: async (_p, a, ctx) => {
+    const r = await termWrite(ctx, 'tags', 'DELETE', a.id, null);
+    return { databaseId: r.databaseId, tag: r.model };
+  },
+
+  createEvents: async (_p, a, ctx) => bulkPayload('event', await createMany(ctx, EVENTS, a.inputs, Boolean(a.atomic), a.via)),
+  updateEvents: async (_p, a, ctx) => bulkPayload('event', await updateMany(ctx, EVENTS, a.inputs, Boolean(a.atomic), a.method, a.via)),
+  deleteEvents: async (_p, a, ctx) => bulkPayload('event', await deleteMany(ctx, EVENTS, a.ids, Boolean(a.force), Boolean(a.atomic), a.via)),
+  createVenues: async (_p, a, ctx) => bulkPayload('venue', await createMany(ctx, VENUES, a.inputs, Boolean(a.atomic), a.via)),
+  updateVenues: async (_p, a, ctx) => bulkPayload('venue', await updateMany(ctx, VENUES, a.inputs, Boolean(a.atomic), a.method, a.via)),
+  deleteVenues: async (_p, a, ctx) => bulkPayload('venue', await deleteMany(ctx, VENUES, a.ids, Boolean(a.force), Boolean(a.atomic), a.via)),
+  createOrganizers: async (_p, a, ctx) => bulkPayload('organizer', await createMany(ctx, ORGANIZERS, a.inputs, Boolean(a.atomic), a.via)),
+  updateOrganizers: async (_p, a, ctx) => bulkPayload('organizer', await updateMany(ctx, ORGANIZERS, a.inputs, Boolean(a.atomic), a.method, a.via)),
+  deleteOrganizers: async (_p, a, ctx) => bulkPayload('organizer', await deleteMany(ctx, ORGANIZERS, a.ids, Boolean(a.force), Boolean(a.atomic), a.via)),
+};
+
+export const mutationsResolvers: Resolvers = { Mutation: M };

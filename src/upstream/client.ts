@@ -171,6 +171,11 @@ export interface UpstreamRequest {
   route: string;
   /** Statuses returned as data instead of thrown. @default 2xx */
   okStatuses?: (status: number) => boolean;
+  /**
+   * A GET that changes state on the site (a queue that pops on read) is not
+   * idempotent: `false` turns retries off for it. @default true for GET/HEAD
+   */
+  idempotent?: boolean;
   signal?: AbortSignal;
 }
 
@@ -271,7 +276,7 @@ class Session implements UpstreamSession {
     const headers = buildHeaders(o, req, this.authorization);
     const body = req.body === undefined ? null : JSON.stringify(req.body);
     const ok = req.okStatuses ?? is2xx;
-    const maxAttempts = IDEMPOTENT.has(req.method) ? 1 + o.retries : 1;
+    const maxAttempts = IDEMPOTENT.has(req.method) && req.idempotent !== false ? 1 + o.retries : 1;
 
     for (let attempt = 1; ; attempt++) {
       const started = performance.now();

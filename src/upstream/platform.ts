@@ -1,8 +1,175 @@
 /**
  * The site-platform namespaces (core/v2, oembed/1.0, site-governance/v1,
  * site-audit-log/v1, site-blocks/v1, duplicate-post/v1, site/v1, facet/v1):
- * the only place their paths are built. (Filled in by the platform graph work.)
+ * the only place their paths are built. Their namespace indexes are read by
+ * siteIndex.ts (`Query.namespace`).
+ *
+ * Bodies follow reference/site-upstream.md §2, §7, §9 and other-upstream.md
+ * §1-§6; where the reference is silent, the contract in docs/sandbox-platform.md.
  */
+import type { QueryValue, UpstreamResponse, UpstreamSession } from './client.ts';
+import { fromUpstreamResponse } from './errors.ts';
+import { headerInt, type ListPage } from './paging.ts';
 import type { RouteUse } from './route-use.ts';
 
-export const PLATFORM_ROUTES: RouteUse[] = [];
+export const PLATFORM_NAMESPACES = {
+  core: 'core/v2',
+  oembed: 'oembed/1.0',
+  governance: 'site-governance/v1',
+  audit: 'site-audit-log/v1',
+  blocks: 'site-blocks/v1',
+  duplicate: 'duplicate-post/v1',
+  site: 'site/v1',
+  facet: 'facet/v1',
+} as const;
+
+/** `per_page` maximum of GET /core/v2/posts (spec "Limits"; site-upstream.md §2). */
+export const POSTS_MAX_PER_PAGE = 100;
+/** `per_page` maximum of GET /site-audit-log/v1/logs (the spec leaves it open; the site refuses more than 100). */
+export const AUDIT_MAX_PER_PAGE = 100;
+
+/** Routes reached through this module, and the fields that reach them. */
+export const PLATFORM_ROUTES: RouteUse[] = [
+  { method: 'GET', path: '/core/v2/posts', field: 'Query.posts; Query.node (Post)' },
+  { method: 'POST', path: '/core/v2/posts', field: 'Mutation.createPost' },
+  { method: 'GET', path: '/oembed/1.0/embed', field: 'Query.oembed' },
+  { method: 'GET', path: '/oembed/1.0/proxy', field: 'Query.oembedProxy' },
+  { method: 'GET', path: '/site-governance/v1/users-overview', field: 'Governance.usersOverview' },
+  { method: 'GET', path: '/site-governance/v1/users-training-status', field: 'Governance.usersTrainingStatus' },
+  { method: 'GET', path: '/site-governance/v1/content-review-status/<post_id>', field: 'Governance.contentReviewStatus' },
+  { method: 'GET', path: '/site-governance/v1/network/compliance-overview', field: 'GovernanceNetwork.complianceOverview' },
+  { method: 'GET', path: '/site-governance/v1/network/sites-out-of-compliance', field: 'GovernanceNetwork.sitesOutOfCompliance' },
+  { method: 'GET', path: '/site-governance/v1/network/users-overdue-training', field: 'GovernanceNetwork.usersOverdueTraining' },
+  { method: 'GET', path: '/site-governance/v1/network/sites-training-compliance-summary', field: 'GovernanceNetwork.sitesTrainingCompliance' },
+  { method: 'GET', path: '/site-governance/v1/network/sites-qa-compliance-summary', field: 'GovernanceNetwork.sitesQaCompliance' },
+  { method: 'GET', path: '/site-governance/v1/network/sites-content-review-compliance-summary', field: 'GovernanceNetwork.sitesContentReviewCompliance' },
+  { method: 'GET', path: '/site-governance/v1/remote/training-status', field: 'GovernanceRemote.trainingStatuses, GovernanceRemote.trainingStatus' },
+  { method: 'GET', path: '/site-governance/v1/remote/content-review-meta', field: 'GovernanceRemote.contentReviewMeta' },
+  { method: 'GET', path: '/site-audit-log/v1/logs', field: 'Query.auditLog' },
+  { method: 'GET', path: '/site-audit-log/v1/export', field: 'Query.auditLogExport' },
+  { method: 'GET', path: '/site-blocks/v1/get-attachment-id', field: 'Query.attachmentByUrl' },
+  { method: 'DELETE', path: '/duplicate-post/v1/original/<post_id>', field: 'Mutation.removeDuplicatePostOriginal' },
+  { method: 'GET', path: '/site/v1/challenge', field: 'Query.challenge' },
+  { method: 'POST', path: '/site/v1/challenge', field: 'Mutation.verifyChallenge' },
+  { method: 'POST', path: '/facet/v1/refresh', field: 'Facets.refresh, Facets.autocomplete' },
+  { method: 'POST', path: '/facet/v1/fetch', field: 'Facets.fetch' },
+];
+
+export type Query = Record<string, QueryValue>;
+
+/** A bare-array list with X-WP-Total, one page of it. */
+async function listPage(session: UpstreamSession, path: string, query: Query, route: string): Promise<ListPage> {
+  const res = await session.request({ method: 'GET', path, query, route });
+  if (!Array.isArray(res.body)) throw fromUpstreamResponse(502, { code: 'bad_list', message: `${route} did not answer an array` }, route);
+  return { items: res.body, total: headerInt(res.headers, 'x-wp-total') };
+}
+
+// ---- core/v2 posts
+
+/**
+ * One page of GET /core/v2/posts. WP_Query ignores `page` when `offset` is
+ * given (site-upstream.md §2), so a caller's offset is turned into an offset
+ * per page; the total the site reports still counts the skipped posts.
+ */
+export async function postsPage(session: UpstreamSession, query: Query, page: number, perPage: number, offset = 0): Promise<ListPage> {
+  const per = Math.min(perPage, POSTS_MAX_PER_PAGE);
+  const q: Query = offset > 0 ? { ...query, offset: offset + (page - 1) * per, per_page: per } : { ...query, page, per_page: per };
+  const res = await listPage(session, '/core/v2/posts', q, 'GET /core/v2/posts');
+  return { items: res.items, total: res.total === null ? null : Math.max(0, res.total - offset) };
+}
+
+export async function createPost(session: UpstreamSession, body: Record<string, unknown>): Promise<unknown> {
+  const res = await session.request({ method: 'POST', path: '/core/v2/posts', body, route: 'POST /core/v2/posts' });
+  return res.body;
+}
+
+// ---- oembed/1.0
+
+export async function oembed(session: UpstreamSession, kind: 'embed' | 'proxy', query: Query): Promise<UpstreamResponse> {
+  return session.request({ method: 'GET', path: `/oembed/1.0/${kind}`, query, route: `GET /oembed/1.0/${kind}` });
+}
+
+// ---- site-governance/v1
+
+export const GOVERNANCE_PATHS = {
+  usersOverview: 'users-overview',
+  usersTrainingStatus: 'users-training-status',
+  complianceOverview: 'network/compliance-overview',
+  sitesOutOfCompliance: 'network/sites-out-of-compliance',
+  usersOverdueTraining: 'network/users-overdue-training',
+  sitesTrainingCompliance: 'network/sites-training-compliance-summary',
+  sitesQaCompliance: 'network/sites-qa-compliance-summary',
+  sitesContentReviewCompliance: 'network/sites-content-review-compliance-summary',
+} as const;
+export type GovernanceRead = keyof typeof GOVERNANCE_PATHS;
+
+export async function governanceRead(session: UpstreamSession, what: GovernanceRead): Promise<unknown> {
+  const path = `/site-governance/v1/${GOVERNANCE_PATHS[what]}`;
+  return (await session.request({ method: 'GET', path, route: `GET ${path}` })).body;
+}
+
+export async function contentReviewStatus(session: UpstreamSession, postId: number): Promise<unknown> {
+  const res = await session.request({
+    method: 'GET',
+    path: `/site-governance/v1/content-review-status/${postId}`,
+    route: 'GET /site-governance/v1/content-review-status/<post_id>',
+  });
+  return res.body;
+}
+
+/**
+ * The remote routes take the shared key as `api_key` (spec "Authentication").
+ * The client logs paths without their query and errors.ts redacts `api_key`
+ * from messages, so the key never reaches a log.
+ */
+export async function governanceRemote(session: UpstreamSession, what: 'training-status' | 'content-review-meta', apiKey: string, query: Query): Promise<unknown> {
+  const path = `/site-governance/v1/remote/${what}`;
+  const res = await session.request({ method: 'GET', path, query: { ...query, api_key: apiKey }, route: `GET ${path}` });
+  return res.body;
+}
+
+// ---- site-audit-log/v1
+
+export function auditLogPage(session: UpstreamSession, query: Query, page: number, perPage: number): Promise<ListPage> {
+  return listPage(session, '/site-audit-log/v1/logs', { ...query, page, per_page: Math.min(perPage, AUDIT_MAX_PER_PAGE) }, 'GET /site-audit-log/v1/logs');
+}
+
+export async function auditLogExport(session: UpstreamSession, query: Query): Promise<UpstreamResponse> {
+  return session.request({ method: 'GET', path: '/site-audit-log/v1/export', query, headers: { accept: 'text/csv, application/json' }, route: 'GET /site-audit-log/v1/export' });
+}
+
+// ---- site-blocks/v1, duplicate-post/v1
+
+export async function attachmentId(session: UpstreamSession, url: string): Promise<unknown> {
+  const res = await session.request({ method: 'GET', path: '/site-blocks/v1/get-attachment-id', query: { url }, route: 'GET /site-blocks/v1/get-attachment-id' });
+  return res.body;
+}
+
+export async function removeDuplicateOriginal(session: UpstreamSession, postId: number): Promise<unknown> {
+  const res = await session.request({
+    method: 'DELETE',
+    path: `/duplicate-post/v1/original/${postId}`,
+    route: 'DELETE /duplicate-post/v1/original/<post_id>',
+  });
+  return res.body;
+}
+
+// ---- site/v1 challenge
+
+export async function getChallenge(session: UpstreamSession): Promise<unknown> {
+  return (await session.request({ method: 'GET', path: '/site/v1/challenge', route: 'GET /site/v1/challenge' })).body;
+}
+
+export async function verifyChallenge(session: UpstreamSession, payload: string): Promise<unknown> {
+  return (await session.request({ method: 'POST', path: '/site/v1/challenge', body: { payload }, route: 'POST /site/v1/challenge' })).body;
+}
+
+// ---- facet/v1 (FacetWP)
+
+export async function facetRefresh(session: UpstreamSession, action: string, data: Record<string, unknown>): Promise<unknown> {
+  return (await session.request({ method: 'POST', path: '/facet/v1/refresh', body: { action, data }, route: 'POST /facet/v1/refresh' })).body;
+}
+
+export async function facetFetch(session: UpstreamSession, data: Record<string, unknown>): Promise<unknown> {
+  return (await session.request({ method: 'POST', path: '/facet/v1/fetch', body: { data }, route: 'POST /facet/v1/fetch' })).body;
+}

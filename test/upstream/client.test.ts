@@ -464,3 +464,23 @@ describe('connections', () => {
     expect((await client.session().request(GET('/x'))).body).toEqual({ ok: true });
   });
 });
+
+describe('requests marked not idempotent', () => {
+  it('are not retried even when they are GETs', async () => {
+    let hits = 0;
+    const stub = await startStubServer((_req, res) => {
+      hits += 1;
+      sendJson(res, 503, { code: 'busy', message: 'busy', data: { status: 503 } });
+    });
+    const client = new UpstreamClient({ baseUrl: `${stub.origin}/wp-json/`, retries: 2, retryBaseDelayMs: 1 });
+    try {
+      await expect(client.session().request({ method: 'GET', path: '/q', route: 'GET /q', idempotent: false })).rejects.toMatchObject({ code: 'UPSTREAM_UNAVAILABLE' });
+      expect(hits).toBe(1);
+      await expect(client.session().request({ method: 'GET', path: '/q', route: 'GET /q' })).rejects.toMatchObject({ code: 'UPSTREAM_UNAVAILABLE' });
+      expect(hits).toBe(4);
+    } finally {
+      await client.close();
+      await stub.close();
+    }
+  });
+});

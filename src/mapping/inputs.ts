@@ -1,0 +1,398 @@
+/**
+ * Graph write inputs -> the payloads each calendar interface accepts, and the
+ * checks run before anything is sent. Pure: no I/O, no context.
+ *
+ * One unified input (graph names) is split by interface (spec "Legacy event
+ * ... fields accepted on create and update", "calendar-core/v1 event -
+ * fields"; DESIGN.md "The graph" table): the fields the chosen (primary)
+ * interface accepts go in its payload; fields only the other one accepts go
+ * in a secondary payload, sent as an update of the same object right after.
+ */
+import { DateTime } from 'luxon';
+import type {
+  CategoryInput, EventInput, OrganizerInput, TagInput, VenueInput,
+} from '../generated/graphql.ts';
+import { isValidDateTimeInput, luxonZone, toSiteLocal } from './dates.ts';
+
+export type Api = 'core' | 'legacy';
+export type Json = Record<string, unknown>;
+
+/** One problem with one field, `path` relative to the input object. */
+export interface FieldIssue {
+  path: string[];
+  message: string;
+}
+
+export interface SplitPayloads {
+  /** What the primary interface is sent. */
+  primary: Json;
+  /** Fields only the other interface accepts (null when none). */
+  secondary: Json | null;
+}
+
+/** Context of the conversion: zones for dates. */
+export interface ConvertOptions {
+  /** Zone of publication dates: the site's. */
+  siteZone: string;
+  /** Zone of the event's dates: the input's `timezone`, else the event's, else the site's. */
+  eventZone?: string;
+}
+
+interface FieldDef {
+  graph: string;
+  core?: string;
+  legacy?: string;
+  /** Value conversion per interface (default: as given). */
+  conv?: (v: unknown, o: ConvertOptions, api: Api) => unknown;
+}
+
+/** Limits on sizes (WordPress stores titles as text, but nobody's title is longer). */
+export const MAX_TITLE = 1_000;
+export const MAX_TEXT = 65_535;
+export const MAX_HTML = 1_000_000;
+export const MAX_IDS = 100;
+export const MAX_INLINE_ORGANIZERS = 20;
+
+/** The statuses a write may set (spec "calendar-core/v1 event - fields": status). */
+export const WRITE_STATUSES = ['publish', 'pending', 'draft', 'future', 'private'];
+
+const statusOut = (v: unknown) => String(v).toLowerCase().replace('_', '-');
+const lower = (v: unknown) => String(v).toLowerCase();
+const siteDate = (v: unknown, o: ConvertOptions) => toSiteLocal(String(v), o.siteZone);
+const eventDate = (v: unknown, o: ConvertOptions) => toSiteLocal(String(v), o.eventZone ?? o.siteZone);
+
+const POST_FIELDS: FieldDef[] = [
+  { graph: 'description', core: 'content', legacy: 'description' },
+  { graph: 'status', core: 'status', legacy: 'status', conv: statusOut },
+  { graph: 'authorId', core: 'author', legacy: 'author' },
+  { graph: 'publishedAt', core: 'date', legacy: 'date', conv: siteDate },
+];
+
+export const EVENT_FIELDS: FieldDef[] = [
+  { graph: 'title', core: 'title', legacy: 'title' },
+  ...POST_FIELDS,
+  { graph: 'excerpt', core: 'excerpt', legacy: 'excerpt' },
+  { graph: 'slug', core: 'slug', legacy: 'slug' },
+  { graph: 'startDate', core: 'start_date', legacy: 'start_date', conv: eventDate },
+  { graph: 'endDate', core: 'end_date', legacy: 'end_date', conv: eventDate },
+  { graph: 'timezone', core: 'timezone', legacy: 'timezone' },
+  { graph: 'allDay', core: 'all_day', legacy: 'all_day' },
+  { graph: 'duration', core: 'duration' },
+  { graph: 'cost', core: 'cost', legacy: 'cost' },
+  { graph: 'website', legacy: 'website' },
+  { graph: 'showMap', legacy: 'show_map' },
+  { graph: 'showMapLink', legacy: 'show_map_link' },
+  { graph: 'hideFromListings', legacy: 'hide_from_listings' },
+  { graph: 'sticky', core: 'sticky', legacy: 'sticky' },
+  { graph: 'featured', core: 'featured', legacy: 'featured' },
+  { graph: 'virtual', core: 'virtual' },
+  { graph: 'commentStatus', core: 'comment_status', conv: lower },
+  { graph: 'pingStatus', core: 'ping_status', conv: lower },
+  { graph: 'format', core: 'format', conv: lower },
+  { graph: 'template', core: 'template' },
+  { graph: 'categoryIds', core: 'calendar_events_cat', legacy: 'categories' },
+  { graph: 'tagIds', core: 'tags', legacy: 'tags' },
+  // The legacy `venue` takes one entry (calendar-upstream.md §1.6).
+  { graph: 'venueIds', core: 'venues', legacy: 'venue', conv: (v, _o, api) => (api === 'legacy' ? (v as number[])[0] ?? 0 : v) },
+  { graph: 'organizerIds', core: 'organizers', legacy: 'organizer' },
+  { graph: 'featuredImageId', core: 'featured_media', legacy: 'image' },
+  { graph: 'featuredImageUrl', legacy: 'image' },
+];
+
+/** Legacy venues type `show_map`/`show_map_link` as strings (spec "Legacy venue"); `tribe_is_truthy` reads them. */
+const truthyString = (v: unknown) => (v ? '1' : '0');
+
+export const VENUE_FIELDS: FieldDef[] = [
+  { graph: 'title', core: 'title', legacy: 'venue' },
+  ...POST_FIELDS,
+  { graph: 'excerpt', core: 'excerpt' },
+  { graph: 'slug', core: 'slug' },
+  { graph: 'address', core: 'address', legacy: 'address' },
+  { graph: 'city', core: 'city', legacy: 'city' },
+  { graph: 'country', core: 'country', legacy: 'country' },
+  { graph: 'province', core: 'province', legacy: 'province' },
+  { graph: 'state', core: 'state', legacy: 'state' },
+  { graph: 'stateProvince', core: 'state_province', legacy: 'stateprovince' },
+  { graph: 'zip', core: 'zip', legacy: 'zip' },
+  { graph: 'phone', core: 'phone', legacy: 'phone' },
+  { graph: 'website', core: 'website', legacy: 'website' },
+  { graph: 'showMap', legacy: 'show_map', conv: truthyString },
+  { graph: 'showMapLink', legacy: 'show_map_link', conv: truthyString },
+  { graph: 'latitude', core: 'lat' },
+  { graph: 'longitude', core: 'lng' },
+  { graph: 'featuredImageId', core: 'featured_media', legacy: 'image' },
+  { graph: 'featuredImageUrl', legacy: 'image' },
+  { graph: 'tagIds', core: 'tags' },
+];
+
+export const ORGANIZER_FIELDS: FieldDef[] = [
+  { graph: 'title', core: 'title', legacy: 'organizer' },
+  ...POST_FIELDS,
+  { graph: 'excerpt', core: 'excerpt' },
+  { graph: 'slug', core: 'slug' },
+  { graph: 'phone', core: 'phone', legacy: 'phone' },
+  { graph: 'website', core: 'website', legacy: 'website' },
+  { graph: 'email', core: 'email', legacy: 'email' },
+  { graph: 'featuredImageId', core: 'featured_media', legacy: 'image' },
+  { graph: 'featuredImageUrl', legacy: 'image' },
+  { graph: 'tagIds', core: 'tags' },
+];
+
+export const CATEGORY_FIELDS: FieldDef[] = [
+  { graph: 'name', legacy: 'name' },
+  { graph: 'description', legacy: 'description' },
+  { graph: 'slug', legacy: 'slug' },
+  { graph: 'parentId', legacy: 'parent' },
+];
+
+export const TAG_FIELDS: FieldDef[] = CATEGORY_FIELDS.filter((f) => f.graph !== 'parentId');
+
+const given = (v: unknown) => v !== undefined && v !== null;
+const other = (api: Api): Api => (api === 'core' ? 'legacy' : 'core');
+
+function split(defs: FieldDef[], input: object, api: Api, o: ConvertOptions): SplitPayloads {
+  const primary: Json = {};
+  const secondary: Json = {};
+  const src = input as Record<string, unknown>;
+  for (const d of defs) {
+    const v = src[d.graph];
+    if (!given(v)) continue;
+    if (d[api]) primary[d[api]!] = d.conv ? d.conv(v, o, api) : v;
+    else if (d[other(api)]) secondary[d[other(api)]!] = d.conv ? d.conv(v, o, other(api)) : v;
+  }
+  return { primary, secondary: Object.keys(secondary).length ? secondary : null };
+}
+
+/** An inline venue as legacy `venue` data (a data object without `id` creates one). */
+export function legacyVenueData(v: VenueInput, o: ConvertOptions): Json {
+  return split(VENUE_FIELDS, v, 'legacy', o).primary;
+}
+
+export function legacyOrganizerData(v: OrganizerInput, o: ConvertOptions): Json {
+  return split(ORGANIZER_FIELDS, v, 'legacy', o).primary;
+}
+
+/**
+ * An event input -> the primary interface's payload, plus the other's for
+ * fields only it accepts. Inline venue and organizers are legacy data
+ * (calendar-upstream.md §1.6); when they go to a legacy follow-up, the
+ * organizer IDs go with them so the list is set once.
+ */
+export function eventPayloads(input: EventInput, api: Api, o: ConvertOptions): SplitPayloads {
+  const { venue, organizers, ...plain } = input;
+  const out = split(EVENT_FIELDS, plain, api, o);
+  const legacy: Json = api === 'legacy' ? out.primary : { ...(out.secondary ?? {}) };
+  if (given(venue)) legacy.venue = legacyVenueData(venue!, o);
+  if (given(organizers) && organizers!.length) {
+    legacy.organizer = [...(input.organizerIds ?? []), ...organizers!.map((x) => legacyOrganizerData(x, o))];
+    if (api === 'core') delete out.primary.organizers;
+  }
+  if (api === 'core') return { primary: out.primary, secondary: Object.keys(legacy).length ? legacy : null };
+  return out;
+}
+
+export function venuePayloads(input: VenueInput, api: Api, o: ConvertOptions): SplitPayloads {
+  return split(VENUE_FIELDS, input, api, o);
+}
+
+export function organizerPayloads(input: OrganizerInput, api: Api, o: ConvertOptions): SplitPayloads {
+  return split(ORGANIZER_FIELDS, input, api, o);
+}
+
+export function termPayload(input: CategoryInput | TagInput, kind: 'categories' | 'tags'): Json {
+  return split(kind === 'categories' ? CATEGORY_FIELDS : TAG_FIELDS, input, 'legacy', { siteZone: 'UTC' }).primary;
+}
+
+/**
+ * An upstream parameter name -> the graph field it came from, for error
+ * paths (`data.params` of a `rest_invalid_param`). Unknown names pass through.
+ */
+export function graphField(kind: 'events' | 'venues' | 'organizers' | 'categories' | 'tags', api: Api, param: string, input?: object): string {
+  const defs = { events: EVENT_FIELDS, venues: VENUE_FIELDS, organizers: ORGANIZER_FIELDS, categories: CATEGORY_FIELDS, tags: TAG_FIELDS }[kind];
+  const src = (input ?? {}) as Record<string, unknown>;
+  if (kind === 'events' && api === 'legacy') {
+    if (param === 'venue' && given(src.venue)) return 'venue';
+    if (param === 'organizer' && given(src.organizers)) return 'organizers';
+    if (param === 'image' && given(src.featuredImageUrl)) return 'featuredImageUrl';
+  }
+  const hits = defs.filter((d) => d[api] === param);
+  return (hits.find((d) => given(src[d.graph])) ?? hits[0])?.graph ?? param;
+}
+
+// ---------------------------------------------------------------------------
+// Validation
+
+/** What the site offers, as validation needs it. */
+export interface SiteFacts {
+  hasCore: boolean;
+  hasLegacy: boolean;
+}
+
+export interface ValidateOptions {
+  create: boolean;
+  /** The interface the write goes through first. */
+  api: Api;
+  site: SiteFacts;
+}
+
+class Issues {
+  readonly list: FieldIssue[] = [];
+  add(path: string[], message: string): void {
+    this.list.push({ path, message });
+  }
+}
+
+function checkText(out: Issues, src: Record<string, unknown>, name: string, max: number, prefix: string[] = []): void {
+  const v = src[name];
+  if (given(v) && String(v).length > max) out.add([...prefix, name], `${name} is longer than ${max} characters.`);
+}
+
+function checkRequired(out: Issues, src: Record<string, unknown>, names: string[], prefix: string[] = []): void {
+  for (const n of names) {
+    const v = src[n];
+    if (!given(v) || (typeof v === 'string' && v.trim() === '')) out.add([...prefix, n], `${n} is required to create.`);
+  }
+}
+
+function checkIds(out: Issues, src: Record<string, unknown>, name: string, prefix: string[] = []): void {
+  const v = src[name];
+  if (!given(v)) return;
+  if (Array.isArray(v)) {
+    if (v.length > MAX_IDS) out.add([...prefix, name], `${name} has more than ${MAX_IDS} IDs.`);
+    if (v.some((x) => !Number.isInteger(x) || x <= 0)) out.add([...prefix, name], `${name} must list positive IDs.`);
+    else if (new Set(v).size !== v.length) out.add([...prefix, name], `${name} lists an ID twice.`);
+  } else if (!Number.isInteger(v) || (v as number) < 0) out.add([...prefix, name], `${name} must be a positive ID.`);
+}
+
+const URL_RE = /^https?:\/\/[^\s/$.?#][^\s]*$/i;
+
+function checkUrl(out: Issues, src: Record<string, unknown>, name: string, prefix: string[] = []): void {
+  const v = src[name];
+  if (given(v) && v !== '' && !URL_RE.test(String(v))) out.add([...prefix, name], `${name} must be an absolute http(s) URL.`);
+}
+
+function checkStatus(out: Issues, src: Record<string, unknown>, prefix: string[] = []): void {
+  if (given(src.status) && !WRITE_STATUSES.includes(statusOut(src.status))) {
+    out.add([...prefix, 'status'], `status must be one of PUBLISH, PENDING, DRAFT, FUTURE, PRIVATE (to trash, use a delete mutation); got ${String(src.status)}.`);
+  }
+}
+
+function checkDate(out: Issues, src: Record<string, unknown>, name: string, prefix: string[] = []): void {
+  const v = src[name];
+  if (given(v) && !isValidDateTimeInput(String(v))) out.add([...prefix, name], `${name} must be an RFC 3339 date-time, e.g. 2026-11-22T20:00:00+09:00; got ${JSON.stringify(v)}.`);
+}
+
+/** Fields the chosen interface lacks go to the other one; if the site lacks that too, say so. */
+function checkReachable(out: Issues, defs: FieldDef[], src: Record<string, unknown>, o: ValidateOptions, prefix: string[] = []): void {
+  const has = { core: o.site.hasCore, legacy: o.site.hasLegacy };
+  for (const d of defs) {
+    if (!given(src[d.graph]) || d[o.api]) continue;
+    const alt = other(o.api);
+    if (!d[alt] || !has[alt]) {
+      const ns = alt === 'core' ? 'calendar-core/v1' : 'calendar/events/v1';
+      out.add([...prefix, d.graph], `${d.graph} needs ${ns}, which this site does not offer.`);
+    }
+  }
+}
+
+function checkPost(out: Issues, src: Record<string, unknown>, prefix: string[] = []): void {
+  checkText(out, src, 'title', MAX_TITLE, prefix);
+  checkText(out, src, 'description', MAX_HTML, prefix);
+  checkText(out, src, 'excerpt', MAX_TEXT, prefix);
+  checkText(out, src, 'slug', 200, prefix);
+  checkStatus(out, src, prefix);
+  checkDate(out, src, 'publishedAt', prefix);
+  checkIds(out, src, 'authorId', prefix);
+  checkIds(out, src, 'featuredImageId', prefix);
+  checkIds(out, src, 'tagIds', prefix);
+  checkUrl(out, src, 'featuredImageUrl', prefix);
+  if (given(src.featuredImageId) && given(src.featuredImageUrl)) out.add([...prefix, 'featuredImageUrl'], 'give featuredImageId or featuredImageUrl, not both.');
+}
+
+function venueIssues(out: Issues, v: VenueInput, create: boolean, prefix: string[] = []): void {
+  const src = v as Record<string, unknown>;
+  if (create) checkRequired(out, src, ['title'], prefix);
+  checkPost(out, src, prefix);
+  for (const n of ['address', 'city', 'country', 'province', 'state', 'stateProvince', 'zip', 'phone']) checkText(out, src, n, MAX_TEXT, prefix);
+  checkUrl(out, src, 'website', prefix);
+  if (given(v.latitude) && (v.latitude! < -90 || v.latitude! > 90)) out.add([...prefix, 'latitude'], 'latitude must be between -90 and 90.');
+  if (given(v.longitude) && (v.longitude! < -180 || v.longitude! > 180)) out.add([...prefix, 'longitude'], 'longitude must be between -180 and 180.');
+}
+
+function organizerIssues(out: Issues, v: OrganizerInput, create: boolean, prefix: string[] = []): void {
+  const src = v as Record<string, unknown>;
+  if (create) checkRequired(out, src, ['title'], prefix);
+  checkPost(out, src, prefix);
+  checkText(out, src, 'phone', MAX_TEXT, prefix);
+  checkUrl(out, src, 'website', prefix);
+  if (given(v.email) && v.email !== '' && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(v.email!)) out.add([...prefix, 'email'], 'email must be an e-mail address.');
+}
+
+/** Inline venues and organizers are legacy data: core-only fields cannot ride along. */
+function inlineLegacyOnly(out: Issues, defs: FieldDef[], src: Record<string, unknown>, prefix: string[]): void {
+  for (const d of defs) if (given(src[d.graph]) && !d.legacy) out.add([...prefix, d.graph], `${d.graph} cannot be set on an inline ${prefix[0] === 'venue' ? 'venue' : 'organizer'}; create it with its own mutation.`);
+}
+
+export function validateEvent(input: EventInput, o: ValidateOptions): FieldIssue[] {
+  const out = new Issues();
+  const src = input as Record<string, unknown>;
+  if (o.create) checkRequired(out, src, ['title', 'startDate', 'endDate']);
+  checkPost(out, src);
+  checkText(out, src, 'cost', 255);
+  checkText(out, src, 'template', 255);
+  checkDate(out, src, 'startDate');
+  checkDate(out, src, 'endDate');
+  if (given(input.timezone) && !luxonZone(input.timezone)) out.add(['timezone'], `timezone must be an IANA time zone name (e.g. Europe/Paris); got ${JSON.stringify(input.timezone)}.`);
+  if (given(input.startDate) && given(input.endDate) && isValidDateTimeInput(input.startDate!) && isValidDateTimeInput(input.endDate!)) {
+    const zone = luxonZone(input.timezone) ?? 'utc';
+    const at = (s: string) => DateTime.fromISO(s.trim().replace(' ', 'T'), { zone, setZone: true }).toMillis();
+    if (at(input.endDate!) < at(input.startDate!)) out.add(['endDate'], 'endDate must not be before startDate.');
+  }
+  if (given(input.duration) && input.duration! < 0) out.add(['duration'], 'duration must be 0 or more seconds.');
+  checkUrl(out, src, 'website');
+  for (const n of ['categoryIds', 'venueIds', 'organizerIds']) checkIds(out, src, n);
+  const legacyGetsVenues = o.api === 'legacy';
+  if (legacyGetsVenues && (input.venueIds?.length ?? 0) > 1) out.add(['venueIds'], 'the legacy interface links one venue per event.');
+  if (given(input.venue)) {
+    if (given(input.venueIds)) out.add(['venue'], 'give venue (a new venue) or venueIds, not both.');
+    venueIssues(out, input.venue!, true, ['venue']);
+    inlineLegacyOnly(out, VENUE_FIELDS, input.venue as Record<string, unknown>, ['venue']);
+  }
+  if (given(input.organizers)) {
+    if (input.organizers!.length > MAX_INLINE_ORGANIZERS) out.add(['organizers'], `at most ${MAX_INLINE_ORGANIZERS} new organizers per event.`);
+    input.organizers!.forEach((x, i) => {
+      organizerIssues(out, x, true, ['organizers', String(i)]);
+      inlineLegacyOnly(out, ORGANIZER_FIELDS, x as Record<string, unknown>, ['organizers', String(i)]);
+    });
+  }
+  if ((given(input.venue) || (input.organizers?.length ?? 0) > 0) && !o.site.hasLegacy) {
+    out.add([given(input.venue) ? 'venue' : 'organizers'], 'inline venues and organizers need calendar/events/v1, which this site does not offer.');
+  }
+  checkReachable(out, EVENT_FIELDS, src, o);
+  return out.list;
+}
+
+export function validateVenue(input: VenueInput, o: ValidateOptions): FieldIssue[] {
+  const out = new Issues();
+  venueIssues(out, input, o.create);
+  checkReachable(out, VENUE_FIELDS, input as Record<string, unknown>, o);
+  return out.list;
+}
+
+export function validateOrganizer(input: OrganizerInput, o: ValidateOptions): FieldIssue[] {
+  const out = new Issues();
+  organizerIssues(out, input, o.create);
+  checkReachable(out, ORGANIZER_FIELDS, input as Record<string, unknown>, o);
+  return out.list;
+}
+
+export function validateTerm(input: CategoryInput | TagInput, create: boolean): FieldIssue[] {
+  const out = new Issues();
+  const src = input as Record<string, unknown>;
+  if (create) checkRequired(out, src, ['name']);
+  checkText(out, src, 'name', 200);
+  checkText(out, src, 'slug', 200);
+  checkText(out, src, 'description', MAX_TEXT);
+  if (given(src.parentId) && (!Number.isInteger(src.parentId) || (src.parentId as number) < 0)) out.add(['parentId'], 'parentId must be a category ID (0 for top level).');
+  return out.list;
+}

@@ -1,0 +1,392 @@
+/**
+ * Pure mapping for the platform content routes: core/v2 posts (both ways),
+ * oEmbed (JSON and XML), attachment lookups, challenges and FacetWP bodies.
+ */
+import { DateTime } from 'luxon';
+import type { CreatePostInput, FacetFetchInput, FacetRefreshInput, PostsOrderBy, PostsWhere, RestContext } from '../generated/graphql.ts';
+import { GatewayError } from '../upstream/errors.ts';
+import { withOffset, toUtc } from './dates.ts';
+import { bool, idOf, int, intList, obj, rendered, str, type Json } from './json.ts';
+import type { ConnectionModel } from './models.ts';
+import { asInt, asStr, asStrings, listOf, nested, shape } from './platform-read.ts';
+
+// ---- posts
+
+export interface PostModel {
+  kind: 'Post';
+  databaseId: number;
+  title: string | null;
+  content: string | null;
+  excerpt: string | null;
+  slug: string | null;
+  status: string | null;
+  type: string | null;
+  url: string | null;
+  guid: string | null;
+  authorId: number | null;
+  featuredMediaId: number | null;
+  publishedAt: string | null;
+  publishedAtUtc: string | null;
+  modifiedAt: string | null;
+  modifiedAtUtc: string | null;
+  commentStatus: string | null;
+  pingStatus: string | null;
+  sticky: boolean | null;
+  template: string | null;
+  format: string | null;
+  passwordProtected: boolean | null;
+  categoryIds: number[];
+  tagIds: number[];
+  raw: unknown;
+}
+
+export type PostConnectionModel = ConnectionModel<PostModel>;
+
+/** A posts-controller object (site-upstream.md §7). Dates come without offset: `date` local, `date_gmt` UTC. */
+export function corePost(raw: unknown, siteZone: string): PostModel {
+  const o = obj(raw, 'post');
+  const content = typeof o.content === 'object' && o.content !== null ? (o.content as Json) : null;
+  const media = int(o.featured_media);
+  return {
+    kind: 'Post',
+    databaseId: idOf(o, 'post'),
+    title: rendered(o.title),
+    content: rendered(o.content),
+    excerpt: rendered(o.excerpt),
+    slug: str(o.slug),
+    status: str(o.status),
+    type: str(o.type),
+    url: str(o.link),
+    guid: rendered(o.guid),
+    authorId: int(o.author),
+    featuredMediaId: media !== null && media > 0 ? media : null,
+    publishedAt: withOffset(str(o.date), str(o.date_gmt), siteZone),
+    publishedAtUtc: toUtc(str(o.date_gmt)),
+    modifiedAt: withOffset(str(o.modified), str(o.modified_gmt), siteZone),
+    modifiedAtUtc: toUtc(str(o.modified_gmt)),
+    commentStatus: str(o.comment_status),
+    pingStatus: str(o.ping_status),
+    sticky: bool(o.sticky),
+    template: str(o.template),
+    format: str(o.format),
+    passwordProtected: content ? bool(content.protected) : null,
+    categoryIds: intList(o.categories),
+    tagIds: intList(o.tags),
+    raw,
+  };
+}
+
+/** GraphQL enum value -> WordPress slug: `AUTO_DRAFT` -> `auto-draft`. */
+const slugOf = (v: string) => v.toLowerCase().replace(/_/g, '-');
+/** `POST_TITLE` -> `post_title`, `INCLUDE_SLUGS` -> `include_slugs`. */
+const snake = (v: string) => v.toLowerCase();
+
+const nonEmpty = <T>(v: T[] | null | undefined): T[] | undefined => (v && v.length ? v : undefined);
+
+/**
+ * `where`/`orderBy`/`context` -> the query of GET /core/v2/posts (every
+ * parameter of the spec's table, plus WordPress's `*_exclude`, `sticky` and
+ * `format`). Term filters with only `terms` go as an ID list; with options, as
+ * the object form (`categories[terms][]=…&categories[operator]=AND`).
+ * `offset` is returned apart: the page fetcher folds it into each page.
+ */
+export function postsQuery(where: PostsWhere | null | undefined, orderBy: PostsOrderBy | null | undefined, context: RestContext | null | undefined): { query: Record<string, string | number | boolean | Array<string | number>>; offset: number } {
+  const w = where ?? {};
+  const q: Record<string, string | number | boolean | Array<string | number>> = {};
+  const set = (k: string, v: string | number | boolean | Array<string | number> | null | undefined) => {
+    if (v !== null && v !== undefined) q[k] = v;
+  };
+  if (context) set('context', context.toLowerCase());
+  if (w.search != null) set('search', w.search);
+  if (w.searchSemantics) set('search_semantics', w.searchSemantics.toLowerCase());
+  set('search_columns', nonEmpty(w.searchColumns?.map(snake)));
+  set('after', w.after);
+  set('before', w.before);
+  set('modified_after', w.modifiedAfter);
+  set('modified_before', w.modifiedBefore);
+  set('author', nonEmpty(w.author));
+  set('author_exclude', nonEmpty(w.authorExclude));
+  set('include', nonEmpty(w.include));
+  set('exclude', nonEmpty(w.exclude));
+  set('slug', nonEmpty(w.slug));
+  set('status', nonEmpty(w.status?.map(slugOf)));
+  if (w.taxRelation) set('tax_relation', w.taxRelation);
+  const terms = (name: string, f: { terms: number[]; includeChildren?: boolean | null; operator?: string | null } | null | undefined) => {
+    if (!f) return;
+    if (f.includeChildren == null && f.operator == null) {
+      set(name, f.terms);
+      return;
+    }
+    set(`${name}[terms]`, f.terms);
+    if (f.includeChildren != null) set(`${name}[include_children]`, f.includeChildren);
+    if (f.operator) set(`${name}[operator]`, f.operator);
+  };
+  terms('categories', w.categories);
+  terms('categories_exclude', w.categoriesExclude);
+  terms('tags', w.tags);
+  set('tags_exclude', nonEmpty(w.tagsExclude));
+  if (w.sticky != null) set('sticky', w.sticky);
+  set('format', nonEmpty(w.format?.map(snake)));
+  if (orderBy) {
+    set('orderby', snake(orderBy.field));
+    if (orderBy.direction) set('order', orderBy.direction.toLowerCase());
+  }
+  const offset = w.offset ?? 0;
+  if (!Number.isInteger(offset) || offset < 0) throw GatewayError.badInput(`where.offset must be a non-negative integer, got ${offset}`, { arguments: ['where.offset'] });
+  return { query: q, offset };
+}
+
+/** A DateTime input with an offset -> `date_gmt` (UTC); without one it is site-local -> `date`. */
+function dateFields(value: string): Record<string, string> {
+  const v = value.trim();
+  if (/(Z|[+-]\d{2}:?\d{2})$/i.test(v)) {
+    const d = DateTime.fromISO(v, { setZone: true });
+    return { date_gmt: d.toUTC().toFormat("yyyy-MM-dd'T'HH:mm:ss") };
+  }
+  return { date: v.replace(' ', 'T') };
+}
+
+/** CreatePostInput -> the POST /core/v2/posts body (site-upstream.md §7 "Writes"). */
+export function createPostBody(input: CreatePostInput): Record<string, unknown> {
+  const b: Record<string, unknown> = {};
+  const put = (k: string, v: unknown) => {
+    if (v !== null && v !== undefined) b[k] = v;
+  };
+  put('title', input.title);
+  put('content', input.content);
+  put('excerpt', input.excerpt);
+  put('slug', input.slug);
+  if (input.status) put('status', slugOf(input.status));
+  if (input.date) Object.assign(b, dateFields(input.date));
+  put('password', input.password);
+  put('author', input.authorId);
+  put('featured_media', input.featuredMediaId);
+  if (input.commentStatus) put('comment_status', input.commentStatus.toLowerCase());
+  if (input.pingStatus) put('ping_status', input.pingStatus.toLowerCase());
+  if (input.format) put('format', input.format.toLowerCase());
+  put('sticky', input.sticky);
+  put('template', input.template);
+  put('meta', input.meta);
+  put('categories', input.categoryIds);
+  put('tags', input.tagIds);
+  return b;
+}
+
+// ---- oEmbed
+
+export interface OEmbedModel {
+  format: 'JSON' | 'XML';
+  version: string | null;
+  type: string | null;
+  providerName: string | null;
+  providerUrl: string | null;
+  authorName: string | null;
+  authorUrl: string | null;
+  title: string | null;
+  width: number | null;
+  height: number | null;
+  html: string | null;
+  thumbnailUrl: string | null;
+  thumbnailWidth: number | null;
+  thumbnailHeight: number | null;
+  xml: string | null;
+  raw: unknown;
+}
+
+const XML_ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
+const unxml = (s: string) =>
+  s
+    .replace(/^<!\[CDATA\[([\s\S]*)\]\]>$/, '$1')
+    .replace(/&(#x[0-9a-f]+|#\d+|amp|lt|gt|quot|apos);/gi, (m, e: string) =>
+      e[0] === '#' ? String.fromCodePoint(e[1] === 'x' || e[1] === 'X' ? parseInt(e.slice(2), 16) : parseInt(e.slice(1), 10)) : (XML_ENTITIES[e.toLowerCase()] ?? m),
+    );
+
+/** The flat `<oembed><key>value</key>…</oembed>` document WordPress writes (EMB `_oembed_create_xml`). */
+export function parseOEmbedXml(xml: string): Json {
+  const root = /<oembed>([\s\S]*)<\/oembed>/.exec(xml);
+  if (!root) throw GatewayError.badInput('the site answered XML without an <oembed> root');
+  const out: Json = {};
+  for (const m of root[1]!.matchAll(/<([a-z_]+)>([\s\S]*?)<\/\1>/g)) out[m[1]!] = unxml(m[2]!);
+  return out;
+}
+
+/** JSON bodies as they are; XML bodies (a string) read into the same fields. */
+export function oembedOf(body: unknown): OEmbedModel {
+  const xml = typeof body === 'string' ? body : null;
+  const o = xml !== null ? parseOEmbedXml(xml) : obj(body, 'oEmbed response');
+  return {
+    format: xml !== null ? 'XML' : 'JSON',
+    version: str(o.version),
+    type: str(o.type),
+    providerName: str(o.provider_name),
+    providerUrl: str(o.provider_url),
+    authorName: str(o.author_name),
+    authorUrl: str(o.author_url),
+    title: str(o.title),
+    width: int(o.width),
+    height: int(o.height),
+    html: str(o.html),
+    thumbnailUrl: str(o.thumbnail_url),
+    thumbnailWidth: int(o.thumbnail_width),
+    thumbnailHeight: int(o.thumbnail_height),
+    xml,
+    raw: xml !== null ? o : body,
+  };
+}
+
+// ---- site-blocks/v1/get-attachment-id
+
+export interface AttachmentLookupModel {
+  databaseId: number;
+  url: string | null;
+  width: number | null;
+  height: number | null;
+  sizes: { name: string; url: string | null; width: number | null; height: number | null }[];
+  raw: unknown;
+}
+
+/** GenerateBlocks-style `{success: true, response: {id, full_url, width, height, sizes}}` (other-upstream.md §5). */
+export function attachmentLookup(body: unknown): AttachmentLookupModel {
+  const o = obj(body, 'attachment lookup');
+  const r = obj(o.response, 'attachment lookup response');
+  const sizes = typeof r.sizes === 'object' && r.sizes !== null && !Array.isArray(r.sizes) ? (r.sizes as Json) : {};
+  return {
+    databaseId: idOf(r, 'attachment'),
+    url: str(r.full_url),
+    width: int(r.width),
+    height: int(r.height),
+    sizes: Object.entries(sizes)
+      .filter(([, s]) => typeof s === 'object' && s !== null)
+      .map(([name, s]) => ({ name, url: str((s as Json).url), width: int((s as Json).width), height: int((s as Json).height) })),
+    raw: body,
+  };
+}
+
+// ---- site/v1/challenge
+
+export interface ChallengeModel {
+  algorithm: string;
+  challenge: string;
+  maxNumber: number | null;
+  salt: string;
+  signature: string;
+  expiresAt: string | null;
+  raw: unknown;
+}
+
+/** ALTCHA v1 `{algorithm, challenge, maxnumber, salt, signature}`; `salt` may carry `?expires=<unix>`. */
+export function challengeOf(body: unknown): ChallengeModel {
+  const o = obj(body, 'challenge');
+  const salt = str(o.salt) ?? '';
+  const exp = /[?&]expires=(\d+)/.exec(salt);
+  return {
+    algorithm: str(o.algorithm) ?? '',
+    challenge: str(o.challenge) ?? '',
+    maxNumber: int(o.maxnumber),
+    salt,
+    signature: str(o.signature) ?? '',
+    expiresAt: exp ? new Date(Number(exp[1]) * 1000).toISOString().replace(/\.000Z$/, 'Z') : null,
+    raw: body,
+  };
+}
+
+/** A solution -> ALTCHA's `payload`: base64 of its JSON. */
+export function challengePayload(s: { algorithm?: string | null; challenge: string; number: number; salt: string; signature: string }): string {
+  const json = JSON.stringify({ algorithm: s.algorithm ?? 'SHA-256', challenge: s.challenge, number: s.number, salt: s.salt, signature: s.signature });
+  return Buffer.from(json, 'utf8').toString('base64');
+}
+
+export function verificationOf(body: unknown): { verified: boolean; raw: unknown } {
+  return { verified: bool(obj(body, 'challenge verification').verified) === true, raw: body };
+}
+
+// ---- facet/v1
+
+const selections = (facets: { name: string; values: string[] }[] | null | undefined): Record<string, string[]> =>
+  Object.fromEntries((facets ?? []).map((f) => [f.name, f.values]));
+
+/** FacetRefreshInput -> FacetWP's `data` (includes/class-request.php `process_post_data`). */
+export function refreshData(input: FacetRefreshInput | null | undefined): Record<string, unknown> {
+  const i = input ?? {};
+  const extra = typeof i.extra === 'object' && i.extra !== null && !Array.isArray(i.extra) ? (i.extra as Json) : {};
+  const extras: Json = typeof extra.extras === 'object' && extra.extras !== null ? { ...(extra.extras as Json) } : {};
+  if (i.pagerHtml) extras.pager = true;
+  if (i.countsHtml) extras.counts = true;
+  if (i.perPage != null) extras.per_page = i.perPage;
+  else if (i.perPageHtml) extras.per_page = 'default';
+  if (i.sort) extras.sort = i.sort.toLowerCase();
+  else if (i.sortHtml) extras.sort = 'default';
+  const data: Json = { ...extra, facets: selections(i.facets), extras };
+  if (i.page != null) data.paged = i.page;
+  if (i.firstLoad != null) data.first_load = i.firstLoad ? 1 : 0;
+  return data;
+}
+
+export function fetchData(input: FacetFetchInput | null | undefined): Record<string, unknown> {
+  const q = input?.query;
+  const query_args: Json = {};
+  if (q?.postType) query_args.post_type = q.postType;
+  if (q?.postStatus?.length) query_args.post_status = q.postStatus.length === 1 ? q.postStatus[0] : q.postStatus;
+  if (q?.postsPerPage != null) query_args.posts_per_page = q.postsPerPage;
+  if (q?.paged != null) query_args.paged = q.paged;
+  if (q?.orderby) query_args.orderby = q.orderby;
+  if (q?.order) query_args.order = q.order;
+  return { facets: selections(input?.facets), query_args };
+}
+
+const pagerOf = nested(shape('pager', { page: ['page', asInt], perPage: ['per_page', asInt], totalRows: ['total_rows', asInt], totalPages: ['total_pages', asInt] } as const));
+
+export function facetRefreshOf(body: unknown) {
+  const o = obj(body, 'facet refresh');
+  const facets = typeof o.facets === 'object' && o.facets !== null ? (o.facets as Json) : {};
+  const settings = typeof o.settings === 'object' && o.settings !== null ? (o.settings as Json) : null;
+  return {
+    facets: Object.entries(facets).map(([name, html]) => ({ name, html: str(html) ?? '' })),
+    template: str(o.template),
+    pager: settings ? pagerOf(settings.pager) : null,
+    settings,
+    pagerHtml: str(o.pager),
+    counts: str(o.counts),
+    perPageHtml: str(o.per_page),
+    sortHtml: str(o.sort),
+    raw: body,
+  };
+}
+
+export function suggestionsOf(body: unknown): { value: string; label: string | null }[] {
+  if (!Array.isArray(body)) return [];
+  return body.filter((x) => typeof x === 'object' && x !== null).map((x) => ({ value: str((x as Json).value) ?? '', label: str((x as Json).label) }));
+}
+
+const choiceOf = shape('facet choice', {
+  value: ['value', (v) => str(v) ?? ''],
+  label: ['label', asStr],
+  depth: ['depth', asInt],
+  count: ['count', asInt],
+  termId: ['term_id', asInt],
+  parentId: ['parent_id', asInt],
+} as const);
+
+export function facetFetchOf(body: unknown) {
+  const o = obj(body, 'facet fetch');
+  const facets = typeof o.facets === 'object' && o.facets !== null ? (o.facets as Json) : {};
+  return {
+    results: intList(o.results),
+    facets: Object.entries(facets)
+      .filter(([, f]) => typeof f === 'object' && f !== null)
+      .map(([name, f]) => {
+        const x = f as Json;
+        return {
+          name: str(x.name) ?? name,
+          label: str(x.label),
+          type: str(x.type),
+          selected: asStrings(x.selected),
+          choices: Array.isArray(x.choices) ? listOf(choiceOf)(x.choices) : null,
+          settings: x.settings ?? null,
+        };
+      }),
+    pager: pagerOf(o.pager),
+    raw: body,
+  };
+}
+

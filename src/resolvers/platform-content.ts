@@ -1,0 +1,118 @@
+/**
+ * Query.posts / Mutation.createPost (core/v2), oEmbed, attachment lookup,
+ * duplicate-post links, the form challenge and FacetWP facets. Thin: args ->
+ * mapping -> upstream/platform.ts -> mapping.
+ */
+import type { Context } from '../context.ts';
+import type { FacetsResolvers, MutationResolvers, PostResolvers, QueryResolvers } from '../generated/graphql.ts';
+import { databaseIdOf, toGlobalId } from '../mapping/ids.ts';
+import {
+  attachmentLookup,
+  challengeOf,
+  challengePayload,
+  corePost,
+  createPostBody,
+  facetFetchOf,
+  facetRefreshOf,
+  fetchData,
+  oembedOf,
+  postsQuery,
+  refreshData,
+  suggestionsOf,
+  verificationOf,
+  type PostModel,
+} from '../mapping/platform.ts';
+import { obj } from '../mapping/json.ts';
+import { GatewayError } from '../upstream/errors.ts';
+import * as platform from '../upstream/platform.ts';
+import { connection } from './connection.ts';
+
+const NS = platform.PLATFORM_NAMESPACES;
+
+/** Parts of the graph whose namespace the site's root index lacks fail clearly (DESIGN.md "The graph"). */
+export function requireNamespace(ctx: Context, ns: string): void {
+  if (!ctx.site.namespaces.includes(ns)) throw GatewayError.namespaceUnavailable(ns);
+}
+
+/** Facets has no state of its own: its fields are the two FacetWP routes. */
+export type FacetsModel = Record<string, never>;
+
+/** `Post` by database ID, through the list (core/v2 has no single-post route in the spec). Published posts only. */
+export async function postById(ctx: Context, id: number): Promise<PostModel | null> {
+  requireNamespace(ctx, NS.core);
+  const page = await ctx.limit(() => platform.postsPage(ctx.upstream, { include: [id] }, 1, 1));
+  return page.items.length ? corePost(page.items[0], ctx.site.timezone) : null;
+}
+
+function idArg(id: string, arg: string): number {
+  const n = databaseIdOf(id, 'Post');
+  if (n === null) throw GatewayError.badInput(`${arg}: ${JSON.stringify(id)} is neither a Post global ID nor a positive database ID`, { arguments: [arg] });
+  return n;
+}
+
+export const contentQuery: Pick<QueryResolvers, 'posts' | 'oembed' | 'oembedProxy' | 'attachmentByUrl' | 'challenge' | 'facets'> = {
+  posts: (_p, args, ctx) => {
+    requireNamespace(ctx, NS.core);
+    const { query, offset } = postsQuery(args.where, args.orderBy, args.context);
+    return connection(
+      ctx,
+      args,
+      (page, per) => platform.postsPage(ctx.upstream, query, page, per, offset),
+      platform.POSTS_MAX_PER_PAGE,
+      (raw) => corePost(raw, ctx.site.timezone),
+    );
+  },
+  oembed: async (_p, { url, maxWidth, format }, ctx) => {
+    requireNamespace(ctx, NS.oembed);
+    const res = await platform.oembed(ctx.upstream, 'embed', { url, maxwidth: maxWidth, format: format?.toLowerCase() });
+    return oembedOf(res.body);
+  },
+  oembedProxy: async (_p, { url, maxWidth, maxHeight, format, discover }, ctx) => {
+    requireNamespace(ctx, NS.oembed);
+    const res = await platform.oembed(ctx.upstream, 'proxy', { url, maxwidth: maxWidth, maxheight: maxHeight, format: format?.toLowerCase(), discover });
+    return oembedOf(res.body);
+  },
+  attachmentByUrl: async (_p, { url }, ctx) => {
+    requireNamespace(ctx, NS.blocks);
+    return attachmentLookup(await platform.attachmentId(ctx.upstream, url));
+  },
+  challenge: async (_p, _a, ctx) => {
+    requireNamespace(ctx, NS.site);
+    return challengeOf(await platform.getChallenge(ctx.upstream));
+  },
+  facets: (_p, _a, ctx) => {
+    requireNamespace(ctx, NS.facet);
+    return {};
+  },
+};
+
+export const contentMutation: Pick<MutationResolvers, 'createPost' | 'removeDuplicatePostOriginal' | 'verifyChallenge'> = {
+  createPost: async (_p, { input }, ctx) => {
+    requireNamespace(ctx, NS.core);
+    return corePost(await platform.createPost(ctx.upstream, createPostBody(input)), ctx.site.timezone);
+  },
+  removeDuplicatePostOriginal: async (_p, { postId }, ctx) => {
+    requireNamespace(ctx, NS.duplicate);
+    const body = obj(await platform.removeDuplicateOriginal(ctx.upstream, idArg(postId, 'postId')), 'duplicate-post answer');
+    return { success: body.success === true, message: typeof body.message === 'string' ? body.message : null, raw: body };
+  },
+  verifyChallenge: async (_p, { solution, payload }, ctx) => {
+    requireNamespace(ctx, NS.site);
+    if ((solution == null) === (payload == null)) {
+      throw GatewayError.badInput('verifyChallenge: pass exactly one of `solution` and `payload`', { arguments: ['solution', 'payload'] });
+    }
+    const encoded = solution ? challengePayload(solution) : payload!;
+    return verificationOf(await platform.verifyChallenge(ctx.upstream, encoded));
+  },
+};
+
+export const Post: PostResolvers = {
+  id: (p) => toGlobalId('Post', p.databaseId),
+};
+
+export const Facets: FacetsResolvers = {
+  refresh: async (_p, { input }, ctx) => facetRefreshOf(await platform.facetRefresh(ctx.upstream, 'facetwp_refresh', refreshData(input))),
+  autocomplete: async (_p, { facetName, query }, ctx) =>
+    suggestionsOf(await platform.facetRefresh(ctx.upstream, 'facetwp_autocomplete_load', { facet_name: facetName, query })),
+  fetch: async (_p, { input }, ctx) => facetFetchOf(await platform.facetFetch(ctx.upstream, fetchData(input))),
+};
