@@ -1,5 +1,10 @@
-import { defineConfig, mergeConfig } from 'vitest/config';
-import base from './vitest.config.ts';
+import { createRequire } from 'node:module';
+import { defineConfig } from 'vitest/config';
 
-/** The route-coverage check: runs after the main suite, over the logs it left. */
-export default mergeConfig(base, defineConfig({ test: { include: ['test/routes/**/*.test.ts'], globalSetup: [] } }));
+const require = createRequire(import.meta.url);
+
+/** The route-coverage check: runs after the main suite, over the request logs it left. */
+export default defineConfig({
+  resolve: { alias: { graphql: require.resolve('graphql') } },
+  test: { include: ['test/routes/**/*.test.ts'], testTimeout: 30_000 },
+});

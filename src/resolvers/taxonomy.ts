@@ -2,7 +2,9 @@
 import type { Context } from '../context.ts';
 import type { CategoryResolvers, QueryResolvers, TagResolvers } from '../generated/graphql.ts';
 import { databaseIdOf, toGlobalId } from '../mapping/ids.ts';
+import { legacyTerm } from '../mapping/legacy.ts';
 import type { TermModel } from '../mapping/models.ts';
+import { legacyGet } from '../upstream/calendarLegacy.ts';
 import { GatewayError } from '../upstream/errors.ts';
 import { eventsConnection, termsConnection } from './lists.ts';
 
@@ -15,7 +17,15 @@ async function termBy(ctx: Context, kind: 'categories' | 'tags', id: string, idT
   }
   const dbId = idType === 'DATABASE_ID' ? (/^\d+$/.test(id) ? Number(id) : null) : databaseIdOf(id, type);
   if (!dbId) throw GatewayError.badInput(`${type.toLowerCase()}: ${JSON.stringify(id)} is not a ${type} ID (a global ID or a database ID)`, { arguments: ['id'] });
-  return (kind === 'categories' ? ctx.loaders.category : ctx.loaders.tag).load(dbId);
+  // One term by ID: its own route (terms referenced by events batch through the include loader instead).
+  try {
+    const t = legacyTerm(await ctx.limit(() => legacyGet(ctx.upstream, kind, dbId)), type);
+    ctx.loaders.prime(t);
+    return t;
+  } catch (err) {
+    if (err instanceof GatewayError && err.code === 'NOT_FOUND' && err.extensions.upstream) return null;
+    throw err;
+  }
 }
 
 /** Fields an embedded term lacks come from the full (archive) term. */

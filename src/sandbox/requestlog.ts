@@ -16,6 +16,8 @@ export interface LogEntry {
   route?: string;
   /** Items of a /batch/v1 request. */
   batch?: { method: string; path: string; route?: string; status: number }[];
+  /** The caller's User-Agent (the gateway sends `sitegraph/…`). */
+  agent?: string;
   /** Start time, ms since the epoch (sub-millisecond precision). */
   at: number;
 }

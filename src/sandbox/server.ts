@@ -150,7 +150,7 @@ async function handle(site: Sandbox, log: RequestLog, faults: Faults, req: Incom
     }
     out = site.dispatch({ method, path: restPath + url.search, headers, body, jsonError });
   }
-  const entry = { method, path: restPath, query, status: out.status, ms: 0, route: out.route, batch: out.batch, at };
+  const entry = { method, path: restPath, query, status: out.status, ms: 0, route: out.route, batch: out.batch, agent: headers['user-agent'], at };
   await send(res, out, query, delay, fault, () => log.add({ ...entry, ms: ms(started) }));
 }
 

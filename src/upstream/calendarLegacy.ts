@@ -25,6 +25,8 @@ export const LEGACY_READ_ROUTES: RouteUse[] = [
   { method: 'GET', path: '/calendar/events/v1/organizers/by-slug/<slug>', field: 'Query.organizer(idType: SLUG)' },
   { method: 'GET', path: '/calendar/events/v1/categories', field: 'Query.categories, Event.categories' },
   { method: 'GET', path: '/calendar/events/v1/tags', field: 'Query.tags, Event.tags' },
+  { method: 'GET', path: '/calendar/events/v1/categories/<id>', field: 'Query.category' },
+  { method: 'GET', path: '/calendar/events/v1/tags/<id>', field: 'Query.tag' },
 ];
 
 export type LegacyList = 'events' | 'venues' | 'organizers' | 'categories' | 'tags';

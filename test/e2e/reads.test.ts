@@ -37,6 +37,20 @@ describe('single reads and indexes (both interfaces)', () => {
     expect(paths).toContain('GET /calendar-core/v1/organizers/(?P<id>\\d+)');
   });
 
+  it('reads one category or tag by ID from its own route, and null for an unknown one', async () => {
+    const list = await h.gql(`{ categories(first: 1) { nodes { databaseId name } } tags(first: 1) { nodes { databaseId name } } }`);
+    const c = list.data.categories.nodes[0];
+    const t = list.data.tags.nodes[0];
+    h.mark();
+    const r = await h.gql(`{ c: category(id: "${c.databaseId}") { name url } t: tag(id: "${t.databaseId}", idType: DATABASE_ID) { name } none: category(id: "999999") { name } }`);
+    expect(r.errors).toBeUndefined();
+    expect(r.data.c.name).toBe(c.name);
+    expect(r.data.c.url).toMatch(/^http/);
+    expect(r.data.t.name).toBe(t.name);
+    expect(r.data.none).toBeNull();
+    expect(h.calls().map((x) => x.path).sort()).toEqual(['/calendar/events/v1/categories/999999', `/calendar/events/v1/categories/${c.databaseId}`, `/calendar/events/v1/tags/${t.databaseId}`].sort());
+  });
+
   it('reads the JSON-LD of an event from the legacy single route', async () => {
     const id = (await h.gql(`{ events(first: 1, where: { featured: false }) { nodes { databaseId } } }`)).data.events.nodes[0].databaseId;
     h.mark();

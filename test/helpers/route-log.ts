@@ -25,7 +25,7 @@ export interface LoggedCall {
   status: number;
 }
 
-/** Every call the harnesses' sandboxes logged, batch items included. */
+/** Every call the gateway made to the harnesses' sandboxes (tests' own direct reads left out), batch items included. */
 export function readRouteLogs(): LoggedCall[] {
   let files: string[] = [];
   try {
@@ -37,7 +37,8 @@ export function readRouteLogs(): LoggedCall[] {
   for (const f of files) {
     for (const line of readFileSync(join(ROUTE_LOG_DIR, f), 'utf8').split('\n')) {
       if (!line.trim()) continue;
-      const e = JSON.parse(line) as { method: string; route?: string; status: number; batch?: LoggedCall[] };
+      const e = JSON.parse(line) as { method: string; route?: string; status: number; batch?: LoggedCall[]; agent?: string };
+      if (!e.agent?.startsWith('sitegraph/')) continue;
       out.push({ method: e.method, route: e.route, status: e.status });
       for (const b of e.batch ?? []) out.push({ method: b.method, route: b.route, status: b.status });
     }
