@@ -2218,6 +2218,15 @@ export type RedirectFormat =
   /** The origin is a regular expression; the target may use `$1`, ... */
   | 'REGEX';
 
+/** One item of `importRedirects`: its result, or the error that kept it from being sent or stored. */
+export type RedirectImportResult = {
+  __typename?: 'RedirectImportResult';
+  error?: Maybe<MutationError>;
+  /** Position in `inputs`. */
+  index: Scalars['Int']['output'];
+  result?: Maybe<RedirectResult>;
+};
+
 export type RedirectInput = {
   format?: InputMaybe<RedirectFormat>;
   /** A path (`/old-page/`), a same-site URL (becomes its path) or, for REGEX, a pattern. */
@@ -2499,6 +2508,12 @@ export type SeoMutation = {
   dismissNewTaxonomy: SeoActionResult;
   enableCornerstone: Scalars['Boolean']['output'];
   enableTracking: SeoActionResult;
+  /**
+   * Creates many redirects in input order: through /batch/v1 when the site's index marks the
+   * route `allow_batch` (one request per batch), otherwise one direct request each, a few at a
+   * time. Each item answers like `createRedirect` (warnings as data); at most 500 items.
+   */
+  importRedirects: Array<RedirectImportResult>;
   markIntroductionSeen: SeoActionResult;
   /** The next posts that need prominent words (the same batch again until they are saved). */
   prominentWordsContent: SeoProminentWordsContent;
@@ -2583,6 +2598,12 @@ export type SeoMutationEnableCornerstoneArgs = {
 
 export type SeoMutationEnableTrackingArgs = {
   tracking: Scalars['Boolean']['input'];
+};
+
+
+export type SeoMutationImportRedirectsArgs = {
+  ignoreWarning?: InputMaybe<Scalars['Boolean']['input']>;
+  inputs: Array<RedirectInput>;
 };
 
 
@@ -3554,6 +3575,7 @@ export type ResolversTypes = {
   Query: ResolverTypeWrapper<Record<PropertyKey, never>>;
   Redirect: ResolverTypeWrapper<Redirect>;
   RedirectFormat: RedirectFormat;
+  RedirectImportResult: ResolverTypeWrapper<RedirectImportResult>;
   RedirectInput: RedirectInput;
   RedirectOutcome: RedirectOutcome;
   RedirectResult: ResolverTypeWrapper<RedirectResult>;
@@ -3749,6 +3771,7 @@ export type ResolversParentTypes = {
   PostsWhere: PostsWhere;
   Query: Record<PropertyKey, never>;
   Redirect: Redirect;
+  RedirectImportResult: RedirectImportResult;
   RedirectInput: RedirectInput;
   RedirectResult: RedirectResult;
   RedirectSettings: RedirectSettings;
@@ -4557,6 +4580,12 @@ export type RedirectResolvers<ContextType = Context, ParentType extends Resolver
   type?: Resolver<ResolversTypes['RedirectType'], ParentType, ContextType>;
 };
 
+export type RedirectImportResultResolvers<ContextType = Context, ParentType extends ResolversParentTypes['RedirectImportResult'] = ResolversParentTypes['RedirectImportResult']> = {
+  error?: Resolver<Maybe<ResolversTypes['MutationError']>, ParentType, ContextType>;
+  index?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  result?: Resolver<Maybe<ResolversTypes['RedirectResult']>, ParentType, ContextType>;
+};
+
 export type RedirectResultResolvers<ContextType = Context, ParentType extends ResolversParentTypes['RedirectResult'] = ResolversParentTypes['RedirectResult']> = {
   canIgnore?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   fields?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
@@ -4718,6 +4747,7 @@ export type SeoMutationResolvers<ContextType = Context, ParentType extends Resol
   dismissNewTaxonomy?: Resolver<ResolversTypes['SeoActionResult'], ParentType, ContextType, RequireFields<SeoMutationDismissNewTaxonomyArgs, 'name'>>;
   enableCornerstone?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<SeoMutationEnableCornerstoneArgs, 'objectId' | 'objectType'>>;
   enableTracking?: Resolver<ResolversTypes['SeoActionResult'], ParentType, ContextType, RequireFields<SeoMutationEnableTrackingArgs, 'tracking'>>;
+  importRedirects?: Resolver<Array<ResolversTypes['RedirectImportResult']>, ParentType, ContextType, RequireFields<SeoMutationImportRedirectsArgs, 'ignoreWarning' | 'inputs'>>;
   markIntroductionSeen?: Resolver<ResolversTypes['SeoActionResult'], ParentType, ContextType, RequireFields<SeoMutationMarkIntroductionSeenArgs, 'id' | 'isSeen'>>;
   prominentWordsContent?: Resolver<ResolversTypes['SeoProminentWordsContent'], ParentType, ContextType>;
   runImport?: Resolver<ResolversTypes['SeoIndexingBatch'], ParentType, ContextType, RequireFields<SeoMutationRunImportArgs, 'plugin' | 'type'>>;
@@ -5110,6 +5140,7 @@ export type Resolvers<ContextType = Context> = {
   PostEdge?: PostEdgeResolvers<ContextType>;
   Query?: QueryResolvers<ContextType>;
   Redirect?: RedirectResolvers<ContextType>;
+  RedirectImportResult?: RedirectImportResultResolvers<ContextType>;
   RedirectResult?: RedirectResultResolvers<ContextType>;
   RedirectSettings?: RedirectSettingsResolvers<ContextType>;
   RemoteSiteTraining?: RemoteSiteTrainingResolvers<ContextType>;

@@ -7,6 +7,7 @@ import type { Resolvers, SeoMutationResolvers, SeoQueryResolvers } from '../gene
 import * as map from '../mapping/seo.ts';
 import { GatewayError } from '../upstream/errors.ts';
 import * as seo from '../upstream/seo.ts';
+import { sendWrites } from '../upstream/batch.ts';
 
 /** The parent of every SeoQuery / SeoMutation field: nothing, the fields read the context. */
 export type SeoRoot = Record<string, never>;
@@ -63,7 +64,23 @@ function checkTarget(input: { target?: string | null; type: string }, arg: strin
   if (needsTarget && !input.target) throw GatewayError.badInput(`${arg}.target is required for redirect type ${input.type}`, { arguments: [`${arg}.target`] });
 }
 
+/** Most redirects `importRedirects` takes at once. */
+const MAX_IMPORT = 500;
+
 const SeoMutation: SeoMutationResolvers = {
+  importRedirects: async (_p, { inputs, ignoreWarning }, ctx) => {
+    if (inputs.length > MAX_IMPORT) throw GatewayError.badInput(`importRedirects: at most ${MAX_IMPORT} inputs, got ${inputs.length}`, { arguments: ['inputs'] });
+    inputs.forEach((input, i) => checkTarget(input, `inputs[${i}]`));
+    const reqs = inputs.map((input) => seo.createRedirectRequest(map.redirectParams(input), ignoreWarning ?? false));
+    const outcomes = await sendWrites(ctx.upstream, ctx.site, reqs, { limit: ctx.limit });
+    return outcomes.map((o, index) => {
+      // Validation warnings and errors are HTTP 200 `success: false` bodies: data, like createRedirect.
+      // A store failure (400) or a refusal is this item's error.
+      if (o.ok) return { index, result: map.redirectResult({ status: o.status, body: o.body }), error: null };
+      const { code, upstream } = o.error.extensions;
+      return { index, result: null, error: { code, message: o.error.message, path: ['inputs', String(index)], upstream: upstream ?? null } };
+    });
+  },
   createRedirect: async (_p, { input, ignoreWarning }, ctx) => {
     checkTarget(input, 'input');
     return map.redirectResult(await up(ctx, (s) => seo.createRedirect(s, map.redirectParams(input), ignoreWarning ?? false)));

@@ -9,6 +9,7 @@
 import type { QueryValue, UpstreamSession } from './client.ts';
 import { GatewayError, fromUpstreamResponse } from './errors.ts';
 import type { RouteUse } from './route-use.ts';
+import type { WriteRequest } from './batch.ts';
 
 const NS = '/seo/v1';
 
@@ -67,7 +68,7 @@ export const SEO_ROUTES: RouteUse[] = [
   { method: 'GET', path: '/seo/v1/workouts/last_updated', field: `${Q}.lastUpdated` },
   { method: 'GET', path: '/seo/v1/workouts/cornerstone_data', field: `${Q}.cornerstoneData` },
   { method: 'POST', path: '/seo/v1/workouts/enable_cornerstone', field: `${M}.enableCornerstone` },
-  { method: 'POST', path: '/seo/v1/redirects', field: `${M}.createRedirect` },
+  { method: 'POST', path: '/seo/v1/redirects', field: `${M}.createRedirect, ${M}.importRedirects` },
   { method: 'POST', path: '/seo/v1/redirects/delete', field: `${M}.deleteRedirect` },
   { method: 'GET', path: '/seo/v1/redirects/list', field: `${Q}.redirects` },
   { method: 'PUT', path: '/seo/v1/redirects/update', field: `${M}.updateRedirect` },
@@ -130,6 +131,16 @@ function isYoastRedirectBody(b: unknown): boolean {
 
 export function listRedirects(s: UpstreamSession, format: RedirectFormatParam): Promise<unknown> {
   return get(s, 'redirects/list', { format });
+}
+
+/** The create request of one redirect, for the bulk writer (src/upstream/batch.ts). */
+export function createRedirectRequest(r: RedirectParams, ignoreWarning: boolean): WriteRequest {
+  return {
+    method: 'POST',
+    path: `${NS}/redirects`,
+    body: defined({ origin: r.origin, target: r.target ?? '', type: r.type, format: r.format, ignore_warning: ignoreWarning }),
+    route: `POST ${NS}/redirects`,
+  };
 }
 
 export function createRedirect(s: UpstreamSession, r: RedirectParams, ignoreWarning: boolean): Promise<RedirectWrite> {

@@ -212,4 +212,41 @@ describe('seo redirects', () => {
       expect(badKind.errors![0]!.extensions!.code).toBe('BAD_USER_INPUT');
     });
   });
+
+  describe('bulk import', () => {
+    const IMPORT = `mutation($inputs: [RedirectInput!]!, $ignore: Boolean) { seo { importRedirects(inputs: $inputs, ignoreWarning: $ignore) {
+      index result { outcome success fields } error { code path } } } }`;
+
+    it('creates many redirects in input order, direct when the route is not batchable, warnings as data', async () => {
+      const inputs = [
+        { origin: '/bulk-one', target: '/about', type: 'MOVED_PERMANENTLY' },
+        { origin: '/bulk-two', type: 'GONE' },
+        { origin: '/bulk-one', target: '/elsewhere', type: 'FOUND' },
+        { origin: '/bulk-three', target: '/wp-json/x', type: 'FOUND' },
+      ];
+      const r = await h.gql(IMPORT, { inputs }, 'admin');
+      expect(r.errors).toBeUndefined();
+      const items = r.data.seo.importRedirects;
+      expect(items.map((i: any) => i.index)).toEqual([0, 1, 2, 3]);
+      expect(items[0].result.outcome).toBe('OK');
+      expect(items[1].result.outcome).toBe('OK');
+      // A duplicate origin is an error; a wp-json target a warning.
+      expect(items[2].result).toMatchObject({ outcome: 'ERROR', fields: ['origin'] });
+      expect(items[3].result.outcome).toBe('WARNING');
+      // The seo routes are not batchable on this site: one direct POST per item, no /batch/v1.
+      const posts = h.calls().filter((c) => c.path === '/seo/v1/redirects');
+      expect(posts).toHaveLength(4);
+      expect(h.calls().some((c) => c.path === '/batch/v1')).toBe(false);
+      expect(await origins('PLAIN')).toEqual(expect.arrayContaining(['bulk-one', 'bulk-two']));
+    });
+
+    it('reports refusals per item and checks inputs before sending', async () => {
+      const denied = await h.gql(IMPORT, { inputs: [{ origin: '/bulk-x', target: '/y', type: 'FOUND' }] }, 'subscriber');
+      expect(denied.data.seo.importRedirects[0]).toMatchObject({ result: null, error: { code: 'FORBIDDEN', path: ['inputs', '0'] } });
+      h.mark();
+      const bad = await h.gql(IMPORT, { inputs: [{ origin: '/ok', target: '/y', type: 'FOUND' }, { origin: '/no-target', type: 'FOUND' }] }, 'admin');
+      expect(bad.errors![0]!.extensions).toMatchObject({ code: 'BAD_USER_INPUT', arguments: ['inputs[1].target'] });
+      expect(h.calls()).toHaveLength(0);
+    });
+  });
 });
