@@ -9,6 +9,9 @@ import { startHarness, type Harness } from '../helpers/gateway.ts';
 const NODE = `databaseId title passwordProtected startDate endDate startDateUtc endDateUtc featured virtual ticketed status
   venues { databaseId latitude longitude city } organizers { databaseId } categories { databaseId slug } tags { databaseId slug } raw`;
 
+/** The demo data spreads over the 12 months around today: dates below are in this year. */
+const Y = new Date().getUTCFullYear();
+
 describe('where: arguments', () => {
   let h: Harness;
   beforeAll(async () => {
@@ -27,21 +30,21 @@ describe('where: arguments', () => {
   const lastPath = () => h.calls()[0]!.path;
 
   it('startDate / endDate keep events starting after and ending before', async () => {
-    const e = await events(`{ startDate: "2026-01-01T00:00:00Z", endDate: "2026-12-31T23:59:59Z" }`);
+    const e = await events(`{ startDate: "${Y}-01-01T00:00:00Z", endDate: "${Y}-12-31T23:59:59Z" }`);
     expect(e.nodes.length).toBeGreaterThan(0);
     // Compared in site-local time (America/New_York): allow the zone's offset.
     for (const n of e.nodes) {
-      expect(Date.parse(n.startDate)).toBeGreaterThanOrEqual(Date.parse('2025-12-31T00:00:00Z'));
-      expect(Date.parse(n.endDate)).toBeLessThanOrEqual(Date.parse('2027-01-01T12:00:00Z'));
+      expect(Date.parse(n.startDate)).toBeGreaterThanOrEqual(Date.parse(`${Y - 1}-12-31T00:00:00Z`));
+      expect(Date.parse(n.endDate)).toBeLessThanOrEqual(Date.parse(`${Y + 1}-01-01T12:00:00Z`));
     }
     expect(lastPath()).toBe('/calendar-core/v1/events');
-    expect(h.calls()[0]!.query).toMatchObject({ start_date: '2025-12-31 19:00:00', end_date: '2026-12-31 18:59:59' });
+    expect(h.calls()[0]!.query).toMatchObject({ start_date: `${Y - 1}-12-31 19:00:00`, end_date: `${Y}-12-31 18:59:59` });
   });
 
   it('startsAfter / startsBefore / endsAfter / endsBefore bound the start and the end', async () => {
-    const e = await events(`{ startsAfter: "2026-03-01T00:00:00-05:00", startsBefore: "2026-03-31T00:00:00-04:00", endsAfter: "2026-03-01T00:00:00-05:00", endsBefore: "2026-04-30T00:00:00-04:00" }`);
+    const e = await events(`{ startsAfter: "${Y}-03-01T00:00:00-05:00", startsBefore: "${Y}-03-31T00:00:00-04:00", endsAfter: "${Y}-03-01T00:00:00-05:00", endsBefore: "${Y}-04-30T00:00:00-04:00" }`);
     expect(e.totalCount).toBeGreaterThan(0);
-    expect(h.calls()[0]!.query).toMatchObject({ starts_after: '2026-03-01 00:00:00', starts_before: '2026-03-31 00:00:00', ends_after: '2026-03-01 00:00:00', ends_before: '2026-04-30 00:00:00' });
+    expect(h.calls()[0]!.query).toMatchObject({ starts_after: `${Y}-03-01 00:00:00`, starts_before: `${Y}-03-31 00:00:00`, ends_after: `${Y}-03-01 00:00:00`, ends_before: `${Y}-04-30 00:00:00` });
   });
 
   it('search matches the title or description', async () => {
@@ -162,8 +165,8 @@ describe('where: arguments', () => {
     const catSlug = list.nodes[0].categories[0].slug;
     const bySlugs = await events(`{ tagSlugs: ["${slug}"], categorySlugs: ["${catSlug}"] }`);
     expect(bySlugs.nodes.every((n) => n.tags.some((t: any) => t.slug === slug))).toBe(true);
-    const strict = await events(`{ startDate: "2026-06-01T10:00:00-04:00", strictDates: true }`);
-    expect(strict.nodes.every((n) => Date.parse(n.startDate) >= Date.parse('2026-06-01T10:00:00-04:00') - 24 * 3600e3)).toBe(true);
+    const strict = await events(`{ startDate: "${Y}-06-01T10:00:00-04:00", strictDates: true }`);
+    expect(strict.nodes.every((n) => Date.parse(n.startDate) >= Date.parse(`${Y}-06-01T10:00:00-04:00`) - 24 * 3600e3)).toBe(true);
   });
 
   it('refuses a legacy-only argument combined with a calendar-core-only one, naming both', async () => {
