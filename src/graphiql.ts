@@ -34,9 +34,9 @@ export function graphiqlAsset(name: string): { body: Buffer; type: string } | nu
 /** The example tabs; the first one lists events from today (so it is rendered per request). */
 export function examples(today = new Date().toISOString().slice(0, 10)): { title: string; query: string }[] {
   return [
-  {
-    title: 'Upcoming events',
-    query: `# Events with their venues and organizers: one upstream request.
+    {
+      title: 'Upcoming events',
+      query: `# Events with their venues and organizers: one upstream request.
 query UpcomingEvents {
   events(first: 10, where: { startDate: "${today}" }) {
     totalCount
@@ -52,10 +52,10 @@ query UpcomingEvents {
     pageInfo { hasNextPage endCursor }
   }
 }`,
-  },
-  {
-    title: 'One event',
-    query: `# By global ID, database ID or slug (idType).
+    },
+    {
+      title: 'One event',
+      query: `# By global ID, database ID or slug (idType).
 query OneEvent {
   event(id: "1", idType: DATABASE_ID) {
     id
@@ -69,30 +69,30 @@ query OneEvent {
     series { title }
   }
 }`,
-  },
-  {
-    title: 'Venues near a place',
-    query: `query VenuesNearParis {
+    },
+    {
+      title: 'Venues near a place',
+      query: `query VenuesNearParis {
   venues(first: 5, where: { near: "Paris", geolocation: { latitude: 48.8566, longitude: 2.3522, distance: 50 } }) {
     totalCount
     nodes { title city latitude longitude events(first: 3) { nodes { title startDate } } }
   }
 }`,
-  },
-  {
-    title: 'Categories tree',
-    query: `query Categories {
+    },
+    {
+      title: 'Categories tree',
+      query: `query Categories {
   categories(first: 20, where: { hideEmpty: false, parent: 0 }) {
     nodes { name count children { name count } }
   }
 }`,
-  },
-  {
-    title: 'Site',
-    query: `query Site {
+    },
+    {
+      title: 'Site',
+      query: `query Site {
   site { name url timezone namespaces calendarInterface maxBatchSize }
 }`,
-  },
+    },
   ];
 }
 
