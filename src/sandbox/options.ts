@@ -44,6 +44,12 @@ export const sandboxOptionsSchema = z.object({
    * default today, so events spread over the past and next 12 months.
    */
   anchor: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).optional(),
+  /**
+   * The site's clock starts at this instant (RFC 3339) and runs from there.
+   * `SANDBOX_NOW`; default the real time. With `anchor`, it makes a run
+   * reproducible on any day ("upcoming", default windows, `is_past`).
+   */
+  now: z.string().refine((v) => !Number.isNaN(Date.parse(v)), 'must be an RFC 3339 date-time').optional(),
   /** Site time zone. `SANDBOX_TIMEZONE`; default America/New_York. */
   timezone: z.string().default('America/New_York'),
   /** The administrator's application password. `SANDBOX_APP_PASSWORD`. */
@@ -108,6 +114,7 @@ export function sandboxOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): San
     port: int('SANDBOX_PORT', env.SANDBOX_PORT),
     seed: int('SANDBOX_SEED', env.SANDBOX_SEED),
     anchor: env.SANDBOX_ANCHOR || undefined,
+    now: env.SANDBOX_NOW || undefined,
     timezone: env.SANDBOX_TIMEZONE || undefined,
     appPassword: env.SANDBOX_APP_PASSWORD || undefined,
     latencyMs: int('SANDBOX_LATENCY_MS', env.SANDBOX_LATENCY_MS),

@@ -262,7 +262,7 @@ function nonceRoute(site: Sandbox, headers: Record<string, string>, action: stri
   try {
     const user = authenticate(headers.authorization, { byLogin: (l) => site.store.userByLogin(l), byEmail: (e) => site.store.userByEmail(e) });
     res.writeHead(200, { 'Content-Type': 'text/plain; charset=UTF-8' });
-    res.end(createNonce(site.secret, action, user?.id ?? 0));
+    res.end(createNonce(site.secret, action, user?.id ?? 0, site.now().getTime()));
   } catch (err) {
     const out = errorOutput(err, {});
     json(res, out.status, out.body);

@@ -57,12 +57,14 @@ export class Sandbox {
   readonly secret: string;
   readonly routes: RouteDecl[];
   readonly emitter = new EventEmitter();
+  private readonly clockOffset: number;
   /** Set once the server listens, e.g. `http://127.0.0.1:8080`. */
   origin = 'http://127.0.0.1';
   private compiled: CompiledRoute[];
 
   constructor(options: SandboxOptions) {
     this.options = options;
+    this.clockOffset = options.now ? Date.parse(options.now) - Date.now() : 0;
     this.store = new Store(options.db);
     this.secret = createHash('sha256').update(`sitegraph-sandbox:${options.seed}`).digest('hex');
     // A disabled namespace is absent: no index entry, no routes (an older or smaller site).
@@ -79,8 +81,9 @@ export class Sandbox {
     return this.options.timezone;
   }
 
+  /** The site's clock: real time, or running from `options.now` (see SandboxOptions). */
   now(): Date {
-    return new Date();
+    return new Date(Date.now() + this.clockOffset);
   }
 
   close(): void {

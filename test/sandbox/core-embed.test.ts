@@ -26,7 +26,8 @@ describe('calendar-core/v1 calendar embed', () => {
   };
 
   beforeAll(async () => {
-    sb = await testSandbox({ anchor: '2026-06-01' });
+    // Anchor and clock pinned together: "upcoming" means the same on any day the tests run.
+    sb = await testSandbox({ anchor: '2026-06-01', now: '2026-06-01T12:00:00Z' });
     api = restClient(sb);
     editorNonce = await nonceOf('editor');
   });
@@ -72,7 +73,7 @@ describe('calendar-core/v1 calendar embed', () => {
     it('lists up to 12 upcoming published events from now by default, in start order', async () => {
       const { ids } = await embed();
       expect(ids).toHaveLength(12);
-      const now = new Date().toISOString().slice(0, 19).replace('T', ' ');
+      const now = sb.site.now().toISOString().slice(0, 19).replace('T', ' ');
       const starts = ids.map((id) => post(id).meta.startDateUtc);
       expect([...starts].sort()).toEqual(starts);
       for (const id of ids) {

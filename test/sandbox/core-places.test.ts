@@ -17,7 +17,8 @@ describe('calendar-core/v1 venues and organizers', () => {
   const count = (sql: string) => one<{ n: number }>(sql).n;
 
   beforeAll(async () => {
-    sb = await testSandbox({ anchor: '2026-06-01' });
+    // Anchor and clock pinned together: "upcoming" means the same on any day the tests run.
+    sb = await testSandbox({ anchor: '2026-06-01', now: '2026-06-01T12:00:00Z' });
     api = restClient(sb);
   });
   afterAll(() => sb.close());

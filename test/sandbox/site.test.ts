@@ -248,6 +248,21 @@ describe('demo data', () => {
   });
 });
 
+describe('the site clock', () => {
+  it('runs from SANDBOX_NOW when given, and refuses a bad one', async () => {
+    const sb = await testSandbox({ demo: false, now: '2030-01-15T12:00:00Z' });
+    try {
+      const t = sb.site.now().getTime();
+      expect(t).toBeGreaterThanOrEqual(Date.parse('2030-01-15T12:00:00Z'));
+      expect(t).toBeLessThan(Date.parse('2030-01-15T12:01:00Z'));
+    } finally {
+      await sb.close();
+    }
+    expect(sandboxOptionsFromEnv({ SANDBOX_NOW: '2030-01-15T12:00:00Z' })).toMatchObject({ now: '2030-01-15T12:00:00Z' });
+    expect(() => parseSandboxOptions({ now: 'yesterday-ish' })).toThrow(/now: must be an RFC 3339 date-time/);
+  });
+});
+
 describe('site variants', () => {
   it('drops a disabled namespace from the index and its routes', async () => {
     const sb = await testSandbox({ disable: ['calendar-core/v1'], demo: false });
