@@ -28,3 +28,16 @@ export function databaseIdOf(id: string, type: NodeType): number | null {
   const g = fromGlobalId(id);
   return g && g.type === type ? g.id : null;
 }
+
+/**
+ * An `id` argument read by its `idType`: `DATABASE_ID` takes only a positive
+ * integer; `ID` (the default) a global ID of `type` or a database ID. Null
+ * when it is neither.
+ */
+export function idArgument(id: string, idType: string | null | undefined, type: NodeType): number | null {
+  if (idType === 'DATABASE_ID') {
+    const n = /^\d+$/.test(id) ? Number(id) : 0;
+    return n > 0 && Number.isSafeInteger(n) ? n : null;
+  }
+  return databaseIdOf(id, type);
+}

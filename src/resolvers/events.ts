@@ -1,7 +1,7 @@
 /** Query.event / Query.events and the Event type. */
 import type { Context } from '../context.ts';
 import type { EventResolvers, QueryResolvers } from '../generated/graphql.ts';
-import { databaseIdOf, toGlobalId } from '../mapping/ids.ts';
+import { idArgument, toGlobalId } from '../mapping/ids.ts';
 import { legacyEvent } from '../mapping/legacy.ts';
 import type { EventModel, TermModel } from '../mapping/models.ts';
 import { legacyGet } from '../upstream/calendarLegacy.ts';
@@ -54,7 +54,7 @@ export async function eventBy(ctx: Context, id: string, idType: string | null | 
       throw err;
     }
   }
-  const dbId = idType === 'DATABASE_ID' ? (/^\d+$/.test(id) ? Number(id) : null) : databaseIdOf(id, 'Event');
+  const dbId = idArgument(id, idType, 'Event');
   if (!dbId) throw GatewayError.badInput(`event: ${JSON.stringify(id)} is not an Event ID (a global ID or a database ID)`, { arguments: ['id'] });
   return ctx.loaders.event.load(dbId);
 }

@@ -13,7 +13,7 @@ import type {
   CategoryInput, EventInput, MutationResolvers, OrganizerInput, Resolvers, TagInput, VenueInput,
 } from '../generated/graphql.ts';
 import { coreEvent, coreOrganizer, coreVenue } from '../mapping/core.ts';
-import { databaseIdOf, type NodeType } from '../mapping/ids.ts';
+import { databaseIdOf, idArgument, type NodeType } from '../mapping/ids.ts';
 import {
   eventPayloads, graphField, organizerPayloads, termPayload, validateEvent, validateOrganizer, validateTerm, validateVenue, venuePayloads,
   type Api, type ConvertOptions, type FieldIssue, type SplitPayloads, type ValidateOptions,
@@ -278,8 +278,7 @@ async function eventZones(ctx: Context, items: { id: number | null; input: Event
 
 function targetOf(id: string, idType: string | null | undefined, type: NodeType): Target | null {
   if (idType === 'SLUG') return id.trim() ? { slug: id } : null;
-  if (idType === 'DATABASE_ID') return /^\d+$/.test(id) && Number(id) > 0 ? { id: Number(id) } : null;
-  const n = databaseIdOf(id, type);
+  const n = idArgument(id, idType, type);
   return n ? { id: n } : null;
 }
 

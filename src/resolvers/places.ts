@@ -1,7 +1,7 @@
 /** Query.venue(s) / Query.organizer(s) and the Venue and Organizer types. */
 import type { Context } from '../context.ts';
 import type { OrganizerResolvers, QueryResolvers, VenueResolvers } from '../generated/graphql.ts';
-import { databaseIdOf, toGlobalId, type NodeType } from '../mapping/ids.ts';
+import { idArgument, toGlobalId, type NodeType } from '../mapping/ids.ts';
 import { legacyOrganizer, legacyVenue } from '../mapping/legacy.ts';
 import type { OrganizerModel, VenueModel } from '../mapping/models.ts';
 import { legacyGet } from '../upstream/calendarLegacy.ts';
@@ -31,7 +31,7 @@ async function placeBy<M extends VenueModel | OrganizerModel>(ctx: Context, type
       throw err;
     }
   }
-  const dbId = idType === 'DATABASE_ID' ? (/^\d+$/.test(id) ? Number(id) : null) : databaseIdOf(id, type);
+  const dbId = idArgument(id, idType, type);
   if (!dbId) throw GatewayError.badInput(`${type.toLowerCase()}: ${JSON.stringify(id)} is not a ${type} ID (a global ID or a database ID)`, { arguments: ['id'] });
   try {
     return await loader.load(dbId);

@@ -1,7 +1,7 @@
 /** Query.category/categories/tag/tags and the Category and Tag types (legacy term routes, spec A3). */
 import type { Context } from '../context.ts';
 import type { CategoryResolvers, QueryResolvers, TagResolvers } from '../generated/graphql.ts';
-import { databaseIdOf, toGlobalId } from '../mapping/ids.ts';
+import { idArgument, toGlobalId } from '../mapping/ids.ts';
 import { legacyTerm } from '../mapping/legacy.ts';
 import type { TermModel } from '../mapping/models.ts';
 import { legacyGet } from '../upstream/calendarLegacy.ts';
@@ -15,7 +15,7 @@ async function termBy(ctx: Context, kind: 'categories' | 'tags', id: string, idT
     const c = await termsConnection(ctx, kind, { first: 1, where: { slug: id, hideEmpty: false } });
     return c.nodes[0] ?? null;
   }
-  const dbId = idType === 'DATABASE_ID' ? (/^\d+$/.test(id) ? Number(id) : null) : databaseIdOf(id, type);
+  const dbId = idArgument(id, idType, type);
   if (!dbId) throw GatewayError.badInput(`${type.toLowerCase()}: ${JSON.stringify(id)} is not a ${type} ID (a global ID or a database ID)`, { arguments: ['id'] });
   // One term by ID: its own route (terms referenced by events batch through the include loader instead).
   try {
