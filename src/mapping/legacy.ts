@@ -4,7 +4,7 @@
  * empty values, so an absent key there means "empty" (null), not "not served".
  */
 import { secondsBetween, toUtc, withOffset } from './dates.ts';
-import { arr, bool, int, intList, idOf, num, obj, str, type Json } from './json.ts';
+import { bool, int, idOf, num, obj, str, type Json } from './json.ts';
 import type { CostDetailsModel, EventModel, ImageModel, OrganizerModel, TermModel, VenueModel } from './models.ts';
 
 export function legacyImage(v: unknown): ImageModel | null {
@@ -158,11 +158,3 @@ export function legacyTerm(body: unknown, kind: 'Category' | 'Tag'): TermModel {
     raw: body,
   };
 }
-
-/** The archive envelope `{events|venues|..., total, total_pages}`. */
-export function legacyArchive(body: unknown, key: string): { items: unknown[]; total: number | null; totalPages: number | null } {
-  const o = obj(body, `legacy ${key} archive`);
-  return { items: key in o ? arr(o[key], `${key} archive .${key}`) : [], total: int(o.total), totalPages: int(o.total_pages) };
-}
-
-export { intList };

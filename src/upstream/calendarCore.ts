@@ -6,7 +6,7 @@
 import type { QueryValue, UpstreamSession } from './client.ts';
 import type { RouteUse } from './route-use.ts';
 import { fromUpstreamResponse } from './errors.ts';
-import { headerInt, isPastEnd, okOrPastEnd, type ListPage } from './paging.ts';
+import { headerInt, okOrPastEnd, pastEndOrThrow, type ListPage } from './paging.ts';
 
 const NS = '/calendar-core/v1';
 export const CORE_MAX_PER_PAGE = 100;
@@ -41,10 +41,8 @@ export async function coreList(session: UpstreamSession, kind: CoreList, query: 
     route,
     okStatuses: okOrPastEnd,
   });
-  if (res.status === 404) {
-    if (page > 1 && isPastEnd(404, res.body)) return { items: [], total: null };
-    throw fromUpstreamResponse(res.status, res.body, route, res.headers);
-  }
+  const pastEnd = pastEndOrThrow(res, page, route);
+  if (pastEnd) return pastEnd;
   if (!Array.isArray(res.body)) throw fromUpstreamResponse(502, { code: 'bad_list', message: `the ${kind} list is not an array` }, route);
   return { items: res.body, total: headerInt(res.headers, 'x-wp-total') };
 }

@@ -6,7 +6,7 @@
 import type { QueryValue, UpstreamSession } from './client.ts';
 import type { RouteUse } from './route-use.ts';
 import { fromUpstreamResponse } from './errors.ts';
-import { headerInt, isPastEnd, okOrPastEnd, type ListPage } from './paging.ts';
+import { headerInt, okOrPastEnd, pastEndOrThrow, type ListPage } from './paging.ts';
 
 const NS = '/calendar/events/v1';
 /** The legacy site clamps per_page to 50 (tribe_rest_event_max_per_page). */
@@ -41,10 +41,8 @@ export async function legacyList(session: UpstreamSession, kind: LegacyList, que
     route,
     okStatuses: okOrPastEnd,
   });
-  if (res.status === 404) {
-    if (page > 1 && isPastEnd(404, res.body)) return { items: [], total: null };
-    throw fromUpstreamResponse(res.status, res.body, route, res.headers);
-  }
+  const pastEnd = pastEndOrThrow(res, page, route);
+  if (pastEnd) return pastEnd;
   const body = res.body as Record<string, unknown> | null;
   const items = body && Array.isArray(body[kind]) ? (body[kind] as unknown[]) : null;
   if (!items) throw fromUpstreamResponse(502, { code: 'bad_envelope', message: `the ${kind} archive has no "${kind}" array` }, route);

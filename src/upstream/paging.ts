@@ -1,3 +1,6 @@
+import type { UpstreamResponse } from './client.ts';
+import { fromUpstreamResponse } from './errors.ts';
+
 /** One upstream page of a list, whichever interface served it. */
 export interface ListPage {
   items: unknown[];
@@ -15,6 +18,17 @@ export function headerInt(headers: Record<string, string>, name: string): number
 
 /** 2xx, or the "page past the end" 404 both calendar interfaces send, which reads as an empty page. */
 export const okOrPastEnd = (status: number): boolean => (status >= 200 && status < 300) || status === 404;
+
+/**
+ * The answer of a list page fetched with `okOrPastEnd`: a 404 "page not
+ * found" past page 1 is an empty page (both calendar interfaces send one);
+ * any other 404 is the error it says.
+ */
+export function pastEndOrThrow(res: UpstreamResponse, page: number, route: string): ListPage | null {
+  if (res.status !== 404) return null;
+  if (page > 1 && isPastEnd(404, res.body)) return { items: [], total: null };
+  throw fromUpstreamResponse(res.status, res.body, route, res.headers);
+}
 
 export function isPastEnd(status: number, body: unknown): boolean {
   if (status !== 404 || typeof body !== 'object' || body === null) return false;
