@@ -131,6 +131,7 @@ describe('calendar-core/v1 calendar embed', () => {
       for (const id of day.ids) expect(post(id).meta.startDate.slice(0, 10) <= '2026-06-10' && post(id).meta.endDate.slice(0, 10) >= '2026-06-10').toBe(true);
       const week = await embed('view=week&date=2026-06-10');
       expect(week.text).toContain('data-view="week"');
+      expect(week.ids.length).toBeGreaterThan(0);
       for (const id of week.ids) expect(post(id).meta.startDate <= '2026-06-14 23:59:59' && post(id).meta.endDate >= '2026-06-08 00:00:00').toBe(true);
       const month = await embed('view=month&date=2026-06-10');
       expect(month.ids.length).toBeGreaterThan(week.ids.length);
