@@ -8,6 +8,7 @@ import { createLoaders, type Loaders } from './loaders/index.ts';
 import { createLimiter, type Limiter } from './loaders/limit.ts';
 import type { UpstreamClient, UpstreamSession } from './upstream/client.ts';
 import type { SiteInfo } from './upstream/discovery.ts';
+import { gatedSession } from './upstream/gate.ts';
 
 export interface Context {
   config: Config;
@@ -32,7 +33,7 @@ export function createContext(
   refreshSite: () => Promise<SiteInfo> = async () => site,
   headers: Readonly<Record<string, string | string[] | undefined>> = {},
 ): Context {
-  const upstream = client.session(authorization || null);
+  const upstream = gatedSession(client.session(authorization || null), site);
   const limit = createLimiter(config.limits.upstreamConcurrency);
   const header = (name: string) => {
     const v = headers[name.toLowerCase()];

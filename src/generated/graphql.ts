@@ -162,17 +162,17 @@ export type AuditPriority =
 export type AutomationA = {
   __typename?: 'AutomationA';
   /** Exchanges a consumer ID and secret for an access token (`GET /authorize`). */
-  authorize: AutomationAuthorization;
+  authorize?: Maybe<AutomationAuthorization>;
   /** Published events whose status became canceled. */
-  canceledEvents: AutomationFeed;
+  canceledEvents?: Maybe<AutomationFeed>;
   /** The connector's OpenAPI document (`GET /doc`). */
   doc?: Maybe<Scalars['JSON']['output']>;
   /** The legacy archive, run as the caller, mapped as the connector maps events (`GET /find-events`). */
-  findEvents: AutomationFeed;
+  findEvents?: Maybe<AutomationFeed>;
   /** Events published since the connection was made, newest first (at most 15; not drained). */
-  newEvents: AutomationFeed;
+  newEvents?: Maybe<AutomationFeed>;
   /** Published events saved again, newest first (each change is a new item). */
-  updatedEvents: AutomationFeed;
+  updatedEvents?: Maybe<AutomationFeed>;
 };
 
 
@@ -212,13 +212,13 @@ export type AutomationAuthorization = {
 export type AutomationB = {
   __typename?: 'AutomationB';
   /** Pops the next canceled event. */
-  canceledEvents: AutomationFeed;
+  canceledEvents?: Maybe<AutomationFeed>;
   /** The connector's OpenAPI document (`GET /doc`). */
   doc?: Maybe<Scalars['JSON']['output']>;
   /** Pops the next new event (one per call; empty once the queue is). */
-  newEvents: AutomationFeed;
+  newEvents?: Maybe<AutomationFeed>;
   /** Pops the next updated event. */
-  updatedEvents: AutomationFeed;
+  updatedEvents?: Maybe<AutomationFeed>;
 };
 
 
@@ -983,13 +983,13 @@ export type Governance = {
   __typename?: 'Governance';
   /** Needs `edit_post` on the post; `postId` is a Post global ID or a database ID. */
   contentReviewStatus?: Maybe<ContentReviewStatus>;
-  network: GovernanceNetwork;
+  network?: Maybe<GovernanceNetwork>;
   /**
    * The remote API. The key is the `apiKey` argument or, without it, the
    * `X-Governance-Api-Key` request header (never logged; the gateway strips it from
    * every error message); send it as a variable or a header rather than inline in the query text.
    */
-  remote: GovernanceRemote;
+  remote?: Maybe<GovernanceRemote>;
   /** Needs `list_users`. */
   usersOverview?: Maybe<GovernanceUsersOverview>;
   /** Needs `list_users`. */
@@ -1182,13 +1182,13 @@ export type ImportStatus =
 export type Mutation = {
   __typename?: 'Mutation';
   /** Creates an event through automation-a's `create-events` (the legacy create, as the connection's user). */
-  automationACreateEvent: Event;
+  automationACreateEvent?: Maybe<Event>;
   /** Updates an event through automation-a's `update-events` (the legacy update, as the connection's user). */
-  automationAUpdateEvent: Event;
+  automationAUpdateEvent?: Maybe<Event>;
   /** Creates an event through automation-b's `create-events`. */
-  automationBCreateEvent: Event;
+  automationBCreateEvent?: Maybe<Event>;
   /** Clears the occurrences notice of an event. */
-  clearOccurrencesNotice: Scalars['Boolean']['output'];
+  clearOccurrencesNotice?: Maybe<Scalars['Boolean']['output']>;
   createCategory?: Maybe<CategoryPayload>;
   createEvent?: Maybe<EventPayload>;
   /**
@@ -1200,7 +1200,7 @@ export type Mutation = {
   createOrganizer?: Maybe<OrganizerPayload>;
   createOrganizers: OrganizersPayload;
   /** Creates a post (POST /core/v2/posts); returns it as the site stored it (context `edit`). */
-  createPost: Post;
+  createPost?: Maybe<Post>;
   createTag?: Maybe<TagPayload>;
   createVenue?: Maybe<VenuePayload>;
   createVenues: VenuesPayload;
@@ -1214,24 +1214,24 @@ export type Mutation = {
   deleteVenue?: Maybe<DeleteVenuePayload>;
   deleteVenues: VenuesPayload;
   /** Re-reads the site's root index (as /readyz does) and returns the site's facts. */
-  refreshSite: Site;
+  refreshSite?: Maybe<Site>;
   /**
    * Removes a duplicate's link to its original (DELETE /duplicate-post/v1/original/<post_id>):
    * `postId` is a Post global ID or a database ID. Needs `edit_post` on it.
    */
-  removeDuplicatePostOriginal: DuplicatePostResult;
+  removeDuplicatePostOriginal?: Maybe<DuplicatePostResult>;
   /** Reports (and applies) one batch of an import (`POST /import/<import_id>/batch`). */
-  reportImportBatch: ImportBatchResult;
+  reportImportBatch?: Maybe<ImportBatchResult>;
   /** Reports an import's new state (`POST /import/<import_id>/state`). */
-  reportImportState: ImportStateResult;
+  reportImportState?: Maybe<ImportStateResult>;
   /** Saves a step of the onboarding wizard (administrators). */
-  saveOnboardingWizard: OnboardingWizardResult;
+  saveOnboardingWizard?: Maybe<OnboardingWizardResult>;
   /**
    * SEO writes (`seo/v1`). Fields inside one `seo { ... }` selection run
    * concurrently (GraphQL executes only root mutation fields in order); to order
    * writes, use one aliased root field per write: `a: seo { ... } b: seo { ... }`.
    */
-  seo: SeoMutation;
+  seo?: Maybe<SeoMutation>;
   updateCategory?: Maybe<CategoryPayload>;
   /** `idType: SLUG` uses the legacy by-slug routes. */
   updateEvent?: Maybe<EventPayload>;
@@ -1242,7 +1242,7 @@ export type Mutation = {
   updateVenue?: Maybe<VenuePayload>;
   updateVenues: VenuesPayload;
   /** Verifies a solved challenge (POST /site/v1/challenge): pass `solution` or the encoded `payload`. */
-  verifyChallenge: ChallengeVerification;
+  verifyChallenge?: Maybe<ChallengeVerification>;
 };
 
 
@@ -1964,23 +1964,23 @@ export type Query = {
   /** A namespace's API document, as received. */
   apiDocument?: Maybe<Scalars['JSON']['output']>;
   /** The attachment behind a media URL (GET /site-blocks/v1/get-attachment-id; needs `edit_posts`). NOT_FOUND when none. */
-  attachmentByUrl: AttachmentLookup;
+  attachmentByUrl?: Maybe<AttachmentLookup>;
   /** Audit-log entries, newest first unless `order: ASC` (needs `manage_options`; pages of at most 100 upstream). */
-  auditLog: AuditLogConnection;
+  auditLog?: Maybe<AuditLogConnection>;
   /** The matching entries as CSV; `search` matches message, user login, object type and name, action or IP. */
-  auditLogExport: AuditLogExport;
+  auditLogExport?: Maybe<AuditLogExport>;
   /** `calendar/automation-a/v1`. */
-  automationA: AutomationA;
+  automationA?: Maybe<AutomationA>;
   /** `calendar/automation-b/v1`. */
-  automationB: AutomationB;
+  automationB?: Maybe<AutomationB>;
   /** The embeddable calendar as an HTML document. `nonce` is a `wp_rest` nonce of the caller (`_wpnonce`). */
-  calendarEmbed: Scalars['String']['output'];
+  calendarEmbed?: Maybe<Scalars['String']['output']>;
   /** Renders a calendar view as HTML (`calendar/views/v2/html`; needs a `_view_rest` nonce). */
-  calendarView: CalendarViewHtml;
+  calendarView?: Maybe<CalendarViewHtml>;
   categories?: Maybe<CategoryConnection>;
   category?: Maybe<Category>;
   /** A fresh challenge (GET /site/v1/challenge; public, never cached). */
-  challenge: Challenge;
+  challenge?: Maybe<Challenge>;
   /** One event; null when it does not exist or is not visible to the caller. */
   event?: Maybe<Event>;
   /**
@@ -1988,8 +1988,8 @@ export type Query = {
    * upstream page are fetched in parallel.
    */
   events?: Maybe<EventConnection>;
-  facets: Facets;
-  governance: Governance;
+  facets?: Maybe<Facets>;
+  governance?: Maybe<Governance>;
   /** One namespace, read from its own index route. */
   namespace?: Maybe<Namespace>;
   /** Every namespace of the spec, and whether this site offers it (from the root index; no extra call). */
@@ -1999,20 +1999,20 @@ export type Query = {
   /** Fetches several objects by global ID, in order (null for those not found). */
   nodes: Array<Maybe<Node>>;
   /** Reads the occurrences notices of an event; reading clears them (signed-in callers). */
-  occurrencesNotices: Array<OccurrencesNotice>;
+  occurrencesNotices?: Maybe<Array<OccurrencesNotice>>;
   /** oEmbed data of one of this site's URLs (GET /oembed/1.0/embed; public). Width is clamped to 200-600. */
-  oembed: OEmbed;
+  oembed?: Maybe<OEmbed>;
   /** oEmbed data of any URL through the site (GET /oembed/1.0/proxy; needs `edit_posts`). */
-  oembedProxy: OEmbed;
+  oembedProxy?: Maybe<OEmbed>;
   organizer?: Maybe<Organizer>;
   organizers?: Maybe<OrganizerConnection>;
   /** Posts of `core/v2/posts`, as a Relay connection (pages of at most 100 upstream). */
-  posts: PostConnection;
+  posts?: Maybe<PostConnection>;
   /**
    * SEO tooling of the site (`seo/v1`). NAMESPACE_UNAVAILABLE when the site's root
    * index does not list `seo/v1`.
    */
-  seo: SeoQuery;
+  seo?: Maybe<SeoQuery>;
   series?: Maybe<SeriesConnection>;
   site: Site;
   tag?: Maybe<Tag>;
@@ -2490,66 +2490,66 @@ export type SeoMetaField = {
 
 export type SeoMutation = {
   __typename?: 'SeoMutation';
-  authenticateKeywordResearch: SeoKeywordResearchAuth;
-  completeProminentWords: Scalars['Boolean']['output'];
-  completeTask: SeoActionResult;
+  authenticateKeywordResearch?: Maybe<SeoKeywordResearchAuth>;
+  completeProminentWords?: Maybe<Scalars['Boolean']['output']>;
+  completeTask?: Maybe<SeoActionResult>;
   /**
    * Creates a redirect. A validation WARNING comes back as data (outcome WARNING,
    * `canIgnore: true`): repeat with `ignoreWarning: true` to create it anyway. An
    * ERROR cannot be bypassed.
    */
-  createRedirect: RedirectResult;
+  createRedirect?: Maybe<RedirectResult>;
   /** Deletes the redirect with this origin (matched by origin only); FAILED when there is none. */
-  deleteRedirect: RedirectResult;
-  dismissAlert: SeoActionResult;
+  deleteRedirect?: Maybe<RedirectResult>;
+  dismissAlert?: Maybe<SeoActionResult>;
   /** Removes the "new" badge of a post type. */
-  dismissNewPostType: SeoActionResult;
+  dismissNewPostType?: Maybe<SeoActionResult>;
   /** Removes the "new" badge of a taxonomy. */
-  dismissNewTaxonomy: SeoActionResult;
-  enableCornerstone: Scalars['Boolean']['output'];
-  enableTracking: SeoActionResult;
+  dismissNewTaxonomy?: Maybe<SeoActionResult>;
+  enableCornerstone?: Maybe<Scalars['Boolean']['output']>;
+  enableTracking?: Maybe<SeoActionResult>;
   /**
    * Creates many redirects in input order: through /batch/v1 when the site's index marks the
    * route `allow_batch` (one request per batch), otherwise one direct request each, a few at a
    * time. Each item answers like `createRedirect` (warnings as data); at most 500 items.
    */
-  importRedirects: Array<RedirectImportResult>;
-  markIntroductionSeen: SeoActionResult;
+  importRedirects?: Maybe<Array<RedirectImportResult>>;
+  markIntroductionSeen?: Maybe<SeoActionResult>;
   /** The next posts that need prominent words (the same batch again until they are saved). */
-  prominentWordsContent: SeoProminentWordsContent;
+  prominentWordsContent?: Maybe<SeoProminentWordsContent>;
   /** Runs one importing action, e.g. plugin `aioseo`, type `posts`. */
-  runImport: SeoIndexingBatch;
+  runImport?: Maybe<SeoIndexingBatch>;
   /** Runs one indexing step; repeat while `hasMore`. */
-  runIndexing: SeoIndexingBatch;
-  saveConfigurationState: SeoActionResult;
-  saveProminentWords: SeoActionResult;
-  saveWorkouts: Scalars['Boolean']['output'];
+  runIndexing?: Maybe<SeoIndexingBatch>;
+  saveConfigurationState?: Maybe<SeoActionResult>;
+  saveProminentWords?: Maybe<SeoActionResult>;
+  saveWorkouts?: Maybe<Scalars['Boolean']['output']>;
   /** Turns an integration on or off (`semrush`, `wincher`, ...); an unknown one gives success false. */
-  setIntegrationActive: SeoActionResult;
+  setIntegrationActive?: Maybe<SeoActionResult>;
   /** Two lowercase letters, e.g. `us`. */
-  setKeywordResearchCountry: SeoActionResult;
+  setKeywordResearchCountry?: Maybe<SeoActionResult>;
   /** Dismisses the Site Kit configuration for good (or undoes that). */
-  setKitConfigurationDismissed: SeoActionResult;
-  setSiteRepresentation: SeoActionResult;
+  setKitConfigurationDismissed?: Maybe<SeoActionResult>;
+  setSiteRepresentation?: Maybe<SeoActionResult>;
   /** Saves the organisation's social profiles; values it could not save are in `failures` (success false). */
-  setSocialProfiles: SeoActionResult;
-  setVideoEmbedPermission: SeoActionResult;
+  setSocialProfiles?: Maybe<SeoActionResult>;
+  setVideoEmbedPermission?: Maybe<SeoActionResult>;
   /** Records the first time a tracked action happened (`task_list_first_opened_on`, ...). */
-  trackAction: SeoActionResult;
+  trackAction?: Maybe<SeoActionResult>;
   /** Records Site Kit setup progress; at least one field is required. */
-  trackSetupSteps: SeoActionResult;
+  trackSetupSteps?: Maybe<SeoActionResult>;
   /** Removes the redirects made for a post or term (needs the right to edit it); FAILED when there were none. */
-  undoRedirectsForObject: RedirectResult;
+  undoRedirectsForObject?: Maybe<RedirectResult>;
   /**
    * Replaces the redirect `from` (matched by origin, type and target) with `to`;
    * both must have the same format. Validation as `createRedirect`.
    */
-  updateRedirect: RedirectResult;
-  updateRedirectSettings: RedirectSettings;
+  updateRedirect?: Maybe<RedirectResult>;
+  updateRedirectSettings?: Maybe<RedirectSettings>;
   /** Marks a post noindex (workouts). */
-  workoutNoindex: Scalars['Boolean']['output'];
+  workoutNoindex?: Maybe<Scalars['Boolean']['output']>;
   /** Trashes a post (or deletes a term) and redirects its permalink to `redirectUrl` (301). */
-  workoutRemoveAndRedirect: Scalars['Boolean']['output'];
+  workoutRemoveAndRedirect?: Maybe<Scalars['Boolean']['output']>;
 };
 
 
@@ -2741,41 +2741,41 @@ export type SeoProminentWordsInput = {
 export type SeoQuery = {
   __typename?: 'SeoQuery';
   /** Published posts of a type whose title contains `search` (at most 100), for llms.txt. */
-  availablePosts: Array<SeoAvailablePost>;
+  availablePosts?: Maybe<Array<SeoAvailablePost>>;
   /** Whether the caller may edit that user (false rather than an error when not). */
-  canEditUser: Scalars['Boolean']['output'];
+  canEditUser?: Maybe<Scalars['Boolean']['output']>;
   /** Finished first-time configuration steps. */
-  configurationState: Array<Scalars['String']['output']>;
-  cornerstoneData: SeoCornerstoneData;
+  configurationState?: Maybe<Array<Scalars['String']['output']>>;
+  cornerstoneData?: Maybe<SeoCornerstoneData>;
   /** Size of an uploaded file of this site (NOT_FOUND for other hosts and unknown files). Needs `manage_options`. */
-  fileSize: SeoFileSize;
+  fileSize?: Maybe<SeoFileSize>;
   /** The SEO head of a URL of this site (public). */
-  head: SeoHead;
+  head?: Maybe<SeoHead>;
   /** When a post was last modified (site-local `Y-m-d H:i:s`), null for no such post. */
   lastUpdated?: Maybe<Scalars['String']['output']>;
   /** Posts to link to, for a text's prominent words. */
-  linkSuggestions: Array<SeoLinkSuggestion>;
+  linkSuggestions?: Maybe<Array<SeoLinkSuggestion>>;
   /** Custom fields of a post whose key starts with `query` (at most 25); needs `edit_post` on it. */
-  postMeta: Array<SeoMetaField>;
+  postMeta?: Maybe<Array<SeoMetaField>>;
   /** Readability scores; arguments as `seoScores`. */
-  readabilityScores: SeoScoreSummary;
-  redirectSettings: RedirectSettings;
+  readabilityScores?: Maybe<SeoScoreSummary>;
+  redirectSettings?: Maybe<RedirectSettings>;
   /** Redirects of one format, or of both (two parallel requests) when `format` is null. Needs `wpseo_manage_redirects`. */
-  redirects: Array<Redirect>;
+  redirects?: Maybe<Array<Redirect>>;
   /** Keyphrases related to a keyphrase (after `authenticateKeywordResearch`). */
-  relatedKeyphrases: SeoKeyphraseResults;
+  relatedKeyphrases?: Maybe<SeoKeyphraseResults>;
   /** SEO scores of a content type (`post`, `page`, `calendar_events`, ...), optionally of one term. */
-  seoScores: SeoScoreSummary;
+  seoScores?: Maybe<SeoScoreSummary>;
   /** Counts of the caller's visible published posts per SEO rank. Needs credentials (`read`). */
-  statistics: SeoStatistics;
+  statistics?: Maybe<SeoStatistics>;
   /** The task list. */
-  tasks: Array<SeoTask>;
+  tasks?: Maybe<Array<SeoTask>>;
   /** The caller's video embed permission. */
-  videoEmbedPermission: Scalars['Boolean']['output'];
+  videoEmbedPermission?: Maybe<Scalars['Boolean']['output']>;
   /** Link suggestions for an indexable (its ID is the post ID). */
-  workoutLinkSuggestions: Array<SeoWorkoutLinkSuggestion>;
+  workoutLinkSuggestions?: Maybe<Array<SeoWorkoutLinkSuggestion>>;
   /** Workouts progress. Needs `edit_others_posts`, as every workout field. */
-  workouts: SeoWorkouts;
+  workouts?: Maybe<SeoWorkouts>;
 };
 
 
@@ -3050,7 +3050,7 @@ export type SeriesWhere = {
 /** Facts from the site's root index. */
 export type Site = {
   __typename?: 'Site';
-  /** Which calendar interface list reads use: CORE or LEGACY. */
+  /** Which calendar interface event lists use when no filter pins one: LEGACY when the site has it (faster on real sites, and it filters by category and tag), else CORE. */
   calendarInterface?: Maybe<Scalars['String']['output']>;
   description?: Maybe<Scalars['String']['output']>;
   gmtOffset?: Maybe<Scalars['Float']['output']>;
@@ -3889,12 +3889,12 @@ export type AuditLogExportResolvers<ContextType = Context, ParentType extends Re
 };
 
 export type AutomationAResolvers<ContextType = Context, ParentType extends ResolversParentTypes['AutomationA'] = ResolversParentTypes['AutomationA']> = {
-  authorize?: Resolver<ResolversTypes['AutomationAuthorization'], ParentType, ContextType, RequireFields<AutomationAAuthorizeArgs, 'consumerId' | 'consumerSecret'>>;
-  canceledEvents?: Resolver<ResolversTypes['AutomationFeed'], ParentType, ContextType, Partial<AutomationACanceledEventsArgs>>;
+  authorize?: Resolver<Maybe<ResolversTypes['AutomationAuthorization']>, ParentType, ContextType, RequireFields<AutomationAAuthorizeArgs, 'consumerId' | 'consumerSecret'>>;
+  canceledEvents?: Resolver<Maybe<ResolversTypes['AutomationFeed']>, ParentType, ContextType, Partial<AutomationACanceledEventsArgs>>;
   doc?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
-  findEvents?: Resolver<ResolversTypes['AutomationFeed'], ParentType, ContextType, Partial<AutomationAFindEventsArgs>>;
-  newEvents?: Resolver<ResolversTypes['AutomationFeed'], ParentType, ContextType, Partial<AutomationANewEventsArgs>>;
-  updatedEvents?: Resolver<ResolversTypes['AutomationFeed'], ParentType, ContextType, Partial<AutomationAUpdatedEventsArgs>>;
+  findEvents?: Resolver<Maybe<ResolversTypes['AutomationFeed']>, ParentType, ContextType, Partial<AutomationAFindEventsArgs>>;
+  newEvents?: Resolver<Maybe<ResolversTypes['AutomationFeed']>, ParentType, ContextType, Partial<AutomationANewEventsArgs>>;
+  updatedEvents?: Resolver<Maybe<ResolversTypes['AutomationFeed']>, ParentType, ContextType, Partial<AutomationAUpdatedEventsArgs>>;
 };
 
 export type AutomationAuthorizationResolvers<ContextType = Context, ParentType extends ResolversParentTypes['AutomationAuthorization'] = ResolversParentTypes['AutomationAuthorization']> = {
@@ -3902,10 +3902,10 @@ export type AutomationAuthorizationResolvers<ContextType = Context, ParentType e
 };
 
 export type AutomationBResolvers<ContextType = Context, ParentType extends ResolversParentTypes['AutomationB'] = ResolversParentTypes['AutomationB']> = {
-  canceledEvents?: Resolver<ResolversTypes['AutomationFeed'], ParentType, ContextType, Partial<AutomationBCanceledEventsArgs>>;
+  canceledEvents?: Resolver<Maybe<ResolversTypes['AutomationFeed']>, ParentType, ContextType, Partial<AutomationBCanceledEventsArgs>>;
   doc?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
-  newEvents?: Resolver<ResolversTypes['AutomationFeed'], ParentType, ContextType, Partial<AutomationBNewEventsArgs>>;
-  updatedEvents?: Resolver<ResolversTypes['AutomationFeed'], ParentType, ContextType, Partial<AutomationBUpdatedEventsArgs>>;
+  newEvents?: Resolver<Maybe<ResolversTypes['AutomationFeed']>, ParentType, ContextType, Partial<AutomationBNewEventsArgs>>;
+  updatedEvents?: Resolver<Maybe<ResolversTypes['AutomationFeed']>, ParentType, ContextType, Partial<AutomationBUpdatedEventsArgs>>;
 };
 
 export type AutomationFeedResolvers<ContextType = Context, ParentType extends ResolversParentTypes['AutomationFeed'] = ResolversParentTypes['AutomationFeed']> = {
@@ -4206,8 +4206,8 @@ export type FacetsResolvers<ContextType = Context, ParentType extends ResolversP
 
 export type GovernanceResolvers<ContextType = Context, ParentType extends ResolversParentTypes['Governance'] = ResolversParentTypes['Governance']> = {
   contentReviewStatus?: Resolver<Maybe<ResolversTypes['ContentReviewStatus']>, ParentType, ContextType, RequireFields<GovernanceContentReviewStatusArgs, 'postId'>>;
-  network?: Resolver<ResolversTypes['GovernanceNetwork'], ParentType, ContextType>;
-  remote?: Resolver<ResolversTypes['GovernanceRemote'], ParentType, ContextType, Partial<GovernanceRemoteArgs>>;
+  network?: Resolver<Maybe<ResolversTypes['GovernanceNetwork']>, ParentType, ContextType>;
+  remote?: Resolver<Maybe<ResolversTypes['GovernanceRemote']>, ParentType, ContextType, Partial<GovernanceRemoteArgs>>;
   usersOverview?: Resolver<Maybe<ResolversTypes['GovernanceUsersOverview']>, ParentType, ContextType>;
   usersTrainingStatus?: Resolver<Maybe<Array<ResolversTypes['GovernanceUserTraining']>>, ParentType, ContextType>;
 };
@@ -4305,16 +4305,16 @@ export interface JsonScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes
 }
 
 export type MutationResolvers<ContextType = Context, ParentType extends ResolversParentTypes['Mutation'] = ResolversParentTypes['Mutation']> = {
-  automationACreateEvent?: Resolver<ResolversTypes['Event'], ParentType, ContextType, RequireFields<MutationAutomationACreateEventArgs, 'input'>>;
-  automationAUpdateEvent?: Resolver<ResolversTypes['Event'], ParentType, ContextType, RequireFields<MutationAutomationAUpdateEventArgs, 'id' | 'method'>>;
-  automationBCreateEvent?: Resolver<ResolversTypes['Event'], ParentType, ContextType, RequireFields<MutationAutomationBCreateEventArgs, 'input'>>;
-  clearOccurrencesNotice?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationClearOccurrencesNoticeArgs, 'eventId'>>;
+  automationACreateEvent?: Resolver<Maybe<ResolversTypes['Event']>, ParentType, ContextType, RequireFields<MutationAutomationACreateEventArgs, 'input'>>;
+  automationAUpdateEvent?: Resolver<Maybe<ResolversTypes['Event']>, ParentType, ContextType, RequireFields<MutationAutomationAUpdateEventArgs, 'id' | 'method'>>;
+  automationBCreateEvent?: Resolver<Maybe<ResolversTypes['Event']>, ParentType, ContextType, RequireFields<MutationAutomationBCreateEventArgs, 'input'>>;
+  clearOccurrencesNotice?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType, RequireFields<MutationClearOccurrencesNoticeArgs, 'eventId'>>;
   createCategory?: Resolver<Maybe<ResolversTypes['CategoryPayload']>, ParentType, ContextType, RequireFields<MutationCreateCategoryArgs, 'input'>>;
   createEvent?: Resolver<Maybe<ResolversTypes['EventPayload']>, ParentType, ContextType, RequireFields<MutationCreateEventArgs, 'input'>>;
   createEvents?: Resolver<ResolversTypes['EventsPayload'], ParentType, ContextType, RequireFields<MutationCreateEventsArgs, 'atomic' | 'inputs'>>;
   createOrganizer?: Resolver<Maybe<ResolversTypes['OrganizerPayload']>, ParentType, ContextType, RequireFields<MutationCreateOrganizerArgs, 'input'>>;
   createOrganizers?: Resolver<ResolversTypes['OrganizersPayload'], ParentType, ContextType, RequireFields<MutationCreateOrganizersArgs, 'atomic' | 'inputs'>>;
-  createPost?: Resolver<ResolversTypes['Post'], ParentType, ContextType, RequireFields<MutationCreatePostArgs, 'input'>>;
+  createPost?: Resolver<Maybe<ResolversTypes['Post']>, ParentType, ContextType, RequireFields<MutationCreatePostArgs, 'input'>>;
   createTag?: Resolver<Maybe<ResolversTypes['TagPayload']>, ParentType, ContextType, RequireFields<MutationCreateTagArgs, 'input'>>;
   createVenue?: Resolver<Maybe<ResolversTypes['VenuePayload']>, ParentType, ContextType, RequireFields<MutationCreateVenueArgs, 'input'>>;
   createVenues?: Resolver<ResolversTypes['VenuesPayload'], ParentType, ContextType, RequireFields<MutationCreateVenuesArgs, 'atomic' | 'inputs'>>;
@@ -4326,12 +4326,12 @@ export type MutationResolvers<ContextType = Context, ParentType extends Resolver
   deleteTag?: Resolver<Maybe<ResolversTypes['DeleteTagPayload']>, ParentType, ContextType, RequireFields<MutationDeleteTagArgs, 'id'>>;
   deleteVenue?: Resolver<Maybe<ResolversTypes['DeleteVenuePayload']>, ParentType, ContextType, RequireFields<MutationDeleteVenueArgs, 'force' | 'id' | 'idType'>>;
   deleteVenues?: Resolver<ResolversTypes['VenuesPayload'], ParentType, ContextType, RequireFields<MutationDeleteVenuesArgs, 'atomic' | 'force' | 'ids'>>;
-  refreshSite?: Resolver<ResolversTypes['Site'], ParentType, ContextType>;
-  removeDuplicatePostOriginal?: Resolver<ResolversTypes['DuplicatePostResult'], ParentType, ContextType, RequireFields<MutationRemoveDuplicatePostOriginalArgs, 'postId'>>;
-  reportImportBatch?: Resolver<ResolversTypes['ImportBatchResult'], ParentType, ContextType, RequireFields<MutationReportImportBatchArgs, 'input'>>;
-  reportImportState?: Resolver<ResolversTypes['ImportStateResult'], ParentType, ContextType, RequireFields<MutationReportImportStateArgs, 'input'>>;
-  saveOnboardingWizard?: Resolver<ResolversTypes['OnboardingWizardResult'], ParentType, ContextType, RequireFields<MutationSaveOnboardingWizardArgs, 'input'>>;
-  seo?: Resolver<ResolversTypes['SeoMutation'], ParentType, ContextType>;
+  refreshSite?: Resolver<Maybe<ResolversTypes['Site']>, ParentType, ContextType>;
+  removeDuplicatePostOriginal?: Resolver<Maybe<ResolversTypes['DuplicatePostResult']>, ParentType, ContextType, RequireFields<MutationRemoveDuplicatePostOriginalArgs, 'postId'>>;
+  reportImportBatch?: Resolver<Maybe<ResolversTypes['ImportBatchResult']>, ParentType, ContextType, RequireFields<MutationReportImportBatchArgs, 'input'>>;
+  reportImportState?: Resolver<Maybe<ResolversTypes['ImportStateResult']>, ParentType, ContextType, RequireFields<MutationReportImportStateArgs, 'input'>>;
+  saveOnboardingWizard?: Resolver<Maybe<ResolversTypes['OnboardingWizardResult']>, ParentType, ContextType, RequireFields<MutationSaveOnboardingWizardArgs, 'input'>>;
+  seo?: Resolver<Maybe<ResolversTypes['SeoMutation']>, ParentType, ContextType>;
   updateCategory?: Resolver<Maybe<ResolversTypes['CategoryPayload']>, ParentType, ContextType, RequireFields<MutationUpdateCategoryArgs, 'id' | 'input' | 'method'>>;
   updateEvent?: Resolver<Maybe<ResolversTypes['EventPayload']>, ParentType, ContextType, RequireFields<MutationUpdateEventArgs, 'id' | 'idType' | 'input' | 'method'>>;
   updateEvents?: Resolver<ResolversTypes['EventsPayload'], ParentType, ContextType, RequireFields<MutationUpdateEventsArgs, 'atomic' | 'inputs' | 'method'>>;
@@ -4340,7 +4340,7 @@ export type MutationResolvers<ContextType = Context, ParentType extends Resolver
   updateTag?: Resolver<Maybe<ResolversTypes['TagPayload']>, ParentType, ContextType, RequireFields<MutationUpdateTagArgs, 'id' | 'input' | 'method'>>;
   updateVenue?: Resolver<Maybe<ResolversTypes['VenuePayload']>, ParentType, ContextType, RequireFields<MutationUpdateVenueArgs, 'id' | 'idType' | 'input' | 'method'>>;
   updateVenues?: Resolver<ResolversTypes['VenuesPayload'], ParentType, ContextType, RequireFields<MutationUpdateVenuesArgs, 'atomic' | 'inputs' | 'method'>>;
-  verifyChallenge?: Resolver<ResolversTypes['ChallengeVerification'], ParentType, ContextType, Partial<MutationVerifyChallengeArgs>>;
+  verifyChallenge?: Resolver<Maybe<ResolversTypes['ChallengeVerification']>, ParentType, ContextType, Partial<MutationVerifyChallengeArgs>>;
 };
 
 export type MutationErrorResolvers<ContextType = Context, ParentType extends ResolversParentTypes['MutationError'] = ResolversParentTypes['MutationError']> = {
@@ -4537,31 +4537,31 @@ export type PostEdgeResolvers<ContextType = Context, ParentType extends Resolver
 
 export type QueryResolvers<ContextType = Context, ParentType extends ResolversParentTypes['Query'] = ResolversParentTypes['Query']> = {
   apiDocument?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType, RequireFields<QueryApiDocumentArgs, 'api'>>;
-  attachmentByUrl?: Resolver<ResolversTypes['AttachmentLookup'], ParentType, ContextType, RequireFields<QueryAttachmentByUrlArgs, 'url'>>;
-  auditLog?: Resolver<ResolversTypes['AuditLogConnection'], ParentType, ContextType, Partial<QueryAuditLogArgs>>;
-  auditLogExport?: Resolver<ResolversTypes['AuditLogExport'], ParentType, ContextType, Partial<QueryAuditLogExportArgs>>;
-  automationA?: Resolver<ResolversTypes['AutomationA'], ParentType, ContextType>;
-  automationB?: Resolver<ResolversTypes['AutomationB'], ParentType, ContextType>;
-  calendarEmbed?: Resolver<ResolversTypes['String'], ParentType, ContextType, RequireFields<QueryCalendarEmbedArgs, 'nonce'>>;
-  calendarView?: Resolver<ResolversTypes['CalendarViewHtml'], ParentType, ContextType, RequireFields<QueryCalendarViewArgs, 'input' | 'method'>>;
+  attachmentByUrl?: Resolver<Maybe<ResolversTypes['AttachmentLookup']>, ParentType, ContextType, RequireFields<QueryAttachmentByUrlArgs, 'url'>>;
+  auditLog?: Resolver<Maybe<ResolversTypes['AuditLogConnection']>, ParentType, ContextType, Partial<QueryAuditLogArgs>>;
+  auditLogExport?: Resolver<Maybe<ResolversTypes['AuditLogExport']>, ParentType, ContextType, Partial<QueryAuditLogExportArgs>>;
+  automationA?: Resolver<Maybe<ResolversTypes['AutomationA']>, ParentType, ContextType>;
+  automationB?: Resolver<Maybe<ResolversTypes['AutomationB']>, ParentType, ContextType>;
+  calendarEmbed?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType, RequireFields<QueryCalendarEmbedArgs, 'nonce'>>;
+  calendarView?: Resolver<Maybe<ResolversTypes['CalendarViewHtml']>, ParentType, ContextType, RequireFields<QueryCalendarViewArgs, 'input' | 'method'>>;
   categories?: Resolver<Maybe<ResolversTypes['CategoryConnection']>, ParentType, ContextType, Partial<QueryCategoriesArgs>>;
   category?: Resolver<Maybe<ResolversTypes['Category']>, ParentType, ContextType, RequireFields<QueryCategoryArgs, 'id' | 'idType'>>;
-  challenge?: Resolver<ResolversTypes['Challenge'], ParentType, ContextType>;
+  challenge?: Resolver<Maybe<ResolversTypes['Challenge']>, ParentType, ContextType>;
   event?: Resolver<Maybe<ResolversTypes['Event']>, ParentType, ContextType, RequireFields<QueryEventArgs, 'id' | 'idType'>>;
   events?: Resolver<Maybe<ResolversTypes['EventConnection']>, ParentType, ContextType, Partial<QueryEventsArgs>>;
-  facets?: Resolver<ResolversTypes['Facets'], ParentType, ContextType>;
-  governance?: Resolver<ResolversTypes['Governance'], ParentType, ContextType>;
+  facets?: Resolver<Maybe<ResolversTypes['Facets']>, ParentType, ContextType>;
+  governance?: Resolver<Maybe<ResolversTypes['Governance']>, ParentType, ContextType>;
   namespace?: Resolver<Maybe<ResolversTypes['Namespace']>, ParentType, ContextType, RequireFields<QueryNamespaceArgs, 'name'>>;
   namespaces?: Resolver<Array<ResolversTypes['Namespace']>, ParentType, ContextType>;
   node?: Resolver<Maybe<ResolversTypes['Node']>, ParentType, ContextType, RequireFields<QueryNodeArgs, 'id'>>;
   nodes?: Resolver<Array<Maybe<ResolversTypes['Node']>>, ParentType, ContextType, RequireFields<QueryNodesArgs, 'ids'>>;
-  occurrencesNotices?: Resolver<Array<ResolversTypes['OccurrencesNotice']>, ParentType, ContextType, RequireFields<QueryOccurrencesNoticesArgs, 'eventId'>>;
-  oembed?: Resolver<ResolversTypes['OEmbed'], ParentType, ContextType, RequireFields<QueryOembedArgs, 'url'>>;
-  oembedProxy?: Resolver<ResolversTypes['OEmbed'], ParentType, ContextType, RequireFields<QueryOembedProxyArgs, 'url'>>;
+  occurrencesNotices?: Resolver<Maybe<Array<ResolversTypes['OccurrencesNotice']>>, ParentType, ContextType, RequireFields<QueryOccurrencesNoticesArgs, 'eventId'>>;
+  oembed?: Resolver<Maybe<ResolversTypes['OEmbed']>, ParentType, ContextType, RequireFields<QueryOembedArgs, 'url'>>;
+  oembedProxy?: Resolver<Maybe<ResolversTypes['OEmbed']>, ParentType, ContextType, RequireFields<QueryOembedProxyArgs, 'url'>>;
   organizer?: Resolver<Maybe<ResolversTypes['Organizer']>, ParentType, ContextType, RequireFields<QueryOrganizerArgs, 'id' | 'idType'>>;
   organizers?: Resolver<Maybe<ResolversTypes['OrganizerConnection']>, ParentType, ContextType, Partial<QueryOrganizersArgs>>;
-  posts?: Resolver<ResolversTypes['PostConnection'], ParentType, ContextType, Partial<QueryPostsArgs>>;
-  seo?: Resolver<ResolversTypes['SeoQuery'], ParentType, ContextType>;
+  posts?: Resolver<Maybe<ResolversTypes['PostConnection']>, ParentType, ContextType, Partial<QueryPostsArgs>>;
+  seo?: Resolver<Maybe<ResolversTypes['SeoQuery']>, ParentType, ContextType>;
   series?: Resolver<Maybe<ResolversTypes['SeriesConnection']>, ParentType, ContextType, Partial<QuerySeriesArgs>>;
   site?: Resolver<ResolversTypes['Site'], ParentType, ContextType>;
   tag?: Resolver<Maybe<ResolversTypes['Tag']>, ParentType, ContextType, RequireFields<QueryTagArgs, 'id' | 'idType'>>;
@@ -4737,37 +4737,37 @@ export type SeoMetaFieldResolvers<ContextType = Context, ParentType extends Reso
 };
 
 export type SeoMutationResolvers<ContextType = Context, ParentType extends ResolversParentTypes['SeoMutation'] = ResolversParentTypes['SeoMutation']> = {
-  authenticateKeywordResearch?: Resolver<ResolversTypes['SeoKeywordResearchAuth'], ParentType, ContextType, RequireFields<SeoMutationAuthenticateKeywordResearchArgs, 'code'>>;
-  completeProminentWords?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
-  completeTask?: Resolver<ResolversTypes['SeoActionResult'], ParentType, ContextType, RequireFields<SeoMutationCompleteTaskArgs, 'task'>>;
-  createRedirect?: Resolver<ResolversTypes['RedirectResult'], ParentType, ContextType, RequireFields<SeoMutationCreateRedirectArgs, 'ignoreWarning' | 'input'>>;
-  deleteRedirect?: Resolver<ResolversTypes['RedirectResult'], ParentType, ContextType, RequireFields<SeoMutationDeleteRedirectArgs, 'format' | 'origin'>>;
-  dismissAlert?: Resolver<ResolversTypes['SeoActionResult'], ParentType, ContextType, RequireFields<SeoMutationDismissAlertArgs, 'key'>>;
-  dismissNewPostType?: Resolver<ResolversTypes['SeoActionResult'], ParentType, ContextType, RequireFields<SeoMutationDismissNewPostTypeArgs, 'name'>>;
-  dismissNewTaxonomy?: Resolver<ResolversTypes['SeoActionResult'], ParentType, ContextType, RequireFields<SeoMutationDismissNewTaxonomyArgs, 'name'>>;
-  enableCornerstone?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<SeoMutationEnableCornerstoneArgs, 'objectId' | 'objectType'>>;
-  enableTracking?: Resolver<ResolversTypes['SeoActionResult'], ParentType, ContextType, RequireFields<SeoMutationEnableTrackingArgs, 'tracking'>>;
-  importRedirects?: Resolver<Array<ResolversTypes['RedirectImportResult']>, ParentType, ContextType, RequireFields<SeoMutationImportRedirectsArgs, 'ignoreWarning' | 'inputs'>>;
-  markIntroductionSeen?: Resolver<ResolversTypes['SeoActionResult'], ParentType, ContextType, RequireFields<SeoMutationMarkIntroductionSeenArgs, 'id' | 'isSeen'>>;
-  prominentWordsContent?: Resolver<ResolversTypes['SeoProminentWordsContent'], ParentType, ContextType>;
-  runImport?: Resolver<ResolversTypes['SeoIndexingBatch'], ParentType, ContextType, RequireFields<SeoMutationRunImportArgs, 'plugin' | 'type'>>;
-  runIndexing?: Resolver<ResolversTypes['SeoIndexingBatch'], ParentType, ContextType, RequireFields<SeoMutationRunIndexingArgs, 'action'>>;
-  saveConfigurationState?: Resolver<ResolversTypes['SeoActionResult'], ParentType, ContextType, RequireFields<SeoMutationSaveConfigurationStateArgs, 'finishedSteps'>>;
-  saveProminentWords?: Resolver<ResolversTypes['SeoActionResult'], ParentType, ContextType, RequireFields<SeoMutationSaveProminentWordsArgs, 'items'>>;
-  saveWorkouts?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<SeoMutationSaveWorkoutsArgs, 'cornerstone' | 'orphaned'>>;
-  setIntegrationActive?: Resolver<ResolversTypes['SeoActionResult'], ParentType, ContextType, RequireFields<SeoMutationSetIntegrationActiveArgs, 'active' | 'integration'>>;
-  setKeywordResearchCountry?: Resolver<ResolversTypes['SeoActionResult'], ParentType, ContextType, RequireFields<SeoMutationSetKeywordResearchCountryArgs, 'countryCode'>>;
-  setKitConfigurationDismissed?: Resolver<ResolversTypes['SeoActionResult'], ParentType, ContextType, RequireFields<SeoMutationSetKitConfigurationDismissedArgs, 'dismissed'>>;
-  setSiteRepresentation?: Resolver<ResolversTypes['SeoActionResult'], ParentType, ContextType, RequireFields<SeoMutationSetSiteRepresentationArgs, 'input'>>;
-  setSocialProfiles?: Resolver<ResolversTypes['SeoActionResult'], ParentType, ContextType, RequireFields<SeoMutationSetSocialProfilesArgs, 'input'>>;
-  setVideoEmbedPermission?: Resolver<ResolversTypes['SeoActionResult'], ParentType, ContextType, RequireFields<SeoMutationSetVideoEmbedPermissionArgs, 'value'>>;
-  trackAction?: Resolver<ResolversTypes['SeoActionResult'], ParentType, ContextType, RequireFields<SeoMutationTrackActionArgs, 'action'>>;
-  trackSetupSteps?: Resolver<ResolversTypes['SeoActionResult'], ParentType, ContextType, RequireFields<SeoMutationTrackSetupStepsArgs, 'input'>>;
-  undoRedirectsForObject?: Resolver<ResolversTypes['RedirectResult'], ParentType, ContextType, RequireFields<SeoMutationUndoRedirectsForObjectArgs, 'kind' | 'objectId'>>;
-  updateRedirect?: Resolver<ResolversTypes['RedirectResult'], ParentType, ContextType, RequireFields<SeoMutationUpdateRedirectArgs, 'from' | 'ignoreWarning' | 'to'>>;
-  updateRedirectSettings?: Resolver<ResolversTypes['RedirectSettings'], ParentType, ContextType, RequireFields<SeoMutationUpdateRedirectSettingsArgs, 'disablePhpRedirect' | 'separateFile'>>;
-  workoutNoindex?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<SeoMutationWorkoutNoindexArgs, 'objectId' | 'objectSubType' | 'objectType'>>;
-  workoutRemoveAndRedirect?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<SeoMutationWorkoutRemoveAndRedirectArgs, 'objectId' | 'objectSubType' | 'objectType' | 'permalink' | 'redirectUrl'>>;
+  authenticateKeywordResearch?: Resolver<Maybe<ResolversTypes['SeoKeywordResearchAuth']>, ParentType, ContextType, RequireFields<SeoMutationAuthenticateKeywordResearchArgs, 'code'>>;
+  completeProminentWords?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
+  completeTask?: Resolver<Maybe<ResolversTypes['SeoActionResult']>, ParentType, ContextType, RequireFields<SeoMutationCompleteTaskArgs, 'task'>>;
+  createRedirect?: Resolver<Maybe<ResolversTypes['RedirectResult']>, ParentType, ContextType, RequireFields<SeoMutationCreateRedirectArgs, 'ignoreWarning' | 'input'>>;
+  deleteRedirect?: Resolver<Maybe<ResolversTypes['RedirectResult']>, ParentType, ContextType, RequireFields<SeoMutationDeleteRedirectArgs, 'format' | 'origin'>>;
+  dismissAlert?: Resolver<Maybe<ResolversTypes['SeoActionResult']>, ParentType, ContextType, RequireFields<SeoMutationDismissAlertArgs, 'key'>>;
+  dismissNewPostType?: Resolver<Maybe<ResolversTypes['SeoActionResult']>, ParentType, ContextType, RequireFields<SeoMutationDismissNewPostTypeArgs, 'name'>>;
+  dismissNewTaxonomy?: Resolver<Maybe<ResolversTypes['SeoActionResult']>, ParentType, ContextType, RequireFields<SeoMutationDismissNewTaxonomyArgs, 'name'>>;
+  enableCornerstone?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType, RequireFields<SeoMutationEnableCornerstoneArgs, 'objectId' | 'objectType'>>;
+  enableTracking?: Resolver<Maybe<ResolversTypes['SeoActionResult']>, ParentType, ContextType, RequireFields<SeoMutationEnableTrackingArgs, 'tracking'>>;
+  importRedirects?: Resolver<Maybe<Array<ResolversTypes['RedirectImportResult']>>, ParentType, ContextType, RequireFields<SeoMutationImportRedirectsArgs, 'ignoreWarning' | 'inputs'>>;
+  markIntroductionSeen?: Resolver<Maybe<ResolversTypes['SeoActionResult']>, ParentType, ContextType, RequireFields<SeoMutationMarkIntroductionSeenArgs, 'id' | 'isSeen'>>;
+  prominentWordsContent?: Resolver<Maybe<ResolversTypes['SeoProminentWordsContent']>, ParentType, ContextType>;
+  runImport?: Resolver<Maybe<ResolversTypes['SeoIndexingBatch']>, ParentType, ContextType, RequireFields<SeoMutationRunImportArgs, 'plugin' | 'type'>>;
+  runIndexing?: Resolver<Maybe<ResolversTypes['SeoIndexingBatch']>, ParentType, ContextType, RequireFields<SeoMutationRunIndexingArgs, 'action'>>;
+  saveConfigurationState?: Resolver<Maybe<ResolversTypes['SeoActionResult']>, ParentType, ContextType, RequireFields<SeoMutationSaveConfigurationStateArgs, 'finishedSteps'>>;
+  saveProminentWords?: Resolver<Maybe<ResolversTypes['SeoActionResult']>, ParentType, ContextType, RequireFields<SeoMutationSaveProminentWordsArgs, 'items'>>;
+  saveWorkouts?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType, RequireFields<SeoMutationSaveWorkoutsArgs, 'cornerstone' | 'orphaned'>>;
+  setIntegrationActive?: Resolver<Maybe<ResolversTypes['SeoActionResult']>, ParentType, ContextType, RequireFields<SeoMutationSetIntegrationActiveArgs, 'active' | 'integration'>>;
+  setKeywordResearchCountry?: Resolver<Maybe<ResolversTypes['SeoActionResult']>, ParentType, ContextType, RequireFields<SeoMutationSetKeywordResearchCountryArgs, 'countryCode'>>;
+  setKitConfigurationDismissed?: Resolver<Maybe<ResolversTypes['SeoActionResult']>, ParentType, ContextType, RequireFields<SeoMutationSetKitConfigurationDismissedArgs, 'dismissed'>>;
+  setSiteRepresentation?: Resolver<Maybe<ResolversTypes['SeoActionResult']>, ParentType, ContextType, RequireFields<SeoMutationSetSiteRepresentationArgs, 'input'>>;
+  setSocialProfiles?: Resolver<Maybe<ResolversTypes['SeoActionResult']>, ParentType, ContextType, RequireFields<SeoMutationSetSocialProfilesArgs, 'input'>>;
+  setVideoEmbedPermission?: Resolver<Maybe<ResolversTypes['SeoActionResult']>, ParentType, ContextType, RequireFields<SeoMutationSetVideoEmbedPermissionArgs, 'value'>>;
+  trackAction?: Resolver<Maybe<ResolversTypes['SeoActionResult']>, ParentType, ContextType, RequireFields<SeoMutationTrackActionArgs, 'action'>>;
+  trackSetupSteps?: Resolver<Maybe<ResolversTypes['SeoActionResult']>, ParentType, ContextType, RequireFields<SeoMutationTrackSetupStepsArgs, 'input'>>;
+  undoRedirectsForObject?: Resolver<Maybe<ResolversTypes['RedirectResult']>, ParentType, ContextType, RequireFields<SeoMutationUndoRedirectsForObjectArgs, 'kind' | 'objectId'>>;
+  updateRedirect?: Resolver<Maybe<ResolversTypes['RedirectResult']>, ParentType, ContextType, RequireFields<SeoMutationUpdateRedirectArgs, 'from' | 'ignoreWarning' | 'to'>>;
+  updateRedirectSettings?: Resolver<Maybe<ResolversTypes['RedirectSettings']>, ParentType, ContextType, RequireFields<SeoMutationUpdateRedirectSettingsArgs, 'disablePhpRedirect' | 'separateFile'>>;
+  workoutNoindex?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType, RequireFields<SeoMutationWorkoutNoindexArgs, 'objectId' | 'objectSubType' | 'objectType'>>;
+  workoutRemoveAndRedirect?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType, RequireFields<SeoMutationWorkoutRemoveAndRedirectArgs, 'objectId' | 'objectSubType' | 'objectType' | 'permalink' | 'redirectUrl'>>;
 };
 
 export type SeoProminentWordsContentResolvers<ContextType = Context, ParentType extends ResolversParentTypes['SeoProminentWordsContent'] = ResolversParentTypes['SeoProminentWordsContent']> = {
@@ -4778,25 +4778,25 @@ export type SeoProminentWordsContentResolvers<ContextType = Context, ParentType 
 };
 
 export type SeoQueryResolvers<ContextType = Context, ParentType extends ResolversParentTypes['SeoQuery'] = ResolversParentTypes['SeoQuery']> = {
-  availablePosts?: Resolver<Array<ResolversTypes['SeoAvailablePost']>, ParentType, ContextType, RequireFields<SeoQueryAvailablePostsArgs, 'postType' | 'search'>>;
-  canEditUser?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<SeoQueryCanEditUserArgs, 'userId'>>;
-  configurationState?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
-  cornerstoneData?: Resolver<ResolversTypes['SeoCornerstoneData'], ParentType, ContextType>;
-  fileSize?: Resolver<ResolversTypes['SeoFileSize'], ParentType, ContextType, RequireFields<SeoQueryFileSizeArgs, 'url'>>;
-  head?: Resolver<ResolversTypes['SeoHead'], ParentType, ContextType, RequireFields<SeoQueryHeadArgs, 'url'>>;
+  availablePosts?: Resolver<Maybe<Array<ResolversTypes['SeoAvailablePost']>>, ParentType, ContextType, RequireFields<SeoQueryAvailablePostsArgs, 'postType' | 'search'>>;
+  canEditUser?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType, RequireFields<SeoQueryCanEditUserArgs, 'userId'>>;
+  configurationState?: Resolver<Maybe<Array<ResolversTypes['String']>>, ParentType, ContextType>;
+  cornerstoneData?: Resolver<Maybe<ResolversTypes['SeoCornerstoneData']>, ParentType, ContextType>;
+  fileSize?: Resolver<Maybe<ResolversTypes['SeoFileSize']>, ParentType, ContextType, RequireFields<SeoQueryFileSizeArgs, 'url'>>;
+  head?: Resolver<Maybe<ResolversTypes['SeoHead']>, ParentType, ContextType, RequireFields<SeoQueryHeadArgs, 'url'>>;
   lastUpdated?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType, RequireFields<SeoQueryLastUpdatedArgs, 'postId'>>;
-  linkSuggestions?: Resolver<Array<ResolversTypes['SeoLinkSuggestion']>, ParentType, ContextType, RequireFields<SeoQueryLinkSuggestionsArgs, 'limit' | 'objectId' | 'objectType' | 'prominentWords'>>;
-  postMeta?: Resolver<Array<ResolversTypes['SeoMetaField']>, ParentType, ContextType, RequireFields<SeoQueryPostMetaArgs, 'postId' | 'query'>>;
-  readabilityScores?: Resolver<ResolversTypes['SeoScoreSummary'], ParentType, ContextType, RequireFields<SeoQueryReadabilityScoresArgs, 'contentType'>>;
-  redirectSettings?: Resolver<ResolversTypes['RedirectSettings'], ParentType, ContextType>;
-  redirects?: Resolver<Array<ResolversTypes['Redirect']>, ParentType, ContextType, Partial<SeoQueryRedirectsArgs>>;
-  relatedKeyphrases?: Resolver<ResolversTypes['SeoKeyphraseResults'], ParentType, ContextType, RequireFields<SeoQueryRelatedKeyphrasesArgs, 'countryCode' | 'keyphrase'>>;
-  seoScores?: Resolver<ResolversTypes['SeoScoreSummary'], ParentType, ContextType, RequireFields<SeoQuerySeoScoresArgs, 'contentType'>>;
-  statistics?: Resolver<ResolversTypes['SeoStatistics'], ParentType, ContextType>;
-  tasks?: Resolver<Array<ResolversTypes['SeoTask']>, ParentType, ContextType, Partial<SeoQueryTasksArgs>>;
-  videoEmbedPermission?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
-  workoutLinkSuggestions?: Resolver<Array<ResolversTypes['SeoWorkoutLinkSuggestion']>, ParentType, ContextType, RequireFields<SeoQueryWorkoutLinkSuggestionsArgs, 'indexableId'>>;
-  workouts?: Resolver<ResolversTypes['SeoWorkouts'], ParentType, ContextType>;
+  linkSuggestions?: Resolver<Maybe<Array<ResolversTypes['SeoLinkSuggestion']>>, ParentType, ContextType, RequireFields<SeoQueryLinkSuggestionsArgs, 'limit' | 'objectId' | 'objectType' | 'prominentWords'>>;
+  postMeta?: Resolver<Maybe<Array<ResolversTypes['SeoMetaField']>>, ParentType, ContextType, RequireFields<SeoQueryPostMetaArgs, 'postId' | 'query'>>;
+  readabilityScores?: Resolver<Maybe<ResolversTypes['SeoScoreSummary']>, ParentType, ContextType, RequireFields<SeoQueryReadabilityScoresArgs, 'contentType'>>;
+  redirectSettings?: Resolver<Maybe<ResolversTypes['RedirectSettings']>, ParentType, ContextType>;
+  redirects?: Resolver<Maybe<Array<ResolversTypes['Redirect']>>, ParentType, ContextType, Partial<SeoQueryRedirectsArgs>>;
+  relatedKeyphrases?: Resolver<Maybe<ResolversTypes['SeoKeyphraseResults']>, ParentType, ContextType, RequireFields<SeoQueryRelatedKeyphrasesArgs, 'countryCode' | 'keyphrase'>>;
+  seoScores?: Resolver<Maybe<ResolversTypes['SeoScoreSummary']>, ParentType, ContextType, RequireFields<SeoQuerySeoScoresArgs, 'contentType'>>;
+  statistics?: Resolver<Maybe<ResolversTypes['SeoStatistics']>, ParentType, ContextType>;
+  tasks?: Resolver<Maybe<Array<ResolversTypes['SeoTask']>>, ParentType, ContextType, Partial<SeoQueryTasksArgs>>;
+  videoEmbedPermission?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
+  workoutLinkSuggestions?: Resolver<Maybe<Array<ResolversTypes['SeoWorkoutLinkSuggestion']>>, ParentType, ContextType, RequireFields<SeoQueryWorkoutLinkSuggestionsArgs, 'indexableId'>>;
+  workouts?: Resolver<Maybe<ResolversTypes['SeoWorkouts']>, ParentType, ContextType>;
 };
 
 export type SeoRankCountResolvers<ContextType = Context, ParentType extends ResolversParentTypes['SeoRankCount'] = ResolversParentTypes['SeoRankCount']> = {

@@ -3,8 +3,13 @@
  * carries the caller's credentials through its session).
  *
  * - Events by ID batch into one legacy `include=` list request per 50 IDs
- *   (the legacy list is the only one that takes `include`); without the legacy
- *   interface they are single calendar-core GETs in parallel.
+ *   (the legacy list is the only one that takes `include`). `include=` forces
+ *   the default window (yesterday to +24 months, real-site-behaviour.md), so
+ *   the IDs it does not return are read one by one, in parallel, through the
+ *   legacy single route. Without the legacy interface they are single
+ *   calendar-core GETs in parallel.
+ * - The complete category taxonomy is read once per request (one request when
+ *   it fits one page): trees and `parent` filters come from it.
  * - Venues, organizers and terms embedded in list responses prime the
  *   loaders, so an object referenced by many events is fetched at most once.
  * - Fields only the other interface serves load that interface's copy of the
@@ -20,6 +25,7 @@ import { isGatewayError } from '../upstream/errors.ts';
 import { LEGACY_MAX_PER_PAGE, legacyGet, legacyList } from '../upstream/calendarLegacy.ts';
 import { CORE_MAX_PER_PAGE, coreGet, coreList } from '../upstream/calendarCore.ts';
 import type { Limiter } from './limit.ts';
+import { readAll } from './window.ts';
 
 function chunks<T>(xs: readonly T[], n: number): T[][] {
   const out: T[][] = [];
@@ -27,12 +33,39 @@ function chunks<T>(xs: readonly T[], n: number): T[][] {
   return out;
 }
 
-/** A missing or unreadable object reads as null (the caller gets `null`, not an error). */
-function missing(err: unknown): boolean {
-  return isGatewayError(err) && ['NOT_FOUND', 'FORBIDDEN', 'UNAUTHENTICATED', 'GONE'].includes(err.code) && err.extensions.upstream !== undefined;
+/** Upstream codes about the caller's credentials: an error, never "not found". */
+const CREDENTIAL_CODES = new Set(['incorrect_password', 'invalid_username', 'invalid_email', 'application_passwords_disabled', 'application_passwords_disabled_for_user']);
+
+/**
+ * Not found is `null`, however the site says it. One rule for every read by ID
+ * or slug: a 404 or 410; calendar-core's 401/403 `rest_forbidden` for an ID that
+ * does not exist (calendar-upstream.md §2), the legacy 403s for trashed and
+ * unreadable objects; the legacy 400s for a slug that matches nothing or an ID
+ * of another type ("Invalid parameter(s): slug", `rest-invalid-event-id`). A
+ * wrong password stays an error.
+ */
+export function missing(err: unknown): boolean {
+  if (!isGatewayError(err) || err.extensions.upstream === undefined) return false;
+  const code = err.extensions.upstream.code ?? '';
+  switch (err.code) {
+    case 'NOT_FOUND':
+    case 'GONE':
+      return true;
+    case 'FORBIDDEN':
+    case 'UNAUTHENTICATED':
+      return !CREDENTIAL_CODES.has(code);
+    case 'BAD_USER_INPUT': {
+      if (code === 'rest-invalid-event-id') return true;
+      const params = err.extensions.params;
+      const names = Array.isArray(params) ? params : Object.keys(params ?? {});
+      return code === 'rest_invalid_param' && names.length > 0 && names.every((n) => n === 'id' || n === 'slug');
+    }
+    default:
+      return false;
+  }
 }
 
-async function orNull<T>(p: Promise<T>): Promise<T | null> {
+export async function orNull<T>(p: Promise<T>): Promise<T | null> {
   try {
     return await p;
   } catch (err) {
@@ -45,12 +78,14 @@ export function createLoaders(session: UpstreamSession, site: SiteInfo, limit: L
   const singles = <V>(get: (id: number) => Promise<V | null>) =>
     new DataLoader<number, V | null>(async (ids) => Promise.all(ids.map((id) => limit(() => get(id)).catch((e: unknown) => (e instanceof Error ? e : new Error(String(e)))))));
 
+  const eventLegacySingle = singles((id) => orNull(legacyGet(session, 'events', id).then(legacyEvent)));
   const eventLegacy = new DataLoader<number, EventModel | null>(async (ids) => {
     const found = new Map<number, EventModel>();
     await Promise.all(
       chunks(ids, LEGACY_MAX_PER_PAGE).map((part) =>
         limit(async () => {
-          // `include` voids the date window; no `status`, so editors also see their drafts.
+          // No `status`, so editors also see their drafts. The site ignores any
+          // dates sent with `include` and applies its default window instead.
           const page = await legacyList(session, 'events', { include: part.join(',') }, 1, part.length);
           for (const raw of page.items) {
             const m = legacyEvent(raw);
@@ -59,10 +94,18 @@ export function createLoaders(session: UpstreamSession, site: SiteInfo, limit: L
         }),
       ),
     );
-    return ids.map((id) => found.get(id) ?? null);
+    // Outside that window (past events, events more than two years out): single reads.
+    const outside = ids.filter((id) => !found.has(id));
+    const singlesRead = await eventLegacySingle.loadMany(outside);
+    const failed = new Map<number, Error>();
+    outside.forEach((id, i) => {
+      const m = singlesRead[i];
+      if (m instanceof Error) failed.set(id, m);
+      else if (m) found.set(id, m);
+    });
+    return ids.map((id) => failed.get(id) ?? found.get(id) ?? null);
   });
   const eventCore = singles((id) => orNull(coreGet(session, 'events', id).then(coreEvent)));
-  const eventLegacySingle = singles((id) => orNull(legacyGet(session, 'events', id).then(legacyEvent)));
 
   const venueCore = singles((id) => orNull(coreGet(session, 'venues', id).then(coreVenue)));
   const venueLegacy = singles((id) => orNull(legacyGet(session, 'venues', id).then(legacyVenue)));
@@ -88,20 +131,24 @@ export function createLoaders(session: UpstreamSession, site: SiteInfo, limit: L
   const category = terms('categories');
   const tag = terms('tags');
 
+  // The complete category taxonomy, once per request (one request when it fits
+  // one page): category trees and `parent` filters are computed from it.
+  let allCategories: Promise<TermModel[]> | null = null;
+  const categoryTree = () =>
+    (allCategories ??= readAll((page, per) => limit(() => legacyList(session, 'categories', { hide_empty: false }, page, per)), LEGACY_MAX_PER_PAGE).then((raws) =>
+      raws.map((raw) => {
+        const t = legacyTerm(raw, 'Category');
+        category.prime(t.databaseId, t);
+        return t;
+      }),
+    ));
+
   // Series have no single route and no `include`: one walk over the list per request.
   let allSeries: Promise<Map<number, SeriesModel>> | null = null;
   const seriesAll = () =>
-    (allSeries ??= (async () => {
-      const map = new Map<number, SeriesModel>();
-      const first = await limit(() => coreList(session, 'series', { status: ['publish'] }, 1, CORE_MAX_PER_PAGE));
-      const pages = first.total ? Math.ceil(first.total / CORE_MAX_PER_PAGE) : 1;
-      const rest = await Promise.all(Array.from({ length: pages - 1 }, (_, i) => limit(() => coreList(session, 'series', { status: ['publish'] }, i + 2, CORE_MAX_PER_PAGE))));
-      for (const p of [first, ...rest]) for (const raw of p.items) {
-        const s = coreSeries(raw);
-        map.set(s.databaseId, s);
-      }
-      return map;
-    })());
+    (allSeries ??= readAll((page, per) => limit(() => coreList(session, 'series', { status: ['publish'] }, page, per)), CORE_MAX_PER_PAGE).then(
+      (raws) => new Map(raws.map((raw) => coreSeries(raw)).map((s) => [s.databaseId, s])),
+    ));
   const series = new DataLoader<number, SeriesModel | null>(async (ids) => {
     const map = await seriesAll();
     return ids.map((id) => map.get(id) ?? null);
@@ -122,6 +169,8 @@ export function createLoaders(session: UpstreamSession, site: SiteInfo, limit: L
     organizerLegacy,
     category,
     tag,
+    /** Every category of the site, in the site's order. */
+    categoryTree,
     series,
   };
 

@@ -77,6 +77,19 @@ async function fetchRange(fetch: PageFetcher, offset: number, count: number, max
   return { items: all.slice(start, start + count), total: head.total };
 }
 
+/** Every item of a paged list: the first page (which tells the total), then the rest in parallel. */
+export async function readAll(fetch: PageFetcher, perPage: number): Promise<unknown[]> {
+  const first = await fetch(1, perPage);
+  const pages = first.total ? Math.ceil(first.total / perPage) : 1;
+  const rest = await Promise.all(Array.from({ length: pages - 1 }, (_, i) => fetch(i + 2, perPage)));
+  return [first, ...rest].flatMap((p) => p.items);
+}
+
+/** A page fetcher over items already in memory (lists the gateway filters itself). */
+export function memoryPages(items: readonly unknown[]): PageFetcher {
+  return async (page, perPage) => ({ items: items.slice((page - 1) * perPage, page * perPage), total: items.length });
+}
+
 /** Resolves Relay arguments against a paged upstream list. */
 export async function fetchWindow(fetch: PageFetcher, args: PagingArgs, limits: PageLimits, maxPerPage: number): Promise<WindowResult<unknown>> {
   checkCount(args.first, 'first', limits);

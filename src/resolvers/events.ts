@@ -5,6 +5,7 @@ import { idArgument, toGlobalId } from '../mapping/ids.ts';
 import { legacyEvent } from '../mapping/legacy.ts';
 import type { EventModel, TermModel } from '../mapping/models.ts';
 import { legacyGet } from '../upstream/calendarLegacy.ts';
+import { orNull } from '../loaders/index.ts';
 import { GatewayError } from '../upstream/errors.ts';
 import { crossField, crossFields, statusEnum, type OtherLoader } from './fields.ts';
 import { eventsConnection } from './lists.ts';
@@ -45,14 +46,9 @@ async function termsOf(ctx: Context, model: EventModel, kind: 'categories' | 'ta
 export async function eventBy(ctx: Context, id: string, idType: string | null | undefined): Promise<EventModel | null> {
   if (idType === 'SLUG') {
     if (!ctx.site.hasLegacy) throw GatewayError.badInput('event(idType: SLUG) needs calendar/events/v1, which this site does not offer', { arguments: ['idType'] });
-    try {
-      const m = legacyEvent(await ctx.limit(() => legacyGet(ctx.upstream, 'events', id, true)));
-      ctx.loaders.prime(m);
-      return m;
-    } catch (err) {
-      if (err instanceof GatewayError && err.code === 'NOT_FOUND') return null;
-      throw err;
-    }
+    const m = await orNull(ctx.limit(() => legacyGet(ctx.upstream, 'events', id, true)).then(legacyEvent));
+    if (m) ctx.loaders.prime(m);
+    return m;
   }
   const dbId = idArgument(id, idType, 'Event');
   if (!dbId) throw GatewayError.badInput(`event: ${JSON.stringify(id)} is not an Event ID (a global ID or a database ID)`, { arguments: ['id'] });

@@ -3,11 +3,12 @@
  * page fetcher -> window -> models, primed into the loaders.
  */
 import type { Context } from '../context.ts';
-import type { PagingArgs } from '../loaders/window.ts';
+import { fetchWindow, memoryPages, readAll, type PagingArgs } from '../loaders/window.ts';
 import { coreEvent, coreOrganizer, coreSeries, coreVenue } from '../mapping/core.ts';
 import { legacyEvent, legacyOrganizer, legacyTerm, legacyVenue } from '../mapping/legacy.ts';
 import type { ConnectionModel, EventModel, OrganizerModel, SeriesModel, TermModel, VenueModel } from '../mapping/models.ts';
-import { planEvents, planPlaces, planSeries, planTerms } from '../mapping/where.ts';
+import { planEvents, planPlaces, planSeries, planTerms, WITH_IDS } from '../mapping/where.ts';
+import { GatewayError } from '../upstream/errors.ts';
 import { CORE_MAX_PER_PAGE, coreList } from '../upstream/calendarCore.ts';
 import { LEGACY_MAX_PER_PAGE, legacyList } from '../upstream/calendarLegacy.ts';
 import { connection } from './connection.ts';
@@ -19,8 +20,37 @@ export interface ListArgs extends PagingArgs {
   orderBy?: OrderBy;
 }
 
+/**
+ * `where.ids`: the events are read by ID (batched; past events too, which the
+ * legacy `include=` cannot reach), kept in the status asked for (published by
+ * default, as every list), and ordered by start date like every event list.
+ */
+async function eventsByIds(ctx: Context, args: ListArgs, where: Where): Promise<ConnectionModel<EventModel>> {
+  const other = Object.keys(where).filter((k) => where[k] !== undefined && where[k] !== null && !WITH_IDS.includes(k));
+  if (other.length || args.orderBy) {
+    const names = [...other.map((k) => `where.${k}`), ...(args.orderBy ? ['orderBy'] : [])];
+    throw GatewayError.badInput(`events: where.ids cannot be combined with ${names.join(', ')} (only with where.status)`, { arguments: ['where.ids', ...names] });
+  }
+  const statuses = new Set(((where.status as string[] | undefined) ?? ['PUBLISH']).map((s) => s.toLowerCase().replace('_', '-')));
+  const found = await ctx.loaders.event.loadMany([...new Set(where.ids as number[])]);
+  const events: EventModel[] = [];
+  for (const m of found) {
+    if (m instanceof Error) throw m;
+    if (m && statuses.has(String(m.status ?? 'publish'))) events.push(m);
+  }
+  events.sort((a, b) => (a.startDateUtc ?? '').localeCompare(b.startDateUtc ?? '') || a.databaseId - b.databaseId);
+  return memoryConnection(ctx, args, events);
+}
+
+export async function memoryConnection<T>(ctx: Context, args: PagingArgs, items: readonly T[]): Promise<ConnectionModel<T>> {
+  const w = await fetchWindow(memoryPages(items), args, ctx.config.limits, Math.max(1, items.length));
+  return { nodes: w.items as T[], offset: w.offset, totalCount: w.total, hasNextPage: w.hasNextPage, hasPreviousPage: w.hasPreviousPage };
+}
+
 export function eventsConnection(ctx: Context, args: ListArgs, pinned: Where = {}): Promise<ConnectionModel<EventModel>> {
-  const plan = planEvents(ctx.site, { ...(args.where ?? {}), ...pinned }, args.orderBy);
+  const where = { ...(args.where ?? {}), ...pinned };
+  if (where.ids !== undefined && where.ids !== null) return eventsByIds(ctx, args, where);
+  const plan = planEvents(ctx.site, where, args.orderBy);
   const legacy = plan.iface === 'legacy';
   return connection(
     ctx,
@@ -56,13 +86,35 @@ export function placesConnection<K extends 'venues' | 'organizers'>(
   );
 }
 
-export function termsConnection(ctx: Context, kind: 'categories' | 'tags', args: ListArgs, pinned: Where = {}): Promise<ConnectionModel<TermModel>> {
+/** Term-list filters the gateway can apply to the complete taxonomy exactly as the site would. */
+const TREE_FILTERS = new Set(['include', 'exclude', 'hide_empty', 'slug']);
+
+function termFilter(q: Record<string, unknown>, parent: number | null): (t: TermModel) => boolean {
+  const include = q.include as number[] | undefined;
+  const exclude = q.exclude as number[] | undefined;
+  return (t) =>
+    (parent === null || (t.parentId ?? 0) === parent) &&
+    (!include || include.includes(t.databaseId)) &&
+    (!exclude || !exclude.includes(t.databaseId)) &&
+    (q.hide_empty !== true || (t.count ?? 0) > 0) &&
+    (q.slug === undefined || t.slug === q.slug);
+}
+
+export async function termsConnection(ctx: Context, kind: 'categories' | 'tags', args: ListArgs, pinned: Where = {}): Promise<ConnectionModel<TermModel>> {
   const plan = planTerms(ctx.site, kind, { ...(args.where ?? {}), ...pinned }, args.orderBy);
-  return connection(ctx, args, (page, per) => legacyList(ctx.upstream, kind, plan.query, page, per), LEGACY_MAX_PER_PAGE, (raw) => {
+  const map = (raw: unknown) => {
     const t = legacyTerm(raw, kind === 'categories' ? 'Category' : 'Tag');
     ctx.loaders.prime(t);
     return t;
-  });
+  };
+  if (plan.parent === null) return connection(ctx, args, (page, per) => legacyList(ctx.upstream, kind, plan.query, page, per), LEGACY_MAX_PER_PAGE, map);
+  // The legacy archives refuse `parent=0` (and any ID that is not a term): the
+  // gateway filters by parent itself, over the complete taxonomy when the other
+  // filters allow, else over every page of the site's answer.
+  const keep = termFilter(plan.query, plan.parent);
+  if (Object.keys(plan.query).every((k) => TREE_FILTERS.has(k))) return memoryConnection(ctx, args, (await ctx.loaders.categoryTree()).filter(keep));
+  const all = await readAll((page, per) => ctx.limit(() => legacyList(ctx.upstream, kind, plan.query, page, per)), LEGACY_MAX_PER_PAGE);
+  return memoryConnection(ctx, args, all.map(map).filter(keep));
 }
 
 export function seriesConnection(ctx: Context, args: ListArgs): Promise<ConnectionModel<SeriesModel>> {

@@ -5,6 +5,7 @@ import { idArgument, toGlobalId, type NodeType } from '../mapping/ids.ts';
 import { legacyOrganizer, legacyVenue } from '../mapping/legacy.ts';
 import type { OrganizerModel, VenueModel } from '../mapping/models.ts';
 import { legacyGet } from '../upstream/calendarLegacy.ts';
+import { orNull } from '../loaders/index.ts';
 import { GatewayError } from '../upstream/errors.ts';
 import { crossField, crossFields, statusEnum, type OtherLoader } from './fields.ts';
 import { eventsConnection, placesConnection } from './lists.ts';
@@ -20,25 +21,13 @@ async function placeBy<M extends VenueModel | OrganizerModel>(ctx: Context, type
   const loader = (kind === 'venues' ? ctx.loaders.venue : ctx.loaders.organizer) as unknown as { load(id: number): Promise<M | null> };
   if (idType === 'SLUG') {
     if (!ctx.site.hasLegacy) throw GatewayError.badInput(`${type.toLowerCase()}(idType: SLUG) needs calendar/events/v1, which this site does not offer`, { arguments: ['idType'] });
-    try {
-      const raw = await ctx.limit(() => legacyGet(ctx.upstream, kind, id, true));
-      const m = (kind === 'venues' ? legacyVenue(raw) : legacyOrganizer(raw)) as M;
-      ctx.loaders.prime(m);
-      return m;
-    } catch (err) {
-      // A legacy single read of a bad slug or ID is a 400/404 (calendar-upstream.md §1.6).
-      if (err instanceof GatewayError && ['NOT_FOUND', 'BAD_USER_INPUT'].includes(err.code) && err.extensions.upstream) return null;
-      throw err;
-    }
+    const m = await orNull(ctx.limit(() => legacyGet(ctx.upstream, kind, id, true)).then((raw) => (kind === 'venues' ? legacyVenue(raw) : legacyOrganizer(raw)) as M));
+    if (m) ctx.loaders.prime(m);
+    return m;
   }
   const dbId = idArgument(id, idType, type);
   if (!dbId) throw GatewayError.badInput(`${type.toLowerCase()}: ${JSON.stringify(id)} is not a ${type} ID (a global ID or a database ID)`, { arguments: ['id'] });
-  try {
-    return await loader.load(dbId);
-  } catch (err) {
-    if (err instanceof GatewayError && err.code === 'BAD_USER_INPUT' && err.extensions.upstream) return null;
-    throw err;
-  }
+  return loader.load(dbId);
 }
 
 export const placeQuery: Pick<QueryResolvers, 'venue' | 'venues' | 'organizer' | 'organizers'> = {

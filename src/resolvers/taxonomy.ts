@@ -5,6 +5,7 @@ import { idArgument, toGlobalId } from '../mapping/ids.ts';
 import { legacyTerm } from '../mapping/legacy.ts';
 import type { TermModel } from '../mapping/models.ts';
 import { legacyGet } from '../upstream/calendarLegacy.ts';
+import { orNull } from '../loaders/index.ts';
 import { GatewayError } from '../upstream/errors.ts';
 import { eventsConnection, termsConnection } from './lists.ts';
 
@@ -18,14 +19,9 @@ async function termBy(ctx: Context, kind: 'categories' | 'tags', id: string, idT
   const dbId = idArgument(id, idType, type);
   if (!dbId) throw GatewayError.badInput(`${type.toLowerCase()}: ${JSON.stringify(id)} is not a ${type} ID (a global ID or a database ID)`, { arguments: ['id'] });
   // One term by ID: its own route (terms referenced by events batch through the include loader instead).
-  try {
-    const t = legacyTerm(await ctx.limit(() => legacyGet(ctx.upstream, kind, dbId)), type);
-    ctx.loaders.prime(t);
-    return t;
-  } catch (err) {
-    if (err instanceof GatewayError && err.code === 'NOT_FOUND' && err.extensions.upstream) return null;
-    throw err;
-  }
+  const t = await orNull(ctx.limit(() => legacyGet(ctx.upstream, kind, dbId)).then((raw) => legacyTerm(raw, type)));
+  if (t) ctx.loaders.prime(t);
+  return t;
 }
 
 /** Fields an embedded term lacks come from the full (archive) term. */
@@ -55,7 +51,8 @@ export const Category: CategoryResolvers = {
   ...common,
   id: (t) => toGlobalId('Category', t.databaseId),
   parent: (t, _a, ctx) => (t.parentId ? ctx.loaders.category.load(t.parentId) : null),
-  children: async (t, _a, ctx) => (await termsConnection(ctx, 'categories', { first: 500, where: { parent: t.databaseId, hideEmpty: false } })).nodes,
+  // From the complete taxonomy, read once per request: a tree of any size is one request when it fits one page.
+  children: async (t, _a, ctx) => (await ctx.loaders.categoryTree()).filter((c) => c.parentId === t.databaseId),
   events: (t, args, ctx) => eventsConnection(ctx, args, { categoryIds: [t.databaseId] }),
 };
 

@@ -5,7 +5,9 @@
  * non-alphanumeric character of the password is stripped before checking, so
  * the spaced form `abcd efgh ...` and the bare form both work. A failed check
  * is a whole-request 401 (`invalid_username`, `invalid_email`,
- * `incorrect_password`), raised before routing.
+ * `incorrect_password`), raised before routing, as on WordPress 6.8. WordPress
+ * 6.1 instead lets a wrong application password fall through to anonymous
+ * (real-site-behaviour.md "Authentication"): the `anonymous` mode.
  */
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { RestError } from './rest/errors.ts';
@@ -78,13 +80,21 @@ export interface UserLookup {
   byEmail(email: string): (User & { passwordHash: string }) | undefined;
 }
 
-/** Resolves the caller; throws the 401 WordPress sends for bad credentials. */
-export function authenticate(header: string | undefined, users: UserLookup): User | null {
+/**
+ * What bad credentials do: `error` throws the 401 (WordPress 6.8), `anonymous`
+ * makes the caller anonymous (WordPress 6.1, where the failed check leaves no
+ * error behind and the request goes on without a user).
+ */
+export type WrongPasswordMode = 'error' | 'anonymous';
+
+/** Resolves the caller; bad credentials throw the 401 WordPress sends, or (`anonymous`) give null. */
+export function authenticate(header: string | undefined, users: UserLookup, wrongPassword: WrongPasswordMode = 'error'): User | null {
   const creds = parseBasic(header);
   if (!creds) return null;
   const isEmail = creds.login.includes('@');
   const found = isEmail ? users.byEmail(creds.login) : users.byLogin(creds.login);
   if (!found) {
+    if (wrongPassword === 'anonymous') return null;
     throw isEmail
       ? new RestError('invalid_email', '<strong>Error</strong>: Unknown email address. Check again or try your username.', 401)
       : new RestError('invalid_username', '<strong>Error</strong>: Unknown username. Check again or try your email address.', 401);
@@ -92,6 +102,7 @@ export function authenticate(header: string | undefined, users: UserLookup): Use
   const given = Buffer.from(hashPassword(creds.password), 'hex');
   const stored = Buffer.from(found.passwordHash, 'hex');
   if (given.length !== stored.length || !timingSafeEqual(given, stored)) {
+    if (wrongPassword === 'anonymous') return null;
     throw new RestError('incorrect_password', 'The provided password is an invalid application password.', 401);
   }
   const { passwordHash: _ignored, ...user } = found;

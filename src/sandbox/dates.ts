@@ -112,6 +112,17 @@ export function parseLooseDate(input: unknown, siteTz: string, now: Date): strin
   return null;
 }
 
+/**
+ * Whether PHP's `strtotime` would give 0 for this value: the Unix epoch. PHP
+ * runs in UTC under WordPress, so a value without an offset is read as UTC
+ * (`1970-01-01 00:00:00` is 0 whatever the site's zone). TEC's `is_time`
+ * treats 0 as "not a date" (real-site-behaviour.md, legacy list dates).
+ */
+export function isEpoch(input: unknown, now: Date): boolean {
+  if (typeof input === 'number' || (typeof input === 'string' && /^\s*[-+]?\d+(\.\d*)?\s*$/.test(input))) return Number(input) === 0;
+  return parseLooseDate(input, 'UTC', now) === '1970-01-01 00:00:00';
+}
+
 export function startOfDay(sql: string): string {
   return `${sql.slice(0, 10)} 00:00:00`;
 }

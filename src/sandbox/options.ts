@@ -75,6 +75,28 @@ export const sandboxOptionsSchema = z.object({
   disable: z.array(z.string()).default([]),
   /** Mark batchable routes with `allow_batch` (`SANDBOX_BATCHABLE=0` acts as a site that marks none); default true. */
   batchable: z.boolean().default(true),
+  /**
+   * Mark the calendar-core/v1 writes of events, venues and organizers `allow_batch`
+   * (`SANDBOX_CALENDAR_BATCHABLE=1`); default false. A real site marks no calendar
+   * route batchable (real-site-behaviour.md "calendar-core/v1 on a real site"); a
+   * site filter can mark them, and this acts as such a site. Needs `batchable`.
+   */
+  calendarBatchable: z.boolean().default(false),
+  /**
+   * The TEC release calendar-core/v1 acts as (`SANDBOX_TEC`): `6.15` (default, as
+   * the real site's 6.15.14) declares its query arguments but validates none of
+   * them and ignores `categories`/`tags` on the events list, and writes accept
+   * unknown venue and organizer IDs; `6.17` validates them
+   * (400 `rest_invalid_param`, `tec_rest_invalid_*_argument`) and filters by terms.
+   */
+  tec: z.enum(['6.15', '6.17']).default('6.15'),
+  /**
+   * A wrong application password (`SANDBOX_WRONG_PASSWORD`): `error` (default,
+   * WordPress 6.8) answers 401 `incorrect_password` (an unknown login 401
+   * `invalid_username`/`invalid_email`); `anonymous` (WordPress 6.1) treats the
+   * caller as anonymous (real-site-behaviour.md "Authentication").
+   */
+  wrongPassword: z.enum(['error', 'anonymous']).default('error'),
 });
 
 export type SandboxOptions = z.infer<typeof sandboxOptionsSchema>;
@@ -124,6 +146,10 @@ export function sandboxOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): San
     control: env.SANDBOX_CONTROL === undefined ? undefined : !['0', 'false', 'off'].includes(env.SANDBOX_CONTROL),
     disable: env.SANDBOX_DISABLE ? env.SANDBOX_DISABLE.split(',').map((s) => s.trim()).filter(Boolean) : undefined,
     batchable: env.SANDBOX_BATCHABLE === undefined ? undefined : !['0', 'false', 'off'].includes(env.SANDBOX_BATCHABLE),
+    calendarBatchable: env.SANDBOX_CALENDAR_BATCHABLE === undefined || env.SANDBOX_CALENDAR_BATCHABLE === '' ? undefined : !['0', 'false', 'off'].includes(env.SANDBOX_CALENDAR_BATCHABLE),
+    // Bad values reach the schema, which names them (SandboxConfigError).
+    tec: env.SANDBOX_TEC || undefined,
+    wrongPassword: env.SANDBOX_WRONG_PASSWORD || undefined,
   };
   return Object.fromEntries(Object.entries(out).filter(([, v]) => v !== undefined)) as SandboxOptionsInput;
 }

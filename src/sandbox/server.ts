@@ -171,24 +171,52 @@ function faultOutput(fault: FaultRule): DispatchOutput {
   };
 }
 
-/** `_fields=a,b.c` keeps only those keys (site-upstream.md §6); not applied to errors. */
+/** A tree of requested keys: `true` keeps a key whole, a subtree keeps part of it. */
+type FieldTree = { [key: string]: true | FieldTree };
+
+/**
+ * `_fields` as WordPress applies it (`rest_filter_response_fields`): the dotted
+ * paths become a tree of keys (a path under a key already kept whole adds
+ * nothing), and the response is intersected with it by key
+ * (`_rest_array_intersect_key_recursive`). A bare list at the top (a
+ * posts-style answer) is filtered item by item, but a list deeper down is
+ * intersected like any PHP array, by its numeric keys: so
+ * `_fields=events.title,total` answers `{"events": [], ...}` on a legacy
+ * envelope (real-site-behaviour.md, "Nested `_fields` inside the envelope
+ * empties the list"). Not applied to errors.
+ */
 function filterFields(body: unknown, fields: string[]): unknown {
-  const pick = (obj: unknown): unknown => {
-    if (typeof obj !== 'object' || obj === null || Array.isArray(obj)) return obj;
-    const out: Record<string, unknown> = {};
-    for (const f of fields) {
-      const [head, ...rest] = f.split('.');
-      const src = obj as Record<string, unknown>;
-      if (!(head! in src)) continue;
-      if (!rest.length) out[head!] = src[head!];
-      else {
-        const inner = filterFields(src[head!], [rest.join('.')]);
-        out[head!] = typeof out[head!] === 'object' && out[head!] !== null ? { ...(out[head!] as object), ...(inner as object) } : inner;
+  const tree: FieldTree = {};
+  for (const field of fields) {
+    const parts = field.split('.');
+    let ref = tree;
+    let covered = false;
+    while (parts.length > 1) {
+      const next = parts.shift()!;
+      const sub = ref[next];
+      if (sub === true) {
+        covered = true;
+        break;
       }
+      ref = ref[next] = sub ?? {};
     }
-    return out;
+    if (!covered) ref[parts[0]!] = true;
+  }
+  // Keys keep the response's order, as array_intersect_key does.
+  const intersect = (value: unknown, keys: FieldTree): unknown => {
+    if (typeof value !== 'object' || value === null) return value;
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) {
+      const want = keys[k];
+      if (want === undefined) continue;
+      out[k] = want === true ? v : intersect(v, want);
+    }
+    const kept = Object.keys(out);
+    // json_encode writes an array whose keys run 0..n-1 (the empty one included) as a list.
+    return kept.every((k, i) => k === String(i)) ? Object.values(out) : out;
   };
-  return Array.isArray(body) ? body.map(pick) : pick(body);
+  const top = (item: unknown) => (typeof item === 'object' && item !== null && !Array.isArray(item) ? intersect(item, tree) : item);
+  return Array.isArray(body) ? body.map(top) : top(body);
 }
 
 async function send(
@@ -260,7 +288,7 @@ function json(res: ServerResponse, status: number, body: unknown): void {
 
 function nonceRoute(site: Sandbox, headers: Record<string, string>, action: string, res: ServerResponse): void {
   try {
-    const user = authenticate(headers.authorization, { byLogin: (l) => site.store.userByLogin(l), byEmail: (e) => site.store.userByEmail(e) });
+    const user = authenticate(headers.authorization, { byLogin: (l) => site.store.userByLogin(l), byEmail: (e) => site.store.userByEmail(e) }, site.options.wrongPassword);
     res.writeHead(200, { 'Content-Type': 'text/plain; charset=UTF-8' });
     res.end(createNonce(site.secret, action, user?.id ?? 0, site.now().getTime()));
   } catch (err) {

@@ -111,7 +111,7 @@ export class Sandbox {
       const user = input.user !== undefined ? input.user : authenticate(input.headers.authorization, {
         byLogin: (l) => this.store.userByLogin(l),
         byEmail: (e) => this.store.userByEmail(e),
-      });
+      }, this.options.wrongPassword);
       const prepared = this.prepare({ ...input, user }, headers, seen);
       return { ...this.execute(prepared.req, prepared.endpoint, headers), route: seen.route };
     } catch (err) {
@@ -186,7 +186,8 @@ export class Sandbox {
     if (jsonError !== undefined) {
       throw new RestError('rest_invalid_json', 'Invalid JSON body passed.', 400, { json_error_code: 4, json_error_message: jsonError });
     }
-    const params = checkParams(req.params, endpoint.args, req);
+    // An endpoint that declares its args without enforcing them parses them itself (Endpoint.parseArgs).
+    const params = endpoint.parseArgs?.(req) ?? checkParams(req.params, endpoint.args, req);
     const routeError = endpoint.validateRequest?.({ ...req, params });
     if (routeError) throw routeError;
     return params;

@@ -18,6 +18,8 @@ export interface RouteInfo {
   methods: string[];
   /** Methods whose endpoint has `allow_batch: {v1: true}`. */
   batchMethods: string[];
+  /** Argument names the route's endpoints declare (null when the index gives none). */
+  args: string[] | null;
 }
 
 export interface SiteInfo {
@@ -30,7 +32,7 @@ export interface SiteInfo {
   namespaces: string[];
   hasLegacy: boolean;
   hasCore: boolean;
-  /** Which interface list reads use. */
+  /** Which interface event lists use when no filter pins one (the legacy list: faster, and it filters by term). */
   calendarInterface: 'CORE' | 'LEGACY' | null;
   maxBatchSize: number;
   routes: RouteInfo[];
@@ -56,12 +58,14 @@ export function parseIndex(body: unknown): SiteInfo {
     const batchMethods = endpoints
       .filter((e) => typeof e === 'object' && e !== null && typeof e.allow_batch === 'object' && e.allow_batch !== null && (e.allow_batch as Json).v1)
       .flatMap((e) => (Array.isArray(e.methods) ? e.methods.map(String) : []));
+    const declared = endpoints.filter((e) => typeof e === 'object' && e !== null && typeof e.args === 'object' && e.args !== null);
     return {
       pattern,
       re: compile(pattern),
       namespace: str(d.namespace) ?? '',
       methods: Array.isArray(d.methods) ? d.methods.map(String) : [],
       batchMethods,
+      args: declared.length ? [...new Set(declared.flatMap((e) => Object.keys(e.args as Json)))] : null,
     };
   });
   const batchRoute = routesObj['/batch/v1'] as Json | undefined;
@@ -81,7 +85,7 @@ export function parseIndex(body: unknown): SiteInfo {
     namespaces,
     hasLegacy,
     hasCore,
-    calendarInterface: hasCore ? 'CORE' : hasLegacy ? 'LEGACY' : null,
+    calendarInterface: hasLegacy ? 'LEGACY' : hasCore ? 'CORE' : null,
     maxBatchSize,
     routes,
     hasBatch: Boolean(batchRoute),

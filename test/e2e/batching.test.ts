@@ -1,47 +1,42 @@
 /**
- * Fewest upstream calls: exact counts from the sandbox's request log
- * (issue: "Fewest upstream calls"). The sandbox adds 15 ms to every answer so
- * sequential round trips are unmistakable in the log's timings.
+ * Fewest upstream calls: exact counts from the sandbox's request log. The
+ * sandbox adds 15 ms to every answer so sequential round trips are
+ * unmistakable in the log's timings. Event lists go through the legacy
+ * interface on both kinds of site (pages of at most 50); calendar-core/v1
+ * serves the filters only it has (pages of 100).
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startHarness, type Harness } from '../helpers/gateway.ts';
+import { SITE_SHAPES, startHarness, type Harness } from '../helpers/gateway.ts';
 
-describe('upstream calls per operation', () => {
+describe.each(SITE_SHAPES)('upstream calls per operation ($shape)', ({ sandbox }) => {
   let h: Harness;
   beforeAll(async () => {
-    h = await startHarness({ sandbox: { latencyMs: 15 } });
+    h = await startHarness({ sandbox: { latencyMs: 15, ...sandbox } });
   });
   afterAll(() => h.close());
   beforeEach(() => h.mark());
 
-  it('lists 20 events with venues and organizers in exactly 1 upstream request', async () => {
-    const r = await h.gql(`{ events(first: 20) { totalCount nodes { title startDate venues { title city } organizers { title } } } }`);
+  it('lists 20 events with venues, organizers, categories and tags in exactly 1 upstream request', async () => {
+    const r = await h.gql(`{ events(first: 20) { totalCount nodes { title startDate venues { title city } organizers { title } categories { name } tags { name } } } }`);
     expect(r.errors).toBeUndefined();
     expect(r.data.events.nodes).toHaveLength(20);
     expect(r.data.events.totalCount).toBeGreaterThan(400);
     expect(r.data.events.nodes.some((n: any) => n.venues.length > 0 && n.venues[0].city)).toBe(true);
     expect(r.data.events.nodes.some((n: any) => n.organizers.length > 0)).toBe(true);
+    // The legacy list embeds whole terms: no term request at all.
+    expect(r.data.events.nodes.filter((n: any) => n.categories.length > 0 && n.categories.every((c: any) => typeof c.name === 'string')).length).toBeGreaterThan(15);
+    expect(r.data.events.nodes.some((n: any) => n.tags.length > 0)).toBe(true);
     expect(h.calls()).toHaveLength(1);
-    expect(h.calls()[0]).toMatchObject({ method: 'GET', path: '/calendar-core/v1/events', query: { per_page: '20', page: '1' } });
+    expect(h.calls()[0]).toMatchObject({ method: 'GET', path: '/calendar/events/v1/events', query: { per_page: '20', page: '1', status: 'publish', start_date: '1900-01-01 00:00:00', end_date: '9999-12-31 23:59:59' } });
   });
 
-  it('adds categories and tags in at most 3 requests over 2 round trips', async () => {
-    const r = await h.gql(`{ events(first: 20) { totalCount nodes { title passwordProtected startDate venues { title city } organizers { title } categories { name } tags { name } } } }`);
-    expect(r.errors).toBeUndefined();
-    const open = r.data.events.nodes.filter((n: any) => !n.passwordProtected);
-    expect(open.every((n: any) => n.categories.length > 0 && n.categories.every((c: any) => typeof c.name === 'string'))).toBe(true);
-    expect(open.some((n: any) => n.tags.length > 0)).toBe(true);
-    expect(h.calls().length).toBeLessThanOrEqual(3);
-    expect(h.roundTrips()).toBeLessThanOrEqual(2);
-  });
-
-  it('fetches first: 250 as page 1, then the other pages in parallel: 3 requests, 2 round trips', async () => {
+  it('fetches first: 250 as page 1, then the other pages in parallel: 5 requests of 50, 2 round trips', async () => {
     const r = await h.gql(`{ events(first: 250) { totalCount pageInfo { hasNextPage endCursor } nodes { databaseId } } }`);
     expect(r.errors).toBeUndefined();
     expect(r.data.events.nodes).toHaveLength(250);
     expect(new Set(r.data.events.nodes.map((n: any) => n.databaseId)).size).toBe(250);
     expect(r.data.events.pageInfo.hasNextPage).toBe(true);
-    expect(h.calls()).toHaveLength(3);
+    expect(h.calls()).toHaveLength(5);
     expect(h.roundTrips()).toBe(2);
   });
 
@@ -53,7 +48,7 @@ describe('upstream calls per operation', () => {
   });
 
   it('batches twenty aliased event(id:) fields into 1 request, duplicates fetched once', async () => {
-    const list = await h.gql(`{ events(first: 15) { nodes { databaseId title } } }`);
+    const list = await h.gql(`{ events(first: 15, where: { startDate: "${new Date(Date.now() + 86_400_000).toISOString()}" }) { nodes { databaseId title } } }`);
     const ids: number[] = list.data.events.nodes.map((n: any) => n.databaseId);
     h.mark();
     const picks = [...ids, ...ids.slice(0, 5)];
@@ -69,9 +64,62 @@ describe('upstream calls per operation', () => {
     expect(include).toHaveLength(15);
   });
 
-  it('fetches each venue and organizer at most once however many events share them', async () => {
-    // Embedded objects serve title/phone without any call; showMap (legacy-only) needs each venue's legacy copy once.
+  it('reads past events by ID one by one where include= cannot reach them: still batched, duplicates once', async () => {
+    const past = await h.gql(`{ events(first: 3, where: { endDate: "${new Date(Date.now() - 30 * 86_400_000).toISOString()}" }) { nodes { databaseId title } } }`);
+    const ids: number[] = past.data.events.nodes.map((n: any) => n.databaseId);
+    expect(ids).toHaveLength(3);
+    h.mark();
+    const r = await h.gql(`query($a: ID!, $b: ID!, $c: ID!) {
+      a: event(id: $a, idType: DATABASE_ID) { databaseId title } b: event(id: $b, idType: DATABASE_ID) { databaseId }
+      c: event(id: $c) { databaseId } again: event(id: $a, idType: DATABASE_ID) { databaseId }
+    }`, { a: String(ids[0]), b: String(ids[1]), c: String(ids[2]) });
+    expect(r.errors).toBeUndefined();
+    expect([r.data.a.databaseId, r.data.b.databaseId, r.data.c.databaseId, r.data.again.databaseId]).toEqual([ids[0], ids[1], ids[2], ids[0]]);
+    expect(r.data.a.title).toBe(past.data.events.nodes[0].title);
+    // One include= list (which the site answers inside its default window: empty), then one single read per ID.
+    const paths = h.calls().map((c) => c.path).sort();
+    expect(paths).toEqual(['/calendar/events/v1/events', ...ids.map((id) => `/calendar/events/v1/events/${id}`)].sort());
+    expect(h.roundTrips()).toBe(2);
+  });
+
+  it('reads venues and organizers embedded in a list without any further request', async () => {
     const r = await h.gql(`{ events(first: 100) { nodes { venues { databaseId title phone showMap } organizers { title email } } } }`);
+    expect(r.errors).toBeUndefined();
+    const references = r.data.events.nodes.flatMap((n: any) => n.venues).length;
+    expect(references).toBeGreaterThan(10);
+    expect(h.calls()).toHaveLength(2);
+    expect(h.calls().every((c) => c.path === '/calendar/events/v1/events')).toBe(true);
+  });
+
+  it('does not share loaders between requests or callers', async () => {
+    const q = `{ a: event(id: "5", idType: DATABASE_ID) { databaseId } }`;
+    await h.gql(q);
+    const one = h.calls().length;
+    await h.gql(q, undefined, 'admin');
+    expect(h.calls().length).toBe(2 * one);
+  });
+});
+
+describe('upstream calls of lists served by calendar-core/v1', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness({ sandbox: { latencyMs: 15 } });
+  });
+  afterAll(() => h.close());
+  beforeEach(() => h.mark());
+
+  it('fetches first: 250 as page 1, then the other pages in parallel: 3 requests of 100, 2 round trips', async () => {
+    const r = await h.gql(`{ events(first: 250, where: { virtual: false }) { nodes { databaseId } } }`);
+    expect(r.errors).toBeUndefined();
+    expect(r.data.events.nodes).toHaveLength(250);
+    expect(h.calls()).toHaveLength(3);
+    expect(h.calls().every((c) => c.path === '/calendar-core/v1/events')).toBe(true);
+    expect(h.roundTrips()).toBe(2);
+  });
+
+  it('fetches each venue once for a field only the legacy interface has, however many events share it', async () => {
+    // Embedded objects serve title/phone without any call; showMap (legacy-only) needs each venue's legacy copy once.
+    const r = await h.gql(`{ events(first: 100, where: { virtual: false }) { nodes { venues { databaseId title phone showMap } organizers { title email } } } }`);
     expect(r.errors).toBeUndefined();
     const venueIds = new Set(r.data.events.nodes.flatMap((n: any) => n.venues.map((v: any) => v.databaseId)));
     const references = r.data.events.nodes.flatMap((n: any) => n.venues).length;
@@ -80,12 +128,5 @@ describe('upstream calls per operation', () => {
     expect(new Set(venueCalls.map((c) => c.path)).size).toBe(venueCalls.length);
     expect(venueCalls).toHaveLength(venueIds.size);
     expect(h.calls().filter((c) => /organizers/.test(c.path))).toHaveLength(0);
-  });
-
-  it('does not share loaders between requests or callers', async () => {
-    const q = `{ a: event(id: "5", idType: DATABASE_ID) { databaseId } }`;
-    await h.gql(q);
-    await h.gql(q, undefined, 'admin');
-    expect(h.calls()).toHaveLength(2);
   });
 });

@@ -6,7 +6,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../helpers/gateway.ts';
 
-const EVENTS = '^/calendar-core/v1/events$';
+// Event lists go through the legacy interface when the site has it.
+const EVENTS = '^/calendar/events/v1/events$';
 const QUERY = `{ events(first: 2) { nodes { title } } site { name } }`;
 
 describe('upstream errors in the graph', () => {
@@ -33,7 +34,7 @@ describe('upstream errors in the graph', () => {
   it('maps a WordPress error with params and details to BAD_USER_INPUT', async () => {
     const body = { code: 'rest_invalid_param', message: 'Invalid parameter(s): per_page', data: { status: 400, params: { per_page: 'per_page must be between 1 (inclusive) and 100 (inclusive)' }, details: { per_page: { code: 'rest_out_of_bounds', message: 'x', data: null } } } };
     const e = await failWith({ status: 400, body });
-    expect(e.extensions).toMatchObject({ code: 'BAD_USER_INPUT', upstream: { code: 'rest_invalid_param', status: 400, route: 'GET /calendar-core/v1/events' }, params: { per_page: expect.any(String) } });
+    expect(e.extensions).toMatchObject({ code: 'BAD_USER_INPUT', upstream: { code: 'rest_invalid_param', status: 400, route: 'GET /calendar/events/v1/events' }, params: { per_page: expect.any(String) } });
     expect(e.message).toBe('Invalid parameter(s): per_page');
   });
 
@@ -71,7 +72,7 @@ describe('upstream errors in the graph', () => {
   it('retries a 503 read twice, then reports UPSTREAM_UNAVAILABLE', async () => {
     const e = await failWith({ status: 503 });
     expect(e.extensions).toMatchObject({ code: 'UPSTREAM_UNAVAILABLE', upstream: { status: 503 } });
-    expect(h.calls().filter((c) => c.path === '/calendar-core/v1/events')).toHaveLength(3);
+    expect(h.calls().filter((c) => c.path === '/calendar/events/v1/events')).toHaveLength(3);
   });
 
   it('recovers when a retry succeeds', async () => {
@@ -92,7 +93,7 @@ describe('upstream errors in the graph', () => {
   });
 
   it('reports a JSON body of the wrong shape as UPSTREAM_BAD_RESPONSE', async () => {
-    const e = await failWith({ status: 200, body: [{ id: 'not-a-number', title: { rendered: 'x' } }] });
+    const e = await failWith({ status: 200, body: { events: [{ id: 'not-a-number', title: 'x' }], total: 1, total_pages: 1 } });
     expect(e.extensions!.code).toBe('UPSTREAM_BAD_RESPONSE');
     expect(e.message).toMatch(/unexpected body/);
   });

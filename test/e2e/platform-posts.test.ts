@@ -112,7 +112,7 @@ describe('Query.posts', () => {
 
     it('status: drafts need edit_posts; ANY for an administrator', async () => {
       const anon = await h.gql(LIST, { first: 5, where: { status: ['DRAFT'] } });
-      expect(anon.data).toBeNull();
+      expect(anon.data).toEqual({ posts: null });
       expect(anon.errors![0]!.extensions!.code).toBe('BAD_USER_INPUT');
       expect(anon.errors![0]!.extensions!.upstream.code).toBe('rest_invalid_param');
       const sub = await h.gql(LIST, { first: 5, where: { status: ['DRAFT'] } }, 'subscriber');

@@ -68,7 +68,10 @@ describe('single reads and indexes (both interfaces)', () => {
     expect(r.data.namespaces.every((n: any) => n.available)).toBe(true);
     expect(h.calls()).toHaveLength(0);
     const core = r.data.namespaces.find((n: any) => n.name === 'calendar-core/v1');
-    expect(core.routes.find((x: any) => x.pattern === '/calendar-core/v1/events').batchMethods).toEqual(['POST']);
+    // Real sites mark no calendar route batchable (real-site-behaviour.md); core/v2 posts are.
+    expect(core.routes.find((x: any) => x.pattern === '/calendar-core/v1/events').batchMethods).toEqual([]);
+    const posts = r.data.namespaces.find((n: any) => n.name === 'core/v2');
+    expect(posts.routes.find((x: any) => x.pattern === '/core/v2/posts').batchMethods).toEqual(['GET', 'POST']);
     for (const name of names) {
       const one = await h.gql(`query($n: String!) { namespace(name: $n) { name available routes { pattern } raw } }`, { n: name });
       expect(one.errors, name).toBeUndefined();

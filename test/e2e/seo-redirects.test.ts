@@ -52,7 +52,7 @@ describe('seo redirects', () => {
   describe('permissions', () => {
     it('asks anonymous callers to authenticate', async () => {
       const r = await h.gql(LIST, { f: 'PLAIN' });
-      expect(r.data).toBeNull();
+      expect(r.data).toEqual({ seo: { redirects: null } });
       expect(r.errors![0]!.extensions!.code).toBe('UNAUTHENTICATED');
       expect(r.errors![0]!.extensions!.upstream.route).toBe('GET /seo/v1/redirects/list');
     });

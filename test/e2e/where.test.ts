@@ -37,7 +37,7 @@ describe('where: arguments', () => {
       expect(Date.parse(n.startDate)).toBeGreaterThanOrEqual(Date.parse(`${Y - 1}-12-31T00:00:00Z`));
       expect(Date.parse(n.endDate)).toBeLessThanOrEqual(Date.parse(`${Y + 1}-01-01T12:00:00Z`));
     }
-    expect(lastPath()).toBe('/calendar-core/v1/events');
+    expect(lastPath()).toBe('/calendar/events/v1/events');
     expect(h.calls()[0]!.query).toMatchObject({ start_date: `${Y - 1}-12-31 19:00:00`, end_date: `${Y}-12-31 18:59:59` });
   });
 
@@ -96,8 +96,9 @@ describe('where: arguments', () => {
     expect(drafts.nodes.every((n) => n.status === 'DRAFT')).toBe(true);
     const mixed = await events(`{ status: [DRAFT, PENDING] }`, 'admin');
     expect(new Set(mixed.nodes.map((n) => n.status))).toEqual(new Set(['DRAFT', 'PENDING']));
-    const anon = await events(`{ status: [DRAFT] }`);
-    expect(anon.nodes.every((n) => n.status === 'PUBLISH')).toBe(true);
+    // The legacy list refuses another status to a non-editor (calendar-upstream.md §1.2): said, not ignored.
+    const anon = await h.gql(`{ events(where: { status: [DRAFT] }) { nodes { title } } }`);
+    expect(anon.errors![0]!.extensions).toMatchObject({ code: 'BAD_USER_INPUT', params: { status: expect.any(String) } });
   });
 
   it('status TRASH goes to the legacy interface (calendar-core cannot list it)', async () => {
@@ -107,12 +108,14 @@ describe('where: arguments', () => {
     expect(lastPath()).toBe('/calendar/events/v1/events');
   });
 
-  it('postParent filters on the parent post', async () => {
+  it('postParent filters on the parent post (0 through calendar-core: the legacy list refuses it)', async () => {
     const e = await events(`{ postParent: 0 }`);
     expect(e.totalCount).toBeGreaterThan(0);
+    expect(lastPath()).toBe('/calendar-core/v1/events');
     expect(h.calls()[0]!.query.post_parent).toBe('0');
-    const none = await events(`{ postParent: 999999 }`);
-    expect(none.totalCount).toBe(0);
+    // The legacy list refuses a parent that is not an event (calendar-upstream.md §1.2).
+    const none = await h.gql(`{ events(where: { postParent: 999999 }) { totalCount } }`);
+    expect(none.errors![0]!.extensions).toMatchObject({ code: 'BAD_USER_INPUT', upstream: { code: 'rest-invalid-event-id' } });
   });
 
   it('hasGeolocation and geolocation keep events at venues with (near) coordinates', async () => {

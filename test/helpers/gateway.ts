@@ -11,6 +11,16 @@ import type { SandboxOptionsInput } from '../../src/sandbox/options.ts';
 import { newRouteLogFile } from './route-log.ts';
 import { testSandbox, type Who } from './sandbox.ts';
 
+/**
+ * The two kinds of real site: The Events Calendar 6.15+ serves calendar-core/v1
+ * beside the legacy interface; older releases serve the legacy interface only.
+ * Suites that hold on both run once per shape.
+ */
+export const SITE_SHAPES: { shape: string; sandbox: SandboxOptionsInput }[] = [
+  { shape: 'with calendar-core/v1', sandbox: {} },
+  { shape: 'without calendar-core/v1', sandbox: { disable: ['calendar-core/v1'] } },
+];
+
 export interface GqlResult<T = any> {
   status: number;
   data: T;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseIndex } from '../../src/upstream/discovery.ts';
-import { planEvents, planPlaces, planSeries, planTerms } from '../../src/mapping/where.ts';
+import { OPEN_END, OPEN_START, planEvents, planPlaces, planSeries, planTerms } from '../../src/mapping/where.ts';
 
 const site = (namespaces: string[]) => parseIndex({ namespaces, timezone_string: 'America/New_York', routes: {} });
 const both = site(['calendar/events/v1', 'calendar-core/v1']);
@@ -8,24 +8,39 @@ const legacy = site(['calendar/events/v1']);
 const core = site(['calendar-core/v1']);
 
 describe('planEvents', () => {
-  it('prefers calendar-core and maps every shared filter', () => {
-    const p = planEvents(both, { search: 'jazz', categoryIds: [3], venueIds: [9], featured: true, status: ['DRAFT', 'PENDING'], hasGeolocation: true });
-    expect(p).toEqual({ iface: 'core', query: { search: 'jazz', categories: [3], venue: [9], featured: true, status: ['draft', 'pending'], has_geoloc: true } });
+  it('prefers the legacy list, with published events and an open window that is not the epoch', () => {
+    const p = planEvents(both, { search: 'jazz', categoryIds: [3], venueIds: [9], featured: true });
+    expect(p).toEqual({
+      iface: 'legacy',
+      query: { search: 'jazz', categories: '3', venue: [9], featured: true, status: 'publish', start_date: '1900-01-01 00:00:00', end_date: '9999-12-31 23:59:59' },
+    });
+    expect(planEvents(both, {}).query).toEqual({ status: 'publish', start_date: OPEN_START, end_date: OPEN_END });
   });
 
-  it('sends legacy-only filters to the legacy interface with an explicit window and status', () => {
-    const p = planEvents(both, { categorySlugs: ['music'], strictDates: true });
-    expect(p.iface).toBe('legacy');
-    expect(p.query).toMatchObject({ categories: 'music', strict_dates: true, status: 'publish', start_date: '1970-01-01 00:00:00' });
-    expect(planEvents(both, { ids: [1, 2] }).query).not.toHaveProperty('start_date');
+  it('always sends both ends of the legacy window: one date alone would keep the default of the other', () => {
+    expect(planEvents(legacy, { endDate: '2026-12-01T00:00:00Z' }).query).toMatchObject({ start_date: OPEN_START, end_date: '2026-11-30 19:00:00' });
+    expect(planEvents(legacy, { startDate: '2026-12-01T00:00:00Z' }).query).toMatchObject({ start_date: '2026-11-30 19:00:00', end_date: OPEN_END });
+  });
+
+  it('uses calendar-core/v1 for what only it has, widening dates to whole days as the legacy list does', () => {
+    const p = planEvents(both, { near: 'Paris', startDate: '2026-12-01T10:00:00+09:00', endDate: '2026-12-05T00:00:00Z', status: ['DRAFT', 'PENDING'] });
+    expect(p).toEqual({ iface: 'core', query: { near: 'Paris', start_date: '2026-11-30 00:00:00', end_date: '2026-12-04 23:59:59', status: ['draft', 'pending'] } });
+    expect(planEvents(both, { near: 'Paris', startDate: '2026-12-01T10:00:00+09:00', strictDates: true }).query.start_date).toBe('2026-11-30 20:00:00');
+    expect(planEvents(core, {}).iface).toBe('core');
   });
 
   it('refuses mixing the two kinds, and what the site lacks, naming the arguments', () => {
-    expect(() => planEvents(both, { ids: [1], near: 'Paris' })).toThrow(/where\.ids .*cannot be combined with where\.near/);
+    expect(() => planEvents(both, { categoryIds: [1], near: 'Paris' })).toThrow(/where\.categoryIds .*cannot be combined with where\.near/);
     expect(() => planEvents(legacy, { virtual: true })).toThrow(/where\.virtual needs calendar-core\/v1/);
-    expect(() => planEvents(core, { strictDates: false })).toThrow(/needs calendar\/events\/v1/);
+    expect(() => planEvents(core, { tagIds: [2] })).toThrow(/needs calendar\/events\/v1/);
     expect(() => planEvents(both, {}, { field: 'TITLE' }).query).not.toThrow();
     expect(() => planEvents(legacy, {}, { field: 'TITLE' })).toThrow(/orderBy needs calendar-core/);
+  });
+
+  it('refuses strictDates on a legacy list that does not declare strict_dates (TEC before 6.0.2)', () => {
+    const old = parseIndex({ namespaces: ['calendar/events/v1'], timezone_string: 'UTC', routes: { '/calendar/events/v1/events': { methods: ['GET'], endpoints: [{ methods: ['GET'], args: { start_date: {} } }] } } });
+    expect(() => planEvents(old, { strictDates: true })).toThrow(/strict_dates/);
+    expect(planEvents(legacy, { strictDates: true }).query.strict_dates).toBe(true);
   });
 
   it('converts DateTime filters to site-local times and refuses bad ones', () => {
@@ -42,7 +57,10 @@ describe('planPlaces, planTerms, planSeries', () => {
   });
 
   it('maps term filters to the legacy routes, and series to calendar-core', () => {
-    expect(planTerms(both, 'categories', { ids: [1], hideEmpty: false, parent: 0 }, { field: 'NAME', direction: 'DESC' }).query).toEqual({ include: [1], hide_empty: false, parent: 0, orderby: 'name', order: 'desc' });
+    expect(planTerms(both, 'categories', { ids: [1], hideEmpty: false, parent: 0 }, { field: 'NAME', direction: 'DESC' })).toEqual({
+      iface: 'legacy', query: { include: [1], hide_empty: false, orderby: 'name', order: 'desc' }, parent: 0,
+    });
+    expect(() => planTerms(both, 'categories', { parent: -1 })).toThrow(/where\.parent/);
     expect(() => planTerms(core, 'tags', {})).toThrow(/does not offer/);
     expect(planSeries(both, { eventIds: [5], status: ['DRAFT'] }).query).toEqual({ event_post_id: [5], status: ['draft'] });
     expect(() => planSeries(legacy, {})).toThrow(/does not offer/);

@@ -2,6 +2,9 @@
  * calendar-core/v1 venues and organizers: the B3 lists (venues with their
  * location filters), their objects, and their writes (reference
  * calendar-upstream.md §2).
+ *
+ * As TEC 6.17 (`tec: '6.17'`), whose lists refuse bad arguments; TEC 6.15's
+ * unchecked lists are covered in real-site-core.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/server.ts';
@@ -18,7 +21,7 @@ describe('calendar-core/v1 venues and organizers', () => {
 
   beforeAll(async () => {
     // Anchor and clock pinned together: "upcoming" means the same on any day the tests run.
-    sb = await testSandbox({ anchor: '2026-06-01', now: '2026-06-01T12:00:00Z' });
+    sb = await testSandbox({ anchor: '2026-06-01', now: '2026-06-01T12:00:00Z', tec: '6.17' });
     api = restClient(sb);
   });
   afterAll(() => sb.close());

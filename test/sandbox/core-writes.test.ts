@@ -2,7 +2,9 @@
  * calendar-core/v1 event writes: create, PUT/PATCH, DELETE with trash, force
  * and 410, rights per role, argument checks that leave nothing written, the
  * occurrence notices left by updates, and reads across the shared store
- * (reference/calendar-upstream.md §2, site-upstream.md §7).
+ * (reference/calendar-upstream.md §2, site-upstream.md §7). The sandbox acts as
+ * the real site's TEC 6.15, which takes unknown venue and organizer IDs; TEC
+ * 6.17's refusal of them is in real-site-core.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/server.ts';
@@ -81,7 +83,7 @@ describe('calendar-core/v1 event writes', () => {
       expect(eventCount()).toBe(before);
     });
 
-    it('refuses bad enums, dates, duplicates, unknown IDs and an end before the start, writing nothing', async () => {
+    it('refuses bad enums, dates, duplicates, unknown term IDs and an end before the start, writing nothing', async () => {
       const before = eventCount();
       const cases: [Record<string, unknown>, string, string][] = [
         [{ status: 'trash' }, 'status', 'rest_not_in_enum'],
@@ -91,8 +93,6 @@ describe('calendar-core/v1 event writes', () => {
         [{ date: 'last tuesday-ish' }, 'date', 'tec_rest_invalid_date_time_argument'],
         [{ start_date: 'soon' }, 'start_date', 'tec_rest_invalid_date_time_argument'],
         [{ venues: [venue, venue] }, 'venues', 'rest_duplicate_items'],
-        [{ venues: [organizer] }, 'venues', 'tec_rest_invalid_venues_argument'],
-        [{ organizers: [999999] }, 'organizers', 'tec_rest_invalid_organizers_argument'],
         [{ calendar_events_cat: [tag] }, 'calendar_events_cat', 'tec_rest_invalid_calendar_events_cat_argument'],
         [{ tags: [category] }, 'tags', 'tec_rest_invalid_tags_argument'],
         [{ author: 424242 }, 'author', 'rest_invalid_author'],
@@ -151,7 +151,8 @@ describe('calendar-core/v1 event writes', () => {
       expect(r.body.venues.map((v: any) => v.id)).toEqual([venue]);
       r = await api.send('PUT', `${EVENTS}/${created.id}`, { end_date: '2027-03-01 15:00:00' }, 'admin');
       expect(r.status).toBe(200);
-      expect(r.body).toMatchObject({ title: { rendered: 'Patched' }, end_date: '2027-03-01 15:00:00', duration: '18000', cost: '$20' });
+      // The end moves; the stored duration does not (real-site-behaviour.md "Updates").
+      expect(r.body).toMatchObject({ title: { rendered: 'Patched' }, end_date: '2027-03-01 15:00:00', duration: '7200', cost: '$20' });
       expect(sb.site.store.post<any>(created.id)!.meta.endDate).toBe('2027-03-01 15:00:00');
     });
 
@@ -163,7 +164,7 @@ describe('calendar-core/v1 event writes', () => {
 
     it('leaves the event untouched when an argument is invalid', async () => {
       const created = (await create('admin')).body;
-      const r = await api.send('PATCH', `${EVENTS}/${created.id}`, { title: 'Never', venues: [999999] }, 'admin');
+      const r = await api.send('PATCH', `${EVENTS}/${created.id}`, { title: 'Never', timezone: 'Mars/Olympus' }, 'admin');
       expect(r.status).toBe(400);
       expect(sb.site.store.post(created.id)!.title).toBe('Write test');
     });
@@ -199,7 +200,8 @@ describe('calendar-core/v1 event writes', () => {
       expect(r.status).toBe(200);
       expect(r.body).toEqual([]);
       expect(sb.site.store.post(id)!.status).toBe('trash');
-      expect((await api.get(`${EVENTS}/${id}`, 'admin')).body.status).toBe('trash');
+      // The ORM's read skips trashed posts (real-site-behaviour.md "Errors in other shapes").
+      expect(await api.get(`${EVENTS}/${id}`, 'admin')).toMatchObject({ status: 404, body: { error: 'The entity could not be read.' } });
       expect((await api.get(`${EVENTS}/${id}`)).status).toBe(401);
       r = await api.send('DELETE', `${EVENTS}/${id}`, undefined, 'admin');
       expect(r.status).toBe(410);

@@ -49,19 +49,21 @@ describe('legacy categories and tags (calendar/events/v1)', () => {
       expect(third.body.next_rest_url).toBe(`${sb.url}calendar/events/v1/categories/?page=4`);
     });
 
-    it('shows each term in the archive form, parent for categories only', async () => {
+    it('shows each term in the archive form, parent for categories only, Yoast fields after meta', async () => {
       const jazz = store().termBySlug(CATEGORY_TAX, 'jazz')!;
       const music = store().term(jazz.parent)!;
       const r = await api.get(`${CATS}?slug=jazz`);
       const [term] = r.body.categories;
-      expect(Object.keys(term)).toEqual(['id', 'count', 'description', 'name', 'slug', 'taxonomy', 'parent', 'meta', 'url', 'urls']);
-      expect(term).toEqual({
+      // Key order of sample legacy-categories-archive.json (seo/v1 is active by default).
+      expect(Object.keys(term)).toEqual(['id', 'count', 'description', 'name', 'slug', 'taxonomy', 'parent', 'meta', 'yoast_head', 'yoast_head_json', 'url', 'urls']);
+      const { yoast_head: _head, yoast_head_json: _json, ...rest } = term;
+      expect(rest).toEqual({
         id: jazz.id, count: store().termCount(jazz.id), description: '', name: 'Jazz', slug: 'jazz', taxonomy: CATEGORY_TAX, parent: music.id, meta: [],
         url: `${sb.origin}/events/category/music/jazz/`,
         urls: { self: `${sb.url}calendar/events/v1/categories/${jazz.id}`, collection: `${sb.url}calendar/events/v1/categories`, up: `${sb.url}calendar/events/v1/categories/${music.id}` },
       });
       const tag = (await api.get(`${TAGS}?slug=outdoor`)).body.tags[0];
-      expect(Object.keys(tag)).toEqual(['id', 'count', 'description', 'name', 'slug', 'taxonomy', 'meta', 'url', 'urls']);
+      expect(Object.keys(tag)).toEqual(['id', 'count', 'description', 'name', 'slug', 'taxonomy', 'meta', 'yoast_head', 'yoast_head_json', 'url', 'urls']);
       expect(tag.url).toBe(`${sb.origin}/tag/outdoor/`);
     });
 

@@ -216,6 +216,25 @@ export function venueJson(src: ReprSource, p: VenuePost): Json {
   });
 }
 
+/**
+ * `_EventDuration` as TEC stored it when a calendar-core update moved only the
+ * end (it keeps the old duration: real-site-behaviour.md "Updates"), with the
+ * UTC dates it was stored beside. Any write that moves a date again makes it
+ * stale-no-more: TEC rewrites the meta with both dates.
+ */
+export interface DurationMeta {
+  seconds: number;
+  startDateUtc: string;
+  endDateUtc: string;
+}
+
+/** The event's `duration`: the stored one while the dates are those it was stored with, else end − start. */
+export function eventDurationSeconds(m: EventPost['meta'] & { storedDuration?: DurationMeta }): number {
+  const kept = m.storedDuration;
+  if (kept && kept.startDateUtc === m.startDateUtc && kept.endDateUtc === m.endDateUtc) return kept.seconds;
+  return diffSeconds(m.startDateUtc, m.endDateUtc);
+}
+
 export function eventJson(src: ReprSource, p: EventPost): Json {
   const m = p.meta;
   const tags = src.terms(p.id, TAG_TAX);
@@ -247,7 +266,7 @@ export function eventJson(src: ReprSource, p: EventPost): Json {
     },
     timezone: m.timezone,
     // The schema says integer; the real server sends the stored meta string.
-    duration: String(diffSeconds(m.startDateUtc, m.endDateUtc)),
+    duration: String(eventDurationSeconds(m)),
     multiday: multiday(m),
     is_past: m.endDateUtc < nowUtc,
     is_now: m.startDateUtc <= nowUtc && nowUtc <= m.endDateUtc,

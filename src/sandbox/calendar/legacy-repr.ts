@@ -17,6 +17,7 @@ import {
   CATEGORY_TAX, EVENT, ORGANIZER, VENUE, permalink,
   type AttachmentMeta, type EventMeta, type EventPost, type OrganizerMeta, type OrganizerPost, type VenueMeta, type VenuePost,
 } from './model.ts';
+import { seoActive, yoastSite, yoastTermHead } from '../namespaces/seo/yoast-head.ts';
 import { stripTags } from './query.ts';
 
 export const LEGACY_NAMESPACE = 'calendar/events/v1';
@@ -159,13 +160,18 @@ export function embeddedTerm(site: Sandbox, term: TermRow, count = site.store.te
 /**
  * A term in archives and single-term answers (§1.5): the terms-controller
  * fields, `link` renamed to `url` (hence after `meta`), `parent` for
- * categories only, plus `urls`.
+ * categories only, plus `urls`. With Yoast active, its REST fields
+ * `yoast_head`/`yoast_head_json` come after `meta`, as the controller adds
+ * them (real-site-behaviour.md; sample legacy-categories-archive.json).
  */
 export function archiveTerm(site: Sandbox, term: TermRow, count = site.store.termCount(term.id)): Json {
+  const url = termLink(site, term);
   return {
     id: term.id, count, description: term.description, name: term.name, slug: term.slug, taxonomy: term.taxonomy,
     ...(term.taxonomy === CATEGORY_TAX ? { parent: term.parent } : {}),
-    meta: [], url: termLink(site, term), urls: termUrls(site, term),
+    meta: [],
+    ...(seoActive(site) ? yoastTermHead(yoastSite(site), { name: term.name, description: term.description, canonical: url }) : {}),
+    url, urls: termUrls(site, term),
   };
 }
 

@@ -82,6 +82,13 @@ export interface Endpoint {
   handler: Handler;
   /** `allow_batch: {v1: true}` in the index, and admission into /batch/v1. */
   allowBatch?: boolean;
+  /**
+   * Replaces WordPress's argument checks when it returns the parameters: a
+   * plugin that declares `args` (so the index and OpenAPI show them) without
+   * validate or sanitize callbacks, as TEC 6.15's calendar-core lists do
+   * (real-site-behaviour.md). Null keeps the checks.
+   */
+  parseArgs?: (req: RestRequest) => Record<string, unknown> | null;
   /** Route-level check run after per-argument validation (`rest_invalid_params` style). */
   validateRequest?: (req: RestRequest) => RestError | null;
   /** OpenAPI summary. */

@@ -8,6 +8,7 @@
 import { parseLooseDate } from '../../dates.ts';
 import { RestError } from '../../rest/errors.ts';
 import type { ArgSchema, RestRequest } from '../../rest/types.ts';
+import { sanitizeValue, validateValue } from '../../rest/validate.ts';
 import { WRITE_STATUSES } from '../../calendar/model.ts';
 import type { PostType } from '../../store/db.ts';
 
@@ -69,9 +70,63 @@ export function postsExist(req: RestRequest, ids: number[], type: PostType): boo
   return ids.every((id) => req.site.store.post(id)?.type === type);
 }
 
-/** A write field of linked post IDs: unknown IDs are an argument error, so nothing is written. */
+/**
+ * True when calendar-core/v1 acts as TEC 6.15 (the `tec` option), which
+ * declares its arguments but enforces none (real-site-behaviour.md
+ * "calendar-core/v1 on a real site": per_page=0, page=0, status=bogus,
+ * venue=999999 ... all answer 200).
+ */
+export function lenientTec(req: RestRequest): boolean {
+  return req.site.options.tec === '6.15';
+}
+
+/**
+ * The parameters of a request whose declared args are not enforced (TEC 6.15):
+ * defaults apply (WordPress fills them from the declarations whatever the
+ * callbacks); a value that passes the declaration is sanitised as usual; one
+ * that fails only a bound, an enum or a plugin check but has the declared type
+ * is kept, coerced to that type, for the callback to cope with (it reads the raw
+ * value); one of the wrong type is dropped for the default. Nothing is refused.
+ */
+export function looseParams(req: RestRequest, args: Record<string, ArgSchema>): Record<string, unknown> {
+  const params: Record<string, unknown> = { ...req.params };
+  const fallback = (name: string, arg: ArgSchema) => {
+    if (arg.default !== undefined) params[name] = structuredClone(arg.default);
+    else delete params[name];
+  };
+  for (const [name, arg] of Object.entries(args)) {
+    const value = params[name];
+    if (value === undefined || value === null) {
+      fallback(name, arg);
+      continue;
+    }
+    try {
+      validateValue(value, arg, name);
+      if (arg.validate && arg.validate(value, req) !== true) throw new Error('refused by the plugin check');
+      params[name] = sanitizeValue(value, arg);
+      continue;
+    } catch {
+      /* not as declared: see whether its type still reads */
+    }
+    try {
+      const typeOnly: ArgSchema = { type: arg.type, ...(arg.items ? { items: { type: arg.items.type } } : {}) };
+      validateValue(value, typeOnly, name);
+      params[name] = sanitizeValue(value, typeOnly);
+    } catch {
+      fallback(name, arg);
+    }
+  }
+  return params;
+}
+
+/**
+ * A write field of linked post IDs: unknown IDs are an argument error, so
+ * nothing is written (TEC 6.17). TEC 6.15 checks nothing, and the IDs are
+ * stored as a meta write stores them, dangling (real-site-behaviour.md).
+ */
 export function linkedIds(name: string, type: PostType, label: string, description: string): ArgSchema {
   return uniqueIds(description, (value, req) => {
+    if (lenientTec(req)) return true;
     const bad = idsOf(value).filter((id) => req.site.store.post(id)?.type !== type);
     return bad.length === 0 || argumentError(name, name, `Parameter \`{${name}}\` must list existing ${label} IDs.`, `No ${label} has the ID ${bad.join(', ')}.`);
   });

@@ -6,8 +6,19 @@
  * on or after the beginning of that day and `end_date` events ending by the
  * end of that day (TEC uses tribe_beginning_of_day / tribe_end_of_day);
  * the `starts_*`/`ends_*` bounds are exact. There is no default date window.
+ *
+ * As TEC 6.15 (the `tec` option, the real site's release) the arguments come
+ * unchecked: an unparsable date, an unknown `orderby`/`order` or status is
+ * ignored, an unknown venue matches nothing, and `categories`/`tags` filter
+ * nothing ("73 of 73 events with categories=3", real-site-behaviour.md). As
+ * TEC 6.17 they are validated and the terms filter.
+ *
+ * A create needs a title, a start and an end (or a duration): TEC's event
+ * repository refuses a postarr without them, and TC answers its 500. An update
+ * is partial; one that moves only the end leaves the stored `_EventDuration`
+ * as it was (the real site's PUT with only `end_date`), see core-repr.ts.
  */
-import { eventJson } from '../../calendar/core-repr.ts';
+import { eventDurationSeconds, eventJson, type DurationMeta } from '../../calendar/core-repr.ts';
 import {
   CATEGORY_TAX, EVENT, ORGANIZER, VENUE, saveEvent,
   type EventFields, type EventPost,
@@ -17,7 +28,7 @@ import { endOfDay, isZone, startOfDay } from '../../dates.ts';
 import type { ArgSchema, RestRequest } from '../../rest/types.ts';
 import { invalidParams } from '../../rest/validate.ts';
 import {
-  argumentError, dateTimeArg, geoArgs, idsOf, linkedIds, orderArgs, parseDateArg, postsExist, statusListArg, termIds, uniqueIds,
+  argumentError, dateTimeArg, geoArgs, idsOf, lenientTec, linkedIds, orderArgs, parseDateArg, postsExist, statusListArg, termIds, uniqueIds,
 } from './args.ts';
 import { cannotCreate, type EntityKind } from './entity.ts';
 import { geoFilter } from './listing.ts';
@@ -53,9 +64,17 @@ function find(req: RestRequest, statuses: string[]): EventPost[] {
   const p = req.params;
   const loc = geoFilter(p);
   if (loc.nowhere) return [];
-  const date = (name: string, widen: (s: string) => string = (s) => s) => (p[name] === undefined ? undefined : widen(parseDateArg(req, p[name])!));
+  // Validated under 6.17; under 6.15 an unparsable date is simply not a bound.
+  const date = (name: string, widen: (s: string) => string = (s) => s) => {
+    const parsed = p[name] === undefined ? null : parseDateArg(req, p[name]);
+    return parsed === null ? undefined : widen(parsed);
+  };
   const ids = (name: string) => (p[name] === undefined ? undefined : (p[name] as number[]));
   const flag = (name: string) => p[name] as boolean | undefined;
+  // TEC 6.15 ignores the term filters of this list (real-site-behaviour.md).
+  const terms = (name: string) => (lenientTec(req) ? undefined : ids(name));
+  const inEnum = <T extends string>(name: string, values: readonly (string | number)[], fallback: T) =>
+    (values.includes(p[name] as string) ? p[name] : fallback) as T;
   return findEvents(req.site, {
     statuses,
     startDate: date('start_date', startOfDay),
@@ -65,8 +84,8 @@ function find(req: RestRequest, statuses: string[]): EventPost[] {
     endsBefore: date('ends_before'),
     endsAfter: date('ends_after'),
     search: (p.search as string | undefined) || undefined,
-    categories: ids('categories'),
-    tags: ids('tags'),
+    categories: terms('categories'),
+    tags: terms('tags'),
     venues: ids('venue'),
     organizers: ids('organizer'),
     featured: flag('featured'),
@@ -79,8 +98,8 @@ function find(req: RestRequest, statuses: string[]): EventPost[] {
     relatedTo: p.related_to as number | undefined,
     recurring: flag('recurring'),
     virtual: flag('virtual'),
-    orderby: p.orderby as 'event_date',
-    order: p.order as 'ASC' | 'DESC',
+    orderby: inEnum('orderby', orderArgs.orderby!.enum!, 'event_date'),
+    order: inEnum<'ASC' | 'DESC'>('order', orderArgs.order!.enum!, 'ASC'),
   });
 }
 
@@ -124,6 +143,7 @@ function validateBody(req: RestRequest) {
 function save(req: RestRequest, current: EventPost | null, common: EventFields): EventPost {
   const p = req.params;
   const tz = (p.timezone as string | undefined) ?? current?.meta.timezone ?? req.site.timezone;
+  const sent = (name: string) => p[name] !== undefined;
   const f: EventFields = { ...common, timezone: tz };
   if (p.start_date !== undefined) f.startDate = parseDateArg(req, p.start_date, tz)!;
   if (p.end_date !== undefined) f.endDate = parseDateArg(req, p.end_date, tz)!;
@@ -140,9 +160,22 @@ function save(req: RestRequest, current: EventPost | null, common: EventFields):
   if (p.lng !== undefined) f.lng = p.lng as number;
   if (p.calendar_events_cat !== undefined) f.categoryIds = p.calendar_events_cat as number[];
   if (p.tags !== undefined) f.tagIds = p.tags as number[];
-  // TEC's repository refuses an event without a start; TC answers its 500 (calendar-upstream.md §2 "Create").
-  if (!current && f.startDate === undefined && f.startDateUtc === undefined) throw cannotCreate();
-  return saveEvent(req.site, current?.id ?? null, f);
+  // TEC's repository refuses an event without its dates; TC answers its 500 (calendar-upstream.md §2
+  // "Create", real-site-behaviour.md "Errors in other shapes").
+  const hasStart = f.startDate !== undefined || f.startDateUtc !== undefined;
+  const hasEnd = f.endDate !== undefined || f.endDateUtc !== undefined || f.duration !== undefined;
+  if (!current && !(hasStart && hasEnd)) throw cannotCreate();
+  // Only the end moved: TEC updates the end meta and leaves _EventDuration as stored (real-site-behaviour.md
+  // "A PUT with only end_date moves the end but leaves duration at its old value").
+  const endOnly = current && (sent('end_date') || sent('end_date_utc')) && !sent('start_date') && !sent('start_date_utc') && !sent('duration');
+  const staleSeconds = endOnly ? eventDurationSeconds(current.meta) : null;
+  return req.site.store.transaction(() => {
+    const saved = saveEvent(req.site, current?.id ?? null, f);
+    if (staleSeconds === null) return saved;
+    const m = saved.meta;
+    const stored: DurationMeta = { seconds: staleSeconds, startDateUtc: m.startDateUtc, endDateUtc: m.endDateUtc };
+    return req.site.store.updatePost<EventPost['meta'] & { storedDuration: DurationMeta }>(saved.id, { meta: { storedDuration: stored } }) as EventPost;
+  });
 }
 
 export const eventsKind: EntityKind<EventPost> = {

@@ -32,10 +32,10 @@ export function coreRoutes(site: Sandbox): RouteDecl[] {
   return [
     docs,
     ...embedRoutes(site),
-    ...entityRoutes(eventsKind),
+    ...entityRoutes(site, eventsKind),
     ...noticeRoutes(site),
-    ...entityRoutes(organizersKind),
-    ...entityRoutes(venuesKind),
+    ...entityRoutes(site, organizersKind),
+    ...entityRoutes(site, venuesKind),
     ...seriesRoutes(),
   ];
 }

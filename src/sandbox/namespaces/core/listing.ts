@@ -4,8 +4,14 @@
  * `X-WP-TotalPages`, `Link` rel next/prev built from the request URL with
  * `page` replaced (site-upstream.md §2), and a data-less 404 for an empty page
  * past the first.
+ *
+ * Under TEC 6.15 the arguments arrive unchecked (args.ts looseParams), so the
+ * readers here take what the real site made of them (real-site-behaviour.md):
+ * `per_page=0` lists 10, `page=0` is page 1, `per_page=101` lists 101, an
+ * unknown status is no status filter.
  */
 import { can } from '../../auth.ts';
+import { WRITE_STATUSES } from '../../calendar/model.ts';
 import { geocode, paginate, type GeoFilter } from '../../calendar/query.ts';
 import { RawError } from '../../rest/errors.ts';
 import { buildQuery } from '../../rest/query.ts';
@@ -16,8 +22,22 @@ import { RestResult, type RestRequest } from '../../rest/types.ts';
  * silently held to `publish` (TC forces the status for non-editors).
  */
 export function listStatuses(req: RestRequest): string[] {
-  const asked = (req.params.status as string[] | undefined) ?? ['publish'];
+  // Only known statuses filter: 6.17 refuses others; 6.15 lets them through and WP_Query, dropping
+  // unregistered statuses, falls back to publish (real-site-behaviour.md: status=bogus answers 200).
+  const known = ((req.params.status as string[] | undefined) ?? []).filter((s) => (WRITE_STATUSES as readonly string[]).includes(s));
+  const asked = known.length ? known : ['publish'];
   return can(req.user, 'edit_others_posts') ? asked : ['publish'];
+}
+
+/** The page asked for; below 1 (unchecked under TEC 6.15) it is the first. */
+export function pageOf(req: RestRequest): number {
+  return Math.max(1, Math.trunc(Number(req.params.page)) || 1);
+}
+
+/** The page size; below 1 (unchecked under TEC 6.15: per_page=0 lists 10) it is the default 10; no upper bound is enforced here. */
+export function perPageOf(req: RestRequest): number {
+  const n = Math.trunc(Number(req.params.per_page));
+  return n >= 1 ? n : 10;
 }
 
 /** Default radius when a centre is given without `distance`, in kilometres. */
@@ -45,8 +65,8 @@ function pageUrl(req: RestRequest, page: number): string {
 }
 
 export function collectionResult<T>(req: RestRequest, list: T[], toJson: (item: T) => unknown): RestResult {
-  const page = req.params.page as number;
-  const perPage = req.params.per_page as number;
+  const page = pageOf(req);
+  const perPage = perPageOf(req);
   const { items, total, totalPages } = paginate(list, page, perPage);
   if (!items.length && page > 1) {
     // The literal says "organizers" for every type, and there is no `data` (calendar-upstream.md §2).

@@ -76,19 +76,27 @@ function eventFields(req: RestRequest, current: EventPost | null): EventFields {
   if (given('title')) f.title = String(p.title);
   if (given('slug')) f.slug = String(p.slug);
   if (given('excerpt')) f.excerpt = String(p.excerpt);
-  if (given('timezone')) f.timezone = String(p.timezone);
-  else if (!current) f.timezone = site.timezone;
-  const tz = f.timezone ?? current!.meta.timezone;
+  // An omitted time zone is the site's, on update too: the update rebuilds the
+  // event's calendar data from the request (real-site-behaviour.md, "Legacy update ... is not a partial update").
+  f.timezone = given('timezone') ? String(p.timezone) : site.timezone;
   const now = site.now();
-  if (given('start_date')) f.startDate = parseLooseDate(p.start_date, tz, now)!;
-  if (given('end_date')) f.endDate = parseLooseDate(p.end_date, tz, now)!;
+  // The dates go together: one without the other is ignored (same table). A create requires both.
+  if (given('start_date') && given('end_date')) {
+    f.startDate = parseLooseDate(p.start_date, f.timezone, now)!;
+    f.endDate = parseLooseDate(p.end_date, f.timezone, now)!;
+  }
   // An end before the start is moved to the start (Tribe__Events__API date checks).
   const start = f.startDate ?? current?.meta.startDate;
   const end = f.endDate ?? current?.meta.endDate;
   if (start && end && end < start) f.endDate = start;
   if (given('all_day')) f.allDay = Boolean(p.all_day);
+  // Omitted on update, cost, website and featured are reset, not kept (the
+  // website then falls back to the permalink, calendar-upstream.md §1.3).
   if (given('cost')) Object.assign(f, parseCost(p.cost));
+  else if (current) f.cost = '';
   if (given('website')) f.website = String(p.website);
+  else if (current) f.website = '';
+  if (current && !given('featured')) f.featured = false;
   const flags: [string, keyof EventMeta | 'sticky'][] = [
     ['show_map', 'showMap'], ['show_map_link', 'showMapLink'], ['hide_from_listings', 'hideFromListings'], ['sticky', 'sticky'], ['featured', 'featured'],
   ];
@@ -111,6 +119,8 @@ export function planEventWrite(req: RestRequest, current: EventPost | null): () 
     site.store.transaction(() => {
       if (venues) fields.venueIds = venues.map((ref) => link(req, 'venue', ref));
       if (organizers) fields.organizerIds = organizers.map((ref) => link(req, 'organizer', ref));
+      // Organizers are rebuilt from the request on update (omitted: none); the venue is kept (real-site-behaviour.md).
+      else if (current) fields.organizerIds = [];
       if (given('categories')) fields.categoryIds = termIdsFor(site, CATEGORY_TAX, p.categories);
       if (given('tags')) fields.tagIds = termIdsFor(site, TAG_TAX, p.tags);
       if (given('image')) fields.featuredMedia = imageIdFor(site, p.image, req.user?.id ?? 0);

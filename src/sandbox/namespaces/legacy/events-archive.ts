@@ -11,6 +11,7 @@ import { RestError } from '../../rest/errors.ts';
 import type { RestRequest, RestResult } from '../../rest/types.ts';
 import type { QueryValue } from './add-query-arg.ts';
 import { currentRestUrl, postArchive } from './archive.ts';
+import { defaultEndDate, defaultStartDate } from './event-args.ts';
 import { ANY_STATUSES, isEditor } from './post-status.ts';
 
 const DATE_ARGS = ['start_date', 'end_date', 'starts_before', 'starts_after', 'ends_before', 'ends_after'] as const;
@@ -47,6 +48,18 @@ function dateBounds(req: RestRequest): Partial<Record<DateArg, string>> {
   return out;
 }
 
+/**
+ * With `include`, the given `start_date`/`end_date` are ignored and the raw
+ * defaults apply, not widened to whole days: "UTC yesterday 23:59" in site
+ * time to exactly now + 24 months (real-site-behaviour.md, "`include=` forces
+ * the default window"; its sample shows `start_date=… 23:59:00&end_date=…
+ * 19:09:38`). So `include` cannot reach events that ended before yesterday or
+ * start more than 24 months out. Other date bounds apply as given.
+ */
+function includeWindow(req: RestRequest): Partial<Record<DateArg, string>> {
+  return { ...dateBounds(req), start_date: defaultStartDate(req.site), end_date: defaultEndDate(req.site) };
+}
+
 export function eventArchive(req: RestRequest): RestResult {
   const { site } = req;
   const p = req.params;
@@ -56,14 +69,8 @@ export function eventArchive(req: RestRequest): RestResult {
     throw new RestError('rest-invalid-event-id', `Post with ID ${Number(p.post_parent)} is not an event.`, 400);
   }
 
-  const dates = dateBounds(req);
   const include = sent('include') ? (p.include as number[]) : undefined;
-  // `include` voids every date filter (tribe_remove_date_filters); start/end leave the URL too.
-  if (include) {
-    delete dates.start_date;
-    delete dates.end_date;
-  }
-  const bounds = include ? {} : dates;
+  const dates = include ? includeWindow(req) : dateBounds(req);
 
   const editor = isEditor(req.user);
   const statusArg: QueryValue = sent('status') ? (p.status as string[]) : editor ? 'any' : 'publish';
@@ -73,12 +80,12 @@ export function eventArchive(req: RestRequest): RestResult {
   const criteria: EventCriteria = {
     statuses,
     include,
-    startDate: bounds.start_date,
-    endDate: bounds.end_date,
-    startsBefore: bounds.starts_before,
-    startsAfter: bounds.starts_after,
-    endsBefore: bounds.ends_before,
-    endsAfter: bounds.ends_after,
+    startDate: dates.start_date,
+    endDate: dates.end_date,
+    startsBefore: dates.starts_before,
+    startsAfter: dates.starts_after,
+    endsBefore: dates.ends_before,
+    endsAfter: dates.ends_after,
     search: sent('search') && p.search !== '' ? String(p.search) : undefined,
     categories: sent('categories') ? (p.categories as number[]) : undefined,
     tags: sent('tags') ? (p.tags as number[]) : undefined,
@@ -114,7 +121,8 @@ export function eventArchive(req: RestRequest): RestResult {
       ['geoloc_lng', geo ? String(p.geoloc_lng) : undefined],
       ['status', statusArg],
       ['post_parent', sent('post_parent') ? Number(p.post_parent) : undefined],
-      ['include', include],
+      // Comma-joined, as the real answer shows it (real-site-behaviour.md: `&include=47,51`).
+      ['include', include?.join(',')],
       ['starts_before', dates.starts_before],
       ['starts_after', dates.starts_after],
       ['ends_before', dates.ends_before],

@@ -15,7 +15,7 @@ import type { TermRow } from '../../store/db.ts';
 import { pageArgs, unrequired, type Args } from './args.ts';
 import { termArchive } from './archive.ts';
 import { uniqueTermSlug } from './term-input.ts';
-import { isPostOfType, isString, termRefIds, termRefList } from './validators.ts';
+import { isPostOfType, isString, isTermId, termRefIds, termRefList } from './validators.ts';
 
 const NS = LEGACY_NAMESPACE;
 
@@ -51,8 +51,10 @@ function archiveArgs(tx: Taxonomy): Args {
     order: { type: 'string', description: 'Order sort attribute ascending or descending', validate: isString },
     orderby: { type: 'string', description: 'Sort collection by term attribute', validate: isString },
     hide_empty: { type: 'boolean', default: '1', description: 'Whether to hide terms not assigned to any posts' },
+    // Only the ID of an existing term: `parent=0` (top-level terms) is refused with
+    // rest_invalid_param (real-site-behaviour.md, "Categories"). Tags take no `parent`.
     ...(tx.hierarchical
-      ? { parent: { type: 'integer', description: 'Limit result set to terms assigned to a specific parent', validate: termRefList(tx.taxonomy) } }
+      ? { parent: { type: 'integer', description: 'Limit result set to terms assigned to a specific parent', validate: isTermId(tx.taxonomy) } }
       : {}),
     post: { type: 'integer', description: 'Limit result set to terms assigned to a specific post', validate: eventId },
     event: { type: 'integer', description: 'Limit result set to terms assigned to a specific event (an alias of the "post" parameter)', validate: eventId },

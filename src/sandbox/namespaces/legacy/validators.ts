@@ -3,7 +3,7 @@
  * validator), as ArgSchema `validate` functions. Returning false is WordPress's
  * plain "Invalid parameter." with `details: []` (sample legacy-error-bad-date.json).
  */
-import { isZone, parseLooseDate } from '../../dates.ts';
+import { isEpoch, isZone, parseLooseDate } from '../../dates.ts';
 import type { PostType } from '../../store/db.ts';
 import type { RestRequest } from '../../rest/types.ts';
 import { isIntegerLike, isNumberLike, parseList } from '../../rest/validate.ts';
@@ -31,9 +31,16 @@ export function isStringOrEmpty(v: unknown): boolean {
   return v === null || v === '' || typeof v === 'string';
 }
 
-/** `is_time`: anything strtotime understands (the sandbox's subset: parseLooseDate). */
+/**
+ * `is_time`: anything strtotime understands (the sandbox's subset:
+ * parseLooseDate), except the epoch: `strtotime` gives 0 for it, which TEC
+ * takes as false, so `start_date=1970-01-01 00:00:00` (and a bare `0`) is 400
+ * `rest_invalid_param` while `1970-01-01 00:00:01` passes
+ * (real-site-behaviour.md, legacy list dates). Every legacy date argument uses it.
+ */
 export function isTime(v: unknown, req: RestRequest): boolean {
-  return parseLooseDate(v, req.site.timezone, req.site.now()) !== null;
+  const now = req.site.now();
+  return !isEpoch(v, now) && parseLooseDate(v, req.site.timezone, now) !== null;
 }
 
 /** `is_timezone` */
@@ -105,6 +112,11 @@ export function termRefList(taxonomy: string) {
     const list = parseList(v);
     return list.length > 0 && list.every((ref) => findTermRef(req.site, taxonomy, ref) !== null);
   };
+}
+
+/** The ID of an existing term of that taxonomy (`0` is no term). */
+export function isTermId(taxonomy: string) {
+  return (v: unknown, req: RestRequest): boolean => isPositiveInt(v) && req.site.store.term(Number(v))?.taxonomy === taxonomy;
 }
 
 /** Sanitises a validated slug-or-ID list to term IDs. */

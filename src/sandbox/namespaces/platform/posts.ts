@@ -14,7 +14,7 @@
  * `wp_insert_post`: 201, `Location`, the post in context `edit`.
  */
 import { can, type User } from '../../auth.ts';
-import { canRead, slugify } from '../../calendar/model.ts';
+import { canDelete, canRead, slugify, trashPost } from '../../calendar/model.ts';
 import { localToUtc, nowIn, nowUtc, parseLooseDate, utcToLocal } from '../../dates.ts';
 import { prng } from '../../prng.ts';
 import { ANY_STATUSES } from '../legacy/post-status.ts';
@@ -495,6 +495,63 @@ function createPost(req: RestRequest): RestResult {
   });
 }
 
+/**
+ * The post of `/core/v2/posts/<id>`, looked up first as WordPress's permission
+ * checks do (get_post): a missing ID or another type is 404
+ * `rest_post_invalid_id`, not rest_no_route (real-site-behaviour.md "core/v2
+ * single posts"; site-upstream.md §1).
+ */
+function itemPost(req: RestRequest): Post | RestError {
+  const post = req.site.store.post<PlatformPostMeta>(Number(req.params.id));
+  return post && post.type === 'post' ? post : new RestError('rest_post_invalid_id', 'Invalid post ID.', 404);
+}
+
+/** `GET|DELETE /core/v2/posts/<id>` (site-upstream.md §7 "Delete"): read in view context; trash, or force-delete. */
+function postItemRoute(): RouteDecl {
+  const id: ArgSchema = { type: 'integer', description: 'Unique identifier for the post.' };
+  const userCan = (req: RestRequest) => (cap: string) => can(req.user, cap);
+  return {
+    namespace: CORE_NS,
+    path: `/${CORE_NS}/posts/(?P<id>[\\d]+)`,
+    endpoints: [
+      {
+        methods: ['GET'],
+        summary: 'Retrieve a post',
+        args: { id, context: { type: 'string', enum: ['view', 'embed'], default: 'view', description: 'Scope under which the request is made.' } },
+        allowBatch: true,
+        permission: (req) => {
+          const post = itemPost(req);
+          return post instanceof RestError ? post : canRead(post, req.user, userCan(req));
+        },
+        handler: (req) => postJson(postJsonSource(req.site, req.user, req.params.context as Context), itemPost(req) as Post),
+      },
+      {
+        methods: ['DELETE'],
+        summary: 'Delete a post',
+        args: { id, force: { type: 'boolean', default: false, description: 'Whether to bypass the trash and force deletion.' } },
+        allowBatch: true,
+        permission: (req) => {
+          const post = itemPost(req);
+          if (post instanceof RestError) return post;
+          return canDelete(post, req.user, userCan(req)) || new RestError('rest_cannot_delete', 'Sorry, you are not allowed to delete this post.', authStatus(req.user !== null));
+        },
+        handler: (req) => {
+          const { site, user } = req;
+          const post = itemPost(req) as Post;
+          if (req.params.force) {
+            const previous = postJson(postJsonSource(site, user, 'edit'), post);
+            site.store.transaction(() => site.store.deletePost(post.id));
+            return { deleted: true, previous };
+          }
+          if (post.status === 'trash') throw new RestError('rest_already_trashed', 'The post has already been deleted.', 410);
+          trashPost(site, post.id);
+          return postJson(postJsonSource(site, user, 'edit'), site.store.post<PlatformPostMeta>(post.id)!);
+        },
+      },
+    ],
+  };
+}
+
 export function postsRoutes(): RouteDecl[] {
   return [
     {
@@ -522,5 +579,6 @@ export function postsRoutes(): RouteDecl[] {
         },
       ],
     },
+    postItemRoute(),
   ];
 }
