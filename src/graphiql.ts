@@ -55,18 +55,23 @@ query UpcomingEvents {
     },
     {
       title: 'One event',
-      query: `# By global ID, database ID or slug (idType).
+      query: `# The next event, in full. One event by ID: event(id: "<global ID>"),
+# event(id: "<database ID>", idType: DATABASE_ID) or event(id: "<slug>", idType: SLUG).
 query OneEvent {
-  event(id: "1", idType: DATABASE_ID) {
-    id
-    title
-    startDate
-    startDateUtc
-    cost
-    costDetails { currencyCode values }
-    website
-    virtual
-    series { title }
+  events(first: 1, where: { startDate: "${today}" }) {
+    nodes {
+      id
+      databaseId
+      slug
+      title
+      startDate
+      startDateUtc
+      cost
+      costDetails { currencyCode values }
+      website
+      venues { title address city }
+      organizers { title email }
+    }
   }
 }`,
     },

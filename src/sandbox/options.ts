@@ -71,6 +71,8 @@ export const sandboxOptionsSchema = z.object({
   /**
    * Namespaces this site does not have (`SANDBOX_DISABLE`, comma-separated), e.g.
    * `calendar-core/v1` to act as an older site. They vanish from the index and their routes.
+   * An entry starting with `/` removes the routes under that path instead (e.g.
+   * `/seo/v1/redirects`, as on a site with Yoast SEO free).
    */
   disable: z.array(z.string()).default([]),
   /** Mark batchable routes with `allow_batch` (`SANDBOX_BATCHABLE=0` acts as a site that marks none); default true. */

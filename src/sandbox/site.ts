@@ -68,7 +68,10 @@ export class Sandbox {
     this.store = new Store(options.db);
     this.secret = createHash('sha256').update(`sitegraph-sandbox:${options.seed}`).digest('hex');
     // A disabled namespace is absent: no index entry, no routes (an older or smaller site).
-    this.routes = allRoutes(this).filter((r) => !options.disable.includes(r.namespace));
+    // An entry starting with "/" removes the routes under that path (Yoast SEO free has
+    // seo/v1 but no `/seo/v1/redirects` routes).
+    const gone = options.disable.filter((d) => d.startsWith('/'));
+    this.routes = allRoutes(this).filter((r) => !options.disable.includes(r.namespace) && !gone.some((p) => r.path === p || r.path.startsWith(`${p}/`)));
     this.compiled = this.routes.map((decl) => ({ decl, re: new RegExp(`^${decl.path.replace(/\(\?P</g, '(?<')}$`, 'i') }));
   }
 

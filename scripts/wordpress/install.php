@@ -1,0 +1,183 @@
+<?php
+/**
+ * Installs WordPress non-interactively into the test site and seeds it
+ * (scripts/wordpress/start.sh runs it with php-cli):
+ *
+ *   php install.php <site dir> <site url> <out.json>
+ *
+ * Creates the administrator `admin` with a fresh application password, an
+ * author, post categories and tags, and posts that exercise every list filter
+ * of the graph (dates, authors, categories with a child, tags, sticky,
+ * formats, statuses, a password). Writes what the tests need to <out.json>
+ * (inside .wordpress/, never committed).
+ */
+
+if ( PHP_SAPI !== 'cli' || count( $argv ) !== 4 ) {
+	fwrite( STDERR, "usage: php install.php <site dir> <site url> <out.json>\n" );
+	exit( 2 );
+}
+list( , $site_dir, $site_url, $out_file ) = $argv;
+$parts = parse_url( $site_url );
+
+$_SERVER['HTTP_HOST']       = $parts['host'] . ( isset( $parts['port'] ) ? ':' . $parts['port'] : '' );
+$_SERVER['SERVER_NAME']     = $parts['host'];
+$_SERVER['SERVER_PORT']     = isset( $parts['port'] ) ? (string) $parts['port'] : '80';
+$_SERVER['REQUEST_URI']     = '/';
+$_SERVER['REQUEST_METHOD']  = 'GET';
+$_SERVER['SERVER_PROTOCOL'] = 'HTTP/1.1';
+$_SERVER['REMOTE_ADDR']     = '127.0.0.1';
+
+define( 'WP_INSTALLING', true );
+require rtrim( $site_dir, '/' ) . '/wp-load.php';
+require_once ABSPATH . 'wp-admin/includes/upgrade.php';
+
+// wp_install() tries permalink structures with loopback requests to a server
+// that is not running yet; the structure is set below instead.
+add_filter( 'pre_http_request', static function () {
+	return new WP_Error( 'http_request_failed', 'no HTTP during install' );
+} );
+
+function sitegraph_fail( $what, $err ) {
+	fwrite( STDERR, "install.php: $what failed: " . ( is_wp_error( $err ) ? $err->get_error_message() : var_export( $err, true ) ) . "\n" );
+	exit( 1 );
+}
+
+$admin_password = wp_generate_password( 24, false );
+$installed      = wp_install( 'sitegraph test site', 'admin', 'admin@example.org', true, '', $admin_password );
+if ( empty( $installed['user_id'] ) ) {
+	sitegraph_fail( 'wp_install', $installed );
+}
+$admin_id = (int) $installed['user_id'];
+wp_set_current_user( $admin_id );
+
+update_option( 'blogdescription', 'Real WordPress for sitegraph tests' );
+update_option( 'timezone_string', 'Europe/Paris' );
+update_option( 'gmt_offset', '' );
+update_option( 'posts_per_page', 10 );
+
+global $wp_rewrite;
+$wp_rewrite->set_permalink_structure( '/%postname%/' );
+$wp_rewrite->flush_rules( false );
+
+// ---- people
+$author_id = wp_insert_user(
+	array(
+		'user_login'   => 'author',
+		'user_email'   => 'author@example.org',
+		'user_pass'    => wp_generate_password( 24, false ),
+		'role'         => 'author',
+		'display_name' => 'Ann Author',
+	)
+);
+if ( is_wp_error( $author_id ) ) {
+	sitegraph_fail( 'author', $author_id );
+}
+
+$app = WP_Application_Passwords::create_new_application_password( $admin_id, array( 'name' => 'sitegraph tests' ) );
+if ( is_wp_error( $app ) ) {
+	sitegraph_fail( 'application password', $app );
+}
+
+// ---- terms
+function sitegraph_term( $name, $taxonomy, $parent = 0 ) {
+	$t = wp_insert_term( $name, $taxonomy, array( 'parent' => $parent ) );
+	if ( is_wp_error( $t ) ) {
+		sitegraph_fail( "term $name", $t );
+	}
+	return (int) $t['term_id'];
+}
+$news   = sitegraph_term( 'News', 'category' );
+$local  = sitegraph_term( 'Local', 'category', $news );
+$sports = sitegraph_term( 'Sports', 'category' );
+$alpha  = sitegraph_term( 'alpha', 'post_tag' );
+$beta   = sitegraph_term( 'beta', 'post_tag' );
+
+// ---- posts: 14 published (one per day from 2025-01-01 10:00 site time), plus other statuses
+$ids     = array();
+$formats = array( 3 => 'aside', 7 => 'gallery', 11 => 'aside' );
+for ( $i = 1; $i <= 14; $i++ ) {
+	$cats = array();
+	if ( $i % 2 === 0 ) {
+		$cats[] = $news;
+	}
+	if ( $i % 5 === 0 ) {
+		$cats[] = $local;
+	}
+	if ( $i % 3 === 0 ) {
+		$cats[] = $sports;
+	}
+	$tags = array();
+	if ( $i % 2 === 1 ) {
+		$tags[] = 'alpha';
+	}
+	if ( $i % 4 === 0 ) {
+		$tags[] = 'beta';
+	}
+	$id = wp_insert_post(
+		array(
+			'post_title'    => sprintf( 'Seeded post %02d %s', $i, $i % 2 ? 'walrus' : 'pelican' ),
+			'post_name'     => sprintf( 'seeded-post-%02d', $i ),
+			'post_content'  => sprintf( '<p>Body of seeded post %d. %s</p>', $i, $i === 9 ? 'The word zanzibar appears only here.' : '' ),
+			'post_excerpt'  => $i === 4 ? 'A hand-written excerpt.' : '',
+			'post_status'   => 'publish',
+			'post_author'   => $i % 3 === 0 ? $author_id : $admin_id,
+			'post_date'     => sprintf( '2025-01-%02d 10:00:00', $i ),
+			'post_category' => $cats ? $cats : array( 1 ),
+			'tags_input'    => $tags,
+		),
+		true
+	);
+	if ( is_wp_error( $id ) ) {
+		sitegraph_fail( "post $i", $id );
+	}
+	if ( isset( $formats[ $i ] ) ) {
+		set_post_format( $id, $formats[ $i ] );
+	}
+	$ids[] = $id;
+}
+stick_post( $ids[5] );
+
+$others = array();
+foreach ( array( 'draft', 'pending', 'private' ) as $status ) {
+	$others[ $status ] = wp_insert_post(
+		array(
+			'post_title'   => "A $status post",
+			'post_content' => "<p>Not public: $status.</p>",
+			'post_status'  => $status,
+			'post_author'  => $admin_id,
+		),
+		true
+	);
+}
+$others['password'] = wp_insert_post(
+	array(
+		'post_title'    => 'A protected post',
+		'post_content'  => '<p>Behind a password.</p>',
+		'post_status'   => 'publish',
+		'post_password' => 'open-sesame',
+		'post_author'   => $admin_id,
+		'post_date'     => '2024-12-20 09:00:00',
+	),
+	true
+);
+foreach ( $others as $what => $id ) {
+	if ( is_wp_error( $id ) ) {
+		sitegraph_fail( "post $what", $id );
+	}
+}
+
+$out = array(
+	'origin'     => untrailingslashit( home_url() ),
+	'restUrl'    => rest_url(),
+	'wpVersion'  => get_bloginfo( 'version' ),
+	'admin'      => array( 'id' => $admin_id, 'login' => 'admin', 'appPassword' => $app[0] ),
+	'author'     => array( 'id' => (int) $author_id, 'login' => 'author' ),
+	'categories' => array( 'uncategorized' => 1, 'news' => $news, 'local' => $local, 'sports' => $sports ),
+	'tags'       => array( 'alpha' => $alpha, 'beta' => $beta ),
+	'posts'      => array( 'published' => $ids, 'sticky' => $ids[5], 'helloWorld' => 1, 'others' => $others ),
+);
+if ( false === file_put_contents( $out_file, wp_json_encode( $out, JSON_PRETTY_PRINT | JSON_UNESCAPED_SLASHES ) . "\n" ) ) {
+	sitegraph_fail( 'writing ' . $out_file, null );
+}
+chmod( $out_file, 0600 );
+echo "installed WordPress " . get_bloginfo( 'version' ) . " at " . home_url() . "\n";
