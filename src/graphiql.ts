@@ -76,9 +76,11 @@ query OneEvent {
 }`,
     },
     {
-      title: 'Venues near a place',
-      query: `query VenuesNearParis {
-  venues(first: 5, where: { near: "Paris", geolocation: { latitude: 48.8566, longitude: 2.3522, distance: 50 } }) {
+      title: 'Venues and their events',
+      query: `# Near a place: where: { near: "Paris", geolocation: { latitude: 48.8566, longitude: 2.3522, distance: 50 } }
+# (calendar-core/v1, The Events Calendar 6.15+).
+query Venues {
+  venues(first: 5, where: { hasEvents: true }) {
     totalCount
     nodes { title city latitude longitude events(first: 3) { nodes { title startDate } } }
   }

@@ -558,7 +558,11 @@ export type DeleteCategoryPayload = {
 export type DeleteEventPayload = {
   __typename?: 'DeleteEventPayload';
   databaseId: Scalars['Int']['output'];
-  /** The trashed event as the legacy interface returns it; null for calendar-core/v1 deletes (it answers `[]`). */
+  /**
+   * The deleted event: trashed, as the legacy DELETE answers it; deleted for good (`force`),
+   * as read just before (calendar-core/v1 answers `[]`). Null when the site would not show
+   * it before the delete (e.g. already in the trash).
+   */
   event?: Maybe<Event>;
   /** True when deleted for good (`force`), false when moved to the trash. */
   permanently: Scalars['Boolean']['output'];
@@ -569,6 +573,15 @@ export type DeleteOrganizerPayload = {
   databaseId: Scalars['Int']['output'];
   organizer?: Maybe<Organizer>;
   permanently: Scalars['Boolean']['output'];
+};
+
+export type DeletePostPayload = {
+  __typename?: 'DeletePostPayload';
+  databaseId: Scalars['Int']['output'];
+  /** True when deleted for good (`force`), false when moved to the trash. */
+  permanently: Scalars['Boolean']['output'];
+  /** The post deleted: trashed (status `trash`), or as it was just before a `force` delete. */
+  post?: Maybe<Post>;
 };
 
 export type DeleteTagPayload = {
@@ -751,7 +764,7 @@ export type EventResult = {
   __typename?: 'EventResult';
   databaseId?: Maybe<Scalars['Int']['output']>;
   error?: Maybe<MutationError>;
-  /** The event as written (for deletes: as the legacy interface returns it, else null). */
+  /** The event as written; for deletes, the event deleted (null when the site would not show it, e.g. already in the trash). */
   event?: Maybe<Event>;
   /** Position in the input list. */
   index: Scalars['Int']['output'];
@@ -1193,26 +1206,41 @@ export type Mutation = {
   createEvent?: Maybe<EventPayload>;
   /**
    * Creates events in as few upstream calls as the site allows: one /batch/v1 request per
-   * `maxBatchSize` (25) items. `atomic: true` writes nothing unless every item validates
-   * (one batch at most).
+   * `maxBatchSize` (25) items where the site marks the route batchable (real sites mark no
+   * calendar route), otherwise direct requests, a few at a time. Venue, organizer, category
+   * and tag IDs are checked to exist first (one read per kind). `atomic: true` writes nothing
+   * unless every item validates (one batch at most; refused where the route is not batchable).
    */
-  createEvents: EventsPayload;
+  createEvents?: Maybe<EventsPayload>;
   createOrganizer?: Maybe<OrganizerPayload>;
-  createOrganizers: OrganizersPayload;
+  createOrganizers?: Maybe<OrganizersPayload>;
   /** Creates a post (POST /core/v2/posts); returns it as the site stored it (context `edit`). */
   createPost?: Maybe<Post>;
+  /**
+   * Creates posts in as few upstream calls as the site allows: one /batch/v1 request per `maxBatchSize`
+   * (25) items where the site marks POST /core/v2/posts batchable (WordPress does), otherwise direct
+   * requests, a few at a time. Results come back per item, in input order, with their errors.
+   * `atomic: true` writes nothing unless every item validates (one batch at most; refused where the
+   * route is not batchable). Needs credentials.
+   */
+  createPosts?: Maybe<PostsPayload>;
   createTag?: Maybe<TagPayload>;
   createVenue?: Maybe<VenuePayload>;
-  createVenues: VenuesPayload;
+  createVenues?: Maybe<VenuesPayload>;
   deleteCategory?: Maybe<DeleteCategoryPayload>;
-  /** Trashes the event; `force: true` deletes it for good (calendar-core/v1 only). A trashed event answers GONE. */
+  /** Trashes the event (through the legacy interface where the site has it, which answers the trashed event); `force: true` deletes it for good (calendar-core/v1 only). A trashed event answers GONE. */
   deleteEvent?: Maybe<DeleteEventPayload>;
-  deleteEvents: EventsPayload;
+  deleteEvents?: Maybe<EventsPayload>;
   deleteOrganizer?: Maybe<DeleteOrganizerPayload>;
-  deleteOrganizers: OrganizersPayload;
+  deleteOrganizers?: Maybe<OrganizersPayload>;
+  /**
+   * Moves a post to the trash (DELETE /core/v2/posts/<id>); `force: true` deletes it for good. A post
+   * already in the trash answers GONE unless `force`. A missing post is NOT_FOUND.
+   */
+  deletePost?: Maybe<DeletePostPayload>;
   deleteTag?: Maybe<DeleteTagPayload>;
   deleteVenue?: Maybe<DeleteVenuePayload>;
-  deleteVenues: VenuesPayload;
+  deleteVenues?: Maybe<VenuesPayload>;
   /** Re-reads the site's root index (as /readyz does) and returns the site's facts. */
   refreshSite?: Maybe<Site>;
   /**
@@ -1233,14 +1261,24 @@ export type Mutation = {
    */
   seo?: Maybe<SeoMutation>;
   updateCategory?: Maybe<CategoryPayload>;
-  /** `idType: SLUG` uses the legacy by-slug routes. */
+  /**
+   * Changes only the fields given. `idType: SLUG` uses the legacy by-slug routes. Through the
+   * legacy interface the event's whole stored state is sent with the changes (that update resets
+   * what it omits); a date change sends both dates and the matching duration.
+   */
   updateEvent?: Maybe<EventPayload>;
-  updateEvents: EventsPayload;
+  /** Each event at most once per call (a repeated ID is refused at its index). */
+  updateEvents?: Maybe<EventsPayload>;
   updateOrganizer?: Maybe<OrganizerPayload>;
-  updateOrganizers: OrganizersPayload;
+  updateOrganizers?: Maybe<OrganizersPayload>;
+  /**
+   * Changes only the fields given (PATCH /core/v2/posts/<id>; `id` is a Post global ID or a database ID).
+   * Returns the post as the site stored it (context `edit`). A missing post is NOT_FOUND.
+   */
+  updatePost?: Maybe<Post>;
   updateTag?: Maybe<TagPayload>;
   updateVenue?: Maybe<VenuePayload>;
-  updateVenues: VenuesPayload;
+  updateVenues?: Maybe<VenuesPayload>;
   /** Verifies a solved challenge (POST /site/v1/challenge): pass `solution` or the encoded `payload`. */
   verifyChallenge?: Maybe<ChallengeVerification>;
 };
@@ -1309,6 +1347,12 @@ export type MutationCreatePostArgs = {
 };
 
 
+export type MutationCreatePostsArgs = {
+  atomic?: InputMaybe<Scalars['Boolean']['input']>;
+  inputs: Array<CreatePostInput>;
+};
+
+
 export type MutationCreateTagArgs = {
   input: TagInput;
 };
@@ -1361,6 +1405,12 @@ export type MutationDeleteOrganizersArgs = {
   force?: InputMaybe<Scalars['Boolean']['input']>;
   ids: Array<Scalars['ID']['input']>;
   via?: InputMaybe<WriteInterface>;
+};
+
+
+export type MutationDeletePostArgs = {
+  force?: InputMaybe<Scalars['Boolean']['input']>;
+  id: Scalars['ID']['input'];
 };
 
 
@@ -1443,6 +1493,12 @@ export type MutationUpdateOrganizersArgs = {
   inputs: Array<OrganizerUpdateInput>;
   method?: InputMaybe<UpdateMethod>;
   via?: InputMaybe<WriteInterface>;
+};
+
+
+export type MutationUpdatePostArgs = {
+  id: Scalars['ID']['input'];
+  input: UpdatePostInput;
 };
 
 
@@ -1881,6 +1937,17 @@ export type PostOrderField =
   | 'SLUG'
   | 'TITLE';
 
+/** One item of `createPosts`. */
+export type PostResult = {
+  __typename?: 'PostResult';
+  databaseId?: Maybe<Scalars['Int']['output']>;
+  error?: Maybe<MutationError>;
+  /** Position in the input list. */
+  index: Scalars['Int']['output'];
+  /** The post as written (context `edit`); null when the item failed. */
+  post?: Maybe<Post>;
+};
+
 export type PostSearchColumn =
   | 'POST_CONTENT'
   | 'POST_EXCERPT'
@@ -1925,6 +1992,16 @@ export type PostsOrderBy = {
   /** Default DESC. */
   direction?: InputMaybe<OrderDirection>;
   field: PostOrderField;
+};
+
+/** Per-item results of a bulk post write, in input order. */
+export type PostsPayload = {
+  __typename?: 'PostsPayload';
+  /** Items with an error. */
+  failed: Scalars['Int']['output'];
+  results: Array<PostResult>;
+  /** Items written. */
+  written: Scalars['Int']['output'];
 };
 
 /** Filters of `posts`: every query parameter of GET /core/v2/posts, camelCased. */
@@ -3223,6 +3300,35 @@ export type UpdateMethod =
   | 'POST'
   | 'PUT';
 
+/**
+ * Changes to a post (POST /core/v2/posts/<id>, sent as PATCH): WordPress's update is partial, so
+ * only the fields given change; fields left out or null keep their stored values.
+ */
+export type UpdatePostInput = {
+  authorId?: InputMaybe<Scalars['Int']['input']>;
+  /** Replaces the post's categories (unknown IDs are skipped by the site). */
+  categoryIds?: InputMaybe<Array<Scalars['Int']['input']>>;
+  commentStatus?: InputMaybe<DiscussionStatus>;
+  content?: InputMaybe<Scalars['String']['input']>;
+  /** Publication date; without an offset it is read in the site's time zone. */
+  date?: InputMaybe<Scalars['DateTime']['input']>;
+  excerpt?: InputMaybe<Scalars['String']['input']>;
+  featuredMediaId?: InputMaybe<Scalars['Int']['input']>;
+  format?: InputMaybe<PostFormat>;
+  meta?: InputMaybe<Scalars['JSON']['input']>;
+  password?: InputMaybe<Scalars['String']['input']>;
+  pingStatus?: InputMaybe<DiscussionStatus>;
+  /** Published posts keep their slug unless one is given. */
+  slug?: InputMaybe<Scalars['String']['input']>;
+  /** PUBLISH/FUTURE/PRIVATE need `publish_posts` (re-sending the current status is always allowed). */
+  status?: InputMaybe<PostWriteStatus>;
+  sticky?: InputMaybe<Scalars['Boolean']['input']>;
+  /** Replaces the post's tags. */
+  tagIds?: InputMaybe<Array<Scalars['Int']['input']>>;
+  template?: InputMaybe<Scalars['String']['input']>;
+  title?: InputMaybe<Scalars['String']['input']>;
+};
+
 export type Venue = Node & {
   __typename?: 'Venue';
   address?: Maybe<Scalars['String']['output']>;
@@ -3482,6 +3588,7 @@ export type ResolversTypes = {
   DeleteCategoryPayload: ResolverTypeWrapper<Omit<DeleteCategoryPayload, 'category'> & { category?: Maybe<ResolversTypes['Category']> }>;
   DeleteEventPayload: ResolverTypeWrapper<Omit<DeleteEventPayload, 'event'> & { event?: Maybe<ResolversTypes['Event']> }>;
   DeleteOrganizerPayload: ResolverTypeWrapper<Omit<DeleteOrganizerPayload, 'organizer'> & { organizer?: Maybe<ResolversTypes['Organizer']> }>;
+  DeletePostPayload: ResolverTypeWrapper<Omit<DeletePostPayload, 'post'> & { post?: Maybe<ResolversTypes['Post']> }>;
   DeleteTagPayload: ResolverTypeWrapper<Omit<DeleteTagPayload, 'tag'> & { tag?: Maybe<ResolversTypes['Tag']> }>;
   DeleteVenuePayload: ResolverTypeWrapper<Omit<DeleteVenuePayload, 'venue'> & { venue?: Maybe<ResolversTypes['Venue']> }>;
   DiscussionStatus: DiscussionStatus;
@@ -3565,12 +3672,14 @@ export type ResolversTypes = {
   PostFormat: PostFormat;
   PostListStatus: PostListStatus;
   PostOrderField: PostOrderField;
+  PostResult: ResolverTypeWrapper<Omit<PostResult, 'post'> & { post?: Maybe<ResolversTypes['Post']> }>;
   PostSearchColumn: PostSearchColumn;
   PostSearchSemantics: PostSearchSemantics;
   PostStatus: PostStatus;
   PostTagsFilter: PostTagsFilter;
   PostWriteStatus: PostWriteStatus;
   PostsOrderBy: PostsOrderBy;
+  PostsPayload: ResolverTypeWrapper<Omit<PostsPayload, 'results'> & { results: Array<ResolversTypes['PostResult']> }>;
   PostsWhere: PostsWhere;
   Query: ResolverTypeWrapper<Record<PropertyKey, never>>;
   Redirect: ResolverTypeWrapper<Redirect>;
@@ -3644,6 +3753,7 @@ export type ResolversTypes = {
   TermsOrderBy: TermsOrderBy;
   TermsWhere: TermsWhere;
   UpdateMethod: UpdateMethod;
+  UpdatePostInput: UpdatePostInput;
   Venue: ResolverTypeWrapper<VenueModel>;
   VenueConnection: ResolverTypeWrapper<VenueConnectionModel>;
   VenueEdge: ResolverTypeWrapper<Omit<VenueEdge, 'node'> & { node: ResolversTypes['Venue'] }>;
@@ -3695,6 +3805,7 @@ export type ResolversParentTypes = {
   DeleteCategoryPayload: Omit<DeleteCategoryPayload, 'category'> & { category?: Maybe<ResolversParentTypes['Category']> };
   DeleteEventPayload: Omit<DeleteEventPayload, 'event'> & { event?: Maybe<ResolversParentTypes['Event']> };
   DeleteOrganizerPayload: Omit<DeleteOrganizerPayload, 'organizer'> & { organizer?: Maybe<ResolversParentTypes['Organizer']> };
+  DeletePostPayload: Omit<DeletePostPayload, 'post'> & { post?: Maybe<ResolversParentTypes['Post']> };
   DeleteTagPayload: Omit<DeleteTagPayload, 'tag'> & { tag?: Maybe<ResolversParentTypes['Tag']> };
   DeleteVenuePayload: Omit<DeleteVenuePayload, 'venue'> & { venue?: Maybe<ResolversParentTypes['Venue']> };
   DuplicatePostResult: DuplicatePostResult;
@@ -3766,8 +3877,10 @@ export type ResolversParentTypes = {
   PostCategoriesFilter: PostCategoriesFilter;
   PostConnection: PostConnectionModel;
   PostEdge: Omit<PostEdge, 'node'> & { node: ResolversParentTypes['Post'] };
+  PostResult: Omit<PostResult, 'post'> & { post?: Maybe<ResolversParentTypes['Post']> };
   PostTagsFilter: PostTagsFilter;
   PostsOrderBy: PostsOrderBy;
+  PostsPayload: Omit<PostsPayload, 'results'> & { results: Array<ResolversParentTypes['PostResult']> };
   PostsWhere: PostsWhere;
   Query: Record<PropertyKey, never>;
   Redirect: Redirect;
@@ -3826,6 +3939,7 @@ export type ResolversParentTypes = {
   TagPayload: Omit<TagPayload, 'tag'> & { tag?: Maybe<ResolversParentTypes['Tag']> };
   TermsOrderBy: TermsOrderBy;
   TermsWhere: TermsWhere;
+  UpdatePostInput: UpdatePostInput;
   Venue: VenueModel;
   VenueConnection: VenueConnectionModel;
   VenueEdge: Omit<VenueEdge, 'node'> & { node: ResolversParentTypes['Venue'] };
@@ -4046,6 +4160,12 @@ export type DeleteOrganizerPayloadResolvers<ContextType = Context, ParentType ex
   databaseId?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   organizer?: Resolver<Maybe<ResolversTypes['Organizer']>, ParentType, ContextType>;
   permanently?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+};
+
+export type DeletePostPayloadResolvers<ContextType = Context, ParentType extends ResolversParentTypes['DeletePostPayload'] = ResolversParentTypes['DeletePostPayload']> = {
+  databaseId?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  permanently?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  post?: Resolver<Maybe<ResolversTypes['Post']>, ParentType, ContextType>;
 };
 
 export type DeleteTagPayloadResolvers<ContextType = Context, ParentType extends ResolversParentTypes['DeleteTagPayload'] = ResolversParentTypes['DeleteTagPayload']> = {
@@ -4311,21 +4431,23 @@ export type MutationResolvers<ContextType = Context, ParentType extends Resolver
   clearOccurrencesNotice?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType, RequireFields<MutationClearOccurrencesNoticeArgs, 'eventId'>>;
   createCategory?: Resolver<Maybe<ResolversTypes['CategoryPayload']>, ParentType, ContextType, RequireFields<MutationCreateCategoryArgs, 'input'>>;
   createEvent?: Resolver<Maybe<ResolversTypes['EventPayload']>, ParentType, ContextType, RequireFields<MutationCreateEventArgs, 'input'>>;
-  createEvents?: Resolver<ResolversTypes['EventsPayload'], ParentType, ContextType, RequireFields<MutationCreateEventsArgs, 'atomic' | 'inputs'>>;
+  createEvents?: Resolver<Maybe<ResolversTypes['EventsPayload']>, ParentType, ContextType, RequireFields<MutationCreateEventsArgs, 'atomic' | 'inputs'>>;
   createOrganizer?: Resolver<Maybe<ResolversTypes['OrganizerPayload']>, ParentType, ContextType, RequireFields<MutationCreateOrganizerArgs, 'input'>>;
-  createOrganizers?: Resolver<ResolversTypes['OrganizersPayload'], ParentType, ContextType, RequireFields<MutationCreateOrganizersArgs, 'atomic' | 'inputs'>>;
+  createOrganizers?: Resolver<Maybe<ResolversTypes['OrganizersPayload']>, ParentType, ContextType, RequireFields<MutationCreateOrganizersArgs, 'atomic' | 'inputs'>>;
   createPost?: Resolver<Maybe<ResolversTypes['Post']>, ParentType, ContextType, RequireFields<MutationCreatePostArgs, 'input'>>;
+  createPosts?: Resolver<Maybe<ResolversTypes['PostsPayload']>, ParentType, ContextType, RequireFields<MutationCreatePostsArgs, 'atomic' | 'inputs'>>;
   createTag?: Resolver<Maybe<ResolversTypes['TagPayload']>, ParentType, ContextType, RequireFields<MutationCreateTagArgs, 'input'>>;
   createVenue?: Resolver<Maybe<ResolversTypes['VenuePayload']>, ParentType, ContextType, RequireFields<MutationCreateVenueArgs, 'input'>>;
-  createVenues?: Resolver<ResolversTypes['VenuesPayload'], ParentType, ContextType, RequireFields<MutationCreateVenuesArgs, 'atomic' | 'inputs'>>;
+  createVenues?: Resolver<Maybe<ResolversTypes['VenuesPayload']>, ParentType, ContextType, RequireFields<MutationCreateVenuesArgs, 'atomic' | 'inputs'>>;
   deleteCategory?: Resolver<Maybe<ResolversTypes['DeleteCategoryPayload']>, ParentType, ContextType, RequireFields<MutationDeleteCategoryArgs, 'id'>>;
   deleteEvent?: Resolver<Maybe<ResolversTypes['DeleteEventPayload']>, ParentType, ContextType, RequireFields<MutationDeleteEventArgs, 'force' | 'id' | 'idType'>>;
-  deleteEvents?: Resolver<ResolversTypes['EventsPayload'], ParentType, ContextType, RequireFields<MutationDeleteEventsArgs, 'atomic' | 'force' | 'ids'>>;
+  deleteEvents?: Resolver<Maybe<ResolversTypes['EventsPayload']>, ParentType, ContextType, RequireFields<MutationDeleteEventsArgs, 'atomic' | 'force' | 'ids'>>;
   deleteOrganizer?: Resolver<Maybe<ResolversTypes['DeleteOrganizerPayload']>, ParentType, ContextType, RequireFields<MutationDeleteOrganizerArgs, 'force' | 'id' | 'idType'>>;
-  deleteOrganizers?: Resolver<ResolversTypes['OrganizersPayload'], ParentType, ContextType, RequireFields<MutationDeleteOrganizersArgs, 'atomic' | 'force' | 'ids'>>;
+  deleteOrganizers?: Resolver<Maybe<ResolversTypes['OrganizersPayload']>, ParentType, ContextType, RequireFields<MutationDeleteOrganizersArgs, 'atomic' | 'force' | 'ids'>>;
+  deletePost?: Resolver<Maybe<ResolversTypes['DeletePostPayload']>, ParentType, ContextType, RequireFields<MutationDeletePostArgs, 'force' | 'id'>>;
   deleteTag?: Resolver<Maybe<ResolversTypes['DeleteTagPayload']>, ParentType, ContextType, RequireFields<MutationDeleteTagArgs, 'id'>>;
   deleteVenue?: Resolver<Maybe<ResolversTypes['DeleteVenuePayload']>, ParentType, ContextType, RequireFields<MutationDeleteVenueArgs, 'force' | 'id' | 'idType'>>;
-  deleteVenues?: Resolver<ResolversTypes['VenuesPayload'], ParentType, ContextType, RequireFields<MutationDeleteVenuesArgs, 'atomic' | 'force' | 'ids'>>;
+  deleteVenues?: Resolver<Maybe<ResolversTypes['VenuesPayload']>, ParentType, ContextType, RequireFields<MutationDeleteVenuesArgs, 'atomic' | 'force' | 'ids'>>;
   refreshSite?: Resolver<Maybe<ResolversTypes['Site']>, ParentType, ContextType>;
   removeDuplicatePostOriginal?: Resolver<Maybe<ResolversTypes['DuplicatePostResult']>, ParentType, ContextType, RequireFields<MutationRemoveDuplicatePostOriginalArgs, 'postId'>>;
   reportImportBatch?: Resolver<Maybe<ResolversTypes['ImportBatchResult']>, ParentType, ContextType, RequireFields<MutationReportImportBatchArgs, 'input'>>;
@@ -4334,12 +4456,13 @@ export type MutationResolvers<ContextType = Context, ParentType extends Resolver
   seo?: Resolver<Maybe<ResolversTypes['SeoMutation']>, ParentType, ContextType>;
   updateCategory?: Resolver<Maybe<ResolversTypes['CategoryPayload']>, ParentType, ContextType, RequireFields<MutationUpdateCategoryArgs, 'id' | 'input' | 'method'>>;
   updateEvent?: Resolver<Maybe<ResolversTypes['EventPayload']>, ParentType, ContextType, RequireFields<MutationUpdateEventArgs, 'id' | 'idType' | 'input' | 'method'>>;
-  updateEvents?: Resolver<ResolversTypes['EventsPayload'], ParentType, ContextType, RequireFields<MutationUpdateEventsArgs, 'atomic' | 'inputs' | 'method'>>;
+  updateEvents?: Resolver<Maybe<ResolversTypes['EventsPayload']>, ParentType, ContextType, RequireFields<MutationUpdateEventsArgs, 'atomic' | 'inputs' | 'method'>>;
   updateOrganizer?: Resolver<Maybe<ResolversTypes['OrganizerPayload']>, ParentType, ContextType, RequireFields<MutationUpdateOrganizerArgs, 'id' | 'idType' | 'input' | 'method'>>;
-  updateOrganizers?: Resolver<ResolversTypes['OrganizersPayload'], ParentType, ContextType, RequireFields<MutationUpdateOrganizersArgs, 'atomic' | 'inputs' | 'method'>>;
+  updateOrganizers?: Resolver<Maybe<ResolversTypes['OrganizersPayload']>, ParentType, ContextType, RequireFields<MutationUpdateOrganizersArgs, 'atomic' | 'inputs' | 'method'>>;
+  updatePost?: Resolver<Maybe<ResolversTypes['Post']>, ParentType, ContextType, RequireFields<MutationUpdatePostArgs, 'id' | 'input'>>;
   updateTag?: Resolver<Maybe<ResolversTypes['TagPayload']>, ParentType, ContextType, RequireFields<MutationUpdateTagArgs, 'id' | 'input' | 'method'>>;
   updateVenue?: Resolver<Maybe<ResolversTypes['VenuePayload']>, ParentType, ContextType, RequireFields<MutationUpdateVenueArgs, 'id' | 'idType' | 'input' | 'method'>>;
-  updateVenues?: Resolver<ResolversTypes['VenuesPayload'], ParentType, ContextType, RequireFields<MutationUpdateVenuesArgs, 'atomic' | 'inputs' | 'method'>>;
+  updateVenues?: Resolver<Maybe<ResolversTypes['VenuesPayload']>, ParentType, ContextType, RequireFields<MutationUpdateVenuesArgs, 'atomic' | 'inputs' | 'method'>>;
   verifyChallenge?: Resolver<Maybe<ResolversTypes['ChallengeVerification']>, ParentType, ContextType, Partial<MutationVerifyChallengeArgs>>;
 };
 
@@ -4533,6 +4656,19 @@ export type PostConnectionResolvers<ContextType = Context, ParentType extends Re
 export type PostEdgeResolvers<ContextType = Context, ParentType extends ResolversParentTypes['PostEdge'] = ResolversParentTypes['PostEdge']> = {
   cursor?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   node?: Resolver<ResolversTypes['Post'], ParentType, ContextType>;
+};
+
+export type PostResultResolvers<ContextType = Context, ParentType extends ResolversParentTypes['PostResult'] = ResolversParentTypes['PostResult']> = {
+  databaseId?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  error?: Resolver<Maybe<ResolversTypes['MutationError']>, ParentType, ContextType>;
+  index?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  post?: Resolver<Maybe<ResolversTypes['Post']>, ParentType, ContextType>;
+};
+
+export type PostsPayloadResolvers<ContextType = Context, ParentType extends ResolversParentTypes['PostsPayload'] = ResolversParentTypes['PostsPayload']> = {
+  failed?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  results?: Resolver<Array<ResolversTypes['PostResult']>, ParentType, ContextType>;
+  written?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
 };
 
 export type QueryResolvers<ContextType = Context, ParentType extends ResolversParentTypes['Query'] = ResolversParentTypes['Query']> = {
@@ -5088,6 +5224,7 @@ export type Resolvers<ContextType = Context> = {
   DeleteCategoryPayload?: DeleteCategoryPayloadResolvers<ContextType>;
   DeleteEventPayload?: DeleteEventPayloadResolvers<ContextType>;
   DeleteOrganizerPayload?: DeleteOrganizerPayloadResolvers<ContextType>;
+  DeletePostPayload?: DeletePostPayloadResolvers<ContextType>;
   DeleteTagPayload?: DeleteTagPayloadResolvers<ContextType>;
   DeleteVenuePayload?: DeleteVenuePayloadResolvers<ContextType>;
   DuplicatePostResult?: DuplicatePostResultResolvers<ContextType>;
@@ -5138,6 +5275,8 @@ export type Resolvers<ContextType = Context> = {
   Post?: PostResolvers<ContextType>;
   PostConnection?: PostConnectionResolvers<ContextType>;
   PostEdge?: PostEdgeResolvers<ContextType>;
+  PostResult?: PostResultResolvers<ContextType>;
+  PostsPayload?: PostsPayloadResolvers<ContextType>;
   Query?: QueryResolvers<ContextType>;
   Redirect?: RedirectResolvers<ContextType>;
   RedirectImportResult?: RedirectImportResultResolvers<ContextType>;

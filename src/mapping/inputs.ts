@@ -396,3 +396,184 @@ export function validateTerm(input: CategoryInput | TagInput, create: boolean): 
   if (given(src.parentId) && (!Number.isInteger(src.parentId) || (src.parentId as number) < 0)) out.add(['parentId'], 'parentId must be a category ID (0 for top level).');
   return out.list;
 }
+
+// ---------------------------------------------------------------------------
+// Updates that must carry the event's stored state
+
+/** The input's references to existing objects, by kind (what must exist before the write is sent). */
+export type RefKind = 'venue' | 'organizer' | 'category' | 'tag';
+export const REF_FIELDS: { field: 'venueIds' | 'organizerIds' | 'categoryIds' | 'tagIds'; kind: RefKind }[] = [
+  { field: 'venueIds', kind: 'venue' },
+  { field: 'organizerIds', kind: 'organizer' },
+  { field: 'categoryIds', kind: 'category' },
+  { field: 'tagIds', kind: 'tag' },
+];
+
+/** `{field: ids}` for the reference fields an event input gives. */
+export function eventReferences(input: EventInput): { field: string; kind: RefKind; ids: number[] }[] {
+  const out: { field: string; kind: RefKind; ids: number[] }[] = [];
+  for (const { field, kind } of REF_FIELDS) {
+    const ids = input[field];
+    if (Array.isArray(ids) && ids.length) out.push({ field, kind, ids: ids.filter((x) => Number.isInteger(x) && x > 0) });
+  }
+  return out;
+}
+
+const rec = (v: unknown): Record<string, unknown> | null => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : null);
+const truthy = (v: unknown) => v === true || v === 1 || v === '1' || v === 'true' || v === 'yes';
+const idOf = (v: unknown): number | null => {
+  const n = typeof v === 'number' ? v : typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : NaN;
+  return Number.isInteger(n) && n > 0 ? n : null;
+};
+const idsOf = (v: unknown): number[] =>
+  (Array.isArray(v) ? v : []).map((x) => idOf(rec(x) ? rec(x)!.id : x)).filter((x): x is number => x !== null);
+
+/**
+ * What a legacy update must carry so that nothing the caller did not touch
+ * changes: the legacy `POST /events/<id>` rebuilds the event's calendar data
+ * from the request and resets what it omits (real-site-behaviour.md "Legacy
+ * update ... is not a partial update": timezone, featured, cost, organizer,
+ * website reset; an end date without its start date ignored).
+ *
+ * `raw` is the event as the legacy single GET (`from: 'legacy'`) or a
+ * calendar-core answer (`from: 'core'`) shows it; only the fields that source
+ * serves are returned, so states from both can be layered.
+ *
+ * Left out on purpose: `title`, `description`, `excerpt` (post fields the
+ * update keeps — same table: "title, description, dates kept" — and the GET
+ * shows them rendered: HTML entities, `the_content` filters, expanded
+ * shortcodes; writing that back would alter them), and `slug`, `author`,
+ * `date` (post fields, kept likewise).
+ */
+export function legacyEventState(raw: unknown, from: Api): Json {
+  const o = rec(raw) ?? {};
+  const out: Json = {};
+  for (const k of ['start_date', 'end_date']) if (typeof o[k] === 'string' && o[k]) out[k] = (o[k] as string).replace('T', ' ').slice(0, 19);
+  if (typeof o.timezone === 'string' && o.timezone) out.timezone = o.timezone;
+  for (const k of ['all_day', 'featured', 'sticky']) if (k in o) out[k] = truthy(o[k]);
+  // The formatted cost ("$10", "10 €"): the update parses the currency symbol and its side back out of it.
+  if (typeof o.cost === 'string') out.cost = o.cost;
+  if (typeof o.status === 'string' && WRITE_STATUSES.includes(o.status)) out.status = o.status;
+  if (from === 'legacy') {
+    // The GET shows the permalink as `website` when none is set: that is no website, and an omitted
+    // website is reset to none — the state needs no `website` then (the site refuses "" as a URL).
+    if (typeof o.website === 'string' && o.website && o.website !== o.url) out.website = o.website;
+    for (const k of ['show_map', 'show_map_link', 'hide_from_listings']) if (k in o) out[k] = truthy(o[k]);
+    // `venue`: [] for none, an object for one, an array for several (calendar-upstream.md §1.3).
+    const venues = Array.isArray(o.venue) ? idsOf(o.venue) : rec(o.venue) ? idsOf([o.venue]) : [];
+    // The update takes one venue, and keeps the venue when `venue` is omitted (same table): send it only when it is the one.
+    if (venues.length === 1) out.venue = venues[0];
+    if ('organizer' in o) out.organizer = idsOf(o.organizer);
+    if ('categories' in o) out.categories = idsOf(o.categories);
+    if ('tags' in o) out.tags = idsOf(o.tags);
+    const image = rec(o.image) ? idOf(rec(o.image)!.id) : idOf(o.image);
+    if (image) out.image = image;
+  } else {
+    const venues = idsOf(o.venues);
+    if (venues.length === 1) out.venue = venues[0];
+    if ('organizers' in o) out.organizer = idsOf(o.organizers);
+    const cats = o.calendar_events_cat ?? o.tribe_events_cat;
+    if (cats !== undefined) out.categories = idsOf(cats);
+    if ('tags' in o) out.tags = idsOf(o.tags);
+    const image = idOf(o.featured_media);
+    if (image) out.image = image;
+  }
+  return out;
+}
+
+/** The stored zone and local dates of an event body (either interface: same names). */
+export interface StoredDates {
+  start: string | null;
+  end: string | null;
+  timezone: string | null;
+}
+
+export function storedDates(raw: unknown): StoredDates {
+  const o = rec(raw) ?? {};
+  const s = (v: unknown) => (typeof v === 'string' && v ? v.replace('T', ' ').slice(0, 19) : null);
+  return { start: s(o.start_date), end: s(o.end_date), timezone: typeof o.timezone === 'string' && o.timezone ? o.timezone : null };
+}
+
+const SQL_FORMAT = 'yyyy-MM-dd HH:mm:ss';
+
+function localMs(local: string, zone: string): number {
+  return DateTime.fromFormat(local, SQL_FORMAT, { zone: luxonZone(zone) ?? 'utc' }).toMillis();
+}
+
+function addSeconds(local: string, seconds: number, zone: string): string {
+  return DateTime.fromFormat(local, SQL_FORMAT, { zone: luxonZone(zone) ?? 'utc' }).plus({ seconds }).toFormat(SQL_FORMAT);
+}
+
+/**
+ * Both dates of an update, local to the event's final zone: the caller's
+ * where given, else the stored ones; `duration` without `endDate` moves the
+ * end. Returns an issue when the result ends before it starts.
+ */
+export function updatedDates(input: EventInput, stored: StoredDates, zone: string, o: ConvertOptions): { start: string; end: string; duration: number } | FieldIssue | null {
+  const start = given(input.startDate) ? eventDate(input.startDate, { ...o, eventZone: zone }) : stored.start;
+  let end = given(input.endDate) ? eventDate(input.endDate, { ...o, eventZone: zone }) : stored.end;
+  if (!start || !end) return null;
+  if (given(input.duration) && !given(input.endDate)) end = addSeconds(start as string, input.duration!, zone);
+  const seconds = Math.round((localMs(end as string, zone) - localMs(start as string, zone)) / 1000);
+  if (seconds < 0) {
+    const field = given(input.endDate) ? 'endDate' : 'startDate';
+    return { path: [field], message: `endDate must not be before startDate (the event's stored ${field === 'endDate' ? 'start' : 'end'} is ${field === 'endDate' ? start : end}, ${zone}).` };
+  }
+  if (given(input.duration) && given(input.endDate) && input.duration !== seconds) {
+    return { path: ['duration'], message: `duration (${input.duration} s) does not match startDate..endDate (${seconds} s); give one or the other.` };
+  }
+  return { start: start as string, end: end as string, duration: seconds };
+}
+
+export const isIssue = (x: unknown): x is FieldIssue => Boolean(x && typeof x === 'object' && 'path' in x && 'message' in x);
+
+/**
+ * A legacy update's complete payload: the stored state (layers, later wins),
+ * then the caller's fields, with both dates always together (an end date
+ * alone is ignored by the site). New inline organizers are added to the
+ * stored ones unless the caller lists `organizerIds`.
+ */
+export function completeLegacyUpdate(layers: Json[], payload: Json, input: EventInput, stored: StoredDates, o: ConvertOptions): Json | FieldIssue {
+  const state: Json = Object.assign({}, ...layers);
+  const out: Json = { ...state, ...payload };
+  const zone = (given(input.timezone) ? input.timezone! : (state.timezone as string | undefined) ?? stored.timezone) ?? o.siteZone;
+  const base: StoredDates = { start: (state.start_date as string | undefined) ?? stored.start, end: (state.end_date as string | undefined) ?? stored.end, timezone: zone };
+  const dates = updatedDates(input, base, zone, o);
+  if (isIssue(dates)) return dates;
+  if (dates) {
+    out.start_date = dates.start;
+    out.end_date = dates.end;
+  }
+  if (given(input.organizers) && input.organizers!.length && !given(input.organizerIds)) {
+    out.organizer = [...((state.organizer as unknown[] | undefined) ?? []), ...((payload.organizer as unknown[] | undefined) ?? [])];
+  }
+  // `website: ""` clears it: the site refuses "" as a URL, and an omitted website is reset to none.
+  if (out.website === '') delete out.website;
+  return out;
+}
+
+/**
+ * A calendar-core update that touches a date: both dates and the matching
+ * `duration` (a PATCH/PUT with only `end_date` leaves `duration` stale:
+ * real-site-behaviour.md "calendar-core/v1 ... Updates").
+ */
+export function completeCoreDates(payload: Json, input: EventInput, stored: StoredDates, o: ConvertOptions): FieldIssue | null {
+  const zone = (given(input.timezone) ? input.timezone! : stored.timezone) ?? o.siteZone;
+  const dates = updatedDates(input, { ...stored, timezone: zone }, zone, o);
+  if (isIssue(dates)) return dates;
+  if (!dates) return null;
+  payload.start_date = dates.start;
+  payload.end_date = dates.end;
+  payload.duration = dates.duration;
+  return null;
+}
+
+/**
+ * Whether a core update of this input touches the event's dates (and so sends
+ * them complete). A new `timezone` alone counts: both interfaces then get the
+ * stored wall-clock times with it, so a zone change means the same thing
+ * whichever interface writes it.
+ */
+export function touchesDates(input: EventInput): boolean {
+  return given(input.startDate) || given(input.endDate) || given(input.duration) || given(input.timezone);
+}

@@ -2,11 +2,15 @@
  * Calendar write mutations (schema/writes.graphql): single, bulk and atomic.
  *
  * One engine serves every kind: each item becomes a job (validated input,
- * target, interface, method) -> the primary write requests, sent through
- * /batch/v1 where the site allows (upstream/batch.ts) -> for items whose input
- * spans both interfaces, a follow-up update through the other interface ->
- * per-item results in input order. Loaders are cleared and re-primed with
- * what the site answered, so payload selections show the written state.
+ * target, interface, method) -> what `atomic` needs is checked before any
+ * request -> one level of reads the writes depend on (writes/reads.ts: stored
+ * state for updates that must send it whole, referenced objects, the object
+ * a calendar-core delete will not return) -> the primary write requests,
+ * sent through /batch/v1 where the site allows (upstream/batch.ts), else
+ * directly -> for items whose input spans both interfaces, a follow-up update
+ * through the other interface -> per-item results in input order. Loaders
+ * are cleared and re-primed with what the site answered, so payload
+ * selections show the written state.
  */
 import type { Context } from '../context.ts';
 import type {
@@ -15,15 +19,17 @@ import type {
 import { coreEvent, coreOrganizer, coreVenue } from '../mapping/core.ts';
 import { databaseIdOf, idArgument, type NodeType } from '../mapping/ids.ts';
 import {
-  eventPayloads, graphField, organizerPayloads, termPayload, validateEvent, validateOrganizer, validateTerm, validateVenue, venuePayloads,
-  type Api, type ConvertOptions, type FieldIssue, type SplitPayloads, type ValidateOptions,
+  completeCoreDates, completeLegacyUpdate, eventPayloads, graphField, isIssue, legacyEventState, organizerPayloads, storedDates, termPayload, touchesDates,
+  validateEvent, validateOrganizer, validateTerm, validateVenue, venuePayloads,
+  type Api, type ConvertOptions, type FieldIssue, type Json, type SplitPayloads, type ValidateOptions,
 } from '../mapping/inputs.ts';
 import { legacyEvent, legacyOrganizer, legacyTerm, legacyVenue } from '../mapping/legacy.ts';
 import type { EventModel, OrganizerModel, TermModel, VenueModel } from '../mapping/models.ts';
-import { checkAtomic, sendWrites, type WriteOutcome, type WriteRequest } from '../upstream/batch.ts';
+import { allBatchable, checkAtomic, sendWrites, type WriteOutcome, type WriteRequest } from '../upstream/batch.ts';
 import { writeRequest, type Target, type WriteKind, type WriteMethod } from '../upstream/calendarWrites.ts';
 import { CORE_NS, LEGACY_NS } from '../upstream/discovery.ts';
 import { GatewayError } from '../upstream/errors.ts';
+import { checkReferences, readStates, refMessage, stateKey, type StateRead } from '../writes/reads.ts';
 
 /** Most items one bulk mutation takes (20 batches of 25). */
 export const MAX_BULK_ITEMS = 500;
@@ -79,15 +85,18 @@ function needNamespace(ctx: Context, api: Api): void {
 /**
  * calendar-core/v1 when the site has it, else legacy; slugs, `method: POST`
  * and `via: LEGACY` are legacy (calendar-core/v1 has no by-slug routes and no
- * POST updates).
+ * POST updates). `preferLegacy` (trashing deletes) turns the default round:
+ * the legacy DELETE answers the trashed object, calendar-core's answers `[]`
+ * (real-site-behaviour.md "calendar-core/v1 ... Delete").
  */
-function chooseApi(ctx: Context, via: Via, opts: { slug?: boolean; method?: MethodArg; force?: boolean } = {}): Api {
+function chooseApi(ctx: Context, via: Via, opts: { slug?: boolean; method?: MethodArg; force?: boolean; preferLegacy?: boolean } = {}): Api {
   const legacyOnly = opts.slug ? 'idType: SLUG' : opts.method === 'POST' ? 'method: POST' : null;
   if (via === 'CORE' && legacyOnly) throw GatewayError.badInput(`${legacyOnly} uses the legacy interface; it cannot go through via: CORE.`, { arguments: ['via'] });
   if (opts.force && (legacyOnly || via === 'LEGACY' || !ctx.site.hasCore)) {
     throw GatewayError.badInput(`force: true needs calendar-core/v1 and an ID (legacy deletes always trash)${ctx.site.hasCore ? '' : '; this site does not offer calendar-core/v1'}.`, { arguments: ['force'] });
   }
-  const api: Api = via === 'LEGACY' || legacyOnly ? 'legacy' : via === 'CORE' ? 'core' : ctx.site.hasCore ? 'core' : 'legacy';
+  const fallback: Api = opts.force ? 'core' : opts.preferLegacy && ctx.site.hasLegacy ? 'legacy' : ctx.site.hasCore ? 'core' : 'legacy';
+  const api: Api = via === 'LEGACY' || legacyOnly ? 'legacy' : via === 'CORE' ? 'core' : fallback;
   needNamespace(ctx, api);
   return api;
 }
@@ -158,9 +167,10 @@ function settle(ctx: Context, kind: PostKind, id: number, models: AnyModel[]): v
 
 interface Job<I> {
   index: number;
-  /** Where the item is in the arguments (`["inputs", "3"]`), and where its fields are. */
+  /** Where the item is in the arguments (`["inputs", "3"]`), where its fields are, and where its ID is. */
   itemPath: string[];
   fieldPrefix: string[];
+  idPath: string[];
   input?: I;
   target: Target | null;
   api: Api;
@@ -168,6 +178,11 @@ interface Job<I> {
   query?: Record<string, string | number | boolean>;
   payloads?: SplitPayloads;
   error?: MutationErrorOut;
+  /** The stored object this write needs first, through which interface. */
+  read?: Api;
+  stored?: StateRead;
+  /** The event's legacy state as read before the write (for a legacy follow-up after a core update). */
+  legacyState?: Json;
 }
 
 interface RunOptions {
@@ -188,16 +203,127 @@ function idOfBody(body: unknown): number | null {
   return typeof id === 'number' && Number.isInteger(id) ? id : null;
 }
 
+const NO_DATES = { start: null, end: null, timezone: null };
+
+function convertOptions(ctx: Context, input: EventInput | VenueInput | OrganizerInput, eventZone?: string | null): ConvertOptions {
+  const tz = (input as EventInput).timezone;
+  return { siteZone: ctx.site.timezone, eventZone: tz || eventZone || ctx.site.timezone };
+}
+
+/**
+ * What `atomic: true` needs (every route batchable, one batch), checked
+ * before anything is sent — reads included (real sites batch no calendar
+ * route: real-site-behaviour.md "No calendar-core route is batchable").
+ */
+function checkAtomicJobs(ctx: Context, spec: KindSpec<unknown>, jobs: Job<unknown>[]): void {
+  const reqs = jobs.map((j) => writeRequest(j.api, spec.kind, j.method, j.target ?? (j.method === 'POST' ? null : { id: 0 }), undefined, j.query));
+  checkAtomic(ctx.site, reqs);
+}
+
+/**
+ * The one level of reads the writes depend on, then the payloads:
+ * - a legacy event update sends the event's complete state (the site resets
+ *   what the request omits), so it reads the event with the legacy single GET
+ *   first; so does a calendar-core update whose legacy-only fields go in a
+ *   legacy follow-up;
+ * - a calendar-core event update that touches a date sends both dates and
+ *   the matching `duration`, so it reads the stored ones (and the zone) when
+ *   the caller did not give them all;
+ * - a calendar-core delete answers `[]`, so the object is read first;
+ * - every venue, organizer, category and tag an event input references is
+ *   checked to exist (calendar-core/v1 6.15 writes whatever IDs it is given).
+ */
+async function prepare<I>(ctx: Context, spec: KindSpec<I>, jobs: Job<I>[]): Promise<void> {
+  const live = jobs.filter((j) => !j.error);
+  for (const j of live) {
+    if (!j.target) continue;
+    if (j.method === 'DELETE') {
+      if (j.api === 'core') j.read = 'core';
+      continue;
+    }
+    if (spec.kind !== 'events') continue;
+    const input = j.input as EventInput;
+    const secondary = spec.payloads(j.input as I, j.api, convertOptions(ctx, input)).secondary;
+    if (j.api === 'legacy' || secondary) j.read = 'legacy';
+    else if (touchesDates(input) && !(input.startDate && input.endDate && input.timezone)) j.read = 'core';
+  }
+  const wanted = live.filter((j) => j.read).map((j) => ({ api: j.read!, kind: spec.kind, target: j.target! }));
+  const refInputs = spec.kind === 'events' ? live.filter((j) => j.method !== 'DELETE' && j.input).map((j) => ({ key: j.index, input: j.input as EventInput })) : [];
+  const [states, refs] = await Promise.all([
+    wanted.length ? readStates(ctx, wanted) : Promise.resolve(new Map<string, StateRead>()),
+    refInputs.length ? checkReferences(ctx, refInputs) : Promise.resolve(new Map<number, never>()),
+  ]);
+
+  for (const j of live) {
+    if (j.read) j.stored = states.get(stateKey(j.read, spec.kind, j.target!));
+    if (j.method === 'DELETE') continue;
+    const problem = refs.get(j.index);
+    if (problem) {
+      j.error = { code: 'BAD_USER_INPUT', message: refMessage(problem), path: [...j.fieldPrefix, problem.field], upstream: null };
+      continue;
+    }
+    if (j.stored && !j.stored.ok) {
+      const e = j.stored.error;
+      j.error = { code: e.code, message: `Not written: the ${spec.type.toLowerCase()}'s stored state, which this update must send, could not be read: ${e.message}`, path: j.idPath, upstream: upstreamOf(e) };
+      continue;
+    }
+    const input = j.input as EventInput;
+    const body = j.stored?.ok ? j.stored.body : undefined;
+    const stored = body === undefined ? NO_DATES : storedDates(body);
+    const o = convertOptions(ctx, input, stored.timezone);
+    const p = spec.payloads(j.input as I, j.api, o);
+    if (spec.kind === 'events' && j.target) {
+      if (j.api === 'legacy') {
+        const full = completeLegacyUpdate([legacyEventState(body, 'legacy')], p.primary, input, stored, o);
+        if (isIssue(full)) {
+          j.error = issueOut(full, j.fieldPrefix);
+          continue;
+        }
+        p.primary = full;
+      } else {
+        if (touchesDates(input)) {
+          const issue = completeCoreDates(p.primary, input, stored, o);
+          if (issue) {
+            j.error = issueOut(issue, j.fieldPrefix);
+            continue;
+          }
+        }
+        if (j.read === 'legacy') j.legacyState = legacyEventState(body, 'legacy');
+      }
+    }
+    // A new event has no website: "" needs no sending (the legacy interface refuses it as a URL).
+    if (!j.target && j.api === 'legacy' && p.primary.website === '') delete p.primary.website;
+    j.payloads = p;
+  }
+}
+
+/**
+ * The payload of a legacy follow-up after a calendar-core write of the same
+ * event: it too must carry the complete state (the legacy update resets what
+ * it omits). The core answer is the freshest copy of what core serves; what
+ * only the legacy interface has comes from the read before the write (none
+ * for a create: a new event has the defaults the reset would give).
+ */
+function legacyFollowUp(job: Job<EventInput>, coreBody: unknown, second: Json, o: ConvertOptions): Json {
+  const layers = [...(job.legacyState ? [job.legacyState] : []), legacyEventState(coreBody, 'core')];
+  // The core answer already has the final dates and zone: the caller's were written there.
+  const rest: EventInput = { ...(job.input ?? {}), startDate: undefined, endDate: undefined, duration: undefined, timezone: undefined };
+  const full = completeLegacyUpdate(layers, second, rest, storedDates(coreBody), o);
+  return isIssue(full) ? second : full;
+}
+
 /**
  * Sends the jobs' writes (primary, then follow-ups) and returns per-item
  * results. Jobs already carrying an `error` are not sent; with `atomic`, any
  * such job stops every write.
  */
 async function run<I>(ctx: Context, spec: KindSpec<I>, jobs: Job<I>[], opts: RunOptions): Promise<ItemResult<AnyModel>[]> {
+  if (opts.atomic) checkAtomicJobs(ctx, spec as KindSpec<unknown>, jobs as Job<unknown>[]);
+  if (opts.atomic && jobs.some((j) => j.error)) return shortCircuit<AnyModel>(jobs as Job<unknown>[]);
+  await prepare(ctx, spec, jobs);
   if (opts.atomic && jobs.some((j) => j.error)) return shortCircuit<AnyModel>(jobs as Job<unknown>[]);
   const live = jobs.filter((j) => !j.error);
   const primary: WriteRequest[] = live.map((j) => writeRequest(j.api, spec.kind, j.method, j.target, j.method === 'DELETE' ? undefined : j.payloads!.primary, j.query));
-  if (opts.atomic) checkAtomic(ctx.site, primary);
   const outcomes = await sendWrites(ctx.upstream, ctx.site, primary, { atomic: opts.atomic, limit: ctx.limit });
 
   const results = new Map<Job<I>, ItemResult<AnyModel>>();
@@ -214,20 +340,27 @@ async function run<I>(ctx: Context, spec: KindSpec<I>, jobs: Job<I>[], opts: Run
       return;
     }
     if (job.method === 'DELETE') {
-      // Legacy deletes answer the trashed object; calendar-core/v1 answers `[]` (calendar-upstream.md §1.6, §2).
-      const id = known ?? idOfBody(o.body);
-      const model = job.api === 'legacy' && idOfBody(o.body) !== null ? spec.fromLegacy(o.body) : null;
+      // Legacy deletes answer the trashed object; calendar-core/v1 answers `[]` (real-site-behaviour.md), so
+      // its payload is the object as read just before, trashed unless deleted for good.
+      let model: AnyModel | null = null;
+      if (job.api === 'legacy' && idOfBody(o.body) !== null) model = spec.fromLegacy(o.body);
+      else if (job.api === 'core' && job.stored?.ok) {
+        model = spec.fromCore(job.stored.body);
+        if (!job.query?.force) model.status = 'trash';
+      }
+      const id = known ?? idOfBody(o.body) ?? model?.databaseId ?? null;
       if (id !== null) clearPost(ctx, spec.kind, id);
-      if (model) ctx.loaders.prime(model);
-      results.set(job, { index: job.index, databaseId: id ?? model?.databaseId ?? null, model, error: null });
+      if (model && !job.query?.force) ctx.loaders.prime(model);
+      results.set(job, { index: job.index, databaseId: id, model, error: null });
       return;
     }
     const model = job.api === 'core' ? spec.fromCore(o.body) : spec.fromLegacy(o.body);
     models.set(job, [model]);
     results.set(job, { index: job.index, databaseId: model.databaseId, model, error: null });
-    const second = job.payloads?.secondary;
+    let second = job.payloads?.secondary;
     if (second) {
       const api: Api = job.api === 'core' ? 'legacy' : 'core';
+      if (spec.kind === 'events' && api === 'legacy') second = legacyFollowUp(job as Job<EventInput>, o.body, second, convertOptions(ctx, job.input as EventInput));
       // Legacy follow-ups use POST (its canonical EDIT), core ones PATCH: only the named fields change.
       follow.push({ job, api, req: writeRequest(api, spec.kind, api === 'legacy' ? 'POST' : 'PATCH', { id: model.databaseId }, second) });
     }
@@ -250,31 +383,12 @@ async function run<I>(ctx: Context, spec: KindSpec<I>, jobs: Job<I>[], opts: Run
       }
     });
   }
-  for (const [job, ms] of models) settle(ctx, spec.kind, ms[0]!.databaseId, ms);
+  for (const [, ms] of models) settle(ctx, spec.kind, ms[0]!.databaseId, ms);
   return jobs.map((j) => results.get(j) ?? shortCircuit<AnyModel>([j as Job<unknown>])[0]!);
 }
 
 // ---------------------------------------------------------------------------
 // Building jobs
-
-function convertOptions(ctx: Context, input: EventInput | VenueInput | OrganizerInput, eventZone?: string | null): ConvertOptions {
-  const tz = (input as EventInput).timezone;
-  return { siteZone: ctx.site.timezone, eventZone: tz || eventZone || ctx.site.timezone };
-}
-
-/** Event updates with dates but no `timezone` need the event's own zone: read through the (batched) loader. */
-async function eventZones(ctx: Context, items: { id: number | null; input: EventInput }[]): Promise<Map<number, string>> {
-  const ids = [...new Set(items.filter((x) => x.id !== null && !x.input.timezone && (x.input.startDate || x.input.endDate)).map((x) => x.id!))];
-  const out = new Map<number, string>();
-  if (!ids.length) return out;
-  const found = await ctx.loaders.event.loadMany(ids);
-  found.forEach((m, i) => {
-    if (m && !(m instanceof Error) && m.timezone) out.set(ids[i]!, m.timezone);
-  });
-  // The read was for the zone only: drop it, so the payload shows what the write answers.
-  for (const id of ids) clearPost(ctx, 'events', id);
-  return out;
-}
 
 function targetOf(id: string, idType: string | null | undefined, type: NodeType): Target | null {
   if (idType === 'SLUG') return id.trim() ? { slug: id } : null;
@@ -286,16 +400,13 @@ function updateMethod(method: MethodArg): WriteMethod {
   return method === 'PUT' ? 'PUT' : method === 'POST' ? 'POST' : 'PATCH';
 }
 
+/** A create or update job, its input checked (payloads come after the reads, in `prepare`). */
 function writeJob<I extends EventInput | VenueInput | OrganizerInput>(
-  ctx: Context, spec: KindSpec<I>, index: number, itemPath: string[], fieldPrefix: string[], input: I, target: Target | null, api: Api, method: WriteMethod, zone?: string,
+  ctx: Context, spec: KindSpec<I>, index: number, paths: { item: string[]; fields: string[]; id: string[] }, input: I, target: Target | null, api: Api, method: WriteMethod,
 ): Job<I> {
-  const job: Job<I> = { index, itemPath, fieldPrefix, input, target, api, method };
+  const job: Job<I> = { index, itemPath: paths.item, fieldPrefix: paths.fields, idPath: paths.id, input, target, api, method };
   const issues = spec.validate(input, { create: target === null, api, site: ctx.site });
-  if (issues.length) {
-    job.error = issueOut(issues[0]!, fieldPrefix);
-    return job;
-  }
-  job.payloads = spec.payloads(input, api, convertOptions(ctx, input, zone));
+  if (issues.length) job.error = issueOut(issues[0]!, paths.fields);
   return job;
 }
 
@@ -309,7 +420,7 @@ function badId(itemPath: string[], type: NodeType, id: string): MutationErrorOut
 async function createOne<I extends EventInput | VenueInput | OrganizerInput>(ctx: Context, spec: KindSpec<I>, input: I, via: Via): Promise<AnyModel> {
   needAuth(ctx);
   const api = chooseApi(ctx, via);
-  const [r] = await run(ctx, spec, [writeJob(ctx, spec, 0, ['input'], ['input'], input, null, api, 'POST')], { atomic: false });
+  const [r] = await run(ctx, spec, [writeJob(ctx, spec, 0, { item: ['input'], fields: ['input'], id: ['input'] }, input, null, api, 'POST')], { atomic: false });
   if (r!.error) throw toGraphError(r!.error, r!.databaseId);
   return r!.model as AnyModel;
 }
@@ -321,9 +432,7 @@ async function updateOne<I extends EventInput | VenueInput | OrganizerInput>(
   const target = targetOf(id, idType, spec.type);
   if (!target) throw GatewayError.badInput(`${JSON.stringify(id)} is not a ${spec.type} ${idType === 'SLUG' ? 'slug' : 'ID (a global ID or a database ID)'}.`, { arguments: ['id'] });
   const api = chooseApi(ctx, via, { slug: 'slug' in target, method });
-  let zone: string | undefined;
-  if (spec.kind === 'events' && 'id' in target) zone = (await eventZones(ctx, [{ id: target.id, input: input as EventInput }])).get(target.id);
-  const [r] = await run(ctx, spec, [writeJob(ctx, spec, 0, ['input'], ['input'], input, target, api, updateMethod(method), zone)], { atomic: false });
+  const [r] = await run(ctx, spec, [writeJob(ctx, spec, 0, { item: ['input'], fields: ['input'], id: ['id'] }, input, target, api, updateMethod(method))], { atomic: false });
   if (r!.error) throw toGraphError(r!.error, r!.databaseId);
   return r!.model as AnyModel;
 }
@@ -332,8 +441,8 @@ async function deleteOne<I>(ctx: Context, spec: KindSpec<I>, id: string, idType:
   needAuth(ctx);
   const target = targetOf(id, idType, spec.type);
   if (!target) throw GatewayError.badInput(`${JSON.stringify(id)} is not a ${spec.type} ${idType === 'SLUG' ? 'slug' : 'ID (a global ID or a database ID)'}.`, { arguments: ['id'] });
-  const api = chooseApi(ctx, via, { slug: 'slug' in target, force });
-  const job: Job<I> = { index: 0, itemPath: ['id'], fieldPrefix: [], target, api, method: 'DELETE' };
+  const api = chooseApi(ctx, via, { slug: 'slug' in target, force, preferLegacy: true });
+  const job: Job<I> = { index: 0, itemPath: ['id'], fieldPrefix: [], idPath: ['id'], target, api, method: 'DELETE' };
   if (force) job.query = { force: true };
   const [r] = await run(ctx, spec, [job], { atomic: false });
   if (r!.error) throw toGraphError(r!.error, r!.databaseId);
@@ -344,7 +453,10 @@ async function createMany<I extends EventInput | VenueInput | OrganizerInput>(ct
   needAuth(ctx);
   checkBulkSize(inputs.length, 'inputs');
   const api = chooseApi(ctx, via);
-  const jobs = inputs.map((input, i) => writeJob(ctx, spec, i, ['inputs', String(i)], ['inputs', String(i)], input, null, api, 'POST'));
+  const jobs = inputs.map((input, i) => {
+    const item = ['inputs', String(i)];
+    return writeJob(ctx, spec, i, { item, fields: item, id: item }, input, null, api, 'POST');
+  });
   return run(ctx, spec, jobs, { atomic });
 }
 
@@ -354,25 +466,37 @@ async function updateMany<I extends EventInput | VenueInput | OrganizerInput>(
   needAuth(ctx);
   checkBulkSize(items.length, 'inputs');
   const api = chooseApi(ctx, via, { method });
-  const targets = items.map((x) => targetOf(x.id, 'ID', spec.type) as { id: number } | null);
-  const zones = spec.kind === 'events' ? await eventZones(ctx, items.map((x, i) => ({ id: targets[i]?.id ?? null, input: x.input as EventInput }))) : new Map<number, string>();
+  const seen = new Map<number, number>();
   const jobs = items.map((x, i) => {
-    const itemPath = ['inputs', String(i)];
-    const t = targets[i];
-    if (!t) return { index: i, itemPath, fieldPrefix: itemPath, target: null, api, method: updateMethod(method), error: badId([...itemPath, 'id'], spec.type, x.id) } as Job<I>;
-    return writeJob(ctx, spec, i, itemPath, [...itemPath, 'input'], x.input, t, api, updateMethod(method), zones.get(t.id));
+    const item = ['inputs', String(i)];
+    const t = targetOf(x.id, 'ID', spec.type) as { id: number } | null;
+    if (!t) return { index: i, itemPath: item, fieldPrefix: item, idPath: [...item, 'id'], target: null, api, method: updateMethod(method), error: badId([...item, 'id'], spec.type, x.id) } as Job<I>;
+    const job = writeJob(ctx, spec, i, { item, fields: [...item, 'input'], id: [...item, 'id'] }, x.input, t, api, updateMethod(method));
+    // Direct writes run in parallel, and a legacy update sends the whole state as read before:
+    // two updates of one object would race, the later undoing the earlier. One item per object.
+    const first = seen.get(t.id);
+    if (first !== undefined && !job.error) {
+      job.error = { code: 'BAD_USER_INPUT', message: `${spec.type} ${t.id} is already updated by inputs.${first}: give each object once (merge the inputs).`, path: [...item, 'id'], upstream: null };
+    } else if (first === undefined) seen.set(t.id, i);
+    return job;
   });
   return run(ctx, spec, jobs, { atomic });
 }
 
+/**
+ * Trashing deletes go through the legacy interface where the site has it (its
+ * DELETE answers the trashed object in the same request) — except atomic
+ * ones on a site that batches calendar-core deletes, which need /batch/v1.
+ */
 async function deleteMany<I>(ctx: Context, spec: KindSpec<I>, ids: readonly string[], force: boolean, atomic: boolean, via: Via) {
   needAuth(ctx);
   checkBulkSize(ids.length, 'ids');
-  const api = chooseApi(ctx, via, { force });
+  const coreBatches = ctx.site.hasCore && allBatchable(ctx.site, [writeRequest('core', spec.kind, 'DELETE', { id: 1 })]);
+  const api = chooseApi(ctx, via, { force, preferLegacy: !(atomic && coreBatches) });
   const jobs = ids.map((id, i): Job<I> => {
     const itemPath = ['ids', String(i)];
     const target = targetOf(id, 'ID', spec.type);
-    const job: Job<I> = { index: i, itemPath, fieldPrefix: itemPath, target, api, method: 'DELETE' };
+    const job: Job<I> = { index: i, itemPath, fieldPrefix: itemPath, idPath: itemPath, target, api, method: 'DELETE' };
     if (!target) job.error = badId(itemPath, spec.type, id);
     if (force) job.query = { force: true };
     return job;

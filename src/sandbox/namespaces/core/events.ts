@@ -3,9 +3,11 @@
  * Event.php; spec B1 and "calendar-core/v1 event - fields").
  *
  * B1 maps onto the shared EventCriteria: `start_date` keeps events starting
- * on or after the beginning of that day and `end_date` events ending by the
- * end of that day (TEC uses tribe_beginning_of_day / tribe_end_of_day);
- * the `starts_*`/`ends_*` bounds are exact. There is no default date window.
+ * at or after it and `end_date` events ending at or before it, exactly: unlike
+ * the legacy list, calendar-core does not widen them to whole days (on a real
+ * site `end_date` alone listed 13 events where the legacy list gave 14, and a
+ * `+09:00` `start_date` 53 where it gave 54; issue 8). The `starts_*`/`ends_*`
+ * bounds are exact too. There is no default date window.
  *
  * As TEC 6.15 (the `tec` option, the real site's release) the arguments come
  * unchecked: an unparsable date, an unknown `orderby`/`order` or status is
@@ -24,7 +26,7 @@ import {
   type EventFields, type EventPost,
 } from '../../calendar/model.ts';
 import { findEvents } from '../../calendar/query.ts';
-import { endOfDay, isZone, startOfDay } from '../../dates.ts';
+import { isZone } from '../../dates.ts';
 import type { ArgSchema, RestRequest } from '../../rest/types.ts';
 import { invalidParams } from '../../rest/validate.ts';
 import {
@@ -65,9 +67,9 @@ function find(req: RestRequest, statuses: string[]): EventPost[] {
   const loc = geoFilter(p);
   if (loc.nowhere) return [];
   // Validated under 6.17; under 6.15 an unparsable date is simply not a bound.
-  const date = (name: string, widen: (s: string) => string = (s) => s) => {
+  const date = (name: string) => {
     const parsed = p[name] === undefined ? null : parseDateArg(req, p[name]);
-    return parsed === null ? undefined : widen(parsed);
+    return parsed === null ? undefined : parsed;
   };
   const ids = (name: string) => (p[name] === undefined ? undefined : (p[name] as number[]));
   const flag = (name: string) => p[name] as boolean | undefined;
@@ -77,8 +79,8 @@ function find(req: RestRequest, statuses: string[]): EventPost[] {
     (values.includes(p[name] as string) ? p[name] : fallback) as T;
   return findEvents(req.site, {
     statuses,
-    startDate: date('start_date', startOfDay),
-    endDate: date('end_date', endOfDay),
+    startDate: date('start_date'),
+    endDate: date('end_date'),
     startsBefore: date('starts_before'),
     startsAfter: date('starts_after'),
     endsBefore: date('ends_before'),

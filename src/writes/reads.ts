@@ -1,0 +1,153 @@
+/**
+ * The reads a write needs before it is sent (DESIGN.md "Writes"), all in one
+ * level of parallel requests under the request's concurrency cap:
+ *
+ * - the event's stored state, for updates that must send it whole (the legacy
+ *   update resets what it omits; a calendar-core update of one date leaves
+ *   `duration` stale: real-site-behaviour.md) — legacy single GETs (they find
+ *   past events too, unlike `include=` lists) or calendar-core single GETs,
+ *   deduplicated by target;
+ * - the objects an input references (venues, organizers, categories, tags),
+ *   because calendar-core/v1 6.15 writes an event whatever IDs it is given
+ *   (same file, "Query arguments are not validated"): one `loadMany` per kind
+ *   through the request's loaders, whatever the number of items.
+ */
+import type { Context } from '../context.ts';
+import { eventReferences, type RefKind } from '../mapping/inputs.ts';
+import type { EventInput } from '../generated/graphql.ts';
+import { coreGet } from '../upstream/calendarCore.ts';
+import { legacyGet } from '../upstream/calendarLegacy.ts';
+import type { Target } from '../upstream/calendarWrites.ts';
+import { type GatewayError, fromTransportError, isGatewayError } from '../upstream/errors.ts';
+
+export type ReadApi = 'core' | 'legacy';
+export type StateKind = 'events' | 'venues' | 'organizers';
+
+export type StateRead = { ok: true; body: unknown } | { ok: false; error: GatewayError };
+
+export function stateKey(api: ReadApi, kind: StateKind, target: Target): string {
+  return `${api} ${kind} ${'id' in target ? `#${target.id}` : `slug:${target.slug}`}`;
+}
+
+/**
+ * Reads each distinct (interface, target) once, in parallel under the
+ * request's limiter. Failures are values: the item that needed the read
+ * carries the error, its neighbours are not affected.
+ */
+export async function readStates(ctx: Context, wanted: { api: ReadApi; kind: StateKind; target: Target }[]): Promise<Map<string, StateRead>> {
+  const out = new Map<string, StateRead>();
+  const todo = new Map<string, { api: ReadApi; kind: StateKind; target: Target }>();
+  for (const w of wanted) todo.set(stateKey(w.api, w.kind, w.target), w);
+  await Promise.all(
+    [...todo].map(([key, w]) =>
+      ctx
+        .limit(() => {
+          if (w.api === 'legacy') return 'id' in w.target ? legacyGet(ctx.upstream, w.kind, w.target.id) : legacyGet(ctx.upstream, w.kind, w.target.slug, true);
+          if (!('id' in w.target)) throw new TypeError('calendar-core/v1 has no by-slug routes');
+          return coreGet(ctx.upstream, w.kind, w.target.id);
+        })
+        .then(
+          (body) => out.set(key, { ok: true, body }),
+          (err: unknown) => out.set(key, { ok: false, error: fromTransportError(err, `GET ${w.api === 'legacy' ? '/calendar/events/v1' : '/calendar-core/v1'}/${w.kind}/<id>`) }),
+        ),
+    ),
+  );
+  return out;
+}
+
+/** A loader answer that means "no such object" (null, or the site refusing the ID itself). */
+function missing(v: unknown): boolean {
+  if (v === null || v === undefined) return true;
+  if (!isGatewayError(v) || v.extensions.upstream === undefined) return false;
+  // Legacy single venue/organizer GETs validate the ID: a bad one is 400 rest_invalid_param, not 404 (calendar-upstream.md §1.6);
+  // calendar-core answers 401/403 rest_forbidden for an ID that does not exist (§2).
+  if (v.code === 'NOT_FOUND' || v.code === 'GONE') return true;
+  if (v.code === 'FORBIDDEN') return v.extensions.upstream.code === 'rest_forbidden';
+  return v.code === 'BAD_USER_INPUT' && !listRefused(v);
+}
+
+/** A list read refused as a whole because one of its `include` IDs is not a term: which one is unknown. */
+function listRefused(v: unknown): boolean {
+  if (!isGatewayError(v) || v.code !== 'BAD_USER_INPUT') return false;
+  const params = v.extensions.params;
+  const names = Array.isArray(params) ? params : Object.keys(params ?? {});
+  return names.includes('include');
+}
+
+export interface RefProblem {
+  /** The input field, e.g. `venueIds`. */
+  field: string;
+  kind: RefKind;
+  ids: number[];
+}
+
+const LABEL: Record<RefKind, string> = { venue: 'venue', organizer: 'organizer', category: 'category', tag: 'tag' };
+
+export function refMessage(p: RefProblem): string {
+  const list = p.ids.join(', ');
+  return `${p.field}: no ${LABEL[p.kind]} with ID ${list} exists on the site (the gateway checks references before writing: calendar-core/v1 does not).`;
+}
+
+/**
+ * Checks that every venue, organizer, category and tag the inputs reference
+ * exists: one `loadMany` per kind over the distinct IDs of all items. Returns
+ * the first problem of each input that has one (by position). A kind that
+ * cannot be read (a site without the route, a timeout) is not held against
+ * the items: the site then decides.
+ */
+export async function checkReferences(ctx: Context, inputs: { key: number; input: EventInput }[]): Promise<Map<number, RefProblem>> {
+  const byKind = new Map<RefKind, Set<number>>();
+  const refs = inputs.map((x) => ({ key: x.key, refs: eventReferences(x.input) }));
+  for (const r of refs) for (const f of r.refs) for (const id of f.ids) {
+    if (!byKind.has(f.kind)) byKind.set(f.kind, new Set());
+    byKind.get(f.kind)!.add(id);
+  }
+  const loader = (kind: RefKind) => ({ venue: ctx.loaders.venue, organizer: ctx.loaders.organizer, category: ctx.loaders.category, tag: ctx.loaders.tag })[kind] as {
+    loadMany(ids: readonly number[]): Promise<unknown[]>;
+  };
+  const absent = new Map<RefKind, Set<number>>();
+  await Promise.all(
+    [...byKind].map(async ([kind, set]) => {
+      const ids = [...set];
+      let found: unknown[];
+      try {
+        found = await loader(kind).loadMany(ids);
+      } catch {
+        return;
+      }
+      const gone = new Set<number>();
+      const unsure: number[] = [];
+      found.forEach((v, i) => {
+        if (listRefused(v)) unsure.push(ids[i]!);
+        else if (missing(v)) gone.add(ids[i]!);
+      });
+      // Terms come in `include=` lists, which the site may refuse whole for one unknown ID:
+      // then each of that list's IDs is read alone (only when something is wrong, so rarely).
+      if (unsure.length && (kind === 'category' || kind === 'tag')) {
+        const route = kind === 'category' ? 'categories' : 'tags';
+        await Promise.all(
+          unsure.map((id) =>
+            ctx.limit(() => legacyGet(ctx.upstream, route, id)).then(
+              () => undefined,
+              (err: unknown) => {
+                if (missing(fromTransportError(err, `GET /calendar/events/v1/${route}/<id>`))) gone.add(id);
+              },
+            ),
+          ),
+        );
+      }
+      absent.set(kind, gone);
+    }),
+  );
+  const out = new Map<number, RefProblem>();
+  for (const r of refs) {
+    for (const f of r.refs) {
+      const gone = f.ids.filter((id) => absent.get(f.kind)?.has(id));
+      if (gone.length) {
+        out.set(r.key, { field: f.field, kind: f.kind, ids: gone });
+        break;
+      }
+    }
+  }
+  return out;
+}
