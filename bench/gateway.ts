@@ -81,14 +81,18 @@ async function main(): Promise<void> {
     const res = await fetch(`${sandbox.url.replace(/\/$/, '')}${path}`, { headers: { 'x-tec-eea': TEC_EEA } });
     await res.arrayBuffer();
   };
-  const ids = ((await (await fetch(gateway.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ events(first: 20) { nodes { databaseId } } }' }) })).json()) as any).data.events.nodes.map((n: any) => n.databaseId);
+  // Upcoming events: inside the window the legacy `include=` reaches (past ones are read one by one).
+  const upcoming = `{ events(first: 20, where: { startDate: "${new Date().toISOString()}" }) { nodes { databaseId } } }`;
+  const ids = ((await (await fetch(gateway.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: upcoming }) })).json()) as any).data.events.nodes.map((n: any) => n.databaseId);
 
   const scenarios: [string, () => Promise<void>][] = [
-    ['direct REST: GET /calendar-core/v1/events?per_page=20', rest('/calendar-core/v1/events?per_page=20&page=1')],
+    // The one request `events(first: 20)` makes: the legacy list with an open window.
+    ['direct REST: GET /calendar/events/v1/events?per_page=20 (open window)', rest('/calendar/events/v1/events?status=publish&start_date=1900-01-01%2000%3A00%3A00&end_date=9999-12-31%2023%3A59%3A59&page=1&per_page=20')],
     ['graphql: events(first: 20) { title startDate venues organizers } (1 upstream call)', gql('{ events(first: 20) { totalCount nodes { title startDate venues { title city } organizers { title } } } }')],
-    ['graphql: ... + categories + tags (3 upstream calls, 2 round trips)', gql('{ events(first: 20) { totalCount nodes { title startDate venues { title city } organizers { title } categories { name } tags { name } } } }')],
+    ['graphql: ... + categories + tags (still 1 call: legacy embeds terms)', gql('{ events(first: 20) { totalCount nodes { title startDate venues { title city } organizers { title } categories { name } tags { name } } } }')],
     ['graphql: 20 aliased event(id:) (1 upstream call)', gql(`{ ${ids.map((id: number, i: number) => `e${i}: event(id: "${id}") { title startDate }`).join(' ')} }`)],
-    ['graphql: events(first: 250) { databaseId title } (3 upstream calls)', gql('{ events(first: 250) { nodes { databaseId title } } }')],
+    ['graphql: events(first: 250) { databaseId title } (5 calls, 2 round trips)', gql('{ events(first: 250) { nodes { databaseId title } } }')],
+    ['graphql: categories tree, parent: 0 + children (1 upstream call)', gql('{ categories(first: 50, where: { hideEmpty: false, parent: 0 }) { nodes { name children { name } } } }')],
     ['graphql: site { name } (no upstream call: gateway only)', gql('{ site { name timezone } }')],
   ];
   for (const c of CONCURRENCIES) {

@@ -96,7 +96,8 @@ function termFilter(q: Record<string, unknown>, parent: number | null): (t: Term
     (parent === null || (t.parentId ?? 0) === parent) &&
     (!include || include.includes(t.databaseId)) &&
     (!exclude || !exclude.includes(t.databaseId)) &&
-    (q.hide_empty !== true || (t.count ?? 0) > 0) &&
+    // The legacy term archives hide empty terms unless told otherwise.
+    (q.hide_empty === false || (t.count ?? 0) > 0) &&
     (q.slug === undefined || t.slug === q.slug);
 }
 

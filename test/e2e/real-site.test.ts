@@ -70,6 +70,12 @@ describe.each(SITE_SHAPES)('real-site regressions ($shape)', ({ sandbox }) => {
     for (const c of nodes) for (const k of c.children) expect(k.parent.databaseId).toBe(c.databaseId);
     expect(h.calls()).toHaveLength(1);
     h.mark();
+    // Without hideEmpty, empty categories are left out, as the site's own default.
+    const top = await h.gql(`{ categories(first: 50, where: { parent: 0 }) { nodes { count } } }`);
+    expect(top.data.categories.nodes.length).toBeGreaterThan(0);
+    expect(top.data.categories.nodes.every((c: any) => c.count > 0)).toBe(true);
+    expect(top.data.categories.nodes.length).toBeLessThanOrEqual(nodes.length);
+    h.mark();
     const plain = await h.gql(`{ categories(first: 50, where: { hideEmpty: false }) { nodes { name children { name } } } }`);
     expect(plain.errors).toBeUndefined();
     expect(h.calls()).toHaveLength(2);
