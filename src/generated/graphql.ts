@@ -380,6 +380,7 @@ export type CalendarViewInput = {
 
 export type Category = Node & {
   __typename?: 'Category';
+  /** Child categories, from the complete taxonomy read once per request (one request for a whole tree). */
   children?: Maybe<Array<Category>>;
   /** Published events in this category. */
   count?: Maybe<Scalars['Int']['output']>;
@@ -797,10 +798,11 @@ export type EventsPayload = {
  * that supports it; one no interface of the site supports is refused.
  */
 export type EventsWhere = {
+  /** Category IDs (a parent matches its children's events too). Served by the legacy interface, the one that applies term filters. */
   categoryIds?: InputMaybe<Array<Scalars['Int']['input']>>;
   /** Category slugs (legacy interface). */
   categorySlugs?: InputMaybe<Array<Scalars['String']['input']>>;
-  /** Events ending at or before this. */
+  /** Events ending at or before this (the end of its day unless `strictDates`). */
   endDate?: InputMaybe<Scalars['DateTime']['input']>;
   endsAfter?: InputMaybe<Scalars['DateTime']['input']>;
   endsBefore?: InputMaybe<Scalars['DateTime']['input']>;
@@ -809,13 +811,17 @@ export type EventsWhere = {
   geolocation?: InputMaybe<GeoInput>;
   /** Venue has coordinates. */
   hasGeolocation?: InputMaybe<Scalars['Boolean']['input']>;
-  /** Only these event IDs (legacy interface; date filters are then ignored). */
+  /**
+   * Only these event IDs, read by ID (past events too), ordered by start date. Combines
+   * with `status` only.
+   */
   ids?: InputMaybe<Array<Scalars['Int']['input']>>;
   /** Part of a series (calendar-core/v1). */
   inSeries?: InputMaybe<Scalars['Boolean']['input']>;
   /** Near an address (calendar-core/v1). */
   near?: InputMaybe<Scalars['String']['input']>;
   organizerIds?: InputMaybe<Array<Scalars['Int']['input']>>;
+  /** Events whose parent post is this one; 0 (top-level events) needs calendar-core/v1: the legacy list refuses it. */
   postParent?: InputMaybe<Scalars['Int']['input']>;
   recurring?: InputMaybe<Scalars['Boolean']['input']>;
   /** Events related to this event ID (calendar-core/v1). */
@@ -823,14 +829,20 @@ export type EventsWhere = {
   /** Matches title or description. */
   search?: InputMaybe<Scalars['String']['input']>;
   seriesIds?: InputMaybe<Array<Scalars['Int']['input']>>;
-  /** Events starting at or after this. */
+  /**
+   * Events starting at or after this. Dates are whole days in the site's time zone (this
+   * one widens to the start of its day, the others to the end of theirs), as the site's
+   * legacy list means them, whichever interface answers; `strictDates: true` uses the
+   * exact times.
+   */
   startDate?: InputMaybe<Scalars['DateTime']['input']>;
   startsAfter?: InputMaybe<Scalars['DateTime']['input']>;
   startsBefore?: InputMaybe<Scalars['DateTime']['input']>;
   /** Post statuses (default: published). Several at once need calendar-core/v1. */
   status?: InputMaybe<Array<PostStatus>>;
-  /** Use the given times exactly instead of whole days (legacy interface). */
+  /** Use the given times exactly instead of whole days (on the legacy interface, The Events Calendar 6.0.2+). */
   strictDates?: InputMaybe<Scalars['Boolean']['input']>;
+  /** Tag IDs (legacy interface, as categoryIds). */
   tagIds?: InputMaybe<Array<Scalars['Int']['input']>>;
   /** Tag slugs (legacy interface). */
   tagSlugs?: InputMaybe<Array<Scalars['String']['input']>>;
@@ -3288,7 +3300,11 @@ export type TermsWhere = {
   /** Leave out terms with no events (default true, as the site does). */
   hideEmpty?: InputMaybe<Scalars['Boolean']['input']>;
   ids?: InputMaybe<Array<Scalars['Int']['input']>>;
-  /** Categories only: children of this category (0 for top level). */
+  /**
+   * Categories only: children of this category (0 for top level). The gateway filters by
+   * parent itself, from the site's complete taxonomy (one request when it fits a page of 50):
+   * the legacy term archives refuse `parent=0`.
+   */
   parent?: InputMaybe<Scalars['Int']['input']>;
   search?: InputMaybe<Scalars['String']['input']>;
   slug?: InputMaybe<Scalars['String']['input']>;

@@ -3,7 +3,7 @@
  * oEmbed (JSON and XML), attachment lookups, challenges and FacetWP bodies.
  */
 import { DateTime } from 'luxon';
-import type { CreatePostInput, FacetFetchInput, FacetRefreshInput, PostsOrderBy, PostsWhere, RestContext } from '../generated/graphql.ts';
+import type { CreatePostInput, FacetFetchInput, FacetRefreshInput, PostsOrderBy, PostsWhere, RestContext, UpdatePostInput } from '../generated/graphql.ts';
 import { GatewayError } from '../upstream/errors.ts';
 import { withOffset, toUtc } from './dates.ts';
 import { bool, idOf, int, intList, obj, rendered, str, type Json } from './json.ts';
@@ -83,57 +83,94 @@ const snake = (v: string) => v.toLowerCase();
 
 const nonEmpty = <T>(v: T[] | null | undefined): T[] | undefined => (v && v.length ? v : undefined);
 
+type PostsQueryValue = string | number | boolean | Array<string | number>;
+
 /**
  * `where`/`orderBy`/`context` -> the query of GET /core/v2/posts (every
  * parameter of the spec's table, plus WordPress's `*_exclude`, `sticky` and
  * `format`). Term filters with only `terms` go as an ID list; with options, as
  * the object form (`categories[terms][]=…&categories[operator]=AND`).
  * `offset` is returned apart: the page fetcher folds it into each page.
+ *
+ * `declared` is the argument names the site's `GET /core/v2/posts` endpoint
+ * announces in its root index (null when it announces none). WordPress drops
+ * a query parameter its endpoint does not declare without a word (6.1 has no
+ * `search_columns`, 6.2+; `format`, 6.3+; `search_semantics`, 6.9+: it
+ * answers every post as if the filter had not been given;
+ * real-site-behaviour.md, test/wordpress/). So every graph argument whose
+ * REST parameter the site does not declare is refused with BAD_USER_INPUT
+ * naming it, before anything is sent; a silently wider answer would be wrong.
  */
-export function postsQuery(where: PostsWhere | null | undefined, orderBy: PostsOrderBy | null | undefined, context: RestContext | null | undefined): { query: Record<string, string | number | boolean | Array<string | number>>; offset: number } {
+export function postsQuery(
+  where: PostsWhere | null | undefined,
+  orderBy: PostsOrderBy | null | undefined,
+  context: RestContext | null | undefined,
+  declared: ReadonlySet<string> | null = null,
+): { query: Record<string, PostsQueryValue>; offset: number } {
   const w = where ?? {};
-  const q: Record<string, string | number | boolean | Array<string | number>> = {};
-  const set = (k: string, v: string | number | boolean | Array<string | number> | null | undefined) => {
-    if (v !== null && v !== undefined) q[k] = v;
+  const q: Record<string, PostsQueryValue> = {};
+  /** REST parameter (its base name, before any `[key]`) -> the graph argument it came from. */
+  const from = new Map<string, string>();
+  const set = (k: string, v: PostsQueryValue | null | undefined, arg: string) => {
+    if (v === null || v === undefined) return;
+    q[k] = v;
+    const base = k.replace(/\[.*$/, '');
+    if (!from.has(base)) from.set(base, arg);
   };
-  if (context) set('context', context.toLowerCase());
-  if (w.search != null) set('search', w.search);
-  if (w.searchSemantics) set('search_semantics', w.searchSemantics.toLowerCase());
-  set('search_columns', nonEmpty(w.searchColumns?.map(snake)));
-  set('after', w.after);
-  set('before', w.before);
-  set('modified_after', w.modifiedAfter);
-  set('modified_before', w.modifiedBefore);
-  set('author', nonEmpty(w.author));
-  set('author_exclude', nonEmpty(w.authorExclude));
-  set('include', nonEmpty(w.include));
-  set('exclude', nonEmpty(w.exclude));
-  set('slug', nonEmpty(w.slug));
-  set('status', nonEmpty(w.status?.map(slugOf)));
-  if (w.taxRelation) set('tax_relation', w.taxRelation);
-  const terms = (name: string, f: { terms: number[]; includeChildren?: boolean | null; operator?: string | null } | null | undefined) => {
+  if (context) set('context', context.toLowerCase(), 'context');
+  if (w.search != null) set('search', w.search, 'where.search');
+  if (w.searchSemantics) set('search_semantics', w.searchSemantics.toLowerCase(), 'where.searchSemantics');
+  set('search_columns', nonEmpty(w.searchColumns?.map(snake)), 'where.searchColumns');
+  set('after', w.after, 'where.after');
+  set('before', w.before, 'where.before');
+  set('modified_after', w.modifiedAfter, 'where.modifiedAfter');
+  set('modified_before', w.modifiedBefore, 'where.modifiedBefore');
+  set('author', nonEmpty(w.author), 'where.author');
+  set('author_exclude', nonEmpty(w.authorExclude), 'where.authorExclude');
+  set('include', nonEmpty(w.include), 'where.include');
+  set('exclude', nonEmpty(w.exclude), 'where.exclude');
+  set('slug', nonEmpty(w.slug), 'where.slug');
+  set('status', nonEmpty(w.status?.map(slugOf)), 'where.status');
+  if (w.taxRelation) set('tax_relation', w.taxRelation, 'where.taxRelation');
+  const terms = (name: string, arg: string, f: { terms: number[]; includeChildren?: boolean | null; operator?: string | null } | null | undefined) => {
     if (!f) return;
     if (f.includeChildren == null && f.operator == null) {
-      set(name, f.terms);
+      set(name, f.terms, arg);
       return;
     }
-    set(`${name}[terms]`, f.terms);
-    if (f.includeChildren != null) set(`${name}[include_children]`, f.includeChildren);
-    if (f.operator) set(`${name}[operator]`, f.operator);
+    set(`${name}[terms]`, f.terms, arg);
+    if (f.includeChildren != null) set(`${name}[include_children]`, f.includeChildren, arg);
+    if (f.operator) set(`${name}[operator]`, f.operator, arg);
   };
-  terms('categories', w.categories);
-  terms('categories_exclude', w.categoriesExclude);
-  terms('tags', w.tags);
-  set('tags_exclude', nonEmpty(w.tagsExclude));
-  if (w.sticky != null) set('sticky', w.sticky);
-  set('format', nonEmpty(w.format?.map(snake)));
+  terms('categories', 'where.categories', w.categories);
+  terms('categories_exclude', 'where.categoriesExclude', w.categoriesExclude);
+  terms('tags', 'where.tags', w.tags);
+  set('tags_exclude', nonEmpty(w.tagsExclude), 'where.tagsExclude');
+  if (w.sticky != null) set('sticky', w.sticky, 'where.sticky');
+  set('format', nonEmpty(w.format?.map(snake)), 'where.format');
   if (orderBy) {
-    set('orderby', snake(orderBy.field));
-    if (orderBy.direction) set('order', orderBy.direction.toLowerCase());
+    set('orderby', snake(orderBy.field), 'orderBy.field');
+    if (orderBy.direction) set('order', orderBy.direction.toLowerCase(), 'orderBy.direction');
   }
   const offset = w.offset ?? 0;
   if (!Number.isInteger(offset) || offset < 0) throw GatewayError.badInput(`where.offset must be a non-negative integer, got ${offset}`, { arguments: ['where.offset'] });
+  if (offset > 0) from.set('offset', 'where.offset');
+  if (declared) refuseUndeclared(from, declared);
   return { query: q, offset };
+}
+
+/** Throws BAD_USER_INPUT naming every graph argument whose REST parameter the site does not declare. */
+function refuseUndeclared(from: ReadonlyMap<string, string>, declared: ReadonlySet<string>): void {
+  const missing = [...from].filter(([param]) => !declared.has(param));
+  if (!missing.length) return;
+  const args = [...new Set(missing.map(([, arg]) => arg))];
+  const params = missing.map(([param]) => param);
+  const one = params.length === 1;
+  throw GatewayError.badInput(
+    `The site does not take ${params.map((p) => `\`${p}\``).join(', ')} on GET /core/v2/posts (its root index does not declare ${one ? 'it' : 'them'}; ` +
+      `WordPress adds list parameters over releases): ${args.join(', ')} would be silently ignored, so ${args.length === 1 ? 'it is' : 'they are'} refused.`,
+    { arguments: args, undeclaredParameters: params },
+  );
 }
 
 /** A DateTime input with an offset -> `date_gmt` (UTC); without one it is site-local -> `date`. */
@@ -146,8 +183,13 @@ function dateFields(value: string): Record<string, string> {
   return { date: v.replace(' ', 'T') };
 }
 
-/** CreatePostInput -> the POST /core/v2/posts body (site-upstream.md §7 "Writes"). */
-export function createPostBody(input: CreatePostInput): Record<string, unknown> {
+/**
+ * CreatePostInput / UpdatePostInput -> the body of POST /core/v2/posts or of
+ * an update of /core/v2/posts/<id> (site-upstream.md §7 "Writes"). Fields
+ * left out or null are not sent: WordPress's update is partial, so they keep
+ * their stored values.
+ */
+export function postBody(input: CreatePostInput | UpdatePostInput): Record<string, unknown> {
   const b: Record<string, unknown> = {};
   const put = (k: string, v: unknown) => {
     if (v !== null && v !== undefined) b[k] = v;
@@ -170,6 +212,41 @@ export function createPostBody(input: CreatePostInput): Record<string, unknown> 
   put('categories', input.categoryIds);
   put('tags', input.tagIds);
   return b;
+}
+
+/** The input field a body parameter came from (postBody in reverse), for error paths. */
+const POST_INPUT_FIELDS: Record<string, string> = {
+  date_gmt: 'date',
+  author: 'authorId',
+  featured_media: 'featuredMediaId',
+  comment_status: 'commentStatus',
+  ping_status: 'pingStatus',
+  categories: 'categoryIds',
+  tags: 'tagIds',
+};
+export function postInputField(param: string): string {
+  return POST_INPUT_FIELDS[param] ?? param;
+}
+
+export interface DeletedPostModel {
+  databaseId: number;
+  permanently: boolean;
+  post: PostModel | null;
+}
+
+/**
+ * The answer of DELETE /core/v2/posts/<id> (site-upstream.md §7 "Delete"):
+ * with `force`, `{deleted: true, previous: <the post>}`; without, the trashed
+ * post itself (status `trash`).
+ */
+export function deletedPost(id: number, body: unknown, siteZone: string): DeletedPostModel {
+  const o = obj(body, 'post delete answer');
+  if ('deleted' in o && 'previous' in o) {
+    const prev = typeof o.previous === 'object' && o.previous !== null ? corePost(o.previous, siteZone) : null;
+    return { databaseId: prev?.databaseId ?? id, permanently: o.deleted === true, post: prev };
+  }
+  const post = corePost(o, siteZone);
+  return { databaseId: post.databaseId, permanently: false, post };
 }
 
 // ---- oEmbed

@@ -6,7 +6,7 @@
  * filter). Pure: no I/O.
  */
 import { GatewayError } from '../upstream/errors.ts';
-import type { SiteInfo } from '../upstream/discovery.ts';
+import { declaredArgs, type SiteInfo } from '../upstream/discovery.ts';
 import type { QueryValue } from '../upstream/client.ts';
 import { toSiteLocal } from './dates.ts';
 
@@ -88,8 +88,7 @@ function widen(param: string, local: string): string {
 
 /** Whether the site's legacy events route declares `strict_dates` (TEC 6.0.2+; unknown when the index lists no routes). */
 function legacyHasStrictDates(site: SiteInfo): boolean {
-  const r = site.routes.find((x) => x.pattern === `/${LEGACY}/events`);
-  return !r || r.args === null || r.args.includes('strict_dates');
+  return declaredArgs(site, 'GET', `/${LEGACY}/events`)?.has('strict_dates') ?? true;
 }
 
 const EVENT_ORDER: Record<string, string> = { START_DATE: 'event_date', PUBLISHED_AT: 'date', TITLE: 'title', MENU_ORDER: 'menu_order', MODIFIED_AT: 'modified' };

@@ -1,30 +1,35 @@
 /**
- * Query.posts / Mutation.createPost (core/v2), oEmbed, attachment lookup,
- * duplicate-post links, the form challenge and FacetWP facets. Thin: args ->
- * mapping -> upstream/platform.ts -> mapping.
+ * Query.posts and the post mutations (core/v2: createPost, updatePost,
+ * deletePost, createPosts), oEmbed, attachment lookup, duplicate-post links,
+ * the form challenge and FacetWP facets. Thin: args -> mapping ->
+ * upstream/platform.ts (and upstream/batch.ts for bulk writes) -> mapping.
  */
 import type { Context } from '../context.ts';
-import type { FacetsResolvers, MutationResolvers, PostResolvers, QueryResolvers } from '../generated/graphql.ts';
+import type { CreatePostInput, FacetsResolvers, MutationError, MutationResolvers, PostResolvers, QueryResolvers } from '../generated/graphql.ts';
 import { databaseIdOf, toGlobalId } from '../mapping/ids.ts';
 import {
   attachmentLookup,
   challengeOf,
   challengePayload,
   corePost,
-  createPostBody,
+  deletedPost,
   facetFetchOf,
   facetRefreshOf,
   fetchData,
   oembedOf,
+  postBody,
+  postInputField,
   postsQuery,
   refreshData,
   suggestionsOf,
   verificationOf,
   type PostModel,
 } from '../mapping/platform.ts';
-import { obj } from '../mapping/json.ts';
+import { obj, UpstreamShapeError } from '../mapping/json.ts';
+import { checkAtomic, sendWrites, type WriteOutcome } from '../upstream/batch.ts';
 import { GatewayError } from '../upstream/errors.ts';
 import * as platform from '../upstream/platform.ts';
+import { declaredArgs } from '../upstream/discovery.ts';
 import { connection } from './connection.ts';
 
 const NS = platform.PLATFORM_NAMESPACES;
@@ -53,7 +58,9 @@ function idArg(id: string, arg: string): number {
 export const contentQuery: Pick<QueryResolvers, 'posts' | 'oembed' | 'oembedProxy' | 'attachmentByUrl' | 'challenge' | 'facets'> = {
   posts: (_p, args, ctx) => {
     requireNamespace(ctx, NS.core);
-    const { query, offset } = postsQuery(args.where, args.orderBy, args.context);
+    // Arguments the site's list does not declare are refused, not silently ignored (mapping/platform.ts postsQuery).
+    const declared = declaredArgs(ctx.site, 'GET', '/core/v2/posts');
+    const { query, offset } = postsQuery(args.where, args.orderBy, args.context, declared);
     return connection(
       ctx,
       args,
@@ -86,11 +93,86 @@ export const contentQuery: Pick<QueryResolvers, 'posts' | 'oembed' | 'oembedProx
   },
 };
 
-export const contentMutation: Pick<MutationResolvers, 'createPost' | 'removeDuplicatePostOriginal' | 'verifyChallenge'> = {
+/** Most items one `createPosts` takes (20 batches of 25), as the calendar bulk mutations. */
+export const MAX_BULK_POSTS = 500;
+
+/** An upstream error as `MutationError.upstream`: `{code, status, route, params, details}`. */
+function upstreamOf(e: GatewayError): unknown {
+  const x = e.extensions;
+  if (!x.upstream) return null;
+  const out: Record<string, unknown> = { ...(x.upstream as object) };
+  if (x.params !== undefined) out.params = x.params;
+  if (x.details !== undefined) out.details = x.details;
+  return out;
+}
+
+/** One item's failure: the path names the input field of the first parameter the site refused, as the calendar bulk writes do. */
+function itemError(e: GatewayError, index: number, notExecuted = false): MutationError {
+  const item = ['inputs', String(index)];
+  if (notExecuted) return { code: 'NOT_EXECUTED', message: e.message, path: item, upstream: null };
+  const params = e.extensions.params;
+  const first = Array.isArray(params) ? params[0] : params ? Object.keys(params)[0] : undefined;
+  return { code: e.code, message: e.message, path: first ? [...item, postInputField(String(first))] : item, upstream: upstreamOf(e) };
+}
+
+interface PostResultModel {
+  index: number;
+  databaseId: number | null;
+  post: PostModel | null;
+  error: MutationError | null;
+}
+
+function postResult(ctx: Context, o: WriteOutcome, index: number): PostResultModel {
+  if (!o.ok) return { index, databaseId: null, post: null, error: itemError(o.error, index, o.notExecuted) };
+  try {
+    const post = corePost(o.body, ctx.site.timezone);
+    return { index, databaseId: post.databaseId, post, error: null };
+  } catch (err) {
+    // The site wrote something but answered a body that is not a post: this item's problem, not its neighbours'.
+    if (!(err instanceof UpstreamShapeError)) throw err;
+    const message = `The site answered item ${index} with a body that is not a post: ${err.message}`;
+    return { index, databaseId: null, post: null, error: { code: 'UPSTREAM_BAD_RESPONSE', message, path: ['inputs', String(index)], upstream: null } };
+  }
+}
+
+/**
+ * createPosts: each input -> one POST /core/v2/posts write; upstream/batch.ts
+ * sends those the site marks `allow_batch` (WordPress marks the posts routes;
+ * real-site-behaviour.md) in /batch/v1 requests of at most `maxBatchSize`,
+ * the rest directly; outcomes per item, in input order.
+ */
+async function createPosts(ctx: Context, inputs: readonly CreatePostInput[], atomic: boolean) {
+  requireNamespace(ctx, NS.core);
+  if (inputs.length > MAX_BULK_POSTS) {
+    throw GatewayError.badInput(`inputs: at most ${MAX_BULK_POSTS} items per mutation; got ${inputs.length}.`, { arguments: ['inputs'], max: MAX_BULK_POSTS });
+  }
+  // WordPress never lets an anonymous caller create posts; refusing here sends nothing.
+  if (!ctx.upstream.authenticated) throw GatewayError.unauthenticated('Writes need credentials: send an Authorization header (application password).');
+  const writes = inputs.map((input) => platform.createPostWrite(postBody(input)));
+  if (atomic) checkAtomic(ctx.site, writes);
+  const outcomes = writes.length ? await sendWrites(ctx.upstream, ctx.site, writes, { atomic, limit: ctx.limit }) : [];
+  const results = outcomes.map((o, i) => postResult(ctx, o, i));
+  const written = results.filter((r) => !r.error).length;
+  return { results, written, failed: results.length - written };
+}
+
+export const contentMutation: Pick<MutationResolvers, 'createPost' | 'updatePost' | 'deletePost' | 'createPosts' | 'removeDuplicatePostOriginal' | 'verifyChallenge'> = {
   createPost: async (_p, { input }, ctx) => {
     requireNamespace(ctx, NS.core);
-    return corePost(await platform.createPost(ctx.upstream, createPostBody(input)), ctx.site.timezone);
+    return corePost(await platform.createPost(ctx.upstream, postBody(input)), ctx.site.timezone);
   },
+  // A missing post answers 404 rest_post_invalid_id (real-site-behaviour.md "core/v2 single posts"): NOT_FOUND.
+  updatePost: async (_p, { id, input }, ctx) => {
+    requireNamespace(ctx, NS.core);
+    const n = idArg(id, 'id');
+    return corePost(await platform.updatePost(ctx.upstream, n, postBody(input)), ctx.site.timezone);
+  },
+  deletePost: async (_p, { id, force }, ctx) => {
+    requireNamespace(ctx, NS.core);
+    const n = idArg(id, 'id');
+    return deletedPost(n, await platform.deletePost(ctx.upstream, n, Boolean(force)), ctx.site.timezone);
+  },
+  createPosts: (_p, { inputs, atomic }, ctx) => createPosts(ctx, inputs, Boolean(atomic)),
   removeDuplicatePostOriginal: async (_p, { postId }, ctx) => {
     requireNamespace(ctx, NS.duplicate);
     const body = obj(await platform.removeDuplicateOriginal(ctx.upstream, idArg(postId, 'postId')), 'duplicate-post answer');

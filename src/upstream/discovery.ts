@@ -18,8 +18,12 @@ export interface RouteInfo {
   methods: string[];
   /** Methods whose endpoint has `allow_batch: {v1: true}`. */
   batchMethods: string[];
-  /** Argument names the route's endpoints declare (null when the index gives none). */
-  args: string[] | null;
+  /**
+   * Argument names each method's endpoint declares (WordPress lists `args` per
+   * endpoint; the create endpoint of /core/v2/posts declares `format` where the
+   * list does not, on WordPress 6.1). A method missing here is not described.
+   */
+  args: Record<string, string[]>;
 }
 
 export interface SiteInfo {
@@ -58,14 +62,20 @@ export function parseIndex(body: unknown): SiteInfo {
     const batchMethods = endpoints
       .filter((e) => typeof e === 'object' && e !== null && typeof e.allow_batch === 'object' && e.allow_batch !== null && (e.allow_batch as Json).v1)
       .flatMap((e) => (Array.isArray(e.methods) ? e.methods.map(String) : []));
-    const declared = endpoints.filter((e) => typeof e === 'object' && e !== null && typeof e.args === 'object' && e.args !== null);
+    const args: Record<string, string[]> = {};
+    for (const e of endpoints) {
+      if (typeof e !== 'object' || e === null || !Array.isArray(e.methods) || e.args === undefined || e.args === null) continue;
+      // PHP serialises an endpoint without arguments as `"args": []`.
+      const names = typeof e.args === 'object' && e.args !== null && !Array.isArray(e.args) ? Object.keys(e.args as Json) : [];
+      for (const m of e.methods) args[String(m)] = names;
+    }
     return {
       pattern,
       re: compile(pattern),
       namespace: str(d.namespace) ?? '',
       methods: Array.isArray(d.methods) ? d.methods.map(String) : [],
       batchMethods,
-      args: declared.length ? [...new Set(declared.flatMap((e) => Object.keys(e.args as Json)))] : null,
+      args,
     };
   });
   const batchRoute = routesObj['/batch/v1'] as Json | undefined;
@@ -101,6 +111,15 @@ function gmtZone(offset: number | null): string {
   const h = Math.floor(abs);
   const m = Math.round((abs - h) * 60);
   return `UTC${sign}${h}${m ? `:${String(m).padStart(2, '0')}` : ''}`;
+}
+
+/**
+ * The argument names the site declares for `method` on the route `pattern`, or
+ * null when the index does not describe that endpoint (then nothing can be checked).
+ */
+export function declaredArgs(site: SiteInfo, method: string, pattern: string): ReadonlySet<string> | null {
+  const names = site.routes.find((r) => r.pattern === pattern)?.args[method];
+  return names ? new Set(names) : null;
 }
 
 /** Whether `method path` may go through /batch/v1 on this site. */

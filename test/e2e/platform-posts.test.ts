@@ -1,9 +1,11 @@
 /**
  * core/v2 posts through the graph: a Relay connection with totals, every
  * filter of GET /core/v2/posts, Post as a Node, createPost and its permission
- * errors.
+ * errors, updatePost/deletePost (the single post route real WordPress serves
+ * beyond the spec's rows) and createPosts through /batch/v1.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { toGlobalId } from '../../src/mapping/ids.ts';
 import { startHarness, type Harness } from '../helpers/gateway.ts';
 
 const LIST = `query($first: Int, $after: String, $where: PostsWhere, $orderBy: PostsOrderBy, $context: RestContext) {
@@ -280,5 +282,163 @@ describe('Mutation.createPost', () => {
     const r = await h.gql(CREATE, { input: { title: 'x', template: 'nope.php' } }, 'admin');
     expect(r.errors![0]!.extensions).toMatchObject({ code: 'BAD_USER_INPUT', upstream: { code: 'rest_invalid_param' } });
     expect(r.errors![0]!.extensions!.params).toHaveProperty('template');
+  });
+});
+
+const POST = `id databaseId title content excerpt slug status format sticky categoryIds tagIds commentStatus publishedAt publishedAtUtc raw`;
+
+describe('Mutation.updatePost and deletePost (core/v2/posts/<id>, beyond the spec\'s rows)', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness();
+  });
+  afterAll(() => h.close());
+  beforeEach(() => h.mark());
+
+  const UPDATE = `mutation($id: ID!, $input: UpdatePostInput!) { updatePost(id: $id, input: $input) { ${POST} } }`;
+  const DELETE = `mutation($id: ID!, $force: Boolean) { deletePost(id: $id, force: $force) { databaseId permanently post { ${POST} } } }`;
+  const create = async (input: Record<string, unknown> = {}) => {
+    const r = await h.gql(`mutation($input: CreatePostInput!) { createPost(input: $input) { id databaseId } }`, { input: { title: 'To change', content: 'Body', excerpt: 'Short', ...input } }, 'admin');
+    expect(r.errors).toBeUndefined();
+    return r.data.createPost as { id: string; databaseId: number };
+  };
+
+  it('changes only the fields given, in one PATCH, and returns the post in context edit', async () => {
+    const p = await create({ commentStatus: 'CLOSED', format: 'ASIDE' });
+    h.mark();
+    const r = await h.gql(UPDATE, { id: p.id, input: { title: 'Changed', tagIds: [] } }, 'admin');
+    expect(r.errors).toBeUndefined();
+    expect(r.data.updatePost).toMatchObject({ databaseId: p.databaseId, title: 'Changed', excerpt: expect.stringContaining('Short'), commentStatus: 'closed', format: 'aside', status: 'draft' });
+    expect(r.data.updatePost.raw.content.raw).toBe('Body');
+    expect(h.calls().map((c) => [c.method, c.path])).toEqual([['PATCH', `/core/v2/posts/${p.databaseId}`]]);
+    // A database ID works as well as the global ID.
+    const pub = await h.gql(UPDATE, { id: String(p.databaseId), input: { status: 'PUBLISH', date: '2026-01-02T03:04:05Z' } }, 'admin');
+    expect(pub.data.updatePost).toMatchObject({ status: 'publish', slug: 'changed', publishedAtUtc: '2026-01-02T03:04:05Z' });
+  });
+
+  it('errors: NOT_FOUND for a missing post, UNAUTHENTICATED / FORBIDDEN by caller, BAD_USER_INPUT for a bad value or ID', async () => {
+    const missing = await h.gql(UPDATE, { id: toGlobalId('Post', 999999), input: { title: 'x' } }, 'admin');
+    expect(missing.data.updatePost).toBeNull();
+    expect(missing.errors![0]!.extensions).toMatchObject({ code: 'NOT_FOUND', upstream: { code: 'rest_post_invalid_id', status: 404 } });
+    const p = await create();
+    const anon = await h.gql(UPDATE, { id: p.id, input: { title: 'x' } });
+    expect(anon.errors![0]!.extensions).toMatchObject({ code: 'UNAUTHENTICATED', upstream: { code: 'rest_cannot_edit', status: 401 } });
+    const sub = await h.gql(UPDATE, { id: p.id, input: { title: 'x' } }, 'subscriber');
+    expect(sub.errors![0]!.extensions).toMatchObject({ code: 'FORBIDDEN', upstream: { code: 'rest_cannot_edit', status: 403 } });
+    const bad = await h.gql(UPDATE, { id: p.id, input: { template: 'nope.php' } }, 'admin');
+    expect(bad.errors![0]!.extensions).toMatchObject({ code: 'BAD_USER_INPUT', upstream: { code: 'rest_invalid_param' } });
+    h.mark();
+    const badId = await h.gql(UPDATE, { id: 'not-an-id', input: { title: 'x' } }, 'admin');
+    expect(badId.errors![0]!.extensions).toMatchObject({ code: 'BAD_USER_INPUT', arguments: ['id'] });
+    expect(h.calls()).toHaveLength(0);
+  });
+
+  it('trashes (the post, status trash), then GONE; force deletes for good and returns the post as it was', async () => {
+    const p = await create({ status: 'PUBLISH' });
+    const trash = await h.gql(DELETE, { id: p.id }, 'admin');
+    expect(trash.errors).toBeUndefined();
+    expect(trash.data.deletePost).toMatchObject({ databaseId: p.databaseId, permanently: false, post: { status: 'trash', title: 'To change' } });
+    const again = await h.gql(DELETE, { id: p.id }, 'admin');
+    expect(again.errors![0]!.extensions).toMatchObject({ code: 'GONE', upstream: { code: 'rest_already_trashed', status: 410 } });
+    const q = await create({ status: 'PUBLISH' });
+    h.mark();
+    const gone = await h.gql(DELETE, { id: q.id, force: true }, 'admin');
+    expect(gone.data.deletePost).toMatchObject({ databaseId: q.databaseId, permanently: true, post: { status: 'publish' } });
+    expect(h.calls().map((c) => [c.method, c.path, c.query.force])).toEqual([['DELETE', `/core/v2/posts/${q.databaseId}`, 'true']]);
+    const node = await h.gql(`query($id: ID!) { node(id: $id) { id } }`, { id: q.id }, 'admin');
+    expect(node.errors).toBeUndefined();
+    expect(node.data.node).toBeNull();
+  });
+
+  it('a missing post: NOT_FOUND for deletePost, null through node(id:)', async () => {
+    const r = await h.gql(DELETE, { id: toGlobalId('Post', 999999), force: true }, 'admin');
+    expect(r.data.deletePost).toBeNull();
+    expect(r.errors![0]!.extensions).toMatchObject({ code: 'NOT_FOUND', upstream: { code: 'rest_post_invalid_id', status: 404 } });
+    const anon = await h.gql(DELETE, { id: toGlobalId('Post', 999999) });
+    expect(anon.errors![0]!.extensions!.code).toBe('NOT_FOUND');
+    const node = await h.gql(`query($id: ID!) { node(id: $id) { id } }`, { id: toGlobalId('Post', 999999) });
+    expect(node.data.node).toBeNull();
+  });
+});
+
+describe('Mutation.createPosts through /batch/v1', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness();
+  });
+  afterAll(() => h.close());
+  beforeEach(() => h.mark());
+
+  const BULK = `mutation($inputs: [CreatePostInput!]!, $atomic: Boolean) {
+    createPosts(inputs: $inputs, atomic: $atomic) { written failed results { index databaseId post { databaseId title status } error { code message path upstream } } }
+  }`;
+
+  it('60 posts: 3 /batch/v1 requests (25 + 25 + 10), results in input order', async () => {
+    const inputs = Array.from({ length: 60 }, (_, i) => ({ title: `Bulk ${i}`, status: 'PUBLISH' }));
+    const r = await h.gql(BULK, { inputs }, 'admin');
+    expect(r.errors).toBeUndefined();
+    const p = r.data.createPosts;
+    expect([p.written, p.failed]).toEqual([60, 0]);
+    expect(p.results.map((x: any) => x.index)).toEqual(inputs.map((_, i) => i));
+    expect(p.results.map((x: any) => x.post.title)).toEqual(inputs.map((x) => x.title));
+    expect(p.results.every((x: any) => x.databaseId === x.post.databaseId && x.post.status === 'publish')).toBe(true);
+    const calls = h.calls();
+    expect(calls.map((c) => [c.method, c.path])).toEqual([['POST', '/batch/v1'], ['POST', '/batch/v1'], ['POST', '/batch/v1']]);
+    const posts = await h.gql(`{ posts(first: 100, where: { search: "Bulk" }) { totalCount } }`);
+    expect(posts.data.posts.totalCount).toBe(60);
+  });
+
+  it('normal mode: a bad item fails alone, with its error and path; the others are written', async () => {
+    const inputs = [{ title: 'Good 1' }, { title: 'Bad', template: 'nope.php' }, { title: 'Good 2' }];
+    const r = await h.gql(BULK, { inputs }, 'admin');
+    expect(r.errors).toBeUndefined();
+    const p = r.data.createPosts;
+    expect([p.written, p.failed]).toEqual([2, 1]);
+    expect(p.results[1]).toMatchObject({ index: 1, databaseId: null, post: null, error: { code: 'BAD_USER_INPUT', path: ['inputs', '1', 'template'], upstream: { code: 'rest_invalid_param', status: 400 } } });
+    expect(p.results[2].post.title).toBe('Good 2');
+    expect(h.calls().map((c) => c.path)).toEqual(['/batch/v1']);
+  });
+
+  it('atomic: nothing is written unless every item validates; valid items are NOT_EXECUTED', async () => {
+    const r = await h.gql(BULK, { inputs: [{ title: 'Never 1' }, { title: 'Never 2', template: 'nope.php' }], atomic: true }, 'admin');
+    const p = r.data.createPosts;
+    expect([p.written, p.failed]).toEqual([0, 2]);
+    expect(p.results[0].error).toMatchObject({ code: 'NOT_EXECUTED', path: ['inputs', '0'] });
+    expect(p.results[1].error).toMatchObject({ code: 'BAD_USER_INPUT', path: ['inputs', '1', 'template'] });
+    const none = await h.gql(`{ posts(first: 1, where: { search: "Never", status: [ANY] }) { totalCount } }`, {}, 'admin');
+    expect(none.data.posts.totalCount).toBe(0);
+    const ok = await h.gql(BULK, { inputs: [{ title: 'Atomic 1' }, { title: 'Atomic 2' }], atomic: true }, 'admin');
+    expect(ok.data.createPosts.written).toBe(2);
+  });
+
+  it('atomic with more than one batch is refused before anything is sent', async () => {
+    const r = await h.gql(BULK, { inputs: Array.from({ length: 26 }, (_, i) => ({ title: `Too many ${i}` })), atomic: true }, 'admin');
+    expect(r.data.createPosts).toBeNull();
+    expect(r.errors![0]!.extensions).toMatchObject({ code: 'BAD_USER_INPUT', arguments: ['atomic'] });
+    expect(h.calls()).toHaveLength(0);
+  });
+
+  it('per-item permission errors (a contributor publishing); anonymous callers are refused before any request', async () => {
+    const r = await h.gql(BULK, { inputs: [{ title: 'Contrib draft' }, { title: 'Contrib publish', status: 'PUBLISH' }] }, 'contributor');
+    const p = r.data.createPosts;
+    expect(p.results[0].error).toBeNull();
+    expect(p.results[1].error).toMatchObject({ code: 'FORBIDDEN', upstream: { code: 'rest_cannot_publish' } });
+    h.mark();
+    const anon = await h.gql(BULK, { inputs: [{ title: 'x' }] });
+    expect(anon.errors![0]!.extensions!.code).toBe('UNAUTHENTICATED');
+    expect(h.calls()).toHaveLength(0);
+  });
+
+  it('a site that does not mark the route batchable: direct requests, and atomic is refused', async () => {
+    const plain = await startHarness({ sandbox: { batchable: false } });
+    try {
+      const r = await plain.gql(BULK, { inputs: [{ title: 'Direct 1' }, { title: 'Direct 2' }] }, 'admin');
+      expect(r.data.createPosts.written).toBe(2);
+      expect(plain.calls().filter((c) => c.method === 'POST').map((c) => c.path)).toEqual(['/core/v2/posts', '/core/v2/posts']);
+      const atomic = await plain.gql(BULK, { inputs: [{ title: 'x' }], atomic: true }, 'admin');
+      expect(atomic.errors![0]!.extensions).toMatchObject({ code: 'BAD_USER_INPUT', arguments: ['atomic'] });
+    } finally {
+      await plain.close();
+    }
   });
 });

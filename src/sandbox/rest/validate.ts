@@ -233,7 +233,8 @@ export function checkParams(raw: Record<string, unknown>, args: Record<string, A
     const value = params[name];
     if (value === undefined || value === null) continue;
     try {
-      validateValue(value, arg, name);
+      // has_valid_params runs only validate callbacks; an argument with just a sanitize callback gets no schema check here.
+      if (!arg.sanitizeOnly) validateValue(value, arg, name);
       if (arg.validate) {
         const ok = arg.validate(value, req);
         if (ok === false) fail(name, null);
