@@ -43,8 +43,12 @@ export const configSchema = z.object({
       defaultPageSize: z.number().int().min(1).default(10),
       /** Upstream requests one GraphQL request may have in flight at once. */
       upstreamConcurrency: z.number().int().min(1).max(64).default(8),
-      /** Query depth: 12 covers event -> venue -> events -> organizers -> ... with room. */
-      maxDepth: z.number().int().min(1).default(12),
+      /**
+       * Query depth, introspection fields included: 15. GraphQL's standard introspection
+       * query (GraphiQL's, graphql 16's type-reference fragment) is 15 deep and must pass;
+       * graph queries that deep are already bounded by the cost estimate.
+       */
+      maxDepth: z.number().int().min(1).default(15),
       /** Aliased or repeated root-level fields: 50. */
       maxAliases: z.number().int().min(1).default(50),
       /** Query document tokens: 5000 stops pathological documents before parsing completes. */
@@ -54,8 +58,59 @@ export const configSchema = z.object({
        * { venues { events(first: 5) } }` costs 501; three levels of nested lists are refused.
        */
       maxCost: z.number().int().min(1).default(1_000),
+      /**
+       * `MAX_LIST_ITEMS`: items of a list argument of IDs, slugs or statuses (`nodes(ids:)`,
+       * `where.ids`, `venueIds`, `categorySlugs`, ...): 100, WordPress's largest `per_page`, so
+       * one `include` request can answer it; 100 IDs are ~1 KB of query string.
+       */
+      maxListItems: z.number().int().min(1).default(100),
+      /** `MAX_SEARCH_LENGTH`: `search`, `near`, `query`, `keyword`, `keyphrase`: 200 characters (a sentence; sites match words). */
+      maxSearchLength: z.number().int().min(1).default(200),
+      /** `MAX_SLUG_LENGTH`: slugs: 200 characters, WordPress's `post_name`/term `slug` column size. */
+      maxSlugLength: z.number().int().min(1).default(200),
+      /** `MAX_URL_LENGTH`: URL arguments (`url`, `*Url`, `website`, `permalink`, ...): 2048, the common URL limit of browsers and servers. */
+      maxUrlLength: z.number().int().min(1).default(2_048),
+      /**
+       * `MAX_ARGUMENT_LENGTH`: any other string or ID argument of a query: 1000 characters. Reads
+       * travel in query strings, which sites refuse beyond ~8 KB (414/431); write bodies are bounded
+       * by the 1 MiB request size instead.
+       */
+      maxArgumentLength: z.number().int().min(1).default(1_000),
     })
-    .default({ maxPageSize: 500, defaultPageSize: 10, upstreamConcurrency: 8, maxDepth: 12, maxAliases: 50, maxTokens: 5_000, maxCost: 1_000 }),
+    .default({
+      maxPageSize: 500, defaultPageSize: 10, upstreamConcurrency: 8, maxDepth: 15, maxAliases: 50, maxTokens: 5_000, maxCost: 1_000,
+      maxListItems: 100, maxSearchLength: 200, maxSlugLength: 200, maxUrlLength: 2_048, maxArgumentLength: 1_000,
+    }),
+  /**
+   * The per-operation upstream session (src/upstream/session.ts). The cap on
+   * requests in flight stays `limits.upstreamConcurrency`.
+   */
+  session: z
+    .object({
+      /**
+       * `UPSTREAM_BUDGET`: upstream requests (retries included) one operation may send: 500.
+       * The cost limit estimates; this counts. A page of 100 events with venues, organizers
+       * and terms takes under 10; `first: 500` (the page cap) over five core pages with
+       * single reads for what the lists do not embed stays well under 100. 500 requests at
+       * the default cap of 8 in flight and ~100 ms each is ~6 s of the site's time, inside
+       * the deadline; more is a bulk job that should page (issue 9: 452 and 1 356 requests).
+       */
+      budget: z.number().int().min(1).default(500),
+      /**
+       * `OPERATION_DEADLINE_MS`: wall time for one operation's upstream work, retries and
+       * backoff included: 15 s. Longer than one headers timeout (10 s) so a slow archive
+       * still answers, shorter than the usual 30 s of clients and proxies, so the caller
+       * gets UPSTREAM_TIMEOUT and partial data rather than a cut connection.
+       */
+      deadlineMs: z.number().int().min(1).default(15_000),
+      /**
+       * `SITE_RETRY_MS`: while the site's index has never been read (a site down when the
+       * gateway started), operations retry reading it at most this often: 5 s. Often enough
+       * to recover within a probe interval, rarely enough not to hammer a site that is down.
+       */
+      siteRetryMs: z.number().int().min(0).default(5_000),
+    })
+    .default({ budget: 500, deadlineMs: 15_000, siteRetryMs: 5_000 }),
   /** `GRAPHIQL=0` turns the GraphiQL page off. */
   graphiql: z.boolean().default(true),
   /** `INTROSPECTION=0` turns introspection off. */
@@ -113,6 +168,16 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: { port?: string; host?
     maxAliases: intEnv(env, 'MAX_QUERY_ALIASES'),
     maxTokens: intEnv(env, 'MAX_QUERY_TOKENS'),
     maxCost: intEnv(env, 'MAX_QUERY_COST'),
+    maxListItems: intEnv(env, 'MAX_LIST_ITEMS'),
+    maxSearchLength: intEnv(env, 'MAX_SEARCH_LENGTH'),
+    maxSlugLength: intEnv(env, 'MAX_SLUG_LENGTH'),
+    maxUrlLength: intEnv(env, 'MAX_URL_LENGTH'),
+    maxArgumentLength: intEnv(env, 'MAX_ARGUMENT_LENGTH'),
+  });
+  const session = defined({
+    budget: intEnv(env, 'UPSTREAM_BUDGET'),
+    deadlineMs: intEnv(env, 'OPERATION_DEADLINE_MS'),
+    siteRetryMs: intEnv(env, 'SITE_RETRY_MS'),
   });
   const base = configSchema.parse({});
   return parseConfig(
@@ -123,6 +188,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: { port?: string; host?
       serviceAuth: env.SITEGRAPH_SERVICE_AUTH || undefined,
       upstream: { ...base.upstream, ...upstream },
       limits: { ...base.limits, ...limits },
+      session: { ...base.session, ...session },
       graphiql: boolEnv(env, 'GRAPHIQL'),
       introspection: boolEnv(env, 'INTROSPECTION'),
     }) as ConfigInput,

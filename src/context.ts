@@ -1,23 +1,29 @@
 /**
- * Per-request context: the caller's upstream session (their Authorization,
- * or the service credential), the site as discovered, fresh loaders and a
- * per-request cap on upstream concurrency. Nothing here outlives the request.
+ * Per-request context: the operation's upstream session (the caller's
+ * Authorization, or the service credential, behind the one seam that applies
+ * the route gate, concurrency cap, budget, deadline and cancellation:
+ * upstream/session.ts), the site as discovered, and fresh loaders. Nothing
+ * here outlives the request.
  */
 import type { Config } from './config.ts';
 import { createLoaders, type Loaders } from './loaders/index.ts';
-import { createLimiter, type Limiter } from './loaders/limit.ts';
-import type { UpstreamClient, UpstreamSession } from './upstream/client.ts';
+import type { UpstreamClient } from './upstream/client.ts';
 import type { SiteInfo } from './upstream/discovery.ts';
-import { gatedSession } from './upstream/gate.ts';
+import type { GatewayError } from './upstream/errors.ts';
+import { createOperationSession, type OperationSession } from './upstream/session.ts';
 
 export interface Context {
   config: Config;
-  site: SiteInfo;
+  /**
+   * The site as discovered. Reading it while the site's index has never been
+   * read throws UPSTREAM_UNAVAILABLE, so exactly the fields that need the site
+   * fail, and gateway-only fields (`__typename`, introspection) still answer.
+   */
+  readonly site: SiteInfo;
   /** Re-reads the root index (Mutation.refreshSite). */
   refreshSite: () => Promise<SiteInfo>;
-  upstream: UpstreamSession;
-  loaders: Loaders;
-  limit: Limiter;
+  upstream: OperationSession;
+  readonly loaders: Loaders;
   /**
    * A request header of the caller (lower-case name), for credentials the graph
    * accepts as headers (automation tokens). Never logged.
@@ -25,19 +31,62 @@ export interface Context {
   header: (name: string) => string | undefined;
 }
 
-export function createContext(
-  config: Config,
-  client: UpstreamClient,
-  site: SiteInfo,
-  authorization: string | undefined,
-  refreshSite: () => Promise<SiteInfo> = async () => site,
-  headers: Readonly<Record<string, string | string[] | undefined>> = {},
-): Context {
-  const upstream = gatedSession(client.session(authorization || null), site);
-  const limit = createLimiter(config.limits.upstreamConcurrency);
-  const header = (name: string) => {
-    const v = headers[name.toLowerCase()];
+export interface ContextInit {
+  config: Config;
+  client: UpstreamClient;
+  /** The site, or why it is not known (then fields that need it fail with this error). */
+  site: SiteInfo | GatewayError;
+  authorization?: string | undefined;
+  refreshSite?: () => Promise<SiteInfo>;
+  headers?: Readonly<Record<string, string | string[] | undefined>>;
+  /** Aborted when the client disconnects or the gateway shuts down (server.ts). */
+  signal?: AbortSignal;
+}
+
+export function createContext(init: ContextInit): Context {
+  const { config, client, site } = init;
+  const upstream = createOperationSession(client.session(init.authorization || null), {
+    site,
+    concurrency: config.limits.upstreamConcurrency,
+    budget: config.session.budget,
+    deadlineMs: config.session.deadlineMs,
+    ...(init.signal ? { signal: init.signal } : {}),
+  });
+  return new RequestContext(config, site, upstream, init.refreshSite, init.headers ?? {});
+}
+
+/**
+ * A class so that `site` and `loaders` are getters on the prototype: Apollo
+ * copies the context's own properties (`Object.assign` onto an object of the
+ * same prototype), which would call getters defined on the object itself, and
+ * so fail every operation while the site is unknown.
+ */
+class RequestContext implements Context {
+  refreshSite: () => Promise<SiteInfo>;
+  /** Built on first use: building them reads the site. */
+  private builtLoaders: Loaders | null = null;
+
+  constructor(
+    readonly config: Config,
+    private readonly discovered: SiteInfo | GatewayError,
+    readonly upstream: OperationSession,
+    refreshSite: (() => Promise<SiteInfo>) | undefined,
+    private readonly headers: Readonly<Record<string, string | string[] | undefined>>,
+  ) {
+    this.refreshSite = refreshSite ?? (async () => this.site);
+  }
+
+  get site(): SiteInfo {
+    if (this.discovered instanceof Error) throw this.discovered;
+    return this.discovered;
+  }
+
+  get loaders(): Loaders {
+    return (this.builtLoaders ??= createLoaders(this.upstream, this.site));
+  }
+
+  header = (name: string): string | undefined => {
+    const v = this.headers[name.toLowerCase()];
     return Array.isArray(v) ? v[0] : v;
   };
-  return { config, site, refreshSite, upstream, limit, header, loaders: createLoaders(upstream, site, limit) };
 }

@@ -12,7 +12,9 @@ import type { GraphQLFormattedError } from 'graphql';
 import type { Config } from './config.ts';
 import { createContext, type Context } from './context.ts';
 import { graphiqlAsset, graphiqlPage } from './graphiql.ts';
-import { maxAliasesRule, maxCostRule, maxDepthRule } from './limits.ts';
+import { maxAliasesRule, maxDepthRule } from './limits.ts';
+import { limitsPlugin } from './plugins/limits.ts';
+import { redactionPlugin } from './plugins/redaction.ts';
 import { UpstreamShapeError } from './mapping/json.ts';
 import { createMetrics, type Metrics } from './metrics.ts';
 import { buildSchema } from './schema.ts';
@@ -49,6 +51,8 @@ export function formatError(formatted: GraphQLFormattedError, error: unknown): G
   return { message: 'Internal server error', locations: formatted.locations, path: formatted.path, extensions: { code: 'INTERNAL_SERVER_ERROR' } };
 }
 
+const SHUTTING_DOWN = () => new GatewayError('UPSTREAM_UNAVAILABLE', 'The gateway is shutting down; the operation was cut short. Retry it.');
+
 function encodeAuth(userPass: string | undefined): string | undefined {
   return userPass ? `Basic ${Buffer.from(userPass, 'utf8').toString('base64')}` : undefined;
 }
@@ -64,12 +68,22 @@ export async function startGateway(config: Config, upstreamUrl: string): Promise
       metrics.upstreamDuration.observe({ route: e.route }, e.ms / 1000);
     },
   });
-  const site = new SiteState(client);
+  const site = new SiteState(client, { retryMs: config.session.siteRetryMs, timeoutMs: config.session.deadlineMs });
   try {
     await site.refresh();
   } catch (err) {
-    console.warn(`[sitegraph] the site's index could not be read yet (${(err as Error).message}); /readyz will retry`);
+    // Start anyway (issue 9, finding 10): gateway-only fields answer, fields that need
+    // the site say UPSTREAM_UNAVAILABLE, /readyz says 503, and it recovers by itself.
+    console.warn(`[sitegraph] the site's index could not be read yet (${(err as Error).message}); /readyz and the next operations will retry`);
   }
+
+  /**
+   * One controller per GraphQL request in progress: aborted when its client
+   * disconnects (its answer is not wanted) or when the gateway shuts down (its
+   * answer is given at once, with errors, instead of being cut by the drain).
+   */
+  const inProgress = new Set<AbortController>();
+  let stopping = false;
 
   const httpServer = createServer();
   const apollo = new ApolloServer<Context>({
@@ -81,9 +95,12 @@ export async function startGateway(config: Config, upstreamUrl: string): Promise
     validationRules: [
       maxDepthRule(config.limits.maxDepth),
       maxAliasesRule(config.limits.maxAliases),
-      maxCostRule(config.limits.maxCost, config.limits.defaultPageSize),
     ],
     plugins: [
+      // Subscriptions refused, argument sizes and cost checked with the variables known (limits.ts).
+      limitsPlugin(config.limits),
+      // Every secret of the request, by value, out of every error sent or logged.
+      redactionPlugin({ serviceAuth: config.serviceAuth }),
       ApolloServerPluginLandingPageDisabled(),
       // Cache-control hints are not used, and its per-field hook costs on every list.
       ApolloServerPluginCacheControlDisabled(),
@@ -161,18 +178,41 @@ export async function startGateway(config: Config, upstreamUrl: string): Promise
     const headers = new HeaderMap();
     for (const [k, v] of Object.entries(req.headers)) if (v !== undefined) headers.set(k, Array.isArray(v) ? v.join(', ') : v);
     const httpGraphQLRequest: HTTPGraphQLRequest = { method, headers, search: url.search, body };
-    const response = await apollo.executeHTTPGraphQLRequest({
-      httpGraphQLRequest,
-      context: async () => {
-        let info;
-        try {
-          info = await site.current();
-        } catch (err) {
-          throw isGatewayError(err) ? err : new GatewayError('UPSTREAM_UNAVAILABLE', `the site's index could not be read: ${(err as Error).message}`);
-        }
-        return createContext(config, client, info, req.headers.authorization, () => site.refresh(), req.headers);
-      },
-    });
+    const cancel = new AbortController();
+    if (stopping) cancel.abort(SHUTTING_DOWN());
+    inProgress.add(cancel);
+    // 'close' before the answer is finished: the client went away.
+    const onClose = () => {
+      if (!res.writableFinished) cancel.abort(new GatewayError('UPSTREAM_UNAVAILABLE', 'The client disconnected before the answer was sent; the operation was cancelled.'));
+    };
+    res.once('close', onClose);
+    let response;
+    try {
+      response = await apollo.executeHTTPGraphQLRequest({
+        httpGraphQLRequest,
+        context: async () => {
+          let info;
+          try {
+            info = await site.current();
+          } catch (err) {
+            // Not fatal: only the fields that need the site fail (context.ts).
+            info = isGatewayError(err) ? err : new GatewayError('UPSTREAM_UNAVAILABLE', `The site's REST index could not be read: ${(err as Error).message}`);
+          }
+          return createContext({
+            config,
+            client,
+            site: info,
+            authorization: req.headers.authorization,
+            refreshSite: () => site.refresh(),
+            headers: req.headers,
+            signal: cancel.signal,
+          });
+        },
+      });
+    } finally {
+      inProgress.delete(cancel);
+    }
+    if (cancel.signal.aborted && res.destroyed) return;
     for (const [k, v] of response.headers) res.setHeader(k, v);
     res.statusCode = response.status ?? 200;
     if (response.body.kind === 'complete') {
@@ -197,6 +237,8 @@ export async function startGateway(config: Config, upstreamUrl: string): Promise
     site,
     metrics,
     close: async () => {
+      stopping = true;
+      for (const c of inProgress) c.abort(SHUTTING_DOWN());
       await apollo.stop();
       await client.close();
     },

@@ -786,10 +786,12 @@ export type EventsOrderBy = {
 /** Per-item results of a bulk write, in input order. */
 export type EventsPayload = {
   __typename?: 'EventsPayload';
-  /** Items with an error. */
+  /** Items with an error the site or the gateway vouches for: not written (or, with an object, not completely). */
   failed: Scalars['Int']['output'];
   results: Array<EventResult>;
-  /** Items written. */
+  /** Items whose outcome is unknown (error code OUTCOME_UNKNOWN): sent, answer lost, not settled by reading back. */
+  unknown: Scalars['Int']['output'];
+  /** Items written (including items whose write was confirmed by reading the site back after its answer was lost). */
   written: Scalars['Int']['output'];
 };
 
@@ -1546,7 +1548,13 @@ export type MutationVerifyChallengeArgs = {
 /** Why one item of a bulk write was not written (or not completely). */
 export type MutationError = {
   __typename?: 'MutationError';
-  /** Same codes as GraphQL errors: BAD_USER_INPUT, UNAUTHENTICATED, FORBIDDEN, NOT_FOUND, GONE, ...; NOT_EXECUTED for items of a refused atomic batch that were valid themselves. */
+  /**
+   * Same codes as GraphQL errors: BAD_USER_INPUT, UNAUTHENTICATED, FORBIDDEN, NOT_FOUND, GONE, ...
+   * (not written: safe to send again once fixed); NOT_EXECUTED for items of a refused atomic batch
+   * that were valid themselves (not written); OUTCOME_UNKNOWN for a write that was sent but whose
+   * answer was lost (timeout, reset, a proxy's 5xx, an unreadable body) and that reading the site
+   * back could not settle: it may have been written, so read before sending it again.
+   */
   code: Scalars['String']['output'];
   message: Scalars['String']['output'];
   /** Where in the mutation's arguments, e.g. `["inputs", "3", "startDate"]`. */
@@ -1776,6 +1784,7 @@ export type OrganizersPayload = {
   __typename?: 'OrganizersPayload';
   failed: Scalars['Int']['output'];
   results: Array<OrganizerResult>;
+  unknown: Scalars['Int']['output'];
   written: Scalars['Int']['output'];
 };
 
@@ -2009,9 +2018,11 @@ export type PostsOrderBy = {
 /** Per-item results of a bulk post write, in input order. */
 export type PostsPayload = {
   __typename?: 'PostsPayload';
-  /** Items with an error. */
+  /** Items with an error the site or the gateway vouches for: not written. */
   failed: Scalars['Int']['output'];
   results: Array<PostResult>;
+  /** Items whose write was sent but whose answer was lost (error code OUTCOME_UNKNOWN): read before sending again. */
+  unknown: Scalars['Int']['output'];
   /** Items written. */
   written: Scalars['Int']['output'];
 };
@@ -3457,6 +3468,7 @@ export type VenuesPayload = {
   __typename?: 'VenuesPayload';
   failed: Scalars['Int']['output'];
   results: Array<VenueResult>;
+  unknown: Scalars['Int']['output'];
   written: Scalars['Int']['output'];
 };
 
@@ -4277,6 +4289,7 @@ export type EventResultResolvers<ContextType = Context, ParentType extends Resol
 export type EventsPayloadResolvers<ContextType = Context, ParentType extends ResolversParentTypes['EventsPayload'] = ResolversParentTypes['EventsPayload']> = {
   failed?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   results?: Resolver<Array<ResolversTypes['EventResult']>, ParentType, ContextType>;
+  unknown?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   written?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
 };
 
@@ -4609,6 +4622,7 @@ export type OrganizerResultResolvers<ContextType = Context, ParentType extends R
 export type OrganizersPayloadResolvers<ContextType = Context, ParentType extends ResolversParentTypes['OrganizersPayload'] = ResolversParentTypes['OrganizersPayload']> = {
   failed?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   results?: Resolver<Array<ResolversTypes['OrganizerResult']>, ParentType, ContextType>;
+  unknown?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   written?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
 };
 
@@ -4684,6 +4698,7 @@ export type PostResultResolvers<ContextType = Context, ParentType extends Resolv
 export type PostsPayloadResolvers<ContextType = Context, ParentType extends ResolversParentTypes['PostsPayload'] = ResolversParentTypes['PostsPayload']> = {
   failed?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   results?: Resolver<Array<ResolversTypes['PostResult']>, ParentType, ContextType>;
+  unknown?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   written?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
 };
 
@@ -5204,6 +5219,7 @@ export type VenueResultResolvers<ContextType = Context, ParentType extends Resol
 export type VenuesPayloadResolvers<ContextType = Context, ParentType extends ResolversParentTypes['VenuesPayload'] = ResolversParentTypes['VenuesPayload']> = {
   failed?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   results?: Resolver<Array<ResolversTypes['VenueResult']>, ParentType, ContextType>;
+  unknown?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   written?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
 };
 

@@ -7,7 +7,8 @@
  *   the default window (yesterday to +24 months, real-site-behaviour.md), so
  *   the IDs it does not return are read one by one, in parallel, through the
  *   legacy single route. Without the legacy interface they are single
- *   calendar-core GETs in parallel.
+ *   calendar-core GETs in parallel (the operation's session caps how many
+ *   are in flight: upstream/session.ts).
  * - The complete category taxonomy is read once per request (one request when
  *   it fits one page): trees and `parent` filters come from it.
  * - Venues, organizers and terms embedded in list responses prime the
@@ -24,7 +25,6 @@ import type { SiteInfo } from '../upstream/discovery.ts';
 import { isGatewayError } from '../upstream/errors.ts';
 import { LEGACY_MAX_PER_PAGE, legacyGet, legacyList } from '../upstream/calendarLegacy.ts';
 import { CORE_MAX_PER_PAGE, coreGet, coreList } from '../upstream/calendarCore.ts';
-import type { Limiter } from './limit.ts';
 import { readAll } from './window.ts';
 
 function chunks<T>(xs: readonly T[], n: number): T[][] {
@@ -74,16 +74,16 @@ export async function orNull<T>(p: Promise<T>): Promise<T | null> {
   }
 }
 
-export function createLoaders(session: UpstreamSession, site: SiteInfo, limit: Limiter) {
+export function createLoaders(session: UpstreamSession, site: SiteInfo) {
   const singles = <V>(get: (id: number) => Promise<V | null>) =>
-    new DataLoader<number, V | null>(async (ids) => Promise.all(ids.map((id) => limit(() => get(id)).catch((e: unknown) => (e instanceof Error ? e : new Error(String(e)))))));
+    new DataLoader<number, V | null>(async (ids) => Promise.all(ids.map((id) => get(id).catch((e: unknown) => (e instanceof Error ? e : new Error(String(e)))))));
 
   const eventLegacySingle = singles((id) => orNull(legacyGet(session, 'events', id).then(legacyEvent)));
   const eventLegacy = new DataLoader<number, EventModel | null>(async (ids) => {
     const found = new Map<number, EventModel>();
     await Promise.all(
       chunks(ids, LEGACY_MAX_PER_PAGE).map((part) =>
-        limit(async () => {
+        (async () => {
           // No `status`, so editors also see their drafts. The site ignores any
           // dates sent with `include` and applies its default window instead.
           const page = await legacyList(session, 'events', { include: part.join(',') }, 1, part.length);
@@ -91,7 +91,7 @@ export function createLoaders(session: UpstreamSession, site: SiteInfo, limit: L
             const m = legacyEvent(raw);
             found.set(m.databaseId, m);
           }
-        }),
+        })(),
       ),
     );
     // Outside that window (past events, events more than two years out): single reads.
@@ -117,13 +117,13 @@ export function createLoaders(session: UpstreamSession, site: SiteInfo, limit: L
       const found = new Map<number, TermModel>();
       await Promise.all(
         chunks(ids, LEGACY_MAX_PER_PAGE).map((part) =>
-          limit(async () => {
+          (async () => {
             const page = await legacyList(session, kind, { include: part.join(','), hide_empty: false }, 1, part.length);
             for (const raw of page.items) {
               const t = legacyTerm(raw, kind === 'categories' ? 'Category' : 'Tag');
               found.set(t.databaseId, t);
             }
-          }),
+          })(),
         ),
       );
       return ids.map((id) => found.get(id) ?? null);
@@ -135,7 +135,7 @@ export function createLoaders(session: UpstreamSession, site: SiteInfo, limit: L
   // one page): category trees and `parent` filters are computed from it.
   let allCategories: Promise<TermModel[]> | null = null;
   const categoryTree = () =>
-    (allCategories ??= readAll((page, per) => limit(() => legacyList(session, 'categories', { hide_empty: false }, page, per)), LEGACY_MAX_PER_PAGE).then((raws) =>
+    (allCategories ??= readAll((page, per) => legacyList(session, 'categories', { hide_empty: false }, page, per), LEGACY_MAX_PER_PAGE).then((raws) =>
       raws.map((raw) => {
         const t = legacyTerm(raw, 'Category');
         category.prime(t.databaseId, t);
@@ -146,7 +146,7 @@ export function createLoaders(session: UpstreamSession, site: SiteInfo, limit: L
   // Series have no single route and no `include`: one walk over the list per request.
   let allSeries: Promise<Map<number, SeriesModel>> | null = null;
   const seriesAll = () =>
-    (allSeries ??= readAll((page, per) => limit(() => coreList(session, 'series', { status: ['publish'] }, page, per)), CORE_MAX_PER_PAGE).then(
+    (allSeries ??= readAll((page, per) => coreList(session, 'series', { status: ['publish'] }, page, per), CORE_MAX_PER_PAGE).then(
       (raws) => new Map(raws.map((raw) => coreSeries(raw)).map((s) => [s.databaseId, s])),
     ));
   const series = new DataLoader<number, SeriesModel | null>(async (ids) => {

@@ -11,7 +11,7 @@ import type { AutomationAResolvers, AutomationBResolvers, MutationResolvers, Que
 import { accessTokenOf, automationFeed, findEventsQuery, legacyEventPayload, type AutomationNamespaceModel } from '../mapping/automation.ts';
 import { legacyEvent } from '../mapping/legacy.ts';
 import {
-  AUTOMATION_A, AUTOMATION_B, apiDocument, authorizeA, createEvent, feed, findEvents, updateEvent,
+  apiDocument, authorizeA, createEvent, feed, findEvents, updateEvent,
   type Connector, type FeedKind,
 } from '../upstream/calendarExtras.ts';
 import { GatewayError } from '../upstream/errors.ts';
@@ -23,13 +23,7 @@ function tokenOf(ctx: Context, arg: string | null | undefined): string | undefin
   return arg || ctx.header(AUTOMATION_TOKEN_HEADER) || undefined;
 }
 
-function need(ctx: Context, c: Connector): void {
-  const ns = (c === 'A' ? AUTOMATION_A : AUTOMATION_B).slice(1);
-  if (!ctx.site.namespaces.includes(ns)) throw GatewayError.namespaceUnavailable(ns);
-}
-
 const feedField = (c: Connector, kind: FeedKind) => async (_p: AutomationNamespaceModel, args: { accessToken?: string | null }, ctx: Context) => {
-  need(ctx, c);
   const token = tokenOf(ctx, args.accessToken);
   // automation-a declares the token required on its feeds (spec F): without one the site
   // would only say `rest_missing_callback_param`; say what is missing, without a round trip.
@@ -41,11 +35,9 @@ const feedField = (c: Connector, kind: FeedKind) => async (_p: AutomationNamespa
 
 export const AutomationA: AutomationAResolvers = {
   doc: async (_p, _a, ctx) => {
-    need(ctx, 'A');
     return apiDocument(ctx.upstream, 'AUTOMATION_A');
   },
   authorize: async (_p, args, ctx) => {
-    need(ctx, 'A');
     const body = await authorizeA(ctx.upstream, args.consumerId, args.consumerSecret, args.appName ?? undefined);
     const accessToken = accessTokenOf(body);
     if (!accessToken) throw new GatewayError('UPSTREAM_BAD_RESPONSE', 'Bad upstream response (GET /calendar/automation-a/v1/authorize): no access_token.');
@@ -55,14 +47,12 @@ export const AutomationA: AutomationAResolvers = {
   updatedEvents: feedField('A', 'updated'),
   canceledEvents: feedField('A', 'canceled'),
   findEvents: async (_p, args, ctx) => {
-    need(ctx, 'A');
     return automationFeed(await findEvents(ctx.upstream, tokenOf(ctx, args.accessToken), findEventsQuery(args.where as Record<string, unknown> | null)));
   },
 };
 
 export const AutomationB: AutomationBResolvers = {
   doc: async (_p, _a, ctx) => {
-    need(ctx, 'B');
     return apiDocument(ctx.upstream, 'AUTOMATION_B');
   },
   newEvents: feedField('B', 'new'),
@@ -77,13 +67,11 @@ export const automationQuery: QueryResolvers = {
 
 export const automationMutation: MutationResolvers = {
   automationACreateEvent: async (_p, args, ctx) => {
-    need(ctx, 'A');
     const m = legacyEvent(await createEvent(ctx.upstream, 'A', tokenOf(ctx, args.accessToken), legacyEventPayload(args.input as Record<string, unknown>)));
     ctx.loaders.prime(m);
     return m;
   },
   automationAUpdateEvent: async (_p, args, ctx) => {
-    need(ctx, 'A');
     const payload: Record<string, unknown> = { ...legacyEventPayload(args.input as Record<string, unknown> | null), id: args.id };
     if (args.password != null) payload.password = args.password;
     if (args.eventStatus != null) payload.event_status = args.eventStatus.toLowerCase();
@@ -92,7 +80,6 @@ export const automationMutation: MutationResolvers = {
     return m;
   },
   automationBCreateEvent: async (_p, args, ctx) => {
-    need(ctx, 'B');
     const m = legacyEvent(await createEvent(ctx.upstream, 'B', tokenOf(ctx, args.accessToken), legacyEventPayload(args.input as Record<string, unknown>)));
     ctx.loaders.prime(m);
     return m;

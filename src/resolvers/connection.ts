@@ -5,8 +5,7 @@ import type { ConnectionModel } from '../mapping/models.ts';
 import type { PageFetcher } from '../upstream/paging.ts';
 
 export async function connection<T>(ctx: Context, args: PagingArgs, fetch: PageFetcher, maxPerPage: number, map: (raw: unknown) => T): Promise<ConnectionModel<T>> {
-  const limited: PageFetcher = (page, perPage) => ctx.limit(() => fetch(page, perPage));
-  const w = await fetchWindow(limited, args, ctx.config.limits, maxPerPage);
+  const w = await fetchWindow(fetch, args, ctx.config.limits, maxPerPage);
   return { nodes: w.items.map(map), offset: w.offset, totalCount: w.total, hasNextPage: w.hasNextPage, hasPreviousPage: w.hasPreviousPage };
 }
 

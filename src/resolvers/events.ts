@@ -46,7 +46,7 @@ async function termsOf(ctx: Context, model: EventModel, kind: 'categories' | 'ta
 export async function eventBy(ctx: Context, id: string, idType: string | null | undefined): Promise<EventModel | null> {
   if (idType === 'SLUG') {
     if (!ctx.site.hasLegacy) throw GatewayError.badInput('event(idType: SLUG) needs calendar/events/v1, which this site does not offer', { arguments: ['idType'] });
-    const m = await orNull(ctx.limit(() => legacyGet(ctx.upstream, 'events', id, true)).then(legacyEvent));
+    const m = await orNull(legacyGet(ctx.upstream, 'events', id, true).then(legacyEvent));
     if (m) ctx.loaders.prime(m);
     return m;
   }

@@ -114,7 +114,7 @@ export async function termsConnection(ctx: Context, kind: 'categories' | 'tags',
   // filters allow, else over every page of the site's answer.
   const keep = termFilter(plan.query, plan.parent);
   if (Object.keys(plan.query).every((k) => TREE_FILTERS.has(k))) return memoryConnection(ctx, args, (await ctx.loaders.categoryTree()).filter(keep));
-  const all = await readAll((page, per) => ctx.limit(() => legacyList(ctx.upstream, kind, plan.query, page, per)), LEGACY_MAX_PER_PAGE);
+  const all = await readAll((page, per) => legacyList(ctx.upstream, kind, plan.query, page, per), LEGACY_MAX_PER_PAGE);
   return memoryConnection(ctx, args, all.map(map).filter(keep));
 }
 

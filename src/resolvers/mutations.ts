@@ -29,7 +29,9 @@ import { allBatchable, checkAtomic, sendWrites, type WriteOutcome, type WriteReq
 import { writeRequest, type Target, type WriteKind, type WriteMethod } from '../upstream/calendarWrites.ts';
 import { CORE_NS, LEGACY_NS } from '../upstream/discovery.ts';
 import { GatewayError } from '../upstream/errors.ts';
+import { UpstreamShapeError } from '../mapping/json.ts';
 import { checkReferences, readStates, refMessage, stateKey, type StateRead } from '../writes/reads.ts';
+import { reconcile, type Unsure } from '../writes/reconcile.ts';
 
 /** Most items one bulk mutation takes (20 batches of 25). */
 export const MAX_BULK_ITEMS = 500;
@@ -77,9 +79,10 @@ const ORGANIZERS: KindSpec<OrganizerInput> = {
 type Via = 'CORE' | 'LEGACY' | null | undefined;
 type MethodArg = 'PATCH' | 'PUT' | 'POST' | null | undefined;
 
+/** The interface chosen (or asked for with `via`) must be one the site has: said before anything is read or sent. */
 function needNamespace(ctx: Context, api: Api): void {
-  if (api === 'core' && !ctx.site.hasCore) throw GatewayError.namespaceUnavailable(CORE_NS);
-  if (api === 'legacy' && !ctx.site.hasLegacy) throw GatewayError.namespaceUnavailable(LEGACY_NS);
+  const ns = api === 'core' ? CORE_NS : LEGACY_NS;
+  if (!(api === 'core' ? ctx.site.hasCore : ctx.site.hasLegacy)) throw GatewayError.badInput(`This write needs ${ns}, which this site does not offer.`, { arguments: ['via'] });
 }
 
 /**
@@ -128,6 +131,11 @@ function errorOut(e: GatewayError, itemPath: string[], fieldPrefix: string[], ki
   const first = Array.isArray(params) ? params[0] : params ? Object.keys(params)[0] : undefined;
   const path = first ? [...fieldPrefix, graphField(kind, api, first, input)] : itemPath;
   return { code: e.code, message: e.message, path, upstream: upstreamOf(e) };
+}
+
+/** An item whose write was sent but whose answer was lost, not settled by reading back. Never "failed": it may be written. */
+function unknownOut(e: GatewayError, itemPath: string[], message: string): MutationErrorOut {
+  return { code: 'OUTCOME_UNKNOWN', message: `${message.replace(/\.$/, '')}.`, path: itemPath, upstream: upstreamOf(e) };
 }
 
 function issueOut(issue: FieldIssue, fieldPrefix: string[]): MutationErrorOut {
@@ -313,6 +321,69 @@ function legacyFollowUp(job: Job<EventInput>, coreBody: unknown, second: Json, o
 }
 
 /**
+ * A 2xx answer that is not what the write answers (the object written; a
+ * calendar-core delete's `[]`) says the site did something, but not what:
+ * the outcome is unknown, as if the answer had been lost.
+ */
+function readable<I>(spec: KindSpec<I>, job: Pick<Job<I>, 'api' | 'method'>, o: WriteOutcome, route: string): WriteOutcome {
+  if (!o.ok) return o;
+  let fine: boolean;
+  if (job.method === 'DELETE') fine = idOfBody(o.body) !== null || (job.api === 'core' && Array.isArray(o.body));
+  else {
+    try {
+      (job.api === 'core' ? spec.fromCore : spec.fromLegacy)(o.body);
+      fine = true;
+    } catch (err) {
+      if (!(err instanceof UpstreamShapeError)) throw err;
+      fine = false;
+    }
+  }
+  if (fine) return o;
+  const error = new GatewayError('UPSTREAM_BAD_RESPONSE', `Bad upstream response (${route}): a ${o.status} whose body is not what this write answers.`, { upstream: { code: null, status: o.status, route } });
+  return { ok: false, error, batched: o.batched, unknown: true };
+}
+
+/**
+ * Reconciles the outcomes that are unknown (writes/reconcile.ts): each becomes
+ * an answer (the object as read back) when the site shows the write happened,
+ * and stays unknown, its message saying what to check, otherwise.
+ */
+async function settleUnknown(
+  ctx: Context,
+  kind: PostKind,
+  sent: { job: Job<unknown>; api: Api; method: WriteMethod; target: Target | null; payload: Json | undefined }[],
+  outcomes: WriteOutcome[],
+  startedAt: number,
+): Promise<void> {
+  const unsure: Unsure[] = [];
+  const claimed = new Set<number>();
+  sent.forEach((s, k) => {
+    const o = outcomes[k]!;
+    if (o.ok) {
+      const id = idOfBody(o.body);
+      if (id !== null) claimed.add(id);
+    } else if (o.unknown) {
+      unsure.push({ key: k, api: s.api, kind, method: s.method, target: s.target, input: s.job.input as Unsure['input'], payload: s.payload, force: Boolean(s.job.query?.force) });
+    }
+  });
+  if (!unsure.length) return;
+  const settled = await reconcile(ctx, unsure, { startedAt, claimed });
+  for (const u of unsure) {
+    const o = outcomes[u.key]!;
+    const s = settled.get(u.key)!;
+    if (o.ok) continue;
+    if (s.written) {
+      // A reconciled delete answers like the write: the trashed object (legacy) or `[]` (calendar-core, whose object was read first).
+      const body = u.method === 'DELETE' && (u.api === 'core' || s.body === null) ? [] : s.body;
+      outcomes[u.key] = { ok: true, status: 200, body, batched: o.batched };
+    } else {
+      const error = new GatewayError(o.error.code, `${o.error.message.replace(/\.$/, '')}, ${s.message}`, { upstream: o.error.extensions.upstream });
+      outcomes[u.key] = { ...o, error };
+    }
+  }
+}
+
+/**
  * Sends the jobs' writes (primary, then follow-ups) and returns per-item
  * results. Jobs already carrying an `error` are not sent; with `atomic`, any
  * such job stops every write.
@@ -324,7 +395,10 @@ async function run<I>(ctx: Context, spec: KindSpec<I>, jobs: Job<I>[], opts: Run
   if (opts.atomic && jobs.some((j) => j.error)) return shortCircuit<AnyModel>(jobs as Job<unknown>[]);
   const live = jobs.filter((j) => !j.error);
   const primary: WriteRequest[] = live.map((j) => writeRequest(j.api, spec.kind, j.method, j.target, j.method === 'DELETE' ? undefined : j.payloads!.primary, j.query));
-  const outcomes = await sendWrites(ctx.upstream, ctx.site, primary, { atomic: opts.atomic, limit: ctx.limit });
+  const startedAt = Date.now();
+  const outcomes = await sendWrites(ctx.upstream, ctx.site, primary, { atomic: opts.atomic });
+  live.forEach((job, k) => (outcomes[k] = readable(spec, job, outcomes[k]!, primary[k]!.route)));
+  await settleUnknown(ctx, spec.kind, live.map((job, k) => ({ job, api: job.api, method: job.method, target: job.target, payload: job.payloads?.primary })), outcomes, startedAt);
 
   const results = new Map<Job<I>, ItemResult<AnyModel>>();
   const models = new Map<Job<I>, AnyModel[]>();
@@ -335,7 +409,9 @@ async function run<I>(ctx: Context, spec: KindSpec<I>, jobs: Job<I>[], opts: Run
     if (!o.ok) {
       const error = o.notExecuted
         ? { code: 'NOT_EXECUTED', message: o.error.message, path: job.itemPath, upstream: null }
-        : errorOut(o.error, job.itemPath, job.fieldPrefix, spec.kind, job.api, job.input as object | undefined);
+        : o.unknown
+          ? unknownOut(o.error, job.itemPath, `Outcome unknown: the ${spec.type.toLowerCase()} ${job.target ? (job.method === 'DELETE' ? 'delete' : 'update') : 'create'} was sent but its answer was lost (${o.error.message})`)
+          : errorOut(o.error, job.itemPath, job.fieldPrefix, spec.kind, job.api, job.input as object | undefined);
       results.set(job, { index: job.index, databaseId: known, model: null, error });
       return;
     }
@@ -367,10 +443,24 @@ async function run<I>(ctx: Context, spec: KindSpec<I>, jobs: Job<I>[], opts: Run
   });
 
   if (follow.length) {
-    const done = await sendWrites(ctx.upstream, ctx.site, follow.map((f) => f.req), { limit: ctx.limit });
+    const followStarted = Date.now();
+    const done = await sendWrites(ctx.upstream, ctx.site, follow.map((f) => f.req), {});
+    follow.forEach((f, k) => (done[k] = readable(spec, { api: f.api, method: 'PATCH' }, done[k]!, f.req.route)));
+    await settleUnknown(
+      ctx,
+      spec.kind,
+      follow.map((f) => ({ job: f.job, api: f.api, method: 'PATCH', target: { id: results.get(f.job)!.databaseId! }, payload: f.req.body as Json | undefined })),
+      done,
+      followStarted,
+    );
     follow.forEach((f, k) => {
       const o: WriteOutcome = done[k]!;
       const r = results.get(f.job)!;
+      const ns = f.api === 'core' ? CORE_NS : LEGACY_NS;
+      if (!o.ok && o.unknown) {
+        r.error = unknownOut(o.error, f.job.itemPath, `Written (ID ${r.databaseId}), but whether the ${ns} fields were written is unknown: the follow-up update was sent but its answer was lost (${o.error.message})`);
+        return;
+      }
       if (o.ok) {
         const m = f.api === 'core' ? spec.fromCore(o.body) : spec.fromLegacy(o.body);
         models.get(f.job)!.push(m);
@@ -378,7 +468,6 @@ async function run<I>(ctx: Context, spec: KindSpec<I>, jobs: Job<I>[], opts: Run
         r.model = m;
       } else {
         const e = errorOut(o.error, f.job.itemPath, f.job.fieldPrefix, spec.kind, f.api, f.job.input as object | undefined);
-        const ns = f.api === 'core' ? CORE_NS : LEGACY_NS;
         r.error = { ...e, message: `Written (ID ${r.databaseId}), but the ${ns} fields were not: ${e.message}` };
       }
     });
@@ -504,12 +593,20 @@ async function deleteMany<I>(ctx: Context, spec: KindSpec<I>, ids: readonly stri
   return run(ctx, spec, jobs, { atomic });
 }
 
+/**
+ * `written`: items whose object was written (an item whose follow-up failed
+ * also counts in `failed` or `unknown`); `failed`: items with an error the
+ * site or the gateway vouches for (nothing written, or not completely);
+ * `unknown`: items whose write was sent but whose outcome is not known
+ * (`OUTCOME_UNKNOWN`).
+ */
 function bulkPayload<K extends string>(key: K, results: ItemResult<AnyModel>[]) {
   return {
     results: results.map((r) => ({ index: r.index, databaseId: r.databaseId, [key]: r.model, error: r.error })),
     written: results.filter((r) => r.databaseId !== null && (!r.error || r.model)).length,
-    failed: results.filter((r) => r.error).length,
-  } as { results: never[]; written: number; failed: number };
+    failed: results.filter((r) => r.error && r.error.code !== 'OUTCOME_UNKNOWN').length,
+    unknown: results.filter((r) => r.error?.code === 'OUTCOME_UNKNOWN').length,
+  } as { results: never[]; written: number; failed: number; unknown: number };
 }
 
 // ---------------------------------------------------------------------------
@@ -530,7 +627,11 @@ async function termWrite(ctx: Context, kind: 'categories' | 'tags', method: Writ
     if (issues.length) throw toGraphError(issueOut(issues[0]!, ['input']), null);
   }
   const req = writeRequest('legacy', kind, method, target, input ? termPayload(input, kind) : undefined);
-  const [o] = await sendWrites(ctx.upstream, ctx.site, [req], { limit: ctx.limit });
+  const [o] = await sendWrites(ctx.upstream, ctx.site, [req], {});
+  if (!o!.ok && o!.unknown) {
+    const what = `${type.toLowerCase()} ${method === 'POST' && !target ? 'create' : method === 'DELETE' ? 'delete' : 'update'}`;
+    throw toGraphError(unknownOut(o!.error, id ? ['id'] : ['input'], `Outcome unknown: the ${what} was sent but its answer was lost (${o!.error.message}); read the ${type.toLowerCase()}s before sending it again`), target && 'id' in target ? target.id : null);
+  }
   if (!o!.ok) throw toGraphError(errorOut(o!.error, id ? ['id'] : ['input'], ['input'], kind, 'legacy', input ?? undefined), target && 'id' in target ? target.id : null);
   const model = legacyTerm(o!.body, type);
   const loader = kind === 'categories' ? ctx.loaders.category : ctx.loaders.tag;

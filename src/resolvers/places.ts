@@ -21,7 +21,7 @@ async function placeBy<M extends VenueModel | OrganizerModel>(ctx: Context, type
   const loader = (kind === 'venues' ? ctx.loaders.venue : ctx.loaders.organizer) as unknown as { load(id: number): Promise<M | null> };
   if (idType === 'SLUG') {
     if (!ctx.site.hasLegacy) throw GatewayError.badInput(`${type.toLowerCase()}(idType: SLUG) needs calendar/events/v1, which this site does not offer`, { arguments: ['idType'] });
-    const m = await orNull(ctx.limit(() => legacyGet(ctx.upstream, kind, id, true)).then((raw) => (kind === 'venues' ? legacyVenue(raw) : legacyOrganizer(raw)) as M));
+    const m = await orNull(legacyGet(ctx.upstream, kind, id, true).then((raw) => (kind === 'venues' ? legacyVenue(raw) : legacyOrganizer(raw)) as M));
     if (m) ctx.loaders.prime(m);
     return m;
   }

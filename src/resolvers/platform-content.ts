@@ -34,18 +34,12 @@ import { connection } from './connection.ts';
 
 const NS = platform.PLATFORM_NAMESPACES;
 
-/** Parts of the graph whose namespace the site's root index lacks fail clearly (DESIGN.md "The graph"). */
-export function requireNamespace(ctx: Context, ns: string): void {
-  if (!ctx.site.namespaces.includes(ns)) throw GatewayError.namespaceUnavailable(ns);
-}
-
 /** Facets has no state of its own: its fields are the two FacetWP routes. */
 export type FacetsModel = Record<string, never>;
 
 /** `Post` by database ID, through the list (core/v2 has no single-post route in the spec). Published posts only. */
 export async function postById(ctx: Context, id: number): Promise<PostModel | null> {
-  requireNamespace(ctx, NS.core);
-  const page = await ctx.limit(() => platform.postsPage(ctx.upstream, { include: [id] }, 1, 1));
+  const page = await platform.postsPage(ctx.upstream, { include: [id] }, 1, 1);
   return page.items.length ? corePost(page.items[0], ctx.site.timezone) : null;
 }
 
@@ -57,7 +51,6 @@ function idArg(id: string, arg: string): number {
 
 export const contentQuery: Pick<QueryResolvers, 'posts' | 'oembed' | 'oembedProxy' | 'attachmentByUrl' | 'challenge' | 'facets'> = {
   posts: (_p, args, ctx) => {
-    requireNamespace(ctx, NS.core);
     // Arguments the site's list does not declare are refused, not silently ignored (mapping/platform.ts postsQuery).
     const declared = declaredArgs(ctx.site, 'GET', '/core/v2/posts');
     const { query, offset } = postsQuery(args.where, args.orderBy, args.context, declared);
@@ -70,25 +63,20 @@ export const contentQuery: Pick<QueryResolvers, 'posts' | 'oembed' | 'oembedProx
     );
   },
   oembed: async (_p, { url, maxWidth, format }, ctx) => {
-    requireNamespace(ctx, NS.oembed);
     const res = await platform.oembed(ctx.upstream, 'embed', { url, maxwidth: maxWidth, format: format?.toLowerCase() });
     return oembedOf(res.body);
   },
   oembedProxy: async (_p, { url, maxWidth, maxHeight, format, discover }, ctx) => {
-    requireNamespace(ctx, NS.oembed);
     const res = await platform.oembed(ctx.upstream, 'proxy', { url, maxwidth: maxWidth, maxheight: maxHeight, format: format?.toLowerCase(), discover });
     return oembedOf(res.body);
   },
   attachmentByUrl: async (_p, { url }, ctx) => {
-    requireNamespace(ctx, NS.blocks);
     return attachmentLookup(await platform.attachmentId(ctx.upstream, url));
   },
   challenge: async (_p, _a, ctx) => {
-    requireNamespace(ctx, NS.site);
     return challengeOf(await platform.getChallenge(ctx.upstream));
   },
   facets: (_p, _a, ctx) => {
-    requireNamespace(ctx, NS.facet);
     return {};
   },
 };
@@ -122,16 +110,23 @@ interface PostResultModel {
   error: MutationError | null;
 }
 
+/** A post write sent whose answer was lost or unreadable: it may have been written (see the README, "Write outcomes"). */
+function unknownError(e: GatewayError, index: number, why: string): MutationError {
+  const message = `Outcome unknown: the post create was sent but ${why}; look for the post (by title, status any) before creating it again.`;
+  return { code: 'OUTCOME_UNKNOWN', message, path: ['inputs', String(index)], upstream: upstreamOf(e) };
+}
+
 function postResult(ctx: Context, o: WriteOutcome, index: number): PostResultModel {
+  if (!o.ok && o.unknown) return { index, databaseId: null, post: null, error: unknownError(o.error, index, `its answer was lost (${o.error.message})`) };
   if (!o.ok) return { index, databaseId: null, post: null, error: itemError(o.error, index, o.notExecuted) };
   try {
     const post = corePost(o.body, ctx.site.timezone);
     return { index, databaseId: post.databaseId, post, error: null };
   } catch (err) {
-    // The site wrote something but answered a body that is not a post: this item's problem, not its neighbours'.
+    // The site answered 2xx, so it did something, but the body is not a post: whether this item was written is unknown.
     if (!(err instanceof UpstreamShapeError)) throw err;
-    const message = `The site answered item ${index} with a body that is not a post: ${err.message}`;
-    return { index, databaseId: null, post: null, error: { code: 'UPSTREAM_BAD_RESPONSE', message, path: ['inputs', String(index)], upstream: null } };
+    const e = new GatewayError('UPSTREAM_BAD_RESPONSE', err.message, { upstream: { code: null, status: o.status, route: 'POST /core/v2/posts' } });
+    return { index, databaseId: null, post: null, error: unknownError(e, index, `the site answered a body that is not a post (${err.message})`) };
   }
 }
 
@@ -142,7 +137,6 @@ function postResult(ctx: Context, o: WriteOutcome, index: number): PostResultMod
  * the rest directly; outcomes per item, in input order.
  */
 async function createPosts(ctx: Context, inputs: readonly CreatePostInput[], atomic: boolean) {
-  requireNamespace(ctx, NS.core);
   if (inputs.length > MAX_BULK_POSTS) {
     throw GatewayError.badInput(`inputs: at most ${MAX_BULK_POSTS} items per mutation; got ${inputs.length}.`, { arguments: ['inputs'], max: MAX_BULK_POSTS });
   }
@@ -150,36 +144,32 @@ async function createPosts(ctx: Context, inputs: readonly CreatePostInput[], ato
   if (!ctx.upstream.authenticated) throw GatewayError.unauthenticated('Writes need credentials: send an Authorization header (application password).');
   const writes = inputs.map((input) => platform.createPostWrite(postBody(input)));
   if (atomic) checkAtomic(ctx.site, writes);
-  const outcomes = writes.length ? await sendWrites(ctx.upstream, ctx.site, writes, { atomic, limit: ctx.limit }) : [];
+  const outcomes = writes.length ? await sendWrites(ctx.upstream, ctx.site, writes, { atomic }) : [];
   const results = outcomes.map((o, i) => postResult(ctx, o, i));
   const written = results.filter((r) => !r.error).length;
-  return { results, written, failed: results.length - written };
+  const unknown = results.filter((r) => r.error?.code === 'OUTCOME_UNKNOWN').length;
+  return { results, written, failed: results.length - written - unknown, unknown };
 }
 
 export const contentMutation: Pick<MutationResolvers, 'createPost' | 'updatePost' | 'deletePost' | 'createPosts' | 'removeDuplicatePostOriginal' | 'verifyChallenge'> = {
   createPost: async (_p, { input }, ctx) => {
-    requireNamespace(ctx, NS.core);
     return corePost(await platform.createPost(ctx.upstream, postBody(input)), ctx.site.timezone);
   },
   // A missing post answers 404 rest_post_invalid_id (real-site-behaviour.md "core/v2 single posts"): NOT_FOUND.
   updatePost: async (_p, { id, input }, ctx) => {
-    requireNamespace(ctx, NS.core);
     const n = idArg(id, 'id');
     return corePost(await platform.updatePost(ctx.upstream, n, postBody(input)), ctx.site.timezone);
   },
   deletePost: async (_p, { id, force }, ctx) => {
-    requireNamespace(ctx, NS.core);
     const n = idArg(id, 'id');
     return deletedPost(n, await platform.deletePost(ctx.upstream, n, Boolean(force)), ctx.site.timezone);
   },
   createPosts: (_p, { inputs, atomic }, ctx) => createPosts(ctx, inputs, Boolean(atomic)),
   removeDuplicatePostOriginal: async (_p, { postId }, ctx) => {
-    requireNamespace(ctx, NS.duplicate);
     const body = obj(await platform.removeDuplicateOriginal(ctx.upstream, idArg(postId, 'postId')), 'duplicate-post answer');
     return { success: body.success === true, message: typeof body.message === 'string' ? body.message : null, raw: body };
   },
   verifyChallenge: async (_p, { solution, payload }, ctx) => {
-    requireNamespace(ctx, NS.site);
     if ((solution == null) === (payload == null)) {
       throw GatewayError.badInput('verifyChallenge: pass exactly one of `solution` and `payload`', { arguments: ['solution', 'payload'] });
     }

@@ -7,8 +7,7 @@ import type { GovernanceNetworkResolvers, GovernanceRemoteResolvers, GovernanceR
 import { databaseIdOf } from '../mapping/ids.ts';
 import * as m from '../mapping/platform-governance.ts';
 import { GatewayError } from '../upstream/errors.ts';
-import { contentReviewStatus, governanceRead, governanceRemote, PLATFORM_NAMESPACES } from '../upstream/platform.ts';
-import { requireNamespace } from './platform-content.ts';
+import { contentReviewStatus, governanceRead, governanceRemote } from '../upstream/platform.ts';
 
 /** Governance and GovernanceNetwork carry nothing: each field is one route. */
 export type GovernanceModel = Record<string, never>;
@@ -18,10 +17,8 @@ export interface GovernanceRemoteModel {
 }
 
 export const governanceQuery: Pick<QueryResolvers, 'governance'> = {
-  governance: (_p, _a, ctx) => {
-    requireNamespace(ctx, PLATFORM_NAMESPACES.governance);
-    return {};
-  },
+  // Carries nothing: each field's request is gated on site-governance/v1 by the operation's session.
+  governance: () => ({}),
 };
 
 export const Governance: GovernanceResolvers = {

@@ -1,6 +1,7 @@
 /**
  * Query.seo and Mutation.seo (schema/seo.graphql): args -> upstream/seo.ts ->
- * mapping/seo.ts. Both roots check once that the site offers `seo/v1`.
+ * mapping/seo.ts. The roots carry nothing; a site without `seo/v1` (or one of its
+ * routes) fails the fields that need it, at the operation's session's gate.
  */
 import type { Context } from '../context.ts';
 import type { Resolvers, SeoMutationResolvers, SeoQueryResolvers } from '../generated/graphql.ts';
@@ -12,15 +13,8 @@ import { sendWrites } from '../upstream/batch.ts';
 /** The parent of every SeoQuery / SeoMutation field: nothing, the fields read the context. */
 export type SeoRoot = Record<string, never>;
 
-const NAMESPACE = 'seo/v1';
-
-function root(ctx: Context): SeoRoot {
-  if (!ctx.site.namespaces.includes(NAMESPACE)) throw GatewayError.namespaceUnavailable(NAMESPACE);
-  return {};
-}
-
-/** Upstream calls go through the per-request concurrency cap. */
-const up = <T>(ctx: Context, fn: (s: Context['upstream']) => Promise<T>): Promise<T> => ctx.limit(() => fn(ctx.upstream));
+/** Upstream calls go through the operation's session, which gates them on `seo/v1` (and each route) being offered. */
+const up = <T>(ctx: Context, fn: (s: Context['upstream']) => Promise<T>): Promise<T> => fn(ctx.upstream);
 
 const SeoQuery: SeoQueryResolvers = {
   redirects: async (_p, { format }, ctx) => {
@@ -72,7 +66,7 @@ const SeoMutation: SeoMutationResolvers = {
     if (inputs.length > MAX_IMPORT) throw GatewayError.badInput(`importRedirects: at most ${MAX_IMPORT} inputs, got ${inputs.length}`, { arguments: ['inputs'] });
     inputs.forEach((input, i) => checkTarget(input, `inputs[${i}]`));
     const reqs = inputs.map((input) => seo.createRedirectRequest(map.redirectParams(input), ignoreWarning ?? false));
-    const outcomes = await sendWrites(ctx.upstream, ctx.site, reqs, { limit: ctx.limit });
+    const outcomes = await sendWrites(ctx.upstream, ctx.site, reqs, {});
     return outcomes.map((o, index) => {
       // Validation warnings and errors are HTTP 200 `success: false` bodies: data, like createRedirect.
       // A store failure (400) or a refusal is this item's error.
@@ -158,8 +152,8 @@ const SeoMutation: SeoMutationResolvers = {
 };
 
 export const seoResolvers: Resolvers = {
-  Query: { seo: (_p, _a, ctx) => root(ctx) },
-  Mutation: { seo: (_p, _a, ctx) => root(ctx) },
+  Query: { seo: (): SeoRoot => ({}) },
+  Mutation: { seo: (): SeoRoot => ({}) },
   SeoQuery,
   SeoMutation,
 };

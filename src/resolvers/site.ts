@@ -26,7 +26,7 @@ export const siteQuery: Pick<QueryResolvers, 'site' | 'namespaces' | 'namespace'
       throw GatewayError.badInput(`namespace: ${JSON.stringify(name)} is neither in the spec nor on this site (known: ${INDEXED_NAMESPACES.join(', ')})`, { arguments: ['name'] });
     }
     if (!ctx.site.namespaces.includes(name)) return fromSite(ctx.site, name);
-    const raw = await ctx.limit(() => namespaceIndex(ctx.upstream, name));
+    const raw = await namespaceIndex(ctx.upstream, name);
     // The namespace index has the root index's `routes` shape (site-upstream.md §4).
     const parsed = parseIndex({ namespaces: [name], routes: obj(raw, 'namespace index').routes ?? {} });
     return { ...fromSite(parsed, name), raw };

@@ -11,7 +11,6 @@ import { eventsConnection, termsConnection } from './lists.ts';
 
 async function termBy(ctx: Context, kind: 'categories' | 'tags', id: string, idType: string | null | undefined): Promise<TermModel | null> {
   const type = kind === 'categories' ? 'Category' : 'Tag';
-  if (!ctx.site.hasLegacy) throw new GatewayError('NAMESPACE_UNAVAILABLE', `${type.toLowerCase()}: term routes are in calendar/events/v1, which this site does not offer`);
   if (idType === 'SLUG') {
     const c = await termsConnection(ctx, kind, { first: 1, where: { slug: id, hideEmpty: false } });
     return c.nodes[0] ?? null;
@@ -19,7 +18,7 @@ async function termBy(ctx: Context, kind: 'categories' | 'tags', id: string, idT
   const dbId = idArgument(id, idType, type);
   if (!dbId) throw GatewayError.badInput(`${type.toLowerCase()}: ${JSON.stringify(id)} is not a ${type} ID (a global ID or a database ID)`, { arguments: ['id'] });
   // One term by ID: its own route (terms referenced by events batch through the include loader instead).
-  const t = await orNull(ctx.limit(() => legacyGet(ctx.upstream, kind, dbId)).then((raw) => legacyTerm(raw, type)));
+  const t = await orNull(legacyGet(ctx.upstream, kind, dbId).then((raw) => legacyTerm(raw, type)));
   if (t) ctx.loaders.prime(t);
   return t;
 }

@@ -4,14 +4,16 @@
  * Given the write requests of one mutation, in order, it sends those whose
  * route the site's root index marks `allow_batch` in `/batch/v1` requests of
  * at most `site.maxBatchSize` items (sequentially: the site runs items in
- * order, so input order is write order), and the others directly, with
- * bounded concurrency. Outcomes come back per item, in input order: data
+ * order, so input order is write order), and the others directly (the
+ * operation's session caps the concurrency). Outcomes come back per item, in input order: data
  * failures are values, so one bad item never fails its neighbours.
  *
  * Nothing here is ever retried (client.ts retries GET/HEAD only): a write
- * whose outcome is unknown (timeout, reset) is reported as such.
+ * whose outcome is unknown (sent, but its answer lost or unreadable: a
+ * timeout, a reset, a proxy's 5xx page, a malformed or wrong-shape body) is
+ * marked `unknown` (see `outcomeUnknown`); writes/reconcile.ts reads back
+ * what it may have done.
  */
-import type { Limiter } from '../loaders/limit.ts';
 import type { QueryValue, UpstreamSession } from './client.ts';
 import { allowsBatch, type SiteInfo } from './discovery.ts';
 import { GatewayError, fromTransportError, fromUpstreamResponse } from './errors.ts';
@@ -29,14 +31,15 @@ export interface WriteRequest {
 
 export type WriteOutcome =
   | { ok: true; status: number; body: unknown; batched: boolean }
-  /** `notExecuted`: a valid item of an atomic batch that another item's validation failure stopped. */
-  | { ok: false; error: GatewayError; batched: boolean; notExecuted?: boolean };
+  /**
+   * `notExecuted`: a valid item of an atomic batch that another item's validation failure stopped.
+   * `unknown`: the request was sent but no readable answer came back: it may or may not have been written.
+   */
+  | { ok: false; error: GatewayError; batched: boolean; notExecuted?: boolean; unknown?: boolean };
 
 export interface WriteOptions {
   /** `validation: "require-all-validate"`: nothing runs unless every item validates. Needs every item batchable, in one batch. */
   atomic?: boolean;
-  /** Caps direct requests in flight (the request's limiter). */
-  limit: Limiter;
 }
 
 const BATCH_ROUTE = 'POST /batch/v1';
@@ -86,20 +89,54 @@ export function checkAtomic(site: SiteInfo, reqs: readonly WriteRequest[], argum
   }
 }
 
+/** Transport failures that happen before a request leaves: nothing was sent, so nothing was written. */
+const NOT_SENT = new Set(['UND_ERR_CONNECT_TIMEOUT', 'ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CLOSED', 'UND_ERR_DESTROYED']);
+
+/**
+ * Whether a failed write may nevertheless have been written: its request was
+ * sent and no answer the site vouches for came back.
+ *
+ * - no HTTP answer: unknown, unless the connection was never made (refused,
+ *   connect timeout, DNS): headers/body timeouts, resets, a closed socket or
+ *   an aborted request are unknown;
+ * - a 2xx whose body is unreadable (malformed JSON, too large): unknown;
+ * - a 5xx without a WordPress error body (a proxy's HTML page, an empty
+ *   502/503/504), or WordPress's own fatal-error handler
+ *   (`internal_server_error`, sent after a PHP fatal mid-request): unknown;
+ * - any other answer (4xx, 429, a 5xx WP_Error) is the site saying it did
+ *   not write: known.
+ * Errors the gateway raised itself (no `upstream`) were raised before sending.
+ */
+export function outcomeUnknown(e: GatewayError): boolean {
+  const up = e.extensions.upstream;
+  if (!up) return false;
+  // Refused by the operation's session before sending (upstream/session.ts).
+  if ((e.code as string) === 'REQUEST_BUDGET_EXCEEDED' || e.code === 'NAMESPACE_UNAVAILABLE') return false;
+  if (up.status === null) return !(up.code && NOT_SENT.has(up.code));
+  if (up.status >= 200 && up.status < 300) return true;
+  if (up.status >= 500) return up.code === null || up.code === 'internal_server_error';
+  return false;
+}
+
+function failed(error: GatewayError, batched: boolean): WriteOutcome {
+  return outcomeUnknown(error) ? { ok: false, error, batched, unknown: true } : { ok: false, error, batched };
+}
+
 async function sendDirect(session: UpstreamSession, req: WriteRequest): Promise<WriteOutcome> {
   try {
     const res = await session.request({ method: req.method, path: req.path, query: req.query, body: req.body, headers: req.headers, route: req.route });
     return { ok: true, status: res.status, body: res.body, batched: false };
   } catch (err) {
-    return { ok: false, error: fromTransportError(err, req.route), batched: false };
+    return failed(fromTransportError(err, req.route), false);
   }
 }
 
 function fromEnvelope(req: WriteRequest, env: Envelope | null | undefined): WriteOutcome {
   const status = typeof env?.status === 'number' ? env.status : 0;
   if (status >= 200 && status < 300) return { ok: true, status, body: env!.body ?? null, batched: true };
-  if (!env) return { ok: false, batched: true, error: new GatewayError('UPSTREAM_BAD_RESPONSE', `The /batch/v1 answer has no response for ${req.route}.`, { upstream: { code: null, status: 207, route: req.route } }) };
-  return { ok: false, batched: true, error: fromUpstreamResponse(status, env.body, req.route) };
+  // The batch ran (207) but says nothing readable about this item: it may have been written.
+  if (!env || status === 0) return failed(new GatewayError('UPSTREAM_BAD_RESPONSE', `The /batch/v1 answer has no readable response for ${req.route}.`, { upstream: { code: null, status: 207, route: req.route } }), true);
+  return failed(fromUpstreamResponse(status, env.body, req.route), true);
 }
 
 async function sendBatch(session: UpstreamSession, reqs: WriteRequest[], atomic: boolean): Promise<WriteOutcome[]> {
@@ -121,13 +158,14 @@ async function sendBatch(session: UpstreamSession, reqs: WriteRequest[], atomic:
   } catch (err) {
     // A whole-batch failure (400 envelope, 401, timeout, ...) is every item's: the site said why, or we do not know.
     const e = fromTransportError(err, BATCH_ROUTE);
-    return reqs.map(() => ({ ok: false, error: e, batched: true }));
+    return reqs.map(() => failed(e, true));
   }
   const body = res.body;
   const responses = body && Array.isArray(body.responses) ? body.responses : null;
   if (!responses || responses.length !== reqs.length) {
+    // A 2xx the site sent after running the batch, whose per-item answers cannot be read: every item is unknown.
     const e = new GatewayError('UPSTREAM_BAD_RESPONSE', `The /batch/v1 answer does not have one response per request (${reqs.length} sent).`, { upstream: { code: null, status: res.status, route: BATCH_ROUTE } });
-    return reqs.map(() => ({ ok: false, error: e, batched: true }));
+    return reqs.map(() => failed(e, true));
   }
   if (body!.failed === 'validation') {
     // require-all-validate: nothing ran. `null` is an item that validated.
@@ -162,7 +200,8 @@ export async function sendWrites(session: UpstreamSession, site: SiteInfo, reqs:
       part.forEach((i, k) => (out[i] = results[k]!));
     }
   };
-  const runDirect = () => Promise.all(direct.map((i) => opts.limit(() => sendDirect(session, reqs[i]!)).then((o) => (out[i] = o))));
+  // The operation's session caps how many are in flight.
+  const runDirect = () => Promise.all(direct.map((i) => sendDirect(session, reqs[i]!).then((o) => (out[i] = o))));
   await Promise.all([runBatches(), runDirect()]);
   return out;
 }

@@ -5,8 +5,7 @@
  */
 import type { QueryValue, UpstreamSession } from './client.ts';
 import type { RouteUse } from './route-use.ts';
-import { fromUpstreamResponse } from './errors.ts';
-import { headerInt, okOrPastEnd, pastEndOrThrow, type ListPage } from './paging.ts';
+import { headerInt, listItems, okOrPastEnd, pastEndOrThrow, type ListPage } from './paging.ts';
 
 const NS = '/calendar-core/v1';
 export const CORE_MAX_PER_PAGE = 100;
@@ -43,8 +42,7 @@ export async function coreList(session: UpstreamSession, kind: CoreList, query: 
   });
   const pastEnd = pastEndOrThrow(res, page, route);
   if (pastEnd) return pastEnd;
-  if (!Array.isArray(res.body)) throw fromUpstreamResponse(502, { code: 'bad_list', message: `the ${kind} list is not an array` }, route);
-  return { items: res.body, total: headerInt(res.headers, 'x-wp-total') };
+  return { items: listItems(res, route, undefined, `the ${kind} list is not an array`), total: headerInt(res.headers, 'x-wp-total') };
 }
 
 export async function coreGet(session: UpstreamSession, kind: Exclude<CoreList, 'series'>, id: number): Promise<unknown> {

@@ -5,8 +5,7 @@
  */
 import type { QueryValue, UpstreamSession } from './client.ts';
 import type { RouteUse } from './route-use.ts';
-import { fromUpstreamResponse } from './errors.ts';
-import { headerInt, okOrPastEnd, pastEndOrThrow, type ListPage } from './paging.ts';
+import { headerInt, listItems, okOrPastEnd, pastEndOrThrow, type ListPage } from './paging.ts';
 
 const NS = '/calendar/events/v1';
 /** The legacy site clamps per_page to 50 (tribe_rest_event_max_per_page). */
@@ -44,8 +43,7 @@ export async function legacyList(session: UpstreamSession, kind: LegacyList, que
   const pastEnd = pastEndOrThrow(res, page, route);
   if (pastEnd) return pastEnd;
   const body = res.body as Record<string, unknown> | null;
-  const items = body && Array.isArray(body[kind]) ? (body[kind] as unknown[]) : null;
-  if (!items) throw fromUpstreamResponse(502, { code: 'bad_envelope', message: `the ${kind} archive has no "${kind}" array` }, route);
+  const items = listItems(res, route, () => (body && typeof body === 'object' ? body[kind] : undefined), `the ${kind} archive has no "${kind}" array`);
   const total = headerInt(res.headers, 'x-tec-total') ?? (typeof body!.total === 'number' ? body!.total : null);
   return { items, total };
 }

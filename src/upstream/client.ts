@@ -177,6 +177,12 @@ export interface UpstreamRequest {
    */
   idempotent?: boolean;
   signal?: AbortSignal;
+  /**
+   * Asked before each retry (not before the first attempt): false stops
+   * retrying and the last failure is thrown. The operation's session uses it
+   * to count retries against its request budget (upstream/session.ts). @default always
+   */
+  mayRetry?: () => boolean;
 }
 
 export interface UpstreamResponse<T = unknown> {
@@ -321,6 +327,8 @@ class Session implements UpstreamSession {
       } catch (err) {
         throw fromTransportError(req.signal?.reason ?? err, req.route);
       }
+      // Asked after the backoff: a retry that would start after the operation ended is not sent.
+      if (req.mayRetry && !req.mayRetry()) throw failure;
     }
   }
 }

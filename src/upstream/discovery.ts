@@ -130,7 +130,8 @@ export function allowsBatch(site: SiteInfo, method: string, path: string): boole
   return false;
 }
 
-export async function discover(session: UpstreamSession): Promise<SiteInfo> {
-  const res = await session.request({ method: 'GET', path: '/', route: 'GET /' });
+/** Reads the root index; `signal` bounds the whole reading, retries included. */
+export async function discover(session: UpstreamSession, signal?: AbortSignal): Promise<SiteInfo> {
+  const res = await session.request({ method: 'GET', path: '/', route: 'GET /', ...(signal ? { signal } : {}) });
   return parseIndex(res.body);
 }

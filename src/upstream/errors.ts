@@ -22,7 +22,13 @@ export type GatewayCode =
   | 'UPSTREAM_ERROR'
   | 'UPSTREAM_BAD_RESPONSE'
   | 'NAMESPACE_UNAVAILABLE'
-  | 'NOT_IMPLEMENTED';
+  /** The operation sent its budget of upstream requests (UPSTREAM_BUDGET; upstream/session.ts). */
+  | 'REQUEST_BUDGET_EXCEEDED'
+  | 'NOT_IMPLEMENTED'
+  /** An operation type the gateway does not serve (subscriptions); HTTP 400. */
+  | 'OPERATION_NOT_SUPPORTED'
+  /** A write was sent but its answer never arrived (or could not be read): it may or may not have happened. */
+  | 'OUTCOME_UNKNOWN';
 
 /** Where an error came from upstream: the site's own code (if it sent one), the HTTP status, our route label. */
 export interface UpstreamErrorSource {
@@ -133,7 +139,8 @@ export class MalformedResponseError extends Error {
 
 /**
  * The gateway code for an upstream HTTP status. 429 is "unavailable" (retry
- * later), not the caller's fault; 413/414 are the caller's input being too big.
+ * later), not the caller's fault; 413/414/431 are the caller's input being too
+ * big (a body, a URL, or the request line and headers a long query string makes).
  */
 export function codeForStatus(status: number): GatewayCode {
   switch (status) {
@@ -141,6 +148,7 @@ export function codeForStatus(status: number): GatewayCode {
     case 413:
     case 414:
     case 422:
+    case 431:
       return 'BAD_USER_INPUT';
     case 401:
       return 'UNAUTHENTICATED';
@@ -363,6 +371,18 @@ export function fromUpstreamResponse(
   return new GatewayError(code, redact(message), init);
 }
 
+/**
+ * A 2xx answer whose body is not the shape the route promises (a list that is
+ * not an array, an envelope without its array). The site answered, so this is
+ * UPSTREAM_BAD_RESPONSE with the real status, not an invented 502.
+ */
+export function badResponseShape(route: string, status: number, body: unknown, why: string): GatewayError {
+  return new GatewayError('UPSTREAM_BAD_RESPONSE', `Bad upstream response (${route}): ${why}.`, {
+    upstream: { code: null, status, route },
+    details: { body: bodyKind(body) },
+  });
+}
+
 function header(headers: Record<string, string> | undefined, name: string): string | undefined {
   if (!headers) return undefined;
   for (const [k, v] of Object.entries(headers)) if (k.toLowerCase() === name) return v;
@@ -513,4 +533,37 @@ export function redact(text: string): string {
     .replace(new RegExp(`("(?:${SECRET_KEYS})"\\s*:\\s*)"(?:[^"\\\\]|\\\\.)*"`, 'gi'), '$1"[REDACTED]"')
     .replace(/\b(https?:\/\/)[^\s/@:]+(?::[^\s/@]*)?@/gi, '$1[REDACTED]@')
     .replace(/\b(Basic|Bearer)\s+[A-Za-z0-9+/=._~-]{6,}/g, '$1 [REDACTED]');
+}
+
+/** Placeholder for a secret removed from text. */
+export const REDACTED = '[REDACTED]';
+
+/**
+ * The forms a secret can take in an echo: as given, URL-encoded (a query
+ * string the site repeats), JSON-escaped. Values shorter than 4 characters are
+ * not secrets anyone can be protected for, and would shred every message.
+ */
+export function secretForms(secrets: Iterable<string>): string[] {
+  const out = new Set<string>();
+  for (const s of secrets) {
+    if (typeof s !== 'string' || s.length < 4) continue;
+    out.add(s);
+    out.add(encodeURIComponent(s));
+    out.add(encodeURIComponent(s).replace(/%20/g, '+'));
+    out.add(JSON.stringify(s).slice(1, -1));
+  }
+  // Longest first, so a secret that contains another is removed whole.
+  return [...out].filter((s) => s.length >= 4).sort((a, b) => b.length - a.length);
+}
+
+/**
+ * Redaction by value: every occurrence of a known secret (the forms from
+ * `secretForms`) is replaced, whatever the text around it, then the pattern
+ * rules of `redact` apply. Used on everything the gateway sends or logs about
+ * an error, because a site may echo a key anywhere (message, params, details).
+ */
+export function redactValues(text: string, forms: readonly string[]): string {
+  let out = text;
+  for (const f of forms) if (out.includes(f)) out = out.split(f).join(REDACTED);
+  return redact(out);
 }

@@ -1,5 +1,5 @@
 import type { UpstreamResponse } from './client.ts';
-import { fromUpstreamResponse } from './errors.ts';
+import { badResponseShape, fromUpstreamResponse } from './errors.ts';
 
 /** One upstream page of a list, whichever interface served it. */
 export interface ListPage {
@@ -34,4 +34,15 @@ export function isPastEnd(status: number, body: unknown): boolean {
   if (status !== 404 || typeof body !== 'object' || body === null) return false;
   const code = (body as { code?: unknown }).code;
   return typeof code === 'string' && /page[-_]not[-_]found$/.test(code);
+}
+
+/**
+ * The array a list answer carries (the body itself, or the envelope's array
+ * `pick` finds). A 2xx body without it is UPSTREAM_BAD_RESPONSE with the real
+ * status in `extensions.upstream.status`: the site answered, just not with a list.
+ */
+export function listItems(res: UpstreamResponse, route: string, pick: (body: unknown) => unknown = (b) => b, what = 'the list is not an array'): unknown[] {
+  const items = pick(res.body);
+  if (!Array.isArray(items)) throw badResponseShape(route, res.status, res.body, what);
+  return items;
 }

@@ -9,8 +9,7 @@
  */
 import type { WriteRequest } from './batch.ts';
 import type { QueryValue, UpstreamResponse, UpstreamSession } from './client.ts';
-import { fromUpstreamResponse } from './errors.ts';
-import { headerInt, type ListPage } from './paging.ts';
+import { headerInt, listItems, type ListPage } from './paging.ts';
 import type { RouteUse } from './route-use.ts';
 
 export const PLATFORM_NAMESPACES = {
@@ -61,8 +60,7 @@ export type Query = Record<string, QueryValue>;
 /** A bare-array list with X-WP-Total, one page of it. */
 async function listPage(session: UpstreamSession, path: string, query: Query, route: string): Promise<ListPage> {
   const res = await session.request({ method: 'GET', path, query, route });
-  if (!Array.isArray(res.body)) throw fromUpstreamResponse(502, { code: 'bad_list', message: `${route} did not answer an array` }, route);
-  return { items: res.body, total: headerInt(res.headers, 'x-wp-total') };
+  return { items: listItems(res, route), total: headerInt(res.headers, 'x-wp-total') };
 }
 
 // ---- core/v2 posts

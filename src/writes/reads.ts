@@ -1,6 +1,6 @@
 /**
  * The reads a write needs before it is sent (DESIGN.md "Writes"), all in one
- * level of parallel requests under the request's concurrency cap:
+ * level of parallel requests (the operation's session caps the concurrency):
  *
  * - the event's stored state, for updates that must send it whole (the legacy
  *   update resets what it omits; a calendar-core update of one date leaves
@@ -30,8 +30,8 @@ export function stateKey(api: ReadApi, kind: StateKind, target: Target): string 
 }
 
 /**
- * Reads each distinct (interface, target) once, in parallel under the
- * request's limiter. Failures are values: the item that needed the read
+ * Reads each distinct (interface, target) once, in parallel (the operation's
+ * session caps the concurrency). Failures are values: the item that needed the read
  * carries the error, its neighbours are not affected.
  */
 export async function readStates(ctx: Context, wanted: { api: ReadApi; kind: StateKind; target: Target }[]): Promise<Map<string, StateRead>> {
@@ -40,22 +40,24 @@ export async function readStates(ctx: Context, wanted: { api: ReadApi; kind: Sta
   for (const w of wanted) todo.set(stateKey(w.api, w.kind, w.target), w);
   await Promise.all(
     [...todo].map(([key, w]) =>
-      ctx
-        .limit(() => {
-          if (w.api === 'legacy') return 'id' in w.target ? legacyGet(ctx.upstream, w.kind, w.target.id) : legacyGet(ctx.upstream, w.kind, w.target.slug, true);
-          if (!('id' in w.target)) throw new TypeError('calendar-core/v1 has no by-slug routes');
-          return coreGet(ctx.upstream, w.kind, w.target.id);
-        })
-        .then(
-          (body) => out.set(key, { ok: true, body }),
-          (err: unknown) => out.set(key, { ok: false, error: fromTransportError(err, `GET ${w.api === 'legacy' ? '/calendar/events/v1' : '/calendar-core/v1'}/${w.kind}/<id>`) }),
-        ),
+      (async () => {
+        if (w.api === 'legacy') return 'id' in w.target ? legacyGet(ctx.upstream, w.kind, w.target.id) : legacyGet(ctx.upstream, w.kind, w.target.slug, true);
+        if (!('id' in w.target)) throw new TypeError('calendar-core/v1 has no by-slug routes');
+        return coreGet(ctx.upstream, w.kind, w.target.id);
+      })().then(
+        (body) => out.set(key, { ok: true, body }),
+        (err: unknown) => out.set(key, { ok: false, error: fromTransportError(err, `GET ${w.api === 'legacy' ? '/calendar/events/v1' : '/calendar-core/v1'}/${w.kind}/<id>`) }),
+      ),
     ),
   );
   return out;
 }
 
 /** A loader answer that means "no such object" (null, or the site refusing the ID itself). */
+export function isMissing(v: unknown): boolean {
+  return missing(v);
+}
+
 function missing(v: unknown): boolean {
   if (v === null || v === undefined) return true;
   if (!isGatewayError(v) || v.extensions.upstream === undefined) return false;
@@ -127,7 +129,7 @@ export async function checkReferences(ctx: Context, inputs: { key: number; input
         const route = kind === 'category' ? 'categories' : 'tags';
         await Promise.all(
           unsure.map((id) =>
-            ctx.limit(() => legacyGet(ctx.upstream, route, id)).then(
+            legacyGet(ctx.upstream, route, id).then(
               () => undefined,
               (err: unknown) => {
                 if (missing(fromTransportError(err, `GET /calendar/events/v1/${route}/<id>`))) gone.add(id);

@@ -132,10 +132,16 @@ describe('a namespace the site lacks costs only its own fields', () => {
   });
   afterAll(() => h.close());
 
-  it('nulls the namespace root only', async () => {
-    const r = await h.gql(`{ site { name } seo { redirects { origin } } }`);
-    expect(r.data).toEqual({ site: { name: 'Sitegraph Sandbox' }, seo: null });
-    expect(r.errors![0]!.extensions!.code).toBe('NAMESPACE_UNAVAILABLE');
+  it('nulls the fields that need it, naming the namespace, without asking the site', async () => {
+    h.mark();
+    const r = await h.gql(`{ site { name } seo { redirects { origin } statistics { header } } }`);
+    expect(r.data).toEqual({ site: { name: 'Sitegraph Sandbox' }, seo: { redirects: null, statistics: null } });
+    expect(r.errors).toHaveLength(2);
+    for (const e of r.errors!) {
+      expect(e.extensions).toMatchObject({ code: 'NAMESPACE_UNAVAILABLE', namespace: 'seo/v1' });
+      expect(e.message).toMatch(/REST namespace "seo\/v1"/);
+    }
+    expect(h.calls()).toEqual([]);
   });
 });
 

@@ -5,6 +5,7 @@ import { errors as undiciErrors } from 'undici';
 import {
   GatewayError,
   MalformedResponseError,
+  badResponseShape,
   ResponseTooLargeError,
   codeForStatus,
   fromTransportError,
@@ -56,7 +57,7 @@ describe('GatewayError', () => {
 
 describe('status -> code', () => {
   it.each([
-    [400, 'BAD_USER_INPUT'], [413, 'BAD_USER_INPUT'], [414, 'BAD_USER_INPUT'], [422, 'BAD_USER_INPUT'],
+    [400, 'BAD_USER_INPUT'], [413, 'BAD_USER_INPUT'], [414, 'BAD_USER_INPUT'], [422, 'BAD_USER_INPUT'], [431, 'BAD_USER_INPUT'],
     [401, 'UNAUTHENTICATED'], [403, 'FORBIDDEN'], [404, 'NOT_FOUND'], [409, 'CONFLICT'], [410, 'GONE'],
     [429, 'UPSTREAM_UNAVAILABLE'], [501, 'NOT_IMPLEMENTED'], [502, 'UPSTREAM_UNAVAILABLE'], [503, 'UPSTREAM_UNAVAILABLE'],
     [504, 'UPSTREAM_TIMEOUT'], [500, 'UPSTREAM_ERROR'], [507, 'UPSTREAM_ERROR'], [405, 'UPSTREAM_ERROR'], [302, 'UPSTREAM_ERROR'],
@@ -377,5 +378,14 @@ describe('redaction', () => {
   it('redacts plain text it is given', () => {
     expect(redact('/x?tec_access_token=abc&b=1')).toBe('/x?tec_access_token=[REDACTED]&b=1');
     expect(redact('Authorization: Bearer abcdef123456')).toBe('Authorization: Bearer [REDACTED]');
+  });
+});
+
+describe('a 2xx body of the wrong shape', () => {
+  it('is UPSTREAM_BAD_RESPONSE with the real status, not an invented 502', () => {
+    const e = badResponseShape('GET /core/v2/posts', 200, { not: 'a list' }, 'the list is not an array');
+    expect(e.code).toBe('UPSTREAM_BAD_RESPONSE');
+    expect(e.extensions).toEqual({ code: 'UPSTREAM_BAD_RESPONSE', upstream: { code: null, status: 200, route: 'GET /core/v2/posts' }, details: { body: 'json' } });
+    expect(e.message).toBe('Bad upstream response (GET /core/v2/posts): the list is not an array.');
   });
 });

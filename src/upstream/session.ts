@@ -1,0 +1,217 @@
+/**
+ * The one seam every upstream request of a GraphQL operation passes through
+ * (DESIGN.md "upstream/session.ts", "Flow of one request"; STYLE.md §12).
+ * One `OperationSession` is made per operation, in `context.ts`; resolvers and
+ * loaders only ever see it as an `UpstreamSession`, so none of them can forget
+ * a policy. In the order a request meets them:
+ *
+ *   1. cancellation: the operation's signal (client gone, shutdown, deadline)
+ *      is already aborted -> nothing is sent;
+ *   2. the route gate: the site's root index does not list the route ->
+ *      NAMESPACE_UNAVAILABLE naming the namespace (no request);
+ *   3. the budget: the operation has sent `budget` requests -> REQUEST_BUDGET_EXCEEDED
+ *      (counted before sending; retries count too);
+ *   4. the concurrency cap: wait for one of `concurrency` slots, held for the
+ *      whole request including its retries and backoff;
+ *   5. the deadline and cancellation: the request carries the operation's
+ *      signal, so passing the deadline aborts it (UPSTREAM_TIMEOUT) and no
+ *      retry starts after it.
+ *
+ * Writes (anything not idempotent) are treated differently in one way only: a
+ * client that disconnects does not abort a write already sent, because
+ * aborting it would not undo it on the site and would only lose what the site
+ * answered. The deadline still applies to them.
+ */
+import { setMaxListeners } from 'node:events';
+import type { UpstreamRequest, UpstreamResponse, UpstreamSession } from './client.ts';
+import type { SiteInfo } from './discovery.ts';
+import { GatewayError, isGatewayError } from './errors.ts';
+import { siteOffers } from './gate.ts';
+import { INDEXED_NAMESPACES } from './siteIndex.ts';
+
+export interface SessionPolicy {
+  /**
+   * The site as discovered, or the error that says why it is not known yet
+   * (a site down when the gateway started): then every request fails with it.
+   */
+  site: SiteInfo | GatewayError;
+  /** Upstream requests in flight at once for this operation. */
+  concurrency: number;
+  /** Upstream requests (attempts, retries included) this operation may send. */
+  budget: number;
+  /** Wall time allowed for the operation's upstream work, from the session's creation. */
+  deadlineMs: number;
+  /**
+   * Aborted when the operation's answer is no longer wanted (the client
+   * disconnected) or cannot be given (the gateway is shutting down). Its
+   * `reason` should be a GatewayError: it becomes the error of what was cut.
+   */
+  signal?: AbortSignal;
+}
+
+/** A request gate with the operation's accounting, visible to tests and metrics. */
+export interface OperationSession extends UpstreamSession {
+  /** Aborted at the deadline or when the operation is cancelled. */
+  readonly signal: AbortSignal;
+  /** Requests sent so far (attempts, retries included). */
+  readonly sent: number;
+  /** Requests in flight now. */
+  readonly active: number;
+}
+
+const IDEMPOTENT = new Set(['GET', 'HEAD']);
+
+export function createOperationSession(inner: UpstreamSession, policy: SessionPolicy): OperationSession {
+  for (const [name, min] of [['concurrency', 1], ['budget', 1], ['deadlineMs', 1]] as const) {
+    const v = policy[name];
+    if (!Number.isInteger(v) || v < min) throw new TypeError(`SessionPolicy.${name} must be an integer >= ${min}; got ${String(v)}`);
+  }
+  return new Session(inner, policy);
+}
+
+class Session implements OperationSession {
+  readonly authenticated: boolean;
+  readonly signal: AbortSignal;
+  readonly #inner: UpstreamSession;
+  readonly #policy: SessionPolicy;
+  readonly #deadline: AbortSignal;
+  /** Cuts everything: the deadline and cancellation. */
+  readonly #cancel: AbortSignal | undefined;
+  #sent = 0;
+  #active = 0;
+  readonly #waiting: { run: () => void; fail: () => void }[] = [];
+
+  constructor(inner: UpstreamSession, policy: SessionPolicy) {
+    this.#inner = inner;
+    this.#policy = policy;
+    this.authenticated = inner.authenticated;
+    this.#deadline = AbortSignal.timeout(policy.deadlineMs);
+    this.#cancel = policy.signal;
+    this.signal = policy.signal ? AbortSignal.any([this.#deadline, policy.signal]) : this.#deadline;
+    // Every request in flight listens on these signals (undici adds one
+    // listener per request); the cap bounds them, so the leak warning is noise.
+    setMaxListeners(0, this.signal, this.#deadline);
+    // Requests still waiting for a slot when the operation ends never start.
+    this.signal.addEventListener('abort', () => {
+      for (const w of this.#waiting.splice(0)) w.fail();
+    }, { once: true });
+  }
+
+  get sent(): number {
+    return this.#sent;
+  }
+
+  get active(): number {
+    return this.#active;
+  }
+
+  async request<T = unknown>(req: UpstreamRequest): Promise<UpstreamResponse<T>> {
+    if (this.signal.aborted) throw this.#stopped(req.route);
+    const site = this.#policy.site;
+    if (site instanceof Error) throw site;
+    if (!siteOffers(site, req.method, req.path)) throw routeUnavailable(site, req);
+    if (!this.#take()) throw this.#overBudget(req.route);
+
+    const wait = this.#acquire(req.route);
+    if (wait) await wait;
+    const write = !IDEMPOTENT.has(req.method) || req.idempotent === false;
+    const own = write ? this.#deadline : this.signal;
+    try {
+      // Handed a slot just as the operation ended: nothing starts after its end.
+      if (this.signal.aborted) throw this.#stopped(req.route);
+      return await this.#inner.request<T>({
+        ...req,
+        signal: req.signal ? AbortSignal.any([own, req.signal]) : own,
+        // A retry is one more request: it needs budget, and none starts once the operation is over.
+        mayRetry: () => (req.mayRetry?.() ?? true) && !own.aborted && this.#take(),
+      });
+    } catch (err) {
+      // What the deadline or a cancellation cut says so, rather than "aborted".
+      if (own.aborted) throw this.#stopped(req.route);
+      throw err;
+    } finally {
+      this.#release();
+    }
+  }
+
+  /** Takes one request from the budget; false when it is spent. */
+  #take(): boolean {
+    if (this.#sent >= this.#policy.budget) return false;
+    this.#sent += 1;
+    return true;
+  }
+
+  /**
+   * Takes a slot now (null) or queues for one (a promise that resolves when a
+   * finishing request hands its slot over). Taken synchronously: requests
+   * asked for in the same tick must not all see the same free count.
+   */
+  #acquire(route: string): Promise<void> | null {
+    if (this.#active < this.#policy.concurrency) {
+      this.#active += 1;
+      return null;
+    }
+    return new Promise<void>((resolve, reject) => this.#waiting.push({ run: resolve, fail: () => reject(this.#stopped(route)) }));
+  }
+
+  /** Hands the slot to the next waiter, in order, or frees it. */
+  #release(): void {
+    const next = this.#waiting.shift();
+    if (next) next.run();
+    else this.#active -= 1;
+  }
+
+  #overBudget(route: string): GatewayError {
+    const { budget } = this.#policy;
+    return new GatewayError(
+      'REQUEST_BUDGET_EXCEEDED',
+      `This operation used its budget of ${budget} upstream requests (UPSTREAM_BUDGET), so ${route} was not sent. Ask for fewer objects or split the operation.`,
+      { budget, upstream: { code: null, status: null, route } },
+    );
+  }
+
+  /** The error for work the operation's end cut or prevented: the deadline's, or the cancellation's reason. */
+  #stopped(route: string): GatewayError {
+    if (this.#deadline.aborted) {
+      const ms = this.#policy.deadlineMs;
+      return new GatewayError('UPSTREAM_TIMEOUT', `The operation's deadline of ${ms} ms (OPERATION_DEADLINE_MS) passed before ${route} answered.`, {
+        deadlineMs: ms,
+        upstream: { code: 'OPERATION_DEADLINE', status: null, route },
+      });
+    }
+    const reason: unknown = this.#cancel?.reason;
+    // A fresh error per request, so each field's error names its own route.
+    if (isGatewayError(reason)) return new GatewayError(reason.code, reason.message, { upstream: { code: 'CANCELLED', status: null, route } });
+    return new GatewayError('UPSTREAM_UNAVAILABLE', `The operation was cancelled before ${route} answered.`, { upstream: { code: 'CANCELLED', status: null, route } });
+  }
+}
+
+/**
+ * NAMESPACE_UNAVAILABLE, naming the namespace when the site lacks all of it
+ * (no calendar-core/v1 before TEC 6.15), else the route (Yoast SEO free has
+ * seo/v1 without its redirects routes; real-site-behaviour.md).
+ */
+function routeUnavailable(site: SiteInfo, req: UpstreamRequest): GatewayError {
+  const present = site.namespaces.filter((n) => req.path === `/${n}` || req.path.startsWith(`/${n}/`)).sort((a, b) => b.length - a.length)[0];
+  if (present) {
+    return new GatewayError('NAMESPACE_UNAVAILABLE', `The site's "${present}" namespace does not provide the REST route ${req.route}.`, {
+      namespace: present,
+      upstream: { code: null, status: null, route: req.route },
+    });
+  }
+  const namespace = namespaceOf(req.path);
+  return new GatewayError('NAMESPACE_UNAVAILABLE', `The site does not provide the REST namespace "${namespace}" (needed for ${req.route}).`, {
+    namespace,
+    upstream: { code: null, status: null, route: req.route },
+  });
+}
+
+/**
+ * The namespace of a REST path the site does not know: the spec namespace it
+ * falls under (siteIndex.ts; the longest, so `calendar-core/v2/onboarding`
+ * wins over a shorter prefix), else its first two segments (`vendor/v1`).
+ */
+export function namespaceOf(path: string): string {
+  const known = [...INDEXED_NAMESPACES, 'batch/v1'].filter((n) => path === `/${n}` || path.startsWith(`/${n}/`)).sort((a, b) => b.length - a.length)[0];
+  return known ?? path.split('/').filter(Boolean).slice(0, 2).join('/');
+}
