@@ -21,7 +21,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../helpers/gateway.ts';
 import { restClient, type RestClient } from '../helpers/sandbox.ts';
 
-const UPSTREAM = { headersTimeoutMs: 300, bodyTimeoutMs: 300, retries: 1, retryBaseDelayMs: 10 };
+const UPSTREAM = { headersTimeoutMs: 1000, bodyTimeoutMs: 1000, retries: 1, retryBaseDelayMs: 10 };
 
 interface Fault {
   name: string;
@@ -38,11 +38,11 @@ const FAULTS: Fault[] = [
   { name: '502 proxy HTML', rule: { status: 502, body: HTML_502 }, read: 'data' },
   { name: '503 proxy HTML', rule: { status: 503, body: HTML_503 }, read: 'data' },
   { name: '429 Retry-After: 1', rule: { status: 429, headers: { 'Retry-After': '1' } }, read: 'data' },
-  { name: 'headers timeout', rule: { delayMs: 2000 }, read: 'data' },
+  { name: 'headers timeout', rule: { delayMs: 3000 }, read: 'data' },
   { name: 'reset', rule: { reset: true }, read: 'data' },
   { name: 'malformed JSON', rule: { malformed: true }, read: 'UPSTREAM_BAD_RESPONSE' },
   { name: 'wrong-shape 200', rule: { status: 200, body: { unexpected: true } }, read: 'UPSTREAM_BAD_RESPONSE' },
-  { name: 'slow body', rule: { slowBodyMs: 2000 }, read: 'data' },
+  { name: 'slow body', rule: { slowBodyMs: 3000 }, read: 'data' },
 ];
 
 type Claim = { state: 'written'; id: number } | { state: 'failed'; code: string } | { state: 'unknown' };
