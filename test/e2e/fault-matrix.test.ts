@@ -14,8 +14,9 @@
  *   when the one retry of a read recovered), the rest of the query intact.
  *
  * The summary table (fault x operation -> outcome) is printed for the README.
- * Timeouts are small (headers/body 300 ms; undici's coarse timer makes them
- * fire within about a second), so the faults that stall wait 2 s.
+ * Timeouts are short (headers/body 1 s: long enough that a loaded CI machine
+ * never times out a healthy request; undici's coarse timer fires them within
+ * about two seconds), so the faults that stall wait 3 s.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../helpers/gateway.ts';
