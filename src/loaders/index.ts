@@ -171,6 +171,8 @@ export function createLoaders(session: UpstreamSession, site: SiteInfo) {
     tag,
     /** Every category of the site, in the site's order. */
     categoryTree,
+    /** The taxonomy read when it has already been asked for, else null (nothing is sent). */
+    categoryTreeIfStarted: () => allCategories,
     series,
   };
 

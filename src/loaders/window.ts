@@ -3,8 +3,9 @@
  *
  * A window that fits one upstream page is one request: the smallest page size
  * whose page boundaries contain the whole window is chosen. A larger window
- * fetches its first page (which tells the total), then the rest in parallel —
- * so `first: 250` over pages of 100 is 3 requests in 2 round trips.
+ * fetches every page it spans in parallel — `first: 250` over pages of 100 is
+ * 3 requests in 1 round trip (a window running past the end of the list costs
+ * the pages past it, which the site answers with a cheap "page not found").
  */
 import { GatewayError } from '../upstream/errors.ts';
 import type { ListPage, PageFetcher } from '../upstream/paging.ts';
@@ -67,14 +68,17 @@ async function fetchRange(fetch: PageFetcher, offset: number, count: number, max
     const start = offset - (page - 1) * p;
     return { items: res.items.slice(start, start + count), total: res.total };
   }
+  // Every page the window spans is known from its offset, its count and the
+  // page size: all of them go out at once (one round trip, not the first page
+  // and then the rest). Pages past the end of a shorter list answer the
+  // sites' "page not found", which the fetchers read as empty pages with no
+  // total; the total comes from the first page that has one.
   const firstPage = Math.floor(offset / maxPer) + 1;
-  let lastPage = Math.floor((offset + count - 1) / maxPer) + 1;
-  const head = await fetch(firstPage, maxPer);
-  if (head.total !== null) lastPage = Math.min(lastPage, Math.max(firstPage, Math.ceil(head.total / maxPer)));
-  const rest = await Promise.all(Array.from({ length: lastPage - firstPage }, (_, i) => fetch(firstPage + 1 + i, maxPer)));
-  const all = [head, ...rest].flatMap((r) => r.items);
+  const lastPage = Math.floor((offset + count - 1) / maxPer) + 1;
+  const pages = await Promise.all(Array.from({ length: lastPage - firstPage + 1 }, (_, i) => fetch(firstPage + i, maxPer)));
+  const all = pages.flatMap((r) => r.items);
   const start = offset - (firstPage - 1) * maxPer;
-  return { items: all.slice(start, start + count), total: head.total };
+  return { items: all.slice(start, start + count), total: pages.find((r) => r.total !== null)?.total ?? null };
 }
 
 /** Every item of a paged list: the first page (which tells the total), then the rest in parallel. */

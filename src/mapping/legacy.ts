@@ -42,104 +42,236 @@ function isMultiday(start: string | null, end: string | null): boolean | null {
   return start.slice(0, 10) !== end.slice(0, 10);
 }
 
-function postBase(o: Json) {
-  return {
-    title: str(o.title),
-    description: str(o.description),
-    excerpt: str(o.excerpt),
-    slug: str(o.slug),
-    status: str(o.status),
-    url: str(o.url),
-    authorId: int(o.author),
-    publishedAt: withOffset(str(o.date), str(o.date_utc)),
-    publishedAtUtc: toUtc(str(o.date_utc)),
-    modifiedAt: withOffset(str(o.modified), str(o.modified_utc)),
-    modifiedAtUtc: toUtc(str(o.modified_utc)),
-  };
+/**
+ * Lazy models: a field is read from the site's JSON when a resolver asks for
+ * it, not when the object arrives. A list of 20 events embeds as many venues
+ * and organizers, each with four dates and an image; an operation asking for
+ * titles must not pay for mapping all of it. Getters live on the prototype,
+ * so a field the source does not serve (no getter) still reads `undefined`.
+ * Objects are memoized (the same model must come back: loaders are primed
+ * with the embedded venues, organizers and terms); strings are cheap to redo.
+ */
+abstract class LegacyPost {
+  readonly source = 'legacy' as const;
+  readonly databaseId: number;
+  protected readonly o: Json;
+  private image: ImageModel | null | undefined;
+
+  constructor(
+    readonly raw: unknown,
+    what: 'event' | 'venue' | 'organizer',
+  ) {
+    this.o = obj(raw, `legacy ${what}`);
+    this.databaseId = idOf(this.o, what);
+  }
+
+  get description(): string | null {
+    return str(this.o.description);
+  }
+  get excerpt(): string | null {
+    return str(this.o.excerpt);
+  }
+  get slug(): string | null {
+    return str(this.o.slug);
+  }
+  get status(): string | null {
+    return str(this.o.status);
+  }
+  get url(): string | null {
+    return str(this.o.url);
+  }
+  get authorId(): number | null {
+    return int(this.o.author);
+  }
+  get publishedAt(): string | null {
+    return withOffset(str(this.o.date), str(this.o.date_utc));
+  }
+  get publishedAtUtc(): string | null {
+    return toUtc(str(this.o.date_utc));
+  }
+  get modifiedAt(): string | null {
+    return withOffset(str(this.o.modified), str(this.o.modified_utc));
+  }
+  get modifiedAtUtc(): string | null {
+    return toUtc(str(this.o.modified_utc));
+  }
+  get featuredImage(): ImageModel | null {
+    return this.image === undefined ? (this.image = legacyImage(this.o.image)) : this.image;
+  }
+}
+
+class LegacyEvent extends LegacyPost implements EventModel {
+  readonly kind = 'Event' as const;
+  private venueList: VenueModel[] | undefined;
+  private organizerList: OrganizerModel[] | undefined;
+  private categoryList: TermModel[] | undefined;
+  private tagList: TermModel[] | undefined;
+  private cost_: CostDetailsModel | null | undefined;
+
+  constructor(raw: unknown) {
+    super(raw, 'event');
+  }
+
+  get title(): string | null {
+    return str(this.o.title);
+  }
+  get startDate(): string | null {
+    return withOffset(str(this.o.start_date), str(this.o.utc_start_date), str(this.o.timezone));
+  }
+  get endDate(): string | null {
+    return withOffset(str(this.o.end_date), str(this.o.utc_end_date), str(this.o.timezone));
+  }
+  get startDateUtc(): string | null {
+    return toUtc(str(this.o.utc_start_date));
+  }
+  get endDateUtc(): string | null {
+    return toUtc(str(this.o.utc_end_date));
+  }
+  get timezone(): string | null {
+    return str(this.o.timezone) || null;
+  }
+  get timezoneAbbr(): string | null {
+    return str(this.o.timezone_abbr) || null;
+  }
+  get allDay(): boolean | null {
+    return bool(this.o.all_day);
+  }
+  get duration(): number | null {
+    return secondsBetween(str(this.o.utc_start_date), str(this.o.utc_end_date));
+  }
+  get multiday(): boolean | null {
+    return isMultiday(str(this.o.start_date), str(this.o.end_date));
+  }
+  get cost(): string | null {
+    return str(this.o.cost);
+  }
+  get costDetails(): CostDetailsModel | null {
+    return this.cost_ === undefined ? (this.cost_ = costDetails(this.o.cost_details)) : this.cost_;
+  }
+  get website(): string | null {
+    return str(this.o.website);
+  }
+  get showMap(): boolean | null {
+    return bool(this.o.show_map);
+  }
+  get showMapLink(): boolean | null {
+    return bool(this.o.show_map_link);
+  }
+  get hideFromListings(): boolean | null {
+    return bool(this.o.hide_from_listings);
+  }
+  get sticky(): boolean | null {
+    return bool(this.o.sticky);
+  }
+  get featured(): boolean | null {
+    return bool(this.o.featured);
+  }
+  get jsonLd(): unknown {
+    return 'json_ld' in this.o ? this.o.json_ld : undefined;
+  }
+  get venues(): VenueModel[] {
+    if (this.venueList === undefined) {
+      const v = this.o.venue;
+      // `venue` is [] for none, an object for one, an array for several (calendar-upstream.md §1.3).
+      const raws = Array.isArray(v) ? v : v && typeof v === 'object' ? [v] : [];
+      this.venueList = raws.map((x) => legacyVenue(x));
+    }
+    return this.venueList;
+  }
+  get organizers(): OrganizerModel[] {
+    return (this.organizerList ??= (Array.isArray(this.o.organizer) ? this.o.organizer : []).map((x) => legacyOrganizer(x)));
+  }
+  get categories(): TermModel[] {
+    return (this.categoryList ??= (Array.isArray(this.o.categories) ? this.o.categories : []).map((t) => legacyTerm(t, 'Category')));
+  }
+  get tags(): TermModel[] {
+    return (this.tagList ??= (Array.isArray(this.o.tags) ? this.o.tags : []).map((t) => legacyTerm(t, 'Tag')));
+  }
+}
+
+/** Legacy venue and organizer objects drop empty values: an absent key is "empty" (null). */
+class LegacyVenue extends LegacyPost implements VenueModel {
+  readonly kind = 'Venue' as const;
+
+  constructor(raw: unknown) {
+    super(raw, 'venue');
+  }
+
+  get title(): string | null {
+    return str(this.o.venue);
+  }
+  get address(): string | null {
+    return str(this.o.address);
+  }
+  get city(): string | null {
+    return str(this.o.city);
+  }
+  get country(): string | null {
+    return str(this.o.country);
+  }
+  get province(): string | null {
+    return str(this.o.province);
+  }
+  get state(): string | null {
+    return str(this.o.state);
+  }
+  get stateProvince(): string | null {
+    return str(this.o.stateprovince);
+  }
+  get zip(): string | null {
+    return str(this.o.zip);
+  }
+  get phone(): string | null {
+    return str(this.o.phone);
+  }
+  get website(): string | null {
+    return str(this.o.website);
+  }
+  get showMap(): boolean {
+    return bool(this.o.show_map) ?? false;
+  }
+  get showMapLink(): boolean {
+    return bool(this.o.show_map_link) ?? false;
+  }
+  get latitude(): number | null {
+    return num(this.o.geo_lat);
+  }
+  get longitude(): number | null {
+    return num(this.o.geo_lng);
+  }
+}
+
+class LegacyOrganizer extends LegacyPost implements OrganizerModel {
+  readonly kind = 'Organizer' as const;
+
+  constructor(raw: unknown) {
+    super(raw, 'organizer');
+  }
+
+  get title(): string | null {
+    return str(this.o.organizer);
+  }
+  get phone(): string | null {
+    return str(this.o.phone);
+  }
+  get website(): string | null {
+    return str(this.o.website);
+  }
+  get email(): string | null {
+    return str(this.o.email);
+  }
 }
 
 export function legacyEvent(body: unknown): EventModel {
-  const o = obj(body, 'legacy event');
-  const id = idOf(o, 'event');
-  const start = str(o.start_date);
-  const end = str(o.end_date);
-  const venueRaw = o.venue;
-  // `venue` is [] for none, an object for one, an array for several (calendar-upstream.md §1.3).
-  const venues = Array.isArray(venueRaw) ? venueRaw : venueRaw && typeof venueRaw === 'object' ? [venueRaw] : [];
-  const base = postBase(o);
-  return {
-    kind: 'Event',
-    source: 'legacy',
-    databaseId: id,
-    ...base,
-    title: str(o.title),
-    startDate: withOffset(start, str(o.utc_start_date), str(o.timezone)),
-    endDate: withOffset(end, str(o.utc_end_date), str(o.timezone)),
-    startDateUtc: toUtc(str(o.utc_start_date)),
-    endDateUtc: toUtc(str(o.utc_end_date)),
-    timezone: str(o.timezone) || null,
-    timezoneAbbr: str(o.timezone_abbr) || null,
-    allDay: bool(o.all_day),
-    duration: secondsBetween(str(o.utc_start_date), str(o.utc_end_date)),
-    multiday: isMultiday(start, end),
-    cost: str(o.cost),
-    costDetails: costDetails(o.cost_details),
-    website: str(o.website),
-    showMap: bool(o.show_map),
-    showMapLink: bool(o.show_map_link),
-    hideFromListings: bool(o.hide_from_listings),
-    sticky: bool(o.sticky),
-    featured: bool(o.featured),
-    featuredImage: legacyImage(o.image),
-    jsonLd: 'json_ld' in o ? o.json_ld : undefined,
-    venues: venues.map((v) => legacyVenue(v)),
-    organizers: (Array.isArray(o.organizer) ? o.organizer : []).map((x) => legacyOrganizer(x)),
-    categories: (Array.isArray(o.categories) ? o.categories : []).map((t) => legacyTerm(t, 'Category')),
-    tags: (Array.isArray(o.tags) ? o.tags : []).map((t) => legacyTerm(t, 'Tag')),
-    raw: body,
-  };
+  return new LegacyEvent(body);
 }
 
 export function legacyVenue(body: unknown): VenueModel {
-  const o = obj(body, 'legacy venue');
-  return {
-    kind: 'Venue',
-    source: 'legacy',
-    databaseId: idOf(o, 'venue'),
-    ...postBase(o),
-    title: str(o.venue),
-    address: str(o.address),
-    city: str(o.city),
-    country: str(o.country),
-    province: str(o.province),
-    state: str(o.state),
-    stateProvince: str(o.stateprovince),
-    zip: str(o.zip),
-    phone: str(o.phone),
-    website: str(o.website),
-    showMap: bool(o.show_map) ?? false,
-    showMapLink: bool(o.show_map_link) ?? false,
-    latitude: num(o.geo_lat),
-    longitude: num(o.geo_lng),
-    featuredImage: legacyImage(o.image),
-    raw: body,
-  };
+  return new LegacyVenue(body);
 }
 
 export function legacyOrganizer(body: unknown): OrganizerModel {
-  const o = obj(body, 'legacy organizer');
-  return {
-    kind: 'Organizer',
-    source: 'legacy',
-    databaseId: idOf(o, 'organizer'),
-    ...postBase(o),
-    title: str(o.organizer),
-    phone: str(o.phone),
-    website: str(o.website),
-    email: str(o.email),
-    featuredImage: legacyImage(o.image),
-    raw: body,
-  };
+  return new LegacyOrganizer(body);
 }
 
 /** Embedded (event) and archive term forms alike (§1.5). */

@@ -7,8 +7,9 @@ import type { EventModel, TermModel } from '../mapping/models.ts';
 import { legacyGet } from '../upstream/calendarLegacy.ts';
 import { orNull } from '../loaders/index.ts';
 import { GatewayError } from '../upstream/errors.ts';
-import { crossField, crossFields, statusEnum, type OtherLoader } from './fields.ts';
+import { crossField, crossFields, statusEnum, andThen, type OtherLoader } from './fields.ts';
 import { eventsConnection } from './lists.ts';
+import { prefetchCategoryTree } from './prefetch.ts';
 
 const otherEvent: OtherLoader<EventModel> = (m, ctx) =>
   m.source === 'legacy' ? (ctx.site.hasCore ? ctx.loaders.eventCore : null) : ctx.site.hasLegacy ? ctx.loaders.eventLegacy : null;
@@ -21,13 +22,28 @@ const SCALARS = [
 ] as const;
 
 /** The model itself, or the other interface's copy when this one lacks `key` (masked, or not served). */
-async function withField(ctx: Context, m: EventModel, key: keyof EventModel): Promise<EventModel> {
-  if (m[key] !== undefined) return m;
+async function otherCopy(ctx: Context, m: EventModel): Promise<EventModel> {
   const loader = otherEvent(m, ctx);
   return (loader && (await loader.load(m.databaseId))) || m;
 }
 
-async function termsOf(ctx: Context, model: EventModel, kind: 'categories' | 'tags'): Promise<TermModel[]> {
+async function withField(ctx: Context, m: EventModel, key: keyof EventModel): Promise<EventModel> {
+  return m[key] !== undefined ? m : otherCopy(ctx, m);
+}
+
+/** Embedded venues or organizers, synchronously when this copy has them. */
+function embedded<K extends 'venues' | 'organizers'>(ctx: Context, m: EventModel, key: K): NonNullable<EventModel[K]> | Promise<NonNullable<EventModel[K]>> {
+  const v = m[key];
+  if (v !== undefined) return v as NonNullable<EventModel[K]>;
+  return otherCopy(ctx, m).then((c) => (c[key] ?? []) as NonNullable<EventModel[K]>);
+}
+
+/** Embedded terms synchronously (legacy lists embed them), else by ID. */
+function termsOf(ctx: Context, model: EventModel, kind: 'categories' | 'tags'): TermModel[] | Promise<TermModel[]> {
+  return model[kind] ?? termsById(ctx, model, kind);
+}
+
+async function termsById(ctx: Context, model: EventModel, kind: 'categories' | 'tags'): Promise<TermModel[]> {
   const m = model[kind] === undefined && (kind === 'categories' ? model.categoryIds : model.tagIds) === undefined ? await withField(ctx, model, kind) : model;
   const embedded = m[kind];
   if (embedded) return embedded;
@@ -57,16 +73,19 @@ export async function eventBy(ctx: Context, id: string, idType: string | null | 
 
 export const eventQuery: Pick<QueryResolvers, 'event' | 'events'> = {
   event: (_p, { id, idType }, ctx) => eventBy(ctx, id, idType),
-  events: (_p, args, ctx) => eventsConnection(ctx, args),
+  events: (_p, args, ctx, info) => {
+    prefetchCategoryTree(ctx, info);
+    return eventsConnection(ctx, args);
+  },
 };
 
 export const Event: EventResolvers = {
   id: (m) => toGlobalId('Event', m.databaseId),
   databaseId: (m) => m.databaseId,
-  status: async (m, a, ctx) => statusEnum(await crossField<EventModel, 'status'>('status', otherEvent)(m, a, ctx)) as never,
+  status: (m, a, ctx) => andThen(crossField<EventModel, 'status'>('status', otherEvent)(m, a, ctx), statusEnum) as never,
   ...(crossFields(SCALARS, otherEvent) as unknown as EventResolvers),
-  venues: async (m, _a, ctx) => (await withField(ctx, m, 'venues')).venues ?? [],
-  organizers: async (m, _a, ctx) => (await withField(ctx, m, 'organizers')).organizers ?? [],
+  venues: (m, _a, ctx) => embedded(ctx, m, 'venues'),
+  organizers: (m, _a, ctx) => embedded(ctx, m, 'organizers'),
   categories: (m, _a, ctx) => termsOf(ctx, m, 'categories'),
   tags: (m, _a, ctx) => termsOf(ctx, m, 'tags'),
   series: async (m, a, ctx) => {

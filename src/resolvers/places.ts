@@ -7,7 +7,7 @@ import type { OrganizerModel, VenueModel } from '../mapping/models.ts';
 import { legacyGet } from '../upstream/calendarLegacy.ts';
 import { orNull } from '../loaders/index.ts';
 import { GatewayError } from '../upstream/errors.ts';
-import { crossField, crossFields, statusEnum, type OtherLoader } from './fields.ts';
+import { crossField, crossFields, statusEnum, andThen, type OtherLoader } from './fields.ts';
 import { eventsConnection, placesConnection } from './lists.ts';
 
 const otherVenue: OtherLoader<VenueModel> = (m, ctx) =>
@@ -40,7 +40,7 @@ export const placeQuery: Pick<QueryResolvers, 'venue' | 'venues' | 'organizer' |
 export const Venue: VenueResolvers = {
   id: (m) => toGlobalId('Venue', m.databaseId),
   databaseId: (m) => m.databaseId,
-  status: async (m, a, ctx) => statusEnum(await crossField<VenueModel, 'status'>('status', otherVenue)(m, a, ctx)) as never,
+  status: (m, a, ctx) => andThen(crossField<VenueModel, 'status'>('status', otherVenue)(m, a, ctx), statusEnum) as never,
   ...(crossFields(
     [...POST, 'address', 'city', 'country', 'province', 'state', 'stateProvince', 'zip', 'phone', 'website', 'showMap', 'showMapLink', 'latitude', 'longitude', 'directionsLink'] as const,
     otherVenue,
@@ -52,7 +52,7 @@ export const Venue: VenueResolvers = {
 export const Organizer: OrganizerResolvers = {
   id: (m) => toGlobalId('Organizer', m.databaseId),
   databaseId: (m) => m.databaseId,
-  status: async (m, a, ctx) => statusEnum(await crossField<OrganizerModel, 'status'>('status', otherOrganizer)(m, a, ctx)) as never,
+  status: (m, a, ctx) => andThen(crossField<OrganizerModel, 'status'>('status', otherOrganizer)(m, a, ctx), statusEnum) as never,
   ...(crossFields([...POST, 'phone', 'website', 'email'] as const, otherOrganizer) as unknown as OrganizerResolvers),
   events: (m, args, ctx) => eventsConnection(ctx, args, { organizerIds: [m.databaseId] }),
   raw: (m) => m.raw,

@@ -8,6 +8,7 @@ import { legacyGet } from '../upstream/calendarLegacy.ts';
 import { orNull } from '../loaders/index.ts';
 import { GatewayError } from '../upstream/errors.ts';
 import { eventsConnection, termsConnection } from './lists.ts';
+import { prefetchCategoryTree } from './prefetch.ts';
 
 async function termBy(ctx: Context, kind: 'categories' | 'tags', id: string, idType: string | null | undefined): Promise<TermModel | null> {
   const type = kind === 'categories' ? 'Category' : 'Tag';
@@ -30,8 +31,14 @@ async function full(ctx: Context, t: TermModel): Promise<TermModel> {
 }
 
 export const termQuery: Pick<QueryResolvers, 'category' | 'categories' | 'tag' | 'tags'> = {
-  category: (_p, { id, idType }, ctx) => termBy(ctx, 'categories', id, idType),
-  categories: (_p, args, ctx) => termsConnection(ctx, 'categories', args),
+  category: (_p, { id, idType }, ctx, info) => {
+    prefetchCategoryTree(ctx, info);
+    return termBy(ctx, 'categories', id, idType);
+  },
+  categories: (_p, args, ctx, info) => {
+    prefetchCategoryTree(ctx, info);
+    return termsConnection(ctx, 'categories', args);
+  },
   tag: (_p, { id, idType }, ctx) => termBy(ctx, 'tags', id, idType),
   tags: (_p, args, ctx) => termsConnection(ctx, 'tags', args),
 };
@@ -49,7 +56,13 @@ const common = {
 export const Category: CategoryResolvers = {
   ...common,
   id: (t) => toGlobalId('Category', t.databaseId),
-  parent: (t, _a, ctx) => (t.parentId ? ctx.loaders.category.load(t.parentId) : null),
+  parent: async (t, _a, ctx) => {
+    if (!t.parentId) return null;
+    // The taxonomy already on its way (prefetched for `children`) has the parent: no request of its own.
+    const tree = ctx.loaders.categoryTreeIfStarted();
+    if (tree) await tree.catch(() => undefined);
+    return ctx.loaders.category.load(t.parentId);
+  },
   // From the complete taxonomy, read once per request: a tree of any size is one request when it fits one page.
   children: async (t, _a, ctx) => (await ctx.loaders.categoryTree()).filter((c) => c.parentId === t.databaseId),
   events: (t, args, ctx) => eventsConnection(ctx, args, { categoryIds: [t.databaseId] }),

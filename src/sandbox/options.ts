@@ -64,7 +64,7 @@ export const sandboxOptionsSchema = z.object({
   faults: faultRulesSchema.default([]),
   /** Serve `/__sandbox/*` (faults and log over HTTP). `SANDBOX_CONTROL=0` turns it off; default on. */
   control: z.boolean().default(true),
-  /** Number of demo events; default 520. */
+  /** Number of demo events. `SANDBOX_EVENTS`; default 520. */
   events: z.number().int().min(0).default(520),
   /** Seed demo data into an empty database; default true. */
   demo: z.boolean().default(true),
@@ -144,6 +144,7 @@ export function sandboxOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): San
     latencyMs: int('SANDBOX_LATENCY_MS', env.SANDBOX_LATENCY_MS),
     jitterMs: int('SANDBOX_JITTER_MS', env.SANDBOX_JITTER_MS),
     requestLog: env.SANDBOX_REQUEST_LOG || undefined,
+    events: int('SANDBOX_EVENTS', env.SANDBOX_EVENTS),
     faults,
     control: env.SANDBOX_CONTROL === undefined ? undefined : !['0', 'false', 'off'].includes(env.SANDBOX_CONTROL),
     disable: env.SANDBOX_DISABLE ? env.SANDBOX_DISABLE.split(',').map((s) => s.trim()).filter(Boolean) : undefined,

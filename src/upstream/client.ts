@@ -506,7 +506,15 @@ async function readCapped(body: Dispatcher.ResponseData['body'], contentLength: 
 
 function noop(): void {}
 
-const utf8 = new TextDecoder('utf-8'); // strips a leading BOM, which some PHP sites emit before JSON
+/**
+ * UTF-8 text of a body, without the leading BOM some PHP sites emit before
+ * JSON. Buffer#toString rather than TextDecoder: the same text, at a fraction
+ * of the CPU on bodies of tens of kilobytes (every list page goes through here).
+ */
+function utf8(bytes: Buffer): string {
+  const text = bytes.toString('utf8');
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
 
 /**
  * JSON when declared (`application/json`, `+json`) or when the body looks
@@ -516,7 +524,7 @@ const utf8 = new TextDecoder('utf-8'); // strips a leading BOM, which some PHP s
  */
 function decodeBody(raw: RawResponse, strict: boolean): unknown {
   if (raw.status === 204 || raw.bytes.length === 0) return null;
-  const text = utf8.decode(raw.bytes);
+  const text = utf8(raw.bytes);
   const type = raw.headers['content-type'] ?? '';
   const declared = /[/+]json\b/i.test(type);
   const t = text.trimStart();

@@ -19,21 +19,27 @@ export function headerInt(headers: Record<string, string>, name: string): number
 /** 2xx, or the "page past the end" 404 both calendar interfaces send, which reads as an empty page. */
 export const okOrPastEnd = (status: number): boolean => (status >= 200 && status < 300) || status === 404;
 
+/** 2xx, or the "page past the end" 400 of WordPress's posts controller (`rest_post_invalid_page_number`). */
+export const okOrInvalidPage = (status: number): boolean => (status >= 200 && status < 300) || status === 400;
+
 /**
- * The answer of a list page fetched with `okOrPastEnd`: a 404 "page not
- * found" past page 1 is an empty page (both calendar interfaces send one);
- * any other 404 is the error it says.
+ * The answer of a list page fetched with `okOrPastEnd` (or `okOrInvalidPage`):
+ * the site's "page past the end" past page 1 is an empty page (windows fetch
+ * every page they span at once, so a shorter list answers this for the rest);
+ * any other non-2xx answer is the error it says.
  */
 export function pastEndOrThrow(res: UpstreamResponse, page: number, route: string): ListPage | null {
-  if (res.status !== 404) return null;
-  if (page > 1 && isPastEnd(404, res.body)) return { items: [], total: null };
+  if (res.status >= 200 && res.status < 300) return null;
+  if (page > 1 && isPastEnd(res.status, res.body)) return { items: [], total: null };
   throw fromUpstreamResponse(res.status, res.body, route, res.headers);
 }
 
 export function isPastEnd(status: number, body: unknown): boolean {
-  if (status !== 404 || typeof body !== 'object' || body === null) return false;
+  if (typeof body !== 'object' || body === null) return false;
   const code = (body as { code?: unknown }).code;
-  return typeof code === 'string' && /page[-_]not[-_]found$/.test(code);
+  if (typeof code !== 'string') return false;
+  if (status === 404) return /page[-_]not[-_]found$/.test(code);
+  return status === 400 && code === 'rest_post_invalid_page_number';
 }
 
 /**

@@ -9,7 +9,7 @@
  */
 import type { WriteRequest } from './batch.ts';
 import type { QueryValue, UpstreamResponse, UpstreamSession } from './client.ts';
-import { headerInt, listItems, type ListPage } from './paging.ts';
+import { headerInt, listItems, okOrInvalidPage, pastEndOrThrow, type ListPage } from './paging.ts';
 import type { RouteUse } from './route-use.ts';
 
 export const PLATFORM_NAMESPACES = {
@@ -73,8 +73,15 @@ async function listPage(session: UpstreamSession, path: string, query: Query, ro
 export async function postsPage(session: UpstreamSession, query: Query, page: number, perPage: number, offset = 0): Promise<ListPage> {
   const per = Math.min(perPage, POSTS_MAX_PER_PAGE);
   const q: Query = offset > 0 ? { ...query, offset: offset + (page - 1) * per, per_page: per } : { ...query, page, per_page: per };
-  const res = await listPage(session, '/core/v2/posts', q, 'GET /core/v2/posts');
-  return { items: res.items, total: res.total === null ? null : Math.max(0, res.total - offset) };
+  const route = 'GET /core/v2/posts';
+  // A page past the end is a 400 here (rest_post_invalid_page_number): windows
+  // ask for every page they span at once, so a shorter list answers it.
+  const paged = offset === 0 && page > 1;
+  const raw = await session.request({ method: 'GET', path: '/core/v2/posts', query: q, route, ...(paged ? { okStatuses: okOrInvalidPage } : {}) });
+  const pastEnd = pastEndOrThrow(raw, page, route);
+  if (pastEnd) return pastEnd;
+  const total = headerInt(raw.headers, 'x-wp-total');
+  return { items: listItems(raw, route), total: total === null ? null : Math.max(0, total - offset) };
 }
 
 /**

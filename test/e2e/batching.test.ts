@@ -30,14 +30,31 @@ describe.each(SITE_SHAPES)('upstream calls per operation ($shape)', ({ sandbox }
     expect(h.calls()[0]).toMatchObject({ method: 'GET', path: '/calendar/events/v1/events', query: { per_page: '20', page: '1', status: 'publish', start_date: '1900-01-01 00:00:00', end_date: '9999-12-31 23:59:59' } });
   });
 
-  it('fetches first: 250 as page 1, then the other pages in parallel: 5 requests of 50, 2 round trips', async () => {
+  it('fetches first: 250 as its 5 pages of 50 at once: 1 round trip', async () => {
     const r = await h.gql(`{ events(first: 250) { totalCount pageInfo { hasNextPage endCursor } nodes { databaseId } } }`);
     expect(r.errors).toBeUndefined();
     expect(r.data.events.nodes).toHaveLength(250);
     expect(new Set(r.data.events.nodes.map((n: any) => n.databaseId)).size).toBe(250);
     expect(r.data.events.pageInfo.hasNextPage).toBe(true);
     expect(h.calls()).toHaveLength(5);
-    expect(h.roundTrips()).toBe(2);
+    expect(h.calls().map((c) => c.query.page).sort()).toEqual(['1', '2', '3', '4', '5']);
+    expect(h.roundTrips()).toBe(1);
+  });
+
+  it('keeps totalCount and hasNextPage right when a window runs past the end of the list, still 1 round trip', async () => {
+    const all = await h.gql(`{ events(first: 1) { totalCount } }`);
+    const total: number = all.data.events.totalCount;
+    h.mark();
+    // Offset total-30, 120 wide: three pages of 50, the last ones past the end.
+    const after = Buffer.from(`cursor:${total - 31}`, 'utf8').toString('base64');
+    const r = await h.gql(`query($after: String) { events(first: 120, after: $after) { totalCount pageInfo { hasNextPage hasPreviousPage } nodes { databaseId } } }`, { after });
+    expect(r.errors).toBeUndefined();
+    expect(r.data.events.nodes).toHaveLength(30);
+    expect(r.data.events.totalCount).toBe(total);
+    expect(r.data.events.pageInfo).toEqual({ hasNextPage: false, hasPreviousPage: true });
+    expect(h.calls().length).toBeGreaterThanOrEqual(2);
+    expect(h.calls().every((c) => c.path === '/calendar/events/v1/events')).toBe(true);
+    expect(h.roundTrips()).toBe(1);
   });
 
   it('refuses first above the cap with a clear error', async () => {
@@ -91,6 +108,18 @@ describe.each(SITE_SHAPES)('upstream calls per operation ($shape)', ({ sandbox }
     expect(h.calls().every((c) => c.path === '/calendar/events/v1/events')).toBe(true);
   });
 
+  it('reads the category taxonomy for children in parallel with the list: 1 round trip, parents from it', async () => {
+    const r = await h.gql(`{ categories(first: 20, where: { hideEmpty: false }) { nodes { name children { name } parent { name } } } }`);
+    expect(r.errors).toBeUndefined();
+    expect(r.data.categories.nodes.some((n: any) => n.children.length > 0)).toBe(true);
+    expect(r.data.categories.nodes.some((n: any) => n.parent !== null)).toBe(true);
+    const calls = h.calls();
+    expect(calls.every((c) => c.path === '/calendar/events/v1/categories' && c.query.include === undefined)).toBe(true);
+    // The list page and the complete taxonomy (one page of 50 here), nothing by ID.
+    expect(calls).toHaveLength(2);
+    expect(h.roundTrips()).toBe(1);
+  });
+
   it('does not share loaders between requests or callers', async () => {
     const q = `{ a: event(id: "5", idType: DATABASE_ID) { databaseId } }`;
     await h.gql(q);
@@ -108,13 +137,13 @@ describe('upstream calls of lists served by calendar-core/v1', () => {
   afterAll(() => h.close());
   beforeEach(() => h.mark());
 
-  it('fetches first: 250 as page 1, then the other pages in parallel: 3 requests of 100, 2 round trips', async () => {
+  it('fetches first: 250 as its 3 pages of 100 at once: 1 round trip', async () => {
     const r = await h.gql(`{ events(first: 250, where: { virtual: false }) { nodes { databaseId } } }`);
     expect(r.errors).toBeUndefined();
     expect(r.data.events.nodes).toHaveLength(250);
     expect(h.calls()).toHaveLength(3);
     expect(h.calls().every((c) => c.path === '/calendar-core/v1/events')).toBe(true);
-    expect(h.roundTrips()).toBe(2);
+    expect(h.roundTrips()).toBe(1);
   });
 
   it('fetches each venue once for a field only the legacy interface has, however many events share it', async () => {

@@ -9,6 +9,7 @@ import type { LogEntry } from '../../src/sandbox/requestlog.ts';
 import type { RunningSandbox } from '../../src/sandbox/server.ts';
 import type { SandboxOptionsInput } from '../../src/sandbox/options.ts';
 import { newRouteLogFile } from './route-log.ts';
+import { dependencyDepth, traceRequests } from './round-trips.ts';
 import { testSandbox, type Who } from './sandbox.ts';
 
 /**
@@ -34,7 +35,7 @@ export interface Harness {
   /** Upstream requests logged since the last `mark()`. */
   calls(): LogEntry[];
   mark(): void;
-  /** Sequential upstream round trips since mark: requests overlapping in time count as one. */
+  /** Upstream round trips since mark: the dependency depth of the requests the gateway sent to the sandbox. */
   roundTrips(): number;
   auth(who: Exclude<Who, null>): string;
   close(): Promise<void>;
@@ -46,6 +47,9 @@ export async function startHarness(opts: { sandbox?: SandboxOptionsInput; config
   const config = parseConfig({ port: 0, ...(opts.config ?? {}) });
   const gateway = await startGateway(config, sandbox.url);
   let from = sandbox.log.entries.length;
+  // Round trips are measured where the gateway sends its requests (round-trips.ts).
+  const trace = traceRequests(sandbox.origin);
+  let markedAt = performance.now();
   const auth = (who: Exclude<Who, null>) => {
     const u = sandbox.users.find((x) => x.login === who)!;
     return `Basic ${Buffer.from(`${u.login}:${u.appPassword}`).toString('base64')}`;
@@ -64,20 +68,11 @@ export async function startHarness(opts: { sandbox?: SandboxOptionsInput; config
     calls: () => sandbox.log.entries.slice(from),
     mark: () => {
       from = sandbox.log.entries.length;
+      markedAt = performance.now();
     },
-    roundTrips() {
-      const entries = sandbox.log.entries.slice(from).map((e) => ({ start: e.at, end: e.at + e.ms })).sort((a, b) => a.start - b.start);
-      let trips = 0;
-      let end = -Infinity;
-      for (const e of entries) {
-        if (e.start >= end) {
-          trips += 1;
-          end = e.end;
-        } else end = Math.max(end, e.end);
-      }
-      return trips;
-    },
+    roundTrips: () => dependencyDepth(trace.requests.filter((r) => r.created >= markedAt)),
     close: async () => {
+      trace.stop();
       await gateway.close();
       await sandbox.close();
     },
