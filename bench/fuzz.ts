@@ -19,23 +19,12 @@ import {
 import { parseConfig } from '../src/config.ts';
 import { buildSchema } from '../src/schema.ts';
 import { startGateway } from '../src/server.ts';
+import { prng } from '../src/sandbox/prng.ts';
 import { startSandbox } from '../src/sandbox/server.ts';
 
 const OPS = Number(process.env.FUZZ_OPS ?? 10_000);
 const SEED = Number(process.env.FUZZ_SEED ?? 1);
 const CONCURRENCY = Number(process.env.FUZZ_CONCURRENCY ?? 4);
-
-/** mulberry32: a small seeded PRNG, so a failing run can be replayed with its seed. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 class Generator {
   private vars: { name: string; type: string; value: unknown }[] = [];
