@@ -1,12 +1,17 @@
 /** Connection plumbing shared by every list: window -> models -> `{edges, nodes, pageInfo, totalCount}`. */
 import type { Context } from '../context.ts';
-import { fetchWindow, encodeCursor, type PagingArgs } from '../loaders/window.ts';
+import { fetchWindow, encodeCursor, memoryPages, type PagingArgs } from '../loaders/window.ts';
 import type { ConnectionModel } from '../mapping/models.ts';
 import type { PageFetcher } from '../upstream/paging.ts';
 
 export async function connection<T>(ctx: Context, args: PagingArgs, fetch: PageFetcher, maxPerPage: number, map: (raw: unknown) => T): Promise<ConnectionModel<T>> {
   const w = await fetchWindow(fetch, args, ctx.config.limits, maxPerPage);
   return { nodes: w.items.map(map), offset: w.offset, totalCount: w.total, hasNextPage: w.hasNextPage, hasPreviousPage: w.hasPreviousPage };
+}
+
+/** The same connection over items the gateway already holds (lists it filters itself). */
+export function memoryConnection<T>(ctx: Context, args: PagingArgs, items: readonly T[]): Promise<ConnectionModel<T>> {
+  return connection(ctx, args, memoryPages(items), Math.max(1, items.length), (x) => x as T);
 }
 
 /** Resolvers of every `XConnection` type. */

@@ -3,7 +3,7 @@
  * page fetcher -> window -> models, primed into the loaders.
  */
 import type { Context } from '../context.ts';
-import { fetchWindow, memoryPages, readAll, type PagingArgs } from '../loaders/window.ts';
+import { readAll, type PagingArgs } from '../loaders/window.ts';
 import { coreEvent, coreOrganizer, coreSeries, coreVenue } from '../mapping/core.ts';
 import { legacyEvent, legacyOrganizer, legacyTerm, legacyVenue } from '../mapping/legacy.ts';
 import type { ConnectionModel, EventModel, OrganizerModel, SeriesModel, TermModel, VenueModel } from '../mapping/models.ts';
@@ -11,7 +11,7 @@ import { planEvents, planPlaces, planSeries, planTerms, WITH_IDS } from '../mapp
 import { GatewayError } from '../upstream/errors.ts';
 import { CORE_MAX_PER_PAGE, coreList } from '../upstream/calendarCore.ts';
 import { LEGACY_MAX_PER_PAGE, legacyList } from '../upstream/calendarLegacy.ts';
-import { connection } from './connection.ts';
+import { connection, memoryConnection } from './connection.ts';
 
 type Where = Record<string, unknown>;
 type OrderBy = { field: string; direction?: string | null } | null | undefined;
@@ -40,11 +40,6 @@ async function eventsByIds(ctx: Context, args: ListArgs, where: Where): Promise<
   }
   events.sort((a, b) => (a.startDateUtc ?? '').localeCompare(b.startDateUtc ?? '') || a.databaseId - b.databaseId);
   return memoryConnection(ctx, args, events);
-}
-
-export async function memoryConnection<T>(ctx: Context, args: PagingArgs, items: readonly T[]): Promise<ConnectionModel<T>> {
-  const w = await fetchWindow(memoryPages(items), args, ctx.config.limits, Math.max(1, items.length));
-  return { nodes: w.items as T[], offset: w.offset, totalCount: w.total, hasNextPage: w.hasNextPage, hasPreviousPage: w.hasPreviousPage };
 }
 
 export function eventsConnection(ctx: Context, args: ListArgs, pinned: Where = {}): Promise<ConnectionModel<EventModel>> {
