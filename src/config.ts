@@ -111,6 +111,12 @@ export const configSchema = z.object({
       siteRetryMs: z.number().int().min(0).default(5_000),
     })
     .default({ budget: 500, deadlineMs: 15_000, siteRetryMs: 5_000 }),
+  /**
+   * `REDIS_URL` (`redis://host:6379/0`): the store shared by several gateway instances
+   * (upstream cache, APQ, invalidations, rate-limit counters). Unset: each instance keeps
+   * them in memory.
+   */
+  redisUrl: z.string().regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL').optional(),
   /** `GRAPHIQL=0` turns the GraphiQL page off. */
   graphiql: z.boolean().default(true),
   /** `INTROSPECTION=0` turns introspection off. */
@@ -186,6 +192,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: { port?: string; host?
       host: flags.host ?? (env.HOST || undefined),
       upstreamUrl: flags.upstream ?? (env.UPSTREAM_URL || undefined),
       serviceAuth: env.SITEGRAPH_SERVICE_AUTH || undefined,
+      redisUrl: env.REDIS_URL || undefined,
       upstream: { ...base.upstream, ...upstream },
       limits: { ...base.limits, ...limits },
       session: { ...base.session, ...session },
