@@ -41,8 +41,12 @@ export const configSchema = z.object({
       maxPageSize: z.number().int().min(1).max(10_000).default(500),
       /** Default page size when neither `first` nor `last` is given (WPGraphQL's 10). */
       defaultPageSize: z.number().int().min(1).default(10),
-      /** Upstream requests one GraphQL request may have in flight at once. */
-      upstreamConcurrency: z.number().int().min(1).max(64).default(8),
+      /**
+       * Upstream requests one GraphQL request may have in flight at once: 10, the pages of
+       * the largest window (`MAX_PAGE_SIZE` 500 over the legacy list's 50-event pages), so
+       * every window is one round trip; a real WordPress serves 10 at once comfortably.
+       */
+      upstreamConcurrency: z.number().int().min(1).max(64).default(10),
       /**
        * Query depth, introspection fields included: 15. GraphQL's standard introspection
        * query (GraphiQL's, graphql 16's type-reference fragment) is 15 deep and must pass;
@@ -78,7 +82,7 @@ export const configSchema = z.object({
       maxArgumentLength: z.number().int().min(1).default(1_000),
     })
     .default({
-      maxPageSize: 500, defaultPageSize: 10, upstreamConcurrency: 8, maxDepth: 15, maxAliases: 50, maxTokens: 5_000, maxCost: 1_000,
+      maxPageSize: 500, defaultPageSize: 10, upstreamConcurrency: 10, maxDepth: 15, maxAliases: 50, maxTokens: 5_000, maxCost: 1_000,
       maxListItems: 100, maxSearchLength: 200, maxSlugLength: 200, maxUrlLength: 2_048, maxArgumentLength: 1_000,
     }),
   /**

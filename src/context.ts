@@ -6,6 +6,7 @@
  * here outlives the request.
  */
 import type { Config } from './config.ts';
+import { TotalHints } from './loaders/hints.ts';
 import { createLoaders, type Loaders } from './loaders/index.ts';
 import type { UpstreamClient } from './upstream/client.ts';
 import type { SiteInfo } from './upstream/discovery.ts';
@@ -24,6 +25,8 @@ export interface Context {
   refreshSite: () => Promise<SiteInfo>;
   upstream: OperationSession;
   readonly loaders: Loaders;
+  /** Lists' totals seen by earlier operations of this gateway, to plan page requests (loaders/hints.ts). */
+  readonly totals: TotalHints;
   /**
    * A request header of the caller (lower-case name), for credentials the graph
    * accepts as headers (automation tokens). Never logged.
@@ -41,6 +44,8 @@ export interface ContextInit {
   headers?: Readonly<Record<string, string | string[] | undefined>>;
   /** Aborted when the client disconnects or the gateway shuts down (server.ts). */
   signal?: AbortSignal;
+  /** The gateway's list-total hints; without, this operation plans from nothing. */
+  totals?: TotalHints;
 }
 
 export function createContext(init: ContextInit): Context {
@@ -52,7 +57,7 @@ export function createContext(init: ContextInit): Context {
     deadlineMs: config.session.deadlineMs,
     ...(init.signal ? { signal: init.signal } : {}),
   });
-  return new RequestContext(config, site, upstream, init.refreshSite, init.headers ?? {});
+  return new RequestContext(config, site, upstream, init.refreshSite, init.headers ?? {}, init.totals ?? new TotalHints());
 }
 
 /**
@@ -72,6 +77,7 @@ class RequestContext implements Context {
     readonly upstream: OperationSession,
     refreshSite: (() => Promise<SiteInfo>) | undefined,
     private readonly headers: Readonly<Record<string, string | string[] | undefined>>,
+    readonly totals: TotalHints,
   ) {
     this.refreshSite = refreshSite ?? (async () => this.site);
   }
@@ -82,7 +88,7 @@ class RequestContext implements Context {
   }
 
   get loaders(): Loaders {
-    return (this.builtLoaders ??= createLoaders(this.upstream, this.site));
+    return (this.builtLoaders ??= createLoaders(this.upstream, this.site, this.totals));
   }
 
   header = (name: string): string | undefined => {

@@ -11,6 +11,7 @@ import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHt
 import type { GraphQLFormattedError } from 'graphql';
 import type { Config } from './config.ts';
 import { createContext, type Context } from './context.ts';
+import { TotalHints } from './loaders/hints.ts';
 import { graphiqlAsset, graphiqlPage } from './graphiql.ts';
 import { maxAliasesRule, maxDepthRule } from './limits.ts';
 import { limitsPlugin } from './plugins/limits.ts';
@@ -84,6 +85,8 @@ export async function startGateway(config: Config, upstreamUrl: string): Promise
    */
   const inProgress = new Set<AbortController>();
   let stopping = false;
+  // Lists' totals seen so far, to leave out pages past their end (loaders/hints.ts).
+  const totals = new TotalHints();
 
   const httpServer = createServer();
   const apollo = new ApolloServer<Context>({
@@ -206,6 +209,7 @@ export async function startGateway(config: Config, upstreamUrl: string): Promise
             refreshSite: () => site.refresh(),
             headers: req.headers,
             signal: cancel.signal,
+            totals,
           });
         },
       });

@@ -26,6 +26,7 @@ import { isGatewayError } from '../upstream/errors.ts';
 import { LEGACY_MAX_PER_PAGE, legacyGet, legacyList } from '../upstream/calendarLegacy.ts';
 import { CORE_MAX_PER_PAGE, coreGet, coreList } from '../upstream/calendarCore.ts';
 import { readAll } from './window.ts';
+import { NO_HINT, type TotalHints } from './hints.ts';
 
 function chunks<T>(xs: readonly T[], n: number): T[][] {
   const out: T[][] = [];
@@ -74,7 +75,8 @@ export async function orNull<T>(p: Promise<T>): Promise<T | null> {
   }
 }
 
-export function createLoaders(session: UpstreamSession, site: SiteInfo) {
+export function createLoaders(session: UpstreamSession, site: SiteInfo, totals?: TotalHints) {
+  const hint = (list: string) => totals?.for(list) ?? NO_HINT;
   const singles = <V>(get: (id: number) => Promise<V | null>) =>
     new DataLoader<number, V | null>(async (ids) => Promise.all(ids.map((id) => get(id).catch((e: unknown) => (e instanceof Error ? e : new Error(String(e)))))));
 
@@ -135,7 +137,7 @@ export function createLoaders(session: UpstreamSession, site: SiteInfo) {
   // one page): category trees and `parent` filters are computed from it.
   let allCategories: Promise<TermModel[]> | null = null;
   const categoryTree = () =>
-    (allCategories ??= readAll((page, per) => legacyList(session, 'categories', { hide_empty: false }, page, per), LEGACY_MAX_PER_PAGE).then((raws) =>
+    (allCategories ??= readAll((page, per) => legacyList(session, 'categories', { hide_empty: false }, page, per), LEGACY_MAX_PER_PAGE, hint('legacy:categories:{"hide_empty":false}')).then((raws) =>
       raws.map((raw) => {
         const t = legacyTerm(raw, 'Category');
         category.prime(t.databaseId, t);
@@ -146,7 +148,7 @@ export function createLoaders(session: UpstreamSession, site: SiteInfo) {
   // Series have no single route and no `include`: one walk over the list per request.
   let allSeries: Promise<Map<number, SeriesModel>> | null = null;
   const seriesAll = () =>
-    (allSeries ??= readAll((page, per) => coreList(session, 'series', { status: ['publish'] }, page, per), CORE_MAX_PER_PAGE).then(
+    (allSeries ??= readAll((page, per) => coreList(session, 'series', { status: ['publish'] }, page, per), CORE_MAX_PER_PAGE, hint('core:series:{"status":["publish"]}')).then(
       (raws) => new Map(raws.map((raw) => coreSeries(raw)).map((s) => [s.databaseId, s])),
     ));
   const series = new DataLoader<number, SeriesModel | null>(async (ids) => {

@@ -4,11 +4,13 @@
  * A window that fits one upstream page is one request: the smallest page size
  * whose page boundaries contain the whole window is chosen. A larger window
  * fetches every page it spans in parallel — `first: 250` over pages of 100 is
- * 3 requests in 1 round trip (a window running past the end of the list costs
- * the pages past it, which the site answers with a cheap "page not found").
+ * 3 requests in 1 round trip. The pages past the end of the list are left out
+ * when the list's total is known from an earlier answer (hints.ts); otherwise
+ * they cost a cheap "page not found" each.
  */
 import { GatewayError } from '../upstream/errors.ts';
 import type { ListPage, PageFetcher } from '../upstream/paging.ts';
+import { NO_HINT, type TotalHint } from './hints.ts';
 
 export interface PagingArgs {
   first?: number | null;
@@ -56,7 +58,7 @@ function singlePageSize(offset: number, count: number, max: number): number | nu
   return null;
 }
 
-async function fetchRange(fetch: PageFetcher, offset: number, count: number, maxPer: number): Promise<ListPage> {
+async function fetchRange(fetch: PageFetcher, offset: number, count: number, maxPer: number, hint: TotalHint): Promise<ListPage> {
   if (count === 0) {
     const first = await fetch(1, 1);
     return { items: [], total: first.total };
@@ -70,23 +72,46 @@ async function fetchRange(fetch: PageFetcher, offset: number, count: number, max
   }
   // Every page the window spans is known from its offset, its count and the
   // page size: all of them go out at once (one round trip, not the first page
-  // and then the rest). Pages past the end of a shorter list answer the
-  // sites' "page not found", which the fetchers read as empty pages with no
-  // total; the total comes from the first page that has one.
+  // and then the rest), but for pages past a hinted end. Pages past the end
+  // of a shorter list answer the sites' "page not found", which the fetchers
+  // read as empty pages with no total; the total comes from the first page
+  // that has one. If it shows the list grew past the hint, the pages left out
+  // follow.
   const firstPage = Math.floor(offset / maxPer) + 1;
   const lastPage = Math.floor((offset + count - 1) / maxPer) + 1;
-  const pages = await Promise.all(Array.from({ length: lastPage - firstPage + 1 }, (_, i) => fetch(firstPage + i, maxPer)));
+  const hinted = hint.get();
+  const plannedLast = hinted === undefined ? lastPage : Math.max(firstPage, Math.min(lastPage, Math.ceil(hinted / maxPer)));
+  const pages = await fetchPages(fetch, firstPage, plannedLast, maxPer);
+  let total = pages.find((r) => r.total !== null)?.total ?? null;
+  if (plannedLast < lastPage && total !== null && total > plannedLast * maxPer) {
+    const more = await fetchPages(fetch, plannedLast + 1, Math.min(lastPage, Math.ceil(total / maxPer)), maxPer);
+    pages.push(...more);
+    total = more.find((r) => r.total !== null)?.total ?? total;
+  }
   const all = pages.flatMap((r) => r.items);
   const start = offset - (firstPage - 1) * maxPer;
-  return { items: all.slice(start, start + count), total: pages.find((r) => r.total !== null)?.total ?? null };
+  return { items: all.slice(start, start + count), total };
 }
 
-/** Every item of a paged list: the first page (which tells the total), then the rest in parallel. */
-export async function readAll(fetch: PageFetcher, perPage: number): Promise<unknown[]> {
-  const first = await fetch(1, perPage);
-  const pages = first.total ? Math.ceil(first.total / perPage) : 1;
-  const rest = await Promise.all(Array.from({ length: pages - 1 }, (_, i) => fetch(i + 2, perPage)));
-  return [first, ...rest].flatMap((p) => p.items);
+function fetchPages(fetch: PageFetcher, from: number, to: number, perPage: number): Promise<ListPage[]> {
+  return Promise.all(Array.from({ length: Math.max(0, to - from + 1) }, (_, i) => fetch(from + i, perPage)));
+}
+
+/**
+ * Every item of a paged list. With a hinted total, every page it spans goes out
+ * at once (one round trip; pages the list has grown by follow); without, the
+ * first page tells the total and the rest follow in parallel.
+ */
+export async function readAll(fetch: PageFetcher, perPage: number, hint: TotalHint = NO_HINT): Promise<unknown[]> {
+  const hinted = hint.get();
+  const planned = hinted === undefined ? 1 : Math.max(1, Math.ceil(hinted / perPage));
+  const pages = await fetchPages(fetch, 1, planned, perPage);
+  const total = pages.find((r) => r.total !== null)?.total ?? null;
+  if (total !== null) {
+    hint.set(total);
+    pages.push(...(await fetchPages(fetch, planned + 1, Math.ceil(total / perPage), perPage)));
+  }
+  return pages.flatMap((p) => p.items);
 }
 
 /** A page fetcher over items already in memory (lists the gateway filters itself). */
@@ -95,7 +120,19 @@ export function memoryPages(items: readonly unknown[]): PageFetcher {
 }
 
 /** Resolves Relay arguments against a paged upstream list. */
-export async function fetchWindow(fetch: PageFetcher, args: PagingArgs, limits: PageLimits, maxPerPage: number): Promise<WindowResult<unknown>> {
+export async function fetchWindow(
+  fetch: PageFetcher,
+  args: PagingArgs,
+  limits: PageLimits,
+  maxPerPage: number,
+  hint: TotalHint = NO_HINT,
+): Promise<WindowResult<unknown>> {
+  const w = await resolveWindow(fetch, args, limits, maxPerPage, hint);
+  if (w.total !== null) hint.set(w.total);
+  return w;
+}
+
+async function resolveWindow(fetch: PageFetcher, args: PagingArgs, limits: PageLimits, maxPerPage: number, hint: TotalHint): Promise<WindowResult<unknown>> {
   checkCount(args.first, 'first', limits);
   checkCount(args.last, 'last', limits);
   if (args.first != null && args.last != null) throw GatewayError.badInput('pass first or last, not both', { arguments: ['first', 'last'] });
@@ -113,7 +150,7 @@ export async function fetchWindow(fetch: PageFetcher, args: PagingArgs, limits: 
     }
     const lo = after !== null ? after + 1 : 0;
     const start = Math.max(lo, end - args.last);
-    const res = await fetchRange(fetch, start, Math.max(0, end - start), maxPerPage);
+    const res = await fetchRange(fetch, start, Math.max(0, end - start), maxPerPage, hint);
     total = res.total ?? total;
     return { items: res.items, offset: start, total, hasPreviousPage: start > lo, hasNextPage: before !== null || (total !== null && end < total) };
   }
@@ -121,7 +158,7 @@ export async function fetchWindow(fetch: PageFetcher, args: PagingArgs, limits: 
   const offset = after !== null ? after + 1 : 0;
   let count = args.first ?? limits.defaultPageSize;
   if (before !== null) count = Math.min(count, Math.max(0, before - offset));
-  const res = await fetchRange(fetch, offset, count, maxPerPage);
+  const res = await fetchRange(fetch, offset, count, maxPerPage, hint);
   const hasNextPage = res.total !== null ? offset + res.items.length < res.total : res.items.length === count && count > 0;
   return { items: res.items, offset, total: res.total, hasNextPage, hasPreviousPage: offset > 0 };
 }

@@ -4,8 +4,20 @@ import { fetchWindow, encodeCursor, memoryPages, type PagingArgs } from '../load
 import type { ConnectionModel } from '../mapping/models.ts';
 import type { PageFetcher } from '../upstream/paging.ts';
 
-export async function connection<T>(ctx: Context, args: PagingArgs, fetch: PageFetcher, maxPerPage: number, map: (raw: unknown) => T): Promise<ConnectionModel<T>> {
-  const w = await fetchWindow(fetch, args, ctx.config.limits, maxPerPage);
+/**
+ * `list`, when given, names the upstream list and its filters (route and query):
+ * the total its answers carry is remembered under it, so a later window over the
+ * same list leaves out the pages past its end (loaders/hints.ts).
+ */
+export async function connection<T>(
+  ctx: Context,
+  args: PagingArgs,
+  fetch: PageFetcher,
+  maxPerPage: number,
+  map: (raw: unknown) => T,
+  list?: string,
+): Promise<ConnectionModel<T>> {
+  const w = await fetchWindow(fetch, args, ctx.config.limits, maxPerPage, list === undefined ? undefined : ctx.totals.for(list));
   return { nodes: w.items.map(map), offset: w.offset, totalCount: w.total, hasNextPage: w.hasNextPage, hasPreviousPage: w.hasPreviousPage };
 }
 

@@ -57,6 +57,7 @@ export function eventsConnection(ctx: Context, args: ListArgs, pinned: Where = {
       ctx.loaders.prime(m);
       return m;
     },
+    `${plan.iface}:events:${JSON.stringify(plan.query)}`,
   );
 }
 
@@ -78,6 +79,7 @@ export function placesConnection<K extends 'venues' | 'organizers'>(
       ctx.loaders.prime(m);
       return m as K extends 'venues' ? VenueModel : OrganizerModel;
     },
+    `${plan.iface}:${kind}:${JSON.stringify(plan.query)}`,
   );
 }
 
@@ -103,17 +105,18 @@ export async function termsConnection(ctx: Context, kind: 'categories' | 'tags',
     ctx.loaders.prime(t);
     return t;
   };
-  if (plan.parent === null) return connection(ctx, args, (page, per) => legacyList(ctx.upstream, kind, plan.query, page, per), LEGACY_MAX_PER_PAGE, map);
+  const list = `legacy:${kind}:${JSON.stringify(plan.query)}`;
+  if (plan.parent === null) return connection(ctx, args, (page, per) => legacyList(ctx.upstream, kind, plan.query, page, per), LEGACY_MAX_PER_PAGE, map, list);
   // The legacy archives refuse `parent=0` (and any ID that is not a term): the
   // gateway filters by parent itself, over the complete taxonomy when the other
   // filters allow, else over every page of the site's answer.
   const keep = termFilter(plan.query, plan.parent);
   if (Object.keys(plan.query).every((k) => TREE_FILTERS.has(k))) return memoryConnection(ctx, args, (await ctx.loaders.categoryTree()).filter(keep));
-  const all = await readAll((page, per) => legacyList(ctx.upstream, kind, plan.query, page, per), LEGACY_MAX_PER_PAGE);
+  const all = await readAll((page, per) => legacyList(ctx.upstream, kind, plan.query, page, per), LEGACY_MAX_PER_PAGE, ctx.totals.for(list));
   return memoryConnection(ctx, args, all.map(map).filter(keep));
 }
 
 export function seriesConnection(ctx: Context, args: ListArgs): Promise<ConnectionModel<SeriesModel>> {
   const plan = planSeries(ctx.site, args.where ?? {}, args.orderBy);
-  return connection(ctx, args, (page, per) => coreList(ctx.upstream, 'series', plan.query, page, per), CORE_MAX_PER_PAGE, coreSeries);
+  return connection(ctx, args, (page, per) => coreList(ctx.upstream, 'series', plan.query, page, per), CORE_MAX_PER_PAGE, coreSeries, `core:series:${JSON.stringify(plan.query)}`);
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { decodeCursor, encodeCursor, fetchWindow } from '../../src/loaders/window.ts';
+import { decodeCursor, encodeCursor, fetchWindow, readAll } from '../../src/loaders/window.ts';
+import { TotalHints } from '../../src/loaders/hints.ts';
 import type { ListPage } from '../../src/upstream/paging.ts';
 
 /** A fake paged list of `total` numbered items that records the pages asked for. */
@@ -94,5 +95,79 @@ describe('fetchWindow', () => {
 
   it('round-trips cursors', () => {
     expect(decodeCursor(encodeCursor(123), 'after')).toBe(123);
+  });
+});
+
+/** As the sites answer: pages past the end are "page not found", read as empty pages without a total. */
+function siteList(length: () => number) {
+  const asked: number[][] = [];
+  let round: number[] = [];
+  const fetch = async (page: number, perPage: number): Promise<ListPage> => {
+    round.push(page);
+    // A round trip ends when the requests sent together have been answered.
+    await Promise.resolve();
+    if (round.length) {
+      asked.push(round);
+      round = [];
+    }
+    const n = length();
+    const start = (page - 1) * perPage;
+    if (page > 1 && start >= n) return { items: [], total: null };
+    return { items: Array.from({ length: Math.max(0, Math.min(perPage, n - start)) }, (_, i) => start + i), total: n };
+  };
+  return { fetch, asked };
+}
+
+describe('total hints', () => {
+  it('leave out the pages past a list end seen before, in one round trip', async () => {
+    const hints = new TotalHints();
+    const first = siteList(() => 130);
+    await fetchWindow(first.fetch, { first: 500 }, limits, 50, hints.for('events'));
+    expect(first.asked.flat()).toHaveLength(10);
+    const again = siteList(() => 130);
+    const w = await fetchWindow(again.fetch, { first: 500 }, limits, 50, hints.for('events'));
+    expect(again.asked).toEqual([[1, 2, 3]]);
+    expect(w).toMatchObject({ total: 130, hasNextPage: false });
+    expect(w.items).toHaveLength(130);
+  });
+
+  it('fetch the pages a list has grown by since, in a second round trip, and the answer is whole', async () => {
+    const hints = new TotalHints();
+    let n = 130;
+    const l = siteList(() => n);
+    await fetchWindow(l.fetch, { first: 500 }, limits, 50, hints.for('events'));
+    n = 260;
+    const grown = siteList(() => n);
+    const w = await fetchWindow(grown.fetch, { first: 500 }, limits, 50, hints.for('events'));
+    expect(grown.asked).toEqual([[1, 2, 3], [4, 5, 6]]);
+    expect(w.items).toEqual(Array.from({ length: 260 }, (_, i) => i));
+    expect(w).toMatchObject({ total: 260, hasNextPage: false });
+  });
+
+  it('are kept apart by list, expire, and stay bounded', async () => {
+    let now = 0;
+    const hints = new TotalHints(2, 1_000, () => now);
+    hints.for('a').set(1);
+    hints.for('b').set(2);
+    expect([hints.for('a').get(), hints.for('b').get()]).toEqual([1, 2]);
+    hints.for('c').set(3);
+    expect(hints.for('a').get()).toBeUndefined();
+    now = 2_000;
+    expect(hints.for('c').get()).toBeUndefined();
+  });
+
+  it('let readAll send every page at once, and still read pages the list has grown by', async () => {
+    const hints = new TotalHints();
+    let n = 120;
+    const cold = siteList(() => n);
+    expect(await readAll(cold.fetch, 50, hints.for('terms'))).toHaveLength(120);
+    expect(cold.asked).toEqual([[1], [2, 3]]);
+    const warm = siteList(() => n);
+    expect(await readAll(warm.fetch, 50, hints.for('terms'))).toHaveLength(120);
+    expect(warm.asked).toEqual([[1, 2, 3]]);
+    n = 170;
+    const grown = siteList(() => n);
+    expect(await readAll(grown.fetch, 50, hints.for('terms'))).toEqual(Array.from({ length: 170 }, (_, i) => i));
+    expect(grown.asked).toEqual([[1, 2, 3], [4]]);
   });
 });
