@@ -50,75 +50,117 @@ export type ApiDocumentName =
 /** An attachment found from one of its URLs (any generated size finds its original). */
 export type AttachmentLookup = {
   __typename?: 'AttachmentLookup';
+  /** The attachment's post ID. */
   databaseId: Scalars['Int']['output'];
+  /** Height of the original in pixels. */
   height?: Maybe<Scalars['Int']['output']>;
+  /** The answer as the site sent it. */
   raw?: Maybe<Scalars['JSON']['output']>;
   /** Generated sizes (thumbnail, medium, large, full): only those smaller than the original. */
   sizes: Array<AttachmentSize>;
   /** URL of the original file. */
   url?: Maybe<Scalars['String']['output']>;
+  /** Width of the original in pixels. */
   width?: Maybe<Scalars['Int']['output']>;
 };
 
+/** One generated size of an attachment. */
 export type AttachmentSize = {
   __typename?: 'AttachmentSize';
+  /** Height in pixels. */
   height?: Maybe<Scalars['Int']['output']>;
+  /** Size name: `thumbnail`, `medium`, `large`, `full`, or one the theme registers. */
   name: Scalars['String']['output'];
+  /** URL of the file of this size. */
   url?: Maybe<Scalars['String']['output']>;
+  /** Width in pixels. */
   width?: Maybe<Scalars['Int']['output']>;
 };
 
+/** What happened (`action`). */
 export type AuditAction =
+  /** `activated`: a plugin was activated. */
   | 'ACTIVATED'
+  /** `created`: an object was created. */
   | 'CREATED'
+  /** `deactivated`: a plugin was deactivated. */
   | 'DEACTIVATED'
+  /** `deleted`: deleted for good. */
   | 'DELETED'
+  /** `logged_in`: a user signed in. */
   | 'LOGGED_IN'
+  /** `logged_out`: a user signed out. */
   | 'LOGGED_OUT'
+  /** `login_failed`: a failed sign-in (user ID 0). */
   | 'LOGIN_FAILED'
+  /** `published`: a post or page was published. */
   | 'PUBLISHED'
+  /** `role_changed`: a user's role changed. */
   | 'ROLE_CHANGED'
+  /** `trashed`: moved to the trash. */
   | 'TRASHED'
+  /** `updated`: an object was changed. */
   | 'UPDATED'
+  /** `uploaded`: a file was uploaded. */
   | 'UPLOADED';
 
+/** A page of audit-log entries (Relay connection). */
 export type AuditLogConnection = {
   __typename?: 'AuditLogConnection';
+  /** The page's entries, each with its cursor. */
   edges: Array<AuditLogEdge>;
+  /** The page's entries (the same as `edges { node }`). */
   nodes: Array<AuditLogEntry>;
+  /** Whether there are more pages, and the cursors to fetch them. */
   pageInfo: PageInfo;
   /** Total matching entries (X-WP-Total). */
   totalCount?: Maybe<Scalars['Int']['output']>;
 };
 
+/** An entry in an `AuditLogConnection`. */
 export type AuditLogEdge = {
   __typename?: 'AuditLogEdge';
+  /** Opaque cursor of this entry's position, for `after`/`before`. */
   cursor: Scalars['String']['output'];
+  /** The entry. */
   node: AuditLogEntry;
 };
 
 /** One audit-log entry. */
 export type AuditLogEntry = {
   __typename?: 'AuditLogEntry';
+  /** What happened, lower-case: `created`, `updated`, `logged_in`, ... (see `AuditAction`). */
   action?: Maybe<Scalars['String']['output']>;
+  /** The network site the entry belongs to (`blog_id`; 1 is the main site). */
   blogId?: Maybe<Scalars['Int']['output']>;
+  /** When it happened (RFC 3339 as the site sends it; null when the site's value is not one). */
   createdAt?: Maybe<Scalars['DateTime']['output']>;
+  /** The entry's ID (`id`). */
   databaseId: Scalars['Int']['output'];
+  /** IP address the request came from. */
   ip?: Maybe<Scalars['String']['output']>;
+  /** Human-readable description of the event. */
   message?: Maybe<Scalars['String']['output']>;
+  /** ID of the object, when it has one. */
   objectId?: Maybe<Scalars['Int']['output']>;
+  /** Name or title of the object at the time. */
   objectName?: Maybe<Scalars['String']['output']>;
+  /** Kind of object, lower-case: `post`, `page`, `user`, `plugin`, `option`, `term`, `attachment`. */
   objectType?: Maybe<Scalars['String']['output']>;
+  /** `low`, `medium`, `high` or `critical`. */
   priority?: Maybe<Scalars['String']['output']>;
+  /** The entry as the site sent it. */
   raw?: Maybe<Scalars['JSON']['output']>;
   /** 0 for failed logins. */
   userId?: Maybe<Scalars['Int']['output']>;
+  /** Login name of the user; `""` for failed logins. */
   userLogin?: Maybe<Scalars['String']['output']>;
 };
 
 /** The audit log as CSV (GET /site-audit-log/v1/export): every matching entry, no paging. */
 export type AuditLogExport = {
   __typename?: 'AuditLogExport';
+  /** The answer's Content-Type, e.g. `text/csv; charset=UTF-8`. */
   contentType?: Maybe<Scalars['String']['output']>;
   /** The CSV text (header row, CRLF line ends, RFC 4180 quoting, formula cells prefixed with `'`). */
   csv: Scalars['String']['output'];
@@ -133,32 +175,55 @@ export type AuditLogExport = {
  * Lists are alternatives (OR); filters combine with AND.
  */
 export type AuditLogWhere = {
+  /** Entries with any of these actions. */
   actions?: InputMaybe<Array<AuditAction>>;
   /** Other sites than blog 1 need `manage_network`. */
   blogIds?: InputMaybe<Array<Scalars['Int']['input']>>;
+  /** Entries up to this day (the whole UTC day) or date-time (UTC unless it has an offset); inclusive. */
   endDate?: InputMaybe<Scalars['String']['input']>;
+  /** Entries about any of these kinds of object. */
   objectTypes?: InputMaybe<Array<AuditObjectType>>;
+  /** Entries with any of these priorities. */
   priorities?: InputMaybe<Array<AuditPriority>>;
   /** A day (`2026-05-01`: the whole UTC day) or a date-time (UTC unless it has an offset); inclusive. */
   startDate?: InputMaybe<Scalars['String']['input']>;
+  /** Entries by any of these user IDs (0: failed logins). */
   userIds?: InputMaybe<Array<Scalars['Int']['input']>>;
 };
 
+/** The kind of object an audit entry is about (`object_type`). */
 export type AuditObjectType =
+  /** A media attachment (`attachment`). */
   | 'ATTACHMENT'
+  /** A site option (`option`). */
   | 'OPTION'
+  /** A page (`page`). */
   | 'PAGE'
+  /** A plugin (`plugin`). */
   | 'PLUGIN'
+  /** A post (`post`). */
   | 'POST'
+  /** A taxonomy term (`term`). */
   | 'TERM'
+  /** A user account (`user`). */
   | 'USER';
 
+/** How important an entry is (`priority`). */
 export type AuditPriority =
+  /** `critical`. */
   | 'CRITICAL'
+  /** `high`. */
   | 'HIGH'
+  /** `low`. */
   | 'LOW'
+  /** `medium`. */
   | 'MEDIUM';
 
+/**
+ * `calendar/automation-a/v1`, the Zapier-style connector: a consumer ID and secret give a token;
+ * feeds are not drained (de-duplicate by `itemId`). A bad token is UNAUTHENTICATED (missing) or
+ * FORBIDDEN (malformed, wrong signature, expired).
+ */
 export type AutomationA = {
   __typename?: 'AutomationA';
   /** Exchanges a consumer ID and secret for an access token (`GET /authorize`). */
@@ -176,6 +241,11 @@ export type AutomationA = {
 };
 
 
+/**
+ * `calendar/automation-a/v1`, the Zapier-style connector: a consumer ID and secret give a token;
+ * feeds are not drained (de-duplicate by `itemId`). A bad token is UNAUTHENTICATED (missing) or
+ * FORBIDDEN (malformed, wrong signature, expired).
+ */
 export type AutomationAAuthorizeArgs = {
   appName?: InputMaybe<Scalars['String']['input']>;
   consumerId: Scalars['String']['input'];
@@ -183,32 +253,57 @@ export type AutomationAAuthorizeArgs = {
 };
 
 
+/**
+ * `calendar/automation-a/v1`, the Zapier-style connector: a consumer ID and secret give a token;
+ * feeds are not drained (de-duplicate by `itemId`). A bad token is UNAUTHENTICATED (missing) or
+ * FORBIDDEN (malformed, wrong signature, expired).
+ */
 export type AutomationACanceledEventsArgs = {
   accessToken?: InputMaybe<Scalars['String']['input']>;
 };
 
 
+/**
+ * `calendar/automation-a/v1`, the Zapier-style connector: a consumer ID and secret give a token;
+ * feeds are not drained (de-duplicate by `itemId`). A bad token is UNAUTHENTICATED (missing) or
+ * FORBIDDEN (malformed, wrong signature, expired).
+ */
 export type AutomationAFindEventsArgs = {
   accessToken?: InputMaybe<Scalars['String']['input']>;
   where?: InputMaybe<AutomationFindEventsInput>;
 };
 
 
+/**
+ * `calendar/automation-a/v1`, the Zapier-style connector: a consumer ID and secret give a token;
+ * feeds are not drained (de-duplicate by `itemId`). A bad token is UNAUTHENTICATED (missing) or
+ * FORBIDDEN (malformed, wrong signature, expired).
+ */
 export type AutomationANewEventsArgs = {
   accessToken?: InputMaybe<Scalars['String']['input']>;
 };
 
 
+/**
+ * `calendar/automation-a/v1`, the Zapier-style connector: a consumer ID and secret give a token;
+ * feeds are not drained (de-duplicate by `itemId`). A bad token is UNAUTHENTICATED (missing) or
+ * FORBIDDEN (malformed, wrong signature, expired).
+ */
 export type AutomationAUpdatedEventsArgs = {
   accessToken?: InputMaybe<Scalars['String']['input']>;
 };
 
+/** The answer of `AutomationA.authorize`. */
 export type AutomationAuthorization = {
   __typename?: 'AutomationAuthorization';
   /** A JWT to send as `accessToken` (or the `X-Automation-Token` header). */
   accessToken: Scalars['String']['output'];
 };
 
+/**
+ * `calendar/automation-b/v1`, the Power-Automate-style connector: the token is issued with the
+ * connection on the site; each feed read pops one event from its queue.
+ */
 export type AutomationB = {
   __typename?: 'AutomationB';
   /** Pops the next canceled event. */
@@ -222,54 +317,89 @@ export type AutomationB = {
 };
 
 
+/**
+ * `calendar/automation-b/v1`, the Power-Automate-style connector: the token is issued with the
+ * connection on the site; each feed read pops one event from its queue.
+ */
 export type AutomationBCanceledEventsArgs = {
   accessToken?: InputMaybe<Scalars['String']['input']>;
 };
 
 
+/**
+ * `calendar/automation-b/v1`, the Power-Automate-style connector: the token is issued with the
+ * connection on the site; each feed read pops one event from its queue.
+ */
 export type AutomationBNewEventsArgs = {
   accessToken?: InputMaybe<Scalars['String']['input']>;
 };
 
 
+/**
+ * `calendar/automation-b/v1`, the Power-Automate-style connector: the token is issued with the
+ * connection on the site; each feed read pops one event from its queue.
+ */
 export type AutomationBUpdatedEventsArgs = {
   accessToken?: InputMaybe<Scalars['String']['input']>;
 };
 
 /** Legacy event fields (spec "Legacy event"), as the connectors' create and update take them. */
 export type AutomationEventInput = {
+  /** An all-day event. */
   allDay?: InputMaybe<Scalars['Boolean']['input']>;
+  /** Author user ID. */
   author?: InputMaybe<Scalars['Int']['input']>;
+  /** Event category IDs. */
   categories?: InputMaybe<Array<Scalars['Int']['input']>>;
+  /** Cost as shown, e.g. `10` or `Free`. */
   cost?: InputMaybe<Scalars['String']['input']>;
+  /** Description (HTML). */
   description?: InputMaybe<Scalars['String']['input']>;
+  /** End, same format as `startDate`. */
   endDate?: InputMaybe<Scalars['String']['input']>;
+  /** Excerpt (HTML). */
   excerpt?: InputMaybe<Scalars['String']['input']>;
   /** Any other legacy field, sent as given (snake_case keys). */
   extra?: InputMaybe<Scalars['JSON']['input']>;
+  /** Mark the event featured. */
   featured?: InputMaybe<Scalars['Boolean']['input']>;
+  /** Hide the event from event lists. */
   hideFromListings?: InputMaybe<Scalars['Boolean']['input']>;
   /** Featured image: attachment ID or URL. */
   image?: InputMaybe<Scalars['String']['input']>;
+  /** Organizer IDs. */
   organizer?: InputMaybe<Array<Scalars['Int']['input']>>;
+  /** Show a map of the venue on the event page. */
   showMap?: InputMaybe<Scalars['Boolean']['input']>;
+  /** Show a link to a map of the venue. */
   showMapLink?: InputMaybe<Scalars['Boolean']['input']>;
+  /** URL slug. */
   slug?: InputMaybe<Scalars['String']['input']>;
   /** `Y-m-d H:i:s` (or anything strtotime reads), in the event's time zone. */
   startDate?: InputMaybe<Scalars['String']['input']>;
+  /** Post status, e.g. `publish`, `draft`. */
   status?: InputMaybe<Scalars['String']['input']>;
+  /** Pin the event to the top of lists. */
   sticky?: InputMaybe<Scalars['Boolean']['input']>;
+  /** Tag IDs. */
   tags?: InputMaybe<Array<Scalars['Int']['input']>>;
+  /** IANA time zone name (or `UTC+2` style) of the event; default the site's. */
   timezone?: InputMaybe<Scalars['String']['input']>;
+  /** Title. */
   title?: InputMaybe<Scalars['String']['input']>;
+  /** Venue IDs. */
   venue?: InputMaybe<Array<Scalars['Int']['input']>>;
+  /** The event's website URL. */
   website?: InputMaybe<Scalars['String']['input']>;
 };
 
 /** The event status (a sandbox extension of update-events; canceling a published event queues it on the canceled feeds). */
 export type AutomationEventStatus =
+  /** Canceled (`canceled`). */
   | 'CANCELED'
+  /** Postponed to a date to be announced (`postponed`). */
   | 'POSTPONED'
+  /** Takes place as planned (`scheduled`). */
   | 'SCHEDULED';
 
 /** What a connector feed answered. */
@@ -285,8 +415,10 @@ export type AutomationFeed = {
   raw?: Maybe<Scalars['JSON']['output']>;
 };
 
+/** One item of a connector feed. */
 export type AutomationFeedItem = {
   __typename?: 'AutomationFeedItem';
+  /** The event, its dates with the event's offset as the connector maps them. */
   event: Event;
   /** `scheduled`, `canceled` or `postponed`. */
   eventStatus?: Maybe<Scalars['String']['output']>;
@@ -298,67 +430,104 @@ export type AutomationFeedItem = {
 
 /** The legacy archive's query (spec A1), as find-events takes it. */
 export type AutomationFindEventsInput = {
+  /** Event category IDs or slugs. */
   categories?: InputMaybe<Array<Scalars['String']['input']>>;
+  /** Events up to this date (`end_date`; `Y-m-d` or `Y-m-d H:i:s`, site time zone). */
   endDate?: InputMaybe<Scalars['String']['input']>;
   /** Any other archive parameter, sent as given (snake_case keys). */
   extra?: InputMaybe<Scalars['JSON']['input']>;
+  /** True: only featured events; false: only others. */
   featured?: InputMaybe<Scalars['Boolean']['input']>;
+  /** Organizer IDs. */
   organizer?: InputMaybe<Array<Scalars['Int']['input']>>;
+  /** Results page, from 1. */
   page?: InputMaybe<Scalars['Int']['input']>;
+  /** Events per page (`per_page`). */
   perPage?: InputMaybe<Scalars['Int']['input']>;
+  /** Text to find in title or description. */
   search?: InputMaybe<Scalars['String']['input']>;
+  /** Events from this date (`start_date`; `Y-m-d` or `Y-m-d H:i:s`, site time zone). */
   startDate?: InputMaybe<Scalars['String']['input']>;
+  /** A post status, e.g. `publish` (others need editing rights). */
   status?: InputMaybe<Scalars['String']['input']>;
+  /** Tag IDs or slugs. */
   tags?: InputMaybe<Array<Scalars['String']['input']>>;
+  /** Venue IDs. */
   venue?: InputMaybe<Array<Scalars['Int']['input']>>;
 };
 
+/** The HTTP method `automationAUpdateEvent` sends to `update-events` (the site takes the same body on each). */
 export type AutomationUpdateMethod =
+  /** PATCH. */
   | 'PATCH'
+  /** POST (the default). */
   | 'POST'
+  /** PUT. */
   | 'PUT';
 
 /** The parameters of `calendar-core/v1/events/calendar-embed` (spec B2). */
 export type CalendarEmbedInput = {
+  /** Only events by this author user ID. */
   author?: InputMaybe<Scalars['Int']['input']>;
   /** Only these categories (slugs). */
   category?: InputMaybe<Array<Scalars['String']['input']>>;
   /** Date where the view starts (anything strtotime reads). */
   date?: InputMaybe<Scalars['String']['input']>;
+  /** Events per page in list-style views (at least 1). */
   eventsPerPage?: InputMaybe<Scalars['Int']['input']>;
+  /** Leave out these categories (slugs). */
   excludeCategory?: InputMaybe<Array<Scalars['String']['input']>>;
   /** Leave out these tags (`tag_category` in the spec). */
   excludeTag?: InputMaybe<Array<Scalars['String']['input']>>;
+  /** Featured events only. */
   featured?: InputMaybe<Scalars['Boolean']['input']>;
+  /** Show the filter bar. */
   filterBar?: InputMaybe<Scalars['Boolean']['input']>;
+  /** Only events matching this text in title or description. */
   keyword?: InputMaybe<Scalars['String']['input']>;
+  /** Events shown per day in the month view (at least 1). */
   monthEventsPerDay?: InputMaybe<Scalars['Int']['input']>;
+  /** Only events with this organizer ID. */
   organizer?: InputMaybe<Scalars['Int']['input']>;
+  /** Show past events instead of upcoming ones. */
   past?: InputMaybe<Scalars['Boolean']['input']>;
+  /** Only these tags (slugs). */
   tag?: InputMaybe<Array<Scalars['String']['input']>>;
   /** Match ALL or ANY (default) of the categories and tags. */
   taxOperand?: InputMaybe<TaxOperand>;
+  /** Show the search bar above the view. */
   tribeBar?: InputMaybe<Scalars['Boolean']['input']>;
+  /** Only events at this venue ID. */
   venue?: InputMaybe<Scalars['Int']['input']>;
+  /** Display format; default LIST. */
   view?: InputMaybe<CalendarEmbedView>;
 };
 
 /** Display formats of the embeddable calendar (spec B2 `view`). */
 export type CalendarEmbedView =
+  /** One day. */
   | 'DAY'
+  /** List of upcoming events (the site's default). */
   | 'LIST'
+  /** Events on a map. */
   | 'MAP'
+  /** Month grid. */
   | 'MONTH'
+  /** Photo grid. */
   | 'PHOTO'
+  /** Compact summary list. */
   | 'SUMMARY'
+  /** One week. */
   | 'WEEK';
 
+/** A rendered calendar view. */
 export type CalendarViewHtml = {
   __typename?: 'CalendarViewHtml';
   /** The rendered view. */
   html: Scalars['String']['output'];
   /** The nonce pair the view embeds (`tribe-events-view-nonce-data`), for the next request. */
   nonces?: Maybe<ViewNonces>;
+  /** The answer as the site sent it (`{html}`, or the bare HTML of older sites). */
   raw?: Maybe<Scalars['JSON']['output']>;
 };
 
@@ -378,24 +547,35 @@ export type CalendarViewInput = {
   viewData?: InputMaybe<Scalars['JSON']['input']>;
 };
 
+/** An event category (taxonomy `calendar_events_cat`), read from the legacy interface. */
 export type Category = Node & {
   __typename?: 'Category';
   /** Child categories, from the complete taxonomy read once per request (one request for a whole tree). */
   children?: Maybe<Array<Category>>;
   /** Published events in this category. */
   count?: Maybe<Scalars['Int']['output']>;
+  /** The term ID on the site. */
   databaseId: Scalars['Int']['output'];
+  /** The term description as stored (may be empty). */
   description?: Maybe<Scalars['String']['output']>;
+  /** Events in this category: `events(where: { categoryIds: [this] })`, always through the legacy list (the calendar-core list ignores categories). */
   events?: Maybe<EventConnection>;
+  /** Global ID (opaque; base64 of `Category:databaseId`). */
   id: Scalars['ID']['output'];
+  /** Display name. */
   name?: Maybe<Scalars['String']['output']>;
+  /** The parent category; null for a top-level category. */
   parent?: Maybe<Category>;
+  /** The legacy term object as the site sent it. */
   raw?: Maybe<Scalars['JSON']['output']>;
+  /** URL slug, unique among categories. */
   slug?: Maybe<Scalars['String']['output']>;
+  /** Public archive page of the category; an embedded term lacks it, so it is read from the term archive (batched). */
   url?: Maybe<Scalars['String']['output']>;
 };
 
 
+/** An event category (taxonomy `calendar_events_cat`), read from the legacy interface. */
 export type CategoryEventsArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
   before?: InputMaybe<Scalars['String']['input']>;
@@ -405,57 +585,84 @@ export type CategoryEventsArgs = {
   where?: InputMaybe<EventsWhere>;
 };
 
+/** A page of categories (Relay connection). */
 export type CategoryConnection = {
   __typename?: 'CategoryConnection';
+  /** The categories of the page, each with its cursor. */
   edges: Array<CategoryEdge>;
+  /** The categories of the page, without cursors. */
   nodes: Array<Category>;
+  /** Whether there are categories before or after this page, and the cursors to get them. */
   pageInfo: PageInfo;
+  /** Categories matching the filter, over all pages (the site's total header; counted by the gateway for `where.parent`). */
   totalCount?: Maybe<Scalars['Int']['output']>;
 };
 
+/** A category and its cursor. */
 export type CategoryEdge = {
   __typename?: 'CategoryEdge';
+  /** Opaque position in the list, for `after` / `before`. */
   cursor: Scalars['String']['output'];
+  /** The category. */
   node: Category;
 };
 
 /** An event category as written (legacy interface); `name` is required on create. */
 export type CategoryInput = {
+  /** Description (at most 65,535 characters). */
   description?: InputMaybe<Scalars['String']['input']>;
+  /** Display name (at most 200 characters). */
   name?: InputMaybe<Scalars['String']['input']>;
+  /** Parent category ID; 0 for a top-level category. */
   parentId?: InputMaybe<Scalars['Int']['input']>;
+  /** URL slug (at most 200 characters); the site derives one from the name when not given. */
   slug?: InputMaybe<Scalars['String']['input']>;
 };
 
+/** The answer of a single category write. */
 export type CategoryPayload = {
   __typename?: 'CategoryPayload';
+  /** The category as the site answered the write (never data read earlier in the request). */
   category?: Maybe<Category>;
 };
 
 /** An ALTCHA v1 proof-of-work challenge: find `number` in [0, maxNumber] with sha256(salt + number) = challenge. */
 export type Challenge = {
   __typename?: 'Challenge';
+  /** Hash algorithm, `SHA-256`. */
   algorithm: Scalars['String']['output'];
+  /** The hash to find (hex). */
   challenge: Scalars['String']['output'];
   /** When the challenge expires (from the salt's `expires`). */
   expiresAt?: Maybe<Scalars['DateTime']['output']>;
+  /** Upper bound of the number to search for. */
   maxNumber?: Maybe<Scalars['Int']['output']>;
+  /** The challenge as the site sent it. */
   raw?: Maybe<Scalars['JSON']['output']>;
+  /** Salt to prefix to the number; may carry `?expires=<unix time>`. */
   salt: Scalars['String']['output'];
+  /** The site's HMAC signature of the challenge; send it back with the solution. */
   signature: Scalars['String']['output'];
 };
 
+/** A solved challenge: the challenge's fields as received, plus the number found. */
 export type ChallengeSolutionInput = {
   /** Default `SHA-256`. */
   algorithm?: InputMaybe<Scalars['String']['input']>;
+  /** `Challenge.challenge`. */
   challenge: Scalars['String']['input'];
+  /** The number found. */
   number: Scalars['Int']['input'];
+  /** `Challenge.salt`. */
   salt: Scalars['String']['input'];
+  /** `Challenge.signature`. */
   signature: Scalars['String']['input'];
 };
 
+/** The answer of `verifyChallenge`. */
 export type ChallengeVerification = {
   __typename?: 'ChallengeVerification';
+  /** The answer as the site sent it. */
   raw?: Maybe<Scalars['JSON']['output']>;
   /** False when expired, wrong, not signed by this site, or already used. */
   verified: Scalars['Boolean']['output'];
@@ -464,10 +671,13 @@ export type ChallengeVerification = {
 /** One part of network compliance (training, QA, content review). */
 export type ComplianceArea = {
   __typename?: 'ComplianceArea';
+  /** Sites compliant in this part. */
   compliantSites?: Maybe<Scalars['Int']['output']>;
+  /** Sites failing this part. */
   nonCompliantSites?: Maybe<Scalars['Int']['output']>;
   /** Content review only. */
   postsOverdue?: Maybe<Scalars['Int']['output']>;
+  /** Percentage of sites compliant in this part. */
   rate?: Maybe<Scalars['Float']['output']>;
   /** Training only. */
   usersOverdue?: Maybe<Scalars['Int']['output']>;
@@ -476,88 +686,140 @@ export type ComplianceArea = {
 /** GET /remote/content-review-meta: one site's review metadata. */
 export type ContentReviewMeta = {
   __typename?: 'ContentReviewMeta';
+  /** The site's blog ID in the network. */
   blogId?: Maybe<Scalars['Int']['output']>;
+  /** The site's host name. */
   domain?: Maybe<Scalars['String']['output']>;
+  /** The most recent review on the site (UTC); null when none. */
   lastReviewAt?: Maybe<Scalars['DateTime']['output']>;
+  /** The site's title. */
   name?: Maybe<Scalars['String']['output']>;
+  /** The earliest next review due on the site (UTC); null when nothing was reviewed. */
   nextReviewDue?: Maybe<Scalars['DateTime']['output']>;
+  /** The site's path in the network, e.g. `/news/`. */
   path?: Maybe<Scalars['String']['output']>;
+  /** The body as the site sent it. */
   raw?: Maybe<Scalars['JSON']['output']>;
+  /** Days between reviews (180 by default). */
   reviewIntervalDays?: Maybe<Scalars['Int']['output']>;
+  /** The review status of each post and page of the site. */
   reviews: Array<ContentReviewStatus>;
+  /** The site ID asked for. */
   siteId: Scalars['Int']['output'];
+  /** The site's review counts and rate. */
   summary?: Maybe<ContentReviewSummary>;
+  /** The site's home URL. */
   url?: Maybe<Scalars['String']['output']>;
 };
 
 /** GET /site-governance/v1/content-review-status/<post_id> */
 export type ContentReviewStatus = {
   __typename?: 'ContentReviewStatus';
+  /** Days between reviews (180 by default). */
   intervalDays?: Maybe<Scalars['Int']['output']>;
+  /** When it was last reviewed (UTC); null when never. */
   lastReviewed?: Maybe<Scalars['DateTime']['output']>;
+  /** When the next review is due (UTC): the last review plus `intervalDays`; null when never reviewed. */
   nextReviewDue?: Maybe<Scalars['DateTime']['output']>;
+  /** Whether `status` is `overdue` (past `nextReviewDue`). */
   overdue?: Maybe<Scalars['Boolean']['output']>;
+  /** The post or page ID. */
   postId: Scalars['Int']['output'];
+  /** The post type, `post` or `page`. */
   postType?: Maybe<Scalars['String']['output']>;
+  /** The status as the site sent it. */
   raw?: Maybe<Scalars['JSON']['output']>;
+  /** User ID of the last reviewer; null when never reviewed. */
   reviewerId?: Maybe<Scalars['Int']['output']>;
   /** current, due_soon, overdue or never_reviewed. */
   status?: Maybe<Scalars['String']['output']>;
+  /** The post's title. */
   title?: Maybe<Scalars['String']['output']>;
 };
 
+/** Content-review counts of one site. */
 export type ContentReviewSummary = {
   __typename?: 'ContentReviewSummary';
+  /** True when `rate` reaches the network's threshold. */
   compliant?: Maybe<Scalars['Boolean']['output']>;
+  /** Reviewed and not due within 30 days. */
   current?: Maybe<Scalars['Int']['output']>;
+  /** Due for review within 30 days. */
   dueSoon?: Maybe<Scalars['Int']['output']>;
+  /** Never reviewed. */
   neverReviewed?: Maybe<Scalars['Int']['output']>;
+  /** Past their review date. */
   overdue?: Maybe<Scalars['Int']['output']>;
+  /** Posts and pages under review. */
   postsTotal?: Maybe<Scalars['Int']['output']>;
+  /** Percentage that is current or due soon. */
   rate?: Maybe<Scalars['Float']['output']>;
 };
 
+/** An event's cost as the legacy interface details it (`cost_details`). */
 export type CostDetails = {
   __typename?: 'CostDetails';
+  /** ISO 4217 currency code, e.g. `USD`. */
   currencyCode?: Maybe<Scalars['String']['output']>;
+  /** Where the symbol goes: `prefix` or `postfix`. */
   currencyPosition?: Maybe<Scalars['String']['output']>;
+  /** Currency symbol, e.g. `$`. */
   currencySymbol?: Maybe<Scalars['String']['output']>;
+  /** The cost values as entered, e.g. `["10", "25"]` for a range. */
   values: Array<Scalars['String']['output']>;
 };
 
 /** A new post (POST /core/v2/posts). */
 export type CreatePostInput = {
+  /** Author user ID; default the caller (another author needs `edit_others_posts`). */
   authorId?: InputMaybe<Scalars['Int']['input']>;
+  /** Category IDs of the posts' `category` taxonomy; default the site's default category. */
   categoryIds?: InputMaybe<Array<Scalars['Int']['input']>>;
+  /** Whether comments are open; default the site's setting. */
   commentStatus?: InputMaybe<DiscussionStatus>;
+  /** Content (HTML / block markup). */
   content?: InputMaybe<Scalars['String']['input']>;
   /** Publication date; without an offset it is read in the site's time zone. */
   date?: InputMaybe<Scalars['DateTime']['input']>;
+  /** Excerpt; empty lets WordPress derive one from the content. */
   excerpt?: InputMaybe<Scalars['String']['input']>;
+  /** Attachment ID of the featured image (0 removes it). */
   featuredMediaId?: InputMaybe<Scalars['Int']['input']>;
+  /** Post format; default STANDARD. */
   format?: InputMaybe<PostFormat>;
+  /** Registered post meta (`meta`), as an object of key to value. */
   meta?: InputMaybe<Scalars['JSON']['input']>;
+  /** Password that protects the content; empty for none. */
   password?: InputMaybe<Scalars['String']['input']>;
+  /** Whether pings are open; default the site's setting. */
   pingStatus?: InputMaybe<DiscussionStatus>;
+  /** URL slug; default derived from the title. */
   slug?: InputMaybe<Scalars['String']['input']>;
   /** Default DRAFT. PUBLISH/FUTURE/PRIVATE need `publish_posts`. */
   status?: InputMaybe<PostWriteStatus>;
+  /** Pin the post to the front page. */
   sticky?: InputMaybe<Scalars['Boolean']['input']>;
+  /** Tag IDs of the posts' `post_tag` taxonomy. */
   tagIds?: InputMaybe<Array<Scalars['Int']['input']>>;
   /** `""` or a template the theme offers, e.g. `templates/full-width.php`. */
   template?: InputMaybe<Scalars['String']['input']>;
+  /** Title (HTML allowed). */
   title?: InputMaybe<Scalars['String']['input']>;
 };
 
+/** The answer of `deleteCategory`. */
 export type DeleteCategoryPayload = {
   __typename?: 'DeleteCategoryPayload';
   /** The category as it was (terms are always deleted for good). */
   category?: Maybe<Category>;
+  /** The ID of the deleted category. */
   databaseId: Scalars['Int']['output'];
 };
 
+/** The answer of `deleteEvent`. */
 export type DeleteEventPayload = {
   __typename?: 'DeleteEventPayload';
+  /** The ID of the deleted event. */
   databaseId: Scalars['Int']['output'];
   /**
    * The deleted event: trashed, as the legacy DELETE answers it; deleted for good (`force`),
@@ -569,15 +831,21 @@ export type DeleteEventPayload = {
   permanently: Scalars['Boolean']['output'];
 };
 
+/** The answer of `deleteOrganizer`. */
 export type DeleteOrganizerPayload = {
   __typename?: 'DeleteOrganizerPayload';
+  /** The ID of the deleted organizer. */
   databaseId: Scalars['Int']['output'];
+  /** The deleted organizer (trashed, or as read just before a `force` delete); null when the site would not show it (e.g. already in the trash). */
   organizer?: Maybe<Organizer>;
+  /** True when deleted for good (`force`), false when moved to the trash. */
   permanently: Scalars['Boolean']['output'];
 };
 
+/** The result of `deletePost`. */
 export type DeletePostPayload = {
   __typename?: 'DeletePostPayload';
+  /** ID of the post deleted. */
   databaseId: Scalars['Int']['output'];
   /** True when deleted for good (`force`), false when moved to the trash. */
   permanently: Scalars['Boolean']['output'];
@@ -585,27 +853,41 @@ export type DeletePostPayload = {
   post?: Maybe<Post>;
 };
 
+/** The answer of `deleteTag`. */
 export type DeleteTagPayload = {
   __typename?: 'DeleteTagPayload';
+  /** The ID of the deleted tag. */
   databaseId: Scalars['Int']['output'];
+  /** The tag as it was (terms are always deleted for good). */
   tag?: Maybe<Tag>;
 };
 
+/** The answer of `deleteVenue`. */
 export type DeleteVenuePayload = {
   __typename?: 'DeleteVenuePayload';
+  /** The ID of the deleted venue. */
   databaseId: Scalars['Int']['output'];
+  /** True when deleted for good (`force`), false when moved to the trash. */
   permanently: Scalars['Boolean']['output'];
+  /** The deleted venue (trashed, or as read just before a `force` delete); null when the site would not show it (e.g. already in the trash). */
   venue?: Maybe<Venue>;
 };
 
+/** Whether comments or pings are allowed on a post. */
 export type DiscussionStatus =
+  /** Not allowed (`closed`). */
   | 'CLOSED'
+  /** Allowed (`open`). */
   | 'OPEN';
 
+/** The answer of `removeDuplicatePostOriginal`. */
 export type DuplicatePostResult = {
   __typename?: 'DuplicatePostResult';
+  /** The site's message, when it sent one. */
   message?: Maybe<Scalars['String']['output']>;
+  /** The answer as the site sent it. */
   raw?: Maybe<Scalars['JSON']['output']>;
+  /** True when the link was removed. */
   success: Scalars['Boolean']['output'];
 };
 
@@ -615,85 +897,129 @@ export type DuplicatePostResult = {
  */
 export type Event = Node & {
   __typename?: 'Event';
+  /** True for an all-day event (its times then span whole days). */
   allDay?: Maybe<Scalars['Boolean']['output']>;
   /** Author user ID. */
   authorId?: Maybe<Scalars['Int']['output']>;
+  /** Event categories (the calendar's taxonomy, not the posts' categories); empty when none. */
   categories?: Maybe<Array<Category>>;
+  /** Whether comments are allowed: `open` or `closed` (calendar-core/v1). */
   commentStatus?: Maybe<Scalars['String']['output']>;
   /** Formatted cost, e.g. "$10", "Free". */
   cost?: Maybe<Scalars['String']['output']>;
+  /** The cost split into currency and values (legacy interface). */
   costDetails?: Maybe<CostDetails>;
+  /** The WordPress post ID of the event. */
   databaseId: Scalars['Int']['output'];
   /** HTML. */
   description?: Maybe<Scalars['String']['output']>;
   /** Length in seconds. */
   duration?: Maybe<Scalars['Int']['output']>;
+  /** End, in the event's time zone (with its offset). */
   endDate?: Maybe<Scalars['DateTime']['output']>;
+  /** End in UTC (`Z`). */
   endDateUtc?: Maybe<Scalars['DateTime']['output']>;
   /** HTML. */
   excerpt?: Maybe<Scalars['String']['output']>;
+  /** True when the event is marked featured. */
   featured?: Maybe<Scalars['Boolean']['output']>;
+  /** The featured image (read from the legacy interface); null when none. */
   featuredImage?: Maybe<Image>;
+  /** Post format slug, e.g. `standard` (calendar-core/v1). */
   format?: Maybe<Scalars['String']['output']>;
+  /** True when the event is hidden from the site's event lists (the legacy list leaves it out, calendar-core lists it). */
   hideFromListings?: Maybe<Scalars['Boolean']['output']>;
+  /** Global ID (base64 of `Event:databaseId`). */
   id: Scalars['ID']['output'];
   /** The site's JSON-LD for the event (legacy single-event reads). */
   jsonLd?: Maybe<Scalars['JSON']['output']>;
+  /** Last modification in the site's time zone, with its offset. */
   modifiedAt?: Maybe<Scalars['DateTime']['output']>;
+  /** Last modification in UTC (`Z`). */
   modifiedAtUtc?: Maybe<Scalars['DateTime']['output']>;
+  /** True when the event ends on a later day (in its own zone) than it starts. */
   multiday?: Maybe<Scalars['Boolean']['output']>;
+  /** The event's organizers; empty when none. */
   organizers: Array<Organizer>;
+  /** True when the event needs a password; its other fields are then null (the site masks them). */
   passwordProtected?: Maybe<Scalars['Boolean']['output']>;
+  /** Whether pings are allowed: `open` or `closed` (calendar-core/v1). */
   pingStatus?: Maybe<Scalars['String']['output']>;
+  /** Publication date in the site's time zone, with its offset. */
   publishedAt?: Maybe<Scalars['DateTime']['output']>;
+  /** Publication date in UTC (`Z`). */
   publishedAtUtc?: Maybe<Scalars['DateTime']['output']>;
   /** The upstream object as received. */
   raw?: Maybe<Scalars['JSON']['output']>;
   /** Human-readable schedule (HTML), as the site formats it. */
   scheduleDetails?: Maybe<Scalars['String']['output']>;
+  /** The series the event belongs to (calendar-core/v1); null when none or the site lacks calendar-core. */
   series?: Maybe<Series>;
+  /** Whether the event page shows a map of the venue. */
   showMap?: Maybe<Scalars['Boolean']['output']>;
+  /** Whether the event page shows a link to a map of the venue. */
   showMapLink?: Maybe<Scalars['Boolean']['output']>;
+  /** URL slug. */
   slug?: Maybe<Scalars['String']['output']>;
   /** Start, in the event's time zone (with its offset). */
   startDate?: Maybe<Scalars['DateTime']['output']>;
+  /** Start in UTC (`Z`). */
   startDateUtc?: Maybe<Scalars['DateTime']['output']>;
+  /** Post status (other than PUBLISH only for callers allowed to see it). */
   status?: Maybe<PostStatus>;
+  /** True when the event is pinned to the top of lists. */
   sticky?: Maybe<Scalars['Boolean']['output']>;
+  /** Tags; empty when none. */
   tags?: Maybe<Array<Tag>>;
+  /** Theme template file, `""` for the default (calendar-core/v1). */
   template?: Maybe<Scalars['String']['output']>;
+  /** True when the event sells tickets (calendar-core/v1). */
   ticketed?: Maybe<Scalars['Boolean']['output']>;
   /** IANA time zone name (or a `UTC+2` style zone) of the event. */
   timezone?: Maybe<Scalars['String']['output']>;
+  /** Abbreviation of the event's zone at its start, e.g. `CET` (legacy interface). */
   timezoneAbbr?: Maybe<Scalars['String']['output']>;
+  /** Title, as the site renders it. */
   title?: Maybe<Scalars['String']['output']>;
   /** Permalink on the site. */
   url?: Maybe<Scalars['String']['output']>;
+  /** The event's venues; empty when none. */
   venues: Array<Venue>;
+  /** True for a virtual (online) event (calendar-core/v1). */
   virtual?: Maybe<Scalars['Boolean']['output']>;
+  /** The event's website URL (legacy interface). */
   website?: Maybe<Scalars['String']['output']>;
 };
 
+/** A page of events (Relay connection). */
 export type EventConnection = {
   __typename?: 'EventConnection';
+  /** The page's events, each with its cursor. */
   edges: Array<EventEdge>;
+  /** The page's events (the same as `edges { node }`). */
   nodes: Array<Event>;
+  /** Whether there are more pages, and the cursors to fetch them. */
   pageInfo: PageInfo;
   /** Total number of matching events (from the site's total headers). */
   totalCount?: Maybe<Scalars['Int']['output']>;
 };
 
+/** An event in an `EventConnection`. */
 export type EventEdge = {
   __typename?: 'EventEdge';
+  /** Opaque cursor of this event's position, for `after`/`before`. */
   cursor: Scalars['String']['output'];
+  /** The event. */
   node: Event;
 };
 
 /** How `event(id:)` reads its `id`. */
 export type EventIdType =
+  /** A database ID (the WordPress post ID) only. */
   | 'DATABASE_ID'
   /** A global ID, or a database ID. */
   | 'ID'
+  /** The event's slug (read through the legacy interface, which it needs). */
   | 'SLUG';
 
 /**
@@ -704,66 +1030,98 @@ export type EventIdType =
  * `pingStatus`, `format`, `template`.
  */
 export type EventInput = {
+  /** An all-day event. */
   allDay?: InputMaybe<Scalars['Boolean']['input']>;
+  /** User ID of the author (another user than the caller needs `edit_others_posts`). */
   authorId?: InputMaybe<Scalars['Int']['input']>;
+  /** Event category IDs (replace the event's categories; each must exist, at most 100). */
   categoryIds?: InputMaybe<Array<Scalars['Int']['input']>>;
+  /** Whether comments are open (calendar-core/v1). */
   commentStatus?: InputMaybe<OpenStatus>;
+  /** Cost as free text, e.g. `10` or `Free` (at most 255 characters). */
   cost?: InputMaybe<Scalars['String']['input']>;
-  /** HTML. */
+  /** HTML (calendar-core `content`, legacy `description`). */
   description?: InputMaybe<Scalars['String']['input']>;
-  /** Length in seconds (calendar-core/v1). */
+  /** Length in seconds (calendar-core/v1); must match `startDate`..`endDate` when those are given too. */
   duration?: InputMaybe<Scalars['Int']['input']>;
+  /** End, read like `startDate`; must not be before the start. Required on create. */
   endDate?: InputMaybe<Scalars['DateTime']['input']>;
+  /** Excerpt (at most 65,535 characters). */
   excerpt?: InputMaybe<Scalars['String']['input']>;
+  /** Mark the event as featured. */
   featured?: InputMaybe<Scalars['Boolean']['input']>;
-  /** Media ID of the featured image. */
+  /** Media ID of the featured image (exclusive with `featuredImageUrl`). */
   featuredImageId?: InputMaybe<Scalars['Int']['input']>;
   /** URL of an image to side-load as the featured image (legacy interface). */
   featuredImageUrl?: InputMaybe<Scalars['String']['input']>;
+  /** Post format (calendar-core/v1). */
   format?: InputMaybe<PostFormat>;
+  /** Leave the event out of the site's event listings (legacy interface). */
   hideFromListings?: InputMaybe<Scalars['Boolean']['input']>;
+  /** Organizer IDs (replace the event's organizers; each must exist, at most 100). */
   organizerIds?: InputMaybe<Array<Scalars['Int']['input']>>;
   /** New organizers created with the event (legacy interface), added to `organizerIds`. */
   organizers?: InputMaybe<Array<OrganizerInput>>;
+  /** Whether pingbacks and trackbacks are open (calendar-core/v1). */
   pingStatus?: InputMaybe<OpenStatus>;
-  /** Publication date. */
+  /** Publication date; a value without offset is read in the site's time zone. */
   publishedAt?: InputMaybe<Scalars['DateTime']['input']>;
+  /** Show a map of the venue on the event page (legacy interface). */
   showMap?: InputMaybe<Scalars['Boolean']['input']>;
+  /** Show a link to the venue's map on the event page (legacy interface). */
   showMapLink?: InputMaybe<Scalars['Boolean']['input']>;
+  /** URL slug (at most 200 characters). */
   slug?: InputMaybe<Scalars['String']['input']>;
   /** Start; a value without offset is read in `timezone` (or the event's / site's zone). */
   startDate?: InputMaybe<Scalars['DateTime']['input']>;
   /** One of PUBLISH, PENDING, DRAFT, FUTURE, PRIVATE. */
   status?: InputMaybe<PostStatus>;
+  /** Keep the event at the top of its day in month views. */
   sticky?: InputMaybe<Scalars['Boolean']['input']>;
+  /** Tag IDs (replace the event's tags; each must exist, at most 100). */
   tagIds?: InputMaybe<Array<Scalars['Int']['input']>>;
+  /** Theme template file, e.g. `single-wide.php`; `""` for the default (calendar-core/v1, at most 255 characters). */
   template?: InputMaybe<Scalars['String']['input']>;
-  /** IANA time zone of the event. */
+  /** IANA time zone of the event, e.g. `Europe/Paris`; changing it keeps the wall-clock times. */
   timezone?: InputMaybe<Scalars['String']['input']>;
+  /** Event title (at most 1,000 characters); required on create. */
   title?: InputMaybe<Scalars['String']['input']>;
   /** A new venue created with the event (legacy interface; exclusive with `venueIds`). */
   venue?: InputMaybe<VenueInput>;
+  /** Venue IDs (replace the event's venues; each must exist). The legacy interface links one venue. */
   venueIds?: InputMaybe<Array<Scalars['Int']['input']>>;
+  /** A virtual (online) event (calendar-core/v1). */
   virtual?: InputMaybe<Scalars['Boolean']['input']>;
-  /** Event website, an absolute http(s) URL (legacy interface). */
+  /** Event website, an absolute http(s) URL (legacy interface); `""` clears it. */
   website?: InputMaybe<Scalars['String']['input']>;
 };
 
+/** What an event list sorts by (`orderby`; calendar-core/v1 only). */
 export type EventOrderField =
+  /** The manual order (`menu_order`). */
   | 'MENU_ORDER'
+  /** Last modification date (`modified`). */
   | 'MODIFIED_AT'
+  /** Publication date (`date`). */
   | 'PUBLISHED_AT'
+  /** Start date (`event_date`), the lists' default order. */
   | 'START_DATE'
+  /** Title, alphabetically. */
   | 'TITLE';
 
+/** The answer of a single event write. */
 export type EventPayload = {
   __typename?: 'EventPayload';
+  /** The event as the site answered the write (never data read earlier in the request). */
   event?: Maybe<Event>;
 };
 
+/** One item of a bulk event write. */
 export type EventResult = {
   __typename?: 'EventResult';
+  /** The object's ID once written (for deletes, the ID deleted); null when not written. */
   databaseId?: Maybe<Scalars['Int']['output']>;
+  /** Why this item was not written (or, with the object set, not completely); null on success. */
   error?: Maybe<MutationError>;
   /** The event as written; for deletes, the event deleted (null when the site would not show it, e.g. already in the trash). */
   event?: Maybe<Event>;
@@ -775,11 +1133,15 @@ export type EventResult = {
 export type EventUpdateInput = {
   /** Global ID or database ID. */
   id: Scalars['ID']['input'];
+  /** The fields to change. */
   input: EventInput;
 };
 
+/** Sort order of an event list; any `orderBy` needs calendar-core/v1. Default: start date, ascending. */
 export type EventsOrderBy = {
+  /** Default ASC. */
   direction?: InputMaybe<OrderDirection>;
+  /** What to sort by. */
   field: EventOrderField;
 };
 
@@ -788,6 +1150,7 @@ export type EventsPayload = {
   __typename?: 'EventsPayload';
   /** Items with an error the site or the gateway vouches for: not written (or, with an object, not completely). */
   failed: Scalars['Int']['output'];
+  /** One result per input, in input order. */
   results: Array<EventResult>;
   /** Items whose outcome is unknown (error code OUTCOME_UNKNOWN): sent, answer lost, not settled by reading back. */
   unknown: Scalars['Int']['output'];
@@ -806,8 +1169,11 @@ export type EventsWhere = {
   categorySlugs?: InputMaybe<Array<Scalars['String']['input']>>;
   /** Events ending at or before this (the end of its day unless `strictDates`). */
   endDate?: InputMaybe<Scalars['DateTime']['input']>;
+  /** Events ending after this (the end of its day unless `strictDates`). */
   endsAfter?: InputMaybe<Scalars['DateTime']['input']>;
+  /** Events ending before this (the end of its day unless `strictDates`). */
   endsBefore?: InputMaybe<Scalars['DateTime']['input']>;
+  /** True: only featured events; false: only others. */
   featured?: InputMaybe<Scalars['Boolean']['input']>;
   /** Venue within `distance` km of a point. */
   geolocation?: InputMaybe<GeoInput>;
@@ -822,14 +1188,17 @@ export type EventsWhere = {
   inSeries?: InputMaybe<Scalars['Boolean']['input']>;
   /** Near an address (calendar-core/v1). */
   near?: InputMaybe<Scalars['String']['input']>;
+  /** Events with any of these organizer IDs. */
   organizerIds?: InputMaybe<Array<Scalars['Int']['input']>>;
   /** Events whose parent post is this one; 0 (top-level events) needs calendar-core/v1: the legacy list refuses it. */
   postParent?: InputMaybe<Scalars['Int']['input']>;
+  /** True: only recurring events; false: only one-off ones (calendar-core/v1). */
   recurring?: InputMaybe<Scalars['Boolean']['input']>;
   /** Events related to this event ID (calendar-core/v1). */
   relatedTo?: InputMaybe<Scalars['Int']['input']>;
   /** Matches title or description. */
   search?: InputMaybe<Scalars['String']['input']>;
+  /** Events in any of these series IDs (calendar-core/v1). */
   seriesIds?: InputMaybe<Array<Scalars['Int']['input']>>;
   /**
    * Events starting at or after this. Dates are whole days in the site's time zone (this
@@ -838,7 +1207,9 @@ export type EventsWhere = {
    * exact times.
    */
   startDate?: InputMaybe<Scalars['DateTime']['input']>;
+  /** Events starting after this (the end of its day unless `strictDates`). */
   startsAfter?: InputMaybe<Scalars['DateTime']['input']>;
+  /** Events starting before this (the end of its day unless `strictDates`). */
   startsBefore?: InputMaybe<Scalars['DateTime']['input']>;
   /** Post statuses (default: published). Several at once need calendar-core/v1. */
   status?: InputMaybe<Array<PostStatus>>;
@@ -848,59 +1219,90 @@ export type EventsWhere = {
   tagIds?: InputMaybe<Array<Scalars['Int']['input']>>;
   /** Tag slugs (legacy interface). */
   tagSlugs?: InputMaybe<Array<Scalars['String']['input']>>;
+  /** True: only events that sell tickets; false: only others. */
   ticketed?: InputMaybe<Scalars['Boolean']['input']>;
+  /** Events at any of these venue IDs. */
   venueIds?: InputMaybe<Array<Scalars['Int']['input']>>;
+  /** True: only virtual events; false: only in-person ones (calendar-core/v1). */
   virtual?: InputMaybe<Scalars['Boolean']['input']>;
 };
 
+/** One choice of a facet. */
 export type FacetChoice = {
   __typename?: 'FacetChoice';
+  /** Matching posts with this choice. */
   count?: Maybe<Scalars['Int']['output']>;
+  /** Depth in a hierarchical facet (0 at the top). */
   depth?: Maybe<Scalars['Int']['output']>;
+  /** Label to show. */
   label?: Maybe<Scalars['String']['output']>;
+  /** Parent term ID (0 at the top), for taxonomy facets. */
   parentId?: Maybe<Scalars['Int']['output']>;
+  /** Term ID, for taxonomy facets. */
   termId?: Maybe<Scalars['Int']['output']>;
+  /** The value to select (term slug, user ID, ...). */
   value: Scalars['String']['output'];
 };
 
+/** A facet choice matching typed text. */
 export type FacetChoiceSuggestion = {
   __typename?: 'FacetChoiceSuggestion';
+  /** Label to show. */
   label?: Maybe<Scalars['String']['output']>;
+  /** The value to select. */
   value: Scalars['String']['output'];
 };
 
+/** The answer of `Facets.fetch`. */
 export type FacetFetch = {
   __typename?: 'FacetFetch';
+  /** Every facet with its choices. */
   facets: Array<FacetState>;
+  /** Paging of the results. */
   pager?: Maybe<FacetPager>;
+  /** The answer as the site sent it. */
   raw?: Maybe<Scalars['JSON']['output']>;
   /** Post IDs of the page. */
   results: Array<Scalars['Int']['output']>;
 };
 
+/** Input of `Facets.fetch`. */
 export type FacetFetchInput = {
+  /** Current selections. */
   facets?: InputMaybe<Array<FacetSelectionInput>>;
+  /** Which posts to facet; default 10 published posts, newest first. */
   query?: InputMaybe<FacetQueryArgsInput>;
 };
 
+/** One facet's rendered HTML. */
 export type FacetHtml = {
   __typename?: 'FacetHtml';
+  /** The facet's HTML, with the current selections. */
   html: Scalars['String']['output'];
+  /** Facet name. */
   name: Scalars['String']['output'];
 };
 
+/** Paging of FacetWP results. */
 export type FacetPager = {
   __typename?: 'FacetPager';
+  /** Current page, from 1. */
   page?: Maybe<Scalars['Int']['output']>;
+  /** Results per page. */
   perPage?: Maybe<Scalars['Int']['output']>;
+  /** Number of pages. */
   totalPages?: Maybe<Scalars['Int']['output']>;
+  /** Number of matching posts. */
   totalRows?: Maybe<Scalars['Int']['output']>;
 };
 
+/** The WP_Query arguments of `Facets.fetch` (`query_args`). */
 export type FacetQueryArgsInput = {
+  /** Default DESC. */
   order?: InputMaybe<OrderDirection>;
   /** `date` (default), `title` or `ID`. */
   orderby?: InputMaybe<Scalars['String']['input']>;
+  /** Page of results, from 1; default 1. */
   paged?: InputMaybe<Scalars['Int']['input']>;
   /** Statuses, or `any`; default `publish`. */
   postStatus?: InputMaybe<Array<Scalars['String']['input']>>;
@@ -910,25 +1312,36 @@ export type FacetQueryArgsInput = {
   postsPerPage?: InputMaybe<Scalars['Int']['input']>;
 };
 
+/** The answer of `Facets.refresh`. */
 export type FacetRefresh = {
   __typename?: 'FacetRefresh';
+  /** Result-counts HTML, when `countsHtml` was asked. */
   counts?: Maybe<Scalars['String']['output']>;
+  /** Every facet's HTML. */
   facets: Array<FacetHtml>;
+  /** Paging of the results (from `settings.pager`). */
   pager?: Maybe<FacetPager>;
+  /** Pager HTML, when `pagerHtml` was asked. */
   pagerHtml?: Maybe<Scalars['String']['output']>;
+  /** Per-page selector HTML, when `perPageHtml` (or `perPage`) was asked. */
   perPageHtml?: Maybe<Scalars['String']['output']>;
+  /** The answer as the site sent it. */
   raw?: Maybe<Scalars['JSON']['output']>;
   /** FacetWP's JS settings (`num_choices`, `labels`, per facet). */
   settings?: Maybe<Scalars['JSON']['output']>;
+  /** Sort selector HTML, when `sortHtml` (or `sort`) was asked. */
   sortHtml?: Maybe<Scalars['String']['output']>;
   /** Results HTML (empty on a first load). */
   template?: Maybe<Scalars['String']['output']>;
 };
 
+/** What to re-render: FacetWP's `data` of a `facetwp_refresh` request. */
 export type FacetRefreshInput = {
+  /** Ask for the result-counts HTML (`counts`). */
   countsHtml?: InputMaybe<Scalars['Boolean']['input']>;
   /** Other FacetWP `data` keys (`http_params`, `template`, `frozen_facets`, ...), sent as given. */
   extra?: InputMaybe<Scalars['JSON']['input']>;
+  /** Current selections; none selects nothing. */
   facets?: InputMaybe<Array<FacetSelectionInput>>;
   /** A first page load (the site then leaves `template` empty). */
   firstLoad?: InputMaybe<Scalars['Boolean']['input']>;
@@ -938,32 +1351,49 @@ export type FacetRefreshInput = {
   pagerHtml?: InputMaybe<Scalars['Boolean']['input']>;
   /** Results per page (default 10). */
   perPage?: InputMaybe<Scalars['Int']['input']>;
+  /** Ask for the per-page selector HTML. */
   perPageHtml?: InputMaybe<Scalars['Boolean']['input']>;
+  /** Results order; default the listing's own. */
   sort?: InputMaybe<FacetSort>;
+  /** Ask for the sort selector HTML. */
   sortHtml?: InputMaybe<Scalars['Boolean']['input']>;
 };
 
+/** The choices selected in one facet. */
 export type FacetSelectionInput = {
   /** Facet name, e.g. `categories`, `tags`, `author`, `keywords` (unknown names are ignored). */
   name: Scalars['String']['input'];
+  /** Selected values (term slugs, user IDs or search text, as the facet defines them). */
   values: Array<Scalars['String']['input']>;
 };
 
+/** Sort of the FacetWP results (FacetWP's sort options, sent lower-case). */
 export type FacetSort =
+  /** Oldest first. */
   | 'DATE_ASC'
+  /** Newest first. */
   | 'DATE_DESC'
+  /** The listing's own order. */
   | 'DEFAULT'
+  /** Title A to Z. */
   | 'TITLE_ASC'
+  /** Title Z to A. */
   | 'TITLE_DESC';
 
+/** One facet with its choices and selection. */
 export type FacetState = {
   __typename?: 'FacetState';
   /** Null for facets without choices (search). */
   choices?: Maybe<Array<FacetChoice>>;
+  /** Facet label. */
   label?: Maybe<Scalars['String']['output']>;
+  /** Facet name. */
   name: Scalars['String']['output'];
+  /** Values selected. */
   selected: Array<Scalars['String']['output']>;
+  /** The facet's settings as FacetWP sent them. */
   settings?: Maybe<Scalars['JSON']['output']>;
+  /** Facet type: `checkboxes`, `dropdown`, `search`, ... */
   type?: Maybe<Scalars['String']['output']>;
 };
 
@@ -1001,7 +1431,9 @@ export type FacetsRefreshArgs = {
 export type GeoInput = {
   /** Radius in kilometres (calendar-core/v1 only). */
   distance?: InputMaybe<Scalars['Float']['input']>;
+  /** Latitude in decimal degrees (-90 to 90). */
   latitude: Scalars['Float']['input'];
+  /** Longitude in decimal degrees (-180 to 180). */
   longitude: Scalars['Float']['input'];
 };
 
@@ -1010,6 +1442,7 @@ export type Governance = {
   __typename?: 'Governance';
   /** Needs `edit_post` on the post; `postId` is a Post global ID or a database ID. */
   contentReviewStatus?: Maybe<ContentReviewStatus>;
+  /** Compliance over the whole network (needs `manage_network`). */
   network?: Maybe<GovernanceNetwork>;
   /**
    * The remote API. The key is the `apiKey` argument or, without it, the
@@ -1038,11 +1471,17 @@ export type GovernanceRemoteArgs = {
 /** The network part of governance (every field needs `manage_network`). */
 export type GovernanceNetwork = {
   __typename?: 'GovernanceNetwork';
+  /** Compliance of the whole network, part by part. */
   complianceOverview?: Maybe<NetworkComplianceOverview>;
+  /** Content-review compliance of every site. */
   sitesContentReviewCompliance?: Maybe<Array<SiteContentReviewCompliance>>;
+  /** Sites failing at least one part, with the reasons. */
   sitesOutOfCompliance?: Maybe<Array<NetworkSiteCompliance>>;
+  /** QA compliance of every site. */
   sitesQaCompliance?: Maybe<Array<SiteQaCompliance>>;
+  /** Training compliance of every site. */
   sitesTrainingCompliance?: Maybe<Array<SiteTrainingCompliance>>;
+  /** Every overdue training over the network, one row per user and site. */
   usersOverdueTraining?: Maybe<Array<OverdueTraining>>;
 };
 
@@ -1085,18 +1524,28 @@ export type GovernanceRemoteTrainingStatusArgs = {
 /** Training counts of this site's users. */
 export type GovernanceTrainingCounts = {
   __typename?: 'GovernanceTrainingCounts';
+  /** Users whose training is completed. */
   completed?: Maybe<Scalars['Int']['output']>;
+  /** Users whose training is started but not completed. */
   inProgress?: Maybe<Scalars['Int']['output']>;
+  /** Users with no training record on this site. */
   notEnrolled?: Maybe<Scalars['Int']['output']>;
+  /** Users enrolled who have not started. */
   notStarted?: Maybe<Scalars['Int']['output']>;
+  /** Users whose training is not completed and past its due date (also counted above). */
   overdue?: Maybe<Scalars['Int']['output']>;
 };
 
+/** A user's training record on this site. */
 export type GovernanceTrainingRecord = {
   __typename?: 'GovernanceTrainingRecord';
+  /** When the training was completed (UTC); null when not completed. */
   completedAt?: Maybe<Scalars['DateTime']['output']>;
+  /** Name of the course. */
   course?: Maybe<Scalars['String']['output']>;
+  /** When it must be completed by (UTC); null without a record. */
   dueAt?: Maybe<Scalars['DateTime']['output']>;
+  /** Not completed and past `dueAt` (computed by the site at request time). */
   overdue?: Maybe<Scalars['Boolean']['output']>;
   /** completed, in_progress, not_started or not_enrolled. */
   status?: Maybe<Scalars['String']['output']>;
@@ -1105,12 +1554,19 @@ export type GovernanceTrainingRecord = {
 /** One row of GET /site-governance/v1/users-training-status. */
 export type GovernanceUserTraining = {
   __typename?: 'GovernanceUserTraining';
+  /** The user's display name. */
   displayName?: Maybe<Scalars['String']['output']>;
+  /** The user's e-mail address. */
   email?: Maybe<Scalars['String']['output']>;
+  /** The row as the site sent it. */
   raw?: Maybe<Scalars['JSON']['output']>;
+  /** The user's role slugs on this site. */
   roles: Array<Scalars['String']['output']>;
+  /** The training record; status `not_enrolled` with null dates when the user has none. */
   training?: Maybe<GovernanceTrainingRecord>;
+  /** The user's ID. */
   userId: Scalars['Int']['output'];
+  /** The user's login name. */
   userLogin?: Maybe<Scalars['String']['output']>;
 };
 
@@ -1119,44 +1575,68 @@ export type GovernanceUsersOverview = {
   __typename?: 'GovernanceUsersOverview';
   /** Share of users with completed training. */
   complianceRate?: Maybe<Scalars['Float']['output']>;
+  /** The route's body as the site sent it. */
   raw?: Maybe<Scalars['JSON']['output']>;
+  /** Users per role. */
   roles: Array<RoleCount>;
+  /** Users of this site. */
   totalUsers?: Maybe<Scalars['Int']['output']>;
+  /** Users per training status. */
   training?: Maybe<GovernanceTrainingCounts>;
 };
 
 /** An image attached to a post. */
 export type Image = {
   __typename?: 'Image';
+  /** Attachment ID. */
   databaseId?: Maybe<Scalars['Int']['output']>;
+  /** File extension, e.g. `jpg`. */
   extension?: Maybe<Scalars['String']['output']>;
+  /** File size in bytes. */
   filesize?: Maybe<Scalars['Int']['output']>;
+  /** Height of the original in pixels. */
   height?: Maybe<Scalars['Int']['output']>;
+  /** Generated sizes (`thumbnail`, `medium`, `large`, ...) as the site lists them. */
   sizes: Array<ImageSize>;
+  /** URL of the original file. */
   url?: Maybe<Scalars['String']['output']>;
+  /** Width of the original in pixels. */
   width?: Maybe<Scalars['Int']['output']>;
 };
 
+/** One generated size of an image. */
 export type ImageSize = {
   __typename?: 'ImageSize';
+  /** Height in pixels. */
   height?: Maybe<Scalars['Int']['output']>;
+  /** MIME type, e.g. `image/jpeg`. */
   mimeType?: Maybe<Scalars['String']['output']>;
+  /** Size name: `thumbnail`, `medium`, `large`, or one the theme registers. */
   name: Scalars['String']['output'];
+  /** URL of the file of this size. */
   url?: Maybe<Scalars['String']['output']>;
+  /** Width in pixels. */
   width?: Maybe<Scalars['Int']['output']>;
 };
 
+/** What one batch did to one post type or taxonomy. */
 export type ImportActivity = {
   __typename?: 'ImportActivity';
+  /** IDs of the objects created. */
   created: Array<Scalars['Int']['output']>;
+  /** IDs of the objects queued for a later step (the aggregator's `scheduled` activity). */
   scheduled: Array<Scalars['Int']['output']>;
+  /** IDs of existing objects left alone (e.g. trashed ones: an import never restores them). */
   skipped: Array<Scalars['Int']['output']>;
   /** The post type or taxonomy, e.g. `calendar_events`, `calendar_venue`, `post_tag`. */
   type: Scalars['String']['output'];
+  /** IDs of the objects updated. */
   updated: Array<Scalars['Int']['output']>;
 };
 
+/** One batch of an import (the body of POST /import/<import_id>/batch). */
 export type ImportBatchInput = {
+  /** Progress in batches; the batch with `done` = `total` - 1 is the last, which closes the import. */
   batch: ImportProgressInput;
   /** The hash the site expects for this batch (`next_batch_hash` of the previous answer). */
   batchHash: Scalars['String']['input'];
@@ -1164,48 +1644,72 @@ export type ImportBatchInput = {
   data: ImportProgressInput;
   /** The batch's items, in the import service's format. */
   events?: InputMaybe<Array<Scalars['JSON']['input']>>;
+  /** The import's ID, as the site's pending aggregator record holds it (letters, digits, `_`). */
   importId: Scalars['String']['input'];
   /** Seconds between batches, as set on the service. */
   interval?: InputMaybe<Scalars['Int']['input']>;
+  /** Percentage of the import done, 0 to 100. */
   percentageComplete: Scalars['Int']['input'];
 };
 
+/** The site's answer to a batch. */
 export type ImportBatchResult = {
   __typename?: 'ImportBatchResult';
+  /** What the batch created, updated and skipped, per post type or taxonomy. */
   activity: Array<ImportActivity>;
   /** Seconds the service should wait before the next batch. */
   interval?: Maybe<Scalars['Int']['output']>;
   /** The hash the next batch must carry; null after the last batch. */
   nextBatchHash?: Maybe<Scalars['String']['output']>;
+  /** The answer as the site sent it. */
   raw?: Maybe<Scalars['JSON']['output']>;
+  /** `success` when the batch was applied. */
   status: Scalars['String']['output'];
 };
 
+/** Progress as `done` of `total` items. */
 export type ImportProgressInput = {
+  /** Items done so far. */
   done: Scalars['Int']['input'];
+  /** Items in all (`done` must not exceed it). */
   total: Scalars['Int']['input'];
 };
 
+/** A new state of an import (the body of POST /import/<import_id>/state). */
 export type ImportStateInput = {
+  /** The import's current batch hash (`nextBatchHash` of the last batch answer). */
   batchHash: Scalars['String']['input'];
+  /** The import's ID, as the site's aggregator record holds it. */
   importId: Scalars['String']['input'];
+  /** Status message for the user, not localized. */
   message: Scalars['String']['input'];
+  /** Slug of the message, for localized messages. */
   messageSlug: Scalars['String']['input'];
+  /** Percentage of the import done, 0 to 100. */
   percentageComplete: Scalars['Int']['input'];
+  /** The new state. */
   status: ImportStatus;
 };
 
+/** The site's answer to a state report. */
 export type ImportStateResult = {
   __typename?: 'ImportStateResult';
+  /** The answer as the site sent it. */
   raw?: Maybe<Scalars['JSON']['output']>;
+  /** `success` when the state was stored. */
   status: Scalars['String']['output'];
 };
 
+/** The state an import service reports (`status` of POST /import/<import_id>/state). */
 export type ImportStatus =
+  /** The import failed (`failed`); the record is closed. */
   | 'FAILED'
+  /** The import goes on (`pending`). */
   | 'PENDING'
+  /** The import finished (`success`); the record is closed. */
   | 'SUCCESS';
 
+/** Writes. Root fields run one after another, in the order written. */
 export type Mutation = {
   __typename?: 'Mutation';
   /** Creates an event through automation-a's `create-events` (the legacy create, as the connection's user). */
@@ -1214,9 +1718,11 @@ export type Mutation = {
   automationAUpdateEvent?: Maybe<Event>;
   /** Creates an event through automation-b's `create-events`. */
   automationBCreateEvent?: Maybe<Event>;
-  /** Clears the occurrences notice of an event. */
+  /** Clears the occurrences notice of an event (signed-in callers); true once cleared. */
   clearOccurrencesNotice?: Maybe<Scalars['Boolean']['output']>;
+  /** Creates an event category (legacy interface; needs `manage_categories`). */
   createCategory?: Maybe<CategoryPayload>;
+  /** Creates an event. Needs credentials that may create events (UNAUTHENTICATED / FORBIDDEN otherwise). */
   createEvent?: Maybe<EventPayload>;
   /**
    * Creates events in as few upstream calls as the site allows: one /batch/v1 request per
@@ -1226,7 +1732,9 @@ export type Mutation = {
    * unless every item validates (one batch at most; refused where the route is not batchable).
    */
   createEvents?: Maybe<EventsPayload>;
+  /** Creates an organizer. Needs credentials that may create organizers (UNAUTHENTICATED / FORBIDDEN otherwise). */
   createOrganizer?: Maybe<OrganizerPayload>;
+  /** Creates organizers, like `createEvents` (per-item results in input order). */
   createOrganizers?: Maybe<OrganizersPayload>;
   /** Creates a post (POST /core/v2/posts); returns it as the site stored it (context `edit`). */
   createPost?: Maybe<Post>;
@@ -1238,22 +1746,32 @@ export type Mutation = {
    * route is not batchable). Needs credentials.
    */
   createPosts?: Maybe<PostsPayload>;
+  /** Creates an event tag (legacy interface; needs `manage_categories`). */
   createTag?: Maybe<TagPayload>;
+  /** Creates a venue. Needs credentials that may create venues (UNAUTHENTICATED / FORBIDDEN otherwise). */
   createVenue?: Maybe<VenuePayload>;
+  /** Creates venues, like `createEvents` (per-item results in input order). */
   createVenues?: Maybe<VenuesPayload>;
+  /** Deletes a category for good (terms have no trash; legacy interface; needs `manage_categories`). */
   deleteCategory?: Maybe<DeleteCategoryPayload>;
   /** Trashes the event (through the legacy interface where the site has it, which answers the trashed event); `force: true` deletes it for good (calendar-core/v1 only). A trashed event answers GONE. */
   deleteEvent?: Maybe<DeleteEventPayload>;
+  /** Trashes events (`force: true`: deletes them for good, calendar-core/v1 only); per-item results in input order. */
   deleteEvents?: Maybe<EventsPayload>;
+  /** Trashes the organizer (through the legacy interface where the site has it); `force: true` deletes it for good (calendar-core/v1 only). A trashed organizer answers GONE. */
   deleteOrganizer?: Maybe<DeleteOrganizerPayload>;
+  /** Trashes organizers (`force: true`: deletes them for good, calendar-core/v1 only); per-item results in input order. */
   deleteOrganizers?: Maybe<OrganizersPayload>;
   /**
    * Moves a post to the trash (DELETE /core/v2/posts/<id>); `force: true` deletes it for good. A post
    * already in the trash answers GONE unless `force`. A missing post is NOT_FOUND.
    */
   deletePost?: Maybe<DeletePostPayload>;
+  /** Deletes a tag for good (terms have no trash; legacy interface; needs `manage_categories`). */
   deleteTag?: Maybe<DeleteTagPayload>;
+  /** Trashes the venue (through the legacy interface where the site has it); `force: true` deletes it for good (calendar-core/v1 only). A trashed venue answers GONE. */
   deleteVenue?: Maybe<DeleteVenuePayload>;
+  /** Trashes venues (`force: true`: deletes them for good, calendar-core/v1 only); per-item results in input order. */
   deleteVenues?: Maybe<VenuesPayload>;
   /** Re-reads the site's root index (as /readyz does) and returns the site's facts. */
   refreshSite?: Maybe<Site>;
@@ -1274,6 +1792,7 @@ export type Mutation = {
    * writes, use one aliased root field per write: `a: seo { ... } b: seo { ... }`.
    */
   seo?: Maybe<SeoMutation>;
+  /** Changes only the fields given of a category (legacy interface; needs `manage_categories`). */
   updateCategory?: Maybe<CategoryPayload>;
   /**
    * Changes only the fields given. `idType: SLUG` uses the legacy by-slug routes. Through the
@@ -1281,29 +1800,36 @@ export type Mutation = {
    * what it omits); a date change sends both dates and the matching duration.
    */
   updateEvent?: Maybe<EventPayload>;
-  /** Each event at most once per call (a repeated ID is refused at its index). */
+  /** Updates events, changing only the fields given per item. Each event at most once per call (a repeated ID is refused at its index). */
   updateEvents?: Maybe<EventsPayload>;
+  /** Changes only the fields given of an organizer; `idType: SLUG` uses the legacy by-slug routes. */
   updateOrganizer?: Maybe<OrganizerPayload>;
+  /** Updates organizers, changing only the fields given per item (each organizer at most once per call). */
   updateOrganizers?: Maybe<OrganizersPayload>;
   /**
    * Changes only the fields given (PATCH /core/v2/posts/<id>; `id` is a Post global ID or a database ID).
    * Returns the post as the site stored it (context `edit`). A missing post is NOT_FOUND.
    */
   updatePost?: Maybe<Post>;
+  /** Changes only the fields given of a tag (legacy interface; needs `manage_categories`). */
   updateTag?: Maybe<TagPayload>;
+  /** Changes only the fields given of a venue; `idType: SLUG` uses the legacy by-slug routes. */
   updateVenue?: Maybe<VenuePayload>;
+  /** Updates venues, changing only the fields given per item (each venue at most once per call). */
   updateVenues?: Maybe<VenuesPayload>;
   /** Verifies a solved challenge (POST /site/v1/challenge): pass `solution` or the encoded `payload`. */
   verifyChallenge?: Maybe<ChallengeVerification>;
 };
 
 
+/** Writes. Root fields run one after another, in the order written. */
 export type MutationAutomationACreateEventArgs = {
   accessToken?: InputMaybe<Scalars['String']['input']>;
   input: AutomationEventInput;
 };
 
 
+/** Writes. Root fields run one after another, in the order written. */
 export type MutationAutomationAUpdateEventArgs = {
   accessToken?: InputMaybe<Scalars['String']['input']>;
   eventStatus?: InputMaybe<AutomationEventStatus>;
@@ -1314,28 +1840,33 @@ export type MutationAutomationAUpdateEventArgs = {
 };
 
 
+/** Writes. Root fields run one after another, in the order written. */
 export type MutationAutomationBCreateEventArgs = {
   accessToken?: InputMaybe<Scalars['String']['input']>;
   input: AutomationEventInput;
 };
 
 
+/** Writes. Root fields run one after another, in the order written. */
 export type MutationClearOccurrencesNoticeArgs = {
   eventId: Scalars['Int']['input'];
 };
 
 
+/** Writes. Root fields run one after another, in the order written. */
 export type MutationCreateCategoryArgs = {
   input: CategoryInput;
 };
 
 
+/** Writes. Root fields run one after another, in the order written. */
 export type MutationCreateEventArgs = {
   input: EventInput;
   via?: InputMaybe<WriteInterface>;
 };
 
 
+/** Writes. Root fields run one after another, in the order written. */
 export type MutationCreateEventsArgs = {
   atomic?: InputMaybe<Scalars['Boolean']['input']>;
   inputs: Array<EventInput>;
@@ -1343,12 +1874,14 @@ export type MutationCreateEventsArgs = {
 };
 
 
+/** Writes. Root fields run one after another, in the order written. */
 export type MutationCreateOrganizerArgs = {
   input: OrganizerInput;
   via?: InputMaybe<WriteInterface>;
 };
 
 
+/** Writes. Root fields run one after another, in the order written. */
 export type MutationCreateOrganizersArgs = {
   atomic?: InputMaybe<Scalars['Boolean']['input']>;
   inputs: Array<OrganizerInput>;
@@ -1356,28 +1889,33 @@ export type MutationCreateOrganizersArgs = {
 };
 
 
+/** Writes. Root fields run one after another, in the order written. */
 export type MutationCreatePostArgs = {
   input: CreatePostInput;
 };
 
 
+/** Writes. Root fields run one after another, in the order written. */
 export type MutationCreatePostsArgs = {
   atomic?: InputMaybe<Scalars['Boolean']['input']>;
   inputs: Array<CreatePostInput>;
 };
 
 
+/** Writes. Root fields run one after another, in the order written. */
 export type MutationCreateTagArgs = {
   input: TagInput;
 };
 
 
+/** Writes. Root fields run one after another, in the order written. */
 export type MutationCreateVenueArgs = {
   input: VenueInput;
   via?: InputMaybe<WriteInterface>;
 };
 
 
+/** Writes. Root fields run one after another, in the order written. */
 export type MutationCreateVenuesArgs = {
   atomic?: InputMaybe<Scalars['Boolean']['input']>;
   inputs: Array<VenueInput>;
@@ -1385,11 +1923,13 @@ export type MutationCreateVenuesArgs = {
 };
 
 
+/** Writes. Root fields run one after another, in the order written. */
 export type MutationDeleteCategoryArgs = {
   id: Scalars['ID']['input'];
 };
 
 
+/** Writes. Root fields run one after another, in the order written. */
 export type MutationDeleteEventArgs = {
   force?: InputMaybe<Scalars['Boolean']['input']>;
   id: Scalars['ID']['input'];
@@ -1398,6 +1938,7 @@ export type MutationDeleteEventArgs = {
 };
 
 
+/** Writes. Root fields run one after another, in the order written. */
 export type MutationDeleteEventsArgs = {
   atomic?: InputMaybe<Scalars['Boolean']['input']>;
   force?: InputMaybe<Scalars['Boolean']['input']>;
@@ -1406,6 +1947,7 @@ export type MutationDeleteEventsArgs = {
 };
 
 
+/** Writes. Root fields run one after another, in the order written. */
 export type MutationDeleteOrganizerArgs = {
   force?: InputMaybe<Scalars['Boolean']['input']>;
   id: Scalars['ID']['input'];
@@ -1414,6 +1956,7 @@ export type MutationDeleteOrganizerArgs = {
 };
 
 
+/** Writes. Root fields run one after another, in the order written. */
 export type MutationDeleteOrganizersArgs = {
   atomic?: InputMaybe<Scalars['Boolean']['input']>;
   force?: InputMaybe<Scalars['Boolean']['input']>;
@@ -1422,17 +1965,20 @@ export type MutationDeleteOrganizersArgs = {
 };
 
 
+/** Writes. Root fields run one after another, in the order written. */
 export type MutationDeletePostArgs = {
   force?: InputMaybe<Scalars['Boolean']['input']>;
   id: Scalars['ID']['input'];
 };
 
 
+/** Writes. Root fields run one after another, in the order written. */
 export type MutationDeleteTagArgs = {
   id: Scalars['ID']['input'];
 };
 
 
+/** Writes. Root fields run one after another, in the order written. */
 export type MutationDeleteVenueArgs = {
   force?: InputMaybe<Scalars['Boolean']['input']>;
   id: Scalars['ID']['input'];
@@ -1441,6 +1987,7 @@ export type MutationDeleteVenueArgs = {
 };
 
 
+/** Writes. Root fields run one after another, in the order written. */
 export type MutationDeleteVenuesArgs = {
   atomic?: InputMaybe<Scalars['Boolean']['input']>;
   force?: InputMaybe<Scalars['Boolean']['input']>;
@@ -1449,26 +1996,31 @@ export type MutationDeleteVenuesArgs = {
 };
 
 
+/** Writes. Root fields run one after another, in the order written. */
 export type MutationRemoveDuplicatePostOriginalArgs = {
   postId: Scalars['ID']['input'];
 };
 
 
+/** Writes. Root fields run one after another, in the order written. */
 export type MutationReportImportBatchArgs = {
   input: ImportBatchInput;
 };
 
 
+/** Writes. Root fields run one after another, in the order written. */
 export type MutationReportImportStateArgs = {
   input: ImportStateInput;
 };
 
 
+/** Writes. Root fields run one after another, in the order written. */
 export type MutationSaveOnboardingWizardArgs = {
   input: OnboardingWizardInput;
 };
 
 
+/** Writes. Root fields run one after another, in the order written. */
 export type MutationUpdateCategoryArgs = {
   id: Scalars['ID']['input'];
   input: CategoryInput;
@@ -1476,6 +2028,7 @@ export type MutationUpdateCategoryArgs = {
 };
 
 
+/** Writes. Root fields run one after another, in the order written. */
 export type MutationUpdateEventArgs = {
   id: Scalars['ID']['input'];
   idType?: InputMaybe<EventIdType>;
@@ -1485,6 +2038,7 @@ export type MutationUpdateEventArgs = {
 };
 
 
+/** Writes. Root fields run one after another, in the order written. */
 export type MutationUpdateEventsArgs = {
   atomic?: InputMaybe<Scalars['Boolean']['input']>;
   inputs: Array<EventUpdateInput>;
@@ -1493,6 +2047,7 @@ export type MutationUpdateEventsArgs = {
 };
 
 
+/** Writes. Root fields run one after another, in the order written. */
 export type MutationUpdateOrganizerArgs = {
   id: Scalars['ID']['input'];
   idType?: InputMaybe<PlaceIdType>;
@@ -1502,6 +2057,7 @@ export type MutationUpdateOrganizerArgs = {
 };
 
 
+/** Writes. Root fields run one after another, in the order written. */
 export type MutationUpdateOrganizersArgs = {
   atomic?: InputMaybe<Scalars['Boolean']['input']>;
   inputs: Array<OrganizerUpdateInput>;
@@ -1510,12 +2066,14 @@ export type MutationUpdateOrganizersArgs = {
 };
 
 
+/** Writes. Root fields run one after another, in the order written. */
 export type MutationUpdatePostArgs = {
   id: Scalars['ID']['input'];
   input: UpdatePostInput;
 };
 
 
+/** Writes. Root fields run one after another, in the order written. */
 export type MutationUpdateTagArgs = {
   id: Scalars['ID']['input'];
   input: TagInput;
@@ -1523,6 +2081,7 @@ export type MutationUpdateTagArgs = {
 };
 
 
+/** Writes. Root fields run one after another, in the order written. */
 export type MutationUpdateVenueArgs = {
   id: Scalars['ID']['input'];
   idType?: InputMaybe<PlaceIdType>;
@@ -1532,6 +2091,7 @@ export type MutationUpdateVenueArgs = {
 };
 
 
+/** Writes. Root fields run one after another, in the order written. */
 export type MutationUpdateVenuesArgs = {
   atomic?: InputMaybe<Scalars['Boolean']['input']>;
   inputs: Array<VenueUpdateInput>;
@@ -1540,6 +2100,7 @@ export type MutationUpdateVenuesArgs = {
 };
 
 
+/** Writes. Root fields run one after another, in the order written. */
 export type MutationVerifyChallengeArgs = {
   payload?: InputMaybe<Scalars['String']['input']>;
   solution?: InputMaybe<ChallengeSolutionInput>;
@@ -1556,6 +2117,7 @@ export type MutationError = {
    * back could not settle: it may have been written, so read before sending it again.
    */
   code: Scalars['String']['output'];
+  /** What went wrong and, for OUTCOME_UNKNOWN, what was found and what to check. */
   message: Scalars['String']['output'];
   /** Where in the mutation's arguments, e.g. `["inputs", "3", "startDate"]`. */
   path: Array<Scalars['String']['output']>;
@@ -1568,6 +2130,7 @@ export type Namespace = {
   __typename?: 'Namespace';
   /** Whether the site's root index lists it. */
   available: Scalars['Boolean']['output'];
+  /** The namespace, e.g. `calendar-core/v1` or `seo/v1`. */
   name: Scalars['String']['output'];
   /** The namespace index as received. */
   raw?: Maybe<Scalars['JSON']['output']>;
@@ -1578,32 +2141,50 @@ export type Namespace = {
 /** GET /site-governance/v1/network/compliance-overview */
 export type NetworkComplianceOverview = {
   __typename?: 'NetworkComplianceOverview';
+  /** Percentage of sites compliant in every part. */
   complianceRate?: Maybe<Scalars['Float']['output']>;
+  /** Sites compliant in every part. */
   compliantSites?: Maybe<Scalars['Int']['output']>;
+  /** Content review: a site complies when its share of current and due-soon content reaches `threshold`. */
   contentReview?: Maybe<ComplianceArea>;
+  /** Sites failing at least one part. */
   nonCompliantSites?: Maybe<Scalars['Int']['output']>;
+  /** QA: a site complies when its QA pass rate reaches `threshold`. */
   qa?: Maybe<ComplianceArea>;
+  /** The route's body as the site sent it. */
   raw?: Maybe<Scalars['JSON']['output']>;
   /** Percentage QA and content-review rates must reach. */
   threshold?: Maybe<Scalars['Float']['output']>;
+  /** Sites of the network. */
   totalSites?: Maybe<Scalars['Int']['output']>;
+  /** Training: a site complies when no user's training is overdue. */
   training?: Maybe<ComplianceArea>;
 };
 
 /** A site of the network with its compliance (GET /network/sites-out-of-compliance). */
 export type NetworkSiteCompliance = {
   __typename?: 'NetworkSiteCompliance';
+  /** The site's blog ID in the network. */
   blogId: Scalars['Int']['output'];
+  /** Always false in this list (it holds failing sites only). */
   compliant?: Maybe<Scalars['Boolean']['output']>;
+  /** Percentage of the site's content that is current or due soon. */
   contentReviewRate?: Maybe<Scalars['Float']['output']>;
+  /** The site's host name. */
   domain?: Maybe<Scalars['String']['output']>;
+  /** The site's title. */
   name?: Maybe<Scalars['String']['output']>;
+  /** The site's path in the network, e.g. `/news/`. */
   path?: Maybe<Scalars['String']['output']>;
+  /** Percentage of the site's QA checks that passed. */
   qaRate?: Maybe<Scalars['Float']['output']>;
+  /** The row as the site sent it. */
   raw?: Maybe<Scalars['JSON']['output']>;
   /** Failing parts: training, qa, content_review. */
   reasons: Array<Scalars['String']['output']>;
+  /** Percentage of the site's users with completed training. */
   trainingRate?: Maybe<Scalars['Float']['output']>;
+  /** The site's home URL. */
   url?: Maybe<Scalars['String']['output']>;
 };
 
@@ -1616,38 +2197,55 @@ export type Node = {
 /** An oEmbed representation (oembed/1.0). */
 export type OEmbed = {
   __typename?: 'OEmbed';
+  /** Author's display name (`author_name`). */
   authorName?: Maybe<Scalars['String']['output']>;
+  /** Author's archive URL (`author_url`). */
   authorUrl?: Maybe<Scalars['String']['output']>;
   /** The format the site answered in (`XML` bodies are read into the same fields). */
   format: OEmbedFormat;
+  /** Embed height in pixels. */
   height?: Maybe<Scalars['Int']['output']>;
   /** Embed code (blockquote + sandboxed iframe). */
   html?: Maybe<Scalars['String']['output']>;
+  /** Name of the site that provides the content (`provider_name`). */
   providerName?: Maybe<Scalars['String']['output']>;
+  /** URL of that site (`provider_url`). */
   providerUrl?: Maybe<Scalars['String']['output']>;
+  /** The answer as the site sent it (for XML, the fields read from it). */
   raw?: Maybe<Scalars['JSON']['output']>;
+  /** Thumbnail height in pixels. */
   thumbnailHeight?: Maybe<Scalars['Int']['output']>;
+  /** URL of a thumbnail image (the featured image), when there is one. */
   thumbnailUrl?: Maybe<Scalars['String']['output']>;
+  /** Thumbnail width in pixels. */
   thumbnailWidth?: Maybe<Scalars['Int']['output']>;
+  /** Title of the embedded content. */
   title?: Maybe<Scalars['String']['output']>;
   /** `rich`, or `video` for video attachments. */
   type?: Maybe<Scalars['String']['output']>;
+  /** oEmbed version, `1.0`. */
   version?: Maybe<Scalars['String']['output']>;
+  /** Embed width in pixels. */
   width?: Maybe<Scalars['Int']['output']>;
   /** The XML document as received, when `format: XML`. */
   xml?: Maybe<Scalars['String']['output']>;
 };
 
+/** The format to ask the oEmbed routes for. */
 export type OEmbedFormat =
+  /** JSON (the default). */
   | 'JSON'
+  /** XML; the fields are read from the document, kept as received in `xml`. */
   | 'XML';
 
 /** A notice the site left about an event's occurrences (after a change to an event of a series). */
 export type OccurrencesNotice = {
   __typename?: 'OccurrencesNotice';
+  /** The text to show the editor. */
   message?: Maybe<Scalars['String']['output']>;
   /** The notice as received (a JSON string). */
   raw: Scalars['String']['output'];
+  /** The notice's kind, e.g. `occurrences`; null when the notice is plain text. */
   type?: Maybe<Scalars['String']['output']>;
 };
 
@@ -1655,19 +2253,29 @@ export type OccurrencesNotice = {
 export type OnboardingWizardInput = {
   /** A `_tec_wizard` nonce of the caller. */
   actionNonce: Scalars['String']['input'];
+  /** The wizard was started. */
   begun?: InputMaybe<Scalars['Boolean']['input']>;
+  /** Tabs completed. */
   completedTabs?: InputMaybe<Array<Scalars['Int']['input']>>;
+  /** Default currency, lower-case code, e.g. `usd`, `eur`. */
   currency?: InputMaybe<Scalars['String']['input']>;
+  /** The tab reached (0 opt-in, 1 settings, ... 5 organizer and venue); the steps up to it run. */
   currentTab?: InputMaybe<Scalars['Int']['input']>;
+  /** PHP date format for the site, e.g. `F j, Y` (`date_format`). */
   dateFormat?: InputMaybe<Scalars['String']['input']>;
   /** Any other field of the wizard, sent as given. */
   extra?: InputMaybe<Scalars['JSON']['input']>;
+  /** The wizard was finished. */
   finished?: InputMaybe<Scalars['Boolean']['input']>;
+  /** Opt in to usage data sharing (opt-in step). */
   optin?: InputMaybe<Scalars['Boolean']['input']>;
   /** `{name, phone, website, email}` or `{organizerId}`. */
   organizer?: InputMaybe<Scalars['JSON']['input']>;
+  /** Tabs skipped. */
   skippedTabs?: InputMaybe<Array<Scalars['Int']['input']>>;
+  /** First day of the week, 0 (Sunday) to 6 (`start_of_week`). */
   startOfWeek?: InputMaybe<Scalars['Int']['input']>;
+  /** Site time zone, e.g. `Europe/Paris` (`timezone_string`). */
   timezoneString?: InputMaybe<Scalars['String']['input']>;
   /** Enabled views (slugs). */
   tribeEnableViews?: InputMaybe<Array<Scalars['String']['input']>>;
@@ -1675,53 +2283,88 @@ export type OnboardingWizardInput = {
   venue?: InputMaybe<Scalars['JSON']['input']>;
 };
 
+/** The answer of `saveOnboardingWizard`. */
 export type OnboardingWizardResult = {
   __typename?: 'OnboardingWizardResult';
   /** True when the site answered 500 (a step failed and the chain stopped). */
   failed: Scalars['Boolean']['output'];
+  /** The steps' messages, in order. */
   messages: Array<Scalars['String']['output']>;
-  /** IDs of the organizer or venue a step created. */
+  /** ID of the organizer a step created. */
   organizerId?: Maybe<Scalars['Int']['output']>;
+  /** The answer as the site sent it. */
   raw?: Maybe<Scalars['JSON']['output']>;
   /** As the site says it (a failing step still says true; see `failed`). */
   success: Scalars['Boolean']['output'];
+  /** ID of the venue a step created. */
   venueId?: Maybe<Scalars['Int']['output']>;
 };
 
 /** Comment and ping status of a post (calendar-core/v1). */
 export type OpenStatus =
+  /** Closed (`closed`). */
   | 'CLOSED'
+  /** Open (`open`). */
   | 'OPEN';
 
+/** Sort direction. */
 export type OrderDirection =
+  /** Ascending: A to Z, oldest or smallest first. */
   | 'ASC'
+  /** Descending: Z to A, newest or largest first. */
   | 'DESC';
 
+/**
+ * An event organizer. Fields come from whichever calendar interface served it; a field that
+ * interface lacks is read from the other one (batched), and is null when the site has only one.
+ */
 export type Organizer = Node & {
   __typename?: 'Organizer';
+  /** User ID of the organizer's author. */
   authorId?: Maybe<Scalars['Int']['output']>;
+  /** The organizer's post ID on the site. */
   databaseId: Scalars['Int']['output'];
+  /** Description (HTML). */
   description?: Maybe<Scalars['String']['output']>;
+  /** Contact e-mail address, as the site shows it. */
   email?: Maybe<Scalars['String']['output']>;
   /** Events this organizer runs. */
   events?: Maybe<EventConnection>;
+  /** Excerpt (HTML). */
   excerpt?: Maybe<Scalars['String']['output']>;
+  /** The featured image (legacy interface; calendar-core gives only its ID). Null when none. */
   featuredImage?: Maybe<Image>;
+  /** Global ID (opaque; base64 of `Organizer:databaseId`). */
   id: Scalars['ID']['output'];
+  /** Last modification in the site's time zone, with its offset. */
   modifiedAt?: Maybe<Scalars['DateTime']['output']>;
+  /** Last modification in UTC (`...Z`). */
   modifiedAtUtc?: Maybe<Scalars['DateTime']['output']>;
+  /** Phone number, as entered. */
   phone?: Maybe<Scalars['String']['output']>;
+  /** Publication date in the site's time zone, with its offset. */
   publishedAt?: Maybe<Scalars['DateTime']['output']>;
+  /** Publication date in UTC (`...Z`). */
   publishedAtUtc?: Maybe<Scalars['DateTime']['output']>;
+  /** The organizer object as the serving interface sent it. */
   raw?: Maybe<Scalars['JSON']['output']>;
+  /** URL slug. */
   slug?: Maybe<Scalars['String']['output']>;
+  /** Post status; null for a status the graph does not know (a plugin's own). */
   status?: Maybe<PostStatus>;
+  /** Organizer name. */
   title?: Maybe<Scalars['String']['output']>;
+  /** Public page of the organizer (permalink). */
   url?: Maybe<Scalars['String']['output']>;
+  /** Organizer website URL. */
   website?: Maybe<Scalars['String']['output']>;
 };
 
 
+/**
+ * An event organizer. Fields come from whichever calendar interface served it; a field that
+ * interface lacks is read from the other one (batched), and is null when the site has only one.
+ */
 export type OrganizerEventsArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
   before?: InputMaybe<Scalars['String']['input']>;
@@ -1731,92 +2374,146 @@ export type OrganizerEventsArgs = {
   where?: InputMaybe<EventsWhere>;
 };
 
+/** A page of organizers (Relay connection). */
 export type OrganizerConnection = {
   __typename?: 'OrganizerConnection';
+  /** The organizers of the page, each with its cursor. */
   edges: Array<OrganizerEdge>;
+  /** The organizers of the page, without cursors. */
   nodes: Array<Organizer>;
+  /** Whether there are organizers before or after this page, and the cursors to get them. */
   pageInfo: PageInfo;
+  /** Organizers matching the filter, over all pages (the site's total header). */
   totalCount?: Maybe<Scalars['Int']['output']>;
 };
 
+/** An organizer and its cursor. */
 export type OrganizerEdge = {
   __typename?: 'OrganizerEdge';
+  /** Opaque position in the list, for `after` / `before`. */
   cursor: Scalars['String']['output'];
+  /** The organizer. */
   node: Organizer;
 };
 
 /** An organizer as written; `title` is required on create. Legacy-only: `featuredImageUrl`. Core-only: `excerpt`, `slug`, `tagIds`. */
 export type OrganizerInput = {
+  /** User ID of the author. */
   authorId?: InputMaybe<Scalars['Int']['input']>;
+  /** HTML description. */
   description?: InputMaybe<Scalars['String']['input']>;
+  /** Contact e-mail address; `""` clears it. */
   email?: InputMaybe<Scalars['String']['input']>;
+  /** Excerpt (calendar-core/v1). */
   excerpt?: InputMaybe<Scalars['String']['input']>;
+  /** Media ID of the featured image (exclusive with `featuredImageUrl`). */
   featuredImageId?: InputMaybe<Scalars['Int']['input']>;
+  /** URL of an image to side-load as the featured image (legacy interface). */
   featuredImageUrl?: InputMaybe<Scalars['String']['input']>;
+  /** Phone number. */
   phone?: InputMaybe<Scalars['String']['input']>;
+  /** Publication date; a value without offset is read in the site's time zone. */
   publishedAt?: InputMaybe<Scalars['DateTime']['input']>;
+  /** URL slug (calendar-core/v1). */
   slug?: InputMaybe<Scalars['String']['input']>;
+  /** One of PUBLISH, PENDING, DRAFT, FUTURE, PRIVATE. */
   status?: InputMaybe<PostStatus>;
+  /** Tag IDs (calendar-core/v1; replace the organizer's tags). */
   tagIds?: InputMaybe<Array<Scalars['Int']['input']>>;
+  /** Organizer name (at most 1,000 characters); required on create. */
   title?: InputMaybe<Scalars['String']['input']>;
+  /** Organizer website, an absolute http(s) URL; `""` clears it. */
   website?: InputMaybe<Scalars['String']['input']>;
 };
 
+/** The answer of a single organizer write. */
 export type OrganizerPayload = {
   __typename?: 'OrganizerPayload';
+  /** The organizer as the site answered the write (never data read earlier in the request). */
   organizer?: Maybe<Organizer>;
 };
 
+/** One item of a bulk organizer write. */
 export type OrganizerResult = {
   __typename?: 'OrganizerResult';
+  /** The object's ID once written (for deletes, the ID deleted); null when not written. */
   databaseId?: Maybe<Scalars['Int']['output']>;
+  /** Why this item was not written (or, with the object set, not completely); null on success. */
   error?: Maybe<MutationError>;
+  /** Position in the input list. */
   index: Scalars['Int']['output'];
+  /** The organizer as written; for deletes, the organizer deleted (null when the site would not show it). */
   organizer?: Maybe<Organizer>;
 };
 
+/** One item of a bulk organizer update. */
 export type OrganizerUpdateInput = {
+  /** Global ID or database ID. */
   id: Scalars['ID']['input'];
+  /** The fields to change. */
   input: OrganizerInput;
 };
 
+/** Per-item results of a bulk write, in input order. */
 export type OrganizersPayload = {
   __typename?: 'OrganizersPayload';
+  /** Items with an error the site or the gateway vouches for: not written (or, with an object, not completely). */
   failed: Scalars['Int']['output'];
+  /** One result per input, in input order. */
   results: Array<OrganizerResult>;
+  /** Items whose outcome is unknown (error code OUTCOME_UNKNOWN): sent, answer lost, not settled by reading back. */
   unknown: Scalars['Int']['output'];
+  /** Items written (including items whose write was confirmed by reading the site back after its answer was lost). */
   written: Scalars['Int']['output'];
 };
 
 /** GET /network/users-overdue-training (one row per user and site). */
 export type OverdueTraining = {
   __typename?: 'OverdueTraining';
+  /** Blog ID of the site the training belongs to. */
   blogId?: Maybe<Scalars['Int']['output']>;
+  /** Name of the course. */
   course?: Maybe<Scalars['String']['output']>;
+  /** Whole days since `dueAt`. */
   daysOverdue?: Maybe<Scalars['Int']['output']>;
+  /** The user's display name. */
   displayName?: Maybe<Scalars['String']['output']>;
+  /** When it was due (UTC). */
   dueAt?: Maybe<Scalars['DateTime']['output']>;
+  /** The user's e-mail address. */
   email?: Maybe<Scalars['String']['output']>;
+  /** The row as the site sent it. */
   raw?: Maybe<Scalars['JSON']['output']>;
+  /** Title of that site. */
   siteName?: Maybe<Scalars['String']['output']>;
+  /** in_progress or not_started (never completed here). */
   status?: Maybe<Scalars['String']['output']>;
+  /** The user's ID. */
   userId: Scalars['Int']['output'];
+  /** The user's login name. */
   userLogin?: Maybe<Scalars['String']['output']>;
 };
 
 /** Relay page information. */
 export type PageInfo = {
   __typename?: 'PageInfo';
+  /** Cursor of the page's last item (pass it as `after` for the next page); null for an empty page. */
   endCursor?: Maybe<Scalars['String']['output']>;
+  /** True when items follow the page (exact: counted from the site's total). */
   hasNextPage: Scalars['Boolean']['output'];
+  /** True when items precede the page. */
   hasPreviousPage: Scalars['Boolean']['output'];
+  /** Cursor of the page's first item; null for an empty page. */
   startCursor?: Maybe<Scalars['String']['output']>;
 };
 
 /** How `venue(id:)` and `organizer(id:)` read their `id`. */
 export type PlaceIdType =
+  /** A database (post) ID only. */
   | 'DATABASE_ID'
+  /** A global ID of the type, or a database ID (the default). */
   | 'ID'
+  /** The post slug; needs the legacy interface (its by-slug routes), else BAD_USER_INPUT. */
   | 'SLUG';
 
 /** Filters of the venue and organizer lists (spec tables A2 and B3). */
@@ -1833,6 +2530,7 @@ export type PlacesWhere = {
   near?: InputMaybe<Scalars['String']['input']>;
   /** Linked to an event that has not ended. */
   onlyWithUpcoming?: InputMaybe<Scalars['Boolean']['input']>;
+  /** Full-text search of the site (`search`). */
   search?: InputMaybe<Scalars['String']['input']>;
   /** Statuses (default: published). Several at once need calendar-core/v1. */
   status?: InputMaybe<Array<PostStatus>>;
@@ -1841,35 +2539,53 @@ export type PlacesWhere = {
 /** A post of the site's `core/v2/posts` collection (WordPress's posts controller). */
 export type Post = Node & {
   __typename?: 'Post';
+  /** User ID of the author (`author`). */
   authorId?: Maybe<Scalars['Int']['output']>;
   /** IDs in the posts' `category` taxonomy (not the calendar's event categories). */
   categoryIds: Array<Scalars['Int']['output']>;
+  /** Whether comments are allowed: `open` or `closed`. */
   commentStatus?: Maybe<Scalars['String']['output']>;
   /** Rendered content (HTML); empty for password-protected posts. */
   content?: Maybe<Scalars['String']['output']>;
+  /** The WordPress post ID (`id`). */
   databaseId: Scalars['Int']['output'];
+  /** Rendered excerpt (`excerpt.rendered`, HTML). */
   excerpt?: Maybe<Scalars['String']['output']>;
   /** Attachment ID of the featured image (null when none). */
   featuredMediaId?: Maybe<Scalars['Int']['output']>;
+  /** Post format slug: `standard`, `aside`, `gallery`, ... (see `PostFormat`). */
   format?: Maybe<Scalars['String']['output']>;
+  /** The post's GUID (`guid.rendered`): a unique URL fixed at creation, not necessarily the permalink. */
   guid?: Maybe<Scalars['String']['output']>;
+  /** Global ID (base64 of `Post:databaseId`). */
   id: Scalars['ID']['output'];
+  /** Last modification in the site's zone, with its offset (`modified`). */
   modifiedAt?: Maybe<Scalars['DateTime']['output']>;
+  /** Last modification in UTC (`modified_gmt`, with `Z`). */
   modifiedAtUtc?: Maybe<Scalars['DateTime']['output']>;
+  /** True when the post needs a password (`content.protected`); null when the site sent no content (context `embed`). */
   passwordProtected?: Maybe<Scalars['Boolean']['output']>;
+  /** Whether pingbacks/trackbacks are allowed: `open` or `closed`. */
   pingStatus?: Maybe<Scalars['String']['output']>;
   /** Publication date in the site's zone, with its offset. */
   publishedAt?: Maybe<Scalars['DateTime']['output']>;
+  /** Publication date in UTC (`date_gmt`, with `Z`); null for drafts never dated. */
   publishedAtUtc?: Maybe<Scalars['DateTime']['output']>;
   /** The post object as the site sent it. */
   raw?: Maybe<Scalars['JSON']['output']>;
+  /** URL slug (`post_name`). */
   slug?: Maybe<Scalars['String']['output']>;
   /** Raw WordPress status (`publish`, `draft`, `dp-rewrite-republish`, ...). */
   status?: Maybe<Scalars['String']['output']>;
+  /** True when the post is pinned to the top of the front page. */
   sticky?: Maybe<Scalars['Boolean']['output']>;
+  /** IDs in the posts' `post_tag` taxonomy (`tags`). */
   tagIds: Array<Scalars['Int']['output']>;
+  /** Theme template file (`""` for the default template). */
   template?: Maybe<Scalars['String']['output']>;
+  /** Rendered title (`title.rendered`, HTML entities encoded). */
   title?: Maybe<Scalars['String']['output']>;
+  /** The post type, `post` for this collection. */
   type?: Maybe<Scalars['String']['output']>;
   /** Permalink (`link`). */
   url?: Maybe<Scalars['String']['output']>;
@@ -1877,7 +2593,9 @@ export type Post = Node & {
 
 /** Posts without these categories (`categories_exclude`). */
 export type PostCategoriesExcludeFilter = {
+  /** Also leave out posts in the terms' descendants. Default false. */
   includeChildren?: InputMaybe<Scalars['Boolean']['input']>;
+  /** Category IDs to leave out. */
   terms: Array<Scalars['Int']['input']>;
 };
 
@@ -1887,81 +2605,131 @@ export type PostCategoriesFilter = {
   includeChildren?: InputMaybe<Scalars['Boolean']['input']>;
   /** OR (any term, the default) or AND (every term). */
   operator?: InputMaybe<TermOperator>;
+  /** Category IDs of the posts' `category` taxonomy. */
   terms: Array<Scalars['Int']['input']>;
 };
 
+/** A page of `posts` (Relay connection). */
 export type PostConnection = {
   __typename?: 'PostConnection';
+  /** The page's posts, each with its cursor. */
   edges: Array<PostEdge>;
+  /** The page's posts (the same as `edges { node }`). */
   nodes: Array<Post>;
+  /** Whether there are more pages, and the cursors to fetch them. */
   pageInfo: PageInfo;
   /** Total number of matching posts (X-WP-Total, less `where.offset`). */
   totalCount?: Maybe<Scalars['Int']['output']>;
 };
 
+/** A post in a `PostConnection`. */
 export type PostEdge = {
   __typename?: 'PostEdge';
+  /** Opaque cursor of this post's position, for `after`/`before`. */
   cursor: Scalars['String']['output'];
+  /** The post. */
   node: Post;
 };
 
 /** Post format (calendar-core/v1). */
 export type PostFormat =
+  /** A short note, usually without a title. */
   | 'ASIDE'
+  /** An audio file or playlist. */
   | 'AUDIO'
+  /** A chat transcript. */
   | 'CHAT'
+  /** A gallery of images. */
   | 'GALLERY'
+  /** A single image. */
   | 'IMAGE'
+  /** A link to another site. */
   | 'LINK'
+  /** A quotation. */
   | 'QUOTE'
+  /** No format: a regular post. */
   | 'STANDARD'
+  /** A short status update. */
   | 'STATUS'
+  /** A video or video playlist. */
   | 'VIDEO';
 
 /** Every status the core/v2 list filter accepts (spec "States and transitions"). */
 export type PostListStatus =
+  /** `any`: every status except those excluded from searches (trash, auto-draft). */
   | 'ANY'
+  /** `auto-draft`: created by the editor, never saved. */
   | 'AUTO_DRAFT'
+  /** `calendar-ea-draft`: a draft event-aggregator import record. */
   | 'CALENDAR_EA_DRAFT'
+  /** `calendar-ea-failed`: an event-aggregator import record that failed. */
   | 'CALENDAR_EA_FAILED'
+  /** `calendar-ea-pending`: an event-aggregator import record in progress. */
   | 'CALENDAR_EA_PENDING'
+  /** `calendar-ea-schedule`: a scheduled event-aggregator import record. */
   | 'CALENDAR_EA_SCHEDULE'
+  /** `calendar-ea-success`: an event-aggregator import record that succeeded. */
   | 'CALENDAR_EA_SUCCESS'
+  /** `calendar-ignored`: an imported event the site was told to ignore. */
   | 'CALENDAR_IGNORED'
+  /** `dp-rewrite-republish`: a Duplicate Post "rewrite & republish" copy. */
   | 'DP_REWRITE_REPUBLISH'
+  /** `draft`: not published. */
   | 'DRAFT'
+  /** `fields-disabled`: a status a plugin registers on the site. */
   | 'FIELDS_DISABLED'
+  /** `future`: scheduled for a later publication date. */
   | 'FUTURE'
+  /** `inherit`: takes its parent's status (revisions, attachments). */
   | 'INHERIT'
+  /** `pending`: awaiting review. */
   | 'PENDING'
+  /** `private`: visible to users with `read_private_posts` only. */
   | 'PRIVATE'
+  /** `publish`: published, public. */
   | 'PUBLISH'
+  /** `request-completed`: a personal-data request carried out. */
   | 'REQUEST_COMPLETED'
+  /** `request-confirmed`: a personal-data request the user confirmed. */
   | 'REQUEST_CONFIRMED'
+  /** `request-failed`: a personal-data request that failed. */
   | 'REQUEST_FAILED'
+  /** `request-pending`: a personal-data request awaiting confirmation. */
   | 'REQUEST_PENDING'
+  /** `trash`: in the trash. */
   | 'TRASH';
 
+/** What `posts` sorts by (`orderby`). */
 export type PostOrderField =
+  /** Author user ID. */
   | 'AUTHOR'
+  /** Publication date (the default). */
   | 'DATE'
+  /** Post ID. */
   | 'ID'
   /** The order of `where.include` (needs it). */
   | 'INCLUDE'
   /** The order of `where.slug`. */
   | 'INCLUDE_SLUGS'
+  /** Last modification date. */
   | 'MODIFIED'
+  /** Parent post ID. */
   | 'PARENT'
+  /** Random order (cursors are not stable across requests). */
   | 'RAND'
   /** Search relevance (needs `where.search`). */
   | 'RELEVANCE'
+  /** Slug, alphabetically. */
   | 'SLUG'
+  /** Title, alphabetically. */
   | 'TITLE';
 
 /** One item of `createPosts`. */
 export type PostResult = {
   __typename?: 'PostResult';
+  /** ID of the post written; null when the item failed or its outcome is unknown. */
   databaseId?: Maybe<Scalars['Int']['output']>;
+  /** Why the item was not written (or may have been: code OUTCOME_UNKNOWN); null on success. */
   error?: Maybe<MutationError>;
   /** Position in the input list. */
   index: Scalars['Int']['output'];
@@ -1969,49 +2737,77 @@ export type PostResult = {
   post?: Maybe<Post>;
 };
 
+/** A column `where.search` looks in (`search_columns`, WordPress 6.2+). */
 export type PostSearchColumn =
+  /** The content. */
   | 'POST_CONTENT'
+  /** The excerpt. */
   | 'POST_EXCERPT'
+  /** The title. */
   | 'POST_TITLE';
 
+/** How `where.search` matches (`search_semantics`, WordPress 6.9+); without it, WordPress's word search. */
 export type PostSearchSemantics =
   /** The whole input is one term that must equal a searched column (case-insensitive). */
   | 'EXACT';
 
 /** WordPress post status. */
 export type PostStatus =
+  /** `auto-draft`: created by the editor, never saved. */
   | 'AUTO_DRAFT'
+  /** `draft`: not published. */
   | 'DRAFT'
+  /** `future`: scheduled for a later publication date. */
   | 'FUTURE'
+  /** `inherit`: takes its parent's status (revisions, attachments). */
   | 'INHERIT'
+  /** `pending`: awaiting review. */
   | 'PENDING'
+  /** `private`: visible only to users with `read_private_posts`. */
   | 'PRIVATE'
+  /** `publish`: published, public. */
   | 'PUBLISH'
+  /** `trash`: in the trash. */
   | 'TRASH';
 
 /** Posts with these tags (`tags`). */
 export type PostTagsFilter = {
+  /** OR (any tag, the default) or AND (every tag). */
   operator?: InputMaybe<TermOperator>;
+  /** Tag IDs of the posts' `post_tag` taxonomy. */
   terms: Array<Scalars['Int']['input']>;
 };
 
 /** The statuses a post can be written with (the write enum the site announces). */
 export type PostWriteStatus =
+  /** `calendar-ea-draft` (event-aggregator import records). */
   | 'CALENDAR_EA_DRAFT'
+  /** `calendar-ea-failed` (event-aggregator import records). */
   | 'CALENDAR_EA_FAILED'
+  /** `calendar-ea-pending` (event-aggregator import records). */
   | 'CALENDAR_EA_PENDING'
+  /** `calendar-ea-schedule` (event-aggregator import records). */
   | 'CALENDAR_EA_SCHEDULE'
+  /** `calendar-ea-success` (event-aggregator import records). */
   | 'CALENDAR_EA_SUCCESS'
+  /** `calendar-ignored` (ignored imported events). */
   | 'CALENDAR_IGNORED'
+  /** `draft`. */
   | 'DRAFT'
+  /** `future`: publish at `date` (needs `publish_posts`). */
   | 'FUTURE'
+  /** `pending`: submit for review. */
   | 'PENDING'
+  /** `private` (needs `publish_posts`). */
   | 'PRIVATE'
+  /** `publish` (needs `publish_posts`). */
   | 'PUBLISH';
 
+/** Sort order of `posts`; without it, newest first by publication date. */
 export type PostsOrderBy = {
   /** Default DESC. */
   direction?: InputMaybe<OrderDirection>;
+  /** What to sort by. */
   field: PostOrderField;
 };
 
@@ -2020,6 +2816,7 @@ export type PostsPayload = {
   __typename?: 'PostsPayload';
   /** Items with an error the site or the gateway vouches for: not written. */
   failed: Scalars['Int']['output'];
+  /** One result per input, in input order. */
   results: Array<PostResult>;
   /** Items whose write was sent but whose answer was lost (error code OUTCOME_UNKNOWN): read before sending again. */
   unknown: Scalars['Int']['output'];
@@ -2027,38 +2824,57 @@ export type PostsPayload = {
   written: Scalars['Int']['output'];
 };
 
-/** Filters of `posts`: every query parameter of GET /core/v2/posts, camelCased. */
+/**
+ * Filters of `posts`: every query parameter of GET /core/v2/posts, camelCased. A filter whose
+ * parameter the site's root index does not declare (older WordPress) is refused with BAD_USER_INPUT
+ * rather than silently ignored.
+ */
 export type PostsWhere = {
   /** Published after (exclusive). */
   after?: InputMaybe<Scalars['DateTime']['input']>;
   /** Author user IDs. */
   author?: InputMaybe<Array<Scalars['Int']['input']>>;
+  /** Leave out posts by these user IDs. */
   authorExclude?: InputMaybe<Array<Scalars['Int']['input']>>;
+  /** Published before (exclusive). */
   before?: InputMaybe<Scalars['DateTime']['input']>;
+  /** Posts in these categories. */
   categories?: InputMaybe<PostCategoriesFilter>;
+  /** Posts not in these categories. */
   categoriesExclude?: InputMaybe<PostCategoriesExcludeFilter>;
+  /** Leave out these post IDs. */
   exclude?: InputMaybe<Array<Scalars['Int']['input']>>;
+  /** Posts in one of these formats (WordPress 6.3+). */
   format?: InputMaybe<Array<PostFormat>>;
   /** Post IDs. */
   include?: InputMaybe<Array<Scalars['Int']['input']>>;
+  /** Last modified after (exclusive). */
   modifiedAfter?: InputMaybe<Scalars['DateTime']['input']>;
+  /** Last modified before (exclusive). */
   modifiedBefore?: InputMaybe<Scalars['DateTime']['input']>;
   /** Skip this many matching posts before paging starts (cursors count from here). */
   offset?: InputMaybe<Scalars['Int']['input']>;
   /** WordPress word search (quoted phrases, `-word` excludes). */
   search?: InputMaybe<Scalars['String']['input']>;
+  /** Columns `search` looks in (WordPress 6.2+); default title, excerpt and content. */
   searchColumns?: InputMaybe<Array<PostSearchColumn>>;
+  /** How `search` matches (WordPress 6.9+); default word search. */
   searchSemantics?: InputMaybe<PostSearchSemantics>;
+  /** Posts with one of these slugs. */
   slug?: InputMaybe<Array<Scalars['String']['input']>>;
   /** Default PUBLISH; other statuses need `edit_posts` (PRIVATE: `read_private_posts`). */
   status?: InputMaybe<Array<PostListStatus>>;
+  /** True: only sticky posts; false: only non-sticky ones. */
   sticky?: InputMaybe<Scalars['Boolean']['input']>;
+  /** Posts with these tags. */
   tags?: InputMaybe<PostTagsFilter>;
+  /** Leave out posts with any of these tag IDs. */
   tagsExclude?: InputMaybe<Array<Scalars['Int']['input']>>;
   /** How the taxonomy filters combine; default AND. */
   taxRelation?: InputMaybe<TaxRelation>;
 };
 
+/** The root of every read. */
 export type Query = {
   __typename?: 'Query';
   /** A namespace's API document, as received. */
@@ -2077,7 +2893,9 @@ export type Query = {
   calendarEmbed?: Maybe<Scalars['String']['output']>;
   /** Renders a calendar view as HTML (`calendar/views/v2/html`; needs a `_view_rest` nonce). */
   calendarView?: Maybe<CalendarViewHtml>;
+  /** Event categories (legacy term archive, pages of at most 50 upstream), sorted by name unless `orderBy` says otherwise. */
   categories?: Maybe<CategoryConnection>;
+  /** One category; null when it does not exist. */
   category?: Maybe<Category>;
   /** A fresh challenge (GET /site/v1/challenge; public, never cached). */
   challenge?: Maybe<Challenge>;
@@ -2088,7 +2906,9 @@ export type Query = {
    * upstream page are fetched in parallel.
    */
   events?: Maybe<EventConnection>;
+  /** FacetWP's routes (facet/v1); resolving this sends nothing. */
   facets?: Maybe<Facets>;
+  /** Governance of the site and its network (`site-governance/v1`); each field is one request. */
   governance?: Maybe<Governance>;
   /** One namespace, read from its own index route. */
   namespace?: Maybe<Namespace>;
@@ -2104,7 +2924,9 @@ export type Query = {
   oembed?: Maybe<OEmbed>;
   /** oEmbed data of any URL through the site (GET /oembed/1.0/proxy; needs `edit_posts`). */
   oembedProxy?: Maybe<OEmbed>;
+  /** One organizer; null when it does not exist or the caller may not see it. */
   organizer?: Maybe<Organizer>;
+  /** Organizers (calendar-core/v1 when the site has it, else the legacy list), published ones unless `where.status` says otherwise. */
   organizers?: Maybe<OrganizerConnection>;
   /** Posts of `core/v2/posts`, as a Relay connection (pages of at most 100 upstream). */
   posts?: Maybe<PostConnection>;
@@ -2113,25 +2935,34 @@ export type Query = {
    * index does not list `seo/v1`.
    */
   seo?: Maybe<SeoQuery>;
+  /** Series of recurring events (GET calendar-core/v1 series; the site requires a signed-in caller). NAMESPACE_UNAVAILABLE without calendar-core/v1. */
   series?: Maybe<SeriesConnection>;
+  /** The site's facts, as last read from its root index (never null; the root index is read at start). */
   site: Site;
+  /** One tag; null when it does not exist. */
   tag?: Maybe<Tag>;
+  /** Event tags (legacy tag archive, pages of at most 50 upstream), sorted by name unless `orderBy` says otherwise. */
   tags?: Maybe<TagConnection>;
+  /** One venue; null when it does not exist or the caller may not see it. */
   venue?: Maybe<Venue>;
+  /** Venues (calendar-core/v1 when the site has it, else the legacy list), published ones unless `where.status` says otherwise. */
   venues?: Maybe<VenueConnection>;
 };
 
 
+/** The root of every read. */
 export type QueryApiDocumentArgs = {
   api: ApiDocumentName;
 };
 
 
+/** The root of every read. */
 export type QueryAttachmentByUrlArgs = {
   url: Scalars['String']['input'];
 };
 
 
+/** The root of every read. */
 export type QueryAuditLogArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
   before?: InputMaybe<Scalars['String']['input']>;
@@ -2142,6 +2973,7 @@ export type QueryAuditLogArgs = {
 };
 
 
+/** The root of every read. */
 export type QueryAuditLogExportArgs = {
   order?: InputMaybe<OrderDirection>;
   search?: InputMaybe<Scalars['String']['input']>;
@@ -2149,18 +2981,21 @@ export type QueryAuditLogExportArgs = {
 };
 
 
+/** The root of every read. */
 export type QueryCalendarEmbedArgs = {
   input?: InputMaybe<CalendarEmbedInput>;
   nonce: Scalars['String']['input'];
 };
 
 
+/** The root of every read. */
 export type QueryCalendarViewArgs = {
   input: CalendarViewInput;
   method?: InputMaybe<ViewRequestMethod>;
 };
 
 
+/** The root of every read. */
 export type QueryCategoriesArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
   before?: InputMaybe<Scalars['String']['input']>;
@@ -2171,18 +3006,21 @@ export type QueryCategoriesArgs = {
 };
 
 
+/** The root of every read. */
 export type QueryCategoryArgs = {
   id: Scalars['ID']['input'];
   idType?: InputMaybe<TermIdType>;
 };
 
 
+/** The root of every read. */
 export type QueryEventArgs = {
   id: Scalars['ID']['input'];
   idType?: InputMaybe<EventIdType>;
 };
 
 
+/** The root of every read. */
 export type QueryEventsArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
   before?: InputMaybe<Scalars['String']['input']>;
@@ -2193,26 +3031,31 @@ export type QueryEventsArgs = {
 };
 
 
+/** The root of every read. */
 export type QueryNamespaceArgs = {
   name: Scalars['String']['input'];
 };
 
 
+/** The root of every read. */
 export type QueryNodeArgs = {
   id: Scalars['ID']['input'];
 };
 
 
+/** The root of every read. */
 export type QueryNodesArgs = {
   ids: Array<Scalars['ID']['input']>;
 };
 
 
+/** The root of every read. */
 export type QueryOccurrencesNoticesArgs = {
   eventId: Scalars['Int']['input'];
 };
 
 
+/** The root of every read. */
 export type QueryOembedArgs = {
   format?: InputMaybe<OEmbedFormat>;
   maxWidth?: InputMaybe<Scalars['Int']['input']>;
@@ -2220,6 +3063,7 @@ export type QueryOembedArgs = {
 };
 
 
+/** The root of every read. */
 export type QueryOembedProxyArgs = {
   discover?: InputMaybe<Scalars['Boolean']['input']>;
   format?: InputMaybe<OEmbedFormat>;
@@ -2229,12 +3073,14 @@ export type QueryOembedProxyArgs = {
 };
 
 
+/** The root of every read. */
 export type QueryOrganizerArgs = {
   id: Scalars['ID']['input'];
   idType?: InputMaybe<PlaceIdType>;
 };
 
 
+/** The root of every read. */
 export type QueryOrganizersArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
   before?: InputMaybe<Scalars['String']['input']>;
@@ -2244,6 +3090,7 @@ export type QueryOrganizersArgs = {
 };
 
 
+/** The root of every read. */
 export type QueryPostsArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
   before?: InputMaybe<Scalars['String']['input']>;
@@ -2255,6 +3102,7 @@ export type QueryPostsArgs = {
 };
 
 
+/** The root of every read. */
 export type QuerySeriesArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
   before?: InputMaybe<Scalars['String']['input']>;
@@ -2265,12 +3113,14 @@ export type QuerySeriesArgs = {
 };
 
 
+/** The root of every read. */
 export type QueryTagArgs = {
   id: Scalars['ID']['input'];
   idType?: InputMaybe<TermIdType>;
 };
 
 
+/** The root of every read. */
 export type QueryTagsArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
   before?: InputMaybe<Scalars['String']['input']>;
@@ -2281,12 +3131,14 @@ export type QueryTagsArgs = {
 };
 
 
+/** The root of every read. */
 export type QueryVenueArgs = {
   id: Scalars['ID']['input'];
   idType?: InputMaybe<PlaceIdType>;
 };
 
 
+/** The root of every read. */
 export type QueryVenuesArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
   before?: InputMaybe<Scalars['String']['input']>;
@@ -2298,16 +3150,19 @@ export type QueryVenuesArgs = {
 /** A stored redirect. */
 export type Redirect = {
   __typename?: 'Redirect';
+  /** How `origin` is matched: PLAIN (a path) or REGEX. */
   format: RedirectFormat;
   /** The path (PLAIN) or pattern (REGEX) that is redirected, as the site stored it. */
   origin: Scalars['String']['output'];
   /** Position in the site's stored list (both formats together). */
   position?: Maybe<Scalars['Int']['output']>;
+  /** The redirect entry as the site sent it. */
   raw?: Maybe<Scalars['JSON']['output']>;
   /** The numeric HTTP status (301, 302, 307, 410, 451). */
   statusCode: Scalars['Int']['output'];
   /** Where it goes; empty for GONE and UNAVAILABLE_FOR_LEGAL_REASONS. */
   target: Scalars['String']['output'];
+  /** The redirect type (its HTTP status). */
   type: RedirectType;
 };
 
@@ -2321,18 +3176,23 @@ export type RedirectFormat =
 /** One item of `importRedirects`: its result, or the error that kept it from being sent or stored. */
 export type RedirectImportResult = {
   __typename?: 'RedirectImportResult';
+  /** Why the item was not sent or not stored (a refusal, a store failure); null otherwise. */
   error?: Maybe<MutationError>;
   /** Position in `inputs`. */
   index: Scalars['Int']['output'];
+  /** The site's answer for this item; null when `error` is set. */
   result?: Maybe<RedirectResult>;
 };
 
+/** A redirect to create, update or match. */
 export type RedirectInput = {
+  /** How `origin` is matched (default PLAIN). */
   format?: InputMaybe<RedirectFormat>;
   /** A path (`/old-page/`), a same-site URL (becomes its path) or, for REGEX, a pattern. */
   origin: Scalars['String']['input'];
   /** Required unless the type is GONE or UNAVAILABLE_FOR_LEGAL_REASONS. */
   target?: InputMaybe<Scalars['String']['input']>;
+  /** The redirect type (its HTTP status). */
   type: RedirectType;
 };
 
@@ -2360,8 +3220,11 @@ export type RedirectResult = {
   fields: Array<Scalars['String']['output']>;
   /** The site's message, HTML stripped. */
   message?: Maybe<Scalars['String']['output']>;
+  /** OK, or why it was not written (WARNING, ERROR, FAILED). */
   outcome: RedirectOutcome;
+  /** The site's answer as received. */
   raw?: Maybe<Scalars['JSON']['output']>;
+  /** True when the site wrote it. */
   success: Scalars['Boolean']['output'];
   /** The site's title, e.g. "Redirect created." / "Redirect not created.". */
   title?: Maybe<Scalars['String']['output']>;
@@ -2378,6 +3241,7 @@ export type RedirectSettings = {
   isApache?: Maybe<Scalars['Boolean']['output']>;
   /** The site's message after an update. */
   message?: Maybe<Scalars['String']['output']>;
+  /** The site's answer as received. */
   raw?: Maybe<Scalars['JSON']['output']>;
   /** Redirects are written to a separate file. */
   separateFile?: Maybe<Scalars['Boolean']['output']>;
@@ -2396,40 +3260,61 @@ export type RedirectType =
   /** 451 Unavailable For Legal Reasons (no target). */
   | 'UNAVAILABLE_FOR_LEGAL_REASONS';
 
+/** A user's training on one network site (remote API). */
 export type RemoteSiteTraining = {
   __typename?: 'RemoteSiteTraining';
+  /** The site's blog ID. */
   blogId?: Maybe<Scalars['Int']['output']>;
+  /** When it was completed (UTC); null when not completed. */
   completedAt?: Maybe<Scalars['DateTime']['output']>;
+  /** Name of the course. */
   course?: Maybe<Scalars['String']['output']>;
+  /** When it is due (UTC). */
   dueAt?: Maybe<Scalars['DateTime']['output']>;
+  /** Not completed and past `dueAt`. */
   overdue?: Maybe<Scalars['Boolean']['output']>;
+  /** The site's title. */
   siteName?: Maybe<Scalars['String']['output']>;
+  /** completed, in_progress or not_started. */
   status?: Maybe<Scalars['String']['output']>;
 };
 
 /** A user's training over the network, as the remote API reports it. */
 export type RemoteTrainingStatus = {
   __typename?: 'RemoteTrainingStatus';
+  /** The user's display name. */
   displayName?: Maybe<Scalars['String']['output']>;
+  /** Whether any of the user's trainings is overdue. */
   overdue?: Maybe<Scalars['Boolean']['output']>;
+  /** The object as the site sent it. */
   raw?: Maybe<Scalars['JSON']['output']>;
+  /** The user's training on each site where they have one (empty when not enrolled). */
   sites: Array<RemoteSiteTraining>;
   /** completed, incomplete, overdue or not_enrolled. */
   status?: Maybe<Scalars['String']['output']>;
+  /** The user's e-mail address. */
   userEmail?: Maybe<Scalars['String']['output']>;
+  /** The user's ID. */
   userId: Scalars['Int']['output'];
+  /** The user's login name. */
   userLogin?: Maybe<Scalars['String']['output']>;
 };
 
 /** `context` of the posts controller: which fields the site fills in (`EDIT` needs `edit_posts`). */
 export type RestContext =
+  /** Every field, including raw values (needs `edit_posts`). */
   | 'EDIT'
+  /** The short form used for embeds: no content, no status. */
   | 'EMBED'
+  /** Public fields (WordPress's default). */
   | 'VIEW';
 
+/** How many of this site's users have a role. */
 export type RoleCount = {
   __typename?: 'RoleCount';
+  /** Users with that role. */
   count: Scalars['Int']['output'];
+  /** The role's slug, e.g. `administrator`, `editor`. */
   role: Scalars['String']['output'];
 };
 
@@ -2438,103 +3323,153 @@ export type SeoActionResult = {
   __typename?: 'SeoActionResult';
   /** Inputs the site could not save (`social_site_a`, `other_social_urls-1`, ...). */
   failures: Array<Scalars['String']['output']>;
+  /** The site's message or error, HTML stripped. */
   message?: Maybe<Scalars['String']['output']>;
+  /** The site's answer as received. */
   raw?: Maybe<Scalars['JSON']['output']>;
   /** The status the site put inside its body, when it did. */
   status?: Maybe<Scalars['Int']['output']>;
+  /** True when the site did it (false for failures it reports inside a 200 body). */
   success: Scalars['Boolean']['output'];
 };
 
+/** A published post that llms.txt may list. */
 export type SeoAvailablePost = {
   __typename?: 'SeoAvailablePost';
+  /** The post ID. */
   databaseId: Scalars['Int']['output'];
+  /** The entry as the site sent it. */
   raw?: Maybe<Scalars['JSON']['output']>;
+  /** The post slug. */
   slug?: Maybe<Scalars['String']['output']>;
+  /** The post title. */
   title?: Maybe<Scalars['String']['output']>;
 };
 
+/** A task's button. */
 export type SeoCallToAction = {
   __typename?: 'SeoCallToAction';
+  /** Admin URL the button opens; null when it is not a link. */
   href?: Maybe<Scalars['String']['output']>;
+  /** The button text. */
   label?: Maybe<Scalars['String']['output']>;
+  /** `link` (go to `href`) or `default` (an action in the dashboard). */
   type?: Maybe<Scalars['String']['output']>;
 };
 
+/** Whether the site represents an organisation or a person. */
 export type SeoCompanyOrPerson =
+  /** An organisation. */
   | 'COMPANY'
+  /** A person (a user of the site). */
   | 'PERSON';
 
+/** A post's text and SEO data, to compute its prominent words from. */
 export type SeoContentForWords = {
   __typename?: 'SeoContentForWords';
   /** HTML: the title as `<h1>` then the text. */
   content?: Maybe<Scalars['String']['output']>;
+  /** The meta description (`meta.description`). */
   description?: Maybe<Scalars['String']['output']>;
+  /** Synonyms of the focus keyphrase, as stored. */
   keyphraseSynonyms?: Maybe<Scalars['String']['output']>;
+  /** The post ID. */
   objectId: Scalars['Int']['output'];
+  /** The focus keyphrase. */
   primaryFocusKeyword?: Maybe<Scalars['String']['output']>;
+  /** The SEO title (`meta.title`). */
   title?: Maybe<Scalars['String']['output']>;
 };
 
+/** Cornerstone content and the most linked content (workouts). */
 export type SeoCornerstoneData = {
   __typename?: 'SeoCornerstoneData';
+  /** Indexables marked cornerstone. */
   cornerstones: Array<SeoIndexable>;
+  /** The most linked-to indexables, with `incomingLinkCount`. */
   mostLinked: Array<SeoIndexable>;
+  /** The data as the site sent it. */
   raw?: Maybe<Scalars['JSON']['output']>;
 };
 
+/** The size of an uploaded file. */
 export type SeoFileSize = {
   __typename?: 'SeoFileSize';
+  /** The site's answer as received. */
   raw?: Maybe<Scalars['JSON']['output']>;
+  /** Size in bytes. */
   sizeInBytes: Scalars['Int']['output'];
+  /** The URL asked about. */
   url: Scalars['String']['output'];
 };
 
 /** The SEO head of a URL of this site (`get_head`). */
 export type SeoHead = {
   __typename?: 'SeoHead';
+  /** The canonical URL; null when none (e.g. a 404). */
   canonical?: Maybe<Scalars['String']['output']>;
+  /** The meta description (`json.description`). */
   description?: Maybe<Scalars['String']['output']>;
   /** The `<head>` markup Yoast would print. */
   html?: Maybe<Scalars['String']['output']>;
   /** All head data (`og_*`, `twitter_card`, `schema`, ...). */
   json?: Maybe<Scalars['JSON']['output']>;
+  /** The site's answer as received. */
   raw?: Maybe<Scalars['JSON']['output']>;
   /** `{index, follow, ...}` as the site sends it. */
   robots?: Maybe<Scalars['JSON']['output']>;
   /** 200 when the URL resolves, 404 (with the not-found page's head) otherwise. */
   status: Scalars['Int']['output'];
+  /** The SEO title (`json.title`). */
   title?: Maybe<Scalars['String']['output']>;
 };
 
 /** An indexable: the SEO record of a post, term, archive or system page. */
 export type SeoIndexable = {
   __typename?: 'SeoIndexable';
+  /** Its breadcrumb title. */
   breadcrumbTitle?: Maybe<Scalars['String']['output']>;
   /** Internal links pointing here (cornerstone data `mostLinked` only). */
   incomingLinkCount?: Maybe<Scalars['Int']['output']>;
+  /** Whether it is cornerstone content. */
   isCornerstone?: Maybe<Scalars['Boolean']['output']>;
+  /** Whether it is set to noindex. */
   isRobotsNoindex?: Maybe<Scalars['Boolean']['output']>;
+  /** ID of the post or term (null for archives and system pages). */
   objectId?: Maybe<Scalars['Int']['output']>;
   /** The post type or taxonomy (a singular label in cornerstone data). */
   objectSubType?: Maybe<Scalars['String']['output']>;
   /** `post`, `term`, `post-type-archive`, `home-page`, `system-page`, `date-archive`. */
   objectType?: Maybe<Scalars['String']['output']>;
+  /** Its public URL. */
   permalink?: Maybe<Scalars['String']['output']>;
+  /** Its focus keyphrase; null when none. */
   primaryFocusKeyword?: Maybe<Scalars['String']['output']>;
+  /** The indexable as the site sent it. */
   raw?: Maybe<Scalars['JSON']['output']>;
+  /** Its SEO title, when one is set. */
   title?: Maybe<Scalars['String']['output']>;
 };
 
 /** One `seo/v1` indexing action (`POST indexing/*`, `link-indexing/*`). */
 export type SeoIndexingAction =
+  /** Mark indexing complete (`indexing/complete`). */
   | 'COMPLETE'
+  /** Index the home page, search, 404 and date archive (`indexing/general`). */
   | 'GENERAL'
+  /** Mark indexables complete (`indexing/indexables-complete`). */
   | 'INDEXABLES_COMPLETE'
+  /** Index internal links of posts (`link-indexing/posts`). */
   | 'LINK_POSTS'
+  /** Index internal links of terms (`link-indexing/terms`). */
   | 'LINK_TERMS'
+  /** Index posts of every content type (`indexing/posts`). */
   | 'POSTS'
+  /** Index post type archives (`indexing/post-type-archives`). */
   | 'POST_TYPE_ARCHIVES'
+  /** Prepare indexing (`indexing/prepare`; progress is kept). */
   | 'PREPARE'
+  /** Index terms (`indexing/terms`). */
   | 'TERMS';
 
 /** A batch of indexing (or importing) work. */
@@ -2544,14 +3479,20 @@ export type SeoIndexingBatch = {
   hasMore: Scalars['Boolean']['output'];
   /** The site's `next_url` (null once done). */
   nextUrl?: Maybe<Scalars['String']['output']>;
+  /** The objects handled in this batch. */
   objects: Array<SeoIndexable>;
+  /** The site's answer as received. */
   raw?: Maybe<Scalars['JSON']['output']>;
 };
 
+/** Related keyphrases (keyword research). */
 export type SeoKeyphraseResults = {
   __typename?: 'SeoKeyphraseResults';
+  /** Column names of `rows`: `Keyword`, `Search Volume`, `Trends`, `Keyword Difficulty Index`, `Intent`. */
   columnNames: Array<Scalars['String']['output']>;
+  /** The rows, read into typed fields. */
   keyphrases: Array<SeoRelatedKeyphrase>;
+  /** The site's answer as received. */
   raw?: Maybe<Scalars['JSON']['output']>;
   /** Rows as the site sends them (one string per column). */
   rows: Array<Array<Maybe<Scalars['String']['output']>>>;
@@ -2564,34 +3505,52 @@ export type SeoKeywordResearchAuth = {
   createdAt?: Maybe<Scalars['Int']['output']>;
   /** Unix seconds. */
   expiresAt?: Maybe<Scalars['Int']['output']>;
+  /** Whether the site now holds an access token. */
   hasAccessToken: Scalars['Boolean']['output'];
   /** Why it failed (e.g. an invalid code); null on success. */
   message?: Maybe<Scalars['String']['output']>;
+  /** True when the code was accepted and tokens were stored. */
   success: Scalars['Boolean']['output'];
 };
 
+/** A post worth linking to from a text. */
 export type SeoLinkSuggestion = {
   __typename?: 'SeoLinkSuggestion';
+  /** The post ID. */
   databaseId: Scalars['Int']['output'];
+  /** Whether it is cornerstone content (listed first). */
   isCornerstone: Scalars['Boolean']['output'];
+  /** `["cornerstone"]` or empty. */
   labels: Array<Scalars['String']['output']>;
+  /** The post permalink. */
   link?: Maybe<Scalars['String']['output']>;
+  /** The object type (`post`). */
   objectType?: Maybe<Scalars['String']['output']>;
+  /** The suggestion as the site sent it. */
   raw?: Maybe<Scalars['JSON']['output']>;
+  /** How well it matches the prominent words (higher is better). */
   score?: Maybe<Scalars['Float']['output']>;
+  /** The post title. */
   title?: Maybe<Scalars['String']['output']>;
 };
 
+/** A custom field (post meta) of a post. */
 export type SeoMetaField = {
   __typename?: 'SeoMetaField';
+  /** The meta key, e.g. `_yoast_wpseo_focuskw`. */
   key: Scalars['String']['output'];
+  /** The stored value, as a string. */
   value?: Maybe<Scalars['String']['output']>;
 };
 
+/** Writes of `seo/v1`; each field is one request (except `importRedirects`). */
 export type SeoMutation = {
   __typename?: 'SeoMutation';
+  /** Signs the site in to keyword research with an authorisation code; a refused code answers `success: false`. */
   authenticateKeywordResearch?: Maybe<SeoKeywordResearchAuth>;
+  /** Marks prominent-words indexing complete; true once done. */
   completeProminentWords?: Maybe<Scalars['Boolean']['output']>;
+  /** Marks a task of the task list done (an unknown task is NOT_FOUND). */
   completeTask?: Maybe<SeoActionResult>;
   /**
    * Creates a redirect. A validation WARNING comes back as data (outcome WARNING,
@@ -2601,12 +3560,15 @@ export type SeoMutation = {
   createRedirect?: Maybe<RedirectResult>;
   /** Deletes the redirect with this origin (matched by origin only); FAILED when there is none. */
   deleteRedirect?: Maybe<RedirectResult>;
+  /** Dismisses an admin alert for the caller. */
   dismissAlert?: Maybe<SeoActionResult>;
   /** Removes the "new" badge of a post type. */
   dismissNewPostType?: Maybe<SeoActionResult>;
   /** Removes the "new" badge of a taxonomy. */
   dismissNewTaxonomy?: Maybe<SeoActionResult>;
+  /** Marks a post or term as cornerstone content (workouts); true when done. */
   enableCornerstone?: Maybe<Scalars['Boolean']['output']>;
+  /** Turns usage tracking on or off. */
   enableTracking?: Maybe<SeoActionResult>;
   /**
    * Creates many redirects in input order: through /batch/v1 when the site's index marks the
@@ -2614,6 +3576,7 @@ export type SeoMutation = {
    * time. Each item answers like `createRedirect` (warnings as data); at most 500 items.
    */
   importRedirects?: Maybe<Array<RedirectImportResult>>;
+  /** Marks an introduction (an in-product announcement) as seen by the caller. */
   markIntroductionSeen?: Maybe<SeoActionResult>;
   /** The next posts that need prominent words (the same batch again until they are saved). */
   prominentWordsContent?: Maybe<SeoProminentWordsContent>;
@@ -2621,8 +3584,11 @@ export type SeoMutation = {
   runImport?: Maybe<SeoIndexingBatch>;
   /** Runs one indexing step; repeat while `hasMore`. */
   runIndexing?: Maybe<SeoIndexingBatch>;
+  /** Saves which first-time configuration steps are finished. */
   saveConfigurationState?: Maybe<SeoActionResult>;
+  /** Saves the prominent words of posts (sent as `{stem: weight}` per post). */
   saveProminentWords?: Maybe<SeoActionResult>;
+  /** Saves the progress of the cornerstone and orphaned workouts; true when saved. */
   saveWorkouts?: Maybe<Scalars['Boolean']['output']>;
   /** Turns an integration on or off (`semrush`, `wincher`, ...); an unknown one gives success false. */
   setIntegrationActive?: Maybe<SeoActionResult>;
@@ -2630,9 +3596,11 @@ export type SeoMutation = {
   setKeywordResearchCountry?: Maybe<SeoActionResult>;
   /** Dismisses the Site Kit configuration for good (or undoes that). */
   setKitConfigurationDismissed?: Maybe<SeoActionResult>;
+  /** Saves how the site is represented (organisation or person, name, logo, tagline). */
   setSiteRepresentation?: Maybe<SeoActionResult>;
   /** Saves the organisation's social profiles; values it could not save are in `failures` (success false). */
   setSocialProfiles?: Maybe<SeoActionResult>;
+  /** Sets the caller's video embed permission. */
   setVideoEmbedPermission?: Maybe<SeoActionResult>;
   /** Records the first time a tracked action happened (`task_list_first_opened_on`, ...). */
   trackAction?: Maybe<SeoActionResult>;
@@ -2645,6 +3613,7 @@ export type SeoMutation = {
    * both must have the same format. Validation as `createRedirect`.
    */
   updateRedirect?: Maybe<RedirectResult>;
+  /** Saves the redirect settings. Needs `wpseo_manage_redirects`. */
   updateRedirectSettings?: Maybe<RedirectSettings>;
   /** Marks a post noindex (workouts). */
   workoutNoindex?: Maybe<Scalars['Boolean']['output']>;
@@ -2653,140 +3622,166 @@ export type SeoMutation = {
 };
 
 
+/** Writes of `seo/v1`; each field is one request (except `importRedirects`). */
 export type SeoMutationAuthenticateKeywordResearchArgs = {
   code: Scalars['String']['input'];
 };
 
 
+/** Writes of `seo/v1`; each field is one request (except `importRedirects`). */
 export type SeoMutationCompleteTaskArgs = {
   task: Scalars['String']['input'];
 };
 
 
+/** Writes of `seo/v1`; each field is one request (except `importRedirects`). */
 export type SeoMutationCreateRedirectArgs = {
   ignoreWarning?: InputMaybe<Scalars['Boolean']['input']>;
   input: RedirectInput;
 };
 
 
+/** Writes of `seo/v1`; each field is one request (except `importRedirects`). */
 export type SeoMutationDeleteRedirectArgs = {
   format?: InputMaybe<RedirectFormat>;
   origin: Scalars['String']['input'];
 };
 
 
+/** Writes of `seo/v1`; each field is one request (except `importRedirects`). */
 export type SeoMutationDismissAlertArgs = {
   key: Scalars['String']['input'];
 };
 
 
+/** Writes of `seo/v1`; each field is one request (except `importRedirects`). */
 export type SeoMutationDismissNewPostTypeArgs = {
   name: Scalars['String']['input'];
 };
 
 
+/** Writes of `seo/v1`; each field is one request (except `importRedirects`). */
 export type SeoMutationDismissNewTaxonomyArgs = {
   name: Scalars['String']['input'];
 };
 
 
+/** Writes of `seo/v1`; each field is one request (except `importRedirects`). */
 export type SeoMutationEnableCornerstoneArgs = {
   objectId: Scalars['Int']['input'];
   objectType: Scalars['String']['input'];
 };
 
 
+/** Writes of `seo/v1`; each field is one request (except `importRedirects`). */
 export type SeoMutationEnableTrackingArgs = {
   tracking: Scalars['Boolean']['input'];
 };
 
 
+/** Writes of `seo/v1`; each field is one request (except `importRedirects`). */
 export type SeoMutationImportRedirectsArgs = {
   ignoreWarning?: InputMaybe<Scalars['Boolean']['input']>;
   inputs: Array<RedirectInput>;
 };
 
 
+/** Writes of `seo/v1`; each field is one request (except `importRedirects`). */
 export type SeoMutationMarkIntroductionSeenArgs = {
   id: Scalars['String']['input'];
   isSeen?: InputMaybe<Scalars['Boolean']['input']>;
 };
 
 
+/** Writes of `seo/v1`; each field is one request (except `importRedirects`). */
 export type SeoMutationRunImportArgs = {
   plugin: Scalars['String']['input'];
   type: Scalars['String']['input'];
 };
 
 
+/** Writes of `seo/v1`; each field is one request (except `importRedirects`). */
 export type SeoMutationRunIndexingArgs = {
   action: SeoIndexingAction;
 };
 
 
+/** Writes of `seo/v1`; each field is one request (except `importRedirects`). */
 export type SeoMutationSaveConfigurationStateArgs = {
   finishedSteps: Array<Scalars['String']['input']>;
 };
 
 
+/** Writes of `seo/v1`; each field is one request (except `importRedirects`). */
 export type SeoMutationSaveProminentWordsArgs = {
   items: Array<SeoProminentWordsInput>;
 };
 
 
+/** Writes of `seo/v1`; each field is one request (except `importRedirects`). */
 export type SeoMutationSaveWorkoutsArgs = {
   cornerstone: SeoWorkoutInput;
   orphaned: SeoWorkoutInput;
 };
 
 
+/** Writes of `seo/v1`; each field is one request (except `importRedirects`). */
 export type SeoMutationSetIntegrationActiveArgs = {
   active: Scalars['Boolean']['input'];
   integration: Scalars['String']['input'];
 };
 
 
+/** Writes of `seo/v1`; each field is one request (except `importRedirects`). */
 export type SeoMutationSetKeywordResearchCountryArgs = {
   countryCode: Scalars['String']['input'];
 };
 
 
+/** Writes of `seo/v1`; each field is one request (except `importRedirects`). */
 export type SeoMutationSetKitConfigurationDismissedArgs = {
   dismissed: Scalars['Boolean']['input'];
 };
 
 
+/** Writes of `seo/v1`; each field is one request (except `importRedirects`). */
 export type SeoMutationSetSiteRepresentationArgs = {
   input: SeoSiteRepresentationInput;
 };
 
 
+/** Writes of `seo/v1`; each field is one request (except `importRedirects`). */
 export type SeoMutationSetSocialProfilesArgs = {
   input: SeoSocialProfilesInput;
 };
 
 
+/** Writes of `seo/v1`; each field is one request (except `importRedirects`). */
 export type SeoMutationSetVideoEmbedPermissionArgs = {
   value?: InputMaybe<Scalars['Boolean']['input']>;
 };
 
 
+/** Writes of `seo/v1`; each field is one request (except `importRedirects`). */
 export type SeoMutationTrackActionArgs = {
   action: Scalars['String']['input'];
 };
 
 
+/** Writes of `seo/v1`; each field is one request (except `importRedirects`). */
 export type SeoMutationTrackSetupStepsArgs = {
   input: SeoSetupStepsInput;
 };
 
 
+/** Writes of `seo/v1`; each field is one request (except `importRedirects`). */
 export type SeoMutationUndoRedirectsForObjectArgs = {
   kind: SeoObjectKind;
   objectId: Scalars['Int']['input'];
 };
 
 
+/** Writes of `seo/v1`; each field is one request (except `importRedirects`). */
 export type SeoMutationUpdateRedirectArgs = {
   from: RedirectInput;
   ignoreWarning?: InputMaybe<Scalars['Boolean']['input']>;
@@ -2794,12 +3789,14 @@ export type SeoMutationUpdateRedirectArgs = {
 };
 
 
+/** Writes of `seo/v1`; each field is one request (except `importRedirects`). */
 export type SeoMutationUpdateRedirectSettingsArgs = {
   disablePhpRedirect: Scalars['Boolean']['input'];
   separateFile: Scalars['Boolean']['input'];
 };
 
 
+/** Writes of `seo/v1`; each field is one request (except `importRedirects`). */
 export type SeoMutationWorkoutNoindexArgs = {
   objectId: Scalars['Int']['input'];
   objectSubType: Scalars['String']['input'];
@@ -2807,6 +3804,7 @@ export type SeoMutationWorkoutNoindexArgs = {
 };
 
 
+/** Writes of `seo/v1`; each field is one request (except `importRedirects`). */
 export type SeoMutationWorkoutRemoveAndRedirectArgs = {
   objectId: Scalars['Int']['input'];
   objectSubType: Scalars['String']['input'];
@@ -2817,27 +3815,41 @@ export type SeoMutationWorkoutRemoveAndRedirectArgs = {
 
 /** The kind of object whose redirects `undoRedirectsForObject` removes. */
 export type SeoObjectKind =
+  /** A post of any type (the right to edit it is needed). */
   | 'POST'
+  /** A taxonomy term (`manage_categories` is needed). */
   | 'TERM';
 
+/** A prominent word (its stem) and its weight. */
 export type SeoProminentWordInput = {
+  /** The word stem. */
   stem: Scalars['String']['input'];
+  /** How prominent it is in the text (a count or score; higher is more prominent). */
   weight: Scalars['Float']['input'];
 };
 
+/** A batch of posts whose prominent words are still to be computed and saved. */
 export type SeoProminentWordsContent = {
   __typename?: 'SeoProminentWordsContent';
+  /** True while the site has a next URL: save these, then ask again. */
   hasMore: Scalars['Boolean']['output'];
+  /** The site's `next_url` (null once done). */
   nextUrl?: Maybe<Scalars['String']['output']>;
+  /** The posts of the batch. */
   objects: Array<SeoContentForWords>;
+  /** The site's answer as received. */
   raw?: Maybe<Scalars['JSON']['output']>;
 };
 
+/** One post's prominent words. */
 export type SeoProminentWordsInput = {
+  /** The post ID. */
   objectId: Scalars['Int']['input'];
+  /** The post's prominent words. */
   words: Array<SeoProminentWordInput>;
 };
 
+/** Reads of `seo/v1`; each field is one request (redirects with no format, two). */
 export type SeoQuery = {
   __typename?: 'SeoQuery';
   /** Published posts of a type whose title contains `search` (at most 100), for llms.txt. */
@@ -2846,6 +3858,7 @@ export type SeoQuery = {
   canEditUser?: Maybe<Scalars['Boolean']['output']>;
   /** Finished first-time configuration steps. */
   configurationState?: Maybe<Array<Scalars['String']['output']>>;
+  /** Cornerstone content and the most linked content. Needs `edit_others_posts`. */
   cornerstoneData?: Maybe<SeoCornerstoneData>;
   /** Size of an uploaded file of this site (NOT_FOUND for other hosts and unknown files). Needs `manage_options`. */
   fileSize?: Maybe<SeoFileSize>;
@@ -2859,6 +3872,7 @@ export type SeoQuery = {
   postMeta?: Maybe<Array<SeoMetaField>>;
   /** Readability scores; arguments as `seoScores`. */
   readabilityScores?: Maybe<SeoScoreSummary>;
+  /** How the site serves redirects. Needs `wpseo_manage_redirects`. */
   redirectSettings?: Maybe<RedirectSettings>;
   /** Redirects of one format, or of both (two parallel requests) when `format` is null. Needs `wpseo_manage_redirects`. */
   redirects?: Maybe<Array<Redirect>>;
@@ -2879,32 +3893,38 @@ export type SeoQuery = {
 };
 
 
+/** Reads of `seo/v1`; each field is one request (redirects with no format, two). */
 export type SeoQueryAvailablePostsArgs = {
   postType?: InputMaybe<Scalars['String']['input']>;
   search?: InputMaybe<Scalars['String']['input']>;
 };
 
 
+/** Reads of `seo/v1`; each field is one request (redirects with no format, two). */
 export type SeoQueryCanEditUserArgs = {
   userId: Scalars['Int']['input'];
 };
 
 
+/** Reads of `seo/v1`; each field is one request (redirects with no format, two). */
 export type SeoQueryFileSizeArgs = {
   url: Scalars['String']['input'];
 };
 
 
+/** Reads of `seo/v1`; each field is one request (redirects with no format, two). */
 export type SeoQueryHeadArgs = {
   url: Scalars['String']['input'];
 };
 
 
+/** Reads of `seo/v1`; each field is one request (redirects with no format, two). */
 export type SeoQueryLastUpdatedArgs = {
   postId: Scalars['Int']['input'];
 };
 
 
+/** Reads of `seo/v1`; each field is one request (redirects with no format, two). */
 export type SeoQueryLinkSuggestionsArgs = {
   limit?: InputMaybe<Scalars['Int']['input']>;
   objectId: Scalars['Int']['input'];
@@ -2913,12 +3933,14 @@ export type SeoQueryLinkSuggestionsArgs = {
 };
 
 
+/** Reads of `seo/v1`; each field is one request (redirects with no format, two). */
 export type SeoQueryPostMetaArgs = {
   postId: Scalars['Int']['input'];
   query?: InputMaybe<Scalars['String']['input']>;
 };
 
 
+/** Reads of `seo/v1`; each field is one request (redirects with no format, two). */
 export type SeoQueryReadabilityScoresArgs = {
   contentType: Scalars['String']['input'];
   taxonomy?: InputMaybe<Scalars['String']['input']>;
@@ -2927,17 +3949,20 @@ export type SeoQueryReadabilityScoresArgs = {
 };
 
 
+/** Reads of `seo/v1`; each field is one request (redirects with no format, two). */
 export type SeoQueryRedirectsArgs = {
   format?: InputMaybe<RedirectFormat>;
 };
 
 
+/** Reads of `seo/v1`; each field is one request (redirects with no format, two). */
 export type SeoQueryRelatedKeyphrasesArgs = {
   countryCode: Scalars['String']['input'];
   keyphrase: Scalars['String']['input'];
 };
 
 
+/** Reads of `seo/v1`; each field is one request (redirects with no format, two). */
 export type SeoQuerySeoScoresArgs = {
   contentType: Scalars['String']['input'];
   taxonomy?: InputMaybe<Scalars['String']['input']>;
@@ -2946,18 +3971,22 @@ export type SeoQuerySeoScoresArgs = {
 };
 
 
+/** Reads of `seo/v1`; each field is one request (redirects with no format, two). */
 export type SeoQueryTasksArgs = {
   filter?: InputMaybe<SeoTaskFilter>;
   limit?: InputMaybe<Scalars['Int']['input']>;
 };
 
 
+/** Reads of `seo/v1`; each field is one request (redirects with no format, two). */
 export type SeoQueryWorkoutLinkSuggestionsArgs = {
   indexableId: Scalars['Int']['input'];
 };
 
+/** How many of the caller's visible published posts have one SEO rank. */
 export type SeoRankCount = {
   __typename?: 'SeoRankCount';
+  /** Posts with that rank (a noindex post counts under `noindex` and its score rank). */
   count: Scalars['Int']['output'];
   /** The label, HTML stripped. */
   label?: Maybe<Scalars['String']['output']>;
@@ -2965,68 +3994,103 @@ export type SeoRankCount = {
   link?: Maybe<Scalars['String']['output']>;
   /** `na` (no focus keyphrase), `bad`, `ok`, `good` or `noindex`. */
   rank: Scalars['String']['output'];
+  /** The entry as the site sent it. */
   raw?: Maybe<Scalars['JSON']['output']>;
 };
 
+/** One related keyphrase. */
 export type SeoRelatedKeyphrase = {
   __typename?: 'SeoRelatedKeyphrase';
+  /** Keyword difficulty index, 0 to 100. */
   difficulty?: Maybe<Scalars['Int']['output']>;
+  /** Search intent codes, as the research service gives them. */
   intent?: Maybe<Scalars['String']['output']>;
+  /** The keyphrase. */
   keyword: Scalars['String']['output'];
+  /** Monthly searches. */
   searchVolume?: Maybe<Scalars['Int']['output']>;
   /** Monthly trend, 12 values between 0 and 1. */
   trends: Array<Scalars['Float']['output']>;
 };
 
+/** One score group and how many posts are in it. */
 export type SeoScoreGroup = {
   __typename?: 'SeoScoreGroup';
+  /** Published posts (not noindex) in this group. */
   amount: Scalars['Int']['output'];
   /** The posts' IDs (only with `troubleshooting: true`). */
   ids?: Maybe<Array<Scalars['Int']['output']>>;
+  /** `good` (71–100), `ok` (41–70), `bad` (1–40) or `notAnalyzed`. */
   name: Scalars['String']['output'];
+  /** The group as the site sent it. */
   raw?: Maybe<Scalars['JSON']['output']>;
   /** Admin list of those posts. */
   viewLink?: Maybe<Scalars['String']['output']>;
 };
 
+/** SEO or readability scores of a content type, in groups. */
 export type SeoScoreSummary = {
   __typename?: 'SeoScoreSummary';
+  /** True when the site answered from its cache (Yoast caches the counts briefly). */
   cacheUsed?: Maybe<Scalars['Boolean']['output']>;
   /** Groups `good`, `ok`, `bad` and `notAnalyzed` (zero amounts included). */
   groups: Array<SeoScoreGroup>;
   /** Seconds the site spent counting (0 when served from its cache). */
   queryTime?: Maybe<Scalars['Float']['output']>;
+  /** The site's answer as received. */
   raw?: Maybe<Scalars['JSON']['output']>;
 };
 
+/** A stage of the Site Kit setup. */
 export type SeoSetupStage =
+  /** Activating it (`activate`). */
   | 'ACTIVATE'
+  /** Granting consent (`grantConsent`). */
   | 'GRANT_CONSENT'
+  /** Installing the plugin (`install`). */
   | 'INSTALL'
+  /** Setting it up (`setup`). */
   | 'SETUP'
+  /** Connected (`successfullyConnected`). */
   | 'SUCCESSFULLY_CONNECTED';
 
+/** Site Kit setup progress to record; only the fields given are sent. */
 export type SeoSetupStepsInput = {
+  /** The stage of the first interaction. */
   firstInteractionStage?: InputMaybe<SeoSetupStage>;
+  /** The stage of the latest interaction. */
   lastInteractionStage?: InputMaybe<SeoSetupStage>;
+  /** The setup widget was shown (sent as `yes` / `no`). */
   setupWidgetLoaded?: InputMaybe<Scalars['Boolean']['input']>;
+  /** The widget was dismissed for good. */
   setupWidgetPermanentlyDismissed?: InputMaybe<Scalars['Boolean']['input']>;
+  /** The widget was dismissed for now. */
   setupWidgetTemporarilyDismissed?: InputMaybe<Scalars['Boolean']['input']>;
 };
 
+/** How the site is represented in structured data (first-time configuration). */
 export type SeoSiteRepresentationInput = {
+  /** URL of the organisation's logo. */
   companyLogo?: InputMaybe<Scalars['String']['input']>;
+  /** Media ID of the organisation's logo. */
   companyLogoId?: InputMaybe<Scalars['Int']['input']>;
+  /** The organisation's name. */
   companyName?: InputMaybe<Scalars['String']['input']>;
+  /** An organisation or a person. */
   companyOrPerson: SeoCompanyOrPerson;
+  /** User ID of the person (PERSON). */
   companyOrPersonUserId?: InputMaybe<Scalars['Int']['input']>;
   /** Becomes the site's tagline. */
   description?: InputMaybe<Scalars['String']['input']>;
+  /** URL of the person's logo or avatar. */
   personLogo?: InputMaybe<Scalars['String']['input']>;
+  /** Media ID of the person's logo or avatar. */
   personLogoId?: InputMaybe<Scalars['Int']['input']>;
 };
 
+/** The organisation's social profiles. */
 export type SeoSocialProfilesInput = {
+  /** Other profile URLs (replace the stored list; a bad one is reported as `other_social_urls-<index>`). */
   otherSocialUrls?: InputMaybe<Array<Scalars['String']['input']>>;
   /** An http(s) URL ("" clears it). */
   socialSiteA?: InputMaybe<Scalars['String']['input']>;
@@ -3034,39 +4098,57 @@ export type SeoSocialProfilesInput = {
   socialSiteB?: InputMaybe<Scalars['String']['input']>;
 };
 
+/** The dashboard's SEO rank counts (GET statistics). */
 export type SeoStatistics = {
   __typename?: 'SeoStatistics';
   /** The dashboard sentence above the counts. */
   header?: Maybe<Scalars['String']['output']>;
+  /** One count per SEO rank. */
   ranks: Array<SeoRankCount>;
+  /** The site's answer as received. */
   raw?: Maybe<Scalars['JSON']['output']>;
 };
 
+/** A task of the SEO dashboard's task list. */
 export type SeoTask = {
   __typename?: 'SeoTask';
+  /** What the task is about. */
   about?: Maybe<Scalars['String']['output']>;
+  /** A badge shown with the task (e.g. `new`); null when none. */
   badge?: Maybe<Scalars['String']['output']>;
+  /** The button that starts the task; null when none. */
   callToAction?: Maybe<SeoCallToAction>;
   /** Minutes. */
   duration?: Maybe<Scalars['Int']['output']>;
+  /** Task ID, e.g. `complete-ftc`; pass it to `completeTask`. */
   id: Scalars['String']['output'];
+  /** Whether it is done. */
   isCompleted: Scalars['Boolean']['output'];
+  /** `high`, `medium` or `low`. */
   priority?: Maybe<Scalars['String']['output']>;
+  /** The task as the site sent it. */
   raw?: Maybe<Scalars['JSON']['output']>;
+  /** The task title. */
   title?: Maybe<Scalars['String']['output']>;
 };
 
+/** Which tasks `tasks` lists. */
 export type SeoTaskFilter =
+  /** Completed tasks only. */
   | 'COMPLETED'
+  /** Tasks still to do. */
   | 'INCOMPLETE';
 
+/** One workout's progress. */
 export type SeoWorkout = {
   __typename?: 'SeoWorkout';
+  /** Names of the finished steps. */
   finishedSteps: Array<Scalars['String']['output']>;
   /** Indexables per step, as stored. */
   indexablesByStep?: Maybe<Scalars['JSON']['output']>;
 };
 
+/** One workout's progress to save. */
 export type SeoWorkoutInput = {
   /** Cornerstone: chooseCornerstones, checkLinks, addLinks, improved, skipped. Orphaned: improveRemove, update, addLinks, removed, noindexed, improved, skipped. */
   finishedSteps: Array<Scalars['String']['input']>;
@@ -3074,23 +4156,37 @@ export type SeoWorkoutInput = {
   indexablesByStep?: InputMaybe<Scalars['JSON']['input']>;
 };
 
+/** A post worth linking to from an indexable (workouts). */
 export type SeoWorkoutLinkSuggestion = {
   __typename?: 'SeoWorkoutLinkSuggestion';
+  /** The post's admin edit URL. */
   editLink?: Maybe<Scalars['String']['output']>;
+  /** Whether it is cornerstone content. */
   isCornerstone: Scalars['Boolean']['output'];
+  /** The post ID. */
   objectId: Scalars['Int']['output'];
+  /** The post type. */
   objectSubType?: Maybe<Scalars['String']['output']>;
+  /** The object type (`post`). */
   objectType?: Maybe<Scalars['String']['output']>;
+  /** The post permalink. */
   permalink?: Maybe<Scalars['String']['output']>;
+  /** The suggestion as the site sent it. */
   raw?: Maybe<Scalars['JSON']['output']>;
+  /** How well it matches (higher is better). */
   score?: Maybe<Scalars['Float']['output']>;
+  /** The post title. */
   title?: Maybe<Scalars['String']['output']>;
 };
 
+/** Progress of the SEO workouts. */
 export type SeoWorkouts = {
   __typename?: 'SeoWorkouts';
+  /** The configuration workout. */
   configuration?: Maybe<SeoWorkout>;
+  /** The cornerstone workout. */
   cornerstone?: Maybe<SeoWorkout>;
+  /** The orphaned-content workout. */
   orphaned?: Maybe<SeoWorkout>;
   /** All workouts data as stored. */
   raw?: Maybe<Scalars['JSON']['output']>;
@@ -3099,17 +4195,29 @@ export type SeoWorkouts = {
 /** A series of recurring events (calendar-core/v1). */
 export type Series = Node & {
   __typename?: 'Series';
+  /** The WordPress post ID of the series. */
   databaseId: Scalars['Int']['output'];
+  /** Description (rendered HTML, the series post's content). */
   description?: Maybe<Scalars['String']['output']>;
+  /** IDs of the series' events, as the site lists them (`events`). */
   eventIds: Array<Scalars['Int']['output']>;
+  /** The series' events (the event list filtered by `seriesIds`; calendar-core/v1). */
   events?: Maybe<EventConnection>;
+  /** Global ID (base64 of `Series:databaseId`). */
   id: Scalars['ID']['output'];
+  /** Publication date in the site's time zone, with its offset. */
   publishedAt?: Maybe<Scalars['DateTime']['output']>;
+  /** Publication date in UTC (`Z`). */
   publishedAtUtc?: Maybe<Scalars['DateTime']['output']>;
+  /** The upstream object as received. */
   raw?: Maybe<Scalars['JSON']['output']>;
+  /** URL slug. */
   slug?: Maybe<Scalars['String']['output']>;
+  /** Post status. */
   status?: Maybe<PostStatus>;
+  /** Title (rendered). */
   title?: Maybe<Scalars['String']['output']>;
+  /** Permalink on the site. */
   url?: Maybe<Scalars['String']['output']>;
 };
 
@@ -3124,17 +4232,25 @@ export type SeriesEventsArgs = {
   where?: InputMaybe<EventsWhere>;
 };
 
+/** A page of series (Relay connection). */
 export type SeriesConnection = {
   __typename?: 'SeriesConnection';
+  /** The page's series, each with its cursor. */
   edges: Array<SeriesEdge>;
+  /** The page's series (the same as `edges { node }`). */
   nodes: Array<Series>;
+  /** Whether there are more pages, and the cursors to fetch them. */
   pageInfo: PageInfo;
+  /** Total number of matching series (from the site's total headers). */
   totalCount?: Maybe<Scalars['Int']['output']>;
 };
 
+/** A series in a `SeriesConnection`. */
 export type SeriesEdge = {
   __typename?: 'SeriesEdge';
+  /** Opaque cursor of this series' position, for `after`/`before`. */
   cursor: Scalars['String']['output'];
+  /** The series. */
   node: Series;
 };
 
@@ -3142,67 +4258,103 @@ export type SeriesEdge = {
 export type SeriesWhere = {
   /** Series containing these event IDs. */
   eventIds?: InputMaybe<Array<Scalars['Int']['input']>>;
+  /** Matches title or description. */
   search?: InputMaybe<Scalars['String']['input']>;
+  /** Post statuses (PUBLISH, PENDING, DRAFT, FUTURE or PRIVATE); default published. */
   status?: InputMaybe<Array<PostStatus>>;
+  /** True: only series with ticketed events; false: only others. */
   ticketed?: InputMaybe<Scalars['Boolean']['input']>;
 };
 
-/** Facts from the site's root index. */
+/** Facts from the site's root index (`GET /`), read when the gateway starts and again on /readyz: no request of their own. */
 export type Site = {
   __typename?: 'Site';
   /** Which calendar interface event lists use when no filter pins one: LEGACY when the site has it (faster on real sites, and it filters by category and tag), else CORE. */
   calendarInterface?: Maybe<Scalars['String']['output']>;
+  /** The site's tagline (root index `description`). */
   description?: Maybe<Scalars['String']['output']>;
+  /** The site's offset from UTC in hours (`gmt_offset`, e.g. `-5` or `5.5`). */
   gmtOffset?: Maybe<Scalars['Float']['output']>;
+  /** The public site address (root index `home`); differs from `url` when WordPress lives in a subdirectory. */
   home?: Maybe<Scalars['String']['output']>;
   /** Largest number of requests per /batch/v1 call. */
   maxBatchSize?: Maybe<Scalars['Int']['output']>;
+  /** The site's title (root index `name`). */
   name?: Maybe<Scalars['String']['output']>;
   /** Namespaces the site offers. */
   namespaces: Array<Scalars['String']['output']>;
+  /** IANA time zone (`timezone_string`), or `UTC+2` / `UTC-5:30` built from `gmt_offset` when the site has no named zone. */
   timezone?: Maybe<Scalars['String']['output']>;
+  /** The WordPress address (root index `url`), e.g. `https://example.org`. */
   url?: Maybe<Scalars['String']['output']>;
 };
 
 /** GET /network/sites-content-review-compliance-summary */
 export type SiteContentReviewCompliance = {
   __typename?: 'SiteContentReviewCompliance';
+  /** The site's blog ID in the network. */
   blogId: Scalars['Int']['output'];
+  /** True when `rate` reaches the network's threshold. */
   compliant?: Maybe<Scalars['Boolean']['output']>;
+  /** Reviewed and not due within 30 days. */
   current?: Maybe<Scalars['Int']['output']>;
+  /** The site's host name. */
   domain?: Maybe<Scalars['String']['output']>;
+  /** Due for review within 30 days. */
   dueSoon?: Maybe<Scalars['Int']['output']>;
+  /** The site's title. */
   name?: Maybe<Scalars['String']['output']>;
+  /** Never reviewed. */
   neverReviewed?: Maybe<Scalars['Int']['output']>;
+  /** Past their review date. */
   overdue?: Maybe<Scalars['Int']['output']>;
+  /** The site's path in the network, e.g. `/news/`. */
   path?: Maybe<Scalars['String']['output']>;
+  /** Posts and pages under review. */
   postsTotal?: Maybe<Scalars['Int']['output']>;
+  /** Percentage that is current or due soon. */
   rate?: Maybe<Scalars['Float']['output']>;
+  /** The row as the site sent it. */
   raw?: Maybe<Scalars['JSON']['output']>;
+  /** The site's home URL. */
   url?: Maybe<Scalars['String']['output']>;
 };
 
 /** GET /network/sites-qa-compliance-summary */
 export type SiteQaCompliance = {
   __typename?: 'SiteQaCompliance';
+  /** The site's blog ID in the network. */
   blogId: Scalars['Int']['output'];
+  /** Checks that failed. */
   checksFailed?: Maybe<Scalars['Int']['output']>;
+  /** Checks that passed. */
   checksPassed?: Maybe<Scalars['Int']['output']>;
+  /** QA checks run on the site. */
   checksTotal?: Maybe<Scalars['Int']['output']>;
+  /** True when `rate` reaches the network's threshold. */
   compliant?: Maybe<Scalars['Boolean']['output']>;
+  /** The site's host name. */
   domain?: Maybe<Scalars['String']['output']>;
+  /** When QA last ran (UTC). */
   lastChecked?: Maybe<Scalars['DateTime']['output']>;
+  /** The site's title. */
   name?: Maybe<Scalars['String']['output']>;
+  /** The site's path in the network, e.g. `/news/`. */
   path?: Maybe<Scalars['String']['output']>;
+  /** Percentage of checks that passed. */
   rate?: Maybe<Scalars['Float']['output']>;
+  /** The row as the site sent it. */
   raw?: Maybe<Scalars['JSON']['output']>;
+  /** The site's home URL. */
   url?: Maybe<Scalars['String']['output']>;
 };
 
+/** One route of a namespace index. */
 export type SiteRoute = {
   __typename?: 'SiteRoute';
   /** Methods whose endpoint is marked `allow_batch` (writable through /batch/v1). */
   batchMethods: Array<Scalars['String']['output']>;
+  /** HTTP methods the route answers (`GET`, `POST`, ...), over all its endpoints. */
   methods: Array<Scalars['String']['output']>;
   /** Route pattern as the site writes it, e.g. `/calendar-core/v1/events/(?P<id>[\\d]+)`. */
   pattern: Scalars['String']['output'];
@@ -3211,33 +4363,55 @@ export type SiteRoute = {
 /** GET /network/sites-training-compliance-summary */
 export type SiteTrainingCompliance = {
   __typename?: 'SiteTrainingCompliance';
+  /** The site's blog ID in the network. */
   blogId: Scalars['Int']['output'];
+  /** True when no user's training is overdue. */
   compliant?: Maybe<Scalars['Boolean']['output']>;
+  /** The site's host name. */
   domain?: Maybe<Scalars['String']['output']>;
+  /** The site's title. */
   name?: Maybe<Scalars['String']['output']>;
+  /** The site's path in the network, e.g. `/news/`. */
   path?: Maybe<Scalars['String']['output']>;
+  /** Percentage of users who completed their training. */
   rate?: Maybe<Scalars['Float']['output']>;
+  /** The row as the site sent it. */
   raw?: Maybe<Scalars['JSON']['output']>;
+  /** The site's home URL. */
   url?: Maybe<Scalars['String']['output']>;
+  /** Of those, users who completed it. */
   usersCompleted?: Maybe<Scalars['Int']['output']>;
+  /** Of those, users whose training is overdue. */
   usersOverdue?: Maybe<Scalars['Int']['output']>;
+  /** Users with a training record on the site. */
   usersTotal?: Maybe<Scalars['Int']['output']>;
 };
 
+/** An event tag (WordPress `post_tag`), read from the legacy interface. */
 export type Tag = Node & {
   __typename?: 'Tag';
+  /** Published posts with this tag (the site's term count). */
   count?: Maybe<Scalars['Int']['output']>;
+  /** The term ID on the site. */
   databaseId: Scalars['Int']['output'];
+  /** The term description as stored (may be empty). */
   description?: Maybe<Scalars['String']['output']>;
+  /** Events with this tag: `events(where: { tagIds: [this] })`, always through the legacy list (the calendar-core list ignores tags). */
   events?: Maybe<EventConnection>;
+  /** Global ID (opaque; base64 of `Tag:databaseId`). */
   id: Scalars['ID']['output'];
+  /** Display name. */
   name?: Maybe<Scalars['String']['output']>;
+  /** The legacy term object as the site sent it. */
   raw?: Maybe<Scalars['JSON']['output']>;
+  /** URL slug, unique among tags. */
   slug?: Maybe<Scalars['String']['output']>;
+  /** Public archive page of the tag; an embedded term lacks it, so it is read from the term archive (batched). */
   url?: Maybe<Scalars['String']['output']>;
 };
 
 
+/** An event tag (WordPress `post_tag`), read from the legacy interface. */
 export type TagEventsArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
   before?: InputMaybe<Scalars['String']['input']>;
@@ -3247,59 +4421,95 @@ export type TagEventsArgs = {
   where?: InputMaybe<EventsWhere>;
 };
 
+/** A page of tags (Relay connection). */
 export type TagConnection = {
   __typename?: 'TagConnection';
+  /** The tags of the page, each with its cursor. */
   edges: Array<TagEdge>;
+  /** The tags of the page, without cursors. */
   nodes: Array<Tag>;
+  /** Whether there are tags before or after this page, and the cursors to get them. */
   pageInfo: PageInfo;
+  /** Tags matching the filter, over all pages (the site's total header). */
   totalCount?: Maybe<Scalars['Int']['output']>;
 };
 
+/** A tag and its cursor. */
 export type TagEdge = {
   __typename?: 'TagEdge';
+  /** Opaque position in the list, for `after` / `before`. */
   cursor: Scalars['String']['output'];
+  /** The tag. */
   node: Tag;
 };
 
 /** An event tag as written (legacy interface); `name` is required on create. */
 export type TagInput = {
+  /** Description (at most 65,535 characters). */
   description?: InputMaybe<Scalars['String']['input']>;
+  /** Display name (at most 200 characters). */
   name?: InputMaybe<Scalars['String']['input']>;
+  /** URL slug (at most 200 characters); the site derives one from the name when not given. */
   slug?: InputMaybe<Scalars['String']['input']>;
 };
 
+/** The answer of a single tag write. */
 export type TagPayload = {
   __typename?: 'TagPayload';
+  /** The tag as the site answered the write (never data read earlier in the request). */
   tag?: Maybe<Tag>;
 };
 
+/** How the embed's category and tag filters combine (`tax_operand`). */
 export type TaxOperand =
+  /** Events must match every given category and tag. */
   | 'AND'
+  /** Events matching any given category or tag (the default). */
   | 'OR';
 
+/** How several taxonomy filters combine (`tax_relation`). */
 export type TaxRelation =
+  /** A post must match every taxonomy filter. */
   | 'AND'
+  /** A post matching any taxonomy filter is listed. */
   | 'OR';
 
+/** How `category(id:)` and `tag(id:)` read their `id`. */
 export type TermIdType =
+  /** A database (term) ID only. */
   | 'DATABASE_ID'
+  /** A global ID of the type, or a database ID (the default). */
   | 'ID'
+  /** The term's slug (empty terms included). */
   | 'SLUG';
 
+/** How the terms of one taxonomy filter combine. */
 export type TermOperator =
+  /** The post has every term. */
   | 'AND'
+  /** The post has at least one of the terms. */
   | 'OR';
 
+/** What category and tag lists sort by (the legacy archives' `orderby`). */
 export type TermOrderField =
+  /** By number of published events. */
   | 'COUNT'
+  /** By description text. */
   | 'DESCRIPTION'
+  /** By term ID. */
   | 'ID'
+  /** By name (the site's default). */
   | 'NAME'
+  /** By slug. */
   | 'SLUG'
+  /** By WordPress term group (alias groups; rarely used). */
   | 'TERM_GROUP';
 
+/** Sort order of a category or tag list. */
 export type TermsOrderBy = {
+  /** Ascending (default) or descending. */
   direction?: InputMaybe<OrderDirection>;
+  /** What to sort by. */
   field: TermOrderField;
 };
 
@@ -3307,9 +4517,11 @@ export type TermsOrderBy = {
 export type TermsWhere = {
   /** Terms of this event. */
   event?: InputMaybe<Scalars['Int']['input']>;
+  /** Leave out these term IDs (the site's `exclude`). */
   excludeIds?: InputMaybe<Array<Scalars['Int']['input']>>;
   /** Leave out terms with no events (default true, as the site does). */
   hideEmpty?: InputMaybe<Scalars['Boolean']['input']>;
+  /** Only these term IDs (the site's `include`). */
   ids?: InputMaybe<Array<Scalars['Int']['input']>>;
   /**
    * Categories only: children of this category (0 for top level). The gateway filters by
@@ -3317,14 +4529,19 @@ export type TermsWhere = {
    * the legacy term archives refuse `parent=0`.
    */
   parent?: InputMaybe<Scalars['Int']['input']>;
+  /** Terms whose name or slug contains this text (the site's `search`). */
   search?: InputMaybe<Scalars['String']['input']>;
+  /** The term with exactly this slug. */
   slug?: InputMaybe<Scalars['String']['input']>;
 };
 
 /** The HTTP method of an update. calendar-core/v1 takes PUT and PATCH; the legacy interface also takes POST (which then forces the legacy interface). */
 export type UpdateMethod =
+  /** Changes the given fields (the default). */
   | 'PATCH'
+  /** The legacy interface's own edit method; forces the legacy interface. */
   | 'POST'
+  /** Same effect as PATCH on WordPress (both are its edit method): only the given fields change. */
   | 'PUT';
 
 /**
@@ -3332,66 +4549,115 @@ export type UpdateMethod =
  * only the fields given change; fields left out or null keep their stored values.
  */
 export type UpdatePostInput = {
+  /** New author user ID (needs `edit_others_posts`). */
   authorId?: InputMaybe<Scalars['Int']['input']>;
   /** Replaces the post's categories (unknown IDs are skipped by the site). */
   categoryIds?: InputMaybe<Array<Scalars['Int']['input']>>;
+  /** Open or close comments. */
   commentStatus?: InputMaybe<DiscussionStatus>;
+  /** New content (HTML / block markup). */
   content?: InputMaybe<Scalars['String']['input']>;
   /** Publication date; without an offset it is read in the site's time zone. */
   date?: InputMaybe<Scalars['DateTime']['input']>;
+  /** New excerpt. */
   excerpt?: InputMaybe<Scalars['String']['input']>;
+  /** Attachment ID of the featured image (0 removes it). */
   featuredMediaId?: InputMaybe<Scalars['Int']['input']>;
+  /** New post format. */
   format?: InputMaybe<PostFormat>;
+  /** Registered post meta to change, as an object of key to value; keys left out keep their values. */
   meta?: InputMaybe<Scalars['JSON']['input']>;
+  /** New password; `""` removes the protection. */
   password?: InputMaybe<Scalars['String']['input']>;
+  /** Open or close pings. */
   pingStatus?: InputMaybe<DiscussionStatus>;
   /** Published posts keep their slug unless one is given. */
   slug?: InputMaybe<Scalars['String']['input']>;
   /** PUBLISH/FUTURE/PRIVATE need `publish_posts` (re-sending the current status is always allowed). */
   status?: InputMaybe<PostWriteStatus>;
+  /** Pin or unpin the post. */
   sticky?: InputMaybe<Scalars['Boolean']['input']>;
   /** Replaces the post's tags. */
   tagIds?: InputMaybe<Array<Scalars['Int']['input']>>;
+  /** `""` for the default template or a template the theme offers. */
   template?: InputMaybe<Scalars['String']['input']>;
+  /** New title. */
   title?: InputMaybe<Scalars['String']['input']>;
 };
 
+/**
+ * An event venue. Fields come from whichever calendar interface served it; a field that
+ * interface lacks is read from the other one (batched), and is null when the site has only one.
+ */
 export type Venue = Node & {
   __typename?: 'Venue';
+  /** Street address. */
   address?: Maybe<Scalars['String']['output']>;
+  /** User ID of the venue's author. */
   authorId?: Maybe<Scalars['Int']['output']>;
+  /** City. */
   city?: Maybe<Scalars['String']['output']>;
+  /** Country name, as entered on the site. */
   country?: Maybe<Scalars['String']['output']>;
+  /** The venue's post ID on the site. */
   databaseId: Scalars['Int']['output'];
+  /** Description (HTML). */
   description?: Maybe<Scalars['String']['output']>;
+  /** A maps link with directions to the venue (calendar-core/v1 `directions_link`). */
   directionsLink?: Maybe<Scalars['String']['output']>;
   /** Events at this venue. */
   events?: Maybe<EventConnection>;
+  /** Excerpt (HTML). */
   excerpt?: Maybe<Scalars['String']['output']>;
+  /** The featured image (legacy interface; calendar-core gives only its ID). Null when none. */
   featuredImage?: Maybe<Image>;
+  /** Global ID (opaque; base64 of `Venue:databaseId`). */
   id: Scalars['ID']['output'];
+  /** Latitude in decimal degrees; null when the venue has no coordinates. */
   latitude?: Maybe<Scalars['Float']['output']>;
+  /** Longitude in decimal degrees; null when the venue has no coordinates. */
   longitude?: Maybe<Scalars['Float']['output']>;
+  /** Last modification in the site's time zone, with its offset. */
   modifiedAt?: Maybe<Scalars['DateTime']['output']>;
+  /** Last modification in UTC (`...Z`). */
   modifiedAtUtc?: Maybe<Scalars['DateTime']['output']>;
+  /** Phone number, as entered. */
   phone?: Maybe<Scalars['String']['output']>;
+  /** Province, for venues outside the United States. */
   province?: Maybe<Scalars['String']['output']>;
+  /** Publication date in the site's time zone, with its offset. */
   publishedAt?: Maybe<Scalars['DateTime']['output']>;
+  /** Publication date in UTC (`...Z`). */
   publishedAtUtc?: Maybe<Scalars['DateTime']['output']>;
+  /** The venue object as the serving interface sent it. */
   raw?: Maybe<Scalars['JSON']['output']>;
+  /** Whether event pages show a map of the venue (legacy interface; false when unset). */
   showMap?: Maybe<Scalars['Boolean']['output']>;
+  /** Whether event pages show a link to the map (legacy interface; false when unset). */
   showMapLink?: Maybe<Scalars['Boolean']['output']>;
+  /** URL slug. */
   slug?: Maybe<Scalars['String']['output']>;
+  /** State, for venues in the United States. */
   state?: Maybe<Scalars['String']['output']>;
+  /** The state or the province, whichever the venue uses (the site's `stateprovince`). */
   stateProvince?: Maybe<Scalars['String']['output']>;
+  /** Post status; null for a status the graph does not know (a plugin's own). */
   status?: Maybe<PostStatus>;
+  /** Venue name. */
   title?: Maybe<Scalars['String']['output']>;
+  /** Public page of the venue (permalink). */
   url?: Maybe<Scalars['String']['output']>;
+  /** Venue website URL. */
   website?: Maybe<Scalars['String']['output']>;
+  /** Postal code. */
   zip?: Maybe<Scalars['String']['output']>;
 };
 
 
+/**
+ * An event venue. Fields come from whichever calendar interface served it; a field that
+ * interface lacks is read from the other one (batched), and is null when the site has only one.
+ */
 export type VenueEventsArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
   before?: InputMaybe<Scalars['String']['input']>;
@@ -3401,17 +4667,25 @@ export type VenueEventsArgs = {
   where?: InputMaybe<EventsWhere>;
 };
 
+/** A page of venues (Relay connection). */
 export type VenueConnection = {
   __typename?: 'VenueConnection';
+  /** The venues of the page, each with its cursor. */
   edges: Array<VenueEdge>;
+  /** The venues of the page, without cursors. */
   nodes: Array<Venue>;
+  /** Whether there are venues before or after this page, and the cursors to get them. */
   pageInfo: PageInfo;
+  /** Venues matching the filter, over all pages (the site's total header). */
   totalCount?: Maybe<Scalars['Int']['output']>;
 };
 
+/** A venue and its cursor. */
 export type VenueEdge = {
   __typename?: 'VenueEdge';
+  /** Opaque position in the list, for `after` / `before`. */
   cursor: Scalars['String']['output'];
+  /** The venue. */
   node: Venue;
 };
 
@@ -3421,71 +4695,116 @@ export type VenueEdge = {
  * `longitude`, `tagIds`.
  */
 export type VenueInput = {
+  /** Street address. */
   address?: InputMaybe<Scalars['String']['input']>;
+  /** User ID of the author. */
   authorId?: InputMaybe<Scalars['Int']['input']>;
+  /** City. */
   city?: InputMaybe<Scalars['String']['input']>;
+  /** Country name. */
   country?: InputMaybe<Scalars['String']['input']>;
+  /** HTML description. */
   description?: InputMaybe<Scalars['String']['input']>;
+  /** Excerpt (calendar-core/v1). */
   excerpt?: InputMaybe<Scalars['String']['input']>;
+  /** Media ID of the featured image (exclusive with `featuredImageUrl`). */
   featuredImageId?: InputMaybe<Scalars['Int']['input']>;
+  /** URL of an image to side-load as the featured image (legacy interface). */
   featuredImageUrl?: InputMaybe<Scalars['String']['input']>;
+  /** Latitude in decimal degrees, -90 to 90 (calendar-core/v1). */
   latitude?: InputMaybe<Scalars['Float']['input']>;
+  /** Longitude in decimal degrees, -180 to 180 (calendar-core/v1). */
   longitude?: InputMaybe<Scalars['Float']['input']>;
+  /** Phone number. */
   phone?: InputMaybe<Scalars['String']['input']>;
+  /** Province, for venues outside the United States. */
   province?: InputMaybe<Scalars['String']['input']>;
+  /** Publication date; a value without offset is read in the site's time zone. */
   publishedAt?: InputMaybe<Scalars['DateTime']['input']>;
+  /** Show a map of the venue on event pages (legacy interface). */
   showMap?: InputMaybe<Scalars['Boolean']['input']>;
+  /** Show a link to the venue's map on event pages (legacy interface). */
   showMapLink?: InputMaybe<Scalars['Boolean']['input']>;
+  /** URL slug (calendar-core/v1). */
   slug?: InputMaybe<Scalars['String']['input']>;
+  /** State, for venues in the United States. */
   state?: InputMaybe<Scalars['String']['input']>;
+  /** The state or province, whichever applies (the site's `stateprovince`). */
   stateProvince?: InputMaybe<Scalars['String']['input']>;
+  /** One of PUBLISH, PENDING, DRAFT, FUTURE, PRIVATE. */
   status?: InputMaybe<PostStatus>;
+  /** Tag IDs (calendar-core/v1; replace the venue's tags). */
   tagIds?: InputMaybe<Array<Scalars['Int']['input']>>;
+  /** Venue name (at most 1,000 characters); required on create. */
   title?: InputMaybe<Scalars['String']['input']>;
+  /** Venue website, an absolute http(s) URL; `""` clears it. */
   website?: InputMaybe<Scalars['String']['input']>;
+  /** Postal code. */
   zip?: InputMaybe<Scalars['String']['input']>;
 };
 
+/** The answer of a single venue write. */
 export type VenuePayload = {
   __typename?: 'VenuePayload';
+  /** The venue as the site answered the write (never data read earlier in the request). */
   venue?: Maybe<Venue>;
 };
 
+/** One item of a bulk venue write. */
 export type VenueResult = {
   __typename?: 'VenueResult';
+  /** The object's ID once written (for deletes, the ID deleted); null when not written. */
   databaseId?: Maybe<Scalars['Int']['output']>;
+  /** Why this item was not written (or, with the object set, not completely); null on success. */
   error?: Maybe<MutationError>;
+  /** Position in the input list. */
   index: Scalars['Int']['output'];
+  /** The venue as written; for deletes, the venue deleted (null when the site would not show it). */
   venue?: Maybe<Venue>;
 };
 
+/** One item of a bulk venue update. */
 export type VenueUpdateInput = {
+  /** Global ID or database ID. */
   id: Scalars['ID']['input'];
+  /** The fields to change. */
   input: VenueInput;
 };
 
+/** Per-item results of a bulk write, in input order. */
 export type VenuesPayload = {
   __typename?: 'VenuesPayload';
+  /** Items with an error the site or the gateway vouches for: not written (or, with an object, not completely). */
   failed: Scalars['Int']['output'];
+  /** One result per input, in input order. */
   results: Array<VenueResult>;
+  /** Items whose outcome is unknown (error code OUTCOME_UNKNOWN): sent, answer lost, not settled by reading back. */
   unknown: Scalars['Int']['output'];
+  /** Items written (including items whose write was confirmed by reading the site back after its answer was lost). */
   written: Scalars['Int']['output'];
 };
 
+/** The `_view_rest` nonce pair a rendered view carries for the next request. */
 export type ViewNonces = {
   __typename?: 'ViewNonces';
+  /** The signed-in user's nonce; send it as `tvn1`. */
   tvn1?: Maybe<Scalars['String']['output']>;
+  /** The visitors' nonce; send it as `tvn2`. */
   tvn2?: Maybe<Scalars['String']['output']>;
 };
 
 /** How `calendarView` calls the site: TEC's views script uses either. */
 export type ViewRequestMethod =
+  /** GET, with `viewData` as `view_data[key]=…` query parameters (the default). */
   | 'GET'
+  /** POST, with the parameters as a JSON body. */
   | 'POST';
 
 /** Which calendar interface a write goes through (default: calendar-core/v1 when the site has it). */
 export type WriteInterface =
+  /** calendar-core/v1 (fields only the legacy interface takes follow in a legacy update). */
   | 'CORE'
+  /** The legacy calendar/events/v1 (core-only fields follow in a calendar-core update). */
   | 'LEGACY';
 
 

@@ -11,12 +11,23 @@ function checkDate(v: unknown): string {
   return v.trim();
 }
 
-export const DateTime = new GraphQLScalarType({
+/**
+ * The scalars' descriptions live in the SDL (schema/base.graphql). graphql-tools
+ * copies every own property of a scalar resolver onto the SDL's scalar,
+ * `description: undefined` included, which would drop them from the served
+ * schema and GraphiQL's docs; so the resolvers carry no description key.
+ */
+function describedBySdl(s: GraphQLScalarType): GraphQLScalarType {
+  delete (s as { description?: unknown }).description;
+  return s;
+}
+
+export const DateTime = describedBySdl(new GraphQLScalarType({
   name: 'DateTime',
   serialize: (v) => v,
   parseValue: checkDate,
   parseLiteral: (ast) => checkDate(ast.kind === Kind.STRING ? ast.value : undefined),
-});
+}));
 
 function literal(ast: ValueNode, variables?: Record<string, unknown> | null): unknown {
   switch (ast.kind) {
@@ -37,9 +48,9 @@ function literal(ast: ValueNode, variables?: Record<string, unknown> | null): un
   }
 }
 
-export const JSONScalar = new GraphQLScalarType({
+export const JSONScalar = describedBySdl(new GraphQLScalarType({
   name: 'JSON',
   serialize: (v) => v,
   parseValue: (v) => v,
   parseLiteral: literal,
-});
+}));
