@@ -4,6 +4,11 @@ import type { CodegenConfig } from '@graphql-codegen/cli';
  * Resolver types generated from the SDL in schema/. Output is committed and
  * never edited by hand: `npm run codegen` rewrites it, and `npm run build`
  * fails when it is stale.
+ *
+ * Every mapper names a model module (src/mapping/models.ts, site-models.ts,
+ * platform-models.ts), never a resolver or a mapping that imports the
+ * generated types: the generated file then imports only those, and no import
+ * circle runs through it (`npm run imports`).
  */
 const config: CodegenConfig = {
   schema: 'schema/*.graphql',
@@ -22,25 +27,25 @@ const config: CodegenConfig = {
           Category: '../mapping/models.ts#TermModel',
           Tag: '../mapping/models.ts#TermModel',
           Series: '../mapping/models.ts#SeriesModel',
-          Site: '../upstream/discovery.ts#SiteInfo',
-          Namespace: '../resolvers/site.ts#NamespaceModel',
-          SeoQuery: '../resolvers/seo.ts#SeoRoot',
-          SeoMutation: '../resolvers/seo.ts#SeoRoot',
+          Site: '../mapping/site-models.ts#SiteInfo',
+          Namespace: '../mapping/site-models.ts#NamespaceModel',
+          SeoQuery: '../mapping/models.ts#EmptyModel',
+          SeoMutation: '../mapping/models.ts#EmptyModel',
           EventConnection: '../mapping/models.ts#EventConnectionModel',
           VenueConnection: '../mapping/models.ts#VenueConnectionModel',
           OrganizerConnection: '../mapping/models.ts#OrganizerConnectionModel',
           CategoryConnection: '../mapping/models.ts#TermConnectionModel',
           TagConnection: '../mapping/models.ts#TermConnectionModel',
           SeriesConnection: '../mapping/models.ts#SeriesConnectionModel',
-          Post: '../mapping/platform.ts#PostModel',
-          PostConnection: '../mapping/platform.ts#PostConnectionModel',
-          AuditLogConnection: '../mapping/platform-audit.ts#AuditLogConnectionModel',
-          Governance: '../resolvers/platform-governance.ts#GovernanceModel',
-          GovernanceNetwork: '../resolvers/platform-governance.ts#GovernanceModel',
-          GovernanceRemote: '../resolvers/platform-governance.ts#GovernanceRemoteModel',
-          Facets: '../resolvers/platform-content.ts#FacetsModel',
-          AutomationA: '../mapping/automation.ts#AutomationNamespaceModel',
-          AutomationB: '../mapping/automation.ts#AutomationNamespaceModel',
+          Post: '../mapping/platform-models.ts#PostModel',
+          PostConnection: '../mapping/platform-models.ts#PostConnectionModel',
+          AuditLogConnection: '../mapping/platform-models.ts#AuditLogConnectionModel',
+          Governance: '../mapping/models.ts#EmptyModel',
+          GovernanceNetwork: '../mapping/models.ts#EmptyModel',
+          GovernanceRemote: '../mapping/platform-models.ts#GovernanceRemoteModel',
+          Facets: '../mapping/models.ts#EmptyModel',
+          AutomationA: '../mapping/models.ts#AutomationNamespaceModel',
+          AutomationB: '../mapping/models.ts#AutomationNamespaceModel',
         },
         mapperTypeSuffix: '',
         avoidOptionals: false,

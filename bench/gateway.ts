@@ -328,7 +328,8 @@ const minMax = (xs: number[]): [number, number] => [Math.min(...xs), Math.max(..
 
 async function benchLatency(latencyMs: number): Promise<{ rows: Row[]; floorRps: number; gwRps: number }> {
   const sandbox = await startSandboxProcess(`latency-${latencyMs}`, { SANDBOX_LATENCY_MS: String(latencyMs), SANDBOX_EVENTS: '' });
-  const gateway = await startGateway(parseConfig({ port: 0 }), sandbox.url);
+  // The upstream cache off: this measures the gateway's own work against the floor (bench/cache.ts measures the cache).
+  const gateway = await startGateway(parseConfig({ port: 0, cache: { ttlSeconds: 0 } }), sandbox.url);
   const rest = new Pool(sandbox.origin, { connections: 16 });
   const client = graphqlClient(gateway.url);
   try {
@@ -462,7 +463,8 @@ async function benchBulk(): Promise<{ floor: Pull; gw: Pull }> {
   const t0 = performance.now();
   const sandbox = await startSandboxProcess('bulk', { SANDBOX_LATENCY_MS: String(BULK_LATENCY_MS), SANDBOX_EVENTS: String(BULK_EVENTS) });
   const seedS = (performance.now() - t0) / 1000;
-  const gateway = await startGateway(parseConfig({ port: 0 }), sandbox.url);
+  // The upstream cache off: this measures the gateway's own work against the floor (bench/cache.ts measures the cache).
+  const gateway = await startGateway(parseConfig({ port: 0, cache: { ttlSeconds: 0 } }), sandbox.url);
   const rest = new Pool(sandbox.origin, { connections: 16 });
   const client = graphqlClient(gateway.url);
   const PAGE_QUERY = `query Pull($after: String) { events(first: ${BULK_PAGE}, after: $after) { pageInfo { hasNextPage endCursor } nodes { databaseId title startDate } } }`;

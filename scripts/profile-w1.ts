@@ -109,7 +109,8 @@ async function main(): Promise<void> {
   const { parseConfig } = await import('../src/config.ts');
   const { startGateway } = await import('../src/server.ts');
   const sb = await startChildSandbox();
-  const gateway = await startGateway(parseConfig({ port: 0 }), sb.url);
+  // The upstream cache off: profile the gateway's own work, not cache hits.
+  const gateway = await startGateway(parseConfig({ port: 0, cache: { ttlSeconds: 0 } }), sb.url);
   const body = JSON.stringify({ query: W1 });
   const answer = (await postJson(gateway.url, body)) as { data?: { events?: { nodes?: unknown[] } }; errors?: unknown };
   if (answer.errors || answer.data?.events?.nodes?.length !== 20) throw new Error(`W1 failed: ${JSON.stringify(answer).slice(0, 500)}`);

@@ -3,11 +3,19 @@
  * reaches it, `covered N/192` (rows with a field), and how many the last
  * `npm test` run proved reached through the gateway.
  */
-import { readSpecRoutes, specPath } from '../src/routes-tsv.ts';
+import { relative } from 'node:path';
+import { ROUTES_TSV, readSpecRoutes, specPath, type SpecRoute } from '../src/routes-tsv.ts';
 import { ROUTE_TABLE } from '../src/upstream/route-table.ts';
 import { readRouteLogs } from '../test/helpers/route-log.ts';
 
-const rows = readSpecRoutes();
+let rows: SpecRoute[];
+try {
+  rows = readSpecRoutes();
+} catch (err) {
+  // A one-line answer, not a stack: the file ships with the repository, so this is a broken checkout.
+  console.error(`routes: cannot read ${relative(process.cwd(), ROUTES_TSV)}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
+  process.exit(2);
+}
 const fields = new Map<string, string[]>();
 for (const r of ROUTE_TABLE) {
   const k = `${r.method} ${r.path}`;

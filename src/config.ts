@@ -1,9 +1,38 @@
 /**
  * The gateway's one typed, validated configuration. Every option has its
- * default and its reason here; `loadConfig` reads flags and environment, and a
- * bad value is a ConfigError that names it.
+ * default and its reason here, and its environment variable in SETTINGS below
+ * (a new setting: a schema field plus one SETTINGS row; loadConfig needs no
+ * change). `loadConfig` reads flags, environment and the optional config file,
+ * and a bad value is a ConfigError that names it.
  */
+import { readFileSync } from 'node:fs';
 import { z } from 'zod';
+import { describeIssues, parseText, type TextKind } from './cli-kit.ts';
+import { LOG_FORMATS, LOG_LEVELS } from './log.ts';
+
+/** `OTEL_TRACES_SAMPLER` values (the spec's, less the Jaeger remote sampler). */
+export const TRACE_SAMPLERS = ['always_on', 'always_off', 'traceidratio', 'parentbased_always_on', 'parentbased_always_off', 'parentbased_traceidratio'] as const;
+
+/**
+ * `key=value,key2=value2` as the OTEL_* header and resource variables take
+ * them (values URL-encoded); null when malformed, so the schema can refuse it.
+ */
+export function parseKeyValues(text: string): Record<string, string> | null {
+  const out: Record<string, string> = {};
+  for (const item of text.split(',')) {
+    if (!item.trim()) continue;
+    const eq = item.indexOf('=');
+    if (eq <= 0) return null;
+    const key = item.slice(0, eq).trim();
+    if (!key) return null;
+    try {
+      out[key] = decodeURIComponent(item.slice(eq + 1).trim());
+    } catch {
+      return null;
+    }
+  }
+  return out;
+}
 
 export const configSchema = z.object({
   /** `PORT` / `--port`. 4000: the usual GraphQL development port. */
@@ -121,11 +150,165 @@ export const configSchema = z.object({
    * them in memory.
    */
   redisUrl: z.string().regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL').optional(),
+  /** Per-client limit on GraphQL requests (src/ratelimit.ts). */
+  rateLimit: z
+    .object({
+      /**
+       * `RATE_LIMIT_MAX`: requests per window and client; 0 (the default) is off, since a
+       * sound number depends on the deployment (behind a proxy, without `RATE_LIMIT_TRUST_PROXY`
+       * every caller has the proxy's address). README recommends 600 per 60 s.
+       */
+      max: z.number().int().min(0).default(0),
+      /** `RATE_LIMIT_WINDOW_SECONDS`: 60, the usual unit of API quotas; short bursts of a page's queries fit in it. */
+      windowSeconds: z.number().int().min(1).max(86_400).default(60),
+      /**
+       * `RATE_LIMIT_KEY`: `ip` (default) counts every caller by address; `credential` counts a
+       * caller that sends Authorization by (a hash of) that credential, anonymous callers by
+       * address. `ip` by default because the gateway does not verify credentials (the site
+       * does): keyed by credential, a caller could invent a new Authorization value per
+       * request and never reach the limit. `credential` suits jobs that share an egress address.
+       */
+      key: z.enum(['ip', 'credential']).default('ip'),
+      /**
+       * `RATE_LIMIT_TRUST_PROXY`: reverse proxies in front of the gateway whose
+       * X-Forwarded-For entries are trusted: 0, since without a proxy the header is the
+       * client's own invention; 1 behind one load balancer.
+       */
+      trustProxyHops: z.number().int().min(0).max(10).default(0),
+    })
+    .default({ max: 0, windowSeconds: 60, key: 'ip', trustProxyHops: 0 }),
+  /** Persisted documents and the operation safelist (src/plugins/safelist.ts). */
+  persistedDocuments: z
+    .object({
+      /**
+       * `PERSISTED_DOCUMENTS`: a manifest `{ "<id>": "<document>" }` as graphql-codegen's client
+       * preset writes it (`persisted-documents.json`). Unset: no manifest.
+       */
+      manifest: z.string().min(1).optional(),
+      /**
+       * `SAFELIST=1`: only the manifest's operations run; any other query text, unknown ids
+       * and APQ registration are refused. Off by default: development and GraphiQL send ad-hoc
+       * queries; turn it on in production once the clients' manifest is deployed.
+       */
+      safelist: z.boolean().default(false),
+    })
+    .default({ safelist: false })
+    .refine((p) => !p.safelist || p.manifest, { message: 'SAFELIST=1 needs PERSISTED_DOCUMENTS=<manifest.json>' }),
+  /** The upstream GET cache (src/cache/). */
+  cache: z
+    .object({
+      /**
+       * `CACHE_TTL_SECONDS`: how long a site answer is reused: 10 s. Writes through the gateway
+       * invalidate at once, so this only bounds how stale an edit made on the site itself
+       * (wp-admin, cron) can be seen; 10 s still turns a burst of identical front-end reads into
+       * one upstream request. The site's own Cache-Control/Expires can shorten it. 0 = off.
+       */
+      ttlSeconds: z.number().int().min(0).max(86_400).default(10),
+      /**
+       * `CACHE_MEMORY_MAX_BYTES`: size of the in-memory store (without REDIS_URL): 64 MiB, a few
+       * hundred list pages; the oldest entries go first beyond it.
+       */
+      memoryMaxBytes: z.number().int().min(0).default(64 * 1024 * 1024),
+    })
+    .default({ ttlSeconds: 10, memoryMaxBytes: 64 * 1024 * 1024 }),
   /** `GRAPHIQL=0` turns the GraphiQL page off. */
   graphiql: z.boolean().default(true),
   /** `INTROSPECTION=0` turns introspection off. */
   introspection: z.boolean().default(true),
+  /** Browsers on other origins (README "CORS"). */
+  cors: z
+    .object({
+      /**
+       * `CORS_ORIGINS`: exact origins (`https://app.example.org`, comma-separated) whose pages may
+       * call the gateway. Empty by default: no browser on another origin can, until someone
+       * decides which front ends are trusted. No wildcard: every origin is named.
+       */
+      origins: z.array(z.string().refine(isOrigin, 'must be an origin: scheme://host[:port], without path or trailing slash')).default([]),
+      /**
+       * `CORS_CREDENTIALS=1`: allowed origins may send the browser's credentials (cookies,
+       * cached HTTP auth; `fetch(..., { credentials: 'include' })`). Off by default: the gateway
+       * authenticates by the Authorization header, which a page sends explicitly and CORS allows
+       * without credentials mode; ambient credentials would only let an allowed page act with
+       * whatever the browser holds for the gateway's host.
+       */
+      credentials: z.boolean().default(false),
+    })
+    .default({ origins: [], credentials: false }),
+  log: z
+    .object({
+      /** `LOG_LEVEL`: `info` writes one line per operation and every upstream failure; `debug` and `trace` add nothing per field. */
+      level: z.enum(LOG_LEVELS).default('info'),
+      /** `LOG_FORMAT`: `auto` (pretty in a terminal, JSON otherwise), `json` or `pretty`. */
+      format: z.enum(LOG_FORMATS).default('auto'),
+    })
+    .default({ level: 'info', format: 'auto' }),
+  metrics: z
+    .object({
+      /**
+       * `METRICS_MAX_OPERATIONS`: distinct operation names labelled in the GraphQL metrics: 100.
+       * Names are chosen by callers; past this many, new names count as `other`, so a client
+       * inventing names cannot grow the series without bound (100 names x ~15 outcomes x 12
+       * buckets is ~20 000 series at worst, what one Prometheus target comfortably carries).
+       */
+      maxOperations: z.number().int().min(1).max(10_000).default(100),
+    })
+    .default({ maxOperations: 100 }),
+  /**
+   * `FEDERATION=1`: serve the schema as an Apollo Federation 2 subgraph (`@key(fields: "id")`
+   * on `Node` and its types, `_service`, `_entities`; src/federation.ts). Off by default:
+   * a stand-alone graph has no use for `_entities`, and `_service { sdl }` shows the
+   * whole schema to anyone, `INTROSPECTION=0` or not (composers need it).
+   */
+  federation: z.boolean().default(false),
+  /**
+   * OpenTelemetry traces (src/telemetry.ts, README "Tracing (OpenTelemetry)"), set by the
+   * standard `OTEL_*` variables. Off unless `OTEL_TRACES_EXPORTER` names an exporter or an
+   * OTLP endpoint is given: the spec's default exporter is `otlp`, but a gateway nobody
+   * collects traces from should do no tracing work and send nothing to a localhost port.
+   */
+  tracing: z
+    .object({
+      /** `OTEL_SDK_DISABLED=true`: no traces, whatever else is set (the spec's kill switch). */
+      sdkDisabled: z.boolean().default(false),
+      /** `OTEL_TRACES_EXPORTER`: `otlp`, `console` (stdout, for debugging), both, or `none`. Empty: `otlp` if an endpoint is set, else off. */
+      exporters: z.array(z.enum(['otlp', 'console', 'none'], { message: 'must be otlp, console or none (comma-separated)' })).default([]),
+      /** `OTEL_EXPORTER_OTLP_ENDPOINT`: the collector's base URL; traces go to `<base>/v1/traces`. */
+      otlpEndpoint: z.string().url().regex(/^https?:\/\//i, 'must be an http:// or https:// URL').optional(),
+      /** `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT`: the full traces URL, used as is (wins over the base). Neither set: `http://localhost:4318/v1/traces`, the spec's. */
+      otlpTracesEndpoint: z.string().url().regex(/^https?:\/\//i, 'must be an http:// or https:// URL').optional(),
+      /** `OTEL_EXPORTER_OTLP_PROTOCOL`: `http/protobuf`, the spec's default and every collector's; `http/json`. No gRPC exporter is installed. */
+      otlpProtocol: z.enum(['http/protobuf', 'http/json'], { message: 'must be http/protobuf or http/json (gRPC is not supported)' }).default('http/protobuf'),
+      /** `OTEL_EXPORTER_OTLP_TRACES_PROTOCOL`: the same, for traces only (wins). */
+      otlpTracesProtocol: z.enum(['http/protobuf', 'http/json'], { message: 'must be http/protobuf or http/json (gRPC is not supported)' }).optional(),
+      /** `OTEL_EXPORTER_OTLP_HEADERS`: `key=value,...` (URL-encoded values) sent to the collector, e.g. its API key. */
+      otlpHeaders: z.string().refine((v) => parseKeyValues(v) !== null, 'must be key=value pairs, comma-separated').optional(),
+      /** `OTEL_EXPORTER_OTLP_TRACES_HEADERS`: the same, for traces only (added over the general ones). */
+      otlpTracesHeaders: z.string().refine((v) => parseKeyValues(v) !== null, 'must be key=value pairs, comma-separated').optional(),
+      /** `OTEL_SERVICE_NAME`. Unset: `service.name` of `OTEL_RESOURCE_ATTRIBUTES`, else `sitegraph`. */
+      serviceName: z.string().min(1).optional(),
+      /** `OTEL_RESOURCE_ATTRIBUTES`: `key=value,...` added to every span's resource (`deployment.environment.name=prod`). */
+      resourceAttributes: z.string().refine((v) => parseKeyValues(v) !== null, 'must be key=value pairs, comma-separated').optional(),
+      /**
+       * `OTEL_TRACES_SAMPLER`: `parentbased_always_on`, the spec's default: a caller that sends a
+       * `traceparent` decides; every other operation is traced (a gateway's traffic is modest
+       * next to its site's; lower it with `parentbased_traceidratio`).
+       */
+      sampler: z.enum(TRACE_SAMPLERS).default('parentbased_always_on'),
+      /** `OTEL_TRACES_SAMPLER_ARG`: the ratio (0..1) of the `*traceidratio` samplers. Unset: 1, the spec's. */
+      samplerArg: z.number().min(0).max(1).optional(),
+    })
+    .default({ sdkDisabled: false, exporters: [], otlpProtocol: 'http/protobuf', sampler: 'parentbased_always_on' }),
 });
+
+/** An origin as browsers send it in `Origin`: `new URL(o).origin` gives it back unchanged. */
+function isOrigin(o: string): boolean {
+  try {
+    const u = new URL(o);
+    return (u.protocol === 'http:' || u.protocol === 'https:') && u.origin === o;
+  } catch {
+    return false;
+  }
+}
 
 export type Config = z.infer<typeof configSchema>;
 export type ConfigInput = z.input<typeof configSchema>;
@@ -134,74 +317,204 @@ export class ConfigError extends Error {
   override name = 'ConfigError';
 }
 
-export function parseConfig(input: ConfigInput): Config {
+/**
+ * Every setting that the environment (and for some, a flag) can set: the one
+ * table that `loadConfig`, `npm start -- --help` and test/config.test.ts read,
+ * so help, parsing and the schema cannot drift. A new setting is a schema field
+ * above plus one row here (test/config.test.ts fails on a schema field without
+ * a row). The default shown in help is the schema's.
+ */
+export interface Setting {
+  /** Environment variable. */
+  env: string;
+  /** Where it goes in Config, dotted (`upstream.retries`): also its key in the config file. */
+  path: string;
+  /** How the variable's text becomes a value (src/cli-kit.ts); the schema validates it after. */
+  kind: TextKind;
+  /** `--<flag>` of `npm start` that sets it too (flags win over the environment). */
+  flag?: string;
+  /** One line for `--help`. */
+  meaning: string;
+  /** What leaving it unset means, for settings without a default. */
+  unset?: string;
+}
+
+export const SETTINGS: readonly Setting[] = [
+  { env: 'PORT', flag: 'port', path: 'port', kind: 'int', meaning: 'gateway port' },
+  { env: 'HOST', flag: 'host', path: 'host', kind: 'string', meaning: 'listen address (loopback; expose deliberately)' },
+  {
+    env: 'UPSTREAM_URL', flag: 'upstream', path: 'upstreamUrl', kind: 'string',
+    meaning: "the site's REST root, e.g. https://example.org/wp-json/ (or a ?rest_route= root)", unset: 'start the embedded sandbox',
+  },
+  { env: 'SITEGRAPH_SERVICE_AUTH', path: 'serviceAuth', kind: 'string', meaning: 'user:application-password for callers without credentials', unset: 'such callers are anonymous' },
+  { env: 'REDIS_URL', path: 'redisUrl', kind: 'string', meaning: 'Redis shared by several gateway instances (redis://host:6379/0)', unset: 'each instance keeps its stores in memory' },
+  { env: 'UPSTREAM_CONNECTIONS', path: 'upstream.connections', kind: 'int', meaning: 'undici pool connections per origin' },
+  { env: 'UPSTREAM_CONNECT_TIMEOUT_MS', path: 'upstream.connectTimeoutMs', kind: 'int', meaning: 'connect timeout' },
+  { env: 'UPSTREAM_HEADERS_TIMEOUT_MS', path: 'upstream.headersTimeoutMs', kind: 'int', meaning: 'time to response headers' },
+  { env: 'UPSTREAM_BODY_TIMEOUT_MS', path: 'upstream.bodyTimeoutMs', kind: 'int', meaning: 'idle time while reading a body' },
+  { env: 'UPSTREAM_MAX_RESPONSE_BYTES', path: 'upstream.maxResponseBytes', kind: 'int', meaning: 'response size cap' },
+  { env: 'UPSTREAM_RETRIES', path: 'upstream.retries', kind: 'int', meaning: 'retries of idempotent reads' },
+  { env: 'MAX_PAGE_SIZE', path: 'limits.maxPageSize', kind: 'int', meaning: 'first/last cap on every connection' },
+  { env: 'DEFAULT_PAGE_SIZE', path: 'limits.defaultPageSize', kind: 'int', meaning: 'connection size without first/last' },
+  { env: 'UPSTREAM_CONCURRENCY', path: 'limits.upstreamConcurrency', kind: 'int', meaning: 'upstream requests one GraphQL request may have in flight' },
+  { env: 'MAX_QUERY_DEPTH', path: 'limits.maxDepth', kind: 'int', meaning: 'query depth, introspection included' },
+  { env: 'MAX_QUERY_ALIASES', path: 'limits.maxAliases', kind: 'int', meaning: 'aliased or repeated root-level fields' },
+  { env: 'MAX_QUERY_TOKENS', path: 'limits.maxTokens', kind: 'int', meaning: 'query document tokens' },
+  { env: 'MAX_QUERY_COST', path: 'limits.maxCost', kind: 'int', meaning: 'estimated upstream list requests of one query' },
+  { env: 'MAX_LIST_ITEMS', path: 'limits.maxListItems', kind: 'int', meaning: 'items of a list argument of IDs, slugs or statuses' },
+  { env: 'MAX_SEARCH_LENGTH', path: 'limits.maxSearchLength', kind: 'int', meaning: 'characters of search-like arguments' },
+  { env: 'MAX_SLUG_LENGTH', path: 'limits.maxSlugLength', kind: 'int', meaning: 'characters of a slug' },
+  { env: 'MAX_URL_LENGTH', path: 'limits.maxUrlLength', kind: 'int', meaning: 'characters of a URL argument' },
+  { env: 'MAX_ARGUMENT_LENGTH', path: 'limits.maxArgumentLength', kind: 'int', meaning: 'characters of any other string or ID argument' },
+  { env: 'UPSTREAM_BUDGET', path: 'session.budget', kind: 'int', meaning: 'upstream requests (retries included) one operation may send' },
+  { env: 'OPERATION_DEADLINE_MS', path: 'session.deadlineMs', kind: 'int', meaning: "wall time for one operation's upstream work, retries included" },
+  { env: 'SITE_RETRY_MS', path: 'session.siteRetryMs', kind: 'int', meaning: "while the site's index has never been read, operations retry it at most this often" },
+  { env: 'RATE_LIMIT_MAX', path: 'rateLimit.max', kind: 'int', meaning: 'GraphQL requests per window and client; 0: no limit' },
+  { env: 'RATE_LIMIT_WINDOW_SECONDS', path: 'rateLimit.windowSeconds', kind: 'int', meaning: 'rate-limit window' },
+  { env: 'RATE_LIMIT_KEY', path: 'rateLimit.key', kind: 'enum', meaning: 'what a client is counted by: ip, or credential (Authorization; anonymous callers by ip)' },
+  { env: 'RATE_LIMIT_TRUST_PROXY', path: 'rateLimit.trustProxyHops', kind: 'int', meaning: 'reverse proxies in front whose X-Forwarded-For entries are trusted' },
+  { env: 'PERSISTED_DOCUMENTS', path: 'persistedDocuments.manifest', kind: 'string', meaning: 'persisted-documents manifest ({ "<id>": "<document>" }, graphql-codegen client preset)', unset: 'no manifest' },
+  { env: 'SAFELIST', path: 'persistedDocuments.safelist', kind: 'bool', meaning: "run only the manifest's operations (needs PERSISTED_DOCUMENTS)" },
+  { env: 'CACHE_TTL_SECONDS', path: 'cache.ttlSeconds', kind: 'int', meaning: 'how long a site answer is reused; 0: no cache' },
+  { env: 'CACHE_MEMORY_MAX_BYTES', path: 'cache.memoryMaxBytes', kind: 'int', meaning: 'size of the in-memory cache (without REDIS_URL)' },
+  { env: 'GRAPHIQL', path: 'graphiql', kind: 'bool', meaning: 'serve GraphiQL at /graphql to browsers' },
+  { env: 'INTROSPECTION', path: 'introspection', kind: 'bool', meaning: 'allow introspection (__schema, __type)' },
+  { env: 'CORS_ORIGINS', path: 'cors.origins', kind: 'list', meaning: 'origins whose pages may call the gateway (comma-separated, exact)' },
+  { env: 'CORS_CREDENTIALS', path: 'cors.credentials', kind: 'bool', meaning: "allowed origins may send the browser's credentials" },
+  { env: 'LOG_LEVEL', path: 'log.level', kind: 'enum', meaning: 'log level' },
+  { env: 'LOG_FORMAT', path: 'log.format', kind: 'enum', meaning: 'auto (pretty in a terminal, JSON otherwise), json or pretty' },
+  { env: 'METRICS_MAX_OPERATIONS', path: 'metrics.maxOperations', kind: 'int', meaning: 'distinct operation names labelled in metrics (others count as "other")' },
+  { env: 'FEDERATION', path: 'federation', kind: 'bool', meaning: 'serve the schema as an Apollo Federation 2 subgraph' },
+  { env: 'OTEL_SDK_DISABLED', path: 'tracing.sdkDisabled', kind: 'bool', meaning: 'turn tracing off whatever else is set' },
+  { env: 'OTEL_TRACES_EXPORTER', path: 'tracing.exporters', kind: 'list', meaning: 'otlp, console or none', unset: 'otlp when an OTLP endpoint is set, else no tracing' },
+  { env: 'OTEL_EXPORTER_OTLP_ENDPOINT', path: 'tracing.otlpEndpoint', kind: 'string', meaning: "collector's base URL (traces to <base>/v1/traces)", unset: 'http://localhost:4318' },
+  { env: 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT', path: 'tracing.otlpTracesEndpoint', kind: 'string', meaning: 'full OTLP traces URL (wins over the base)', unset: 'from OTEL_EXPORTER_OTLP_ENDPOINT' },
+  { env: 'OTEL_EXPORTER_OTLP_PROTOCOL', path: 'tracing.otlpProtocol', kind: 'enum', meaning: 'http/protobuf or http/json' },
+  { env: 'OTEL_EXPORTER_OTLP_TRACES_PROTOCOL', path: 'tracing.otlpTracesProtocol', kind: 'enum', meaning: 'the same, for traces only', unset: 'OTEL_EXPORTER_OTLP_PROTOCOL' },
+  { env: 'OTEL_EXPORTER_OTLP_HEADERS', path: 'tracing.otlpHeaders', kind: 'string', meaning: 'headers to the collector: key=value,... (e.g. an API key)', unset: 'none' },
+  { env: 'OTEL_EXPORTER_OTLP_TRACES_HEADERS', path: 'tracing.otlpTracesHeaders', kind: 'string', meaning: 'the same, for traces only', unset: 'none' },
+  { env: 'OTEL_SERVICE_NAME', path: 'tracing.serviceName', kind: 'string', meaning: 'service.name of the spans', unset: 'service.name of OTEL_RESOURCE_ATTRIBUTES, else sitegraph' },
+  { env: 'OTEL_RESOURCE_ATTRIBUTES', path: 'tracing.resourceAttributes', kind: 'string', meaning: 'resource attributes: key=value,...', unset: 'none' },
+  { env: 'OTEL_TRACES_SAMPLER', path: 'tracing.sampler', kind: 'enum', meaning: 'always_on, always_off, traceidratio or parentbased_* of them' },
+  { env: 'OTEL_TRACES_SAMPLER_ARG', path: 'tracing.samplerArg', kind: 'json', meaning: 'ratio 0..1 of the traceidratio samplers', unset: '1' },
+];
+
+/** `--config <file>` / `SITEGRAPH_CONFIG`: the optional JSON config file (README "Configuration file"). */
+export const CONFIG_FILE_SETTING = {
+  env: 'SITEGRAPH_CONFIG', flag: 'config', kind: 'string', meaning: 'JSON config file, keys as in src/config.ts (flags > environment > file > defaults)',
+} as const;
+
+type Json = Record<string, unknown>;
+const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+function getPath(o: unknown, path: string): unknown {
+  return path.split('.').reduce<unknown>((v, k) => (isObject(v) ? v[k] : undefined), o);
+}
+
+function setPath(o: Json, path: string, value: unknown): void {
+  const keys = path.split('.');
+  const last = keys.pop()!;
+  let at = o;
+  for (const k of keys) {
+    if (!isObject(at[k])) at[k] = {};
+    at = at[k] as Json;
+  }
+  at[last] = value;
+}
+
+/** `over` on top of `base`, objects merged key by key (arrays and values replaced). */
+function deepMerge(base: Json, over: Json): Json {
+  const out: Json = { ...base };
+  for (const [k, v] of Object.entries(over)) out[k] = isObject(v) && isObject(out[k]) ? deepMerge(out[k] as Json, v) : v;
+  return out;
+}
+
+/** The object schema inside `.default()`/`.optional()` wrappers, if it is one. */
+function objectShape(schema: unknown): Record<string, unknown> | undefined {
+  let s = schema as { def?: { innerType?: unknown } } | undefined;
+  while (s && !(s instanceof z.ZodObject) && s.def?.innerType) s = s.def.innerType as typeof s;
+  return s instanceof z.ZodObject ? (s.shape as Record<string, unknown>) : undefined;
+}
+
+/** Every leaf setting of the schema, dotted (`upstream.retries`). */
+export function settingPaths(shape: Record<string, unknown> = configSchema.shape, prefix = ''): string[] {
+  return Object.entries(shape).flatMap(([k, v]) => {
+    const inner = objectShape(v);
+    return inner ? settingPaths(inner, `${prefix}${k}.`) : [`${prefix}${k}`];
+  });
+}
+
+/** Keys of a config file the schema does not have (a typo would otherwise be silently ignored). */
+function unknownKeys(value: Json, shape: Record<string, unknown> = configSchema.shape, prefix = ''): string[] {
+  return Object.entries(value).flatMap(([k, v]) => {
+    if (!(k in shape)) return [`${prefix}${k}`];
+    const inner = objectShape(shape[k]);
+    return inner && isObject(v) ? unknownKeys(v, inner, `${prefix}${k}.`) : [];
+  });
+}
+
+/** A setting's default as `--help` shows it (booleans as 1/0, like the environment takes them). */
+export function settingDefault(s: Setting): string {
+  const v = getPath(configSchema.parse({}), s.path);
+  if (v === undefined) return '(unset)';
+  if (typeof v === 'boolean') return v ? '1' : '0';
+  if (Array.isArray(v)) return v.length ? v.join(',') : '(none)';
+  return String(v);
+}
+
+/**
+ * Validates `input`. `sources` maps dotted paths to where their value came
+ * from (`PORT`, `--port`, the file), so an error names what to fix.
+ */
+export function parseConfig(input: ConfigInput, sources: ReadonlyMap<string, string> = new Map()): Config {
   const r = configSchema.safeParse(input);
-  if (!r.success) throw new ConfigError(`invalid configuration: ${r.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ')}`);
-  return r.data;
+  if (r.success) return r.data;
+  throw new ConfigError(`invalid configuration: ${describeIssues(r.error.issues, sources)}`);
 }
 
-function intEnv(env: NodeJS.ProcessEnv, name: string): number | undefined {
-  const v = env[name];
-  if (v === undefined || v === '') return undefined;
-  if (!/^\d+$/.test(v.trim())) throw new ConfigError(`${name} must be a non-negative integer, got ${JSON.stringify(v)}`);
-  return Number(v);
+/** The config file: JSON shaped like Config (nested, partial), unknown keys refused. */
+export function readConfigFile(file: string): Json {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new ConfigError(`cannot read config file ${file}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    throw new ConfigError(`config file ${file} is not valid JSON: ${(err as Error).message}`);
+  }
+  if (!isObject(value)) throw new ConfigError(`config file ${file} must hold a JSON object`);
+  const unknown = unknownKeys(value);
+  if (unknown.length) throw new ConfigError(`config file ${file}: unknown key${unknown.length > 1 ? 's' : ''} ${unknown.map((k) => JSON.stringify(k)).join(', ')}`);
+  // Checked alone too, so a bad value in the file is an error even where the environment overrides it.
+  const sources = new Map(settingPaths().map((p) => [p, `config file ${file}`]));
+  parseConfig(value as ConfigInput, sources);
+  return value;
 }
 
-function boolEnv(env: NodeJS.ProcessEnv, name: string): boolean | undefined {
-  const v = env[name];
-  if (v === undefined || v === '') return undefined;
-  if (['1', 'true', 'on', 'yes'].includes(v.toLowerCase())) return true;
-  if (['0', 'false', 'off', 'no'].includes(v.toLowerCase())) return false;
-  throw new ConfigError(`${name} must be a boolean (1/0, true/false), got ${JSON.stringify(v)}`);
-}
-
-function defined<T extends object>(o: T): Partial<T> {
-  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
-}
-
-/** Configuration from the environment and command-line flags (flags win). */
-export function loadConfig(env: NodeJS.ProcessEnv, flags: { port?: string; host?: string; upstream?: string } = {}): Config {
-  if (flags.port !== undefined && !/^\d+$/.test(flags.port)) throw new ConfigError(`--port must be a number, got ${JSON.stringify(flags.port)}`);
-  const upstream = defined({
-    connections: intEnv(env, 'UPSTREAM_CONNECTIONS'),
-    connectTimeoutMs: intEnv(env, 'UPSTREAM_CONNECT_TIMEOUT_MS'),
-    headersTimeoutMs: intEnv(env, 'UPSTREAM_HEADERS_TIMEOUT_MS'),
-    bodyTimeoutMs: intEnv(env, 'UPSTREAM_BODY_TIMEOUT_MS'),
-    maxResponseBytes: intEnv(env, 'UPSTREAM_MAX_RESPONSE_BYTES'),
-    retries: intEnv(env, 'UPSTREAM_RETRIES'),
-  });
-  const limits = defined({
-    maxPageSize: intEnv(env, 'MAX_PAGE_SIZE'),
-    defaultPageSize: intEnv(env, 'DEFAULT_PAGE_SIZE'),
-    upstreamConcurrency: intEnv(env, 'UPSTREAM_CONCURRENCY'),
-    maxDepth: intEnv(env, 'MAX_QUERY_DEPTH'),
-    maxAliases: intEnv(env, 'MAX_QUERY_ALIASES'),
-    maxTokens: intEnv(env, 'MAX_QUERY_TOKENS'),
-    maxCost: intEnv(env, 'MAX_QUERY_COST'),
-    maxListItems: intEnv(env, 'MAX_LIST_ITEMS'),
-    maxSearchLength: intEnv(env, 'MAX_SEARCH_LENGTH'),
-    maxSlugLength: intEnv(env, 'MAX_SLUG_LENGTH'),
-    maxUrlLength: intEnv(env, 'MAX_URL_LENGTH'),
-    maxArgumentLength: intEnv(env, 'MAX_ARGUMENT_LENGTH'),
-  });
-  const session = defined({
-    budget: intEnv(env, 'UPSTREAM_BUDGET'),
-    deadlineMs: intEnv(env, 'OPERATION_DEADLINE_MS'),
-    siteRetryMs: intEnv(env, 'SITE_RETRY_MS'),
-  });
-  const base = configSchema.parse({});
-  return parseConfig(
-    defined({
-      port: flags.port !== undefined ? Number(flags.port) : intEnv(env, 'PORT'),
-      host: flags.host ?? (env.HOST || undefined),
-      upstreamUrl: flags.upstream ?? (env.UPSTREAM_URL || undefined),
-      serviceAuth: env.SITEGRAPH_SERVICE_AUTH || undefined,
-      redisUrl: env.REDIS_URL || undefined,
-      upstream: { ...base.upstream, ...upstream },
-      limits: { ...base.limits, ...limits },
-      session: { ...base.session, ...session },
-      graphiql: boolEnv(env, 'GRAPHIQL'),
-      introspection: boolEnv(env, 'INTROSPECTION'),
-    }) as ConfigInput,
-  );
+/**
+ * The configuration: flags > environment > config file > defaults. `flags`
+ * are `npm start`'s, by name without `--` (`port`, `host`, `upstream`, `config`).
+ * An empty environment variable counts as unset; an empty flag does not.
+ */
+export function loadConfig(env: NodeJS.ProcessEnv, flags: Readonly<Record<string, string | undefined>> = {}): Config {
+  const file = flags[CONFIG_FILE_SETTING.flag] ?? (env[CONFIG_FILE_SETTING.env] || undefined);
+  const sources = new Map<string, string>();
+  let input = configSchema.parse({}) as Json;
+  if (file !== undefined) {
+    input = deepMerge(input, readConfigFile(file));
+    for (const p of settingPaths()) if (getPath(input, p) !== undefined) sources.set(p, `config file ${file}`);
+  }
+  for (const s of SETTINGS) {
+    const flag = s.flag !== undefined ? flags[s.flag] : undefined;
+    const raw = flag ?? (env[s.env] || undefined);
+    if (raw === undefined) continue;
+    const name = flag !== undefined ? `--${s.flag}` : s.env;
+    setPath(input, s.path, parseText(name, s.kind, raw, ConfigError));
+    sources.set(s.path, name);
+  }
+  return parseConfig(input as ConfigInput, sources);
 }

@@ -5,6 +5,7 @@
  * upstream/session.ts), the site as discovered, and fresh loaders. Nothing
  * here outlives the request.
  */
+import type { UpstreamCache } from './cache/upstream-cache.ts';
 import type { Config } from './config.ts';
 import { TotalHints } from './loaders/hints.ts';
 import { createLoaders, type Loaders } from './loaders/index.ts';
@@ -44,6 +45,8 @@ export interface ContextInit {
   headers?: Readonly<Record<string, string | string[] | undefined>>;
   /** Aborted when the client disconnects or the gateway shuts down (server.ts). */
   signal?: AbortSignal;
+  /** The gateway's upstream GET cache; without, nothing is cached. */
+  cache?: UpstreamCache;
   /** The gateway's list-total hints; without, this operation plans from nothing. */
   totals?: TotalHints;
 }
@@ -56,6 +59,7 @@ export function createContext(init: ContextInit): Context {
     budget: config.session.budget,
     deadlineMs: config.session.deadlineMs,
     ...(init.signal ? { signal: init.signal } : {}),
+    ...(init.cache ? { cache: init.cache } : {}),
   });
   return new RequestContext(config, site, upstream, init.refreshSite, init.headers ?? {}, init.totals ?? new TotalHints());
 }

@@ -195,6 +195,7 @@ const isIntrospectionType = (t: GraphQLNamedType): boolean => t.name.startsWith(
  * - `nodes { … }`, `edges { node { … } }` and `pageInfo` inside a connection
  *   are the same page: they cost the same, whichever form is used;
  * - `nodes(ids:)` costs one per ID (and multiplies below by their number),
+ *   and so does federation's `_entities(representations:)` per representation;
  *   `node(id:)` one;
  * - other list fields multiply what is below them by `listFactor`;
  * - fragments count where spread, every alias counts, `@skip`/`@include` are applied;
@@ -232,9 +233,11 @@ export function operationCost(r: ResolvedOperation, opts: CostOptions): number {
     } else if (isConnectionType(parent) || isEdgeType(parent)) {
       // `nodes`, `edges`, `node`, `pageInfo`: the page the connection already counted.
       below = mult;
-    } else if (name === 'nodes' && Array.isArray(args.ids)) {
-      total += mult * args.ids.length;
-      below = mult * Math.max(1, args.ids.length);
+    } else if ((name === 'nodes' && Array.isArray(args.ids)) || (name === '_entities' && Array.isArray(args.representations))) {
+      // `_entities` (federation.ts) reads its representations as `nodes(ids:)` reads IDs.
+      const ids = (args.ids ?? args.representations) as unknown[];
+      total += mult * ids.length;
+      below = mult * Math.max(1, ids.length);
     } else if (name === 'node' && 'id' in args) {
       total += mult;
     } else if (isList) {

@@ -1,54 +1,82 @@
 /**
- * CLI entry: `npm start [-- --port <p>] [--host <h>] [--upstream <REST root>]`.
- * Without an upstream (flag or UPSTREAM_URL) it starts the embedded sandbox
- * in-process and points the gateway at it.
+ * CLI entry: `npm start [-- --port <p>] [--host <h>] [--upstream <REST root>] [--config <file>]`.
+ * Without an upstream (flag, UPSTREAM_URL or config file) it starts the
+ * embedded sandbox in-process and points the gateway at it. Everything is
+ * checked (flags, settings, config file, sandbox options, the port) before
+ * anything starts or prints: a bad flag or value is one line and exit code 2,
+ * a taken port one line and exit code 1.
  */
-import { parseArgs } from 'node:util';
-import { ConfigError, loadConfig } from './config.ts';
-import { startGateway } from './server.ts';
-import { SandboxConfigError, sandboxOptionsFromEnv } from './sandbox/options.ts';
-import { sandboxBanner } from './sandbox/banner.ts';
-import { startSandbox, type RunningSandbox } from './sandbox/server.ts';
+import { assertPortFree, columns, parseFlags, portError, runCli, stopOnSignals, type FlagSpec } from './cli-kit.ts';
+import { CONFIG_FILE_SETTING, ConfigError, SETTINGS, loadConfig, settingDefault } from './config.ts';
+import { SandboxConfigError, parseSandboxOptions, sandboxOptions } from './sandbox/options.ts';
+import type { RunningSandbox } from './sandbox/server.ts';
+
+const FLAG_ROWS = [...SETTINGS.filter((s) => s.flag), CONFIG_FILE_SETTING];
+const FLAGS: FlagSpec[] = [...FLAG_ROWS.map((s) => ({ name: s.flag! })), { name: 'help', short: 'h', boolean: true }];
+
+function help(): string {
+  const placeholder = (s: (typeof FLAG_ROWS)[number]) => (s === CONFIG_FILE_SETTING ? '<file>' : s.kind === 'int' ? '<n>' : '<value>');
+  return [
+    'usage: npm start -- [--port <n>] [--host <address>] [--upstream <REST root URL>] [--config <file>]',
+    '',
+    "Serves the site's REST API as one GraphQL graph at http://<host>:<port>/graphql (GraphiQL in a",
+    'browser). Without an upstream it starts the embedded sandbox site with its demo data, fresh',
+    'every start (SANDBOX_DB=<file> keeps writes; the SANDBOX_* variables: npm run sandbox -- --help).',
+    '',
+    'Options:',
+    columns([...FLAG_ROWS.map((s) => [`--${s.flag} ${placeholder(s)}`, s.env, s.meaning]), ['-h, --help', '', 'this help']]),
+    '',
+    'Environment (flags > environment > config file > defaults):',
+    columns([
+      ['VARIABLE', 'DEFAULT', 'MEANING'],
+      [CONFIG_FILE_SETTING.env, '(unset)', 'JSON config file (see --config)'],
+      ...SETTINGS.map((s) => [s.env, settingDefault(s), s.unset ? `${s.meaning}; unset: ${s.unset}` : s.meaning]),
+    ]),
+    '',
+    'Exit status: 2 for a bad flag, setting or config file, 1 when the port is taken or the start fails.',
+  ].join('\n');
+}
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({
-    options: {
-      port: { type: 'string' },
-      host: { type: 'string' },
-      upstream: { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
-    },
-    strict: true,
-  });
+  const values = parseFlags(process.argv.slice(2), FLAGS);
   if (values.help) {
-    console.log('usage: npm start -- [--port <p>] [--host <h>] [--upstream <REST root URL>]\nSee README.md for the environment variables.');
+    console.log(help());
     return;
   }
-  const config = loadConfig(process.env, values);
+  const config = loadConfig(process.env, values as Record<string, string | undefined>);
+  // The sandbox's options too are checked before the port, the sandbox's banner or the gateway.
+  const sources = new Map<string, string>();
+  const sandboxOptionsChecked = config.upstreamUrl ? null : parseSandboxOptions(sandboxOptions(process.env, {}, sources), sources);
+  const hint = 'choose another with --port or PORT';
+  await assertPortFree(config.host, config.port, hint);
+  // Loaded only now: `--help` and a bad flag answer without loading the graph.
+  const [{ startGateway }, { startSandbox }, { sandboxBanner }] = await Promise.all([
+    import('./server.ts'),
+    import('./sandbox/server.ts'),
+    import('./sandbox/banner.ts'),
+  ]);
   let sandbox: RunningSandbox | null = null;
   let upstream = config.upstreamUrl;
   if (!upstream) {
-    sandbox = await startSandbox({ ...sandboxOptionsFromEnv(), port: Number(process.env.SANDBOX_PORT ?? 0) });
+    sandbox = await startSandbox(sandboxOptionsChecked!).catch((err: unknown) => {
+      throw portError(err, sandboxOptionsChecked!.host, sandboxOptionsChecked!.port, 'choose another with SANDBOX_PORT') ?? err;
+    });
     upstream = sandbox.url;
-    console.log(sandboxBanner(sandbox));
   }
-  const gateway = await startGateway(config, upstream);
+  const gateway = await startGateway(config, upstream).catch(async (err: unknown) => {
+    await sandbox?.close();
+    throw portError(err, config.host, config.port, hint) ?? err;
+  });
+  if (sandbox) console.log(sandboxBanner(sandbox));
   console.log(`sitegraph GraphQL: ${gateway.url} (open it in a browser for GraphiQL)`);
   console.log(`upstream: ${upstream}`);
-  const stop = async (signal: string) => {
-    console.log(`sitegraph: ${signal}, stopping`);
+  // OTEL_* set: say where the spans go (README "Tracing (OpenTelemetry)").
+  if (gateway.tracing) console.log(gateway.tracing.description);
+  // 15 s: Apollo gives requests in flight 10 s to finish, then the rest closes in moments.
+  stopOnSignals('sitegraph', async () => {
     await gateway.close();
     await sandbox?.close();
-    process.exit(0);
-  };
-  process.once('SIGINT', () => void stop('SIGINT'));
-  process.once('SIGTERM', () => void stop('SIGTERM'));
+  }, 15_000);
 }
 
-main().catch((err: unknown) => {
-  const e = err as NodeJS.ErrnoException & { port?: number };
-  if (err instanceof ConfigError || err instanceof SandboxConfigError) console.error(`sitegraph: ${err.message}`);
-  else if (e?.code === 'EADDRINUSE') console.error(`sitegraph: port ${e.port ?? ''} is already in use; choose another with PORT or --port`);
-  else console.error(err);
-  process.exit(1);
-});
+runCli('sitegraph', main, [ConfigError, SandboxConfigError]);

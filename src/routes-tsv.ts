@@ -1,8 +1,11 @@
-/** spec/routes.tsv, and the matching of WordPress route patterns to its rows. */
+/**
+ * spec/routes.tsv (the repository's copy of the contract's route list, see
+ * spec/README.md), and the matching of WordPress route patterns to its rows.
+ */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-export const ROUTES_TSV = fileURLToPath(new URL('../../shared/spec/routes.tsv', import.meta.url));
+export const ROUTES_TSV = fileURLToPath(new URL('../spec/routes.tsv', import.meta.url));
 
 export interface SpecRoute {
   method: string;

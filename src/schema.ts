@@ -16,5 +16,5 @@ export function loadTypeDefs(dir = SCHEMA_DIR): string[] {
 }
 
 export function buildSchema(): GraphQLSchema {
-  return makeExecutableSchema({ typeDefs: loadTypeDefs(), resolvers: resolvers as never });
+  return makeExecutableSchema({ typeDefs: loadTypeDefs(), resolvers });
 }

@@ -11,16 +11,28 @@ import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHt
 import type { GraphQLFormattedError } from 'graphql';
 import type { Config } from './config.ts';
 import { createContext, type Context } from './context.ts';
+import { createCors } from './cors.ts';
+import { createLogger, type Logger } from './log.ts';
+import { createObserver } from './plugins/observability.ts';
 import { TotalHints } from './loaders/hints.ts';
 import { graphiqlAsset, graphiqlPage } from './graphiql.ts';
 import { maxAliasesRule, maxDepthRule } from './limits.ts';
 import { limitsPlugin } from './plugins/limits.ts';
-import { redactionPlugin } from './plugins/redaction.ts';
+import { credentialSecrets, redactionPlugin } from './plugins/redaction.ts';
 import { UpstreamShapeError } from './mapping/json.ts';
 import { createMetrics, type Metrics } from './metrics.ts';
 import { buildSchema } from './schema.ts';
+import { buildFederatedSchema } from './federation.ts';
 import { SiteState } from './site.ts';
+import { applyPersistedDocuments, loadPersistedDocuments } from './plugins/safelist.ts';
+import { clientKey, createRateLimiter, rateLimitHeaders, sendRateLimited } from './ratelimit.ts';
+import { connectRedis } from './store/redis.ts';
+import { createGatewayCache } from './cache/index.ts';
+import { cacheControlPlugin } from './cache/response.ts';
 import { UpstreamClient } from './upstream/client.ts';
+import type { TracerProvider } from '@opentelemetry/api';
+import { createTracing, type Tracing } from './telemetry.ts';
+import { tracingPlugin } from './plugins/tracing.ts';
 import { GatewayError, isGatewayError } from './upstream/errors.ts';
 
 const MAX_BODY = 1024 * 1024;
@@ -30,11 +42,22 @@ export interface Gateway {
   client: UpstreamClient;
   site: SiteState;
   metrics: Metrics;
+  /** The gateway's logger (src/log.ts): modules started with the gateway log through it. */
+  log: Logger;
+  /** Tracing, when on (OTEL_* or `tracerProvider`; src/telemetry.ts); null when off. */
+  tracing: Tracing | null;
   close(): Promise<void>;
 }
 
+export interface GatewayOptions {
+  /** Logger to use instead of one made from `config.log` (tests capture lines through its destination). */
+  logger?: Logger;
+  /** Trace into this provider (tests: an InMemorySpanExporter) whatever OTEL_* says; flushed, not shut down, on close. */
+  tracerProvider?: TracerProvider;
+}
+
 /** Known errors keep their code; anything else is masked (internal details never leak). */
-export function formatError(formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError {
+export function formatError(formatted: GraphQLFormattedError, error: unknown, log?: Logger): GraphQLFormattedError {
   const original = (error as { originalError?: unknown })?.originalError ?? error;
   if (isGatewayError(original)) return { ...formatted, extensions: { ...original.extensions } };
   if (original instanceof UpstreamShapeError) {
@@ -48,7 +71,7 @@ export function formatError(formatted: GraphQLFormattedError, error: unknown): G
   }
   const code = formatted.extensions?.code;
   if (typeof code === 'string' && code !== 'INTERNAL_SERVER_ERROR') return formatted;
-  console.error('[sitegraph] internal error:', original);
+  log?.error({ err: original }, 'internal error');
   return { message: 'Internal server error', locations: formatted.locations, path: formatted.path, extensions: { code: 'INTERNAL_SERVER_ERROR' } };
 }
 
@@ -58,16 +81,30 @@ function encodeAuth(userPass: string | undefined): string | undefined {
   return userPass ? `Basic ${Buffer.from(userPass, 'utf8').toString('base64')}` : undefined;
 }
 
-export async function startGateway(config: Config, upstreamUrl: string): Promise<Gateway> {
-  const metrics = createMetrics();
+export async function startGateway(config: Config, upstreamUrl: string, options: GatewayOptions = {}): Promise<Gateway> {
+  // Lines are redacted by value of the service credential too (log.ts), whoever logs them.
+  const log = options.logger ?? createLogger({ ...config.log, secrets: config.serviceAuth ? credentialSecrets(config.serviceAuth) : [] });
+  // First: a bad manifest is a ConfigError before anything is started.
+  const persisted = await loadPersistedDocuments(config.persistedDocuments);
+  const metrics = createMetrics({ maxOperations: config.metrics.maxOperations });
+  // One log line and the metrics of each operation, upstream failures logged (plugins/observability.ts).
+  const observer = createObserver({ log, metrics, serviceAuth: config.serviceAuth !== undefined });
+  const cors = createCors(config.cors);
+  // The one Redis connection of this instance (REDIS_URL), shared by everything several
+  // instances must agree on (store/redis.ts). Unset: everything stays in memory.
+  const redis = config.redisUrl ? connectRedis(config.redisUrl) : undefined;
+  // The upstream GET cache (CACHE_TTL_SECONDS) and the APQ store, in Redis when there is one (cache/index.ts).
+  const cache = createGatewayCache(config, redis, metrics, log);
+  // RATE_LIMIT_MAX=0 (the default): no limiter at all (ratelimit.ts).
+  const rateLimiter = config.rateLimit.max > 0 ? createRateLimiter(config.rateLimit, redis) : null;
+  // OTEL_* unset (the default): null, and no span, hook or plugin at all (telemetry.ts).
+  const tracing = await createTracing(config.tracing, { provider: options.tracerProvider, log });
   const client = new UpstreamClient({
     baseUrl: upstreamUrl,
     ...config.upstream,
     serviceAuthorization: encodeAuth(config.serviceAuth),
-    onResponse: (e) => {
-      metrics.upstreamRequests.inc({ route: e.route, status: e.status === null ? 'error' : String(e.status) });
-      metrics.upstreamDuration.observe({ route: e.route }, e.ms / 1000);
-    },
+    onResponse: observer.upstream,
+    ...(tracing ? { trace: tracing.upstream } : {}),
   });
   const site = new SiteState(client, { retryMs: config.session.siteRetryMs, timeoutMs: config.session.deadlineMs });
   try {
@@ -75,7 +112,7 @@ export async function startGateway(config: Config, upstreamUrl: string): Promise
   } catch (err) {
     // Start anyway (issue 9, finding 10): gateway-only fields answer, fields that need
     // the site say UPSTREAM_UNAVAILABLE, /readyz says 503, and it recovers by itself.
-    console.warn(`[sitegraph] the site's index could not be read yet (${(err as Error).message}); /readyz and the next operations will retry`);
+    log.warn({ err: (err as Error).message }, "the site's index could not be read yet; /readyz and the next operations will retry");
   }
 
   /**
@@ -89,24 +126,40 @@ export async function startGateway(config: Config, upstreamUrl: string): Promise
   const totals = new TotalHints();
 
   const httpServer = createServer();
+  // FEDERATION=1: the same schema as a Federation 2 subgraph (`_service`, `_entities`; federation.ts).
+  const schema = config.federation ? buildFederatedSchema() : buildSchema();
   const apollo = new ApolloServer<Context>({
-    schema: buildSchema(),
+    schema,
     introspection: config.introspection,
+    // SAFELIST=1: no APQ registration, which would let any client add to the list (plugins/safelist.ts).
+    ...(persisted?.safelist ? { persistedQueries: false as const } : {}),
+    // With REDIS_URL, APQ registrations are shared by every instance (cache/apq.ts).
+    ...(cache.apq ? { cache: cache.apq } : {}),
     includeStacktraceInErrorResponses: false,
-    formatError,
+    // Whoever started the gateway stops it (src/main.ts on SIGINT/SIGTERM, with gateway.close()):
+    // Apollo's own signal handler would race that close (which then never resolves) and re-send the signal.
+    stopOnTerminationSignals: false,
+    formatError: (formatted, error) => formatError(formatted, error, log),
+    logger: log.child({ component: 'apollo' }),
     parseOptions: { maxTokens: config.limits.maxTokens },
     validationRules: [
       maxDepthRule(config.limits.maxDepth),
       maxAliasesRule(config.limits.maxAliases),
     ],
     plugins: [
+      // First: the operation line is written whatever a later plugin decides.
+      observer.plugin,
+      // The operation's span, and the current field for resolver spans (plugins/tracing.ts).
+      ...(tracing ? [tracingPlugin<Context>(tracing, schema)] : []),
       // Subscriptions refused, argument sizes and cost checked with the variables known (limits.ts).
       limitsPlugin(config.limits),
       // Every secret of the request, by value, out of every error sent or logged.
       redactionPlugin({ serviceAuth: config.serviceAuth }),
       ApolloServerPluginLandingPageDisabled(),
-      // Cache-control hints are not used, and its per-field hook costs on every list.
+      // Cache-control hints are not used, and its per-field hook costs on every list:
+      // `cache-control` is derived from the operation's upstream session instead (cache/response.ts).
       ApolloServerPluginCacheControlDisabled(),
+      cacheControlPlugin(config.cache.ttlSeconds * 1000),
       ApolloServerPluginUsageReportingDisabled(),
       ApolloServerPluginDrainHttpServer({ httpServer }),
     ],
@@ -115,7 +168,7 @@ export async function startGateway(config: Config, upstreamUrl: string): Promise
 
   httpServer.on('request', (req, res) => {
     handle(req, res).catch((err: unknown) => {
-      console.error('[sitegraph] request failed:', err);
+      log.error({ err }, 'request failed');
       if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ errors: [{ message: 'Internal server error', extensions: { code: 'INTERNAL_SERVER_ERROR' } }] }));
     });
@@ -158,11 +211,18 @@ export async function startGateway(config: Config, upstreamUrl: string): Promise
       res.end(graphiqlPage('/graphql'));
       return;
     }
-    await graphql(req, res, url, method);
+    // CORS headers, and preflights answered before CSRF prevention sees them (cors.ts).
+    if (cors(req, res)) return;
+    await observer.track(req, res, () => graphql(req, res, url, method));
   }
 
   async function graphql(req: IncomingMessage, res: ServerResponse, url: URL, method: string): Promise<void> {
-    const started = performance.now();
+    // Counted before the body is read: a client over its limit costs no more than this.
+    if (rateLimiter && method !== 'OPTIONS') {
+      const decision = await rateLimiter.hit(clientKey(req, config.rateLimit));
+      if (!decision.allowed) return sendRateLimited(res, decision, config.rateLimit.windowSeconds);
+      for (const [k, v] of Object.entries(rateLimitHeaders(decision))) res.setHeader(k, v);
+    }
     let body: unknown;
     if (method === 'POST') {
       const raw = await readBody(req);
@@ -180,7 +240,14 @@ export async function startGateway(config: Config, upstreamUrl: string): Promise
     }
     const headers = new HeaderMap();
     for (const [k, v] of Object.entries(req.headers)) if (v !== undefined) headers.set(k, Array.isArray(v) ? v.join(', ') : v);
-    const httpGraphQLRequest: HTTPGraphQLRequest = { method, headers, search: url.search, body };
+    let search = url.search;
+    if (persisted) {
+      // Manifest ids to document text; with SAFELIST=1, anything else refused (plugins/safelist.ts).
+      const r = applyPersistedDocuments(persisted, method, body, search);
+      if ('status' in r) return json(res, r.status, r.body);
+      ({ body, search } = r);
+    }
+    const httpGraphQLRequest: HTTPGraphQLRequest = { method, headers, search, body };
     const cancel = new AbortController();
     if (stopping) cancel.abort(SHUTTING_DOWN());
     inProgress.add(cancel);
@@ -210,6 +277,7 @@ export async function startGateway(config: Config, upstreamUrl: string): Promise
             headers: req.headers,
             signal: cancel.signal,
             totals,
+            cache: cache.upstream,
           });
         },
       });
@@ -225,8 +293,6 @@ export async function startGateway(config: Config, upstreamUrl: string): Promise
       for await (const chunk of response.body.asyncIterator) res.write(chunk);
       res.end();
     }
-    metrics.graphqlRequests.inc({ outcome: res.statusCode < 400 ? 'ok' : 'error' });
-    metrics.graphqlDuration.observe((performance.now() - started) / 1000);
   }
 
   await new Promise<void>((resolve, reject) => {
@@ -240,11 +306,16 @@ export async function startGateway(config: Config, upstreamUrl: string): Promise
     client,
     site,
     metrics,
+    log,
+    tracing,
     close: async () => {
       stopping = true;
       for (const c of inProgress) c.abort(SHUTTING_DOWN());
       await apollo.stop();
       await client.close();
+      await redis?.close();
+      // Last: the spans of everything above are exported before close resolves.
+      await tracing?.shutdown();
     },
   };
 }

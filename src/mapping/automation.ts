@@ -10,12 +10,8 @@
  * `Event`.
  */
 import { DateTime } from 'luxon';
+import type { AutomationEventInput, AutomationFindEventsInput } from '../generated/graphql.ts';
 import type { EventModel } from './models.ts';
-
-/** The parent of `AutomationA` / `AutomationB`: nothing but the connector's name. */
-export interface AutomationNamespaceModel {
-  connector: 'A' | 'B';
-}
 
 export interface AutomationFeedItemModel {
   itemId: string;
@@ -114,7 +110,7 @@ export function accessTokenOf(body: unknown): string | null {
 }
 
 /** The connector input (camelCase) -> legacy event fields (snake_case); `extra` passes through. */
-export function legacyEventPayload(input: Record<string, unknown> | null | undefined): Record<string, unknown> {
+export function legacyEventPayload(input: AutomationEventInput | null | undefined): Record<string, unknown> {
   if (!input) return {};
   const names: Record<string, string> = {
     startDate: 'start_date', endDate: 'end_date', allDay: 'all_day', showMap: 'show_map', showMapLink: 'show_map_link',
@@ -130,7 +126,7 @@ export function legacyEventPayload(input: Record<string, unknown> | null | undef
 }
 
 /** find-events' `where` -> the legacy archive query (spec A1). */
-export function findEventsQuery(where: Record<string, unknown> | null | undefined): Record<string, string | number | boolean | Array<string | number | boolean>> {
+export function findEventsQuery(where: AutomationFindEventsInput | null | undefined): Record<string, string | number | boolean | Array<string | number | boolean>> {
   if (!where) return {};
   const names: Record<string, string> = { perPage: 'per_page', startDate: 'start_date', endDate: 'end_date' };
   const out: Record<string, string | number | boolean | Array<string | number | boolean>> = {};

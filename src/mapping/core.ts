@@ -38,6 +38,36 @@ function isMasked(o: Json): boolean {
   return typeof c === 'object' && c !== null && (c as Json).protected === null && (c as Json).rendered === 'Password protected';
 }
 
+/** What TC leaves unmasked on a password-protected post (TC `REST/TEC/V1/Controller.php`). */
+const UNMASKED_KEYS = new Set(['id', 'date', 'date_gmt', 'guid', 'modified', 'modified_gmt', 'slug', 'status', 'type', 'link', 'title', 'author', 'class_list']);
+
+/**
+ * A masked venue, organizer or series with its masked keys as null: "Password
+ * protected" and 0 are not an address or coordinates (and null, unlike an
+ * absent key, is never read from the other interface instead).
+ */
+function visible(o: Json): Json {
+  return isMasked(o) ? Object.fromEntries(Object.entries(o).map(([k, v]) => [k, UNMASKED_KEYS.has(k) ? v : null])) : o;
+}
+
+/**
+ * TEC's `multiday` is `false` or the number of days the event touches (its
+ * Event model counts them), not a boolean: any count means "more than one day".
+ */
+function multiday(v: unknown): boolean | null {
+  if (typeof v === 'boolean') return v;
+  const n = num(v);
+  return n === null ? null : n > 0;
+}
+
+/**
+ * `directions_link` comes through esc_url, which writes `&` as `&#038;`: as
+ * sent, the link's query stops at the first `#`. The graph serves a URL.
+ */
+function unescapeUrl(v: string | null): string | null {
+  return v === null ? null : v.replace(/&#0?38;|&amp;/g, '&');
+}
+
 const MASKED_EVENT_FIELDS = [
   'description', 'excerpt', 'featuredImage', 'startDate', 'endDate', 'startDateUtc', 'endDateUtc', 'timezone', 'timezoneAbbr',
   'allDay', 'duration', 'multiday', 'cost', 'costDetails', 'website', 'showMap', 'showMapLink', 'hideFromListings', 'sticky',
@@ -76,7 +106,7 @@ export function coreEvent(body: unknown): EventModel {
     allDay: bool(o.all_day),
     // The real server sends the duration as a string ("28800").
     duration: int(o.duration) ?? secondsBetween(startUtc, endUtc),
-    multiday: bool(o.multiday),
+    multiday: multiday(o.multiday),
     cost: str(o.cost),
     sticky: bool(o.sticky),
     featured: bool(o.featured),
@@ -97,7 +127,7 @@ export function coreEvent(body: unknown): EventModel {
 }
 
 export function coreVenue(body: unknown): VenueModel {
-  const o = obj(body, 'calendar-core venue');
+  const o = visible(obj(body, 'calendar-core venue'));
   return {
     kind: 'Venue',
     source: 'core',
@@ -112,7 +142,7 @@ export function coreVenue(body: unknown): VenueModel {
     zip: str(o.zip),
     phone: str(o.phone),
     website: str(o.website),
-    directionsLink: str(o.directions_link),
+    directionsLink: unescapeUrl(str(o.directions_link)),
     latitude: 'lat' in o ? num(o.lat) : undefined,
     longitude: 'lng' in o ? num(o.lng) : undefined,
     raw: body,
@@ -120,7 +150,7 @@ export function coreVenue(body: unknown): VenueModel {
 }
 
 export function coreOrganizer(body: unknown): OrganizerModel {
-  const o = obj(body, 'calendar-core organizer');
+  const o = visible(obj(body, 'calendar-core organizer'));
   return {
     kind: 'Organizer',
     source: 'core',
@@ -134,7 +164,7 @@ export function coreOrganizer(body: unknown): OrganizerModel {
 }
 
 export function coreSeries(body: unknown): SeriesModel {
-  const o = obj(body, 'calendar-core series');
+  const o = visible(obj(body, 'calendar-core series'));
   return {
     kind: 'Series',
     source: 'core',

@@ -3,6 +3,11 @@
  * interface served it. A field left `undefined` is one this source does not
  * serve; the resolver then fetches it from the other interface (batched).
  * `null` means the site said "none".
+ *
+ * Codegen maps the graph's types onto the models here and in the other
+ * `*-models.ts` modules (codegen.ts), so these modules import nothing from the
+ * generated types: the generated file imports only them, and no import circle
+ * runs through it.
  */
 export type Source = 'legacy' | 'core';
 
@@ -148,3 +153,14 @@ export type TermConnectionModel = ConnectionModel<TermModel>;
 export type SeriesConnectionModel = ConnectionModel<SeriesModel>;
 
 export type NodeModel = EventModel | VenueModel | OrganizerModel | TermModel | SeriesModel;
+
+/**
+ * The parent of a type whose fields each read the context and carry nothing
+ * down (SeoQuery, SeoMutation, Governance, GovernanceNetwork, Facets).
+ */
+export type EmptyModel = Record<string, never>;
+
+/** The parent of `AutomationA` / `AutomationB`: nothing but the connector's name. */
+export interface AutomationNamespaceModel {
+  connector: 'A' | 'B';
+}

@@ -1,8 +1,10 @@
 /** site-audit-log/v1: filters -> query, entries -> graph objects, the CSV export (docs/sandbox-platform.md). */
 import type { AuditLogWhere, OrderDirection } from '../generated/graphql.ts';
+import type { AuditEntryModel } from './platform-models.ts';
 import { asDateTime, asId, asInt, asStr, shape } from './platform-read.ts';
 
-export const auditEntry = shape('audit-log entry', {
+/** Typed as the model, so the reader and the model the graph is mapped onto cannot drift apart. */
+export const auditEntry: (v: unknown) => AuditEntryModel = shape('audit-log entry', {
   databaseId: ['id', asId],
   blogId: ['blog_id', asInt],
   userId: ['user_id', asInt],
@@ -48,6 +50,3 @@ export function auditExport(body: unknown, headers: Record<string, string>) {
     csv: typeof body === 'string' ? body : body === null ? '' : JSON.stringify(body),
   };
 }
-
-export type AuditEntryModel = ReturnType<typeof auditEntry>;
-export type AuditLogConnectionModel = import('./models.ts').ConnectionModel<AuditEntryModel>;

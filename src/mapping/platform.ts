@@ -7,40 +7,13 @@ import type { CreatePostInput, FacetFetchInput, FacetRefreshInput, PostsOrderBy,
 import { GatewayError } from '../upstream/errors.ts';
 import { withOffset, toUtc } from './dates.ts';
 import { bool, idOf, int, intList, obj, rendered, str, type Json } from './json.ts';
-import type { ConnectionModel } from './models.ts';
+import type { PostModel } from './platform-models.ts';
 import { asInt, asStr, asStrings, listOf, nested, shape } from './platform-read.ts';
 
 // ---- posts
 
-export interface PostModel {
-  kind: 'Post';
-  databaseId: number;
-  title: string | null;
-  content: string | null;
-  excerpt: string | null;
-  slug: string | null;
-  status: string | null;
-  type: string | null;
-  url: string | null;
-  guid: string | null;
-  authorId: number | null;
-  featuredMediaId: number | null;
-  publishedAt: string | null;
-  publishedAtUtc: string | null;
-  modifiedAt: string | null;
-  modifiedAtUtc: string | null;
-  commentStatus: string | null;
-  pingStatus: string | null;
-  sticky: boolean | null;
-  template: string | null;
-  format: string | null;
-  passwordProtected: boolean | null;
-  categoryIds: number[];
-  tagIds: number[];
-  raw: unknown;
-}
-
-export type PostConnectionModel = ConnectionModel<PostModel>;
+// The models live in platform-models.ts (codegen maps `Post` onto them); importers here keep their path.
+export type { PostConnectionModel, PostModel } from './platform-models.ts';
 
 /** A posts-controller object (site-upstream.md §7). Dates come without offset: `date` local, `date_gmt` UTC. */
 export function corePost(raw: unknown, siteZone: string): PostModel {

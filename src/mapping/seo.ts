@@ -38,8 +38,44 @@ import type {
   SeoWorkouts,
 } from '../generated/graphql.ts';
 import { cleanText } from '../upstream/errors.ts';
-import type { RedirectFormatParam, RedirectParams, RedirectWrite, SetupSteps, SiteRepresentation } from '../upstream/seo.ts';
 import { UpstreamShapeError, arr, bool, int, num, obj, str, type Json } from './json.ts';
+
+// ---------------------------------------------------------------------------
+// Payloads (what routes/seo.ts sends)
+
+export type RedirectFormatParam = 'plain' | 'regex';
+
+export interface RedirectParams {
+  origin: string;
+  target?: string | null;
+  type: number;
+  format: RedirectFormatParam;
+}
+
+/** The answer of a redirect write: Yoast's plain body and the HTTP status it came with. */
+export interface RedirectWrite {
+  status: number;
+  body: unknown;
+}
+
+export interface SetupSteps {
+  setupWidgetLoaded?: 'yes' | 'no';
+  setupWidgetTemporarilyDismissed?: 'yes' | 'no';
+  setupWidgetPermanentlyDismissed?: 'yes' | 'no';
+  firstInteractionStage?: string;
+  lastInteractionStage?: string;
+}
+
+export interface SiteRepresentation {
+  company_or_person: 'company' | 'person';
+  company_name?: string;
+  company_logo?: string;
+  company_logo_id?: number;
+  person_logo?: string;
+  person_logo_id?: number;
+  company_or_person_user_id?: number;
+  description?: string;
+}
 
 const isObj = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 

@@ -3,6 +3,8 @@
  * their inputs -> REST parameters (spec B2, C, D, E; calendar-upstream.md
  * §2, §3, §5, §6). Pure: no I/O, no context.
  */
+import type { CalendarEmbedInput, OnboardingWizardInput } from '../generated/graphql.ts';
+
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
@@ -31,7 +33,7 @@ const EMBED_NAMES: Record<string, string> = {
 };
 
 /** Embed input -> B2 query: lists as comma-separated slugs, enums lower-cased for `view`. */
-export function embedQuery(input: Obj | null | undefined): Record<string, string | number | boolean> {
+export function embedQuery(input: CalendarEmbedInput | null | undefined): Record<string, string | number | boolean> {
   const out: Record<string, string | number | boolean> = {};
   for (const [k, v] of Object.entries(input ?? {})) {
     if (v === undefined || v === null) continue;
@@ -65,7 +67,7 @@ export function occurrencesNotices(body: unknown): OccurrencesNoticeModel[] {
 }
 
 /** Wizard input (camelCase, as the wizard's own script sends it) -> body; `extra` passes through. */
-export function wizardBody(input: Obj): Obj {
+export function wizardBody(input: OnboardingWizardInput): Obj {
   const names: Record<string, string> = { actionNonce: 'action_nonce', dateFormat: 'date_format', timezoneString: 'timezone_string', startOfWeek: 'start_of_week' };
   const out: Obj = {};
   for (const [k, v] of Object.entries(input)) {

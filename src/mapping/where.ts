@@ -5,6 +5,7 @@
  * answer is a BAD_USER_INPUT error naming it (never a silently ignored
  * filter). Pure: no I/O.
  */
+import type { EventsOrderBy, EventsWhere, PlacesWhere, PostStatus, SeriesWhere, TermsOrderBy, TermsWhere } from '../generated/graphql.ts';
 import { GatewayError } from '../upstream/errors.ts';
 import { declaredArgs, type SiteInfo } from '../upstream/discovery.ts';
 import type { QueryValue } from '../upstream/client.ts';
@@ -16,17 +17,24 @@ export interface ListPlan {
   query: Record<string, QueryValue>;
 }
 
-type Dict = Record<string, unknown>;
-
 const LEGACY = 'calendar/events/v1';
 const CORE = 'calendar-core/v1';
 
 /** Statuses calendar-core/v1 lists accept (spec B1). */
-const CORE_STATUSES = ['PUBLISH', 'PENDING', 'DRAFT', 'FUTURE', 'PRIVATE'];
+const CORE_STATUSES: readonly PostStatus[] = ['PUBLISH', 'PENDING', 'DRAFT', 'FUTURE', 'PRIVATE'];
 
-function set(o: Dict, k: string): boolean {
+/** Whether the argument `k` was given (GraphQL passes an omitted one as undefined, an explicit one as null); narrows it. */
+function set<W extends object, K extends keyof W>(o: W, k: K): o is W & { [P in K]-?: NonNullable<W[P]> } {
   return o[k] !== undefined && o[k] !== null;
 }
+
+/** The names, as `where.<name>`, of those of `keys` that were given. */
+function given<W extends object>(o: W, keys: readonly (keyof W & string)[]): string[] {
+  return keys.filter((k) => set(o, k)).map((k) => `where.${k}`);
+}
+
+/** A WordPress status of the legacy lists, which take one: `AUTO_DRAFT` -> `auto-draft`. */
+const legacyStatus = (statuses: readonly PostStatus[]) => (statuses[0] ?? 'PUBLISH').toLowerCase().replace('_', '-');
 
 /**
  * Chooses the interface; `legacyOnly`/`coreOnly` name the arguments that force
@@ -52,13 +60,13 @@ function choose(site: SiteInfo, what: string, legacyOnly: string[], coreOnly: st
   throw new GatewayError('NAMESPACE_UNAVAILABLE', `${what}: this site offers neither ${CORE} nor ${LEGACY}`);
 }
 
-function localDate(v: unknown, field: string, site: SiteInfo): string {
-  const s = toSiteLocal(String(v), site.timezone);
+function localDate(v: string, field: string, site: SiteInfo): string {
+  const s = toSiteLocal(v, site.timezone);
   if (!s) throw GatewayError.badInput(`${field}: ${JSON.stringify(v)} is not a valid DateTime`, { arguments: [field] });
   return s;
 }
 
-const DATE_KEYS: [string, string][] = [
+const DATE_KEYS: readonly (readonly ['startDate' | 'endDate' | 'startsBefore' | 'startsAfter' | 'endsBefore' | 'endsAfter', string])[] = [
   ['startDate', 'start_date'],
   ['endDate', 'end_date'],
   ['startsBefore', 'starts_before'],
@@ -91,10 +99,10 @@ function legacyHasStrictDates(site: SiteInfo): boolean {
   return declaredArgs(site, 'GET', `/${LEGACY}/events`)?.has('strict_dates') ?? true;
 }
 
-const EVENT_ORDER: Record<string, string> = { START_DATE: 'event_date', PUBLISHED_AT: 'date', TITLE: 'title', MENU_ORDER: 'menu_order', MODIFIED_AT: 'modified' };
+const EVENT_ORDER: Record<EventsOrderBy['field'], string> = { START_DATE: 'event_date', PUBLISHED_AT: 'date', TITLE: 'title', MENU_ORDER: 'menu_order', MODIFIED_AT: 'modified' };
 
 /** `where` arguments that may go with `ids` (an ID list is read by ID, then filtered by status). */
-export const WITH_IDS = ['ids', 'status'];
+export const WITH_IDS: readonly string[] = ['ids', 'status'] satisfies (keyof EventsWhere)[];
 
 /**
  * Lists of events (spec A1 / B1). The legacy list is preferred: on real sites
@@ -103,12 +111,12 @@ export const WITH_IDS = ['ids', 'status'];
  * `tags`, real-site-behaviour.md), so term filters need it. calendar-core/v1
  * serves the filters only it has.
  */
-export function planEvents(site: SiteInfo, where: Dict = {}, orderBy?: { field: string; direction?: string | null } | null): ListPlan {
-  const statuses = (where.status as string[] | undefined) ?? [];
-  const legacyOnly = ['categorySlugs', 'tagSlugs', 'categoryIds', 'tagIds'].filter((k) => set(where, k)).map((k) => `where.${k}`);
+export function planEvents(site: SiteInfo, where: EventsWhere = {}, orderBy?: EventsOrderBy | null): ListPlan {
+  const statuses = where.status ?? [];
+  const legacyOnly = given(where, ['categorySlugs', 'tagSlugs', 'categoryIds', 'tagIds']);
   if (statuses.some((s) => !CORE_STATUSES.includes(s))) legacyOnly.push(`where.status ${statuses.filter((s) => !CORE_STATUSES.includes(s)).join('/')}`);
-  const coreOnly = ['near', 'inSeries', 'seriesIds', 'relatedTo', 'recurring', 'virtual'].filter((k) => set(where, k)).map((k) => `where.${k}`);
-  const geo = where.geolocation as { latitude: number; longitude: number; distance?: number | null } | undefined | null;
+  const coreOnly = given(where, ['near', 'inSeries', 'seriesIds', 'relatedTo', 'recurring', 'virtual']);
+  const geo = where.geolocation;
   if (geo && geo.distance !== undefined && geo.distance !== null) coreOnly.push('where.geolocation.distance');
   if (statuses.length > 1) coreOnly.push('where.status (several values)');
   if (orderBy) coreOnly.push('orderBy');
@@ -122,23 +130,24 @@ export function planEvents(site: SiteInfo, where: Dict = {}, orderBy?: { field: 
 
   const q: Record<string, QueryValue> = {};
   for (const [k, p] of DATE_KEYS) {
-    if (!set(where, k)) continue;
-    const local = localDate(where[k], `where.${k}`, site);
+    const v = where[k];
+    if (v === undefined || v === null) continue;
+    const local = localDate(v, `where.${k}`, site);
     q[p] = iface === 'core' && !strict ? widen(p, local) : local;
   }
-  if (set(where, 'search')) q.search = String(where.search);
-  if (set(where, 'featured')) q.featured = Boolean(where.featured);
-  if (set(where, 'postParent')) q.post_parent = Number(where.postParent);
-  if (set(where, 'ticketed')) q.ticketed = Boolean(where.ticketed);
-  if (set(where, 'venueIds')) q.venue = where.venueIds as number[];
-  if (set(where, 'organizerIds')) q.organizer = where.organizerIds as number[];
+  if (set(where, 'search')) q.search = where.search;
+  if (set(where, 'featured')) q.featured = where.featured;
+  if (set(where, 'postParent')) q.post_parent = where.postParent;
+  if (set(where, 'ticketed')) q.ticketed = where.ticketed;
+  if (set(where, 'venueIds')) q.venue = where.venueIds;
+  if (set(where, 'organizerIds')) q.organizer = where.organizerIds;
   if (iface === 'legacy') {
-    const cats = [...((where.categoryIds as number[]) ?? []), ...((where.categorySlugs as string[]) ?? [])];
-    const tags = [...((where.tagIds as number[]) ?? []), ...((where.tagSlugs as string[]) ?? [])];
+    const cats = [...(where.categoryIds ?? []), ...(where.categorySlugs ?? [])];
+    const tags = [...(where.tagIds ?? []), ...(where.tagSlugs ?? [])];
     if (cats.length) q.categories = cats.join(',');
     if (tags.length) q.tags = tags.join(',');
     if (strict) q.strict_dates = true;
-    if (set(where, 'hasGeolocation')) q.geoloc = Boolean(where.hasGeolocation);
+    if (set(where, 'hasGeolocation')) q.geoloc = where.hasGeolocation;
     if (geo) {
       q.geoloc_lat = geo.latitude;
       q.geoloc_lng = geo.longitude;
@@ -148,23 +157,23 @@ export function planEvents(site: SiteInfo, where: Dict = {}, orderBy?: { field: 
     // (published events, no window) so a list means the same thing whichever
     // interface answers it. Both ends are always sent: one alone keeps the
     // default of the other.
-    q.status = (statuses[0] ?? 'PUBLISH').toLowerCase().replace('_', '-');
+    q.status = legacyStatus(statuses);
     q.start_date ??= OPEN_START;
     q.end_date ??= OPEN_END;
   } else {
     if (statuses.length) q.status = statuses.map((s) => s.toLowerCase());
-    if (set(where, 'hasGeolocation')) q.has_geoloc = Boolean(where.hasGeolocation);
+    if (set(where, 'hasGeolocation')) q.has_geoloc = where.hasGeolocation;
     if (geo) {
       q.geoloc_lat = geo.latitude;
       q.geoloc_lng = geo.longitude;
       if (geo.distance !== undefined && geo.distance !== null) q.distance = geo.distance;
     }
-    if (set(where, 'near')) q.near = String(where.near);
-    if (set(where, 'inSeries')) q.in_series = Boolean(where.inSeries);
-    if (set(where, 'seriesIds')) q.series = where.seriesIds as number[];
-    if (set(where, 'relatedTo')) q.related_to = Number(where.relatedTo);
-    if (set(where, 'recurring')) q.recurring = Boolean(where.recurring);
-    if (set(where, 'virtual')) q.virtual = Boolean(where.virtual);
+    if (set(where, 'near')) q.near = where.near;
+    if (set(where, 'inSeries')) q.in_series = where.inSeries;
+    if (set(where, 'seriesIds')) q.series = where.seriesIds;
+    if (set(where, 'relatedTo')) q.related_to = where.relatedTo;
+    if (set(where, 'recurring')) q.recurring = where.recurring;
+    if (set(where, 'virtual')) q.virtual = where.virtual;
     if (orderBy) {
       q.orderby = EVENT_ORDER[orderBy.field] ?? 'event_date';
       q.order = orderBy.direction === 'DESC' ? 'DESC' : 'ASC';
@@ -174,11 +183,11 @@ export function planEvents(site: SiteInfo, where: Dict = {}, orderBy?: { field: 
 }
 
 /** Lists of venues or organizers (spec A2 / B3). */
-export function planPlaces(site: SiteInfo, kind: 'venues' | 'organizers', where: Dict = {}): ListPlan {
-  const statuses = (where.status as string[] | undefined) ?? [];
+export function planPlaces(site: SiteInfo, kind: 'venues' | 'organizers', where: PlacesWhere = {}): ListPlan {
+  const statuses = where.status ?? [];
   const coreOnly: string[] = [];
   const legacyOnly: string[] = [];
-  for (const k of ['hasGeolocation', 'geolocation', 'near']) {
+  for (const k of ['hasGeolocation', 'geolocation', 'near'] as const) {
     if (set(where, k)) {
       if (kind === 'organizers') throw GatewayError.badInput(`organizers: where.${k} applies to venues only`, { arguments: [`where.${k}`] });
       coreOnly.push(`where.${k}`);
@@ -188,27 +197,27 @@ export function planPlaces(site: SiteInfo, kind: 'venues' | 'organizers', where:
   if (statuses.some((s) => !CORE_STATUSES.includes(s))) legacyOnly.push('where.status');
   const iface = choose(site, kind, legacyOnly, coreOnly);
   const q: Record<string, QueryValue> = {};
-  if (set(where, 'search')) q.search = String(where.search);
-  if (set(where, 'event')) q.event = Number(where.event);
-  if (set(where, 'hasEvents')) q.has_events = Boolean(where.hasEvents);
-  if (set(where, 'onlyWithUpcoming')) q.only_with_upcoming = Boolean(where.onlyWithUpcoming);
+  if (set(where, 'search')) q.search = where.search;
+  if (set(where, 'event')) q.event = where.event;
+  if (set(where, 'hasEvents')) q.has_events = where.hasEvents;
+  if (set(where, 'onlyWithUpcoming')) q.only_with_upcoming = where.onlyWithUpcoming;
   if (iface === 'legacy') {
-    q.status = (statuses[0] ?? 'PUBLISH').toLowerCase().replace('_', '-');
+    q.status = legacyStatus(statuses);
   } else {
     if (statuses.length) q.status = statuses.map((s) => s.toLowerCase());
-    if (set(where, 'hasGeolocation')) q.has_geoloc = Boolean(where.hasGeolocation);
-    const geo = where.geolocation as { latitude: number; longitude: number; distance?: number | null } | undefined;
+    if (set(where, 'hasGeolocation')) q.has_geoloc = where.hasGeolocation;
+    const geo = where.geolocation;
     if (geo) {
       q.geoloc_lat = geo.latitude;
       q.geoloc_lng = geo.longitude;
       if (geo.distance !== undefined && geo.distance !== null) q.distance = geo.distance;
     }
-    if (set(where, 'near')) q.near = String(where.near);
+    if (set(where, 'near')) q.near = where.near;
   }
   return { iface, query: q };
 }
 
-const TERM_ORDER: Record<string, string> = { NAME: 'name', SLUG: 'slug', COUNT: 'count', ID: 'id', DESCRIPTION: 'description', TERM_GROUP: 'term_group' };
+const TERM_ORDER: Record<TermsOrderBy['field'], string> = { NAME: 'name', SLUG: 'slug', COUNT: 'count', ID: 'id', DESCRIPTION: 'description', TERM_GROUP: 'term_group' };
 
 export interface TermPlan extends ListPlan {
   /**
@@ -220,18 +229,18 @@ export interface TermPlan extends ListPlan {
 }
 
 /** Lists of categories or tags (spec A3; the legacy interface has the only term routes). */
-export function planTerms(site: SiteInfo, kind: 'categories' | 'tags', where: Dict = {}, orderBy?: { field: string; direction?: string | null } | null): TermPlan {
+export function planTerms(site: SiteInfo, kind: 'categories' | 'tags', where: TermsWhere = {}, orderBy?: TermsOrderBy | null): TermPlan {
   if (!site.hasLegacy) throw new GatewayError('NAMESPACE_UNAVAILABLE', `${kind}: the site's term routes are in ${LEGACY}, which this site does not offer`);
   if (kind === 'tags' && set(where, 'parent')) throw GatewayError.badInput('tags: where.parent applies to categories only', { arguments: ['where.parent'] });
-  const parent = set(where, 'parent') ? Number(where.parent) : null;
+  const parent = where.parent ?? null;
   if (parent !== null && (!Number.isInteger(parent) || parent < 0)) throw GatewayError.badInput(`categories: where.parent must be a term ID or 0, got ${parent}`, { arguments: ['where.parent'] });
   const q: Record<string, QueryValue> = {};
-  if (set(where, 'search')) q.search = String(where.search);
-  if (set(where, 'ids')) q.include = where.ids as number[];
-  if (set(where, 'excludeIds')) q.exclude = where.excludeIds as number[];
-  if (set(where, 'hideEmpty')) q.hide_empty = Boolean(where.hideEmpty);
-  if (set(where, 'event')) q.event = Number(where.event);
-  if (set(where, 'slug')) q.slug = String(where.slug);
+  if (set(where, 'search')) q.search = where.search;
+  if (set(where, 'ids')) q.include = where.ids;
+  if (set(where, 'excludeIds')) q.exclude = where.excludeIds;
+  if (set(where, 'hideEmpty')) q.hide_empty = where.hideEmpty;
+  if (set(where, 'event')) q.event = where.event;
+  if (set(where, 'slug')) q.slug = where.slug;
   if (orderBy) {
     q.orderby = TERM_ORDER[orderBy.field] ?? 'name';
     q.order = orderBy.direction === 'DESC' ? 'desc' : 'asc';
@@ -240,16 +249,16 @@ export function planTerms(site: SiteInfo, kind: 'categories' | 'tags', where: Di
 }
 
 /** Lists of series (spec B4; calendar-core/v1 only). */
-export function planSeries(site: SiteInfo, where: Dict = {}, orderBy?: { field: string; direction?: string | null } | null): ListPlan {
+export function planSeries(site: SiteInfo, where: SeriesWhere = {}, orderBy?: EventsOrderBy | null): ListPlan {
   if (!site.hasCore) throw new GatewayError('NAMESPACE_UNAVAILABLE', `series: series are served by ${CORE}, which this site does not offer`);
-  const statuses = (where.status as string[] | undefined) ?? [];
+  const statuses = where.status ?? [];
   const bad = statuses.filter((s) => !CORE_STATUSES.includes(s));
   if (bad.length) throw GatewayError.badInput(`series: where.status ${bad.join(', ')} cannot be listed (allowed: ${CORE_STATUSES.join(', ')})`, { arguments: ['where.status'] });
   const q: Record<string, QueryValue> = {};
-  if (set(where, 'eventIds')) q.event_post_id = where.eventIds as number[];
-  if (set(where, 'search')) q.search = String(where.search);
+  if (set(where, 'eventIds')) q.event_post_id = where.eventIds;
+  if (set(where, 'search')) q.search = where.search;
   if (statuses.length) q.status = statuses.map((s) => s.toLowerCase());
-  if (set(where, 'ticketed')) q.ticketed = Boolean(where.ticketed);
+  if (set(where, 'ticketed')) q.ticketed = where.ticketed;
   if (orderBy) {
     q.orderby = EVENT_ORDER[orderBy.field] ?? 'event_date';
     q.order = orderBy.direction === 'DESC' ? 'DESC' : 'ASC';

@@ -26,7 +26,7 @@ export const SECRET_HEADERS = ['x-governance-api-key', 'x-automation-token'] as 
 export const SECRET_ARGUMENTS = /^(apiKey|accessToken|consumerSecret|password|secret|token)$/;
 
 /** `user:password` -> the forms it travels in: the pair, the password, the Basic token. */
-function credentialSecrets(userPass: string): string[] {
+export function credentialSecrets(userPass: string): string[] {
   const colon = userPass.indexOf(':');
   const out = [userPass, Buffer.from(userPass, 'utf8').toString('base64')];
   if (colon >= 0) out.push(userPass.slice(colon + 1));
@@ -39,7 +39,8 @@ export function authorizationSecrets(value: string | undefined): string[] {
   const out = [value];
   const m = /^\s*(\w+)\s+(\S+)\s*$/.exec(value);
   if (!m) return out;
-  const [, scheme, token] = m as unknown as [string, string, string];
+  // Both groups always take part in a match: the defaults only satisfy the type of a RegExp result.
+  const [, scheme = '', token = ''] = m;
   out.push(token);
   if (scheme.toLowerCase() === 'basic') {
     const decoded = Buffer.from(token, 'base64').toString('utf8');
@@ -119,6 +120,16 @@ export interface RedactionOptions {
   secrets?: readonly string[];
 }
 
+/**
+ * The secret forms of a request in progress, by its GraphQLRequest: the logger
+ * (src/log.ts) removes them from every line logged while it is handled.
+ * Arguments are included once the operation is resolved.
+ */
+const requestForms = new WeakMap<object, () => readonly string[]>();
+export function requestSecretForms(request: object): readonly string[] {
+  return requestForms.get(request)?.() ?? [];
+}
+
 export function redactionPlugin<C extends object>(opts: RedactionOptions = {}): ApolloServerPlugin<C> {
   const configured = [...(opts.serviceAuth ? credentialSecrets(opts.serviceAuth) : []), ...(opts.secrets ?? [])];
   return {
@@ -145,6 +156,7 @@ export function redactionPlugin<C extends object>(opts: RedactionOptions = {}): 
         forms ??= secretForms(secrets);
         return forms;
       };
+      requestForms.set(start.request, () => (forms ??= secretForms(secrets)));
       return {
         async didResolveOperation(rc) {
           formsOf(rc);

@@ -8,7 +8,8 @@
  */
 import type { Context } from '../context.ts';
 import type { AutomationAResolvers, AutomationBResolvers, MutationResolvers, QueryResolvers } from '../generated/graphql.ts';
-import { accessTokenOf, automationFeed, findEventsQuery, legacyEventPayload, type AutomationNamespaceModel } from '../mapping/automation.ts';
+import { accessTokenOf, automationFeed, findEventsQuery, legacyEventPayload } from '../mapping/automation.ts';
+import type { AutomationNamespaceModel } from '../mapping/models.ts';
 import { legacyEvent } from '../mapping/legacy.ts';
 import {
   apiDocument, authorizeA, createEvent, feed, findEvents, updateEvent,
@@ -47,7 +48,7 @@ export const AutomationA: AutomationAResolvers = {
   updatedEvents: feedField('A', 'updated'),
   canceledEvents: feedField('A', 'canceled'),
   findEvents: async (_p, args, ctx) => {
-    return automationFeed(await findEvents(ctx.upstream, tokenOf(ctx, args.accessToken), findEventsQuery(args.where as Record<string, unknown> | null)));
+    return automationFeed(await findEvents(ctx.upstream, tokenOf(ctx, args.accessToken), findEventsQuery(args.where)));
   },
 };
 
@@ -67,12 +68,12 @@ export const automationQuery: QueryResolvers = {
 
 export const automationMutation: MutationResolvers = {
   automationACreateEvent: async (_p, args, ctx) => {
-    const m = legacyEvent(await createEvent(ctx.upstream, 'A', tokenOf(ctx, args.accessToken), legacyEventPayload(args.input as Record<string, unknown>)));
+    const m = legacyEvent(await createEvent(ctx.upstream, 'A', tokenOf(ctx, args.accessToken), legacyEventPayload(args.input)));
     ctx.loaders.prime(m);
     return m;
   },
   automationAUpdateEvent: async (_p, args, ctx) => {
-    const payload: Record<string, unknown> = { ...legacyEventPayload(args.input as Record<string, unknown> | null), id: args.id };
+    const payload: Record<string, unknown> = { ...legacyEventPayload(args.input), id: args.id };
     if (args.password != null) payload.password = args.password;
     if (args.eventStatus != null) payload.event_status = args.eventStatus.toLowerCase();
     const m = legacyEvent(await updateEvent(ctx.upstream, args.method ?? 'POST', tokenOf(ctx, args.accessToken), payload));
@@ -80,7 +81,7 @@ export const automationMutation: MutationResolvers = {
     return m;
   },
   automationBCreateEvent: async (_p, args, ctx) => {
-    const m = legacyEvent(await createEvent(ctx.upstream, 'B', tokenOf(ctx, args.accessToken), legacyEventPayload(args.input as Record<string, unknown>)));
+    const m = legacyEvent(await createEvent(ctx.upstream, 'B', tokenOf(ctx, args.accessToken), legacyEventPayload(args.input)));
     ctx.loaders.prime(m);
     return m;
   },

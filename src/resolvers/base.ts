@@ -3,12 +3,13 @@ import type { Context } from '../context.ts';
 import type { QueryResolvers, Resolvers } from '../generated/graphql.ts';
 import { fromGlobalId } from '../mapping/ids.ts';
 import type { NodeModel } from '../mapping/models.ts';
-import type { PostModel } from '../mapping/platform.ts';
+import type { PostModel } from '../mapping/platform-models.ts';
 import { GatewayError } from '../upstream/errors.ts';
 import { connectionFields } from './connection.ts';
 import { postById } from './platform-content.ts';
 
-async function nodeOf(ctx: Context, id: string): Promise<NodeModel | PostModel | null> {
+/** `node(id:)`: the object of a global ID, through the request's loaders (also federation's `_entities`). */
+export async function nodeOf(ctx: Context, id: string): Promise<NodeModel | PostModel | null> {
   const g = fromGlobalId(id);
   if (!g) throw GatewayError.badInput(`node: ${JSON.stringify(id)} is not a global ID`, { arguments: ['id'] });
   const l = ctx.loaders;

@@ -82,8 +82,8 @@ export const eventQuery: Pick<QueryResolvers, 'event' | 'events'> = {
 export const Event: EventResolvers = {
   id: (m) => toGlobalId('Event', m.databaseId),
   databaseId: (m) => m.databaseId,
-  status: (m, a, ctx) => andThen(crossField<EventModel, 'status'>('status', otherEvent)(m, a, ctx), statusEnum) as never,
-  ...(crossFields(SCALARS, otherEvent) as unknown as EventResolvers),
+  status: (m, a, ctx) => andThen(crossField<EventModel, 'status'>('status', otherEvent)(m, a, ctx), statusEnum),
+  ...crossFields(SCALARS, otherEvent),
   venues: (m, _a, ctx) => embedded(ctx, m, 'venues'),
   organizers: (m, _a, ctx) => embedded(ctx, m, 'organizers'),
   categories: (m, _a, ctx) => termsOf(ctx, m, 'categories'),

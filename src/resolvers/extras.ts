@@ -4,6 +4,7 @@
  * automation connectors (resolvers/automation.ts). Thin: args ->
  * upstream/calendarExtras.ts -> mapping.
  */
+import { z } from 'zod';
 import type { MutationResolvers, QueryResolvers, Resolvers } from '../generated/graphql.ts';
 import {
   embedQuery, importBatchResult, importStateResult, occurrencesNotices, viewHtmlOf, viewNonces, wizardBody, wizardResult,
@@ -17,10 +18,13 @@ import { AutomationA, AutomationB, automationMutation, automationQuery } from '.
 // Every request goes through the operation's session, which refuses routes whose
 // namespace the site lacks (NAMESPACE_UNAVAILABLE naming it): no checks here.
 
+/** `calendarView`'s `input.viewData` (a JSON scalar): an object of query vars, or nothing. */
+const ViewData = z.record(z.string(), z.unknown()).nullish();
+
 const query: QueryResolvers = {
   calendarView: async (_p, { input, method }, ctx) => {
-    const viewData = input.viewData;
-    if (viewData != null && (typeof viewData !== 'object' || Array.isArray(viewData))) {
+    const viewData = ViewData.safeParse(input.viewData);
+    if (!viewData.success) {
       throw GatewayError.badInput('calendarView: input.viewData must be an object of query vars', { arguments: ['input.viewData'] });
     }
     const body = await viewHtml(ctx.upstream, method ?? 'GET', {
@@ -28,7 +32,7 @@ const query: QueryResolvers = {
       view: input.view ?? undefined,
       tvn1: input.tvn1 ?? undefined,
       tvn2: input.tvn2 ?? undefined,
-      view_data: (viewData as Record<string, unknown> | null) ?? undefined,
+      view_data: viewData.data ?? undefined,
       action: input.action ?? undefined,
     });
     const html = viewHtmlOf(body);
@@ -36,7 +40,7 @@ const query: QueryResolvers = {
     return { html, nonces: viewNonces(html), raw: body };
   },
   calendarEmbed: async (_p, { nonce, input }, ctx) => {
-    return calendarEmbed(ctx.upstream, nonce, embedQuery(input as Record<string, unknown> | null));
+    return calendarEmbed(ctx.upstream, nonce, embedQuery(input));
   },
   occurrencesNotices: async (_p, { eventId }, ctx) => {
     return occurrencesNotices(await readOccurrencesNotices(ctx.upstream, eventId));
@@ -52,7 +56,7 @@ const mutation: MutationResolvers = {
     return true;
   },
   saveOnboardingWizard: async (_p, { input }, ctx) => {
-    const res = await saveWizard(ctx.upstream, wizardBody(input as Record<string, unknown>));
+    const res = await saveWizard(ctx.upstream, wizardBody(input));
     return wizardResult(res.status, res.body);
   },
   reportImportBatch: async (_p, { input }, ctx) => {

@@ -5,6 +5,7 @@
  */
 import type DataLoader from 'dataloader';
 import type { Context } from '../context.ts';
+import type { PostStatus } from '../generated/graphql.ts';
 import type { Source } from '../mapping/models.ts';
 
 interface Sourced {
@@ -14,10 +15,13 @@ interface Sourced {
 
 export type OtherLoader<M> = (m: M, ctx: Context) => DataLoader<number, M | null> | null;
 
-export function crossField<M extends Sourced, K extends keyof M>(key: K, other: OtherLoader<M>) {
+/** A resolver of the field `key` of M: its value, or null, now or once the other copy is read. */
+export type CrossField<M, K extends keyof M> = (m: M, _args: unknown, ctx: Context) => NonNullable<M[K]> | null | Promise<NonNullable<M[K]> | null>;
+
+export function crossField<M extends Sourced, K extends keyof M>(key: K, other: OtherLoader<M>): CrossField<M, K> {
   // Synchronous when the model has the field (almost always): a promise per
   // field would send graphql-js down its async path for every object of a list.
-  return (m: M, _args: unknown, ctx: Context): NonNullable<M[K]> | null | Promise<NonNullable<M[K]> | null> => {
+  return (m, _args, ctx) => {
     const v = m[key];
     if (v !== undefined) return (v ?? null) as NonNullable<M[K]> | null;
     return fromOther(m, key, other, ctx);
@@ -36,15 +40,30 @@ export function andThen<T, U>(value: T | Promise<T>, f: (v: T) => U): U | Promis
   return value instanceof Promise ? value.then(f) : f(value);
 }
 
-/** Resolvers for many keys at once. */
-export function crossFields<M extends Sourced, K extends keyof M & string>(keys: readonly K[], other: OtherLoader<M>): Record<K, ReturnType<typeof crossField<M, K>>> {
-  return Object.fromEntries(keys.map((k) => [k, crossField<M, K>(k, other)])) as Record<K, ReturnType<typeof crossField<M, K>>>;
+/**
+ * Resolvers for many keys at once, each typed as its own field (not as the
+ * union of them all), so the map checks against the generated resolver type.
+ */
+export function crossFields<M extends Sourced, K extends keyof M & string>(keys: readonly K[], other: OtherLoader<M>): { [P in K]: CrossField<M, P> } {
+  const out: Partial<{ [P in K]: CrossField<M, P> }> = {};
+  for (const k of keys) out[k] = crossField(k, other);
+  return out as { [P in K]: CrossField<M, P> };
 }
 
-const STATUSES = ['publish', 'pending', 'draft', 'future', 'private', 'trash', 'auto-draft', 'inherit'];
+/** WordPress statuses -> the PostStatus enum (the schema's values; codegen checks both sides agree). */
+const STATUSES: Record<string, PostStatus> = {
+  publish: 'PUBLISH',
+  pending: 'PENDING',
+  draft: 'DRAFT',
+  future: 'FUTURE',
+  private: 'PRIVATE',
+  trash: 'TRASH',
+  'auto-draft': 'AUTO_DRAFT',
+  inherit: 'INHERIT',
+};
 
 /** WordPress status -> the PostStatus enum; statuses of plugins the graph does not know read as null. */
-export function statusEnum(s: string | null | undefined): string | null {
-  if (!s || !STATUSES.includes(s)) return null;
-  return s.toUpperCase().replace('-', '_');
+export function statusEnum(s: string | null | undefined): PostStatus | null {
+  if (!s || !Object.hasOwn(STATUSES, s)) return null;
+  return STATUSES[s] ?? null;
 }

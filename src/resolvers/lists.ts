@@ -3,6 +3,7 @@
  * page fetcher -> window -> models, primed into the loaders.
  */
 import type { Context } from '../context.ts';
+import type { EventsOrderBy, EventsWhere, PlacesWhere, SeriesWhere, TermsOrderBy, TermsWhere } from '../generated/graphql.ts';
 import { readAll, type PagingArgs } from '../loaders/window.ts';
 import { coreEvent, coreOrganizer, coreSeries, coreVenue } from '../mapping/core.ts';
 import { legacyEvent, legacyOrganizer, legacyTerm, legacyVenue } from '../mapping/legacy.ts';
@@ -13,11 +14,10 @@ import { CORE_MAX_PER_PAGE, coreList } from '../upstream/calendarCore.ts';
 import { LEGACY_MAX_PER_PAGE, legacyList } from '../upstream/calendarLegacy.ts';
 import { connection, memoryConnection } from './connection.ts';
 
-type Where = Record<string, unknown>;
-type OrderBy = { field: string; direction?: string | null } | null | undefined;
-export interface ListArgs extends PagingArgs {
-  where?: Where | null;
-  orderBy?: OrderBy;
+/** A list field's arguments: paging, and the generated `where`/`orderBy` input types of the list. */
+export interface ListArgs<W, O = never> extends PagingArgs {
+  where?: W | null;
+  orderBy?: O | null;
 }
 
 /**
@@ -25,14 +25,14 @@ export interface ListArgs extends PagingArgs {
  * legacy `include=` cannot reach), kept in the status asked for (published by
  * default, as every list), and ordered by start date like every event list.
  */
-async function eventsByIds(ctx: Context, args: ListArgs, where: Where): Promise<ConnectionModel<EventModel>> {
-  const other = Object.keys(where).filter((k) => where[k] !== undefined && where[k] !== null && !WITH_IDS.includes(k));
+async function eventsByIds(ctx: Context, args: ListArgs<EventsWhere, EventsOrderBy>, where: EventsWhere, ids: readonly number[]): Promise<ConnectionModel<EventModel>> {
+  const other = Object.entries(where).flatMap(([k, v]) => (v !== undefined && v !== null && !WITH_IDS.includes(k) ? [k] : []));
   if (other.length || args.orderBy) {
     const names = [...other.map((k) => `where.${k}`), ...(args.orderBy ? ['orderBy'] : [])];
     throw GatewayError.badInput(`events: where.ids cannot be combined with ${names.join(', ')} (only with where.status)`, { arguments: ['where.ids', ...names] });
   }
-  const statuses = new Set(((where.status as string[] | undefined) ?? ['PUBLISH']).map((s) => s.toLowerCase().replace('_', '-')));
-  const found = await ctx.loaders.event.loadMany([...new Set(where.ids as number[])]);
+  const statuses = new Set((where.status ?? ['PUBLISH']).map((s) => s.toLowerCase().replace('_', '-')));
+  const found = await ctx.loaders.event.loadMany([...new Set(ids)]);
   const events: EventModel[] = [];
   for (const m of found) {
     if (m instanceof Error) throw m;
@@ -42,9 +42,9 @@ async function eventsByIds(ctx: Context, args: ListArgs, where: Where): Promise<
   return memoryConnection(ctx, args, events);
 }
 
-export function eventsConnection(ctx: Context, args: ListArgs, pinned: Where = {}): Promise<ConnectionModel<EventModel>> {
+export function eventsConnection(ctx: Context, args: ListArgs<EventsWhere, EventsOrderBy>, pinned: EventsWhere = {}): Promise<ConnectionModel<EventModel>> {
   const where = { ...(args.where ?? {}), ...pinned };
-  if (where.ids !== undefined && where.ids !== null) return eventsByIds(ctx, args, where);
+  if (where.ids !== undefined && where.ids !== null) return eventsByIds(ctx, args, where, where.ids);
   const plan = planEvents(ctx.site, where, args.orderBy);
   const legacy = plan.iface === 'legacy';
   return connection(
@@ -64,7 +64,7 @@ export function eventsConnection(ctx: Context, args: ListArgs, pinned: Where = {
 export function placesConnection<K extends 'venues' | 'organizers'>(
   ctx: Context,
   kind: K,
-  args: ListArgs,
+  args: ListArgs<PlacesWhere>,
 ): Promise<ConnectionModel<K extends 'venues' ? VenueModel : OrganizerModel>> {
   const plan = planPlaces(ctx.site, kind, args.where ?? {});
   const legacy = plan.iface === 'legacy';
@@ -86,20 +86,19 @@ export function placesConnection<K extends 'venues' | 'organizers'>(
 /** Term-list filters the gateway can apply to the complete taxonomy exactly as the site would. */
 const TREE_FILTERS = new Set(['include', 'exclude', 'hide_empty', 'slug']);
 
-function termFilter(q: Record<string, unknown>, parent: number | null): (t: TermModel) => boolean {
-  const include = q.include as number[] | undefined;
-  const exclude = q.exclude as number[] | undefined;
+function termFilter({ ids, excludeIds, hideEmpty, slug }: TermsWhere, parent: number | null): (t: TermModel) => boolean {
   return (t) =>
     (parent === null || (t.parentId ?? 0) === parent) &&
-    (!include || include.includes(t.databaseId)) &&
-    (!exclude || !exclude.includes(t.databaseId)) &&
+    (!ids || ids.includes(t.databaseId)) &&
+    (!excludeIds || !excludeIds.includes(t.databaseId)) &&
     // The legacy term archives hide empty terms unless told otherwise.
-    (q.hide_empty === false || (t.count ?? 0) > 0) &&
-    (q.slug === undefined || t.slug === q.slug);
+    (hideEmpty === false || (t.count ?? 0) > 0) &&
+    (slug === undefined || slug === null || t.slug === slug);
 }
 
-export async function termsConnection(ctx: Context, kind: 'categories' | 'tags', args: ListArgs, pinned: Where = {}): Promise<ConnectionModel<TermModel>> {
-  const plan = planTerms(ctx.site, kind, { ...(args.where ?? {}), ...pinned }, args.orderBy);
+export async function termsConnection(ctx: Context, kind: 'categories' | 'tags', args: ListArgs<TermsWhere, TermsOrderBy>, pinned: TermsWhere = {}): Promise<ConnectionModel<TermModel>> {
+  const where = { ...(args.where ?? {}), ...pinned };
+  const plan = planTerms(ctx.site, kind, where, args.orderBy);
   const map = (raw: unknown) => {
     const t = legacyTerm(raw, kind === 'categories' ? 'Category' : 'Tag');
     ctx.loaders.prime(t);
@@ -110,13 +109,13 @@ export async function termsConnection(ctx: Context, kind: 'categories' | 'tags',
   // The legacy archives refuse `parent=0` (and any ID that is not a term): the
   // gateway filters by parent itself, over the complete taxonomy when the other
   // filters allow, else over every page of the site's answer.
-  const keep = termFilter(plan.query, plan.parent);
+  const keep = termFilter(where, plan.parent);
   if (Object.keys(plan.query).every((k) => TREE_FILTERS.has(k))) return memoryConnection(ctx, args, (await ctx.loaders.categoryTree()).filter(keep));
   const all = await readAll((page, per) => legacyList(ctx.upstream, kind, plan.query, page, per), LEGACY_MAX_PER_PAGE, ctx.totals.for(list));
   return memoryConnection(ctx, args, all.map(map).filter(keep));
 }
 
-export function seriesConnection(ctx: Context, args: ListArgs): Promise<ConnectionModel<SeriesModel>> {
+export function seriesConnection(ctx: Context, args: ListArgs<SeriesWhere, EventsOrderBy>): Promise<ConnectionModel<SeriesModel>> {
   const plan = planSeries(ctx.site, args.where ?? {}, args.orderBy);
   return connection(ctx, args, (page, per) => coreList(ctx.upstream, 'series', plan.query, page, per), CORE_MAX_PER_PAGE, coreSeries, `core:series:${JSON.stringify(plan.query)}`);
 }

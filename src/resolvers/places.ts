@@ -1,4 +1,5 @@
 /** Query.venue(s) / Query.organizer(s) and the Venue and Organizer types. */
+import type DataLoader from 'dataloader';
 import type { Context } from '../context.ts';
 import type { OrganizerResolvers, QueryResolvers, VenueResolvers } from '../generated/graphql.ts';
 import { idArgument, toGlobalId, type NodeType } from '../mapping/ids.ts';
@@ -17,34 +18,44 @@ const otherOrganizer: OtherLoader<OrganizerModel> = (m, ctx) =>
 
 const POST = ['title', 'description', 'excerpt', 'slug', 'url', 'authorId', 'publishedAt', 'publishedAtUtc', 'modifiedAt', 'modifiedAtUtc', 'featuredImage'] as const;
 
-async function placeBy<M extends VenueModel | OrganizerModel>(ctx: Context, type: NodeType, kind: 'venues' | 'organizers', id: string, idType: string | null | undefined): Promise<M | null> {
-  const loader = (kind === 'venues' ? ctx.loaders.venue : ctx.loaders.organizer) as unknown as { load(id: number): Promise<M | null> };
+/** How one kind of place is read: its node type, its routes, its loader by ID and its legacy mapping. */
+interface PlaceKind<M> {
+  type: NodeType;
+  kind: 'venues' | 'organizers';
+  loader: (ctx: Context) => DataLoader<number, M | null>;
+  fromLegacy: (raw: unknown) => M;
+}
+
+const VENUES: PlaceKind<VenueModel> = { type: 'Venue', kind: 'venues', loader: (ctx) => ctx.loaders.venue, fromLegacy: legacyVenue };
+const ORGANIZERS: PlaceKind<OrganizerModel> = { type: 'Organizer', kind: 'organizers', loader: (ctx) => ctx.loaders.organizer, fromLegacy: legacyOrganizer };
+
+async function placeBy<M extends VenueModel | OrganizerModel>(ctx: Context, { type, kind, loader, fromLegacy }: PlaceKind<M>, id: string, idType: string | null | undefined): Promise<M | null> {
   if (idType === 'SLUG') {
     if (!ctx.site.hasLegacy) throw GatewayError.badInput(`${type.toLowerCase()}(idType: SLUG) needs calendar/events/v1, which this site does not offer`, { arguments: ['idType'] });
-    const m = await orNull(legacyGet(ctx.upstream, kind, id, true).then((raw) => (kind === 'venues' ? legacyVenue(raw) : legacyOrganizer(raw)) as M));
+    const m = await orNull(legacyGet(ctx.upstream, kind, id, true).then(fromLegacy));
     if (m) ctx.loaders.prime(m);
     return m;
   }
   const dbId = idArgument(id, idType, type);
   if (!dbId) throw GatewayError.badInput(`${type.toLowerCase()}: ${JSON.stringify(id)} is not a ${type} ID (a global ID or a database ID)`, { arguments: ['id'] });
-  return loader.load(dbId);
+  return loader(ctx).load(dbId);
 }
 
 export const placeQuery: Pick<QueryResolvers, 'venue' | 'venues' | 'organizer' | 'organizers'> = {
-  venue: (_p, { id, idType }, ctx) => placeBy<VenueModel>(ctx, 'Venue', 'venues', id, idType),
+  venue: (_p, { id, idType }, ctx) => placeBy(ctx, VENUES, id, idType),
   venues: (_p, args, ctx) => placesConnection(ctx, 'venues', args),
-  organizer: (_p, { id, idType }, ctx) => placeBy<OrganizerModel>(ctx, 'Organizer', 'organizers', id, idType),
+  organizer: (_p, { id, idType }, ctx) => placeBy(ctx, ORGANIZERS, id, idType),
   organizers: (_p, args, ctx) => placesConnection(ctx, 'organizers', args),
 };
 
 export const Venue: VenueResolvers = {
   id: (m) => toGlobalId('Venue', m.databaseId),
   databaseId: (m) => m.databaseId,
-  status: (m, a, ctx) => andThen(crossField<VenueModel, 'status'>('status', otherVenue)(m, a, ctx), statusEnum) as never,
-  ...(crossFields(
+  status: (m, a, ctx) => andThen(crossField<VenueModel, 'status'>('status', otherVenue)(m, a, ctx), statusEnum),
+  ...crossFields(
     [...POST, 'address', 'city', 'country', 'province', 'state', 'stateProvince', 'zip', 'phone', 'website', 'showMap', 'showMapLink', 'latitude', 'longitude', 'directionsLink'] as const,
     otherVenue,
-  ) as unknown as VenueResolvers),
+  ),
   events: (m, args, ctx) => eventsConnection(ctx, args, { venueIds: [m.databaseId] }),
   raw: (m) => m.raw,
 };
@@ -52,8 +63,8 @@ export const Venue: VenueResolvers = {
 export const Organizer: OrganizerResolvers = {
   id: (m) => toGlobalId('Organizer', m.databaseId),
   databaseId: (m) => m.databaseId,
-  status: (m, a, ctx) => andThen(crossField<OrganizerModel, 'status'>('status', otherOrganizer)(m, a, ctx), statusEnum) as never,
-  ...(crossFields([...POST, 'phone', 'website', 'email'] as const, otherOrganizer) as unknown as OrganizerResolvers),
+  status: (m, a, ctx) => andThen(crossField<OrganizerModel, 'status'>('status', otherOrganizer)(m, a, ctx), statusEnum),
+  ...crossFields([...POST, 'phone', 'website', 'email'] as const, otherOrganizer),
   events: (m, args, ctx) => eventsConnection(ctx, args, { organizerIds: [m.databaseId] }),
   raw: (m) => m.raw,
 };

@@ -9,13 +9,6 @@ import * as m from '../mapping/platform-governance.ts';
 import { GatewayError } from '../upstream/errors.ts';
 import { contentReviewStatus, governanceRead, governanceRemote } from '../upstream/platform.ts';
 
-/** Governance and GovernanceNetwork carry nothing: each field is one route. */
-export type GovernanceModel = Record<string, never>;
-/** The remote API's key, kept only for this request's resolvers. */
-export interface GovernanceRemoteModel {
-  apiKey: string;
-}
-
 export const governanceQuery: Pick<QueryResolvers, 'governance'> = {
   // Carries nothing: each field's request is gated on site-governance/v1 by the operation's session.
   governance: () => ({}),

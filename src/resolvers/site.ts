@@ -1,16 +1,10 @@
 /** Query.site, Query.namespaces, Query.namespace and Mutation.refreshSite. */
 import type { MutationResolvers, NamespaceResolvers, QueryResolvers } from '../generated/graphql.ts';
 import { obj } from '../mapping/json.ts';
-import { parseIndex, type SiteInfo } from '../upstream/discovery.ts';
+import type { NamespaceModel, SiteInfo } from '../mapping/site-models.ts';
+import { parseIndex } from '../upstream/discovery.ts';
 import { GatewayError } from '../upstream/errors.ts';
 import { INDEXED_NAMESPACES, namespaceIndex } from '../upstream/siteIndex.ts';
-
-export interface NamespaceModel {
-  name: string;
-  available: boolean;
-  routes: { pattern: string; methods: string[]; batchMethods: string[] }[];
-  raw: unknown;
-}
 
 function fromSite(site: SiteInfo, name: string): NamespaceModel {
   const available = site.namespaces.includes(name);

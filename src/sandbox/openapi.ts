@@ -4,8 +4,8 @@
  * documents, the index and the validation can never disagree.
  */
 import { argForIndex } from './namespaces/root.ts';
-import type { ArgSchema, RouteDecl } from './rest/types.ts';
-import type { Sandbox } from './site.ts';
+import type { Origin } from './capabilities.ts';
+import type { ArgSchema, RouteDecl, RouteTable } from './rest/types.ts';
 
 function toTemplate(path: string): { template: string; names: string[] } {
   const names: string[] = [];
@@ -21,7 +21,7 @@ function schemaOf(a: ArgSchema): Record<string, unknown> {
   return rest;
 }
 
-export function openApiDocument(site: Sandbox, namespace: string, version: '3.0.0' | '3.0.4', title: string): Record<string, unknown> {
+export function openApiDocument(site: RouteTable & Origin, namespace: string, version: '3.0.0' | '3.0.4', title: string): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const decl of site.routes.filter((r: RouteDecl) => r.namespace === namespace)) {
     const { template, names } = toTemplate(decl.path);

@@ -4,6 +4,7 @@
  * pass options directly.
  */
 import { z } from 'zod';
+import { describeIssues, parseText, type TextKind } from '../cli-kit.ts';
 
 export const DEFAULT_APP_PASSWORD = 'sand boxa dmin pass word 0000';
 
@@ -31,8 +32,12 @@ export type FaultRule = z.infer<typeof faultSchema>;
 export const faultRulesSchema = z.array(faultSchema);
 
 export const sandboxOptionsSchema = z.object({
-  /** SQLite file, or `:memory:`. `SANDBOX_DB`; default `.sandbox/site.sqlite`. */
-  db: z.string().min(1).default('.sandbox/site.sqlite'),
+  /**
+   * SQLite file, or `:memory:`. `SANDBOX_DB` / `--db`; default `:memory:`, so every
+   * start serves the same freshly seeded demo data and two instances never share
+   * writes. A file keeps writes across restarts (and is seeded only when empty).
+   */
+  db: z.string().min(1).default(':memory:'),
   /** `--host`; default 127.0.0.1 (loopback only). */
   host: z.string().default('127.0.0.1'),
   /** `--port` / `SANDBOX_PORT`; 0 picks a free port. */
@@ -109,50 +114,83 @@ export class SandboxConfigError extends Error {
   override name = 'SandboxConfigError';
 }
 
-export function parseSandboxOptions(input: SandboxOptionsInput): SandboxOptions {
+/** `sources` names where values came from (`SANDBOX_PORT`, `--port`), for the error. */
+export function parseSandboxOptions(input: SandboxOptionsInput, sources: ReadonlyMap<string, string> = new Map()): SandboxOptions {
   const r = sandboxOptionsSchema.safeParse(input);
-  if (!r.success) {
-    throw new SandboxConfigError(`invalid sandbox options: ${r.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ')}`);
-  }
+  if (!r.success) throw new SandboxConfigError(`invalid sandbox options: ${describeIssues(r.error.issues, sources)}`);
   return r.data;
 }
 
-function int(name: string, v: string | undefined): number | undefined {
-  if (v === undefined || v === '') return undefined;
-  if (!/^-?\d+$/.test(v.trim())) throw new SandboxConfigError(`${name} must be an integer, got ${JSON.stringify(v)}`);
-  return Number(v);
+/**
+ * Every option the environment or a flag of `npm run sandbox` sets: the one
+ * table `sandboxOptionsFromEnv`, `sandboxOptions` and `--help` read. `shown`
+ * is the default as help prints it, where the schema's is not what a user sees.
+ */
+export interface SandboxSetting {
+  key: keyof SandboxOptionsInput;
+  env?: string;
+  flag?: string;
+  kind: TextKind;
+  meaning: string;
+  shown?: string;
+}
+
+export const SANDBOX_SETTINGS: readonly SandboxSetting[] = [
+  { key: 'port', env: 'SANDBOX_PORT', flag: 'port', kind: 'int', meaning: 'port (0: a free one)', shown: '8080 (npm start: a free one)' },
+  { key: 'host', flag: 'host', kind: 'string', meaning: 'listen address' },
+  { key: 'db', env: 'SANDBOX_DB', flag: 'db', kind: 'string', meaning: 'SQLite file that keeps writes across restarts (seeded when empty), or :memory: (fresh demo data every start)' },
+  { key: 'seed', env: 'SANDBOX_SEED', kind: 'int', meaning: 'seed of the demo data' },
+  { key: 'events', env: 'SANDBOX_EVENTS', kind: 'int', meaning: 'number of demo events' },
+  { key: 'anchor', env: 'SANDBOX_ANCHOR', kind: 'string', meaning: 'the day the demo events are laid around (YYYY-MM-DD)', shown: 'today (UTC)' },
+  { key: 'now', env: 'SANDBOX_NOW', kind: 'string', meaning: "the site's clock starts at this instant (RFC 3339) and runs on", shown: 'real time' },
+  { key: 'timezone', env: 'SANDBOX_TIMEZONE', kind: 'string', meaning: 'site time zone' },
+  { key: 'appPassword', env: 'SANDBOX_APP_PASSWORD', kind: 'string', meaning: "the administrator's application password" },
+  { key: 'latencyMs', env: 'SANDBOX_LATENCY_MS', kind: 'int', meaning: 'added to every response' },
+  { key: 'jitterMs', env: 'SANDBOX_JITTER_MS', kind: 'int', meaning: 'plus a random [0, jitter) ms' },
+  { key: 'faults', env: 'SANDBOX_FAULTS', kind: 'json', meaning: 'fault rules (JSON array; README "Control routes")' },
+  { key: 'requestLog', env: 'SANDBOX_REQUEST_LOG', kind: 'string', meaning: 'append one JSON line per request to this file' },
+  { key: 'disable', env: 'SANDBOX_DISABLE', kind: 'list', meaning: 'namespaces (calendar-core/v1) or route paths (/seo/v1/redirects) the site does not have, comma-separated' },
+  { key: 'batchable', env: 'SANDBOX_BATCHABLE', kind: 'bool', meaning: '0: mark no route allow_batch' },
+  { key: 'calendarBatchable', env: 'SANDBOX_CALENDAR_BATCHABLE', kind: 'bool', meaning: '1: mark the calendar-core/v1 writes allow_batch' },
+  { key: 'tec', env: 'SANDBOX_TEC', kind: 'string', meaning: 'The Events Calendar release calendar-core/v1 acts as: 6.15 or 6.17' },
+  { key: 'wrongPassword', env: 'SANDBOX_WRONG_PASSWORD', kind: 'string', meaning: 'a wrong application password: error (401, WordPress 6.8) or anonymous (WordPress 6.1)' },
+  { key: 'control', env: 'SANDBOX_CONTROL', kind: 'bool', meaning: '0: turn off the /__sandbox/* control routes' },
+];
+
+/** A setting's default as help prints it. */
+export function sandboxSettingDefault(s: SandboxSetting): string {
+  if (s.shown) return s.shown;
+  const v = sandboxOptionsSchema.parse({})[s.key];
+  if (typeof v === 'boolean') return v ? '1' : '0';
+  if (Array.isArray(v)) return v.length ? JSON.stringify(v) : '(none)';
+  return v === undefined ? '(unset)' : String(v);
+}
+
+/**
+ * Options from flags (`port`, `db`, `host`, by name) over the environment
+ * (`SANDBOX_*`); an empty variable counts as unset. Text that is no number,
+ * boolean or JSON is a SandboxConfigError naming the variable or flag; values
+ * are checked by the schema when the sandbox starts. `sources` receives where
+ * each came from, for parseSandboxOptions.
+ */
+export function sandboxOptions(
+  env: NodeJS.ProcessEnv,
+  flags: Readonly<Record<string, string | undefined>> = {},
+  sources = new Map<string, string>(),
+): SandboxOptionsInput {
+  const out: Record<string, unknown> = {};
+  for (const s of SANDBOX_SETTINGS) {
+    const flag = s.flag !== undefined ? flags[s.flag] : undefined;
+    const raw = flag ?? (s.env !== undefined ? env[s.env] || undefined : undefined);
+    if (raw === undefined) continue;
+    const name = flag !== undefined ? `--${s.flag}` : s.env!;
+    out[s.key] = parseText(name, s.kind, raw, SandboxConfigError);
+    sources.set(s.key, name);
+  }
+  return out as SandboxOptionsInput;
 }
 
 /** Options from the environment (`SANDBOX_*`). */
 export function sandboxOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): SandboxOptionsInput {
-  let faults: unknown = undefined;
-  if (env.SANDBOX_FAULTS) {
-    try {
-      faults = JSON.parse(env.SANDBOX_FAULTS);
-    } catch {
-      throw new SandboxConfigError('SANDBOX_FAULTS must be a JSON array of fault rules');
-    }
-  }
-  const out: Record<string, unknown> = {
-    db: env.SANDBOX_DB || undefined,
-    port: int('SANDBOX_PORT', env.SANDBOX_PORT),
-    seed: int('SANDBOX_SEED', env.SANDBOX_SEED),
-    anchor: env.SANDBOX_ANCHOR || undefined,
-    now: env.SANDBOX_NOW || undefined,
-    timezone: env.SANDBOX_TIMEZONE || undefined,
-    appPassword: env.SANDBOX_APP_PASSWORD || undefined,
-    latencyMs: int('SANDBOX_LATENCY_MS', env.SANDBOX_LATENCY_MS),
-    jitterMs: int('SANDBOX_JITTER_MS', env.SANDBOX_JITTER_MS),
-    requestLog: env.SANDBOX_REQUEST_LOG || undefined,
-    events: int('SANDBOX_EVENTS', env.SANDBOX_EVENTS),
-    faults,
-    control: env.SANDBOX_CONTROL === undefined ? undefined : !['0', 'false', 'off'].includes(env.SANDBOX_CONTROL),
-    disable: env.SANDBOX_DISABLE ? env.SANDBOX_DISABLE.split(',').map((s) => s.trim()).filter(Boolean) : undefined,
-    batchable: env.SANDBOX_BATCHABLE === undefined ? undefined : !['0', 'false', 'off'].includes(env.SANDBOX_BATCHABLE),
-    calendarBatchable: env.SANDBOX_CALENDAR_BATCHABLE === undefined || env.SANDBOX_CALENDAR_BATCHABLE === '' ? undefined : !['0', 'false', 'off'].includes(env.SANDBOX_CALENDAR_BATCHABLE),
-    // Bad values reach the schema, which names them (SandboxConfigError).
-    tec: env.SANDBOX_TEC || undefined,
-    wrongPassword: env.SANDBOX_WRONG_PASSWORD || undefined,
-  };
-  return Object.fromEntries(Object.entries(out).filter(([, v]) => v !== undefined)) as SandboxOptionsInput;
+  return sandboxOptions(env);
 }

@@ -14,7 +14,7 @@ import {
   CATEGORY_TAX, SERIES, TAG_TAX, saveEvent, saveOrganizer, saveVenue, slugify,
   type AttachmentMeta,
 } from './calendar/model.ts';
-import type { Sandbox } from './site.ts';
+import type { Clock, Events, Secrets, Settings, Storage } from './capabilities.ts';
 import { seedNamespaces } from './namespaces/index.ts';
 
 export interface SeededUser {
@@ -43,7 +43,7 @@ function derivedPassword(seed: number, login: string): string {
   return formatAppPassword(hex.slice(0, 24));
 }
 
-export function seededUsers(site: Sandbox): SeededUser[] {
+export function seededUsers(site: Settings): SeededUser[] {
   return USERS.map((u, i) => ({
     id: i + 1,
     login: u.login,
@@ -79,7 +79,7 @@ const WORDS = ['Harbor', 'Summit', 'Lantern', 'Cedar', 'Aurora', 'Meridian', 'Wi
 const KINDS = ['Concert', 'Lecture', 'Meetup', 'Workshop', 'Run', 'Screening', 'Fair', 'Recital', 'Tour', 'Hackathon', 'Tasting', 'Reading'];
 
 /** Seeds an empty database; returns the users and their application passwords either way. */
-export function seedIfEmpty(site: Sandbox): SeededUser[] {
+export function seedIfEmpty(site: Clock & Storage & Settings & Secrets & Events): SeededUser[] {
   const users = seededUsers(site);
   const { store } = site;
   if (!store.isEmpty()) {
@@ -102,7 +102,7 @@ export function seedIfEmpty(site: Sandbox): SeededUser[] {
   return users;
 }
 
-function seedDemo(site: Sandbox): void {
+function seedDemo(site: Clock & Storage & Settings & Events): void {
   const { store } = site;
   const rnd = prng(site.options.seed);
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)]!;

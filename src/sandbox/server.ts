@@ -10,11 +10,12 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { authenticate, createNonce } from './auth.ts';
 import { Faults } from './faults.ts';
 import { parseSandboxOptions, type FaultRule, type SandboxOptionsInput } from './options.ts';
+import type { DispatchOutput } from './rest/dispatch.ts';
 import { RestError } from './rest/errors.ts';
 import { parseQuery } from './rest/query.ts';
 import { RequestLog } from './requestlog.ts';
 import { seedIfEmpty, type SeededUser } from './seed.ts';
-import { Sandbox, errorOutput, type DispatchOutput } from './site.ts';
+import { Sandbox, errorOutput } from './site.ts';
 
 const MAX_BODY = 10 * 1024 * 1024;
 

@@ -9,54 +9,29 @@ import { createHash } from 'node:crypto';
 import { authenticate, type User } from './auth.ts';
 import { RawError, RestError, forbidden, noRoute } from './rest/errors.ts';
 import { parseQuery } from './rest/query.ts';
-import { RestResult, type Endpoint, type Method, type RestRequest, type RouteDecl } from './rest/types.ts';
+import type { Site, SiteEvents } from './capabilities.ts';
+import type { DispatchInput, DispatchOutput, Dispatcher } from './rest/dispatch.ts';
+import { RestResult, type Endpoint, type Method, type RestRequest, type RouteDecl, type RouteTable } from './rest/types.ts';
 import { checkParams } from './rest/validate.ts';
 import { Store } from './store/db.ts';
 import type { SandboxOptions } from './options.ts';
 import { allRoutes } from './namespaces/index.ts';
-
-export interface DispatchInput {
-  method: string;
-  /** REST path with an optional query string, e.g. `/calendar-core/v1/events?per_page=5`. */
-  path: string;
-  headers: Record<string, string>;
-  /** Parsed JSON body, or form fields; null when none. */
-  body: Record<string, unknown> | null;
-  /** Set when the raw body was not valid JSON. */
-  jsonError?: string;
-  inBatch?: boolean;
-  /** The already authenticated caller (batch items reuse the outer one). */
-  user?: User | null;
-}
-
-export interface DispatchOutput {
-  status: number;
-  body: unknown;
-  headers: Record<string, string>;
-  contentType?: string;
-  /** The matched route pattern, for the request log. */
-  route?: string;
-  /** Per-item log of a batch. */
-  batch?: { method: string; path: string; route?: string; status: number }[];
-}
 
 interface CompiledRoute {
   decl: RouteDecl;
   re: RegExp;
 }
 
-/** Events the calendar emits, for the automation feeds. */
-export interface SiteEvents {
-  'event:saved': [{ id: number; created: boolean; previousStatus?: string }];
-  'event:status': [{ id: number; eventStatus: string }];
-}
-
-export class Sandbox {
+/**
+ * Composes the capabilities (capabilities.ts) and the routing: namespaces get
+ * `this` as a `Site`, batch as a `Dispatcher`, the indexes as a `RouteTable`.
+ */
+export class Sandbox implements Site, Dispatcher, RouteTable {
   readonly store: Store;
   readonly options: SandboxOptions;
   readonly secret: string;
   readonly routes: RouteDecl[];
-  readonly emitter = new EventEmitter();
+  readonly emitter = new EventEmitter<SiteEvents>();
   private readonly clockOffset: number;
   /** Set once the server listens, e.g. `http://127.0.0.1:8080`. */
   origin = 'http://127.0.0.1';
@@ -123,11 +98,7 @@ export class Sandbox {
     }
   }
 
-  /**
-   * Route match and validation without running the callback, for
-   * `require-all-validate` batches: `output` is the item's error, or null and
-   * `run` executes it later.
-   */
+  /** See Dispatcher.validateOnly. */
   validateOnly(input: DispatchInput): { output: DispatchOutput | null; run: () => DispatchOutput } {
     const headers: Record<string, string> = {};
     const seen: { route?: string } = {};

@@ -111,7 +111,7 @@ export function outcomeUnknown(e: GatewayError): boolean {
   const up = e.extensions.upstream;
   if (!up) return false;
   // Refused by the operation's session before sending (upstream/session.ts).
-  if ((e.code as string) === 'REQUEST_BUDGET_EXCEEDED' || e.code === 'NAMESPACE_UNAVAILABLE') return false;
+  if (e.code === 'REQUEST_BUDGET_EXCEEDED' || e.code === 'NAMESPACE_UNAVAILABLE') return false;
   if (up.status === null) return !(up.code && NOT_SENT.has(up.code));
   if (up.status >= 200 && up.status < 300) return true;
   if (up.status >= 500) return up.code === null || up.code === 'internal_server_error';

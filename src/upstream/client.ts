@@ -13,6 +13,7 @@
 import { Pool } from 'undici';
 import type { Dispatcher } from 'undici';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { identityOf } from '../cache/identity.ts';
 import {
   GatewayError,
   MalformedResponseError,
@@ -35,6 +36,12 @@ export interface UpstreamAttemptEvent {
   attempt: number;
   /** The gateway code (`UPSTREAM_TIMEOUT`, `NOT_FOUND`, ...) when the attempt failed. */
   error?: string;
+  /** When it failed: the site's error code or the transport's (`rest_no_route`, `ECONNREFUSED`, `UND_ERR_HEADERS_TIMEOUT`). */
+  cause?: string;
+  /** When it failed with an answer: its Content-Type (`text/html` where JSON was due tells an error page). */
+  contentType?: string;
+  /** When it failed: the error's message. It may echo what the site was sent: log it only through src/log.ts (redacting). */
+  message?: string;
 }
 
 export interface UpstreamOptions {
@@ -70,6 +77,29 @@ export interface UpstreamOptions {
   userAgent?: string;
   /** Metrics/log hook, called once per attempt; must not throw (errors are swallowed). @default none */
   onResponse?: (e: UpstreamAttemptEvent) => void;
+  /**
+   * Tracing hook (src/telemetry.ts), called as each attempt starts: its headers
+   * (`traceparent`) go with the attempt and its `end` is called once when it
+   * ends. Must not throw. @default none (no tracing work at all)
+   */
+  trace?: (a: UpstreamAttemptStart) => UpstreamAttemptTrace;
+}
+
+/** What the tracing hook is told as an attempt starts. */
+export interface UpstreamAttemptStart {
+  method: string;
+  /** The bounded label, e.g. `GET /calendar-core/v1/events/<id>`. */
+  route: string;
+  /** `http://host:port` of the site. */
+  origin: string;
+  /** 1 for the first attempt, 2 for the first retry, ... */
+  attempt: number;
+}
+
+/** One traced attempt: headers to send with it, and its end (status null: no answer; error: it failed). */
+export interface UpstreamAttemptTrace {
+  headers: Record<string, string>;
+  end(status: number | null, error?: GatewayError): void;
 }
 
 /**
@@ -113,6 +143,7 @@ export interface ResolvedUpstreamOptions {
   defaultHeaders: Readonly<Record<string, string>>;
   userAgent: string;
   onResponse: ((e: UpstreamAttemptEvent) => void) | undefined;
+  trace: ((a: UpstreamAttemptStart) => UpstreamAttemptTrace) | undefined;
 }
 
 /** Fills in defaults and fails early, saying what was expected and what arrived. */
@@ -130,7 +161,8 @@ export function resolveUpstreamOptions(options: UpstreamOptions): ResolvedUpstre
     throw new TypeError(`UpstreamOptions.baseUrl must use http or https; got "${url.protocol}"`);
   }
   const int = (name: keyof typeof UPSTREAM_DEFAULTS, min: number): number => {
-    const v = (options as unknown as Record<string, unknown>)[name] ?? UPSTREAM_DEFAULTS[name];
+    // `unknown`: callers in plain JavaScript may pass anything, hence the check below.
+    const v: unknown = options[name] ?? UPSTREAM_DEFAULTS[name];
     if (typeof v !== 'number' || !Number.isInteger(v) || v < min) {
       throw new TypeError(`UpstreamOptions.${name} must be an integer >= ${min}; got ${String(v)}`);
     }
@@ -153,6 +185,7 @@ export function resolveUpstreamOptions(options: UpstreamOptions): ResolvedUpstre
     defaultHeaders,
     userAgent: options.userAgent ?? UPSTREAM_DEFAULTS.userAgent,
     onResponse: options.onResponse,
+    trace: options.trace,
   };
 }
 
@@ -197,6 +230,11 @@ export interface UpstreamSession {
   request<T = unknown>(req: UpstreamRequest): Promise<UpstreamResponse<T>>;
   /** True when requests carry an Authorization header (the caller's or the service credential). */
   readonly authenticated: boolean;
+  /**
+   * Who the site sees, for the upstream cache's keys: `anonymous`, or a hash of
+   * the credential sent (cache/identity.ts). Absent: never cached.
+   */
+  readonly identity?: string;
 }
 
 export class UpstreamClient {
@@ -268,12 +306,14 @@ const is2xx = (s: number) => s >= 200 && s < 300;
 
 class Session implements UpstreamSession {
   readonly authenticated: boolean;
+  readonly identity: string;
 
   constructor(
     private readonly client: UpstreamClient,
     private readonly authorization: string | undefined,
   ) {
     this.authenticated = authorization !== undefined;
+    this.identity = identityOf(authorization);
   }
 
   async request<T = unknown>(req: UpstreamRequest): Promise<UpstreamResponse<T>> {
@@ -286,15 +326,18 @@ class Session implements UpstreamSession {
 
     for (let attempt = 1; ; attempt++) {
       const started = performance.now();
+      // Traced (telemetry.ts): a span per attempt, whose traceparent goes with it to the site.
+      const traced = o.trace?.({ method: req.method, route: req.route, origin: target.origin, attempt });
       let status: number | null = null;
       let failure: GatewayError;
       let retryable = false;
       let retryAfterMs: number | undefined;
+      let contentType: string | undefined;
       try {
         const raw = await sendOnce(this.client.pool(target.origin), {
           method: req.method,
           path: target.path,
-          headers,
+          headers: traced ? { ...headers, ...traced.headers } : headers,
           body,
           headersTimeout: o.headersTimeoutMs,
           bodyTimeout: o.bodyTimeoutMs,
@@ -302,8 +345,10 @@ class Session implements UpstreamSession {
           signal: req.signal,
         });
         status = raw.status;
+        contentType = raw.headers['content-type'];
         if (ok(raw.status)) {
           const parsed = decodeBody(raw, true);
+          traced?.end(status);
           report(o, req, target, status, started, attempt);
           return { status: raw.status, headers: raw.headers, body: parsed as T };
         }
@@ -315,7 +360,8 @@ class Session implements UpstreamSession {
         // Timeouts, resets and refusals may pass; a bad body will be bad again.
         retryable = failure.code === 'UPSTREAM_TIMEOUT' || failure.code === 'UPSTREAM_UNAVAILABLE';
       }
-      report(o, req, target, status, started, attempt, failure.code);
+      traced?.end(status, failure);
+      report(o, req, target, status, started, attempt, failure.code, { cause: failure.extensions.upstream?.code ?? undefined, contentType, message: failure.message });
 
       // The caller gave up (its own deadline or disconnect): never retry.
       if (req.signal?.aborted) throw fromTransportError(req.signal.reason ?? failure, req.route);
@@ -347,10 +393,12 @@ function report(
   started: number,
   attempt: number,
   error?: string,
+  detail: Pick<UpstreamAttemptEvent, 'cause' | 'contentType' | 'message'> = {},
 ): void {
   if (!o.onResponse) return;
   const event: UpstreamAttemptEvent = { method: req.method, path: target.restPath, route: req.route, status, ms: performance.now() - started, attempt };
   if (error !== undefined) event.error = error;
+  for (const k of ['cause', 'contentType', 'message'] as const) if (detail[k] !== undefined) event[k] = detail[k];
   try {
     o.onResponse(event);
   } catch {

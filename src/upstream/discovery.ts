@@ -5,44 +5,15 @@
  */
 import { obj, str, num, type Json } from '../mapping/json.ts';
 import type { UpstreamSession } from './client.ts';
+import type { RouteInfo, SiteInfo } from '../mapping/site-models.ts';
 
 export const LEGACY_NS = 'calendar/events/v1';
 export const CORE_NS = 'calendar-core/v1';
 /** WordPress's default `rest_get_max_batch_size`. */
 export const DEFAULT_MAX_BATCH = 25;
 
-export interface RouteInfo {
-  pattern: string;
-  re: RegExp | null;
-  namespace: string;
-  methods: string[];
-  /** Methods whose endpoint has `allow_batch: {v1: true}`. */
-  batchMethods: string[];
-  /**
-   * Argument names each method's endpoint declares (WordPress lists `args` per
-   * endpoint; the create endpoint of /core/v2/posts declares `format` where the
-   * list does not, on WordPress 6.1). A method missing here is not described.
-   */
-  args: Record<string, string[]>;
-}
-
-export interface SiteInfo {
-  name: string | null;
-  description: string | null;
-  url: string | null;
-  home: string | null;
-  timezone: string;
-  gmtOffset: number | null;
-  namespaces: string[];
-  hasLegacy: boolean;
-  hasCore: boolean;
-  /** Which interface event lists use when no filter pins one (the legacy list: faster, and it filters by term). */
-  calendarInterface: 'CORE' | 'LEGACY' | null;
-  maxBatchSize: number;
-  routes: RouteInfo[];
-  hasBatch: boolean;
-  raw: unknown;
-}
+// The types live with the other models (codegen maps `Site` onto SiteInfo); importers here keep their path.
+export type { RouteInfo, SiteInfo } from '../mapping/site-models.ts';
 
 function compile(pattern: string): RegExp | null {
   try {

@@ -23,6 +23,8 @@
  * answered. The deadline still applies to them.
  */
 import { setMaxListeners } from 'node:events';
+import { carriesSecret, isWrite } from '../cache/policy.ts';
+import type { CacheSlot, UpstreamCache } from '../cache/upstream-cache.ts';
 import type { UpstreamRequest, UpstreamResponse, UpstreamSession } from './client.ts';
 import type { SiteInfo } from './discovery.ts';
 import { GatewayError, isGatewayError } from './errors.ts';
@@ -47,6 +49,23 @@ export interface SessionPolicy {
    * `reason` should be a GatewayError: it becomes the error of what was cut.
    */
   signal?: AbortSignal;
+  /**
+   * The upstream GET cache (cache/upstream-cache.ts): consulted before the budget
+   * and the concurrency cap (a hit sends nothing), told about every write.
+   * Absent: nothing is cached.
+   */
+  cache?: UpstreamCache;
+}
+
+/**
+ * What the upstream answers used by an operation allow an HTTP cache to do
+ * with its GraphQL response (cache/response.ts turns it into `cache-control`).
+ */
+export interface CacheHint {
+  /** The shortest freshness (ms) of the answers used; null when none was used (gateway-only fields). */
+  readonly maxAgeMs: number | null;
+  /** An answer was opened by a secret in the request (a token or API key argument or header). */
+  readonly private: boolean;
 }
 
 /** A request gate with the operation's accounting, visible to tests and metrics. */
@@ -57,6 +76,7 @@ export interface OperationSession extends UpstreamSession {
   readonly sent: number;
   /** Requests in flight now. */
   readonly active: number;
+  readonly cacheHint: CacheHint;
 }
 
 const IDEMPOTENT = new Set(['GET', 'HEAD']);
@@ -79,6 +99,8 @@ class Session implements OperationSession {
   readonly #cancel: AbortSignal | undefined;
   #sent = 0;
   #active = 0;
+  #maxAgeMs: number | null = null;
+  #private = false;
   readonly #waiting: { run: () => void; fail: () => void }[] = [];
 
   constructor(inner: UpstreamSession, policy: SessionPolicy) {
@@ -105,32 +127,62 @@ class Session implements OperationSession {
     return this.#active;
   }
 
+  get cacheHint(): CacheHint {
+    return { maxAgeMs: this.#maxAgeMs, private: this.#private };
+  }
+
+  /** An answer was used that may be reused for `ms` more (0: not at all). */
+  #used(ms: number): void {
+    this.#maxAgeMs = this.#maxAgeMs === null ? ms : Math.min(this.#maxAgeMs, ms);
+  }
+
   async request<T = unknown>(req: UpstreamRequest): Promise<UpstreamResponse<T>> {
     if (this.signal.aborted) throw this.#stopped(req.route);
     const site = this.#policy.site;
     if (site instanceof Error) throw site;
     if (!siteOffers(site, req.method, req.path)) throw routeUnavailable(site, req);
+    if (carriesSecret(req)) this.#private = true;
+
+    // The cache first: a hit spends no budget and takes no slot.
+    const cache = this.#policy.cache;
+    let slot: CacheSlot | undefined;
+    if (cache && this.#inner.identity !== undefined) {
+      const found = await cache.lookup(this.#inner.identity, req);
+      if (found.kind === 'hit') {
+        this.#used(found.ttlMs);
+        return found.response as UpstreamResponse<T>;
+      }
+      if (found.kind === 'miss') slot = found.slot;
+      if (this.signal.aborted) throw this.#stopped(req.route);
+    }
     if (!this.#take()) throw this.#overBudget(req.route);
 
     const wait = this.#acquire(req.route);
     if (wait) await wait;
     const write = !IDEMPOTENT.has(req.method) || req.idempotent === false;
     const own = write ? this.#deadline : this.signal;
+    let sent = false;
     try {
       // Handed a slot just as the operation ended: nothing starts after its end.
       if (this.signal.aborted) throw this.#stopped(req.route);
-      return await this.#inner.request<T>({
+      sent = true;
+      const res = await this.#inner.request<T>({
         ...req,
         signal: req.signal ? AbortSignal.any([own, req.signal]) : own,
         // A retry is one more request: it needs budget, and none starts once the operation is over.
         mayRetry: () => (req.mayRetry?.() ?? true) && !own.aborted && this.#take(),
       });
+      this.#used(slot && cache ? await cache.save(slot, res) : 0);
+      return res;
     } catch (err) {
       // What the deadline or a cancellation cut says so, rather than "aborted".
       if (own.aborted) throw this.#stopped(req.route);
       throw err;
     } finally {
       this.#release();
+      // Whatever the outcome (a timeout may still have written): before the
+      // operation answers, so a read after it never sees the old state.
+      if (sent && cache && isWrite(req)) await cache.invalidate(req);
     }
   }
 

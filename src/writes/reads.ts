@@ -93,11 +93,12 @@ export function refMessage(p: RefProblem): string {
 /**
  * Checks that every venue, organizer, category and tag the inputs reference
  * exists: one `loadMany` per kind over the distinct IDs of all items. Returns
- * the first problem of each input that has one (by position). A kind that
+ * every problem of each input that has one (by position; one per field, in
+ * field order). A kind that
  * cannot be read (a site without the route, a timeout) is not held against
  * the items: the site then decides.
  */
-export async function checkReferences(ctx: Context, inputs: { key: number; input: EventInput }[]): Promise<Map<number, RefProblem>> {
+export async function checkReferences(ctx: Context, inputs: { key: number; input: EventInput }[]): Promise<Map<number, RefProblem[]>> {
   const byKind = new Map<RefKind, Set<number>>();
   const refs = inputs.map((x) => ({ key: x.key, refs: eventReferences(x.input) }));
   for (const r of refs) for (const f of r.refs) for (const id of f.ids) {
@@ -141,15 +142,10 @@ export async function checkReferences(ctx: Context, inputs: { key: number; input
       absent.set(kind, gone);
     }),
   );
-  const out = new Map<number, RefProblem>();
+  const out = new Map<number, RefProblem[]>();
   for (const r of refs) {
-    for (const f of r.refs) {
-      const gone = f.ids.filter((id) => absent.get(f.kind)?.has(id));
-      if (gone.length) {
-        out.set(r.key, { field: f.field, kind: f.kind, ids: gone });
-        break;
-      }
-    }
+    const problems = r.refs.map((f) => ({ field: f.field, kind: f.kind, ids: f.ids.filter((id) => absent.get(f.kind)?.has(id)) })).filter((p) => p.ids.length);
+    if (problems.length) out.set(r.key, problems);
   }
   return out;
 }

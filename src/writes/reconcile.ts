@@ -23,20 +23,16 @@
  * (creates with the same title share one).
  */
 import type { Context } from '../context.ts';
-import type { EventInput, OrganizerInput, VenueInput } from '../generated/graphql.ts';
-import { coreEvent, coreOrganizer, coreVenue } from '../mapping/core.ts';
+import type { EventInput } from '../generated/graphql.ts';
 import { UpstreamShapeError, type Json } from '../mapping/json.ts';
-import { legacyEvent, legacyOrganizer, legacyVenue } from '../mapping/legacy.ts';
-import type { EventModel, OrganizerModel, VenueModel } from '../mapping/models.ts';
 import { TEC_EEA_HEADER } from '../upstream/calendarCore.ts';
 import type { Api, Target, WriteMethod } from '../upstream/calendarWrites.ts';
 import type { UpstreamRequest } from '../upstream/client.ts';
 import { cleanText, fromTransportError, type GatewayError } from '../upstream/errors.ts';
+import { modelOf, type AnyInput, type AnyModel, type PostKind } from './kinds.ts';
 import { isMissing } from './reads.ts';
 
-export type PostKind = 'events' | 'venues' | 'organizers';
-type AnyModel = EventModel | VenueModel | OrganizerModel;
-type AnyInput = EventInput | VenueInput | OrganizerInput;
+export type { PostKind };
 
 /** One write whose outcome is unknown. */
 export interface Unsure {
@@ -72,14 +68,9 @@ const CLOCK_SLACK_MS = 2_000;
 const TYPE: Record<PostKind, string> = { events: 'event', venues: 'venue', organizers: 'organizer' };
 const A: Record<PostKind, string> = { events: 'an event', venues: 'a venue', organizers: 'an organizer' };
 
-function toModel(api: Api, kind: PostKind, body: unknown): AnyModel {
-  if (api === 'core') return kind === 'events' ? coreEvent(body) : kind === 'venues' ? coreVenue(body) : coreOrganizer(body);
-  return kind === 'events' ? legacyEvent(body) : kind === 'venues' ? legacyVenue(body) : legacyOrganizer(body);
-}
-
 function tryModel(api: Api, kind: PostKind, body: unknown): AnyModel | null {
   try {
-    return toModel(api, kind, body);
+    return modelOf(api, kind, body);
   } catch (err) {
     if (err instanceof UpstreamShapeError) return null;
     throw err;
@@ -153,7 +144,8 @@ interface Comparison {
 /** Compares a read-back object with the input (and the dates of the payload sent, as the site stores them). */
 function compare(model: AnyModel, raw: unknown, input: AnyInput | undefined, payload: Json | undefined, create: boolean): Comparison {
   const out: Comparison = { differ: [], unseen: [] };
-  const m = model as unknown as Record<string, unknown>;
+  // The fields by name: the READ table looks up whatever the kind's model has.
+  const m: Record<string, unknown> = Object.fromEntries(Object.entries(model));
   const body = (raw && typeof raw === 'object' ? raw : {}) as Json;
   for (const [field, sent] of Object.entries(input ?? {})) {
     if (sent === undefined || sent === null) continue;

@@ -102,7 +102,7 @@ describe('cancellation', () => {
   afterEach(() => h.sandbox.faults.clear());
 
   it('stops sending upstream requests when the client disconnects', async () => {
-    // 40 reads, 8 at a time, 200 ms each: ~1 s of upstream work.
+    // 40 reads, 10 at a time (the default cap), 200 ms each: ~1 s of upstream work.
     h.sandbox.faults.add({ path: '^/calendar-core/v1/venues/\\d+$', delayMs: 200 });
     h.mark();
     const client = new AbortController();
@@ -119,7 +119,8 @@ describe('cancellation', () => {
     await sleep(1_200);
     const calls = h.calls();
     expect(calls.length).toBeGreaterThan(0);
-    expect(calls.length).toBeLessThanOrEqual(16);
+    // At most the first two waves of 10 had started.
+    expect(calls.length).toBeLessThanOrEqual(20);
     // Started after the abort (50 ms for the socket's close to reach the gateway): none.
     expect(calls.filter((c) => c.at > abortedAt + 50)).toEqual([]);
   });

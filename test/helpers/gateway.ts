@@ -44,7 +44,9 @@ export interface Harness {
 export async function startHarness(opts: { sandbox?: SandboxOptionsInput; config?: ConfigInput } = {}): Promise<Harness> {
   // Every harness logs what its sandbox served, for the route-coverage check.
   const sandbox = await testSandbox({ requestLog: newRouteLogFile(), ...opts.sandbox });
-  const config = parseConfig({ port: 0, ...(opts.config ?? {}) });
+  // The upstream cache off unless a suite asks for it: suites count the upstream requests of
+  // each operation and write to the sandbox directly (test/e2e/cache*.test.ts turn it on).
+  const config = parseConfig({ port: 0, cache: { ttlSeconds: 0 }, ...(opts.config ?? {}) });
   const gateway = await startGateway(config, sandbox.url);
   let from = sandbox.log.entries.length;
   // Round trips are measured where the gateway sends its requests (round-trips.ts).

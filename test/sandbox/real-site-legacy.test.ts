@@ -1,6 +1,6 @@
 /**
  * The legacy calendar interface as strict as a real site: one test (or more)
- * per legacy point of /work/shared/reference/real-site-behaviour.md. The clock
+ * per legacy point of ../shared/reference/real-site-behaviour.md. The clock
  * is pinned to the instant of the document's samples (2026-11-22 19:09:38 UTC),
  * so the expected windows are literal strings and the tests pass on any day.
  * The site's zone is the default America/New_York (west of UTC); a second
@@ -8,6 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { CATEGORY_TAX, ORGANIZER, TAG_TAX, VENUE } from '../../src/sandbox/calendar/model.ts';
 import { yoastPostHead, yoastTermHead } from '../../src/sandbox/namespaces/seo/yoast-head.ts';
 import type { RunningSandbox } from '../../src/sandbox/server.ts';
@@ -321,7 +322,7 @@ describe('legacy interface as strict as the real site (real-site-behaviour.md)',
 
     it('builds the same shapes as the recorded Yoast answers for posts and terms', () => {
       const site = { origin: 'https://example.org', name: 'Reference Site', description: '' };
-      const samples = '/work/shared/reference/samples';
+      const samples = fileURLToPath(new URL('./fixtures', import.meta.url)); // recorded answers (fixtures/README.md)
       const post = JSON.parse(readFileSync(`${samples}/core-posts-list.json`, 'utf8')).body[0];
       const postHead = yoastPostHead(site, {
         title: post.title.rendered, canonical: post.link, published: post.date_gmt.replace('T', ' '), modified: post.modified_gmt.replace('T', ' '),

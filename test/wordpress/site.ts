@@ -75,7 +75,8 @@ export interface WpGateway {
 
 /** The gateway (`startGateway` + `parseConfig`, as test/helpers/gateway.ts) in front of the real site. */
 export async function startWpGateway(site: WpSite, config: ConfigInput = {}): Promise<WpGateway> {
-  const gateway = await startGateway(parseConfig({ port: 0, ...config }), site.restUrl);
+  // The upstream cache off unless asked for: these suites compare the gateway with direct REST reads and writes.
+  const gateway = await startGateway(parseConfig({ port: 0, cache: { ttlSeconds: 0 }, ...config }), site.restUrl);
   return {
     gateway,
     async gql(query, variables, authorization = null) {

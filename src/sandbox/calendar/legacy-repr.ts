@@ -11,7 +11,7 @@
  */
 import { DateTime } from 'luxon';
 import { SQL, abbr, details, parseSql, zoneOf } from '../dates.ts';
-import type { Sandbox } from '../site.ts';
+import type { Origin, Settings, Storage } from '../capabilities.ts';
 import type { PostRow, TermRow } from '../store/db.ts';
 import {
   CATEGORY_TAX, EVENT, ORGANIZER, VENUE, permalink,
@@ -32,12 +32,12 @@ export interface LegacyReprOptions {
 }
 
 /** `<rest root>/calendar/events/v1/<path>` (tribe_events_rest_url). */
-export function legacyRestUrl(site: Sandbox, path: string): string {
+export function legacyRestUrl(site: Origin, path: string): string {
   return `${site.restRoot}/${LEGACY_NAMESPACE}/${path}`;
 }
 
 /** TC `Utils/Global_ID.php`: `"<host>?id=<ID>"`; the lineage lists it first. */
-export function globalId(site: Sandbox, id: number): string {
+export function globalId(site: Origin, id: number): string {
   return `${new URL(site.origin).host}?id=${id}`;
 }
 
@@ -51,7 +51,7 @@ export function phpArrayFilter(data: Json): Json {
   return out;
 }
 
-function attachmentUrl(site: Sandbox, url: string): string {
+function attachmentUrl(site: Origin, url: string): string {
   return /^https?:\/\//i.test(url) ? url : `${site.origin}${url}`;
 }
 
@@ -69,7 +69,7 @@ const IMAGE_SIZES: [string, number, number, boolean][] = [
  * values dropped. Sizes are the ones WordPress would have generated: only those
  * smaller than the original.
  */
-export function legacyImage(site: Sandbox, attachmentId: number): false | Json {
+export function legacyImage(site: Origin & Storage, attachmentId: number): false | Json {
   if (!attachmentId) return false;
   const att = site.store.post<AttachmentMeta>(attachmentId);
   if (!att || att.type !== 'attachment') return false;
@@ -127,7 +127,7 @@ function termNamespace(taxonomy: string): 'categories' | 'tags' {
   return taxonomy === CATEGORY_TAX ? 'categories' : 'tags';
 }
 
-function termUrls(site: Sandbox, term: TermRow): Json {
+function termUrls(site: Origin, term: TermRow): Json {
   const ns = termNamespace(term.taxonomy);
   const urls: Json = { self: legacyRestUrl(site, `${ns}/${term.id}`), collection: legacyRestUrl(site, ns) };
   if (term.parent) urls.up = legacyRestUrl(site, `${ns}/${term.parent}`);
@@ -135,7 +135,7 @@ function termUrls(site: Sandbox, term: TermRow): Json {
 }
 
 /** The term's public page: `/events/category/<parent>/<child>/` for categories, `/tag/<slug>/` for tags. */
-export function termLink(site: Sandbox, term: TermRow): string {
+export function termLink(site: Origin & Storage, term: TermRow): string {
   if (term.taxonomy !== CATEGORY_TAX) return `${site.origin}/tag/${term.slug}/`;
   const path = [term.slug];
   const seen = new Set([term.id]);
@@ -150,7 +150,7 @@ export function termLink(site: Sandbox, term: TermRow): string {
  * A term embedded in an event (§1.5): the WP_Term fields with `term_id`
  * renamed to `id` (so `id` comes after `filter`, as in the samples), plus `urls`.
  */
-export function embeddedTerm(site: Sandbox, term: TermRow, count = site.store.termCount(term.id)): Json {
+export function embeddedTerm(site: Origin & Storage, term: TermRow, count = site.store.termCount(term.id)): Json {
   return {
     name: term.name, slug: term.slug, term_group: 0, term_taxonomy_id: term.id, taxonomy: term.taxonomy,
     description: term.description, parent: term.parent, count, filter: 'raw', id: term.id, urls: termUrls(site, term),
@@ -164,7 +164,7 @@ export function embeddedTerm(site: Sandbox, term: TermRow, count = site.store.te
  * `yoast_head`/`yoast_head_json` come after `meta`, as the controller adds
  * them (real-site-behaviour.md; sample legacy-categories-archive.json).
  */
-export function archiveTerm(site: Sandbox, term: TermRow, count = site.store.termCount(term.id)): Json {
+export function archiveTerm(site: Origin & Storage & Settings, term: TermRow, count = site.store.termCount(term.id)): Json {
   const url = termLink(site, term);
   return {
     id: term.id, count, description: term.description, name: term.name, slug: term.slug, taxonomy: term.taxonomy,
@@ -177,14 +177,14 @@ export function archiveTerm(site: Sandbox, term: TermRow, count = site.store.ter
 
 // ---- venues and organizers
 
-function postHead(site: Sandbox, p: PostRow<unknown>): Json {
+function postHead(site: Origin, p: PostRow<unknown>): Json {
   return {
     id: p.id, author: String(p.author), status: p.status, date: p.date, date_utc: p.dateGmt, modified: p.modified,
     modified_utc: p.modifiedGmt, url: permalink(site, p.type, p.slug, p.id),
   };
 }
 
-function withGlobalId(site: Sandbox, data: Json, id: number): Json {
+function withGlobalId(site: Origin, data: Json, id: number): Json {
   const gid = globalId(site, id);
   data.global_id = gid;
   data.global_id_lineage = [gid];
@@ -222,7 +222,7 @@ function organizerJsonLd(o: OrganizerPost): Json {
  * then `show_map`/`show_map_link` (always, as booleans) and the global ID are
  * appended, which is why they close the object in the samples.
  */
-export function legacyVenue(site: Sandbox, v: VenuePost, opts: LegacyReprOptions = {}): Json {
+export function legacyVenue(site: Origin & Storage, v: VenuePost, opts: LegacyReprOptions = {}): Json {
   const m = v.meta;
   const data: Json = {
     ...postHead(site, v),
@@ -242,7 +242,7 @@ export function legacyVenue(site: Sandbox, v: VenuePost, opts: LegacyReprOptions
 }
 
 /** An organizer (§1.4, `get_organizer_data`): the global ID is added before the empty values are removed. */
-export function legacyOrganizer(site: Sandbox, o: OrganizerPost, opts: LegacyReprOptions = {}): Json {
+export function legacyOrganizer(site: Origin & Storage, o: OrganizerPost, opts: LegacyReprOptions = {}): Json {
   const data: Json = {
     ...postHead(site, o),
     organizer: o.title.trim(), description: o.content.trim(), excerpt: o.excerpt.trim(), slug: o.slug, image: legacyImage(site, o.featuredMedia),
@@ -282,11 +282,11 @@ function eventJsonLd(e: EventPost, url: string, venues: VenuePost[], organizers:
   };
 }
 
-function linked<M>(site: Sandbox, ids: number[], type: string): PostRow<M>[] {
+function linked<M>(site: Storage, ids: number[], type: string): PostRow<M>[] {
   return site.store.postsByIds<M>(ids).filter((p) => p.type === type);
 }
 
-function termsOf(site: Sandbox, postId: number, taxonomy: string): Json[] {
+function termsOf(site: Origin & Storage, postId: number, taxonomy: string): Json[] {
   return site.store.termIdsOf(postId, taxonomy).map((id) => embeddedTerm(site, site.store.term(id)!));
 }
 
@@ -296,7 +296,7 @@ function termsOf(site: Sandbox, postId: number, taxonomy: string): Json[] {
  * always an array; `website` falls back to the permalink; `json_ld` only on a
  * single GET.
  */
-export function legacyEvent(site: Sandbox, e: EventPost, opts: LegacyReprOptions = {}): Json {
+export function legacyEvent(site: Origin & Storage, e: EventPost, opts: LegacyReprOptions = {}): Json {
   const m = e.meta;
   const url = permalink(site, EVENT, e.slug, e.id);
   const gid = globalId(site, e.id);

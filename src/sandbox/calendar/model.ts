@@ -8,7 +8,7 @@
  */
 import type { User } from '../auth.ts';
 import { diffSeconds, localToUtc, nowIn, nowUtc, utcToLocal } from '../dates.ts';
-import type { Sandbox } from '../site.ts';
+import type { Clock, Events, Origin, Storage } from '../capabilities.ts';
 import type { PostRow, PostStatus, PostType } from '../store/db.ts';
 
 export const EVENT: PostType = 'calendar_events';
@@ -140,8 +140,8 @@ export function slugify(s: string): string {
     .slice(0, 190);
 }
 
-/** Only the origin is used, so callers without a Sandbox (pure builders) may pass `{ origin }`. */
-export function permalink(site: Pick<Sandbox, 'origin'>, type: PostType, slug: string, id: number): string {
+/** Only the origin is used, so callers without a site (pure builders) may pass `{ origin }`. */
+export function permalink(site: Pick<Origin, 'origin'>, type: PostType, slug: string, id: number): string {
   const base = { calendar_events: 'event', calendar_venue: 'venue', calendar_organizer: 'organizer', calendar_event_series: 'series', post: '', page: '', attachment: 'attachment', calendar_ea_record: 'ea' }[type];
   if (!slug) return `${site.origin}/?p=${id}`;
   return base ? `${site.origin}/${base}/${slug}/` : `${site.origin}/${slug}/`;
@@ -154,7 +154,7 @@ export function effectiveStatus(requested: PostStatus | undefined, canPublish: b
   return status;
 }
 
-function postDates(site: Sandbox, f: PostFields, current?: PostRow<unknown>): { date: string; dateGmt: string } {
+function postDates(site: Clock, f: PostFields, current?: PostRow<unknown>): { date: string; dateGmt: string } {
   if (f.date) return { date: f.date, dateGmt: f.dateGmt ?? localToUtc(f.date, site.timezone) };
   if (f.dateGmt) return { date: utcToLocal(f.dateGmt, site.timezone), dateGmt: f.dateGmt };
   if (current) return { date: current.date, dateGmt: current.dateGmt };
@@ -162,7 +162,7 @@ function postDates(site: Sandbox, f: PostFields, current?: PostRow<unknown>): { 
   return { date: nowIn(now, site.timezone), dateGmt: nowUtc(now) };
 }
 
-function commonColumns(site: Sandbox, type: PostType, f: PostFields, current?: PostRow<unknown>) {
+function commonColumns(site: Clock & Storage, type: PostType, f: PostFields, current?: PostRow<unknown>) {
   const title = f.title ?? current?.title ?? '';
   const dates = postDates(site, f, current);
   const now = site.now();
@@ -225,7 +225,7 @@ function pickMeta<M extends object>(defaults: M, f: Partial<M>, current?: M): M 
   return out;
 }
 
-export function saveEvent(site: Sandbox, id: number | null, f: EventFields): EventPost {
+export function saveEvent(site: Clock & Storage & Events, id: number | null, f: EventFields): EventPost {
   const { store } = site;
   return store.transaction(() => {
     const current = id ? store.post<EventMeta>(id) : undefined;
@@ -251,15 +251,15 @@ const VENUE_DEFAULTS: VenueMeta = {
 };
 const ORGANIZER_DEFAULTS: OrganizerMeta = { phone: '', website: '', email: '' };
 
-export function saveVenue(site: Sandbox, id: number | null, f: VenueFields): VenuePost {
+export function saveVenue(site: Clock & Storage, id: number | null, f: VenueFields): VenuePost {
   return savePlace(site, VENUE, VENUE_DEFAULTS, id, f);
 }
 
-export function saveOrganizer(site: Sandbox, id: number | null, f: OrganizerFields): OrganizerPost {
+export function saveOrganizer(site: Clock & Storage, id: number | null, f: OrganizerFields): OrganizerPost {
   return savePlace(site, ORGANIZER, ORGANIZER_DEFAULTS, id, f);
 }
 
-function savePlace<M extends object>(site: Sandbox, type: PostType, defaults: M, id: number | null, f: PostFields & Partial<M>): PostRow<M> {
+function savePlace<M extends object>(site: Clock & Storage, type: PostType, defaults: M, id: number | null, f: PostFields & Partial<M>): PostRow<M> {
   const { store } = site;
   return store.transaction(() => {
     const current = id ? store.post<M>(id) : undefined;
@@ -270,7 +270,7 @@ function savePlace<M extends object>(site: Sandbox, type: PostType, defaults: M,
 }
 
 /** Moves a post to the trash, remembering its status (wp_trash_post). */
-export function trashPost(site: Sandbox, id: number): PostRow {
+export function trashPost(site: Clock & Storage, id: number): PostRow {
   const post = site.store.post(id)!;
   const now = site.now();
   return site.store.updatePost(id, {

@@ -9,7 +9,7 @@
  * calendar-upstream.md §1.2); `startsAfter`/`startsBefore`/`endsAfter`/
  * `endsBefore` are bounds on the start or the end.
  */
-import type { Sandbox } from '../site.ts';
+import type { Storage } from '../capabilities.ts';
 import type { PostRow } from '../store/db.ts';
 import {
   CATEGORY_TAX, EVENT, ORGANIZER, TAG_TAX, VENUE,
@@ -83,7 +83,7 @@ export function geocode(near: string): [number, number] | null {
   return null;
 }
 
-function descendants(site: Sandbox, ids: number[]): Set<number> {
+function descendants(site: Storage, ids: number[]): Set<number> {
   const all = site.store.terms(CATEGORY_TAX);
   const out = new Set(ids);
   let grew = true;
@@ -102,7 +102,7 @@ function matchesSearch(p: PostRow<unknown>, search: string): boolean {
   return p.title.toLowerCase().includes(needle) || stripTags(p.content).toLowerCase().includes(needle) || stripTags(p.excerpt).toLowerCase().includes(needle);
 }
 
-export function findEvents(site: Sandbox, c: EventCriteria): EventPost[] {
+export function findEvents(site: Storage, c: EventCriteria): EventPost[] {
   const { store } = site;
   let list = c.include?.length ? store.postsByIds<EventMeta>(c.include).filter((p) => p.type === EVENT && c.statuses.includes(p.status)) : store.posts<EventMeta>(EVENT, c.statuses);
   const cats = c.categories?.length ? descendants(site, c.categories) : null;
@@ -195,7 +195,7 @@ export interface PlaceCriteria {
 }
 
 /** Venues or organizers; `kind` says which. Ordered by title by default, as TEC lists them. */
-export function findPlaces<M>(site: Sandbox, kind: 'venue' | 'organizer', c: PlaceCriteria, now: string): PostRow<M>[] {
+export function findPlaces<M>(site: Storage, kind: 'venue' | 'organizer', c: PlaceCriteria, now: string): PostRow<M>[] {
   const { store } = site;
   const type = kind === 'venue' ? VENUE : ORGANIZER;
   let list = store.posts<M>(type, c.statuses);

@@ -8,7 +8,7 @@
  * `require-all-validate` validates every item first and runs none if any fails.
  */
 import { RestResult, type RouteDecl } from '../rest/types.ts';
-import type { DispatchOutput, Sandbox } from '../site.ts';
+import type { DispatchOutput, Dispatcher } from '../rest/dispatch.ts';
 
 export const MAX_BATCH = 25;
 
@@ -23,7 +23,7 @@ function itemEnvelope(out: DispatchOutput): { body: unknown; status: number; hea
   return { body: out.body, status: out.status, headers: Object.keys(out.headers).length ? out.headers : [] };
 }
 
-export function batchRoutes(site: Sandbox): RouteDecl[] {
+export function batchRoutes(site: Dispatcher): RouteDecl[] {
   return [
     {
       namespace: '',

@@ -4,8 +4,8 @@
  * that drive routing and validation.
  */
 import { gmtOffsetHours } from '../dates.ts';
-import type { ArgSchema, RouteDecl } from '../rest/types.ts';
-import type { Sandbox } from '../site.ts';
+import type { Origin, Settings, Site } from '../capabilities.ts';
+import type { ArgSchema, RouteDecl, RouteTable } from '../rest/types.ts';
 
 /** Every namespace of both spec documents, in the order the spec lists them. */
 export const NAMESPACES = [
@@ -42,7 +42,7 @@ export function argForIndex(a: ArgSchema): Record<string, unknown> {
   return out;
 }
 
-export function routeData(site: Sandbox, decl: RouteDecl): Record<string, unknown> {
+export function routeData(site: Origin & Settings, decl: RouteDecl): Record<string, unknown> {
   const data: Record<string, unknown> = {
     namespace: decl.namespace,
     methods: [...new Set(decl.endpoints.flatMap((e) => e.methods))],
@@ -56,7 +56,7 @@ export function routeData(site: Sandbox, decl: RouteDecl): Record<string, unknow
   return data;
 }
 
-function routesOf(site: Sandbox, namespace?: string): Record<string, unknown> {
+function routesOf(site: Settings & Origin & RouteTable, namespace?: string): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const decl of site.routes) {
     if (decl.hidden) continue;
@@ -68,7 +68,7 @@ function routesOf(site: Sandbox, namespace?: string): Record<string, unknown> {
 
 const contextArg: ArgSchema = { type: 'string', default: 'view', enum: ['view', 'embed', 'edit'] };
 
-export function rootRoutes(site: Sandbox): RouteDecl[] {
+export function rootRoutes(site: Site & RouteTable): RouteDecl[] {
   const root: RouteDecl = {
     namespace: '',
     path: '/',

@@ -1,5 +1,5 @@
 import type { RestError } from './errors.ts';
-import type { Sandbox } from '../site.ts';
+import type { Site } from '../capabilities.ts';
 import type { User } from '../auth.ts';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -61,7 +61,8 @@ export interface RestRequest {
   sent: Set<string>;
   headers: Record<string, string>;
   user: User | null;
-  site: Sandbox;
+  /** The site's capabilities (store, clock, origin, options, secret, events); not routing. */
+  site: Site;
   /** True when the request is an item of a /batch/v1 call. */
   inBatch: boolean;
 }
@@ -112,3 +113,10 @@ export interface RouteDecl {
   hidden?: boolean;
 }
 
+/**
+ * The routes the site serves, once composed: for the indexes and the OpenAPI
+ * documents, which describe every route including their own.
+ */
+export interface RouteTable {
+  readonly routes: readonly RouteDecl[];
+}

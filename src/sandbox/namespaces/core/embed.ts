@@ -15,7 +15,7 @@ import { CATEGORY_TAX, TAG_TAX, permalink, type EventPost, type VenueMeta } from
 import { findEvents, type EventCriteria } from '../../calendar/query.ts';
 import { SQL, endOfDay, parseLooseDate, startOfDay } from '../../dates.ts';
 import { RestResult, type ArgSchema, type RestRequest, type RouteDecl } from '../../rest/types.ts';
-import type { Sandbox } from '../../site.ts';
+import type { Clock, Secrets, Storage } from '../../capabilities.ts';
 import { NS } from './entity.ts';
 
 export const VIEWS = ['month', 'list', 'day', 'photo', 'week', 'map', 'summary'] as const;
@@ -52,7 +52,7 @@ function escapeHtml(s: string): string {
 }
 
 /** Term IDs of comma-separated slugs; unknown slugs resolve to nothing. */
-function slugIds(site: Sandbox, taxonomy: string, value: unknown): number[] | undefined {
+function slugIds(site: Storage, taxonomy: string, value: unknown): number[] | undefined {
   if (typeof value !== 'string' || !value.trim()) return undefined;
   return value.split(',').map((s) => site.store.termBySlug(taxonomy, s.trim())?.id).filter((id): id is number => id !== undefined);
 }
@@ -158,7 +158,7 @@ function renderDocument(req: RestRequest, events: EventPost[]): string {
   ].join('\n');
 }
 
-export function embedRoutes(site: Sandbox): RouteDecl[] {
+export function embedRoutes(site: Clock & Secrets): RouteDecl[] {
   return [
     {
       namespace: NS,

@@ -32,7 +32,7 @@ import { TAG_TAX, WRITE_STATUSES, canDelete, canEdit, canRead, trashPost, type P
 import { RawError, RestError, forbidden } from '../../rest/errors.ts';
 import { RestResult, type ArgSchema, type RestRequest, type RouteDecl } from '../../rest/types.ts';
 import type { PostRow, PostType } from '../../store/db.ts';
-import type { Sandbox } from '../../site.ts';
+import type { Settings } from '../../capabilities.ts';
 import { dateTimeArg, lenientTec, looseParams, pageArgs, parseDateArg, termIds } from './args.ts';
 import { experimental } from './experimental.ts';
 import { collectionResult, listStatuses } from './listing.ts';
@@ -160,7 +160,7 @@ function hasTitle(req: RestRequest): boolean {
   return title !== undefined && (title !== '' || Boolean(content) || Boolean(excerpt));
 }
 
-export function entityRoutes<P extends PostRow<any>>(site: Sandbox, kind: EntityKind<P>): RouteDecl[] {
+export function entityRoutes<P extends PostRow<any>>(site: Settings, kind: EntityKind<P>): RouteDecl[] {
   const base = `/${NS}/${kind.segment}`;
   // Real sites mark no calendar-core route batchable; a site filter can (real-site-behaviour.md).
   const allowBatch = site.options.calendarBatchable;

@@ -5,8 +5,8 @@
  * `GET /calendar-core/v1` is served by root.ts. Routes are matched in order.
  */
 import { openApiDocument } from '../../openapi.ts';
-import type { RouteDecl } from '../../rest/types.ts';
-import type { Sandbox } from '../../site.ts';
+import type { RouteDecl, RouteTable } from '../../rest/types.ts';
+import type { Site } from '../../capabilities.ts';
 import { embedRoutes } from './embed.ts';
 import { NS, entityRoutes } from './entity.ts';
 import { eventsKind } from './events.ts';
@@ -14,7 +14,7 @@ import { noticeRoutes } from './notices.ts';
 import { organizersKind, venuesKind } from './places.ts';
 import { seriesRoutes } from './series.ts';
 
-export function coreRoutes(site: Sandbox): RouteDecl[] {
+export function coreRoutes(site: Site & RouteTable): RouteDecl[] {
   const docs: RouteDecl = {
     namespace: NS,
     path: `/${NS}/docs`,

@@ -12,7 +12,7 @@
  */
 import { EVENT } from '../../calendar/model.ts';
 import { RestResult, type ArgSchema, type RouteDecl } from '../../rest/types.ts';
-import type { Sandbox } from '../../site.ts';
+import type { Storage } from '../../capabilities.ts';
 import { NS } from './entity.ts';
 
 /** Store option holding pending notices, keyed by event ID. */
@@ -20,7 +20,7 @@ export const NOTICES_OPTION = 'calendar_core_occurrence_notices';
 
 type Notices = Record<string, string>;
 
-export function leaveOccurrenceNotice(site: Sandbox, eventId: number): void {
+export function leaveOccurrenceNotice(site: Storage, eventId: number): void {
   const all = site.store.option<Notices>(NOTICES_OPTION, {});
   all[eventId] = JSON.stringify({
     type: 'occurrences',
@@ -30,7 +30,7 @@ export function leaveOccurrenceNotice(site: Sandbox, eventId: number): void {
 }
 
 /** Removes and returns the notice of an event, if any. */
-export function takeOccurrenceNotice(site: Sandbox, eventId: number): string | undefined {
+export function takeOccurrenceNotice(site: Storage, eventId: number): string | undefined {
   const all = site.store.option<Notices>(NOTICES_OPTION, {});
   const notice = all[eventId];
   if (notice !== undefined) {
@@ -40,7 +40,7 @@ export function takeOccurrenceNotice(site: Sandbox, eventId: number): string | u
   return notice;
 }
 
-export function noticeRoutes(site: Sandbox): RouteDecl[] {
+export function noticeRoutes(site: Storage): RouteDecl[] {
   const id: ArgSchema = {
     type: 'integer',
     required: true,

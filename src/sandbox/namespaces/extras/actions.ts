@@ -17,7 +17,7 @@ import { eventArchiveArgs, eventWriteArgs, passwordArg } from '../legacy/event-a
 import { planEventWrite } from '../legacy/event-input.ts';
 import { eventArchive } from '../legacy/events-archive.ts';
 import { isPostOfType } from '../legacy/validators.ts';
-import type { Sandbox } from '../../site.ts';
+import type { Clock } from '../../capabilities.ts';
 import { isWpErr, loadKey, verifyAndLoad, verifyToken, wpErrorBody, type Connector } from './credentials.ts';
 import { mappedEvent } from './mapped-event.ts';
 
@@ -143,7 +143,7 @@ export function updateEventsRoute(c: Connector): RouteDecl {
 }
 
 /** GET find-events (Zapier): the legacy archive as the caller, mapped: `[{"events":[…]}]`, or `[]`. */
-export function findEventsRoute(site: Sandbox, c: Connector): RouteDecl {
+export function findEventsRoute(site: Clock, c: Connector): RouteDecl {
   return {
     namespace: c.namespace,
     path: `/${c.namespace}/find-events`,

@@ -18,7 +18,7 @@ import { SQL, localToUtc, nowIn, nowUtc } from '../../dates.ts';
 import { RawError } from '../../rest/errors.ts';
 import { isNumberLike } from '../../rest/validate.ts';
 import type { ArgSchema, RestRequest, RouteDecl } from '../../rest/types.ts';
-import type { Sandbox } from '../../site.ts';
+import type { Clock, Secrets, Settings, Storage } from '../../capabilities.ts';
 import type { PostRow } from '../../store/db.ts';
 import { seededHex } from './credentials.ts';
 import { emptyActivity, insertPosts, mergeActivity, type Activity } from './ea-import.ts';
@@ -57,7 +57,7 @@ export interface RecordMeta {
 type EaRecord = PostRow<RecordMeta>;
 
 /** `Records::get_by_import_id`, optionally among pending records only. */
-function findRecord(site: Sandbox, importId: unknown, pendingOnly: boolean): EaRecord | undefined {
+function findRecord(site: Storage, importId: unknown, pendingOnly: boolean): EaRecord | undefined {
   const records = site.store.posts<RecordMeta>(EA_RECORD, pendingOnly ? [STATUS.pending] : undefined);
   return records.find((r) => r.meta.import_id === String(importId));
 }
@@ -98,12 +98,12 @@ const batchHashArg: ArgSchema = {
 const percentageArg: ArgSchema = { type: 'integer', required: true, description: 'The percentage of import completed.', validate: isPercentage };
 
 /** `generate_next_batch_hash`: a fresh 32-hex token (derived, so runs are repeatable). */
-function nextBatchHash(site: Sandbox, r: EaRecord): string {
+function nextBatchHash(site: Secrets, r: EaRecord): string {
   return createHash('md5').update(`${site.secret}|${r.meta.import_id}|${r.meta.next_batch_hash ?? ''}|${r.meta.batches}`).digest('hex');
 }
 
 /** `set_status`: false when WordPress refuses the update (only the locked fixture). */
-function setStatus(site: Sandbox, r: EaRecord, status: keyof typeof STATUS): boolean {
+function setStatus(site: Clock & Storage, r: EaRecord, status: keyof typeof STATUS): boolean {
   if (r.meta.locked) return false;
   const now = site.now();
   site.store.updatePost(r.id, { status: STATUS[status], modified: nowIn(now, site.timezone), modifiedGmt: nowUtc(now) });
@@ -224,7 +224,7 @@ const SEEDED: { label: string; title: string; status: keyof typeof STATUS; locke
   { label: 'ea-finished', title: 'Sandbox finished import', status: 'success' },
 ];
 
-export function seedAggregator(site: Sandbox): void {
+export function seedAggregator(site: Clock & Storage & Settings): void {
   const seed = site.options.seed;
   // Dated from the anchor day like the rest of the demo data, so the same seed and anchor give the same rows.
   const anchor = site.options.anchor ? DateTime.fromISO(site.options.anchor, { zone: 'utc' }) : DateTime.fromJSDate(site.now(), { zone: 'utc' }).startOf('day');
@@ -259,7 +259,7 @@ export interface ImportCredentials {
 }
 
 /** The aggregator records as they stand now: what the import service would need to call back. */
-export function aggregatorImports(site: Sandbox): ImportCredentials[] {
+export function aggregatorImports(site: Storage): ImportCredentials[] {
   return site.store.posts<RecordMeta>(EA_RECORD).map((r) => ({
     title: r.title,
     importId: r.meta.import_id,

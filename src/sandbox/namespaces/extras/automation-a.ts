@@ -7,8 +7,8 @@
  * WP_Error as the body, whatever the error's own status.
  */
 import { RawError } from '../../rest/errors.ts';
-import { RestResult, type RouteDecl } from '../../rest/types.ts';
-import type { Sandbox } from '../../site.ts';
+import { RestResult, type RouteDecl, type RouteTable } from '../../rest/types.ts';
+import type { Site } from '../../capabilities.ts';
 import { NO_CACHE, accessTokenArg, createEventsRoutes, findEventsRoute, updateEventsRoute } from './actions.ts';
 import { ZAPIER, isWpErr, loadKey, mintToken, verifyAndLoad, wpErrorBody } from './credentials.ts';
 import { docRoute } from './doc.ts';
@@ -42,7 +42,7 @@ function feedRoute(path: string, queue: QueueName, kind: string, uniqueId: boole
   };
 }
 
-export function automationARoutes(site: Sandbox): RouteDecl[] {
+export function automationARoutes(site: Site & RouteTable): RouteDecl[] {
   const authorize: RouteDecl = {
     namespace: NS,
     path: `/${NS}/authorize`,

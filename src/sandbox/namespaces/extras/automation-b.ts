@@ -6,8 +6,8 @@
  * (`rest_forbidden` 401/403 otherwise), and each call pops one event:
  * `{"events":[mapped]}`, then sentinel objects once the queue is empty.
  */
-import { RestResult, type RouteDecl } from '../../rest/types.ts';
-import type { Sandbox } from '../../site.ts';
+import { RestResult, type RouteDecl, type RouteTable } from '../../rest/types.ts';
+import type { Site } from '../../capabilities.ts';
 import { NO_CACHE, accessTokenArg, createEventsRoutes } from './actions.ts';
 import { POWER_AUTOMATE, isWpErr, verifyAndLoad } from './credentials.ts';
 import { docRoute } from './doc.ts';
@@ -44,7 +44,7 @@ function feedRoute(path: string, queue: QueueName, kind: string): RouteDecl {
   };
 }
 
-export function automationBRoutes(site: Sandbox): RouteDecl[] {
+export function automationBRoutes(site: Site & RouteTable): RouteDecl[] {
   return [
     docRoute(site, POWER_AUTOMATE),
     feedRoute('canceled-events', 'canceled_events', 'canceled'),

@@ -12,7 +12,7 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import type { User } from '../../auth.ts';
 import { nowIn } from '../../dates.ts';
-import type { Sandbox } from '../../site.ts';
+import type { Clock, Origin, Settings, Storage } from '../../capabilities.ts';
 import { JwtError, decodeJwt, encodeJwt } from './jwt.ts';
 
 export interface Connector {
@@ -91,12 +91,12 @@ export function apiHash(c: Connector, text: string): string {
 }
 
 /** The signing secret (`setup_api_secret`); seeded, so present on every seeded site. */
-function jwtSecret(site: Sandbox, c: Connector): string {
+function jwtSecret(site: Storage, c: Connector): string {
   return site.store.option(c.secretOption, '');
 }
 
 /** Whether the connector has any connection: queues fill only then (`enable_add_to_queues`). */
-export function hasConnections(site: Sandbox, c: Connector): boolean {
+export function hasConnections(site: Storage, c: Connector): boolean {
   return Object.keys(site.store.option<Record<string, unknown>>(c.keysOption, {})).length > 0;
 }
 
@@ -115,7 +115,7 @@ function equalHex(a: string, b: string): boolean {
  * `load_api_key_by_id` + `is_valid_api_key`: the connection and its user, or
  * the first failing check. On success the connection's last access is recorded.
  */
-export function loadKey(site: Sandbox, c: Connector, consumerId: unknown, consumerSecret: unknown, appName = ''): { user: User; name: string } | WpErr {
+export function loadKey(site: Clock & Storage, c: Connector, consumerId: unknown, consumerSecret: unknown, appName = ''): { user: User; name: string } | WpErr {
   const id = hashedId(c, String(consumerId ?? ''), 'ci_');
   const key = site.store.option<StoredKey | null>(`${c.keyPrefix}${id}`, null);
   if (!key || !id) {
@@ -145,7 +145,7 @@ export interface TokenData {
 }
 
 /** Mints a token: `iss` is the site URL, `iat` = `nbf` = now, no `exp`. */
-export function mintToken(site: Sandbox, c: Connector, data: TokenData): string {
+export function mintToken(site: Clock & Origin & Storage, c: Connector, data: TokenData): string {
   const now = Math.floor(site.now().getTime() / 1000);
   return encodeJwt({ iss: site.origin, iat: now, nbf: now, data }, jwtSecret(site, c));
 }
@@ -155,7 +155,7 @@ export function mintToken(site: Sandbox, c: Connector, data: TokenData): string 
  * decoded and checked. The statuses are the WP_Errors' own (401/403); the
  * routes decide what HTTP status the caller sees.
  */
-export function verifyToken(site: Sandbox, c: Connector, params: Record<string, unknown>): TokenData | WpErr {
+export function verifyToken(site: Clock & Origin & Storage, c: Connector, params: Record<string, unknown>): TokenData | WpErr {
   let token = params.access_token;
   if (!token) token = params.tec_access_token;
   if (!token) return { code: 'missing_access_token', message: 'Missing access token.', status: 401 };
@@ -176,7 +176,7 @@ export function verifyToken(site: Sandbox, c: Connector, params: Record<string, 
 }
 
 /** `verify_and_load_key`: a valid token whose connection loads. */
-export function verifyAndLoad(site: Sandbox, c: Connector, params: Record<string, unknown>): { user: User; token: TokenData } | WpErr {
+export function verifyAndLoad(site: Clock & Origin & Storage, c: Connector, params: Record<string, unknown>): { user: User; token: TokenData } | WpErr {
   const token = verifyToken(site, c, params);
   if (isWpErr(token)) return token;
   const loaded = loadKey(site, c, token.consumer_id, token.consumer_secret, token.app_name);
@@ -205,7 +205,7 @@ function plainPair(seed: number, label: string): { consumerId: string; consumerS
 }
 
 /** Stores the seeded connections (hashed) and both signing secrets. */
-export function seedConnectors(site: Sandbox): void {
+export function seedConnectors(site: Storage & Settings): void {
   const { store } = site;
   const seed = site.options.seed;
   for (const c of CONNECTORS) store.setOption(c.secretOption, seededHex(seed, `${c.id}:jwt-secret`, 256));
@@ -241,7 +241,7 @@ export interface ConnectionCredentials {
  * database (only their hashes are stored; the plain values follow from the
  * seed). Empty on a site seeded without demo data or with another seed.
  */
-export function connectorCredentials(site: Sandbox): { zapier: ConnectionCredentials[]; powerAutomate: ConnectionCredentials[] } {
+export function connectorCredentials(site: Clock & Origin & Storage & Settings): { zapier: ConnectionCredentials[]; powerAutomate: ConnectionCredentials[] } {
   const out = { zapier: [] as ConnectionCredentials[], powerAutomate: [] as ConnectionCredentials[] };
   for (const s of SEEDED) {
     const { consumerId, consumerSecret } = plainPair(site.options.seed, s.label);

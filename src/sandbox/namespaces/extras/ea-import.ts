@@ -17,7 +17,7 @@ import {
 } from '../../calendar/model.ts';
 import { isZone } from '../../dates.ts';
 import { parseList } from '../../rest/validate.ts';
-import type { Sandbox } from '../../site.ts';
+import type { Site, Storage } from '../../capabilities.ts';
 import type { PostRow } from '../../store/db.ts';
 import { parseCost } from '../legacy/event-input.ts';
 import { imageIdFor } from '../legacy/image-input.ts';
@@ -69,7 +69,7 @@ export function eaDateTime(item: Item, prefix: 'start' | 'end'): string | null {
 }
 
 interface ImportContext {
-  site: Sandbox;
+  site: Site;
   activity: Activity;
   /** Status and author of created posts: the record's `post_status` and owner. */
   status: string;
@@ -163,7 +163,7 @@ function eventFields(ctx: ImportContext, item: Item): EventFields | null {
   return f;
 }
 
-function attachmentCount(site: Sandbox): number {
+function attachmentCount(site: Storage): number {
   return (site.store.db.prepare("SELECT COUNT(*) AS n FROM posts WHERE type = 'attachment'").get() as { n: number }).n;
 }
 
@@ -172,7 +172,7 @@ function attachmentCount(site: Sandbox): number {
  * Items without a title or start date are left out; an event imported before
  * and since trashed is skipped (TEC does not resurrect deleted imports).
  */
-export function insertPosts(site: Sandbox, record: PostRow<{ post_status?: string }>, items: unknown[]): Activity {
+export function insertPosts(site: Site, record: PostRow<{ post_status?: string }>, items: unknown[]): Activity {
   const ctx: ImportContext = { site, activity: emptyActivity(), status: record.meta.post_status || 'publish', author: record.author };
   const known = site.store.option<Record<string, number>>(GLOBAL_IDS_OPTION, {});
   site.store.transaction(() => {

@@ -3,8 +3,8 @@
  * calendar/aggregator/v1, calendar/automation-a/v1, calendar/automation-b/v1
  * (spec C–G; calendar-upstream.md §3–§6). Their namespace indexes come from root.ts.
  */
-import type { RouteDecl } from '../../rest/types.ts';
-import type { Sandbox } from '../../site.ts';
+import type { RouteDecl, RouteTable } from '../../rest/types.ts';
+import type { Clock, Origin, Settings, Site, Storage } from '../../capabilities.ts';
 import { aggregatorImports, aggregatorRoutes, seedAggregator, type ImportCredentials } from './aggregator.ts';
 import { automationARoutes } from './automation-a.ts';
 import { automationBRoutes } from './automation-b.ts';
@@ -13,7 +13,7 @@ import { onboardingRoutes } from './onboarding.ts';
 import { registerQueueListeners } from './queues.ts';
 import { viewsRoutes } from './views.ts';
 
-export function extrasRoutes(site: Sandbox): RouteDecl[] {
+export function extrasRoutes(site: Site & RouteTable): RouteDecl[] {
   // Built once per site, before seeding: the queues listen from the start but
   // only fill once a connector has a connection (seeded last, so the demo
   // events are not queued).
@@ -22,7 +22,7 @@ export function extrasRoutes(site: Sandbox): RouteDecl[] {
 }
 
 /** Demo data of these namespaces; runs once, after the calendar's, on an empty database. */
-export function seedExtras(site: Sandbox): void {
+export function seedExtras(site: Clock & Storage & Settings): void {
   seedConnectors(site);
   seedAggregator(site);
 }
@@ -43,7 +43,7 @@ export interface ExtrasCredentials {
  * and for tests: derived from the seed (only hashes are stored) and read live
  * from the store, so they are empty on a site seeded without demo data.
  */
-export function extrasCredentials(site: Sandbox): ExtrasCredentials {
+export function extrasCredentials(site: Clock & Origin & Storage & Settings): ExtrasCredentials {
   return {
     ...connectorCredentials(site),
     aggregatorImports: aggregatorImports(site),

@@ -12,13 +12,13 @@ import {
   type EventMeta, type EventPost, type OrganizerMeta, type VenueMeta,
 } from '../../calendar/model.ts';
 import { abbr, diffSeconds, parseSql, zoneOf } from '../../dates.ts';
-import type { Sandbox } from '../../site.ts';
+import type { Clock, Origin, Storage } from '../../capabilities.ts';
 import type { PostRow, TermRow } from '../../store/db.ts';
 
 type Json = Record<string, unknown>;
 
 /** `get_the_post_thumbnail_url($id, 'full')`, or ''. */
-function imageUrl(site: Sandbox, attachmentId: number): string {
+function imageUrl(site: Origin & Storage, attachmentId: number): string {
   const image = legacyImage(site, attachmentId);
   return image ? String(image.url) : '';
 }
@@ -28,7 +28,7 @@ function term(t: TermRow): Json {
 }
 
 /** `get_taxonomy_terms`: `wp_get_object_terms` (ordered by name), each with its parent when it has one. */
-function terms(site: Sandbox, postId: number, taxonomy: string): Json[] {
+function terms(site: Storage, postId: number, taxonomy: string): Json[] {
   const list = site.store.termIdsOf(postId, taxonomy).map((id) => site.store.term(id)!);
   list.sort((a, b) => a.name.localeCompare(b.name));
   return list.map((t) => {
@@ -39,14 +39,14 @@ function terms(site: Sandbox, postId: number, taxonomy: string): Json[] {
   });
 }
 
-function organizer(site: Sandbox, o: PostRow<OrganizerMeta>): Json {
+function organizer(site: Origin & Storage, o: PostRow<OrganizerMeta>): Json {
   return {
     id: o.id, title: o.title, description: o.content, excerpt: renderedExcerpt(o), permalink: permalink(site, o.type, o.slug, o.id),
     featured_image_url: imageUrl(site, o.featuredMedia), phone: o.meta.phone, website: o.meta.website, email: o.meta.email,
   };
 }
 
-function venue(site: Sandbox, v: PostRow<VenueMeta>): Json {
+function venue(site: Origin & Storage, v: PostRow<VenueMeta>): Json {
   const m = v.meta;
   return {
     id: v.id, title: v.title, description: v.content, excerpt: renderedExcerpt(v), permalink: permalink(site, v.type, v.slug, v.id),
@@ -73,7 +73,7 @@ export function modifiedStamp(p: PostRow<unknown>): number {
  * `id` is `"<ID>|<strtotime(post_modified)>"` (Zapier's updated and canceled
  * feeds, so that each change is a new item for Zapier's de-duplication).
  */
-export function mappedEvent(site: Sandbox, id: number, uniqueId = false): Json | false {
+export function mappedEvent(site: Clock & Origin & Storage, id: number, uniqueId = false): Json | false {
   const e = site.store.post<EventMeta>(id) as EventPost | undefined;
   if (!e || e.type !== EVENT) return false;
   const m = e.meta;

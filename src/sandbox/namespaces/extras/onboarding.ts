@@ -14,7 +14,7 @@ import { can, verifyNonce } from '../../auth.ts';
 import { saveOrganizer, saveVenue } from '../../calendar/model.ts';
 import { RestError } from '../../rest/errors.ts';
 import { RestResult, type RestRequest, type RouteDecl } from '../../rest/types.ts';
-import type { Sandbox } from '../../site.ts';
+import type { Clock, Site, Storage } from '../../capabilities.ts';
 
 export const NS = 'calendar-core/v2/onboarding';
 export const WIZARD_NONCE_ACTION = '_tec_wizard';
@@ -49,17 +49,17 @@ function normalizeTabs(tabs: unknown[]): unknown[] {
 }
 
 /** `update_option`: false when the value is unchanged. */
-function updateOption(site: Sandbox, name: string, value: unknown): boolean {
+function updateOption(site: Storage, name: string, value: unknown): boolean {
   if (JSON.stringify(site.store.option(name, null)) === JSON.stringify(value)) return false;
   site.store.setOption(name, value);
   return true;
 }
 
-function tecOption(site: Sandbox, key: string): unknown {
+function tecOption(site: Storage, key: string): unknown {
   return site.store.option<Json>(TEC_OPTIONS, {})[key];
 }
 
-function setTecOption(site: Sandbox, key: string, value: unknown): boolean {
+function setTecOption(site: Storage, key: string, value: unknown): boolean {
   return updateOption(site, TEC_OPTIONS, { ...site.store.option<Json>(TEC_OPTIONS, {}), [key]: value });
 }
 
@@ -75,7 +75,7 @@ function addMessage(r: WizardResponse, message: string, status?: number): Wizard
 }
 
 /** `set_tab_records`: the wizard's own state, with TEC's quirks kept. */
-function setTabRecords(site: Sandbox, params: Json): WizardResponse {
+function setTabRecords(site: Storage, params: Json): WizardResponse {
   let begun = params.begun ?? false;
   const finished = params.finished ?? false;
   const complete0 = list(params.completedTabs);
@@ -112,14 +112,14 @@ const COUNTRIES: Record<string, string> = {
   US: 'United States', GB: 'United Kingdom', FR: 'France', JP: 'Japan', AU: 'Australia', IS: 'Iceland', IN: 'India', CA: 'Canada', DE: 'Germany',
 };
 
-function optinStep(site: Sandbox, r: WizardResponse, params: Json): WizardResponse {
+function optinStep(site: Storage, r: WizardResponse, params: Json): WizardResponse {
   const optin = truthy(params.optin);
   if (tecOption(site, 'opt-in-status') === optin) return addMessage(r, 'Opt-in status is already set to the requested value.');
   if (!setTecOption(site, 'opt-in-status', optin)) return addMessage(r, 'Failed to save opt-in status.', 500);
   return addMessage(r, 'Successfully saved opt-in status.');
 }
 
-function settingsStep(site: Sandbox, r: WizardResponse, params: Json): WizardResponse {
+function settingsStep(site: Storage, r: WizardResponse, params: Json): WizardResponse {
   let views = params.tribeEnableViews ?? false;
   if (Array.isArray(views) && views.includes('all')) views = views.filter((v) => v !== 'all');
   const currency = CURRENCIES[String(params.currency ?? '')];
@@ -151,7 +151,7 @@ function settingsStep(site: Sandbox, r: WizardResponse, params: Json): WizardRes
   return addMessage(r, 'Successfully saved settings.');
 }
 
-function organizerStep(site: Sandbox, r: WizardResponse, params: Json, user: number): WizardResponse {
+function organizerStep(site: Clock & Storage, r: WizardResponse, params: Json, user: number): WizardResponse {
   const o = params.organizer as Json | undefined;
   if (!truthy(o) || typeof o !== 'object') return addMessage(r, 'No organizer to save. Step skipped');
   if (truthy(o.organizerId)) return addMessage(r, 'Existing organizer. Step skipped.');
@@ -165,7 +165,7 @@ function organizerStep(site: Sandbox, r: WizardResponse, params: Json, user: num
   return addMessage(r, 'Organizer created.');
 }
 
-function venueStep(site: Sandbox, r: WizardResponse, params: Json, user: number): WizardResponse {
+function venueStep(site: Clock & Storage, r: WizardResponse, params: Json, user: number): WizardResponse {
   const v = params.venue as Json | undefined;
   if (!truthy(v) || typeof v !== 'object') return addMessage(r, 'No venue to save. Step skipped');
   if (truthy(v.venueId)) return addMessage(r, 'Existing venue. Step skipped.');
@@ -182,7 +182,7 @@ function venueStep(site: Sandbox, r: WizardResponse, params: Json, user: number)
 }
 
 /** The steps hooked on `tec_events_onboarding_wizard_handle`, in priority order, with their tab. */
-const STEPS: [tab: number, run: (site: Sandbox, r: WizardResponse, params: Json, user: number) => WizardResponse][] = [
+const STEPS: [tab: number, run: (site: Site, r: WizardResponse, params: Json, user: number) => WizardResponse][] = [
   [0, optinStep],
   [1, settingsStep],
   [5, organizerStep],

@@ -11,7 +11,7 @@
  * connection (the demo data) are not queued, as on a real site.
  */
 import { EVENT, type EventMeta } from '../../calendar/model.ts';
-import type { Sandbox } from '../../site.ts';
+import type { Events, Settings, Storage } from '../../capabilities.ts';
 import { CONNECTORS, hasConnections, type Connector } from './credentials.ts';
 
 export type QueueName = 'new_events' | 'updated_events' | 'canceled_events';
@@ -24,16 +24,16 @@ function optionName(c: Connector, q: QueueName): string {
 }
 
 /** `get_queue`: the IDs, newest first. */
-export function getQueue(site: Sandbox, c: Connector, q: QueueName): number[] {
+export function getQueue(site: Storage, c: Connector, q: QueueName): number[] {
   return site.store.option<number[]>(optionName(c, q), []).filter(Boolean);
 }
 
-export function setQueue(site: Sandbox, c: Connector, q: QueueName, ids: number[]): void {
+export function setQueue(site: Storage, c: Connector, q: QueueName, ids: number[]): void {
   site.store.setOption(optionName(c, q), ids);
 }
 
 /** `add_to_queue`: moves the ID to the front (dropping an earlier entry) and trims to 15. */
-export function addToQueue(site: Sandbox, c: Connector, q: QueueName, id: number): void {
+export function addToQueue(site: Storage, c: Connector, q: QueueName, id: number): void {
   const queue = getQueue(site, c, q).filter((x) => x !== id);
   queue.unshift(id);
   setQueue(site, c, q, queue.slice(0, MAX_QUEUE_ITEMS));
@@ -48,7 +48,7 @@ function runOnceKey(c: Connector): string {
  * Subscribes the queues to the model's events. Called once per site when its
  * routes are built; a connector whose namespace the site does not have never queues.
  */
-export function registerQueueListeners(site: Sandbox): void {
+export function registerQueueListeners(site: Storage & Settings & Events): void {
   const active = () => CONNECTORS.filter((c) => !site.options.disable.includes(c.namespace) && hasConnections(site, c));
 
   site.emitter.on('event:saved', ({ id, created }) => {

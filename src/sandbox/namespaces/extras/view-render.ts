@@ -11,7 +11,7 @@ import { scheduleDetails } from '../../calendar/core-repr.ts';
 import { CATEGORY_TAX, EVENT, TAG_TAX, permalink, type EventPost, type VenueMeta } from '../../calendar/model.ts';
 import { findEvents, paginate, type EventCriteria } from '../../calendar/query.ts';
 import { SQL, nowIn } from '../../dates.ts';
-import type { Sandbox } from '../../site.ts';
+import type { Clock, Origin, Storage } from '../../capabilities.ts';
 import { DEFAULT_EVENTS_PER_PAGE, VIEWS } from '../core/embed.ts';
 
 export type ViewSlug = (typeof VIEWS)[number];
@@ -55,7 +55,7 @@ function dayOf(s: unknown): string | null {
  * query vars; `overrides` (the request's `view_data`) win over the URL's query
  * and `view` over everything. Unknown views fall back to the default, list.
  */
-export function parseViewUrl(site: Sandbox, u: string, view?: string, overrides: Record<string, unknown> = {}): ViewRequest {
+export function parseViewUrl(site: Clock & Origin, u: string, view?: string, overrides: Record<string, unknown> = {}): ViewRequest {
   let url: URL;
   try {
     url = new URL(u, `${site.origin}/`);
@@ -106,7 +106,7 @@ function esc(s: string): string {
 }
 
 /** The criteria shared by every view: published, listed, matching the search and terms. */
-function baseCriteria(site: Sandbox, r: ViewRequest): EventCriteria | null {
+function baseCriteria(site: Storage, r: ViewRequest): EventCriteria | null {
   const c: EventCriteria = { statuses: ['publish'], hideHidden: true, search: r.search };
   if (r.category) {
     const t = site.store.termBySlug(CATEGORY_TAX, r.category);
@@ -122,7 +122,7 @@ function baseCriteria(site: Sandbox, r: ViewRequest): EventCriteria | null {
 }
 
 /** Events overlapping [from, to] (local `Y-m-d H:i:s`), by start. */
-function overlapping(site: Sandbox, base: EventCriteria | null, from: string, to: string): EventPost[] {
+function overlapping(site: Storage, base: EventCriteria | null, from: string, to: string): EventPost[] {
   return base ? findEvents(site, { ...base, endsAfter: from, startsBefore: to }) : [];
 }
 
@@ -134,14 +134,14 @@ interface Rendered {
   count: number;
 }
 
-function eventsBase(site: Sandbox, r: ViewRequest): string {
+function eventsBase(site: Origin, r: ViewRequest): string {
   const base = `${site.origin}/events/`;
   if (r.category) return `${base}category/${encodeURIComponent(r.category)}/`;
   if (r.tag) return `${base}tag/${encodeURIComponent(r.tag)}/`;
   return base;
 }
 
-function article(site: Sandbox, view: string, e: EventPost, venues: Map<number, string>): string {
+function article(site: Clock & Origin, view: string, e: EventPost, venues: Map<number, string>): string {
   const venue = e.meta.venueIds.map((id) => venues.get(id)).find(Boolean);
   return [
     `<article class="tribe-events-calendar-${view}__event" data-event-id="${e.id}">`,
@@ -152,11 +152,11 @@ function article(site: Sandbox, view: string, e: EventPost, venues: Map<number, 
   ].join('');
 }
 
-function venueNames(site: Sandbox, events: EventPost[]): Map<number, string> {
+function venueNames(site: Storage, events: EventPost[]): Map<number, string> {
   return new Map(site.store.postsByIds<VenueMeta>([...new Set(events.flatMap((e) => e.meta.venueIds))]).map((v) => [v.id, v.title]));
 }
 
-function renderList(site: Sandbox, r: ViewRequest): Rendered {
+function renderList(site: Clock & Origin & Storage, r: ViewRequest): Rendered {
   const base = baseCriteria(site, r);
   const from = `${r.date} 00:00:00`;
   // Upcoming: what has not ended by the day; past: what ended before it, newest first.
@@ -183,7 +183,7 @@ function renderList(site: Sandbox, r: ViewRequest): Rendered {
 }
 
 /** Day cells from `first` to `last` (inclusive), each with the events overlapping it. */
-function dayCells(site: Sandbox, r: ViewRequest, view: string, first: DateTime, last: DateTime, inMonth?: number): { html: string; count: number } {
+function dayCells(site: Clock & Origin & Storage, r: ViewRequest, view: string, first: DateTime, last: DateTime, inMonth?: number): { html: string; count: number } {
   const events = overlapping(site, baseCriteria(site, r), `${first.toISODate()} 00:00:00`, `${last.toISODate()} 23:59:59`);
   const venues = venueNames(site, events);
   const cells: string[] = [];
@@ -201,13 +201,13 @@ function dayCells(site: Sandbox, r: ViewRequest, view: string, first: DateTime, 
 }
 
 /** WordPress's `start_of_week` option: 0 Sunday … 6 Saturday; 1 (Monday) by default. */
-function weekStart(site: Sandbox, d: DateTime): DateTime {
+function weekStart(site: Storage, d: DateTime): DateTime {
   const sow = Number(site.store.option<number | string>('start_of_week', 1)) % 7;
   const back = (d.weekday % 7) - sow;
   return d.minus({ days: back < 0 ? back + 7 : back });
 }
 
-function renderMonth(site: Sandbox, r: ViewRequest): Rendered {
+function renderMonth(site: Clock & Origin & Storage, r: ViewRequest): Rendered {
   const month = DateTime.fromISO(r.date).startOf('month');
   const first = weekStart(site, month);
   const last = weekStart(site, month.endOf('month')).plus({ days: 6 });
@@ -222,7 +222,7 @@ function renderMonth(site: Sandbox, r: ViewRequest): Rendered {
   };
 }
 
-function renderWeek(site: Sandbox, r: ViewRequest): Rendered {
+function renderWeek(site: Clock & Origin & Storage, r: ViewRequest): Rendered {
   const first = weekStart(site, DateTime.fromISO(r.date));
   const { html, count } = dayCells(site, r, 'week', first, first.plus({ days: 6 }));
   const url = (d: DateTime) => `${eventsBase(site, r)}week/${d.toISODate()}/`;
@@ -235,7 +235,7 @@ function renderWeek(site: Sandbox, r: ViewRequest): Rendered {
   };
 }
 
-function renderDay(site: Sandbox, r: ViewRequest): Rendered {
+function renderDay(site: Clock & Origin & Storage, r: ViewRequest): Rendered {
   const day = DateTime.fromISO(r.date);
   const events = overlapping(site, baseCriteria(site, r), `${r.date} 00:00:00`, `${r.date} 23:59:59`);
   const venues = venueNames(site, events);
@@ -258,7 +258,7 @@ function renderDay(site: Sandbox, r: ViewRequest): Rendered {
  * front end reads before its next request (`tvn1` for the current user,
  * `tvn2` a logged-out nonce for logged-in users, "" otherwise).
  */
-export function renderView(site: Sandbox, r: ViewRequest, nonces: { tvn1: string; tvn2: string }): string {
+export function renderView(site: Clock & Origin & Storage, r: ViewRequest, nonces: { tvn1: string; tvn2: string }): string {
   const rendered = r.view === 'month' ? renderMonth(site, r) : r.view === 'week' ? renderWeek(site, r) : r.view === 'day' ? renderDay(site, r) : renderList(site, r);
   const data = {
     slug: r.view,

@@ -8,7 +8,7 @@ import { SQL, zoneOf } from '../../dates.ts';
 import { CATEGORY_TAX, ORGANIZER, TAG_TAX, VENUE } from '../../calendar/model.ts';
 import type { ArgSchema, RestRequest } from '../../rest/types.ts';
 import { checkParams, isIntegerLike, parseList } from '../../rest/validate.ts';
-import type { Sandbox } from '../../site.ts';
+import type { Clock } from '../../capabilities.ts';
 import { organizerWriteArgs, pageArgs, statusArg, venueWriteArgs, type Args } from './args.ts';
 import {
   isEmptyRef, isImage, isNumber, isPlainObject, isPositiveIntList, isPostOfType, isPostStatus, isString, isTime, isTimezone, isUrl,
@@ -19,7 +19,7 @@ import {
  * The default `start_date`: `localize_date('Y-m-d H:i:s', 'yesterday 23:59')`,
  * i.e. 23:59 of yesterday in UTC, written in site time (calendar-upstream.md §1.2).
  */
-export function defaultStartDate(site: Sandbox): string {
+export function defaultStartDate(site: Clock): string {
   return DateTime.fromJSDate(site.now(), { zone: 'utc' })
     .minus({ days: 1 })
     .set({ hour: 23, minute: 59, second: 0, millisecond: 0 })
@@ -28,7 +28,7 @@ export function defaultStartDate(site: Sandbox): string {
 }
 
 /** The default `end_date`: `date('Y-m-d H:i:s', strtotime('+24 months'))`, UTC and not localised. */
-export function defaultEndDate(site: Sandbox): string {
+export function defaultEndDate(site: Clock): string {
   return DateTime.fromJSDate(site.now(), { zone: 'utc' }).plus({ months: 24 }).toFormat(SQL);
 }
 
@@ -37,7 +37,7 @@ function coordinate(other: string, description: string): ArgSchema {
   return { description, validate: (v, req: RestRequest) => isNumber(v) && req.params[other] !== undefined && req.params[other] !== '' };
 }
 
-export function eventArchiveArgs(site: Sandbox): Args {
+export function eventArchiveArgs(site: Clock): Args {
   return {
     ...pageArgs('events'),
     // The date defaults move with the clock, like TEC's, which computes them per request.

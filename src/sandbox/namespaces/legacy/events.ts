@@ -10,7 +10,7 @@ import { LEGACY_NAMESPACE, legacyEvent } from '../../calendar/legacy-repr.ts';
 import { EVENT, canDelete, canEdit, canRead, trashPost, type EventMeta, type EventPost } from '../../calendar/model.ts';
 import { RestError, forbidden } from '../../rest/errors.ts';
 import { EDITABLE, RestResult, type ArgSchema, type RestRequest, type RouteDecl } from '../../rest/types.ts';
-import type { Sandbox } from '../../site.ts';
+import type { Clock } from '../../capabilities.ts';
 import { unrequired } from './args.ts';
 import { eventArchiveArgs, eventWriteArgs, passwordArg } from './event-args.ts';
 import { planEventWrite } from './event-input.ts';
@@ -72,7 +72,7 @@ function singleEndpoints(key: Record<string, ArgSchema>, extra: Record<string, A
   ];
 }
 
-export function eventRoutes(site: Sandbox): RouteDecl[] {
+export function eventRoutes(site: Clock): RouteDecl[] {
   const id: Record<string, ArgSchema> = { id: { type: 'integer', required: true, description: 'the event post ID' } };
   const slug: Record<string, ArgSchema> = {
     slug: {

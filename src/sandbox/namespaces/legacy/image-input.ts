@@ -6,12 +6,12 @@
  */
 import { nowIn, nowUtc } from '../../dates.ts';
 import { slugify, type AttachmentMeta } from '../../calendar/model.ts';
-import type { Sandbox } from '../../site.ts';
+import type { Clock, Origin, Storage } from '../../capabilities.ts';
 
 const MIME: Record<string, string> = { jpg: 'image/jpeg', jpeg: 'image/jpeg', png: 'image/png', gif: 'image/gif', webp: 'image/webp', svg: 'image/svg+xml' };
 
 /** Attachment ID for a validated `image` value; 0 clears the image. Writes when the URL is new. */
-export function imageIdFor(site: Sandbox, value: unknown, authorId: number): number {
+export function imageIdFor(site: Clock & Origin & Storage, value: unknown, authorId: number): number {
   if (value === null || value === undefined || value === '' || value === 0 || value === '0') return 0;
   const s = String(value).trim();
   if (/^\d+$/.test(s)) return Number(s);

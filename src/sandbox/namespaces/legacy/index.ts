@@ -6,13 +6,13 @@
  */
 import { LEGACY_NAMESPACE } from '../../calendar/legacy-repr.ts';
 import { openApiDocument } from '../../openapi.ts';
-import type { RouteDecl } from '../../rest/types.ts';
-import type { Sandbox } from '../../site.ts';
+import type { RouteDecl, RouteTable } from '../../rest/types.ts';
+import type { Site } from '../../capabilities.ts';
 import { eventRoutes } from './events.ts';
 import { organizerRoutes, venueRoutes } from './places.ts';
 import { categoryRoutes, tagRoutes } from './terms.ts';
 
-export function legacyRoutes(site: Sandbox): RouteDecl[] {
+export function legacyRoutes(site: Site & RouteTable): RouteDecl[] {
   const doc: RouteDecl = {
     namespace: LEGACY_NAMESPACE,
     path: `/${LEGACY_NAMESPACE}/doc`,

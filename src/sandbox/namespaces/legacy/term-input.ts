@@ -4,10 +4,10 @@
  */
 import { slugify } from '../../calendar/model.ts';
 import { parseList } from '../../rest/validate.ts';
-import type { Sandbox } from '../../site.ts';
+import type { Storage } from '../../capabilities.ts';
 
 /** `Tribe__Terms::translate_terms_to_ids`: IDs that exist, names or slugs found, other names created. */
-export function termIdsFor(site: Sandbox, taxonomy: string, value: unknown): number[] {
+export function termIdsFor(site: Storage, taxonomy: string, value: unknown): number[] {
   const ids: number[] = [];
   for (const raw of parseList(value)) {
     const s = String(raw).trim();
@@ -23,7 +23,7 @@ export function termIdsFor(site: Sandbox, taxonomy: string, value: unknown): num
 }
 
 /** `wp_unique_term_slug`: appends -2, -3, ... */
-export function uniqueTermSlug(site: Sandbox, taxonomy: string, base: string): string {
+export function uniqueTermSlug(site: Storage, taxonomy: string, base: string): string {
   const clean = base || 'term';
   let slug = clean;
   for (let n = 2; site.store.termBySlug(taxonomy, slug); n++) slug = `${clean}-${n}`;

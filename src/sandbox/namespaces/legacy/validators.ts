@@ -7,7 +7,7 @@ import { isEpoch, isZone, parseLooseDate } from '../../dates.ts';
 import type { PostType } from '../../store/db.ts';
 import type { RestRequest } from '../../rest/types.ts';
 import { isIntegerLike, isNumberLike, parseList } from '../../rest/validate.ts';
-import type { Sandbox } from '../../site.ts';
+import type { Storage } from '../../capabilities.ts';
 import { REGISTERED_STATUSES } from './post-status.ts';
 
 /** `is_positive_int` */
@@ -71,7 +71,7 @@ export function isNumber(v: unknown): boolean {
   return isNumberLike(v);
 }
 
-export function isPostOfType(site: Sandbox, id: unknown, type: PostType): boolean {
+export function isPostOfType(site: Storage, id: unknown, type: PostType): boolean {
   if (!isPositiveInt(id)) return false;
   return site.store.post(Number(id))?.type === type;
 }
@@ -95,7 +95,7 @@ export function postIdList(type: PostType) {
 }
 
 /** Finds a term by slug first, then by ID (`Archive_Event::parse_terms_query`). */
-export function findTermRef(site: Sandbox, taxonomy: string, ref: unknown): number | null {
+export function findTermRef(site: Storage, taxonomy: string, ref: unknown): number | null {
   const s = String(ref).trim();
   const bySlug = site.store.termBySlug(taxonomy, s);
   if (bySlug) return bySlug.id;

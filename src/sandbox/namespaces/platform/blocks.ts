@@ -13,7 +13,7 @@ import { can } from '../../auth.ts';
 import type { AttachmentMeta } from '../../calendar/model.ts';
 import { RawError } from '../../rest/errors.ts';
 import type { RestRequest, RouteDecl } from '../../rest/types.ts';
-import type { Sandbox } from '../../site.ts';
+import type { Origin } from '../../capabilities.ts';
 import { imageSizes, stripSizeSuffix } from './media.ts';
 
 const NS = 'site-blocks/v1';
@@ -23,7 +23,7 @@ function failure(status: number, code: string, message: string): RawError {
 }
 
 /** attachment_url_to_postid: the site-relative upload path of an own-site (or relative) URL; null for other hosts. */
-export function uploadPath(site: Sandbox, raw: string): string | null {
+export function uploadPath(site: Origin, raw: string): string | null {
   let url: URL;
   try {
     url = new URL(raw, site.origin);

@@ -18,7 +18,7 @@
 import { createHash, createHmac, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
 import { RestError } from '../../rest/errors.ts';
 import { RestResult, type RestRequest, type RouteDecl } from '../../rest/types.ts';
-import type { Sandbox } from '../../site.ts';
+import type { Clock, Secrets, Storage } from '../../capabilities.ts';
 import { OPTIONS, derivedKey } from './seed.ts';
 
 const NS = 'site/v1';
@@ -35,12 +35,12 @@ export interface Solution {
   signature: string;
 }
 
-function hmacKey(site: Sandbox): string {
+function hmacKey(site: Storage & Secrets): string {
   return site.store.option<string>(OPTIONS.challengeKey, '') || derivedKey(site, 'site-challenge-hmac-key', 64);
 }
 
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
-const sign = (site: Sandbox, challenge: string) => createHmac('sha256', hmacKey(site)).update(challenge).digest('hex');
+const sign = (site: Storage & Secrets, challenge: string) => createHmac('sha256', hmacKey(site)).update(challenge).digest('hex');
 
 function createChallenge(req: RestRequest): RestResult {
   const { site } = req;
@@ -77,7 +77,7 @@ function same(a: string, b: string): boolean {
 }
 
 /** altcha-lib verifySolution, plus single use. */
-function verify(site: Sandbox, s: Solution): boolean {
+function verify(site: Clock & Storage & Secrets, s: Solution): boolean {
   const now = Math.floor(site.now().getTime() / 1000);
   const expires = Number(new URLSearchParams(s.salt.split('?')[1] ?? '').get('expires'));
   if (!expires || expires < now) return false;

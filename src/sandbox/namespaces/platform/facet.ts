@@ -24,7 +24,7 @@
 import { can } from '../../auth.ts';
 import { renderedExcerpt } from '../../calendar/core-repr.ts';
 import type { RestRequest, RouteDecl } from '../../rest/types.ts';
-import type { Sandbox } from '../../site.ts';
+import type { Storage } from '../../capabilities.ts';
 import type { PostRow } from '../../store/db.ts';
 import { searchTerms } from './posts.ts';
 import { POST_CATEGORY_TAX, TAG_TAX, postLink } from './post-json.ts';
@@ -89,7 +89,7 @@ interface Indexed {
   text: string;
 }
 
-function index(site: Sandbox, posts: PostRow[]): Indexed[] {
+function index(site: Storage, posts: PostRow[]): Indexed[] {
   const terms = (tax: string) => {
     const map = site.store.termMap(tax);
     const slugs = new Map(site.store.terms(tax).map((t) => [t.id, t.slug]));
@@ -115,7 +115,7 @@ function filter(rows: Indexed[], sel: Selection, except?: string): Indexed[] {
 }
 
 /** A facet's choices over the posts matching every other facet, most frequent first. */
-function choices(site: Sandbox, f: FacetDef, rows: Indexed[], sel: Selection): Choice[] | undefined {
+function choices(site: Storage, f: FacetDef, rows: Indexed[], sel: Selection): Choice[] | undefined {
   if (f.type === 'search') return undefined;
   const counts = new Map<string, number>();
   for (const x of filter(rows, sel, f.name)) for (const v of new Set(x.values[f.name] ?? [])) counts.set(v, (counts.get(v) ?? 0) + 1);

@@ -23,7 +23,7 @@ import { can, type User } from '../../auth.ts';
 import { canEdit } from '../../calendar/model.ts';
 import { RestError, authStatus } from '../../rest/errors.ts';
 import type { ArgSchema, RestRequest, RouteDecl } from '../../rest/types.ts';
-import type { Sandbox } from '../../site.ts';
+import type { Clock, Origin, Site, Storage } from '../../capabilities.ts';
 import { OPTIONS } from './seed.ts';
 import { sqlUtc, utcIso, type ReviewRow, type SiteRow, type TrainingRow } from './tables.ts';
 
@@ -40,24 +40,24 @@ interface Now {
   soon: string;
 }
 
-function clock(site: Sandbox): Now {
+function clock(site: Clock): Now {
   const now = site.now();
   return { sql: sqlUtc(now), soon: sqlUtc(new Date(now.getTime() + DUE_SOON_DAYS * 86400_000)) };
 }
 
 const pct = (part: number, total: number) => (total === 0 ? 100 : Math.round((part / total) * 1000) / 10);
 
-function threshold(site: Sandbox): number {
+function threshold(site: Storage): number {
   return site.store.option<number>(OPTIONS.governanceThreshold, 90);
 }
 
 // ---- data access
 
-function sites(site: Sandbox): SiteRow[] {
+function sites(site: Storage): SiteRow[] {
   return site.store.db.prepare('SELECT * FROM governance_sites ORDER BY blog_id').all() as SiteRow[];
 }
 
-function trainingRows(site: Sandbox, blogId?: number): TrainingRow[] {
+function trainingRows(site: Storage, blogId?: number): TrainingRow[] {
   const db = site.store.db;
   return (blogId === undefined
     ? db.prepare('SELECT * FROM governance_training ORDER BY blog_id, user_id').all()
@@ -69,7 +69,7 @@ function isOverdue(t: Pick<TrainingRow, 'status' | 'due_at'>, now: Now): boolean
 }
 
 /** The reviews of one site. Blog 1's content is the store's posts and pages; the others exist only as review rows. */
-function reviewsOf(site: Sandbox, blogId: number): (ReviewRow & { post_type: string })[] {
+function reviewsOf(site: Storage, blogId: number): (ReviewRow & { post_type: string })[] {
   const db = site.store.db;
   if (blogId !== 1) {
     return (db.prepare('SELECT * FROM governance_reviews WHERE blog_id = ? ORDER BY post_id').all(blogId) as ReviewRow[]).map((r) => ({ ...r, post_type: 'post' }));
@@ -115,19 +115,19 @@ function reviewJson(r: ReviewRow & { post_type: string }, now: Now): Record<stri
 
 // ---- per-site summaries
 
-function siteBase(site: Sandbox, s: SiteRow): Record<string, unknown> {
+function siteBase(site: Origin, s: SiteRow): Record<string, unknown> {
   const origin = new URL(site.origin);
   return { blog_id: s.blog_id, name: s.name, domain: origin.host, path: s.path, url: `${site.origin}${s.path}` };
 }
 
-function trainingSummary(site: Sandbox, blogId: number, now: Now) {
+function trainingSummary(site: Storage, blogId: number, now: Now) {
   const rows = trainingRows(site, blogId);
   const completed = rows.filter((t) => t.status === 'completed').length;
   const overdue = rows.filter((t) => isOverdue(t, now)).length;
   return { users_total: rows.length, users_completed: completed, users_overdue: overdue, rate: pct(completed, rows.length), compliant: overdue === 0 };
 }
 
-function qaSummary(site: Sandbox, s: SiteRow) {
+function qaSummary(site: Storage, s: SiteRow) {
   const rate = pct(s.qa_checks_passed, s.qa_checks_total);
   return {
     checks_total: s.qa_checks_total, checks_passed: s.qa_checks_passed, checks_failed: s.qa_checks_total - s.qa_checks_passed,
@@ -135,7 +135,7 @@ function qaSummary(site: Sandbox, s: SiteRow) {
   };
 }
 
-function reviewSummary(site: Sandbox, blogId: number, now: Now) {
+function reviewSummary(site: Storage, blogId: number, now: Now) {
   const statuses = reviewsOf(site, blogId).map((r) => reviewStatus(r, now));
   const count = (s: ReviewStatus) => statuses.filter((x) => x === s).length;
   const upToDate = count('current') + count('due_soon');
@@ -146,7 +146,7 @@ function reviewSummary(site: Sandbox, blogId: number, now: Now) {
   };
 }
 
-function siteCompliance(site: Sandbox, s: SiteRow, now: Now) {
+function siteCompliance(site: Storage, s: SiteRow, now: Now) {
   const training = trainingSummary(site, s.blog_id, now);
   const qa = qaSummary(site, s);
   const review = reviewSummary(site, s.blog_id, now);
@@ -156,13 +156,13 @@ function siteCompliance(site: Sandbox, s: SiteRow, now: Now) {
 
 // ---- users
 
-function userTraining(site: Sandbox, u: User, blogId: number, now: Now): Record<string, unknown> {
+function userTraining(site: Storage, u: User, blogId: number, now: Now): Record<string, unknown> {
   const t = site.store.db.prepare('SELECT * FROM governance_training WHERE user_id = ? AND blog_id = ?').get(u.id, blogId) as TrainingRow | undefined;
   if (!t) return { course: null, status: 'not_enrolled', completed_at: null, due_at: null, overdue: false };
   return { course: t.course, status: t.status, completed_at: utcIso(t.completed_at), due_at: utcIso(t.due_at), overdue: isOverdue(t, now) };
 }
 
-function userRow(site: Sandbox, u: User, now: Now): Record<string, unknown> {
+function userRow(site: Storage, u: User, now: Now): Record<string, unknown> {
   return { user_id: u.id, user_login: u.login, display_name: u.displayName, email: u.email, roles: [u.role], training: userTraining(site, u, 1, now) };
 }
 
@@ -232,7 +232,7 @@ function usersOverdueTraining(req: RestRequest): unknown {
     });
 }
 
-function perSite(summary: (site: Sandbox, s: SiteRow, now: Now) => Record<string, unknown>) {
+function perSite(summary: (site: Site, s: SiteRow, now: Now) => Record<string, unknown>) {
   return (req: RestRequest) => {
     const now = clock(req.site);
     return sites(req.site).map((s) => ({ ...siteBase(req.site, s), ...summary(req.site, s, now) }));
@@ -252,7 +252,7 @@ function apiKeyCheck(req: RestRequest): true | RestError {
   return true;
 }
 
-function remoteUser(site: Sandbox, u: User, now: Now): Record<string, unknown> {
+function remoteUser(site: Storage, u: User, now: Now): Record<string, unknown> {
   const names = new Map(sites(site).map((s) => [s.blog_id, s.name]));
   const rows = trainingRows(site).filter((t) => t.user_id === u.id);
   const sitesOut = rows.map((t) => ({

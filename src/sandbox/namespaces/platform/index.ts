@@ -5,7 +5,7 @@
  * bodies the reference leaves open are described in docs/sandbox-platform.md.
  */
 import type { RouteDecl } from '../../rest/types.ts';
-import type { Sandbox } from '../../site.ts';
+import type { Clock, Secrets, Settings, Storage } from '../../capabilities.ts';
 import { auditRoutes } from './audit.ts';
 import { blocksRoutes } from './blocks.ts';
 import { challengeRoutes } from './challenge.ts';
@@ -17,7 +17,7 @@ import { postsRoutes } from './posts.ts';
 import { seedPlatform as seed } from './seed.ts';
 import { ensurePlatformTables } from './tables.ts';
 
-export function platformRoutes(site: Sandbox): RouteDecl[] {
+export function platformRoutes(site: Storage): RouteDecl[] {
   // The routes read and write tables of their own; they exist whether or not demo data was seeded.
   ensurePlatformTables(site);
   return [
@@ -33,6 +33,6 @@ export function platformRoutes(site: Sandbox): RouteDecl[] {
 }
 
 /** Demo data of these namespaces; runs once, after the calendar's, on an empty database. */
-export function seedPlatform(site: Sandbox): void {
+export function seedPlatform(site: Clock & Storage & Settings & Secrets): void {
   seed(site);
 }

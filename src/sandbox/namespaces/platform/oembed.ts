@@ -17,7 +17,7 @@ import { can } from '../../auth.ts';
 import { permalink, type AttachmentMeta } from '../../calendar/model.ts';
 import { RestError, authStatus } from '../../rest/errors.ts';
 import { RestResult, type ArgSchema, type RestRequest, type RouteDecl } from '../../rest/types.ts';
-import type { Sandbox } from '../../site.ts';
+import type { Origin, Secrets, Storage } from '../../capabilities.ts';
 import type { PostRow, PostType } from '../../store/db.ts';
 import { imageForWidth } from './media.ts';
 import { postLink } from './post-json.ts';
@@ -40,7 +40,7 @@ const BASES: Record<string, PostType> = {
 };
 
 /** url_to_postid for the sandbox's permalink structure; 0 when the URL is not one of this site's posts. */
-export function urlToPostId(site: Sandbox, raw: string): number {
+export function urlToPostId(site: Origin & Storage, raw: string): number {
   let url: URL;
   try {
     url = new URL(raw);
@@ -62,26 +62,26 @@ export function urlToPostId(site: Sandbox, raw: string): number {
 
 const EMBEDDABLE: PostType[] = ['post', 'page', 'calendar_events', 'calendar_venue', 'calendar_organizer', 'calendar_event_series', 'attachment'];
 
-function linkOf(site: Sandbox, p: PostRow<unknown>): string {
+function linkOf(site: Origin, p: PostRow<unknown>): string {
   return p.type === 'post' || p.type === 'page' ? postLink(site, p) : permalink(site, p.type, p.slug, p.id);
 }
 
 /** get_post_status: an attachment takes its parent's status, or `publish` without one. */
-function viewable(site: Sandbox, p: PostRow<unknown>): boolean {
+function viewable(site: Storage, p: PostRow<unknown>): boolean {
   if (!EMBEDDABLE.includes(p.type)) return false;
   if (p.type === 'attachment') return p.parent ? site.store.post(p.parent)?.status === 'publish' : true;
   return p.status === 'publish';
 }
 
 /** A stable per-post secret (WordPress draws a random one per response). */
-function secretOf(site: Sandbox, id: number): string {
+function secretOf(site: Secrets, id: number): string {
   return createHmac('sha256', site.secret).update(`embed:${id}`).digest('base64').replace(/[^a-zA-Z0-9]/g, '').slice(0, 10);
 }
 
 const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#039;');
 
 /** get_post_embed_html: blockquote, sandboxed iframe, then the host script. */
-function embedHtml(site: Sandbox, p: PostRow<unknown>, width: number, height: number): string {
+function embedHtml(site: Origin & Storage & Secrets, p: PostRow<unknown>, width: number, height: number): string {
   const link = linkOf(site, p);
   const embedUrl = link.includes('?') ? `${link}&embed=true` : `${link}embed/`;
   const secret = secretOf(site, p.id);
@@ -96,7 +96,7 @@ function embedHtml(site: Sandbox, p: PostRow<unknown>, width: number, height: nu
 }
 
 /** get_oembed_response_data + get_oembed_response_data_rich; null when the post may not be embedded. */
-export function oembedData(site: Sandbox, id: number, requestedWidth: number): Record<string, unknown> | null {
+export function oembedData(site: Origin & Storage & Secrets, id: number, requestedWidth: number): Record<string, unknown> | null {
   const p = id ? site.store.post(id) : undefined;
   if (!p || !viewable(site, p)) return null;
   const width = Math.min(Math.max(200, requestedWidth), 600);

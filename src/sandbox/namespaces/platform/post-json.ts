@@ -10,7 +10,7 @@ import { can, type User } from '../../auth.ts';
 import { autop, renderedExcerpt } from '../../calendar/core-repr.ts';
 import { TAG_TAX, slugify } from '../../calendar/model.ts';
 import { toRfc3339NoOffset } from '../../dates.ts';
-import type { Sandbox } from '../../site.ts';
+import type { Origin, Site, Storage } from '../../capabilities.ts';
 import type { PostRow } from '../../store/db.ts';
 
 export const CORE_NS = 'core/v2';
@@ -34,29 +34,29 @@ export type Context = 'view' | 'embed' | 'edit';
 const UNPUBLISHED = ['draft', 'pending', 'auto-draft', 'future'];
 
 /** Sticky posts live in the `sticky_posts` option, as in WordPress. */
-export function stickyIds(site: Sandbox): number[] {
+export function stickyIds(site: Storage): number[] {
   return site.store.option<number[]>('sticky_posts', []);
 }
 
-export function setSticky(site: Sandbox, id: number, sticky: boolean): void {
+export function setSticky(site: Storage, id: number, sticky: boolean): void {
   const ids = stickyIds(site).filter((x) => x !== id);
   if (sticky) ids.push(id);
   site.store.setOption('sticky_posts', ids);
 }
 
 /** get_permalink: pretty `/<slug>/` once published (posts and pages alike), `?p=`/`?page_id=` before. */
-export function postLink(site: Pick<Sandbox, 'origin'>, p: PostRow<unknown>): string {
+export function postLink(site: Pick<Origin, 'origin'>, p: PostRow<unknown>): string {
   if (UNPUBLISHED.includes(p.status) || !p.slug) return p.type === 'page' ? `${site.origin}/?page_id=${p.id}` : `${site.origin}/?p=${p.id}`;
   return `${site.origin}/${p.slug}/`;
 }
 
 /** The guid as WordPress fixed it at insert time: the permalink of that moment. */
-export function guidOf(site: Pick<Sandbox, 'origin'>, p: PostRow<PlatformPostMeta>): string {
+export function guidOf(site: Pick<Origin, 'origin'>, p: PostRow<PlatformPostMeta>): string {
   return `${site.origin}${p.meta.guid ?? `/?p=${p.id}`}`;
 }
 
 /** The slug a draft would get when published (get_sample_permalink). */
-export function generatedSlug(site: Sandbox, p: PostRow<unknown>): string {
+export function generatedSlug(site: Storage, p: PostRow<unknown>): string {
   if (p.slug) return p.slug;
   return site.store.uniqueSlug(p.type, slugify(p.title) || String(p.id), p.id);
 }
@@ -67,13 +67,13 @@ function blockVersion(content: string): number {
 }
 
 export interface PostJsonSource {
-  site: Sandbox;
+  site: Site;
   user: User | null;
   context: Context;
   sticky: Set<number>;
 }
 
-export function postJsonSource(site: Sandbox, user: User | null, context: Context): PostJsonSource {
+export function postJsonSource(site: Site, user: User | null, context: Context): PostJsonSource {
   return { site, user, context, sticky: new Set(stickyIds(site)) };
 }
 

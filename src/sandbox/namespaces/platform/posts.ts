@@ -26,7 +26,7 @@ import { RestError, authStatus } from '../../rest/errors.ts';
 import { buildQuery } from '../../rest/query.ts';
 import { validateValue } from '../../rest/validate.ts';
 import { RestResult, type ArgSchema, type RestRequest, type RouteDecl } from '../../rest/types.ts';
-import type { Sandbox } from '../../site.ts';
+import type { Storage } from '../../capabilities.ts';
 import type { PostRow } from '../../store/db.ts';
 import { OPTIONS } from './seed.ts';
 import {
@@ -196,7 +196,7 @@ function taxClauses(p: Record<string, unknown>): TermQuery[] {
   return out;
 }
 
-function withChildren(site: Sandbox, taxonomy: string, id: number): Set<number> {
+function withChildren(site: Storage, taxonomy: string, id: number): Set<number> {
   const all = site.store.terms(taxonomy);
   const out = new Set([id]);
   for (let grew = true; grew; ) {

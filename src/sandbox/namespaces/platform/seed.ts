@@ -11,7 +11,7 @@ import { DateTime } from 'luxon';
 import { slugify } from '../../calendar/model.ts';
 import { SQL, localToUtc } from '../../dates.ts';
 import { prng } from '../../prng.ts';
-import type { Sandbox } from '../../site.ts';
+import type { Clock, Secrets, Settings, Storage } from '../../capabilities.ts';
 import type { PostRow } from '../../store/db.ts';
 import { POST_CATEGORY_TAX, TAG_TAX, setSticky, type PlatformPostMeta } from './post-json.ts';
 import { sqlUtc, type AuditRow } from './tables.ts';
@@ -27,7 +27,7 @@ export const OPTIONS = {
 } as const;
 
 /** A key derived from the sandbox secret: stable per seed, never printed. */
-export function derivedKey(site: Sandbox, purpose: string, length = 40): string {
+export function derivedKey(site: Secrets, purpose: string, length = 40): string {
   return createHmac('sha256', site.secret).update(purpose).digest('hex').slice(0, length);
 }
 
@@ -64,7 +64,7 @@ function statusOf(i: number): string {
   return 'publish';
 }
 
-export function seedPlatform(site: Sandbox): void {
+export function seedPlatform(site: Clock & Storage & Settings & Secrets): void {
   const { store } = site;
   const rnd = prng((site.options.seed ^ 0x5eed2) >>> 0);
   const anchor = site.options.anchor
@@ -157,7 +157,7 @@ export function seedPlatform(site: Sandbox): void {
   store.setOption(OPTIONS.facetApi, false);
 }
 
-function seedGovernance(site: Sandbox, anchor: DateTime, contentIds: number[], rnd: () => number): void {
+function seedGovernance(site: Storage, anchor: DateTime, contentIds: number[], rnd: () => number): void {
   const db = site.store.db;
   const utc = (d: DateTime) => d.toUTC().toFormat(SQL);
   const sites: [number, string, string, number, number][] = [
@@ -213,7 +213,7 @@ export const AUDIT_PRIORITIES = ['low', 'medium', 'high', 'critical'] as const;
 const PLUGINS = ['Event Calendar', 'SEO Toolkit', 'Duplicate Post', 'FacetWP', 'Audit Log'];
 const OPTION_NAMES = ['blogname', 'timezone_string', 'permalink_structure', 'default_role', 'users_can_register'];
 
-function seedAudit(site: Sandbox, anchor: DateTime, rnd: () => number, postIds: number[]): void {
+function seedAudit(site: Storage, anchor: DateTime, rnd: () => number, postIds: number[]): void {
   const users = site.store.users();
   const times = Array.from({ length: 320 }, () => anchor.minus({ seconds: Math.floor(rnd() * 90 * 86400) }).toJSDate()).sort((a, b) => a.getTime() - b.getTime());
   const blogs = [1, 1, 1, 1, 2, 2, 3, 4];

@@ -5,7 +5,7 @@
  *
  * Dates are UTC `Y-m-d H:i:s` strings, as the store keeps `date_gmt`.
  */
-import type { Sandbox } from '../../site.ts';
+import type { Storage } from '../../capabilities.ts';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS audit_log (
@@ -25,7 +25,7 @@ CREATE TABLE IF NOT EXISTS governance_reviews (
 CREATE TABLE IF NOT EXISTS challenge_spent (signature TEXT PRIMARY KEY, expires INTEGER NOT NULL);
 `;
 
-export function ensurePlatformTables(site: Sandbox): void {
+export function ensurePlatformTables(site: Storage): void {
   site.store.db.exec(SCHEMA);
 }
 

@@ -15,7 +15,7 @@
  */
 import { slugify } from '../../calendar/model.ts';
 import { stripTags } from '../../calendar/query.ts';
-import type { Sandbox } from '../../site.ts';
+import type { Storage } from '../../capabilities.ts';
 import type { PostRow, PostType } from '../../store/db.ts';
 import { OPT } from './common.ts';
 
@@ -54,16 +54,16 @@ export const FILTER_TAXONOMY: Partial<Record<PostType, { name: string; queryVar:
 /** Taxonomies whose terms are indexables. */
 export const TAXONOMIES = ['category', 'post_tag', 'calendar_events_cat'] as const;
 
-export function postMetaAll(site: Sandbox): Record<string, PostSeoMeta> {
+export function postMetaAll(site: Storage): Record<string, PostSeoMeta> {
   return site.store.option<Record<string, PostSeoMeta>>(OPT.postMeta, {});
 }
 
-export function postSeoMeta(site: Sandbox, postId: number): PostSeoMeta {
+export function postSeoMeta(site: Storage, postId: number): PostSeoMeta {
   return postMetaAll(site)[postId] ?? {};
 }
 
 /** Sets `_yoast_wpseo_*` meta of a post (exported for the seed and for tests). */
-export function setPostSeoMeta(site: Sandbox, postId: number, patch: Partial<PostSeoMeta>): void {
+export function setPostSeoMeta(site: Storage, postId: number, patch: Partial<PostSeoMeta>): void {
   const all = postMetaAll(site);
   all[postId] = { ...(all[postId] ?? {}), ...patch };
   site.store.setOption(OPT.postMeta, all);

@@ -6,7 +6,7 @@
  */
 import { can } from '../../auth.ts';
 import type { ArgSchema, Endpoint, Handler, Method, RestRequest, RouteDecl } from '../../rest/types.ts';
-import type { Sandbox } from '../../site.ts';
+import type { Origin, Storage } from '../../capabilities.ts';
 
 export const NS = 'seo/v1';
 
@@ -32,12 +32,12 @@ export function needs(cap: string): Endpoint['permission'] {
 }
 
 /** The full REST URL of a route of this namespace, as `rest_url()` builds it. */
-export function restUrl(site: Sandbox, path: string): string {
+export function restUrl(site: Origin, path: string): string {
   return `${site.restRoot}/${NS}/${path}`;
 }
 
 /** `admin_url()` */
-export function adminUrl(site: Sandbox, path: string): string {
+export function adminUrl(site: Origin, path: string): string {
   return `${site.origin}/wp-admin/${path}`;
 }
 
@@ -67,13 +67,13 @@ export const OPT = {
 } as const;
 
 /** Reads one key of the `wpseo` option group, with its default. */
-export function wpseoGet<T>(site: Sandbox, key: string, fallback: T): T {
+export function wpseoGet<T>(site: Storage, key: string, fallback: T): T {
   const all = site.store.option<Record<string, unknown>>(OPT.wpseo, {});
   return key in all ? (all[key] as T) : fallback;
 }
 
 /** Writes keys of the `wpseo` option group. */
-export function wpseoSet(site: Sandbox, values: Record<string, unknown>): void {
+export function wpseoSet(site: Storage, values: Record<string, unknown>): void {
   const all = site.store.option<Record<string, unknown>>(OPT.wpseo, {});
   site.store.setOption(OPT.wpseo, { ...all, ...values });
 }
@@ -84,11 +84,11 @@ export interface UserSeoMeta {
   videoEmbedPermission?: boolean;
 }
 
-export function userMeta(site: Sandbox, userId: number): UserSeoMeta {
+export function userMeta(site: Storage, userId: number): UserSeoMeta {
   return site.store.option<Record<string, UserSeoMeta>>(OPT.userMeta, {})[userId] ?? {};
 }
 
-export function setUserMeta(site: Sandbox, userId: number, patch: Partial<UserSeoMeta>): void {
+export function setUserMeta(site: Storage, userId: number, patch: Partial<UserSeoMeta>): void {
   const all = site.store.option<Record<string, UserSeoMeta>>(OPT.userMeta, {});
   all[userId] = { ...(all[userId] ?? {}), ...patch };
   site.store.setOption(OPT.userMeta, all);

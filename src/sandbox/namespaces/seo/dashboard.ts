@@ -9,7 +9,7 @@
 import { can } from '../../auth.ts';
 import { RawError, RestError } from '../../rest/errors.ts';
 import { RestResult, type ArgSchema, type RestRequest, type RouteDecl } from '../../rest/types.ts';
-import type { Sandbox } from '../../site.ts';
+import type { Site } from '../../capabilities.ts';
 import { postMetaAll, seoRank, seoScore } from './analysis.ts';
 import { adminUrl, endpoint, needs, rawParam, route, setUserMeta, userMeta, wpseoGet, wpseoSet, type Json } from './common.ts';
 
@@ -154,9 +154,9 @@ interface TaskDef {
   duration: number;
   priority: 'high' | 'medium' | 'low';
   badge: string | null;
-  cta: (site: Sandbox) => { label: string; type: string; href: string | null } | null;
+  cta: (site: Site) => { label: string; type: string; href: string | null } | null;
   /** Done by itself, whatever complete_task says. */
-  done?: (site: Sandbox) => boolean;
+  done?: (site: Site) => boolean;
 }
 
 const TASKS: TaskDef[] = [
@@ -189,7 +189,7 @@ const TASKS: TaskDef[] = [
   },
 ];
 
-function taskJson(site: Sandbox, t: TaskDef, completed: string[]): Json {
+function taskJson(site: Site, t: TaskDef, completed: string[]): Json {
   return {
     id: t.id,
     duration: t.duration,

@@ -11,7 +11,7 @@
  * http(s) URL is refused by validation (400 rest_invalid_param).
  */
 import { RestResult, type RestRequest, type RouteDecl } from '../../rest/types.ts';
-import type { Sandbox } from '../../site.ts';
+import type { Origin, Storage } from '../../capabilities.ts';
 import { postSeoMeta } from './analysis.ts';
 import { endpoint, route, type Json } from './common.ts';
 import { ARCHIVES, indexablePosts, indexableTerms, postUrl, termUrl } from './indexables.ts';
@@ -30,7 +30,7 @@ interface Page {
 const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 const iso = (sql: string) => `${sql.replace(' ', 'T')}+00:00`;
 
-function findPage(site: Sandbox, url: string): Page | null {
+function findPage(site: Origin & Storage, url: string): Page | null {
   const blogname = site.store.option('blogname', 'Sitegraph Sandbox');
   const tagline = site.store.option('blogdescription', '');
   let u: URL;
@@ -68,7 +68,7 @@ function findPage(site: Sandbox, url: string): Page | null {
   return null;
 }
 
-function render(site: Sandbox, page: Page, url: string): { html: string; json: Json } {
+function render(site: Origin & Storage, page: Page, url: string): { html: string; json: Json } {
   const blogname = site.store.option('blogname', 'Sitegraph Sandbox');
   const robots = {
     index: page.noindex ? 'noindex' : 'index', follow: 'follow',

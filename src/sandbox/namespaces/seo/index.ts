@@ -6,7 +6,7 @@
  * recorded.
  */
 import type { RouteDecl } from '../../rest/types.ts';
-import type { Sandbox } from '../../site.ts';
+import type { Site, Storage } from '../../capabilities.ts';
 import { setPostSeoMeta } from './analysis.ts';
 import { NS, OPT, wpseoSet } from './common.ts';
 import { configurationRoutes } from './configuration.ts';
@@ -36,7 +36,7 @@ const ORDER = [
   'redirects/update', 'redirects/settings', 'redirects/undo-for-object',
 ];
 
-export function seoRoutes(_site: Sandbox): RouteDecl[] {
+export function seoRoutes(_site: Site): RouteDecl[] {
   const routes = [
     ...dashboardRoutes(), ...scoreRoutes(), ...configurationRoutes(), ...toolRoutes(), ...headRoutes(), ...indexingRoutes(),
     ...workoutRoutes(), ...linkRoutes(), ...redirectRoutes(),
@@ -58,7 +58,7 @@ export function seoRoutes(_site: Sandbox): RouteDecl[] {
  * - "New" content types, the redirect settings, empty configuration and
  *   workouts state.
  */
-export function seedSeo(site: Sandbox): void {
+export function seedSeo(site: Storage): void {
   const { store } = site;
   const events = store.posts('calendar_events', ['publish']).filter((e) => !e.password);
   const first = events[0];

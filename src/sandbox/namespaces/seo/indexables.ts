@@ -6,7 +6,7 @@
  */
 import { termLink } from '../../calendar/legacy-repr.ts';
 import { permalink } from '../../calendar/model.ts';
-import type { Sandbox } from '../../site.ts';
+import type { Origin, Storage } from '../../capabilities.ts';
 import type { PostRow, PostType, TermRow } from '../../store/db.ts';
 import { CONTENT_TYPES, TAXONOMIES, postSeoMeta, readabilityScore, seoScore, type PostSeoMeta } from './analysis.ts';
 import { OPT, type Json } from './common.ts';
@@ -17,14 +17,14 @@ export function hasIndexable(post: PostRow<unknown>): boolean {
 }
 
 /** Every post of every content type that has an indexable, in ID order. */
-export function indexablePosts(site: Sandbox): PostRow[] {
+export function indexablePosts(site: Storage): PostRow[] {
   return Object.keys(CONTENT_TYPES)
     .flatMap((t) => site.store.posts(t as PostType))
     .filter(hasIndexable)
     .sort((a, b) => a.id - b.id);
 }
 
-export function indexableTerms(site: Sandbox): TermRow[] {
+export function indexableTerms(site: Storage): TermRow[] {
   return TAXONOMIES.flatMap((t) => site.store.terms(t)).sort((a, b) => a.id - b.id);
 }
 
@@ -35,14 +35,14 @@ export const ARCHIVES: Partial<Record<PostType, string>> = { calendar_events: 'e
  * The URL Yoast stores: the pretty permalink once published, otherwise the
  * query form WordPress uses for unpublished posts (as in the sample).
  */
-export function postUrl(site: Sandbox, post: PostRow<unknown>): string {
+export function postUrl(site: Origin, post: PostRow<unknown>): string {
   if (post.status === 'publish') return permalink(site, post.type, post.slug, post.id);
   if (post.type === 'page') return `${site.origin}/?page_id=${post.id}`;
   if (post.type === 'post') return `${site.origin}/?p=${post.id}`;
   return `${site.origin}/?post_type=${post.type}&p=${post.id}`;
 }
 
-export function termUrl(site: Sandbox, term: TermRow): string {
+export function termUrl(site: Origin & Storage, term: TermRow): string {
   if (term.taxonomy === 'category') return `${site.origin}/category/${term.slug}/`;
   return termLink(site, term);
 }
@@ -65,7 +65,7 @@ function blank(): Json {
   };
 }
 
-export function postIndexable(site: Sandbox, post: PostRow<unknown>, meta: PostSeoMeta = postSeoMeta(site, post.id)): Json {
+export function postIndexable(site: Origin & Storage, post: PostRow<unknown>, meta: PostSeoMeta = postSeoMeta(site, post.id)): Json {
   const seo = seoScore(post, meta);
   const readability = readabilityScore(post);
   return {
@@ -91,7 +91,7 @@ export function postIndexable(site: Sandbox, post: PostRow<unknown>, meta: PostS
   };
 }
 
-export function termIndexable(site: Sandbox, term: TermRow): Json {
+export function termIndexable(site: Origin & Storage, term: TermRow): Json {
   const cornerstone = site.store.option<Record<string, { cornerstone?: boolean }>>(OPT.termMeta, {})[term.id]?.cornerstone;
   return {
     ...blank(),
@@ -107,7 +107,7 @@ export function termIndexable(site: Sandbox, term: TermRow): Json {
   };
 }
 
-export function archiveIndexable(site: Sandbox, type: PostType): Json {
+export function archiveIndexable(site: Origin, type: PostType): Json {
   return {
     ...blank(),
     object_type: 'post-type-archive',
@@ -119,7 +119,7 @@ export function archiveIndexable(site: Sandbox, type: PostType): Json {
 }
 
 /** The general indexables: home page, search results, 404 page and date archive. */
-export function generalIndexables(site: Sandbox): Json[] {
+export function generalIndexables(site: Origin & Storage): Json[] {
   const blogname = site.store.option('blogname', 'Sitegraph Sandbox');
   return [
     { ...blank(), object_type: 'home-page', permalink: `${site.origin}/`, breadcrumb_title: 'Home', title: blogname, is_public: '1' },
@@ -130,7 +130,7 @@ export function generalIndexables(site: Sandbox): Json[] {
 }
 
 /** Paths of the site's public pages, as a redirect stores them (no slashes at the ends), for the redirect checks. */
-export function knownPaths(site: Sandbox): Set<string> {
+export function knownPaths(site: Origin & Storage): Set<string> {
   const paths = new Set<string>(['/', '']);
   const pathOf = (url: string) => url.slice(site.origin.length).replace(/^\/+|\/+$/g, '');
   for (const post of indexablePosts(site)) {

@@ -14,7 +14,7 @@
  * answer `{objects: [], next_url: false}`.
  */
 import type { RouteDecl } from '../../rest/types.ts';
-import type { Sandbox } from '../../site.ts';
+import type { Site, Storage } from '../../capabilities.ts';
 import type { PostType } from '../../store/db.ts';
 import { OPT, endpoint, needs, restUrl, route, wpseoSet, type Json } from './common.ts';
 import { ARCHIVES, archiveIndexable, generalIndexables, indexablePosts, indexableTerms, postIndexable, termIndexable } from './indexables.ts';
@@ -30,11 +30,11 @@ interface IndexingState {
 
 const EMPTY: IndexingState = { posts: [], terms: [], archives: [], general: false, postLinks: [], termLinks: [] };
 
-function state(site: Sandbox): IndexingState {
+function state(site: Storage): IndexingState {
   return { ...EMPTY, ...site.store.option<Partial<IndexingState>>(OPT.indexing, {}) };
 }
 
-function save(site: Sandbox, s: IndexingState): void {
+function save(site: Storage, s: IndexingState): void {
   site.store.setOption(OPT.indexing, s);
 }
 
@@ -42,7 +42,7 @@ interface Action {
   path: string;
   limit: number;
   /** Indexes up to `limit` objects and returns them. */
-  run(site: Sandbox, s: IndexingState, limit: number): Json[];
+  run(site: Site, s: IndexingState, limit: number): Json[];
 }
 
 function takeIds<T extends { id: number }>(all: T[], done: number[], limit: number): T[] {
@@ -108,7 +108,7 @@ const ACTIONS: Action[] = [
 ];
 
 /** Steps that only record that they ran. */
-const STEPS: { path: string; record: (site: Sandbox) => void }[] = [
+const STEPS: { path: string; record: (site: Site) => void }[] = [
   { path: 'indexing/prepare', record: (site) => wpseoSet(site, { indexing_started: Math.floor(site.now().getTime() / 1000), indexing_reason: '' }) },
   { path: 'indexing/indexables-complete', record: (site) => wpseoSet(site, { indexables_indexing_completed: true }) },
   { path: 'indexing/complete', record: (site) => wpseoSet(site, { indexing_started: null, indexing_reason: '', indexation_completed: true }) },

@@ -13,7 +13,7 @@
  * weight. Cornerstone content comes first, then higher scores, then lower IDs.
  */
 import type { RestRequest, RouteDecl } from '../../rest/types.ts';
-import type { Sandbox } from '../../site.ts';
+import type { Storage } from '../../capabilities.ts';
 import type { PostRow } from '../../store/db.ts';
 import { CONTENT_TYPES, derivedWords, postMetaAll, setPostSeoMeta } from './analysis.ts';
 import { endpoint, needs, restUrl, route, wpseoSet, type Json } from './common.ts';
@@ -25,18 +25,18 @@ export interface Suggestion {
   isCornerstone: boolean;
 }
 
-function publishedContent(site: Sandbox): PostRow[] {
+function publishedContent(site: Storage): PostRow[] {
   return Object.keys(CONTENT_TYPES)
     .flatMap((t) => site.store.posts(t as PostRow['type'], ['publish']))
     .sort((a, b) => a.id - b.id);
 }
 
-export function wordsOf(site: Sandbox, post: PostRow): Record<string, number> {
+export function wordsOf(site: Storage, post: PostRow): Record<string, number> {
   return postMetaAll(site)[post.id]?.prominentWords ?? derivedWords(post);
 }
 
 /** Posts related to a set of prominent words, best first. */
-export function suggest(site: Sandbox, words: Record<string, number>, exclude: number | null, limit: number): Suggestion[] {
+export function suggest(site: Storage, words: Record<string, number>, exclude: number | null, limit: number): Suggestion[] {
   const meta = postMetaAll(site);
   const wanted = Object.entries(words)
     .map(([stem, w]) => [stem.toLowerCase(), Number(w)] as const)

@@ -9,7 +9,7 @@
  * Storage: the option `wpseo-premium-redirects-base`, a list of
  * `{origin, url, type, format}` covering both formats.
  */
-import type { Sandbox } from '../../site.ts';
+import type { Origin, Storage } from '../../capabilities.ts';
 import { OPT } from './common.ts';
 
 export type RedirectFormat = 'plain' | 'regex';
@@ -49,7 +49,7 @@ function authorityOf(url: string): string | null {
   return m ? m[1]!.toLowerCase() : null;
 }
 
-function siteAuthority(site: Sandbox): string {
+function siteAuthority(site: Origin): string {
   return authorityOf(site.origin) ?? '';
 }
 
@@ -60,7 +60,7 @@ function sanitizeSlash(url: string, schemed: boolean): string {
 }
 
 /** sanitize_origin_url / sanitize_target_url: a same-site absolute URL becomes its path. */
-export function normaliseUrl(site: Sandbox, url: string | null | undefined): string {
+export function normaliseUrl(site: Origin, url: string | null | undefined): string {
   const value = url ?? '';
   const authority = authorityOf(value);
   if (authority !== null && authority === siteAuthority(site)) {
@@ -71,7 +71,7 @@ export function normaliseUrl(site: Sandbox, url: string | null | undefined): str
 }
 
 /** `new WPSEO_Redirect(origin, target, type, format)`. */
-export function makeRedirect(site: Sandbox, origin: string | null | undefined, target: string | null | undefined, type: number, format: RedirectFormat): Redirect {
+export function makeRedirect(site: Origin, origin: string | null | undefined, target: string | null | undefined, type: number, format: RedirectFormat): Redirect {
   return {
     origin: format === 'plain' ? normaliseUrl(site, origin) : (origin ?? ''),
     target: normaliseUrl(site, target),
@@ -86,13 +86,13 @@ export function originIs(redirect: Redirect, url: string): boolean {
   return redirect.origin === candidate;
 }
 
-export function loadRedirects(site: Sandbox): Redirect[] {
+export function loadRedirects(site: Storage): Redirect[] {
   const raw = site.store.option<unknown>(OPT.redirects, []);
   const list = Array.isArray(raw) ? raw : raw && typeof raw === 'object' ? Object.values(raw) : [];
   return (list as StoredRedirect[]).map((r) => ({ origin: r.origin, target: r.url ?? '', type: Number(r.type), format: r.format === 'regex' ? 'regex' : 'plain' }));
 }
 
-export function saveRedirects(site: Sandbox, list: Redirect[]): void {
+export function saveRedirects(site: Storage, list: Redirect[]): void {
   // WPSEO_Redirect_Option::save drops rows carrying control characters (defence in depth).
   const clean = list.filter((r) => !hasControlChars(r.origin) && !hasControlChars(r.target));
   site.store.setOption(
@@ -110,7 +110,7 @@ function search(list: Redirect[], origin: string): number {
 }
 
 /** WPSEO_Redirect_Manager::create_redirect: false when the origin is already taken (by either format). */
-export function createRedirect(site: Sandbox, redirect: Redirect): boolean {
+export function createRedirect(site: Storage, redirect: Redirect): boolean {
   const list = loadRedirects(site);
   if (search(list, redirect.origin) !== -1) return false;
   list.push(redirect);
@@ -119,7 +119,7 @@ export function createRedirect(site: Sandbox, redirect: Redirect): boolean {
 }
 
 /** update_redirect: replaces the redirect found by the old origin, in place. */
-export function updateRedirect(site: Sandbox, current: Redirect, next: Redirect): boolean {
+export function updateRedirect(site: Storage, current: Redirect, next: Redirect): boolean {
   const list = loadRedirects(site);
   const i = search(list, current.origin);
   if (i === -1) return false;
@@ -129,7 +129,7 @@ export function updateRedirect(site: Sandbox, current: Redirect, next: Redirect)
 }
 
 /** delete_redirects: matching is by origin only, over both formats. */
-export function deleteRedirects(site: Sandbox, redirects: Redirect[]): boolean {
+export function deleteRedirects(site: Storage, redirects: Redirect[]): boolean {
   const list = loadRedirects(site);
   let deleted = false;
   for (const r of redirects) {

@@ -13,7 +13,7 @@
  *   archive, attachment or redirect origin; such a target gets the warning a
  *   real HEAD answering 404 would give.
  */
-import type { Sandbox } from '../../site.ts';
+import type { Site } from '../../capabilities.ts';
 import { knownPaths } from './indexables.ts';
 import { GONE_TYPES, hasControlChars, hasScheme, loadRedirects, regexOf, type Redirect } from './redirect-model.ts';
 
@@ -24,7 +24,7 @@ export interface ValidationResult {
 }
 
 interface Context {
-  site: Sandbox;
+  site: Site;
   redirect: Redirect;
   /** The redirect being updated, if any. */
   current: Redirect | null;
@@ -178,7 +178,7 @@ const RULES: Rule[] = [
 ];
 
 /** WPSEO_Redirect_Validator::validate: null when valid, else the first failure. */
-export function validateRedirect(site: Sandbox, redirect: Redirect, current: Redirect | null = null): ValidationResult | null {
+export function validateRedirect(site: Site, redirect: Redirect, current: Redirect | null = null): ValidationResult | null {
   const existing = new Map<string, string>();
   for (const r of loadRedirects(site)) existing.set(r.origin, r.target);
   const ctx: Context = { site, redirect, current, existing };

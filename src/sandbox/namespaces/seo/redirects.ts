@@ -9,7 +9,7 @@
 import { can } from '../../auth.ts';
 import { canEdit } from '../../calendar/model.ts';
 import { RestResult, type ArgSchema, type RestRequest, type RouteDecl } from '../../rest/types.ts';
-import type { Sandbox } from '../../site.ts';
+import type { Origin, Storage } from '../../capabilities.ts';
 import { OPT, endpoint, needs, route, type Json } from './common.ts';
 import { postUrl, termUrl } from './indexables.ts';
 import {
@@ -96,12 +96,12 @@ function update(req: RestRequest): unknown {
   return new RestResult({ title: 'Redirect not updated.', message: 'Something went wrong when updated this redirect.', success: false }, 400);
 }
 
-export function redirectSettings(site: Sandbox): { disable_php_redirect: string; separate_file: string } {
+export function redirectSettings(site: Storage): { disable_php_redirect: string; separate_file: string } {
   return { ...DEFAULT_SETTINGS, ...site.store.option<Record<string, string>>(OPT.redirectSettings, {}) };
 }
 
 /** The permalink path of a post or term, as a redirect target stores it; null when there is no such object. */
-function objectPath(site: Sandbox, type: string, id: number): string | null {
+function objectPath(site: Origin & Storage, type: string, id: number): string | null {
   if (type === 'post') {
     const post = site.store.post(id);
     return post ? normaliseUrl(site, postUrl(site, post)) : null;

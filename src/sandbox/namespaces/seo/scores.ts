@@ -13,7 +13,7 @@
  */
 import { RawError } from '../../rest/errors.ts';
 import type { ArgSchema, RestRequest, RouteDecl } from '../../rest/types.ts';
-import type { Sandbox } from '../../site.ts';
+import type { Origin, Storage } from '../../capabilities.ts';
 import type { PostType } from '../../store/db.ts';
 import {
   FILTER_TAXONOMY, isContentType, postMetaAll, readabilityScore, scoreGroup, seoScore,
@@ -37,7 +37,7 @@ interface Counted {
   ids: Record<ScoreGroup, number[]>;
 }
 
-function count(site: Sandbox, kind: Kind, type: PostType, termId: number | null, taxonomy: string | null): Counted {
+function count(site: Storage, kind: Kind, type: PostType, termId: number | null, taxonomy: string | null): Counted {
   const meta = postMetaAll(site);
   const withTerm = termId !== null && taxonomy ? new Set([...site.store.termMap(taxonomy)].filter(([, t]) => t.includes(termId)).map(([p]) => p)) : null;
   const out: Counted = { amounts: { good: 0, ok: 0, bad: 0, notAnalyzed: 0 }, ids: { good: [], ok: [], bad: [], notAnalyzed: [] } };
@@ -52,7 +52,7 @@ function count(site: Sandbox, kind: Kind, type: PostType, termId: number | null,
   return out;
 }
 
-function viewLink(site: Sandbox, kind: Kind, group: ScoreGroup, type: string, taxonomy: { queryVar: string } | null, termSlug: string | null): string {
+function viewLink(site: Origin, kind: Kind, group: ScoreGroup, type: string, taxonomy: { queryVar: string } | null, termSlug: string | null): string {
   const q = new URLSearchParams({ post_status: 'publish', post_type: type, [`${kind}_filter`]: FILTER_VALUE[group] });
   if (taxonomy && termSlug !== null) q.set(taxonomy.queryVar, termSlug);
   return `${adminUrl(site, 'edit.php')}?${q.toString()}`;

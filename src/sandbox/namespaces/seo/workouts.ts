@@ -15,7 +15,7 @@
 import { can } from '../../auth.ts';
 import { trashPost } from '../../calendar/model.ts';
 import type { RestRequest, RouteDecl } from '../../rest/types.ts';
-import type { Sandbox } from '../../site.ts';
+import type { Origin, Storage } from '../../capabilities.ts';
 import { CONTENT_TYPES, postMetaAll, setPostSeoMeta } from './analysis.ts';
 import { OPT, adminUrl, endpoint, route, wpseoGet, wpseoSet, type Json } from './common.ts';
 import { indexablePosts, indexableTerms, postIndexable, postUrl, termIndexable } from './indexables.ts';
@@ -57,7 +57,7 @@ function setWorkouts(req: RestRequest): unknown {
 }
 
 /** Incoming internal links per post: links in published content to another post's permalink. */
-function incomingLinks(site: Sandbox): Map<number, number> {
+function incomingLinks(site: Origin & Storage): Map<number, number> {
   const posts = indexablePosts(site).filter((p) => p.status === 'publish');
   const byUrl = new Map(posts.map((p) => [postUrl(site, p).replace(/\/$/, ''), p.id]));
   const counts = new Map<number, number>();

@@ -9,7 +9,7 @@
  * and `seoActive` read what they need from the sandbox.
  */
 import { createHash } from 'node:crypto';
-import type { Sandbox } from '../../site.ts';
+import type { Origin, Settings, Storage } from '../../capabilities.ts';
 import { NS } from './common.ts';
 
 export type Json = Record<string, unknown>;
@@ -61,11 +61,11 @@ const VERSION_COMMENT = '<!-- This site is optimized with the Yoast SEO plugin v
 const END_COMMENT = '<!-- / Yoast SEO plugin. -->';
 
 /** Whether Yoast is active: `seo/v1` is served unless the `disable` option names it. */
-export function seoActive(site: Sandbox): boolean {
+export function seoActive(site: Settings): boolean {
   return !site.options.disable.includes(NS);
 }
 
-export function yoastSite(site: Sandbox): YoastSite {
+export function yoastSite(site: Origin & Storage): YoastSite {
   return {
     origin: site.origin,
     name: site.store.option('blogname', 'Sitegraph Sandbox'),

@@ -1,0 +1,57 @@
+/**
+ * The gateway's caches, wired once per instance (server.ts): the upstream GET
+ * cache in memory or, with REDIS_URL, in Redis shared with every other
+ * instance, and Apollo's KeyValueCache (APQ) in the same Redis.
+ *
+ * Redis going away is logged once, shown as `sitegraph_cache_store_up 0`, and
+ * answered uncached; when it is back, everything stored before is invalidated
+ * (writes made meanwhile could not say what they changed).
+ */
+import type { Config } from '../config.ts';
+import type { Logger } from '../log.ts';
+import type { Metrics } from '../metrics.ts';
+import type { SharedRedis } from '../store/redis.ts';
+import { RedisKeyValueCache, type StringKeyValueCache } from './apq.ts';
+import { RedisStore } from './redis-store.ts';
+import { MemoryStore } from './store.ts';
+import { UpstreamCache } from './upstream-cache.ts';
+
+export interface GatewayCache {
+  upstream: UpstreamCache;
+  /** Apollo Server's `cache` option; undefined: Apollo's own in-memory one. */
+  apq: StringKeyValueCache | undefined;
+}
+
+export function createGatewayCache(config: Config, redis: SharedRedis | undefined, metrics: Metrics, log: Logger): GatewayCache {
+  const store = redis ? new RedisStore(redis) : new MemoryStore(config.cache.memoryMaxBytes);
+  const upstream = new UpstreamCache(store, {
+    ttlMs: config.cache.ttlSeconds * 1000,
+    maxEntryBytes: config.upstream.maxResponseBytes,
+    onLookup: (result) => metrics.cacheLookups.inc({ result }),
+    onInvalidationError: (err) => log.warn({ err: (err as Error)?.message }, 'cache: a write could not invalidate the shared store (Redis away); entries are invalidated when it is back'),
+  });
+  metrics.cacheStoreUp.set(redis ? 0 : 1);
+  if (redis) watch(redis, upstream, metrics, log);
+  return { upstream, apq: redis ? new RedisKeyValueCache(redis) : undefined };
+}
+
+function watch(redis: SharedRedis, cache: UpstreamCache, metrics: Metrics, log: Logger): void {
+  let wasUp = false;
+  let wasDown = false;
+  redis.client.on('ready', () => {
+    metrics.cacheStoreUp.set(1);
+    if (wasDown) {
+      log.info('cache: Redis is back; invalidating what was stored before the outage');
+      void cache.invalidateAll();
+    }
+    wasUp = true;
+    wasDown = false;
+  });
+  const down = () => {
+    metrics.cacheStoreUp.set(0);
+    if (wasUp && !wasDown) log.warn('cache: Redis is away; answering uncached until it is back');
+    if (wasUp) wasDown = true;
+  };
+  redis.client.on('close', down);
+  redis.client.on('end', down);
+}

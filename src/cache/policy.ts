@@ -1,0 +1,139 @@
+/**
+ * What the upstream cache may keep, for how long, and what a write makes
+ * stale. Pure functions: the cache (upstream-cache.ts) and the session apply them.
+ *
+ * Invalidation works by namespace family: every entry is filed under the
+ * family of its REST path, and a write bumps the generation of every family
+ * it can have changed, which makes all their entries unreachable at once
+ * (in every gateway instance sharing the store). Families are coarse on
+ * purpose: a write changes the object, the lists of its type and related
+ * objects (an event's venue, organizer, series, terms, and both calendar
+ * interfaces, which share one store), and the site derives more from it
+ * (SEO indexables, facets, the audit log, governance reports). Guessing
+ * exact keys would miss some; a family costs a few extra misses.
+ */
+import type { UpstreamRequest } from '../upstream/client.ts';
+
+/** The family of every REST path the gateway reads, by namespace prefix. */
+const FAMILIES: readonly (readonly [prefix: string, family: string])[] = [
+  // calendar-core/v1 and /v2/onboarding, the legacy calendar/events/v1, views, aggregator, automation: one event store.
+  ['/calendar', 'calendar'],
+  // Posts, and what is computed from one post: blocks, oEmbed, duplicate-post.
+  ['/core/', 'content'],
+  ['/site-blocks/', 'content'],
+  ['/oembed/', 'content'],
+  ['/duplicate-post/', 'content'],
+  ['/seo/', 'seo'],
+  ['/facet/', 'facet'],
+  ['/site-governance/', 'governance'],
+  ['/site-audit-log/', 'audit'],
+];
+
+/** Anything else: the root index, `site/v1`, namespaces the gateway does not model. */
+const OTHER = 'other';
+
+/** Families whose answers the site computes from content of every kind: any write can change them. */
+const DERIVED = ['seo', 'facet', 'governance', 'audit', OTHER] as const;
+
+export const ALL_FAMILIES: readonly string[] = [...new Set([...FAMILIES.map(([, f]) => f), OTHER])];
+
+export function familyOf(path: string): string {
+  for (const [prefix, family] of FAMILIES) if (path.startsWith(prefix)) return family;
+  return OTHER;
+}
+
+/**
+ * POSTs that only read (a search body too large for a query string); they
+ * invalidate nothing. Everything else that is not GET/HEAD is a write.
+ */
+const READING_POSTS = new Set(['/facet/v1/fetch', '/calendar/views/v2/html']);
+
+/** True for the requests that can change the site (and so must invalidate). */
+export function isWrite(req: Pick<UpstreamRequest, 'method' | 'path'>): boolean {
+  if (req.method === 'GET' || req.method === 'HEAD') return false;
+  return !(req.method === 'POST' && READING_POSTS.has(req.path));
+}
+
+/**
+ * The families a write can have changed: its own, those of a batch's items,
+ * and the derived ones. Duplicating or an item path we cannot read: all of them.
+ */
+export function familiesWrittenBy(req: Pick<UpstreamRequest, 'path' | 'body'>): string[] {
+  const own = new Set<string>(DERIVED);
+  const add = (path: unknown): boolean => {
+    if (typeof path !== 'string' || !path.startsWith('/')) return false;
+    // A duplicated post may be an event: it lands in either store.
+    if (path.startsWith('/duplicate-post/')) return false;
+    own.add(familyOf(path));
+    return true;
+  };
+  if (req.path === '/batch/v1') {
+    const items = (req.body as { requests?: unknown } | undefined)?.requests;
+    if (!Array.isArray(items)) return [...ALL_FAMILIES];
+    for (const item of items) if (!add((item as { path?: unknown } | null)?.path)) return [...ALL_FAMILIES];
+  } else if (!add(req.path)) {
+    return [...ALL_FAMILIES];
+  }
+  return [...own];
+}
+
+/**
+ * Query parameters that carry a credential (automation tokens, governance API
+ * keys, consumer secrets). A GET carrying one is never cached: what a secret
+ * opened stays out of the store, even under a key only its holder can reach.
+ */
+const SECRET_PARAMS = /^(access_token|tec_access_token|api_key|apikey|consumer_secret|consumer_key|client_secret|password|token|_wpnonce|secret)$/i;
+
+export function carriesSecret(req: Pick<UpstreamRequest, 'query' | 'headers'>): boolean {
+  for (const [k, v] of Object.entries(req.query ?? {})) if (v !== undefined && v !== null && SECRET_PARAMS.test(k)) return true;
+  for (const k of Object.keys(req.headers ?? {})) if (/^(authorization|x-wp-nonce|cookie)$/i.test(k)) return true;
+  return false;
+}
+
+/**
+ * How long the site lets an answer be reused, in ms, capped by `maxMs` (the
+ * configured TTL: the site may shorten it, never lengthen it, since the TTL is
+ * the operator's bound on staleness). 0 = do not store.
+ *
+ * - `no-store`, `no-cache`, `max-age=0`, an `Expires` in the past: 0;
+ * - `private`: 0 for the anonymous (shared) identity; per-credential entries may keep it;
+ * - `s-maxage` (shared caches) for the anonymous identity, else `max-age`, less `Age`;
+ * - else `Expires` − `Date`; else `maxMs`.
+ */
+export function freshnessMs(headers: Readonly<Record<string, string>>, shared: boolean, maxMs: number, now = Date.now()): number {
+  if (maxMs <= 0) return 0;
+  const cc = parseCacheControl(headers['cache-control']);
+  if (cc.has('no-store') || cc.has('no-cache')) return 0;
+  if (shared && cc.has('private')) return 0;
+  const age = Number(headers.age) > 0 ? Number(headers.age) : 0;
+  const seconds = (shared ? cc.get('s-maxage') : undefined) ?? cc.get('max-age');
+  if (seconds !== undefined) {
+    const n = Number(seconds);
+    if (!Number.isFinite(n)) return 0;
+    return clamp((n - age) * 1000, maxMs);
+  }
+  if (headers.expires !== undefined) {
+    const expires = Date.parse(headers.expires);
+    // An unreadable Expires means "already expired" (RFC 9111 §5.3).
+    if (Number.isNaN(expires)) return 0;
+    const date = headers.date !== undefined ? Date.parse(headers.date) : NaN;
+    return clamp(expires - (Number.isNaN(date) ? now : date), maxMs);
+  }
+  return maxMs;
+}
+
+function clamp(ms: number, maxMs: number): number {
+  return Math.max(0, Math.min(maxMs, Math.floor(ms)));
+}
+
+/** Directives, lower-cased, with their value (`''` when they have none). */
+function parseCacheControl(value: string | undefined): Map<string, string> {
+  const out = new Map<string, string>();
+  if (!value) return out;
+  for (const part of value.split(',')) {
+    const [k, v] = part.split('=', 2) as [string, string | undefined];
+    const name = k.trim().toLowerCase();
+    if (name) out.set(name, (v ?? '').trim().replace(/^"|"$/g, ''));
+  }
+  return out;
+}

@@ -1,0 +1,46 @@
+/**
+ * The cache store over the gateway's one Redis connection (store/redis.ts),
+ * shared by every instance on that Redis: entries (`sitegraph:c:<hash>`, with
+ * Redis's own expiry) and one generation counter per family
+ * (`sitegraph:gen:<family>`, INCR on a write through any instance).
+ *
+ * While Redis is away every call throws at once (the connection has no
+ * offline queue) and the gateway answers uncached. When it comes back, every
+ * family is bumped: a write made while it was away could not bump anything, so
+ * what was stored before is no longer trusted.
+ */
+import type { SharedRedis } from '../store/redis.ts';
+import type { CacheStore, StoredRead } from './store.ts';
+
+const ENTRY = 'sitegraph:c:';
+const GENERATION = 'sitegraph:gen:';
+
+export class RedisStore implements CacheStore {
+  constructor(private readonly redis: SharedRedis) {}
+
+  get up(): boolean {
+    return this.redis.up;
+  }
+
+  async read(family: string, key: string): Promise<StoredRead> {
+    const [generation, value] = await this.redis.client.mget(GENERATION + family, ENTRY + key);
+    return { generation: generation ?? '0', value: value ?? undefined };
+  }
+
+  async write(key: string, value: string, ttlMs: number): Promise<void> {
+    await this.redis.client.set(ENTRY + key, value, 'PX', ttlMs);
+  }
+
+  async bump(families: readonly string[]): Promise<void> {
+    if (families.length === 0) return;
+    const multi = this.redis.client.multi();
+    for (const f of families) multi.incr(GENERATION + f);
+    const results = await multi.exec();
+    const failed = results?.find(([err]) => err);
+    if (!results || failed) throw failed?.[0] ?? new Error('Redis did not run the invalidation');
+  }
+
+  async close(): Promise<void> {
+    // The connection is the gateway's (server.ts closes it).
+  }
+}

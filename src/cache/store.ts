@@ -1,0 +1,73 @@
+/**
+ * Where upstream cache entries and the families' generations live: in this
+ * process (`MemoryStore`), or in Redis for several gateway instances
+ * (redis-store.ts). Both give the same guarantee: an entry written under a
+ * family's generation is never returned once that generation was bumped.
+ */
+
+export interface StoredRead {
+  /** The family's current generation. */
+  generation: string;
+  /** The entry, if present and not expired (the caller still checks its generation). */
+  value: string | undefined;
+}
+
+export interface CacheStore {
+  /** True while the store answers; while false, reads and writes throw and the gateway answers uncached. */
+  readonly up: boolean;
+  /** The family's generation and the entry under `key`, in one round trip. Throws when the store is unreachable. */
+  read(family: string, key: string): Promise<StoredRead>;
+  /** Throws when the store is unreachable. */
+  write(key: string, value: string, ttlMs: number): Promise<void>;
+  /** Makes every entry of these families unreachable. Throws when the store is unreachable. */
+  bump(families: readonly string[]): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * One process's store: a Map kept in insertion order, so the oldest entries
+ * are dropped first once `maxBytes` (UTF-16 length, close enough for a bound)
+ * is passed. Expired entries go when read or when evicted.
+ */
+export class MemoryStore implements CacheStore {
+  readonly up = true;
+  readonly #entries = new Map<string, { value: string; expires: number }>();
+  readonly #generations = new Map<string, number>();
+  #bytes = 0;
+
+  constructor(private readonly maxBytes: number) {}
+
+  async read(family: string, key: string): Promise<StoredRead> {
+    const generation = String(this.#generations.get(family) ?? 0);
+    const e = this.#entries.get(key);
+    if (e && e.expires <= Date.now()) this.#delete(key);
+    return { generation, value: e && e.expires > Date.now() ? e.value : undefined };
+  }
+
+  async write(key: string, value: string, ttlMs: number): Promise<void> {
+    if (value.length > this.maxBytes) return;
+    this.#delete(key);
+    this.#entries.set(key, { value, expires: Date.now() + ttlMs });
+    this.#bytes += value.length;
+    for (const [k] of this.#entries) {
+      if (this.#bytes <= this.maxBytes) break;
+      this.#delete(k);
+    }
+  }
+
+  async bump(families: readonly string[]): Promise<void> {
+    for (const f of families) this.#generations.set(f, (this.#generations.get(f) ?? 0) + 1);
+  }
+
+  async close(): Promise<void> {
+    this.#entries.clear();
+    this.#bytes = 0;
+  }
+
+  #delete(key: string): void {
+    const e = this.#entries.get(key);
+    if (!e) return;
+    this.#bytes -= e.value.length;
+    this.#entries.delete(key);
+  }
+}

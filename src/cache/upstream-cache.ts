@@ -1,0 +1,166 @@
+/**
+ * The upstream GET cache (README "Caching"). It sits in the operation's
+ * session (upstream/session.ts), below the request-scoped DataLoaders: they
+ * still batch within an operation, and what they send is looked up here first.
+ *
+ * An entry's key is a hash of the caller's identity (anonymous, or a hash of
+ * the credential the site sees: the caller's, or the service credential), the
+ * method, path, query and request headers. So one credential's answer is never
+ * served to another, nor to an anonymous caller. Only 2xx answers that the
+ * client read completely (and within the size cap) are stored, for
+ * `freshnessMs` (policy.ts). Writes bump their families' generations
+ * (policy.ts); an entry carries the generation seen *before* its request was
+ * sent, so an answer that raced a write is never served after it.
+ *
+ * A store that fails (Redis away) never fails a request: the lookup counts an
+ * error and the request goes upstream.
+ */
+import { createHash } from 'node:crypto';
+import { encodeQuery, type UpstreamRequest, type UpstreamResponse } from '../upstream/client.ts';
+import { ANONYMOUS } from './identity.ts';
+import { ALL_FAMILIES, carriesSecret, familiesWrittenBy, familyOf, freshnessMs } from './policy.ts';
+import type { CacheStore } from './store.ts';
+
+export interface UpstreamCacheOptions {
+  /** The configured TTL (`CACHE_TTL_SECONDS`) in ms; 0 turns the cache off. */
+  ttlMs: number;
+  /** Larger entries are not stored (`UPSTREAM_MAX_RESPONSE_BYTES`). */
+  maxEntryBytes: number;
+  /** Metrics hook, once per lookup of a cacheable request. */
+  onLookup?: (result: 'hit' | 'miss' | 'error') => void;
+  /** A write could not be recorded in the store (Redis away). */
+  onInvalidationError?: (err: unknown) => void;
+}
+
+/** A miss: what to store the answer under once it arrives. */
+export interface CacheSlot {
+  readonly key: string;
+  readonly generation: string;
+  readonly shared: boolean;
+}
+
+export type Lookup =
+  | { kind: 'hit'; response: UpstreamResponse<unknown>; ttlMs: number }
+  | { kind: 'miss'; slot: CacheSlot }
+  /** Not cacheable, the cache is off, or the store failed: send it, store nothing. */
+  | { kind: 'skip' };
+
+interface Entry {
+  /** The family's generation when the request was sent. */
+  g: string;
+  /** Expiry, epoch ms. */
+  e: number;
+  s: number;
+  h: Record<string, string>;
+  b: unknown;
+}
+
+export class UpstreamCache {
+  readonly #store: CacheStore;
+  readonly #o: UpstreamCacheOptions;
+
+  constructor(store: CacheStore, options: UpstreamCacheOptions) {
+    this.#store = store;
+    this.#o = options;
+  }
+
+  get enabled(): boolean {
+    return this.#o.ttlMs > 0;
+  }
+
+  get ttlMs(): number {
+    return this.#o.ttlMs;
+  }
+
+  get store(): CacheStore {
+    return this.#store;
+  }
+
+  /** Whether this request may be answered from (and stored in) the cache at all. */
+  cacheable(req: UpstreamRequest): boolean {
+    return this.enabled && req.method === 'GET' && req.idempotent !== false && !carriesSecret(req);
+  }
+
+  async lookup(identity: string, req: UpstreamRequest): Promise<Lookup> {
+    if (!this.cacheable(req)) return { kind: 'skip' };
+    const family = familyOf(req.path);
+    const key = keyOf(family, identity, req);
+    let read;
+    try {
+      read = await this.#store.read(family, key);
+    } catch {
+      this.#o.onLookup?.('error');
+      return { kind: 'skip' };
+    }
+    const slot = { key, generation: read.generation, shared: identity === ANONYMOUS };
+    if (read.value !== undefined) {
+      const entry = parseEntry(read.value);
+      const left = entry ? entry.e - Date.now() : 0;
+      if (entry && entry.g === read.generation && left > 0) {
+        this.#o.onLookup?.('hit');
+        return { kind: 'hit', response: { status: entry.s, headers: entry.h, body: entry.b }, ttlMs: left };
+      }
+    }
+    this.#o.onLookup?.('miss');
+    return { kind: 'miss', slot };
+  }
+
+  /**
+   * Stores a complete 2xx answer for as long as the site and the TTL allow;
+   * returns that time in ms (0: not stored). Never throws.
+   */
+  async save(slot: CacheSlot, res: UpstreamResponse<unknown>): Promise<number> {
+    if (res.status < 200 || res.status >= 300) return 0;
+    const ttlMs = freshnessMs(res.headers, slot.shared, this.#o.ttlMs);
+    if (ttlMs <= 0) return 0;
+    const { 'set-cookie': _cookie, ...headers } = res.headers;
+    const entry: Entry = { g: slot.generation, e: Date.now() + ttlMs, s: res.status, h: headers, b: res.body };
+    const value = JSON.stringify(entry);
+    if (value.length > this.#o.maxEntryBytes) return 0;
+    try {
+      await this.#store.write(slot.key, value, ttlMs);
+      return ttlMs;
+    } catch {
+      return 0;
+    }
+  }
+
+  /** After a write was sent (whatever its outcome: a timeout may still have written). Never throws. */
+  async invalidate(req: Pick<UpstreamRequest, 'path' | 'body'>): Promise<void> {
+    await this.#bump(familiesWrittenBy(req));
+  }
+
+  /** Everything stored so far becomes unreachable (Redis came back after an outage). */
+  async invalidateAll(): Promise<void> {
+    await this.#bump(ALL_FAMILIES);
+  }
+
+  async #bump(families: readonly string[]): Promise<void> {
+    try {
+      await this.#store.bump(families);
+    } catch (err) {
+      this.#o.onInvalidationError?.(err);
+    }
+  }
+}
+
+/**
+ * The entry's key: a hash, so neither credentials nor query strings (which may
+ * name private objects) appear in the store's key space.
+ */
+function keyOf(family: string, identity: string, req: UpstreamRequest): string {
+  const headers = Object.entries(req.headers ?? {})
+    .map(([k, v]) => `${k.toLowerCase()}:${v}`)
+    .sort();
+  const material = JSON.stringify([identity, req.method, req.path, encodeQuery(req.query), headers]);
+  return `${family}:${createHash('sha256').update(material).digest('base64url')}`;
+}
+
+function parseEntry(value: string): Entry | null {
+  try {
+    const e = JSON.parse(value) as Entry;
+    return e && typeof e.g === 'string' && typeof e.e === 'number' && typeof e.s === 'number' ? e : null;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,120 @@
+/**
+ * The gateway's logger (pino): one JSON object per line by default, pretty
+ * (pino-pretty) in a terminal. Every module that logs takes a `Logger` from
+ * here (the gateway's own is `Gateway.log`), never `console`.
+ *
+ * Two things every line gets, whoever logs it:
+ *
+ * - the request it belongs to (`reqId`), when it is logged while a GraphQL
+ *   request is handled: server.ts runs each request inside `withLogScope`,
+ *   and AsyncLocalStorage carries the scope through resolvers, loaders and
+ *   upstream calls;
+ * - redaction by value: the configured secrets (service credential) and the
+ *   current request's secrets (its Authorization, secret headers and
+ *   arguments, as src/plugins/redaction.ts knows them) are replaced in the
+ *   final text of the line, then the pattern rules (`Basic …`, `?api_key=…`)
+ *   apply. Whatever a log call passes (an error echoing a password, a header
+ *   map), the secret never reaches the stream.
+ */
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { hostname } from 'node:os';
+import { pino, type DestinationStream, type Logger as PinoLogger } from 'pino';
+import pretty from 'pino-pretty';
+import { redactValues, secretForms } from './upstream/errors.ts';
+
+export type Logger = PinoLogger;
+
+/** pino's levels, and `silent` (nothing). */
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+/** `auto`: pretty when stdout is a terminal, JSON otherwise (a pipe, a file, a container's log driver). */
+export const LOG_FORMATS = ['json', 'pretty', 'auto'] as const;
+export type LogFormat = (typeof LOG_FORMATS)[number];
+
+export interface LoggerOptions {
+  /** @default 'info': one line per operation and every upstream failure, nothing per field. */
+  level?: LogLevel;
+  /** @default 'auto' */
+  format?: LogFormat;
+  /**
+   * Where lines go. @default stdout. Tests pass a stream to capture lines; a
+   * logger given a destination is never silenced (see `quietUnderTest`).
+   */
+  destination?: DestinationStream;
+  /** Secrets removed from every line by value (e.g. `user:app-password` and its forms). @default none */
+  secrets?: readonly string[];
+}
+
+/** What the lines logged while one request is handled share. */
+export interface LogScope {
+  /** Request id: the caller's `X-Request-Id` when it is a plain token, else a fresh UUID. */
+  reqId: string;
+  /** The request's secret forms (set once the redaction plugin knows them); read at each line. */
+  secrets?: () => readonly string[];
+}
+
+const scopes = new AsyncLocalStorage<LogScope>();
+
+/** Runs `fn` with `scope` current for every line logged inside it (awaited work included). */
+export function withLogScope<T>(scope: LogScope, fn: () => T): T {
+  return scopes.run(scope, fn);
+}
+
+/** The scope of the request being handled, if any. */
+export function currentLogScope(): LogScope | undefined {
+  return scopes.getStore();
+}
+
+/**
+ * Keys whose values are never logged, whatever their value (defence in depth
+ * beside redaction by value: a header map or an options object passed whole).
+ */
+const REDACT_PATHS = [
+  'authorization',
+  '*.authorization',
+  'headers.authorization',
+  '*.headers.authorization',
+  'password',
+  '*.password',
+  'serviceAuth',
+  '*.serviceAuth',
+  'headers["x-governance-api-key"]',
+  'headers["x-automation-token"]',
+];
+
+/**
+ * Under vitest, a logger writing to stdout is silent unless `LOG_LEVEL` says
+ * otherwise: hundreds of gateways start in the test suite, and their lines
+ * would bury the test output. Tests that assert lines pass a destination.
+ */
+function quietUnderTest(options: LoggerOptions): boolean {
+  return Boolean(process.env.VITEST) && !options.destination && !process.env.LOG_LEVEL;
+}
+
+export function createLogger(options: LoggerOptions = {}): Logger {
+  const level: LogLevel = quietUnderTest(options) ? 'silent' : (options.level ?? 'info');
+  const format = options.format ?? 'auto';
+  const configured = secretForms(options.secrets ?? []);
+  const prettyOut = format === 'pretty' || (format === 'auto' && !options.destination && process.stdout.isTTY === true);
+  const destination: DestinationStream | undefined = prettyOut
+    ? // In-process (not a worker transport): lines are written in order and none is lost at exit.
+      pretty({ destination: options.destination ?? 1, sync: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' })
+    : options.destination;
+  const opts = {
+    level,
+    // pino's own base (pid, hostname) tells instances apart; `service` tells the gateway's lines from others' in a shared stream.
+    base: { service: 'sitegraph', pid: process.pid, hostname: hostname() },
+    redact: { paths: REDACT_PATHS, censor: '[REDACTED]' },
+    mixin: () => {
+      const scope = scopes.getStore();
+      return scope ? { reqId: scope.reqId } : {};
+    },
+    hooks: {
+      streamWrite: (line: string) => {
+        const own = scopes.getStore()?.secrets?.() ?? [];
+        return redactValues(line, own.length ? [...own, ...configured].sort((a, b) => b.length - a.length) : configured);
+      },
+    },
+  };
+  return destination ? pino(opts, destination) : pino(opts);
+}

@@ -1,0 +1,172 @@
+/**
+ * What one GraphQL request leaves behind for operators: one log line and its
+ * metrics (README "Logs", "Metrics"), plus a log line for every upstream
+ * attempt that failed on the site's side.
+ *
+ * server.ts wraps each `/graphql` request in `track`: a `RequestRecord` is
+ * made and made current (it is the request's log scope, src/log.ts, so every
+ * line logged meanwhile carries `reqId` and is redacted with the request's
+ * secrets); the Apollo plugin fills it in (operation, errors, upstream
+ * session); when the response is closed it is counted and logged once.
+ */
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ApolloServerPlugin } from '@apollo/server';
+import { getOperationAST } from 'graphql';
+import type { Context } from '../context.ts';
+import { currentLogScope, withLogScope, type LogScope, type Logger } from '../log.ts';
+import type { Metrics } from '../metrics.ts';
+import type { UpstreamAttemptEvent } from '../upstream/client.ts';
+import { requestSecretForms } from './redaction.ts';
+
+/** Who is calling, as the site will see it; never the credential itself. */
+export type CallerKind = 'anonymous' | 'authenticated' | 'service';
+
+/** `outcome` of a request whose client went away before the answer was sent. */
+export const ABORTED = 'ABORTED';
+
+/** A caller's `X-Request-Id` is reused only when it is a plain token (nothing to inject into logs). */
+const REQUEST_ID = /^[\w.:-]{1,128}$/;
+
+/** One `/graphql` request as observed: filled in while it runs, reported once when its response closes. */
+export class RequestRecord implements LogScope {
+  readonly started = performance.now();
+  operationName: string | null = null;
+  operationType: string | null = null;
+  readonly errorCodes: string[] = [];
+  /** Upstream requests the operation sent so far (its session's count, retries included). */
+  upstreamRequests: () => number = () => 0;
+  secrets?: () => readonly string[];
+
+  constructor(
+    readonly reqId: string,
+    readonly caller: CallerKind,
+  ) {}
+}
+
+function current(): RequestRecord | undefined {
+  const scope = currentLogScope();
+  return scope instanceof RequestRecord ? scope : undefined;
+}
+
+export interface ObserverOptions {
+  log: Logger;
+  metrics: Metrics;
+  /** A service credential is configured (`SITEGRAPH_SERVICE_AUTH`): callers without one act as the service. */
+  serviceAuth: boolean;
+}
+
+/**
+ * Upstream outcomes worth a line: no answer (network error, timeout,
+ * cancellation), a 5xx, or a body that could not be read (an HTML error page
+ * where JSON was due). 4xx answers are the caller's (NOT_FOUND, FORBIDDEN)
+ * and already reach the caller as error codes.
+ */
+function upstreamFailed(e: UpstreamAttemptEvent): boolean {
+  return e.status === null || e.status >= 500 || e.error === 'UPSTREAM_BAD_RESPONSE';
+}
+
+export function createObserver(opts: ObserverOptions) {
+  const { log, metrics } = opts;
+
+  /** Apollo plugin: fills the current record in. */
+  const plugin: ApolloServerPlugin<Context> = {
+    async invalidRequestWasReceived({ error }) {
+      // Refused before an operation exists (CSRF prevention, a body without `query`): still counted.
+      current()?.errorCodes.push(codeOf(error) ?? 'BAD_REQUEST');
+    },
+    async requestDidStart(start) {
+      const rec = current();
+      if (!rec) return;
+      rec.secrets = () => requestSecretForms(start.request);
+      const session = start.contextValue.upstream;
+      rec.upstreamRequests = () => session.sent;
+      return {
+        async didResolveOperation(rc) {
+          rec.operationName = rc.operationName ?? null;
+          rec.operationType = rc.operation?.operation ?? null;
+        },
+        async willSendResponse(rc) {
+          // An invalid document has no resolved operation, but its text may name one.
+          if (rec.operationType === null && rc.document) {
+            const op = getOperationAST(rc.document, rc.request.operationName);
+            rec.operationName = op?.name?.value ?? rc.request.operationName ?? null;
+          }
+          const body = rc.response.body;
+          const result = body.kind === 'single' ? body.singleResult : body.initialResult;
+          for (const e of result.errors ?? []) rec.errorCodes.push(codeOf(e) ?? 'INTERNAL_SERVER_ERROR');
+        },
+      };
+    },
+  };
+
+  /** Runs one `/graphql` request with its record current, and reports it when the response closes. */
+  function track(req: IncomingMessage, res: ServerResponse, handle: () => Promise<void>): Promise<void> {
+    const given = req.headers['x-request-id'];
+    const reqId = typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+    const caller: CallerKind = req.headers.authorization ? 'authenticated' : opts.serviceAuth ? 'service' : 'anonymous';
+    const rec = new RequestRecord(reqId, caller);
+    res.setHeader('x-request-id', reqId);
+    // 'close' comes after the last byte is handed over, or when the client went away first.
+    res.once('close', () => withLogScope(rec, () => finish(rec, res)));
+    return withLogScope(rec, handle);
+  }
+
+  function finish(rec: RequestRecord, res: ServerResponse): void {
+    const aborted = !res.writableFinished;
+    const status = res.statusCode;
+    const codes = [...rec.errorCodes];
+    // HTTP-level refusals made before Apollo (rate limit, body too large, not JSON) carry no code we saw.
+    if (!codes.length && status >= 400) codes.push(status === 429 ? 'RATE_LIMITED' : status >= 500 ? 'INTERNAL_SERVER_ERROR' : 'BAD_REQUEST');
+    if (aborted) codes.unshift(ABORTED);
+    const ms = performance.now() - rec.started;
+    try {
+      metrics.observeOperation({ operation: rec.operationName, errorCodes: codes, seconds: ms / 1000 });
+      log.info(
+        {
+          operation: rec.operationName,
+          operationType: rec.operationType,
+          ms: Math.round(ms * 10) / 10,
+          upstreamRequests: rec.upstreamRequests(),
+          errors: codes,
+          status: aborted ? null : status,
+          caller: rec.caller,
+        },
+        'graphql operation',
+      );
+    } catch (err) {
+      // Reporting must never take the server down; the answer is already sent.
+      log.error({ err }, 'could not report a graphql operation');
+    }
+  }
+
+  /** The upstream client's per-attempt hook: latency metrics by route template, and failures logged. */
+  function upstream(e: UpstreamAttemptEvent): void {
+    metrics.upstreamRequests.inc({ route: e.route, status: e.status === null ? 'error' : String(e.status) });
+    metrics.upstreamDuration.observe({ route: e.route }, e.ms / 1000);
+    if (!upstreamFailed(e)) return;
+    log.warn(
+      {
+        route: e.route,
+        status: e.status,
+        code: e.error ?? null,
+        cause: e.cause ?? null,
+        contentType: e.contentType ?? null,
+        // Redacted by value with the request's secrets on the way out (log.ts), as the site may echo them.
+        message: e.message ?? null,
+        attempt: e.attempt,
+        ms: Math.round(e.ms * 10) / 10,
+      },
+      'upstream request failed',
+    );
+  }
+
+  return { plugin, track, upstream };
+}
+
+export type Observer = ReturnType<typeof createObserver>;
+
+function codeOf(e: unknown): string | undefined {
+  const code = (e as { extensions?: { code?: unknown } } | null)?.extensions?.code;
+  return typeof code === 'string' ? code : undefined;
+}

@@ -1,0 +1,49 @@
+/**
+ * `createPosts` (core/v2): each input -> one POST /core/v2/posts write;
+ * upstream/batch.ts sends those the site marks `allow_batch` (WordPress marks
+ * the posts routes; real-site-behaviour.md) in /batch/v1 requests of at most
+ * `maxBatchSize`, the rest directly; results per item, in input order, as
+ * the calendar bulk writes answer them (writes/results.ts).
+ */
+import type { Context } from '../context.ts';
+import type { CreatePostInput } from '../generated/graphql.ts';
+import { UpstreamShapeError } from '../mapping/json.ts';
+import { corePost, postBody, postInputField, type PostModel } from '../mapping/platform.ts';
+import { checkAtomic, sendWrites, type WriteOutcome } from '../upstream/batch.ts';
+import { GatewayError } from '../upstream/errors.ts';
+import * as platform from '../upstream/platform.ts';
+import { checkBulkSize, needAuth } from './plan.ts';
+import { notExecuted, siteError, unknownError, type ItemResult } from './results.ts';
+
+/** A post write sent whose answer was lost or unreadable: it may have been written (see the README, "Write outcomes"). */
+function unknownPost(e: GatewayError, index: number, why: string) {
+  return unknownError(e, ['inputs', String(index)], `Outcome unknown: the post create was sent but ${why}; look for the post (by title, status any) before creating it again`);
+}
+
+/** One item's result: the post the site answered, or why it was not (or may not have been) written. */
+export function postResult(o: WriteOutcome, index: number, siteZone: string): ItemResult<PostModel> {
+  const item = ['inputs', String(index)];
+  if (!o.ok && o.unknown) return { index, databaseId: null, model: null, error: unknownPost(o.error, index, `its answer was lost (${o.error.message})`) };
+  if (!o.ok && o.notExecuted) return { index, databaseId: null, model: null, error: notExecuted(item, o.error.message) };
+  // The path names the input field of the first parameter the site refused, as the calendar bulk writes do.
+  if (!o.ok) return { index, databaseId: null, model: null, error: siteError(o.error, item, (param) => [...item, postInputField(param)]) };
+  try {
+    const post = corePost(o.body, siteZone);
+    return { index, databaseId: post.databaseId, model: post, error: null };
+  } catch (err) {
+    // The site answered 2xx, so it did something, but the body is not a post: whether this item was written is unknown.
+    if (!(err instanceof UpstreamShapeError)) throw err;
+    const e = new GatewayError('UPSTREAM_BAD_RESPONSE', err.message, { upstream: { code: null, status: o.status, route: 'POST /core/v2/posts' } });
+    return { index, databaseId: null, model: null, error: unknownPost(e, index, `the site answered a body that is not a post (${err.message})`) };
+  }
+}
+
+export async function createPosts(ctx: Context, inputs: readonly CreatePostInput[], atomic: boolean): Promise<ItemResult<PostModel>[]> {
+  // At most as many items as the calendar bulk writes (20 batches of 25).
+  checkBulkSize(inputs.length, 'inputs');
+  needAuth(ctx.upstream);
+  const writes = inputs.map((input) => platform.createPostWrite(postBody(input)));
+  if (atomic) checkAtomic(ctx.site, writes);
+  const outcomes = writes.length ? await sendWrites(ctx.upstream, ctx.site, writes, { atomic }) : [];
+  return outcomes.map((o, i) => postResult(o, i, ctx.site.timezone));
+}

@@ -1,0 +1,204 @@
+/**
+ * src/config.ts: every default pinned (a change is deliberate: update the table,
+ * the README and the reason beside the schema field), the settings table
+ * complete, and the sources' precedence: flags > environment > config file >
+ * defaults, with errors naming the flag, variable or file path to fix.
+ */
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { CONFIG_FILE_SETTING, ConfigError, SETTINGS, configSchema, loadConfig, readConfigFile, settingPaths } from '../src/config.ts';
+
+/** Every setting's default, by dotted path. */
+const DEFAULTS: Record<string, unknown> = {
+  port: 4000,
+  host: '127.0.0.1',
+  upstreamUrl: undefined,
+  serviceAuth: undefined,
+  'upstream.connections': 16,
+  'upstream.connectTimeoutMs': 2000,
+  'upstream.headersTimeoutMs': 10000,
+  'upstream.bodyTimeoutMs': 10000,
+  'upstream.maxResponseBytes': 20971520,
+  'upstream.retries': 2,
+  'limits.maxPageSize': 500,
+  'limits.defaultPageSize': 10,
+  'limits.upstreamConcurrency': 10,
+  'limits.maxDepth': 15,
+  'limits.maxAliases': 50,
+  'limits.maxTokens': 5000,
+  'limits.maxCost': 1000,
+  'limits.maxListItems': 100,
+  'limits.maxSearchLength': 200,
+  'limits.maxSlugLength': 200,
+  'limits.maxUrlLength': 2048,
+  'limits.maxArgumentLength': 1000,
+  'session.budget': 500,
+  'session.deadlineMs': 15000,
+  'session.siteRetryMs': 5000,
+  redisUrl: undefined,
+  'rateLimit.max': 0,
+  'rateLimit.windowSeconds': 60,
+  'rateLimit.key': 'ip',
+  'rateLimit.trustProxyHops': 0,
+  'persistedDocuments.manifest': undefined,
+  'persistedDocuments.safelist': false,
+  'cache.ttlSeconds': 10,
+  'cache.memoryMaxBytes': 67108864,
+  graphiql: true,
+  introspection: true,
+  'cors.origins': [],
+  'cors.credentials': false,
+  'log.level': 'info',
+  'log.format': 'auto',
+  'metrics.maxOperations': 100,
+  federation: false,
+  'tracing.sdkDisabled': false,
+  'tracing.exporters': [],
+  'tracing.otlpEndpoint': undefined,
+  'tracing.otlpTracesEndpoint': undefined,
+  'tracing.otlpProtocol': 'http/protobuf',
+  'tracing.otlpTracesProtocol': undefined,
+  'tracing.otlpHeaders': undefined,
+  'tracing.otlpTracesHeaders': undefined,
+  'tracing.serviceName': undefined,
+  'tracing.resourceAttributes': undefined,
+  'tracing.sampler': 'parentbased_always_on',
+  'tracing.samplerArg': undefined,
+};
+
+const at = (o: unknown, path: string): unknown => path.split('.').reduce<any>((v, k) => v?.[k], o);
+
+const dir = mkdtempSync(join(tmpdir(), 'sitegraph-config-'));
+let n = 0;
+function configFile(body: unknown): string {
+  const path = join(dir, `c${(n += 1)}.json`);
+  writeFileSync(path, typeof body === 'string' ? body : JSON.stringify(body));
+  return path;
+}
+
+describe('defaults', () => {
+  it('pins every default of the schema', () => {
+    expect(settingPaths().sort()).toEqual(Object.keys(DEFAULTS).sort());
+    const config = loadConfig({});
+    for (const [path, value] of Object.entries(DEFAULTS)) expect(at(config, path), path).toEqual(value);
+    expect(configSchema.parse({})).toEqual(config);
+  });
+});
+
+describe('the settings table', () => {
+  it('has one row per schema setting, with a unique variable and flag', () => {
+    expect(SETTINGS.map((s) => s.path).sort()).toEqual(settingPaths().sort());
+    const envs = [...SETTINGS.map((s) => s.env), CONFIG_FILE_SETTING.env];
+    expect(new Set(envs).size).toBe(envs.length);
+    expect(SETTINGS.filter((s) => s.flag).map((s) => s.flag)).toEqual(['port', 'host', 'upstream']);
+  });
+
+  it('sets each number and switch from its variable', () => {
+    // Not the default (default + 1, the other boolean), so the value must come from the variable.
+    const rows = SETTINGS.filter((s) => s.kind === 'int' || s.kind === 'bool');
+    expect(rows.length).toBeGreaterThan(30);
+    for (const s of rows) {
+      const d = at(configSchema.parse({}), s.path);
+      const [text, value] = s.kind === 'int' ? [String((d as number) + 1), (d as number) + 1] : [d ? '0' : '1', !d];
+      // SAFELIST=1 is valid only with a manifest (the schema says so).
+      const needs = s.env === 'SAFELIST' ? { PERSISTED_DOCUMENTS: 'persisted-documents.json' } : {};
+      expect(at(loadConfig({ ...needs, [s.env]: text }), s.path), s.env).toEqual(value);
+    }
+    expect(loadConfig({ CORS_ORIGINS: 'https://a.example, http://b.example:8080' }).cors.origins).toEqual(['https://a.example', 'http://b.example:8080']);
+    expect(loadConfig({ LOG_LEVEL: ' DEBUG ' }).log.level).toBe('debug');
+    expect(loadConfig({ UPSTREAM_URL: 'https://example.org/wp-json/' }).upstreamUrl).toBe('https://example.org/wp-json/');
+  });
+
+  it('is what the README documents: every variable appears in it', () => {
+    const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+    const documented = (env: string) =>
+      readme.includes(`\`${env}\``) || [...readme.matchAll(/`([A-Z_]+)\*`/g)].some((m) => env.startsWith(m[1]!));
+    const missing = [...SETTINGS.map((s) => s.env), CONFIG_FILE_SETTING.env].filter((e) => !documented(e));
+    expect(missing).toEqual([]);
+  });
+});
+
+describe('precedence: flags > environment > config file > defaults', () => {
+  it('takes each source over the ones below it, setting by setting', () => {
+    const file = configFile({ port: 4100, host: '127.0.0.2', upstream: { retries: 4, connections: 3 }, graphiql: false });
+    const fileOnly = loadConfig({ SITEGRAPH_CONFIG: file });
+    expect([fileOnly.port, fileOnly.host, fileOnly.upstream.retries, fileOnly.upstream.connections, fileOnly.graphiql]).toEqual([4100, '127.0.0.2', 4, 3, false]);
+    // Defaults fill what the file leaves out, nested ones too.
+    expect([fileOnly.upstream.headersTimeoutMs, fileOnly.limits.maxCost]).toEqual([10_000, 1_000]);
+
+    const env = { SITEGRAPH_CONFIG: file, PORT: '4200', UPSTREAM_RETRIES: '1' };
+    const withEnv = loadConfig(env);
+    expect([withEnv.port, withEnv.host, withEnv.upstream.retries, withEnv.upstream.connections]).toEqual([4200, '127.0.0.2', 1, 3]);
+
+    const withFlags = loadConfig(env, { port: '4300', host: '::1' });
+    expect([withFlags.port, withFlags.host, withFlags.upstream.retries]).toEqual([4300, '::1', 1]);
+  });
+
+  it('reads --config over SITEGRAPH_CONFIG; an empty variable is unset, an empty flag is not', () => {
+    const a = configFile({ port: 4101 });
+    const b = configFile({ port: 4102 });
+    expect(loadConfig({ SITEGRAPH_CONFIG: a }, { config: b }).port).toBe(4102);
+    expect(loadConfig({ PORT: '' }).port).toBe(4000);
+    expect(() => loadConfig({}, { port: '' })).toThrow(/--port must be an integer, got ""/);
+  });
+});
+
+describe('the config file', () => {
+  const fails = (body: unknown, message: RegExp, env: Record<string, string> = {}) => {
+    const file = configFile(body);
+    expect(() => loadConfig({ ...env, SITEGRAPH_CONFIG: file })).toThrow(ConfigError);
+    expect(() => loadConfig({ ...env, SITEGRAPH_CONFIG: file })).toThrow(message);
+  };
+
+  it('refuses unknown keys, top-level and nested, naming each', () => {
+    fails({ prot: 4000 }, /unknown key "prot"$/);
+    fails({ upstream: { retry: 1 }, limits: { maxCost: 5, depth: 3 } }, /unknown keys "upstream\.retry", "limits\.depth"$/);
+    // Environment names are not keys: the file is shaped like the schema.
+    fails({ PORT: 4000 }, /unknown key "PORT"/);
+  });
+
+  it('refuses bad values naming the file and the path, even where the environment overrides them', () => {
+    fails({ upstream: { retries: 99 } }, /config file .*\.json \(upstream\.retries\): Too big/);
+    fails({ port: '4000' }, /\(port\): Invalid input: expected number, received string/);
+    fails({ cors: { origins: ['https://a.example/path'] } }, /\(cors\.origins\.0\): must be an origin/);
+    fails({ port: -1 }, /\(port\): Too small/, { PORT: '4000' });
+  });
+
+  it("accepts the README's example", () => {
+    const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+    const section = readme.slice(readme.indexOf('### Configuration file'));
+    const example = /```json\n([\s\S]*?)```/.exec(section)![1]!;
+    const config = loadConfig({ SITEGRAPH_CONFIG: configFile(example) });
+    expect([config.port, config.limits.maxCost, config.cors.origins, config.introspection]).toEqual([8080, 500, ['https://app.example.org'], false]);
+  });
+
+  it('refuses what is not a JSON object, and a file it cannot read', () => {
+    fails('{"port": 4000,}', /is not valid JSON/);
+    fails('[]', /must hold a JSON object/);
+    expect(() => readConfigFile(join(dir, 'missing.json'))).toThrow(/cannot read config file .*missing\.json: ENOENT/);
+  });
+});
+
+describe('environment errors name the variable', () => {
+  it.each([
+    [{ UPSTREAM_CONNECTIONS: '16k' }, /UPSTREAM_CONNECTIONS must be an integer, got "16k"/],
+    [{ UPSTREAM_CONNECTIONS: '0' }, /UPSTREAM_CONNECTIONS \(upstream\.connections\): Too small/],
+    [{ INTROSPECTION: 'nah' }, /INTROSPECTION must be a boolean/],
+    [{ RATE_LIMIT_KEY: 'user' }, /RATE_LIMIT_KEY \(rateLimit\.key\): Invalid option/],
+    [{ SAFELIST: '1' }, /SAFELIST=1 needs PERSISTED_DOCUMENTS/],
+  ] as [Record<string, string>, RegExp][])('%o', (env, message) => {
+    expect(() => loadConfig(env)).toThrow(ConfigError);
+    expect(() => loadConfig(env)).toThrow(message);
+  });
+
+  it('never echoes a secret it refuses', () => {
+    expect(() => loadConfig({ SITEGRAPH_SERVICE_AUTH: 'hunter2-no-colon' })).toThrow(/SITEGRAPH_SERVICE_AUTH \(serviceAuth\): must be user:application-password/);
+    try {
+      loadConfig({ SITEGRAPH_SERVICE_AUTH: 'hunter2-no-colon' });
+    } catch (err) {
+      expect((err as Error).message).not.toContain('hunter2');
+    }
+  });
+});

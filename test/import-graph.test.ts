@@ -1,0 +1,75 @@
+/**
+ * The import graph (scripts/import-cycles.ts, `npm run imports`): src/ has no
+ * import circle, type-only imports included. The sandbox has none because
+ * namespaces name the small capabilities of src/sandbox/capabilities.ts and
+ * never the site that composes them; the gateway has none because codegen's
+ * mappers name model modules only, which import nothing generated.
+ */
+import { spawnSync } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import { importCycles, importGraph, stronglyConnected, type ImportGraph } from '../scripts/import-cycles.ts';
+
+const runScript = (dir: string) =>
+  spawnSync(process.execPath, ['--import', 'tsx', 'scripts/import-cycles.ts', dir], { encoding: 'utf8', timeout: 60_000 });
+
+describe('the import graph of src/', () => {
+  const graph = importGraph('src');
+
+  it('has no circle, in the sandbox or in the gateway', () => {
+    // Before the capabilities, one circle held 78 sandbox files (site.ts <-> every namespace); before the
+    // model modules, one held 9 gateway files (generated/graphql.ts <-> resolvers that hosted mapper types).
+    expect(importCycles(graph)).toEqual([]);
+  });
+
+  it('has the generated types import only model modules (and the context type)', () => {
+    expect(graph.get('src/generated/graphql.ts')?.toSorted()).toEqual(
+      ['src/context.ts', 'src/mapping/models.ts', 'src/mapping/platform-models.ts', 'src/mapping/site-models.ts'],
+    );
+    for (const model of ['src/mapping/models.ts', 'src/mapping/platform-models.ts', 'src/mapping/site-models.ts']) {
+      expect(graph.get(model)?.filter((f) => !f.startsWith('src/mapping/') || !f.endsWith('models.ts'))).toEqual([]);
+    }
+  });
+
+  it('has the site compose the namespaces, and only the server import the site', () => {
+    expect(graph.get('src/sandbox/site.ts')).toContain('src/sandbox/namespaces/index.ts');
+    const importers = [...graph].filter(([, targets]) => targets.includes('src/sandbox/site.ts')).map(([f]) => f);
+    expect(importers).toEqual(['src/sandbox/server.ts']);
+  });
+
+  it('counts type-only imports as edges', () => {
+    // rest/types.ts names the capabilities with `import type` only.
+    expect(graph.get('src/sandbox/rest/types.ts')).toContain('src/sandbox/capabilities.ts');
+    expect(graph.get('src/sandbox/capabilities.ts')).not.toContain('src/sandbox/rest/types.ts');
+  });
+});
+
+describe('stronglyConnected', () => {
+  it('finds every circle, a file importing itself included, and leaves the rest out', () => {
+    const g: ImportGraph = new Map([
+      ['a', ['b']],
+      ['b', ['c']],
+      ['c', ['a', 'd']],
+      ['d', ['d']],
+      ['e', ['a']],
+      ['f', []],
+    ]);
+    expect(stronglyConnected(g)).toHaveLength(4);
+    expect(importCycles(g)).toEqual([['d'], ['a', 'b', 'c']]);
+  });
+});
+
+describe('npm run imports', () => {
+  it('exits 1 and names the files of a circle made of type-only imports', () => {
+    const r = runScript('test/fixtures/import-circle');
+    expect(r.status).toBe(1);
+    expect(r.stdout).toContain('circle 1: 2 files');
+    expect(r.stdout).toMatch(/import-circle\/a\.ts\n\s+import-circle\/b\.ts/);
+    expect(r.stdout).not.toMatch(/^\s+import-circle\/leaf\.ts$/m);
+  });
+
+  it('exits 0 on src/', () => {
+    const r = runScript('src');
+    expect(r.stdout).toContain('no import circle');
+    expect(r.status).toBe(0);
+  });
+});
