@@ -26,7 +26,8 @@
  *
  * Environment: BENCH_REQUESTS (default 100 per workload and side; W3 half),
  * BENCH_LATENCIES (default `0,30`), BENCH_BULK=0 to skip the bulk pull,
- * BENCH_BULK_EVENTS (10000), BENCH_BULK_LATENCY_MS (30), BENCH_BULK_PARALLEL (8).
+ * BENCH_BULK_EVENTS (10000), BENCH_BULK_LATENCY_MS (30), BENCH_BULK_PARALLEL (the gateway's
+ * UPSTREAM_CONCURRENCY default, 10: the floor may keep as many requests in flight as the gateway).
  */
 import { spawn } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, readSync, rmSync, statSync } from 'node:fs';
@@ -48,7 +49,7 @@ const THROUGHPUT_CONCURRENCY = 8;
 const BULK = !['0', 'false', 'off'].includes(process.env.BENCH_BULK ?? '1');
 const BULK_EVENTS = Number(process.env.BENCH_BULK_EVENTS ?? 10_000);
 const BULK_LATENCY_MS = Number(process.env.BENCH_BULK_LATENCY_MS ?? 30);
-const BULK_PARALLEL = Number(process.env.BENCH_BULK_PARALLEL ?? 8);
+const BULK_PARALLEL = Number(process.env.BENCH_BULK_PARALLEL ?? parseConfig({}).limits.upstreamConcurrency);
 const BULK_PAGE = 500;
 const LEGACY_PAGE = 50;
 /** The legacy list's open window, as the gateway sends it (README "How reads go upstream"). */
@@ -329,7 +330,8 @@ const minMax = (xs: number[]): [number, number] => [Math.min(...xs), Math.max(..
 async function benchLatency(latencyMs: number): Promise<{ rows: Row[]; floorRps: number; gwRps: number }> {
   const sandbox = await startSandboxProcess(`latency-${latencyMs}`, { SANDBOX_LATENCY_MS: String(latencyMs), SANDBOX_EVENTS: '' });
   // The upstream cache off: this measures the gateway's own work against the floor (bench/cache.ts measures the cache).
-  const gateway = await startGateway(parseConfig({ port: 0, cache: { ttlSeconds: 0 } }), sandbox.url);
+  // Operation lines off (warn): they would flood the table; at info they cost ~0.05 ms a request (scripts/profile-w1.ts).
+  const gateway = await startGateway(parseConfig({ port: 0, cache: { ttlSeconds: 0 }, log: { level: 'warn' } }), sandbox.url);
   const rest = new Pool(sandbox.origin, { connections: 16 });
   const client = graphqlClient(gateway.url);
   try {
@@ -464,7 +466,7 @@ async function benchBulk(): Promise<{ floor: Pull; gw: Pull }> {
   const sandbox = await startSandboxProcess('bulk', { SANDBOX_LATENCY_MS: String(BULK_LATENCY_MS), SANDBOX_EVENTS: String(BULK_EVENTS) });
   const seedS = (performance.now() - t0) / 1000;
   // The upstream cache off: this measures the gateway's own work against the floor (bench/cache.ts measures the cache).
-  const gateway = await startGateway(parseConfig({ port: 0, cache: { ttlSeconds: 0 } }), sandbox.url);
+  const gateway = await startGateway(parseConfig({ port: 0, cache: { ttlSeconds: 0 }, log: { level: 'warn' } }), sandbox.url);
   const rest = new Pool(sandbox.origin, { connections: 16 });
   const client = graphqlClient(gateway.url);
   const PAGE_QUERY = `query Pull($after: String) { events(first: ${BULK_PAGE}, after: $after) { pageInfo { hasNextPage endCursor } nodes { databaseId title startDate } } }`;

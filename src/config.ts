@@ -1,6 +1,7 @@
 /**
  * The gateway's one typed, validated configuration. Every option has its
- * default and its reason here, and its environment variable in SETTINGS below
+ * default and its reason here (the upstream client's: upstream/defaults.ts),
+ * and its environment variable in SETTINGS below
  * (a new setting: a schema field plus one SETTINGS row; loadConfig needs no
  * change). `loadConfig` reads flags, environment and the optional config file,
  * and a bad value is a ConfigError that names it.
@@ -9,6 +10,7 @@ import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { describeIssues, parseText, type TextKind } from './cli-kit.ts';
 import { LOG_FORMATS, LOG_LEVELS } from './log.ts';
+import { UPSTREAM_DEFAULTS } from './upstream/defaults.ts';
 
 /** `OTEL_TRACES_SAMPLER` values (the spec's, less the Jaeger remote sampler). */
 export const TRACE_SAMPLERS = ['always_on', 'always_off', 'traceidratio', 'parentbased_always_on', 'parentbased_always_off', 'parentbased_traceidratio'] as const;
@@ -34,6 +36,10 @@ export function parseKeyValues(text: string): Record<string, string> | null {
   return out;
 }
 
+/**
+ * Each section is `.prefault({})`: an absent section is parsed as `{}`, so it
+ * gets its fields' own defaults, and every default is written once.
+ */
 export const configSchema = z.object({
   /** `PORT` / `--port`. 4000: the usual GraphQL development port. */
   port: z.number().int().min(0).max(65535).default(4000),
@@ -49,21 +55,19 @@ export const configSchema = z.object({
    * send no Authorization (server-to-server jobs). Unset: such callers are anonymous.
    */
   serviceAuth: z.string().regex(/^[^:]+:.+$/, 'must be user:application-password').optional(),
+  /** The upstream client; its defaults and their reasons are the client's own (UPSTREAM_DEFAULTS, upstream/defaults.ts). */
   upstream: z
     .object({
-      /** Pool connections per origin. 16: enough for parallel page fetches of several requests. */
-      connections: z.number().int().min(1).max(256).default(16),
-      /** 2 s: a healthy site accepts a connection in milliseconds. */
-      connectTimeoutMs: z.number().int().min(1).default(2_000),
-      /** 10 s: well under a typical 30 s request budget, long enough for a slow archive query. */
-      headersTimeoutMs: z.number().int().min(1).default(10_000),
-      bodyTimeoutMs: z.number().int().min(1).default(10_000),
-      /** 20 MiB: a 100-event page with embeds is ~0.5 MiB; more means something is wrong. */
-      maxResponseBytes: z.number().int().min(1024).default(20 * 1024 * 1024),
-      /** Retries of idempotent reads only (2, backoff, Retry-After). Writes are never retried. */
-      retries: z.number().int().min(0).max(5).default(2),
+      /** Pool connections per origin. */
+      connections: z.number().int().min(1).max(256).default(UPSTREAM_DEFAULTS.connections),
+      connectTimeoutMs: z.number().int().min(1).default(UPSTREAM_DEFAULTS.connectTimeoutMs),
+      headersTimeoutMs: z.number().int().min(1).default(UPSTREAM_DEFAULTS.headersTimeoutMs),
+      bodyTimeoutMs: z.number().int().min(1).default(UPSTREAM_DEFAULTS.bodyTimeoutMs),
+      maxResponseBytes: z.number().int().min(1024).default(UPSTREAM_DEFAULTS.maxResponseBytes),
+      /** Retries of idempotent reads only (backoff, Retry-After). Writes are never retried. */
+      retries: z.number().int().min(0).max(5).default(UPSTREAM_DEFAULTS.retries),
     })
-    .default({ connections: 16, connectTimeoutMs: 2_000, headersTimeoutMs: 10_000, bodyTimeoutMs: 10_000, maxResponseBytes: 20 * 1024 * 1024, retries: 2 }),
+    .prefault({}),
   limits: z
     .object({
       /** `first`/`last` cap on every connection: 500 (5 core pages fetched in parallel). */
@@ -110,10 +114,7 @@ export const configSchema = z.object({
        */
       maxArgumentLength: z.number().int().min(1).default(1_000),
     })
-    .default({
-      maxPageSize: 500, defaultPageSize: 10, upstreamConcurrency: 10, maxDepth: 15, maxAliases: 50, maxTokens: 5_000, maxCost: 1_000,
-      maxListItems: 100, maxSearchLength: 200, maxSlugLength: 200, maxUrlLength: 2_048, maxArgumentLength: 1_000,
-    }),
+    .prefault({}),
   /**
    * The per-operation upstream session (src/upstream/session.ts). The cap on
    * requests in flight stays `limits.upstreamConcurrency`.
@@ -143,7 +144,7 @@ export const configSchema = z.object({
        */
       siteRetryMs: z.number().int().min(0).default(5_000),
     })
-    .default({ budget: 500, deadlineMs: 15_000, siteRetryMs: 5_000 }),
+    .prefault({}),
   /**
    * `REDIS_URL` (`redis://host:6379/0`): the store shared by several gateway instances
    * (upstream cache, APQ, invalidations, rate-limit counters). Unset: each instance keeps
@@ -176,7 +177,7 @@ export const configSchema = z.object({
        */
       trustProxyHops: z.number().int().min(0).max(10).default(0),
     })
-    .default({ max: 0, windowSeconds: 60, key: 'ip', trustProxyHops: 0 }),
+    .prefault({}),
   /** Persisted documents and the operation safelist (src/plugins/safelist.ts). */
   persistedDocuments: z
     .object({
@@ -192,7 +193,7 @@ export const configSchema = z.object({
        */
       safelist: z.boolean().default(false),
     })
-    .default({ safelist: false })
+    .prefault({})
     .refine((p) => !p.safelist || p.manifest, { message: 'SAFELIST=1 needs PERSISTED_DOCUMENTS=<manifest.json>' }),
   /** The upstream GET cache (src/cache/). */
   cache: z
@@ -210,7 +211,7 @@ export const configSchema = z.object({
        */
       memoryMaxBytes: z.number().int().min(0).default(64 * 1024 * 1024),
     })
-    .default({ ttlSeconds: 10, memoryMaxBytes: 64 * 1024 * 1024 }),
+    .prefault({}),
   /** `GRAPHIQL=0` turns the GraphiQL page off. */
   graphiql: z.boolean().default(true),
   /** `INTROSPECTION=0` turns introspection off. */
@@ -233,7 +234,7 @@ export const configSchema = z.object({
        */
       credentials: z.boolean().default(false),
     })
-    .default({ origins: [], credentials: false }),
+    .prefault({}),
   log: z
     .object({
       /** `LOG_LEVEL`: `info` writes one line per operation and every upstream failure; `debug` and `trace` add nothing per field. */
@@ -241,7 +242,7 @@ export const configSchema = z.object({
       /** `LOG_FORMAT`: `auto` (pretty in a terminal, JSON otherwise), `json` or `pretty`. */
       format: z.enum(LOG_FORMATS).default('auto'),
     })
-    .default({ level: 'info', format: 'auto' }),
+    .prefault({}),
   metrics: z
     .object({
       /**
@@ -252,7 +253,7 @@ export const configSchema = z.object({
        */
       maxOperations: z.number().int().min(1).max(10_000).default(100),
     })
-    .default({ maxOperations: 100 }),
+    .prefault({}),
   /**
    * `FEDERATION=1`: serve the schema as an Apollo Federation 2 subgraph (`@key(fields: "id")`
    * on `Node` and its types, `_service`, `_entities`; src/federation.ts). Off by default:
@@ -297,7 +298,7 @@ export const configSchema = z.object({
       /** `OTEL_TRACES_SAMPLER_ARG`: the ratio (0..1) of the `*traceidratio` samplers. Unset: 1, the spec's. */
       samplerArg: z.number().min(0).max(1).optional(),
     })
-    .default({ sdkDisabled: false, exporters: [], otlpProtocol: 'http/protobuf', sampler: 'parentbased_always_on' }),
+    .prefault({}),
 });
 
 /** An origin as browsers send it in `Origin`: `new URL(o).origin` gives it back unchanged. */
@@ -429,7 +430,7 @@ function deepMerge(base: Json, over: Json): Json {
   return out;
 }
 
-/** The object schema inside `.default()`/`.optional()` wrappers, if it is one. */
+/** The object schema inside `.prefault()`/`.default()`/`.optional()` wrappers, if it is one. */
 function objectShape(schema: unknown): Record<string, unknown> | undefined {
   let s = schema as { def?: { innerType?: unknown } } | undefined;
   while (s && !(s instanceof z.ZodObject) && s.def?.innerType) s = s.def.innerType as typeof s;

@@ -7,11 +7,11 @@
  */
 import type { UpstreamCache } from './cache/upstream-cache.ts';
 import type { Config } from './config.ts';
-import { TotalHints } from './loaders/hints.ts';
+import { TotalHints } from './paging/hints.ts';
 import { createLoaders, type Loaders } from './loaders/index.ts';
 import type { UpstreamClient } from './upstream/client.ts';
 import type { SiteInfo } from './upstream/discovery.ts';
-import type { GatewayError } from './upstream/errors.ts';
+import type { GatewayError } from './errors.ts';
 import { createOperationSession, type OperationSession } from './upstream/session.ts';
 
 export interface Context {
@@ -26,7 +26,7 @@ export interface Context {
   refreshSite: () => Promise<SiteInfo>;
   upstream: OperationSession;
   readonly loaders: Loaders;
-  /** Lists' totals seen by earlier operations of this gateway, to plan page requests (loaders/hints.ts). */
+  /** Lists' totals seen by earlier operations of this gateway, to plan page requests (paging/hints.ts). */
   readonly totals: TotalHints;
   /**
    * A request header of the caller (lower-case name), for credentials the graph

@@ -27,7 +27,7 @@ import { nodeOf } from './resolvers/base.ts';
 import { mergeResolvers, resolvers } from './resolvers/index.ts';
 import type { Resolvers } from './generated/graphql.ts';
 import { buildSchema } from './schema.ts';
-import { GatewayError } from './upstream/errors.ts';
+import { GatewayError } from './errors.ts';
 
 /**
  * Federation 2.3: the first version with `@key` on interfaces (entity

@@ -17,7 +17,7 @@ import {
   type GraphQLInputType, type GraphQLNamedType, type GraphQLSchema, type InlineFragmentNode, type OperationDefinitionNode,
   type SelectionSetNode, type ValidationContext,
 } from 'graphql';
-import { GatewayError } from './upstream/errors.ts';
+import { GatewayError } from './errors.ts';
 
 type Fragments = Map<string, FragmentDefinitionNode>;
 type Variables = Record<string, unknown>;

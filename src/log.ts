@@ -20,7 +20,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { hostname } from 'node:os';
 import { pino, type DestinationStream, type Logger as PinoLogger } from 'pino';
 import pretty from 'pino-pretty';
-import { redactValues, secretForms } from './upstream/errors.ts';
+import { redactValues, secretForms } from './redact.ts';
 
 export type Logger = PinoLogger;
 

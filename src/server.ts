@@ -14,7 +14,7 @@ import { createContext, type Context } from './context.ts';
 import { createCors } from './cors.ts';
 import { createLogger, type Logger } from './log.ts';
 import { createObserver } from './plugins/observability.ts';
-import { TotalHints } from './loaders/hints.ts';
+import { TotalHints } from './paging/hints.ts';
 import { graphiqlAsset, graphiqlPage } from './graphiql.ts';
 import { maxAliasesRule, maxDepthRule } from './limits.ts';
 import { limitsPlugin } from './plugins/limits.ts';
@@ -33,7 +33,7 @@ import { UpstreamClient } from './upstream/client.ts';
 import type { TracerProvider } from '@opentelemetry/api';
 import { createTracing, type Tracing } from './telemetry.ts';
 import { tracingPlugin } from './plugins/tracing.ts';
-import { GatewayError, isGatewayError } from './upstream/errors.ts';
+import { GatewayError, isGatewayError } from './errors.ts';
 
 const MAX_BODY = 1024 * 1024;
 
@@ -122,10 +122,14 @@ export async function startGateway(config: Config, upstreamUrl: string, options:
    */
   const inProgress = new Set<AbortController>();
   let stopping = false;
-  // Lists' totals seen so far, to leave out pages past their end (loaders/hints.ts).
+  // Lists' totals seen so far, to leave out pages past their end (paging/hints.ts).
   const totals = new TotalHints();
 
   const httpServer = createServer();
+  // Idle keep-alive connections stay open 65 s (Node's default is 5 s): longer than the idle
+  // timeouts of the load balancers and routers in front (60 s is common), so they never send
+  // a request on a socket this side is closing (an ECONNRESET at the router).
+  httpServer.keepAliveTimeout = 65_000;
   // FEDERATION=1: the same schema as a Federation 2 subgraph (`_service`, `_entities`; federation.ts).
   const schema = config.federation ? buildFederatedSchema() : buildSchema();
   const apollo = new ApolloServer<Context>({

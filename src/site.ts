@@ -8,7 +8,7 @@
  */
 import type { UpstreamClient } from './upstream/client.ts';
 import { discover, type SiteInfo } from './upstream/discovery.ts';
-import { GatewayError, isGatewayError } from './upstream/errors.ts';
+import { GatewayError, isGatewayError } from './errors.ts';
 
 export interface SiteStateOptions {
   /** Least time between two reads of the index by operations while it has never been read. @default 5_000 */

@@ -43,7 +43,7 @@ import type { GraphQLResolveInfo } from 'graphql';
 import { parseKeyValues, type Config } from './config.ts';
 import type { Logger } from './log.ts';
 import type { UpstreamAttemptStart, UpstreamAttemptTrace } from './upstream/client.ts';
-import type { GatewayError } from './upstream/errors.ts';
+import type { GatewayError } from './errors.ts';
 
 /** The instrumentation scope named on every span. */
 const SCOPE = 'sitegraph';

@@ -20,7 +20,7 @@ import type { ApolloServerPlugin } from '@apollo/server';
 import type { Context } from '../context.ts';
 import type { CacheHint } from '../upstream/session.ts';
 
-/** Request headers that carry a credential (DESIGN.md "Auth"): their answers are the caller's alone. */
+/** Request headers that carry a credential (../shared/DESIGN.md "Auth"): their answers are the caller's alone. */
 const CREDENTIAL_HEADERS = ['authorization', 'cookie', 'x-automation-token', 'x-governance-api-key'];
 
 export interface ResponseFacts {

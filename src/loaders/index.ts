@@ -4,7 +4,7 @@
  *
  * - Events by ID batch into one legacy `include=` list request per 50 IDs
  *   (the legacy list is the only one that takes `include`). `include=` forces
- *   the default window (yesterday to +24 months, real-site-behaviour.md), so
+ *   the default window (yesterday to +24 months, ../shared/reference/real-site-behaviour.md), so
  *   the IDs it does not return are read one by one, in parallel, through the
  *   legacy single route. Without the legacy interface they are single
  *   calendar-core GETs in parallel (the operation's session caps how many
@@ -22,17 +22,11 @@ import { coreEvent, coreOrganizer, coreSeries, coreVenue } from '../mapping/core
 import type { EventModel, OrganizerModel, SeriesModel, TermModel, VenueModel } from '../mapping/models.ts';
 import type { UpstreamSession } from '../upstream/client.ts';
 import type { SiteInfo } from '../upstream/discovery.ts';
-import { isGatewayError } from '../upstream/errors.ts';
-import { LEGACY_MAX_PER_PAGE, legacyGet, legacyList } from '../upstream/calendarLegacy.ts';
-import { CORE_MAX_PER_PAGE, coreGet, coreList } from '../upstream/calendarCore.ts';
-import { readAll } from './window.ts';
-import { NO_HINT, type TotalHints } from './hints.ts';
-
-function chunks<T>(xs: readonly T[], n: number): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < xs.length; i += n) out.push(xs.slice(i, i + n));
-  return out;
-}
+import { isGatewayError } from '../errors.ts';
+import { LEGACY_MAX_PER_PAGE, legacyGet, legacyList } from '../upstream/calendar-legacy.ts';
+import { CORE_MAX_PER_PAGE, coreGet, coreList } from '../upstream/calendar-core.ts';
+import { readAll } from '../paging/window.ts';
+import { NO_HINT, type TotalHints } from '../paging/hints.ts';
 
 /** Upstream codes about the caller's credentials: an error, never "not found". */
 const CREDENTIAL_CODES = new Set(['incorrect_password', 'invalid_username', 'invalid_email', 'application_passwords_disabled', 'application_passwords_disabled_for_user']);
@@ -40,7 +34,7 @@ const CREDENTIAL_CODES = new Set(['incorrect_password', 'invalid_username', 'inv
 /**
  * Not found is `null`, however the site says it. One rule for every read by ID
  * or slug: a 404 or 410; calendar-core's 401/403 `rest_forbidden` for an ID that
- * does not exist (calendar-upstream.md §2), the legacy 403s for trashed and
+ * does not exist (../shared/reference/calendar-upstream.md §2), the legacy 403s for trashed and
  * unreadable objects; the legacy 400s for a slug that matches nothing or an ID
  * of another type ("Invalid parameter(s): slug", `rest-invalid-event-id`). A
  * wrong password stays an error.
@@ -81,21 +75,18 @@ export function createLoaders(session: UpstreamSession, site: SiteInfo, totals?:
     new DataLoader<number, V | null>(async (ids) => Promise.all(ids.map((id) => get(id).catch((e: unknown) => (e instanceof Error ? e : new Error(String(e)))))));
 
   const eventLegacySingle = singles((id) => orNull(legacyGet(session, 'events', id).then(legacyEvent)));
+  // `maxBatchSize`: one `include=` list request per page of IDs; DataLoader
+  // dispatches the batches of one tick together, so they go out in parallel.
+  const byPage = { maxBatchSize: LEGACY_MAX_PER_PAGE };
   const eventLegacy = new DataLoader<number, EventModel | null>(async (ids) => {
     const found = new Map<number, EventModel>();
-    await Promise.all(
-      chunks(ids, LEGACY_MAX_PER_PAGE).map((part) =>
-        (async () => {
-          // No `status`, so editors also see their drafts. The site ignores any
-          // dates sent with `include` and applies its default window instead.
-          const page = await legacyList(session, 'events', { include: part.join(',') }, 1, part.length);
-          for (const raw of page.items) {
-            const m = legacyEvent(raw);
-            found.set(m.databaseId, m);
-          }
-        })(),
-      ),
-    );
+    // No `status`, so editors also see their drafts. The site ignores any
+    // dates sent with `include` and applies its default window instead.
+    const page = await legacyList(session, 'events', { include: ids.join(',') }, 1, ids.length);
+    for (const raw of page.items) {
+      const m = legacyEvent(raw);
+      found.set(m.databaseId, m);
+    }
     // Outside that window (past events, events more than two years out): single reads.
     const outside = ids.filter((id) => !found.has(id));
     const singlesRead = await eventLegacySingle.loadMany(outside);
@@ -106,7 +97,7 @@ export function createLoaders(session: UpstreamSession, site: SiteInfo, totals?:
       else if (m) found.set(id, m);
     });
     return ids.map((id) => failed.get(id) ?? found.get(id) ?? null);
-  });
+  }, byPage);
   const eventCore = singles((id) => orNull(coreGet(session, 'events', id).then(coreEvent)));
 
   const venueCore = singles((id) => orNull(coreGet(session, 'venues', id).then(coreVenue)));
@@ -117,19 +108,13 @@ export function createLoaders(session: UpstreamSession, site: SiteInfo, totals?:
   const terms = (kind: 'categories' | 'tags') =>
     new DataLoader<number, TermModel | null>(async (ids) => {
       const found = new Map<number, TermModel>();
-      await Promise.all(
-        chunks(ids, LEGACY_MAX_PER_PAGE).map((part) =>
-          (async () => {
-            const page = await legacyList(session, kind, { include: part.join(','), hide_empty: false }, 1, part.length);
-            for (const raw of page.items) {
-              const t = legacyTerm(raw, kind === 'categories' ? 'Category' : 'Tag');
-              found.set(t.databaseId, t);
-            }
-          })(),
-        ),
-      );
+      const page = await legacyList(session, kind, { include: ids.join(','), hide_empty: false }, 1, ids.length);
+      for (const raw of page.items) {
+        const t = legacyTerm(raw, kind === 'categories' ? 'Category' : 'Tag');
+        found.set(t.databaseId, t);
+      }
       return ids.map((id) => found.get(id) ?? null);
-    });
+    }, byPage);
   const category = terms('categories');
   const tag = terms('tags');
 

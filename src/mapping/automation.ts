@@ -1,6 +1,6 @@
 /**
  * The automation connectors' answers -> graph objects, and graph inputs ->
- * their payloads (calendar-upstream.md §4). Pure: no I/O, no context.
+ * their payloads (../shared/reference/calendar-upstream.md §4). Pure: no I/O, no context.
  *
  * A connector's "mapped event" (TC `Traits/Maps/Event.php`) is flat, with ISO
  * 8601 dates carrying the event's offset. It becomes an `EventModel` whose
@@ -12,6 +12,7 @@
 import { DateTime } from 'luxon';
 import type { AutomationEventInput, AutomationFindEventsInput } from '../generated/graphql.ts';
 import type { EventModel } from './models.ts';
+import { bool, int, isJson, strict as str, type Json } from './json.ts';
 
 export interface AutomationFeedItemModel {
   itemId: string;
@@ -27,12 +28,6 @@ export interface AutomationFeedModel {
   raw: unknown;
 }
 
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
-const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
-const bool = (v: unknown): boolean | null => (typeof v === 'boolean' ? v : null);
-const int = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
-
 /** `2026-05-01T10:00:00+02:00` -> `2026-05-01T08:00:00Z`. */
 function isoUtc(v: unknown): string | null {
   if (typeof v !== 'string' || !v) return null;
@@ -47,7 +42,7 @@ export function itemEventId(id: unknown): number | null {
 }
 
 /** One mapped event -> the graph's event model. */
-export function mappedEventModel(o: Obj, databaseId: number): EventModel {
+export function mappedEventModel(o: Json, databaseId: number): EventModel {
   const multi = int(o.multi_day);
   return {
     kind: 'Event',
@@ -76,23 +71,23 @@ export function mappedEventModel(o: Obj, databaseId: number): EventModel {
 }
 
 /**
- * A feed or find-events answer -> items. The shapes (calendar-upstream.md §4):
+ * A feed or find-events answer -> items. The shapes (../shared/reference/calendar-upstream.md §4):
  * automation-a feeds `[mapped…]` or `[{"id":"no-new-events"}]`; automation-b
  * feeds `{"events":[mapped]}` or `{"events":{"id":"no-new-events"}}`;
  * find-events `[{"events":[mapped…]}]` or `[]`.
  */
 export function automationFeed(body: unknown): AutomationFeedModel {
   let list: unknown[];
-  if (Array.isArray(body) && body.length === 1 && isObj(body[0]) && Array.isArray(body[0].events)) list = body[0].events;
+  if (Array.isArray(body) && body.length === 1 && isJson(body[0]) && Array.isArray(body[0].events)) list = body[0].events;
   else if (Array.isArray(body)) list = body;
-  else if (isObj(body) && Array.isArray(body.events)) list = body.events;
-  else if (isObj(body) && isObj(body.events)) list = [body.events];
+  else if (isJson(body) && Array.isArray(body.events)) list = body.events;
+  else if (isJson(body) && isJson(body.events)) list = [body.events];
   else list = [];
 
   const items: AutomationFeedItemModel[] = [];
   let emptyReason: string | null = null;
   for (const entry of list) {
-    if (!isObj(entry)) continue;
+    if (!isJson(entry)) continue;
     const id = itemEventId(entry.id);
     if (id === null) {
       emptyReason ??= str(entry.id);
@@ -106,7 +101,7 @@ export function automationFeed(body: unknown): AutomationFeedModel {
 
 /** `{access_token}` -> the token, or null when the body has none. */
 export function accessTokenOf(body: unknown): string | null {
-  return isObj(body) && typeof body.access_token === 'string' ? body.access_token : null;
+  return isJson(body) && typeof body.access_token === 'string' ? body.access_token : null;
 }
 
 /** The connector input (camelCase) -> legacy event fields (snake_case); `extra` passes through. */
@@ -121,7 +116,7 @@ export function legacyEventPayload(input: AutomationEventInput | null | undefine
     if (k === 'extra' || v === undefined || v === null) continue;
     out[names[k] ?? k] = v;
   }
-  if (isObj(input.extra)) Object.assign(out, input.extra);
+  if (isJson(input.extra)) Object.assign(out, input.extra);
   return out;
 }
 
@@ -134,7 +129,7 @@ export function findEventsQuery(where: AutomationFindEventsInput | null | undefi
     if (k === 'extra' || v === undefined || v === null) continue;
     out[names[k] ?? k] = v as string | number | boolean | Array<string | number | boolean>;
   }
-  if (isObj(where.extra)) {
+  if (isJson(where.extra)) {
     for (const [k, v] of Object.entries(where.extra)) {
       if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' || Array.isArray(v)) out[k] = v as string;
     }

@@ -1,5 +1,5 @@
 /**
- * `calendar-core/v1` JSON -> graph models (reference/calendar-upstream.md §2):
+ * `calendar-core/v1` JSON -> graph models (../shared/reference/calendar-upstream.md §2):
  * WordPress posts-controller objects with `title.rendered`, dates without
  * offsets, embedded `venues`/`organizers`, term IDs only.
  */
@@ -23,7 +23,7 @@ function postBase(o: Json) {
     modifiedAtUtc: toUtc(str(o.modified_gmt)),
     // Only the ID is here; the image itself comes from the legacy interface.
     featuredImage: int(o.featured_media) ? undefined : null,
-    // Masked protected posts say `{rendered: "Password protected", protected: null}` (calendar-upstream.md §2).
+    // Masked protected posts say `{rendered: "Password protected", protected: null}` (../shared/reference/calendar-upstream.md §2).
     passwordProtected: 'protected' in content ? (bool(content.protected) ?? (content.rendered === 'Password protected' ? true : null)) : undefined,
   };
 }
@@ -31,7 +31,7 @@ function postBase(o: Json) {
 /**
  * A password-protected post as calendar-core/v1 sends it: every field but the
  * post basics becomes "Password protected", 0 or null, and `content.protected`
- * is null (calendar-upstream.md §2). Those values are not data.
+ * is null (../shared/reference/calendar-upstream.md §2). Those values are not data.
  */
 function isMasked(o: Json): boolean {
   const c = o.content;

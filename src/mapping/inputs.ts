@@ -4,7 +4,7 @@
  *
  * One unified input (graph names) is split by interface (spec "Legacy event
  * ... fields accepted on create and update", "calendar-core/v1 event -
- * fields"; DESIGN.md "The graph" table): the fields the chosen (primary)
+ * fields"; ../shared/DESIGN.md "The graph" table): the fields the chosen (primary)
  * interface accepts go in its payload; fields only the other one accepts go
  * in a secondary payload, sent as an update of the same object right after.
  */
@@ -92,7 +92,7 @@ export const EVENT_FIELDS: FieldDef[] = [
   { graph: 'template', core: 'template' },
   { graph: 'categoryIds', core: 'calendar_events_cat', legacy: 'categories' },
   { graph: 'tagIds', core: 'tags', legacy: 'tags' },
-  // The legacy `venue` takes one entry (calendar-upstream.md §1.6).
+  // The legacy `venue` takes one entry (../shared/reference/calendar-upstream.md §1.6).
   { graph: 'venueIds', core: 'venues', legacy: 'venue', conv: (v, _o, api) => (api === 'legacy' ? (v as number[])[0] ?? 0 : v) },
   { graph: 'organizerIds', core: 'organizers', legacy: 'organizer' },
   { graph: 'featuredImageId', core: 'featured_media', legacy: 'image' },
@@ -175,7 +175,7 @@ export function legacyOrganizerData(v: OrganizerInput, o: ConvertOptions): Json 
 /**
  * An event input -> the primary interface's payload, plus the other's for
  * fields only it accepts. Inline venue and organizers are legacy data
- * (calendar-upstream.md §1.6); when they go to a legacy follow-up, the
+ * (../shared/reference/calendar-upstream.md §1.6); when they go to a legacy follow-up, the
  * organizer IDs go with them so the list is set once.
  */
 export function eventPayloads(input: EventInput, api: Api, o: ConvertOptions): SplitPayloads {
@@ -431,7 +431,7 @@ const idsOf = (v: unknown): number[] =>
 /**
  * What a legacy update must carry so that nothing the caller did not touch
  * changes: the legacy `POST /events/<id>` rebuilds the event's calendar data
- * from the request and resets what it omits (real-site-behaviour.md "Legacy
+ * from the request and resets what it omits (../shared/reference/real-site-behaviour.md "Legacy
  * update ... is not a partial update": timezone, featured, cost, organizer,
  * website reset; an end date without its start date ignored).
  *
@@ -459,7 +459,7 @@ export function legacyEventState(raw: unknown, from: Api): Json {
     // website is reset to none — the state needs no `website` then (the site refuses "" as a URL).
     if (typeof o.website === 'string' && o.website && o.website !== o.url) out.website = o.website;
     for (const k of ['show_map', 'show_map_link', 'hide_from_listings']) if (k in o) out[k] = truthy(o[k]);
-    // `venue`: [] for none, an object for one, an array for several (calendar-upstream.md §1.3).
+    // `venue`: [] for none, an object for one, an array for several (../shared/reference/calendar-upstream.md §1.3).
     const venues = Array.isArray(o.venue) ? idsOf(o.venue) : rec(o.venue) ? idsOf([o.venue]) : [];
     // The update takes one venue, and keeps the venue when `venue` is omitted (same table): send it only when it is the one.
     if (venues.length === 1) out.venue = venues[0];
@@ -555,7 +555,7 @@ export function completeLegacyUpdate(layers: Json[], payload: Json, input: Event
 /**
  * A calendar-core update that touches a date: both dates and the matching
  * `duration` (a PATCH/PUT with only `end_date` leaves `duration` stale:
- * real-site-behaviour.md "calendar-core/v1 ... Updates").
+ * ../shared/reference/real-site-behaviour.md "calendar-core/v1 ... Updates").
  */
 export function completeCoreDates(payload: Json, input: EventInput, stored: StoredDates, o: ConvertOptions): FieldIssue | null {
   const zone = (given(input.timezone) ? input.timezone! : stored.timezone) ?? o.siteZone;

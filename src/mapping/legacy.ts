@@ -1,5 +1,5 @@
 /**
- * `calendar/events/v1` (legacy) JSON -> graph models (reference/calendar-upstream.md
+ * `calendar/events/v1` (legacy) JSON -> graph models (../shared/reference/calendar-upstream.md
  * §1.3–1.5, samples/legacy-*.json). Legacy venue and organizer objects drop
  * empty values, so an absent key there means "empty" (null), not "not served".
  */
@@ -172,7 +172,7 @@ class LegacyEvent extends LegacyPost implements EventModel {
   get venues(): VenueModel[] {
     if (this.venueList === undefined) {
       const v = this.o.venue;
-      // `venue` is [] for none, an object for one, an array for several (calendar-upstream.md §1.3).
+      // `venue` is [] for none, an object for one, an array for several (../shared/reference/calendar-upstream.md §1.3).
       const raws = Array.isArray(v) ? v : v && typeof v === 'object' ? [v] : [];
       this.venueList = raws.map((x) => legacyVenue(x));
     }

@@ -1,9 +1,24 @@
 /**
  * site-governance/v1 bodies -> graph objects (docs/sandbox-platform.md
- * "site-governance/v1"; other-upstream.md §1 has no real server to follow).
+ * "site-governance/v1"; ../shared/reference/other-upstream.md §1 has no real server to follow).
  */
-import { arr, obj, type Json } from './json.ts';
-import { asBool, asDateTime, asId, asInt, asNum, asStr, asStrings, listOf, nested, read, shape } from './platform-read.ts';
+import {
+  arr,
+  asBool,
+  asDateTime,
+  asId,
+  asInt,
+  asNum,
+  asStr,
+  asStrings,
+  isJson,
+  listOf,
+  nested,
+  obj,
+  read,
+  shape,
+  type Json,
+} from './json.ts';
 
 const SITE = {
   blogId: ['blog_id', asId],
@@ -15,7 +30,7 @@ const SITE = {
 
 export function usersOverview(body: unknown) {
   const o = obj(body, 'users overview');
-  const roles = typeof o.roles === 'object' && o.roles !== null && !Array.isArray(o.roles) ? (o.roles as Json) : {};
+  const roles = isJson(o.roles) ? o.roles : {};
   return {
     ...read(o, { totalUsers: ['total_users', asInt], complianceRate: ['compliance_rate', asNum] } as const),
     roles: Object.entries(roles).map(([role, n]) => ({ role, count: asId(n) })),

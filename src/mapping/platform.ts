@@ -4,18 +4,33 @@
  */
 import { DateTime } from 'luxon';
 import type { CreatePostInput, FacetFetchInput, FacetRefreshInput, PostsOrderBy, PostsWhere, RestContext, UpdatePostInput } from '../generated/graphql.ts';
-import { GatewayError } from '../upstream/errors.ts';
+import { GatewayError } from '../errors.ts';
 import { withOffset, toUtc } from './dates.ts';
-import { bool, idOf, int, intList, obj, rendered, str, type Json } from './json.ts';
+import {
+  asInt,
+  asStr,
+  asStrings,
+  bool,
+  idOf,
+  int,
+  intList,
+  isJson,
+  listOf,
+  nested,
+  obj,
+  rendered,
+  shape,
+  str,
+  type Json,
+} from './json.ts';
 import type { PostModel } from './platform-models.ts';
-import { asInt, asStr, asStrings, listOf, nested, shape } from './platform-read.ts';
 
 // ---- posts
 
 // The models live in platform-models.ts (codegen maps `Post` onto them); importers here keep their path.
 export type { PostConnectionModel, PostModel } from './platform-models.ts';
 
-/** A posts-controller object (site-upstream.md §7). Dates come without offset: `date` local, `date_gmt` UTC. */
+/** A posts-controller object (../shared/reference/site-upstream.md §7). Dates come without offset: `date` local, `date_gmt` UTC. */
 export function corePost(raw: unknown, siteZone: string): PostModel {
   const o = obj(raw, 'post');
   const content = typeof o.content === 'object' && o.content !== null ? (o.content as Json) : null;
@@ -70,7 +85,7 @@ type PostsQueryValue = string | number | boolean | Array<string | number>;
  * a query parameter its endpoint does not declare without a word (6.1 has no
  * `search_columns`, 6.2+; `format`, 6.3+; `search_semantics`, 6.9+: it
  * answers every post as if the filter had not been given;
- * real-site-behaviour.md, test/wordpress/). So every graph argument whose
+ * ../shared/reference/real-site-behaviour.md, test/wordpress/). So every graph argument whose
  * REST parameter the site does not declare is refused with BAD_USER_INPUT
  * naming it, before anything is sent; a silently wider answer would be wrong.
  */
@@ -158,7 +173,7 @@ function dateFields(value: string): Record<string, string> {
 
 /**
  * CreatePostInput / UpdatePostInput -> the body of POST /core/v2/posts or of
- * an update of /core/v2/posts/<id> (site-upstream.md §7 "Writes"). Fields
+ * an update of /core/v2/posts/<id> (../shared/reference/site-upstream.md §7 "Writes"). Fields
  * left out or null are not sent: WordPress's update is partial, so they keep
  * their stored values.
  */
@@ -208,7 +223,7 @@ export interface DeletedPostModel {
 }
 
 /**
- * The answer of DELETE /core/v2/posts/<id> (site-upstream.md §7 "Delete"):
+ * The answer of DELETE /core/v2/posts/<id> (../shared/reference/site-upstream.md §7 "Delete"):
  * with `force`, `{deleted: true, previous: <the post>}`; without, the trashed
  * post itself (status `trash`).
  */
@@ -295,11 +310,11 @@ export interface AttachmentLookupModel {
   raw: unknown;
 }
 
-/** GenerateBlocks-style `{success: true, response: {id, full_url, width, height, sizes}}` (other-upstream.md §5). */
+/** GenerateBlocks-style `{success: true, response: {id, full_url, width, height, sizes}}` (../shared/reference/other-upstream.md §5). */
 export function attachmentLookup(body: unknown): AttachmentLookupModel {
   const o = obj(body, 'attachment lookup');
   const r = obj(o.response, 'attachment lookup response');
-  const sizes = typeof r.sizes === 'object' && r.sizes !== null && !Array.isArray(r.sizes) ? (r.sizes as Json) : {};
+  const sizes = isJson(r.sizes) ? r.sizes : {};
   return {
     databaseId: idOf(r, 'attachment'),
     url: str(r.full_url),
@@ -358,7 +373,7 @@ const selections = (facets: { name: string; values: string[] }[] | null | undefi
 /** FacetRefreshInput -> FacetWP's `data` (includes/class-request.php `process_post_data`). */
 export function refreshData(input: FacetRefreshInput | null | undefined): Record<string, unknown> {
   const i = input ?? {};
-  const extra = typeof i.extra === 'object' && i.extra !== null && !Array.isArray(i.extra) ? (i.extra as Json) : {};
+  const extra = isJson(i.extra) ? i.extra : {};
   const extras: Json = typeof extra.extras === 'object' && extra.extras !== null ? { ...(extra.extras as Json) } : {};
   if (i.pagerHtml) extras.pager = true;
   if (i.countsHtml) extras.counts = true;

@@ -1,6 +1,6 @@
 /**
  * `seo/v1` JSON <-> graph objects (pure; no I/O). Shapes follow
- * reference/site-upstream.md §8, other-upstream.md §7 and the seo-* samples;
+ * ../shared/reference/site-upstream.md §8, ../shared/reference/other-upstream.md §7 and the seo-* samples;
  * docs/sandbox-seo.md says what the sandbox decides where those are silent.
  * Yoast wraps many answers in `{json: ...}` and puts a `status` inside 200
  * bodies; `unwrap` and `actionResult` own those differences.
@@ -37,8 +37,8 @@ import type {
   SeoWorkoutLinkSuggestion,
   SeoWorkouts,
 } from '../generated/graphql.ts';
-import { cleanText } from '../upstream/errors.ts';
-import { UpstreamShapeError, arr, bool, int, num, obj, str, type Json } from './json.ts';
+import { cleanText } from './text.ts';
+import { UpstreamShapeError, arr, bool, int, isJson, num, obj, str, type Json } from './json.ts';
 
 // ---------------------------------------------------------------------------
 // Payloads (what routes/seo.ts sends)
@@ -77,11 +77,9 @@ export interface SiteRepresentation {
   description?: string;
 }
 
-const isObj = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
-
 /** Yoast's `{json: X}` wrapper -> X; anything else as is. */
 export function unwrap(body: unknown): unknown {
-  return isObj(body) && 'json' in body ? body.json : body;
+  return isJson(body) && 'json' in body ? body.json : body;
 }
 
 /** `esc_url()` writes `&` as `&#038;` (sample seo-statistics.json). */
@@ -129,7 +127,7 @@ export function redirectList(body: unknown): Redirect[] {
   const raw = b.redirects;
   let entries: [number | null, unknown][];
   if (Array.isArray(raw)) entries = raw.map((r, i) => [i, r]);
-  else if (isObj(raw)) entries = Object.entries(raw).map(([k, r]) => [/^\d+$/.test(k) ? Number(k) : null, r]);
+  else if (isJson(raw)) entries = Object.entries(raw).map(([k, r]) => [/^\d+$/.test(k) ? Number(k) : null, r]);
   else if (raw === undefined || raw === null) entries = [];
   else throw new UpstreamShapeError('expected redirects/list `redirects` to be a list or an object');
   // An array comes back only when the kept positions are 0..n-1, so its indexes are positions too.
@@ -158,7 +156,7 @@ function redirect(v: unknown, position: number | null): Redirect {
  * failure (FAILED).
  */
 export function redirectResult(w: RedirectWrite): RedirectResult {
-  const b = isObj(w.body) ? w.body : {};
+  const b = isJson(w.body) ? w.body : {};
   const success = b.success === true || w.body === true || w.body === 'true';
   let outcome: RedirectOutcome = 'OK';
   if (!success) outcome = b.type === 'warning' ? 'WARNING' : b.type === 'error' ? 'ERROR' : 'FAILED';
@@ -179,7 +177,7 @@ const onOff = (v: unknown): boolean | null => (v === 'on' ? true : v === 'off' ?
 /** GET: `{success, is_apache, disable_php_redirect, separate_file, file_path}`; PUT: `{success, message, data}`. */
 export function redirectSettings(body: unknown): RedirectSettings {
   const b = obj(body, 'redirect settings');
-  const s = isObj(b.data) ? b.data : b;
+  const s = isJson(b.data) ? b.data : b;
   return {
     disablePhpRedirect: onOff(s.disable_php_redirect),
     separateFile: onOff(s.separate_file),
@@ -207,7 +205,7 @@ export function scoreSummary(body: unknown): SeoScoreSummary {
   const b = obj(body, 'scores');
   const groups = arr(b.scores, 'scores.scores').map((x) => {
     const g = obj(x, 'score group');
-    const links = isObj(g.links) ? g.links : {};
+    const links = isJson(g.links) ? g.links : {};
     // Yoast sends the IDs as a comma-separated string (troubleshooting only).
     const ids = typeof g.ids === 'string' ? g.ids.split(',').map((i) => int(i)).filter((i): i is number => i !== null) : Array.isArray(g.ids) ? g.ids.map((i) => int(i)).filter((i): i is number => i !== null) : null;
     return { name: str(g.name) ?? '', amount: int(g.amount) ?? 0, viewLink: str(links.view), ids, raw: x };
@@ -245,7 +243,7 @@ export function configurationState(body: unknown): string[] {
 
 export function head(status: number, body: unknown): SeoHead {
   const b = obj(body, 'get_head');
-  const json = isObj(b.json) ? b.json : {};
+  const json = isJson(b.json) ? b.json : {};
   return {
     status: int(b.status) ?? status,
     html: str(b.html),
@@ -268,7 +266,7 @@ export function metaFields(body: unknown): SeoMetaField[] {
 
 export function keyphrases(body: unknown): SeoKeyphraseResults {
   const b = obj(body, 'related_keyphrases');
-  const results = isObj(b.results) ? b.results : {};
+  const results = isJson(b.results) ? b.results : {};
   const columnNames = strings(results.columnNames);
   const rows = (Array.isArray(results.rows) ? results.rows : []).map((r) => (Array.isArray(r) ? r.map((c) => str(c)) : []));
   const col = (name: string) => columnNames.indexOf(name);
@@ -291,9 +289,9 @@ export function keyphrases(body: unknown): SeoKeyphraseResults {
 /** The tokens are credentials: only whether there is one, and its times, reach the graph. */
 export function keywordAuth(body: unknown): SeoKeywordResearchAuth {
   const b = obj(body, 'keyword_research/authenticate');
-  const t = isObj(b.tokens) ? b.tokens : {};
+  const t = isJson(b.tokens) ? b.tokens : {};
   return {
-    success: (int(b.status) ?? 200) === 200 && isObj(b.tokens),
+    success: (int(b.status) ?? 200) === 200 && isJson(b.tokens),
     hasAccessToken: bool(t.has_access_token) ?? typeof t.access_token === 'string',
     expiresAt: int(t.expires),
     createdAt: int(t.created_at),
@@ -312,7 +310,7 @@ export function keywordAuth(body: unknown): SeoKeywordResearchAuth {
 export function actionResult(body: unknown): SeoActionResult {
   const inner = unwrap(body);
   if (typeof inner === 'boolean') return { success: inner, status: null, message: null, failures: [], raw: body };
-  const b = isObj(inner) ? inner : {};
+  const b = isJson(inner) ? inner : {};
   const message = str(b.message) ?? str(b.error);
   const status = int(b.status);
   const success = typeof b.success === 'boolean' ? b.success && (status === null || status < 400) : message !== null && b.error === undefined;
@@ -322,7 +320,7 @@ export function actionResult(body: unknown): SeoActionResult {
 /** `{json: true|false}` answers (workouts). */
 export function jsonBool(body: unknown): boolean {
   const v = unwrap(body);
-  return v === true || (isObj(v) && v.success === true);
+  return v === true || (isJson(v) && v.success === true);
 }
 
 // ---------------------------------------------------------------------------
@@ -330,10 +328,10 @@ export function jsonBool(body: unknown): boolean {
 
 export function tasks(body: unknown): SeoTask[] {
   const b = obj(body, 'get_tasks');
-  const list = Array.isArray(b.tasks) ? b.tasks : isObj(b.tasks) ? Object.values(b.tasks) : [];
+  const list = Array.isArray(b.tasks) ? b.tasks : isJson(b.tasks) ? Object.values(b.tasks) : [];
   return list.map((x) => {
     const t = obj(x, 'task');
-    const cta = isObj(t.callToAction) ? t.callToAction : null;
+    const cta = isJson(t.callToAction) ? t.callToAction : null;
     return {
       id: str(t.id) ?? '',
       title: str(t.title),
@@ -415,7 +413,7 @@ export function prominentWordsContent(body: unknown): SeoProminentWordsContent {
   const nextUrl = str(b.next_url);
   const objects: SeoContentForWords[] = (Array.isArray(b.objects) ? b.objects : []).map((x) => {
     const o = obj(x, 'content for prominent words');
-    const meta = isObj(o.meta) ? o.meta : {};
+    const meta = isJson(o.meta) ? o.meta : {};
     return {
       objectId: int(o.object_id) ?? 0,
       content: str(o.content),
@@ -429,7 +427,7 @@ export function prominentWordsContent(body: unknown): SeoProminentWordsContent {
 }
 
 function workout(v: unknown): SeoWorkout | null {
-  if (!isObj(v)) return null;
+  if (!isJson(v)) return null;
   return { finishedSteps: strings(v.finishedSteps), indexablesByStep: v.indexablesByStep ?? null };
 }
 
@@ -455,7 +453,7 @@ export function lastUpdated(body: unknown): string | null {
 /** `{json: {value}}`. */
 export function videoEmbedPermission(body: unknown): boolean {
   const v = unwrap(body);
-  return isObj(v) ? bool(v.value) ?? false : false;
+  return isJson(v) ? bool(v.value) ?? false : false;
 }
 
 // ---------------------------------------------------------------------------
@@ -498,7 +496,7 @@ export function siteRepresentation(i: SeoSiteRepresentationInput): SiteRepresent
 
 /** The sandbox (and Yoast's validator) wants exactly `finishedSteps` and `indexablesByStep`. */
 export function workoutPayload(i: SeoWorkoutInput): Json {
-  return { finishedSteps: i.finishedSteps, indexablesByStep: isObj(i.indexablesByStep) ? i.indexablesByStep : {} };
+  return { finishedSteps: i.finishedSteps, indexablesByStep: isJson(i.indexablesByStep) ? i.indexablesByStep : {} };
 }
 
 export function prominentWords(words: { stem: string; weight: number }[]): Record<string, number> {

@@ -1,13 +1,10 @@
 /**
  * Views, embed, notices, wizard and aggregator answers -> graph objects, and
- * their inputs -> REST parameters (spec B2, C, D, E; calendar-upstream.md
+ * their inputs -> REST parameters (spec B2, C, D, E; ../shared/reference/calendar-upstream.md
  * §2, §3, §5, §6). Pure: no I/O, no context.
  */
 import type { CalendarEmbedInput, OnboardingWizardInput } from '../generated/graphql.ts';
-
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
-const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
+import { isJson, strict as str, type Json } from './json.ts';
 
 /** The nonce pair a rendered view embeds for the next request (TEC's `tribe-events-view-nonce-data`). */
 export function viewNonces(html: string): { tvn1: string | null; tvn2: string | null } | null {
@@ -15,7 +12,7 @@ export function viewNonces(html: string): { tvn1: string | null; tvn2: string | 
   if (!m) return null;
   try {
     const o = JSON.parse(m[1]!) as unknown;
-    return isObj(o) ? { tvn1: str(o.tvn1), tvn2: str(o.tvn2) } : null;
+    return isJson(o) ? { tvn1: str(o.tvn1), tvn2: str(o.tvn2) } : null;
   } catch {
     return null;
   }
@@ -23,7 +20,7 @@ export function viewNonces(html: string): { tvn1: string | null; tvn2: string | 
 
 /** `{html}` (TEC 6.11.1+), or the bare HTML older sites send. */
 export function viewHtmlOf(body: unknown): string | null {
-  if (isObj(body) && typeof body.html === 'string') return body.html;
+  if (isJson(body) && typeof body.html === 'string') return body.html;
   return typeof body === 'string' ? body : null;
 }
 
@@ -58,7 +55,7 @@ export function occurrencesNotices(body: unknown): OccurrencesNoticeModel[] {
     const raw = typeof n === 'string' ? n : JSON.stringify(n);
     try {
       const o = typeof n === 'string' ? (JSON.parse(n) as unknown) : n;
-      if (isObj(o)) return { type: str(o.type), message: str(o.message), raw };
+      if (isJson(o)) return { type: str(o.type), message: str(o.message), raw };
     } catch {
       /* plain text notice */
     }
@@ -67,32 +64,32 @@ export function occurrencesNotices(body: unknown): OccurrencesNoticeModel[] {
 }
 
 /** Wizard input (camelCase, as the wizard's own script sends it) -> body; `extra` passes through. */
-export function wizardBody(input: OnboardingWizardInput): Obj {
+export function wizardBody(input: OnboardingWizardInput): Json {
   const names: Record<string, string> = { actionNonce: 'action_nonce', dateFormat: 'date_format', timezoneString: 'timezone_string', startOfWeek: 'start_of_week' };
-  const out: Obj = {};
+  const out: Json = {};
   for (const [k, v] of Object.entries(input)) {
     if (k === 'extra' || v === undefined || v === null) continue;
     out[names[k] ?? k] = v;
   }
-  if (isObj(input.extra)) Object.assign(out, input.extra);
+  if (isJson(input.extra)) Object.assign(out, input.extra);
   return out;
 }
 
 export function wizardResult(status: number, body: unknown) {
-  const o = isObj(body) ? body : {};
+  const o = isJson(body) ? body : {};
   const messages = Array.isArray(o.message) ? o.message.map(String) : typeof o.message === 'string' ? [o.message] : [];
   const id = (v: unknown) => (typeof v === 'number' ? v : typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : null);
   return { success: o.success === true, failed: status >= 500, messages, organizerId: id(o.organizer_id), venueId: id(o.venue_id), raw: body };
 }
 
-const ids = (v: unknown): number[] => (Array.isArray(v) ? v.map(Number).filter(Number.isFinite) : isObj(v) ? Object.values(v).map(Number).filter(Number.isFinite) : []);
+const ids = (v: unknown): number[] => (Array.isArray(v) ? v.map(Number).filter(Number.isFinite) : isJson(v) ? Object.values(v).map(Number).filter(Number.isFinite) : []);
 
 /** The batch answer: `{status, activity{<type>:{created,updated,skipped,scheduled}}, interval, next_batch_hash?}`. */
 export function importBatchResult(body: unknown) {
-  const o = isObj(body) ? body : {};
-  const activity = isObj(o.activity)
+  const o = isJson(body) ? body : {};
+  const activity = isJson(o.activity)
     ? Object.entries(o.activity).map(([type, a]) => {
-        const x = isObj(a) ? a : {};
+        const x = isJson(a) ? a : {};
         return { type, created: ids(x.created), updated: ids(x.updated), skipped: ids(x.skipped), scheduled: ids(x.scheduled) };
       })
     : [];
@@ -106,6 +103,6 @@ export function importBatchResult(body: unknown) {
 }
 
 export function importStateResult(body: unknown) {
-  const o = isObj(body) ? body : {};
+  const o = isJson(body) ? body : {};
   return { status: str(o.status) ?? '', raw: body };
 }

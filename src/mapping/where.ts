@@ -6,7 +6,7 @@
  * filter). Pure: no I/O.
  */
 import type { EventsOrderBy, EventsWhere, PlacesWhere, PostStatus, SeriesWhere, TermsOrderBy, TermsWhere } from '../generated/graphql.ts';
-import { GatewayError } from '../upstream/errors.ts';
+import { GatewayError } from '../errors.ts';
 import { declaredArgs, type SiteInfo } from '../upstream/discovery.ts';
 import type { QueryValue } from '../upstream/client.ts';
 import { toSiteLocal } from './dates.ts';
@@ -79,7 +79,7 @@ const DATE_KEYS: readonly (readonly ['startDate' | 'endDate' | 'startsBefore' | 
  * The open window a legacy list must be given to mean "every event": with no
  * dates the legacy list covers only yesterday to +24 months, and one date alone
  * keeps the default of the other. The epoch is refused as "not a date"
- * (real-site-behaviour.md, "The default date window"); these two are accepted.
+ * (../shared/reference/real-site-behaviour.md, "The default date window"); these two are accepted.
  */
 export const OPEN_START = '1900-01-01 00:00:00';
 export const OPEN_END = '9999-12-31 23:59:59';
@@ -87,7 +87,7 @@ export const OPEN_END = '9999-12-31 23:59:59';
 /**
  * Without `strict_dates` the legacy list widens `start_date` to the start of
  * its (site-local) day and every other bound to the end of its day
- * (calendar-upstream.md §1.2). calendar-core/v1 takes times exactly, so the
+ * (../shared/reference/calendar-upstream.md §1.2). calendar-core/v1 takes times exactly, so the
  * gateway widens them itself: one meaning whichever interface answers.
  */
 function widen(param: string, local: string): string {
@@ -108,7 +108,7 @@ export const WITH_IDS: readonly string[] = ['ids', 'status'] satisfies (keyof Ev
  * Lists of events (spec A1 / B1). The legacy list is preferred: on real sites
  * it is about twice as fast as calendar-core/v1, and it is the one that filters
  * by category and tag (TEC 6.15's calendar-core list ignores `categories` and
- * `tags`, real-site-behaviour.md), so term filters need it. calendar-core/v1
+ * `tags`, ../shared/reference/real-site-behaviour.md), so term filters need it. calendar-core/v1
  * serves the filters only it has.
  */
 export function planEvents(site: SiteInfo, where: EventsWhere = {}, orderBy?: EventsOrderBy | null): ListPlan {
@@ -120,7 +120,7 @@ export function planEvents(site: SiteInfo, where: EventsWhere = {}, orderBy?: Ev
   if (geo && geo.distance !== undefined && geo.distance !== null) coreOnly.push('where.geolocation.distance');
   if (statuses.length > 1) coreOnly.push('where.status (several values)');
   if (orderBy) coreOnly.push('orderBy');
-  // The legacy list refuses `post_parent=0` ("Post with ID 0 is not an event.", calendar-upstream.md §1.2).
+  // The legacy list refuses `post_parent=0` ("Post with ID 0 is not an event.", ../shared/reference/calendar-upstream.md §1.2).
   if (where.postParent === 0) coreOnly.push('where.postParent 0');
   const iface = choose(site, 'events', legacyOnly, coreOnly, 'legacy');
   const strict = where.strictDates === true;
@@ -223,7 +223,7 @@ export interface TermPlan extends ListPlan {
   /**
    * Only children of this term (0: top-level terms). Filtered by the gateway:
    * the legacy term archives refuse `parent=0` and take only the ID of an
-   * existing term (real-site-behaviour.md, "Categories").
+   * existing term (../shared/reference/real-site-behaviour.md, "Categories").
    */
   parent: number | null;
 }

@@ -19,7 +19,7 @@
 import type { ApolloServerPlugin } from '@apollo/server';
 import type { Config } from '../config.ts';
 import { costError, operationCost, oversizedArgument, resolveOperation, sizeError } from '../limits.ts';
-import { GatewayError } from '../upstream/errors.ts';
+import { GatewayError } from '../errors.ts';
 
 export type LimitsConfig = Pick<
   Config['limits'],

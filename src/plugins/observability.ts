@@ -78,9 +78,22 @@ export function createObserver(opts: ObserverOptions) {
     async requestDidStart(start) {
       const rec = current();
       if (!rec) return;
-      rec.secrets = () => requestSecretForms(start.request);
-      const session = start.contextValue.upstream;
-      rec.upstreamRequests = () => session.sent;
+      // The record outlives the request: timers started inside it (AbortSignal.timeout's
+      // deadline, 15 s) hold the async scope, so it must not hold the request's context
+      // (its loaders and every model read). These closures see the request and the session
+      // only until the response is sent, then the figures they produced.
+      let request: typeof start.request | null = start.request;
+      let forms: readonly string[] | null = null;
+      rec.secrets = () => forms ?? (request ? (forms = requestSecretForms(request)) : []);
+      let session: typeof start.contextValue.upstream | null = start.contextValue.upstream;
+      let sent = 0;
+      rec.upstreamRequests = () => session?.sent ?? sent;
+      const release = () => {
+        rec.secrets?.();
+        sent = session?.sent ?? sent;
+        request = null;
+        session = null;
+      };
       return {
         async didResolveOperation(rc) {
           rec.operationName = rc.operationName ?? null;
@@ -95,6 +108,7 @@ export function createObserver(opts: ObserverOptions) {
           const body = rc.response.body;
           const result = body.kind === 'single' ? body.singleResult : body.initialResult;
           for (const e of result.errors ?? []) rec.errorCodes.push(codeOf(e) ?? 'INTERNAL_SERVER_ERROR');
+          release();
         },
       };
     },

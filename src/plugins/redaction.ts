@@ -1,9 +1,9 @@
 /**
- * Redaction by value. The pattern rules of `redact()` (errors.ts) catch
+ * Redaction by value. The pattern rules of `redact()` (redact.ts) catch
  * `?api_key=…` and `Basic …`, but a site may echo a key anywhere: in a
  * message, in `data.params`, in details. This plugin knows the request's
  * secrets by value and removes every occurrence from every error the gateway
- * sends or logs (DESIGN.md "Auth"; issue 9, finding 9):
+ * sends or logs (../shared/DESIGN.md "Auth"; issue 9, finding 9):
  *
  * - the configured service credential (`SITEGRAPH_SERVICE_AUTH`);
  * - the caller's `Authorization` (the header, its Basic token, the password);
@@ -18,7 +18,7 @@
 import type { ApolloServerPlugin, GraphQLRequestContext } from '@apollo/server';
 import { getNamedType, getNullableType, isInputObjectType, isListType, type GraphQLInputType } from 'graphql';
 import { forEachField, resolveOperation } from '../limits.ts';
-import { REDACTED, redactValues, secretForms } from '../upstream/errors.ts';
+import { REDACTED, redactValues, secretForms } from '../redact.ts';
 
 /** Headers whose values are secrets (lower-case). */
 export const SECRET_HEADERS = ['x-governance-api-key', 'x-automation-token'] as const;

@@ -1,9 +1,9 @@
 /**
  * The automation connectors (schema/automation.graphql): thin glue from
- * arguments to upstream/calendarExtras.ts and mapping/automation.ts.
+ * arguments to upstream/calendar-extras.ts and mapping/automation.ts.
  *
  * A token is the `accessToken` argument, else the `X-Automation-Token`
- * header (DESIGN.md "Auth"). It is handed to the upstream module and nowhere
+ * header (../shared/DESIGN.md "Auth"). It is handed to the upstream module and nowhere
  * else: never logged, never part of an error (errors.ts redacts site messages).
  */
 import type { Context } from '../context.ts';
@@ -14,8 +14,8 @@ import { legacyEvent } from '../mapping/legacy.ts';
 import {
   apiDocument, authorizeA, createEvent, feed, findEvents, updateEvent,
   type Connector, type FeedKind,
-} from '../upstream/calendarExtras.ts';
-import { GatewayError } from '../upstream/errors.ts';
+} from '../upstream/calendar-extras.ts';
+import { GatewayError } from '../errors.ts';
 
 /** The request header a token may come in when no argument gives one. */
 export const AUTOMATION_TOKEN_HEADER = 'x-automation-token';

@@ -4,7 +4,7 @@ import type { QueryResolvers, Resolvers } from '../generated/graphql.ts';
 import { fromGlobalId } from '../mapping/ids.ts';
 import type { NodeModel } from '../mapping/models.ts';
 import type { PostModel } from '../mapping/platform-models.ts';
-import { GatewayError } from '../upstream/errors.ts';
+import { GatewayError } from '../errors.ts';
 import { connectionFields } from './connection.ts';
 import { postById } from './platform-content.ts';
 

@@ -1,13 +1,13 @@
 /** Connection plumbing shared by every list: window -> models -> `{edges, nodes, pageInfo, totalCount}`. */
 import type { Context } from '../context.ts';
-import { fetchWindow, encodeCursor, memoryPages, type PagingArgs } from '../loaders/window.ts';
+import { fetchWindow, encodeCursor, memoryPages, type PagingArgs } from '../paging/window.ts';
 import type { ConnectionModel } from '../mapping/models.ts';
 import type { PageFetcher } from '../upstream/paging.ts';
 
 /**
  * `list`, when given, names the upstream list and its filters (route and query):
  * the total its answers carry is remembered under it, so a later window over the
- * same list leaves out the pages past its end (loaders/hints.ts).
+ * same list leaves out the pages past its end (paging/hints.ts).
  */
 export async function connection<T>(
   ctx: Context,

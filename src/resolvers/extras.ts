@@ -2,7 +2,7 @@
  * Views, embed, notices, API documents, the onboarding wizard and aggregator
  * callbacks (schema/views.graphql, schema/imports.graphql), plus the
  * automation connectors (resolvers/automation.ts). Thin: args ->
- * upstream/calendarExtras.ts -> mapping.
+ * upstream/calendar-extras.ts -> mapping.
  */
 import { z } from 'zod';
 import type { MutationResolvers, QueryResolvers, Resolvers } from '../generated/graphql.ts';
@@ -11,8 +11,8 @@ import {
 } from '../mapping/views.ts';
 import {
   apiDocument, calendarEmbed, deleteOccurrencesNotice, importBatch, importState, readOccurrencesNotices, saveWizard, viewHtml,
-} from '../upstream/calendarExtras.ts';
-import { GatewayError } from '../upstream/errors.ts';
+} from '../upstream/calendar-extras.ts';
+import { GatewayError } from '../errors.ts';
 import { AutomationA, AutomationB, automationMutation, automationQuery } from './automation.ts';
 
 // Every request goes through the operation's session, which refuses routes whose

@@ -4,14 +4,14 @@
  */
 import type { Context } from '../context.ts';
 import type { EventsOrderBy, EventsWhere, PlacesWhere, SeriesWhere, TermsOrderBy, TermsWhere } from '../generated/graphql.ts';
-import { readAll, type PagingArgs } from '../loaders/window.ts';
+import { readAll, type PagingArgs } from '../paging/window.ts';
 import { coreEvent, coreOrganizer, coreSeries, coreVenue } from '../mapping/core.ts';
 import { legacyEvent, legacyOrganizer, legacyTerm, legacyVenue } from '../mapping/legacy.ts';
 import type { ConnectionModel, EventModel, OrganizerModel, SeriesModel, TermModel, VenueModel } from '../mapping/models.ts';
 import { planEvents, planPlaces, planSeries, planTerms, WITH_IDS } from '../mapping/where.ts';
-import { GatewayError } from '../upstream/errors.ts';
-import { CORE_MAX_PER_PAGE, coreList } from '../upstream/calendarCore.ts';
-import { LEGACY_MAX_PER_PAGE, legacyList } from '../upstream/calendarLegacy.ts';
+import { GatewayError } from '../errors.ts';
+import { CORE_MAX_PER_PAGE, coreList } from '../upstream/calendar-core.ts';
+import { LEGACY_MAX_PER_PAGE, legacyList } from '../upstream/calendar-legacy.ts';
 import { connection, memoryConnection } from './connection.ts';
 
 /** A list field's arguments: paging, and the generated `where`/`orderBy` input types of the list. */

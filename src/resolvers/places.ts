@@ -5,9 +5,9 @@ import type { OrganizerResolvers, QueryResolvers, VenueResolvers } from '../gene
 import { idArgument, toGlobalId, type NodeType } from '../mapping/ids.ts';
 import { legacyOrganizer, legacyVenue } from '../mapping/legacy.ts';
 import type { OrganizerModel, VenueModel } from '../mapping/models.ts';
-import { legacyGet } from '../upstream/calendarLegacy.ts';
+import { legacyGet } from '../upstream/calendar-legacy.ts';
 import { orNull } from '../loaders/index.ts';
-import { GatewayError } from '../upstream/errors.ts';
+import { GatewayError } from '../errors.ts';
 import { crossField, crossFields, statusEnum, andThen, type OtherLoader } from './fields.ts';
 import { eventsConnection, placesConnection } from './lists.ts';
 

@@ -25,7 +25,7 @@ import {
   type PostModel,
 } from '../mapping/platform.ts';
 import { obj } from '../mapping/json.ts';
-import { GatewayError } from '../upstream/errors.ts';
+import { GatewayError } from '../errors.ts';
 import * as platform from '../upstream/platform.ts';
 import { declaredArgs } from '../upstream/discovery.ts';
 import { createPosts } from '../writes/posts.ts';
@@ -85,7 +85,7 @@ export const contentMutation: Pick<MutationResolvers, 'createPost' | 'updatePost
   createPost: async (_p, { input }, ctx) => {
     return corePost(await platform.createPost(ctx.upstream, postBody(input)), ctx.site.timezone);
   },
-  // A missing post answers 404 rest_post_invalid_id (real-site-behaviour.md "core/v2 single posts"): NOT_FOUND.
+  // A missing post answers 404 rest_post_invalid_id (../shared/reference/real-site-behaviour.md "core/v2 single posts"): NOT_FOUND.
   updatePost: async (_p, { id, input }, ctx) => {
     const n = idArg(id, 'id');
     return corePost(await platform.updatePost(ctx.upstream, n, postBody(input)), ctx.site.timezone);

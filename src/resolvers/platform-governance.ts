@@ -6,7 +6,7 @@
 import type { GovernanceNetworkResolvers, GovernanceRemoteResolvers, GovernanceResolvers, QueryResolvers } from '../generated/graphql.ts';
 import { databaseIdOf } from '../mapping/ids.ts';
 import * as m from '../mapping/platform-governance.ts';
-import { GatewayError } from '../upstream/errors.ts';
+import { GatewayError } from '../errors.ts';
 import { contentReviewStatus, governanceRead, governanceRemote } from '../upstream/platform.ts';
 
 export const governanceQuery: Pick<QueryResolvers, 'governance'> = {

@@ -11,7 +11,7 @@ import * as map from '../mapping/seo.ts';
 import { resolversOf, writeRequestOf } from '../routes/declare.ts';
 import { CREATE_REDIRECT, SEO_MUTATION_ROUTES, SEO_QUERY_ROUTES, checkTarget } from '../routes/seo.ts';
 import { sendWrites } from '../upstream/batch.ts';
-import { GatewayError } from '../upstream/errors.ts';
+import { GatewayError } from '../errors.ts';
 
 /** Most redirects `importRedirects` takes at once. */
 const MAX_IMPORT = 500;

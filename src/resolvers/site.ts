@@ -3,8 +3,8 @@ import type { MutationResolvers, NamespaceResolvers, QueryResolvers } from '../g
 import { obj } from '../mapping/json.ts';
 import type { NamespaceModel, SiteInfo } from '../mapping/site-models.ts';
 import { parseIndex } from '../upstream/discovery.ts';
-import { GatewayError } from '../upstream/errors.ts';
-import { INDEXED_NAMESPACES, namespaceIndex } from '../upstream/siteIndex.ts';
+import { GatewayError } from '../errors.ts';
+import { INDEXED_NAMESPACES, namespaceIndex } from '../upstream/site-index.ts';
 
 function fromSite(site: SiteInfo, name: string): NamespaceModel {
   const available = site.namespaces.includes(name);
@@ -21,7 +21,7 @@ export const siteQuery: Pick<QueryResolvers, 'site' | 'namespaces' | 'namespace'
     }
     if (!ctx.site.namespaces.includes(name)) return fromSite(ctx.site, name);
     const raw = await namespaceIndex(ctx.upstream, name);
-    // The namespace index has the root index's `routes` shape (site-upstream.md §4).
+    // The namespace index has the root index's `routes` shape (../shared/reference/site-upstream.md §4).
     const parsed = parseIndex({ namespaces: [name], routes: obj(raw, 'namespace index').routes ?? {} });
     return { ...fromSite(parsed, name), raw };
   },

@@ -4,9 +4,9 @@ import type { CategoryResolvers, QueryResolvers, TagResolvers } from '../generat
 import { idArgument, toGlobalId } from '../mapping/ids.ts';
 import { legacyTerm } from '../mapping/legacy.ts';
 import type { TermModel } from '../mapping/models.ts';
-import { legacyGet } from '../upstream/calendarLegacy.ts';
+import { legacyGet } from '../upstream/calendar-legacy.ts';
 import { orNull } from '../loaders/index.ts';
-import { GatewayError } from '../upstream/errors.ts';
+import { GatewayError } from '../errors.ts';
 import { eventsConnection, termsConnection } from './lists.ts';
 import { prefetchCategoryTree } from './prefetch.ts';
 

@@ -19,7 +19,8 @@
 import type { Context } from '../context.ts';
 import type { WriteRequest } from '../upstream/batch.ts';
 import type { QueryValue, UpstreamRequest, UpstreamSession } from '../upstream/client.ts';
-import { fromUpstreamResponse, type GatewayError } from '../upstream/errors.ts';
+import { fromUpstreamResponse } from '../upstream/errors.ts';
+import type { GatewayError } from '../errors.ts';
 import type { RouteUse } from '../upstream/route-use.ts';
 
 /** The resolver function of field K in a generated resolver map R (codegen's `Resolver` is a function or `{resolve}`). */

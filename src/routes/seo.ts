@@ -24,14 +24,13 @@ import type {
   SeoQueryReadabilityScoresArgs,
 } from '../generated/graphql.ts';
 import * as map from '../mapping/seo.ts';
-import { GatewayError } from '../upstream/errors.ts';
+import { isJson } from '../mapping/json.ts';
+import { GatewayError } from '../errors.ts';
 import type { RouteUse } from '../upstream/route-use.ts';
 import { byArg, routeRows, type FieldRoute, type FieldRoutes, type RouteDecl } from './declare.ts';
 
 /** A body that is an object with this key (`'html' in body`), the mark of Yoast's data answers at a non-2xx status. */
 const hasKey = (key: string) => (b: unknown): boolean => typeof b === 'object' && b !== null && key in b;
-
-const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
  * Redirect writes answer validation and store failures with plain bodies
@@ -41,7 +40,7 @@ const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object
  */
 const REDIRECT_ANSWER = {
   status: 400,
-  isData: (b: unknown) => isObj(b) && b.success === false && typeof b.title === 'string',
+  isData: (b: unknown) => isJson(b) && b.success === false && typeof b.title === 'string',
 };
 
 const redirectResult = (body: unknown, { status }: { status: number }) => map.redirectResult({ status, body });

@@ -1,5 +1,5 @@
 /**
- * The `/batch/v1` writer (reference/site-upstream.md §3; DESIGN.md "Writes").
+ * The `/batch/v1` writer (../shared/reference/site-upstream.md §3; ../shared/DESIGN.md "Writes").
  *
  * Given the write requests of one mutation, in order, it sends those whose
  * route the site's root index marks `allow_batch` in `/batch/v1` requests of
@@ -16,7 +16,8 @@
  */
 import type { QueryValue, UpstreamSession } from './client.ts';
 import { allowsBatch, type SiteInfo } from './discovery.ts';
-import { GatewayError, fromTransportError, fromUpstreamResponse } from './errors.ts';
+import { GatewayError } from '../errors.ts';
+import { fromTransportError, fromUpstreamResponse } from './errors.ts';
 
 export interface WriteRequest {
   method: 'POST' | 'PUT' | 'PATCH' | 'DELETE';

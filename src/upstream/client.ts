@@ -1,5 +1,5 @@
 /**
- * The only module that sends HTTP to the site (DESIGN.md "Layout", STYLE.md §4).
+ * The only module that sends HTTP to the site (../shared/DESIGN.md "Layout", ../shared/STYLE.md §4).
  *
  * Transport concerns are small layers composed once, in `UpstreamSession.request`:
  *
@@ -14,8 +14,9 @@ import { Pool } from 'undici';
 import type { Dispatcher } from 'undici';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { identityOf } from '../cache/identity.ts';
+import { UPSTREAM_DEFAULTS } from './defaults.ts';
+import { GatewayError } from '../errors.ts';
 import {
-  GatewayError,
   MalformedResponseError,
   ResponseTooLargeError,
   fromTransportError,
@@ -47,33 +48,33 @@ export interface UpstreamAttemptEvent {
 export interface UpstreamOptions {
   /** REST root: `http://host/wp-json/`, or a `?rest_route=` root (`http://host/?rest_route=`). */
   baseUrl: string;
-  /** undici Pool connections per origin. @default 16 */
+  /** undici Pool connections per origin. @default UPSTREAM_DEFAULTS.connections */
   connections?: number;
-  /** Idle keep-alive time when the site sends no `Keep-Alive` hint. @default 10_000 */
+  /** Idle keep-alive time when the site sends no `Keep-Alive` hint. @default UPSTREAM_DEFAULTS.keepAliveTimeoutMs */
   keepAliveTimeoutMs?: number;
-  /** TCP (and TLS) connect timeout. @default 2_000 */
+  /** TCP (and TLS) connect timeout. @default UPSTREAM_DEFAULTS.connectTimeoutMs */
   connectTimeoutMs?: number;
   /**
    * Time allowed until the response headers arrive. undici checks headers and
    * body timeouts on a coarse timer (~0.5-1 s resolution), so sub-second
-   * values fire late. @default 10_000
+   * values fire late. @default UPSTREAM_DEFAULTS.headersTimeoutMs
    */
   headersTimeoutMs?: number;
-  /** Time allowed between two body chunks (same coarse timer). @default 10_000 */
+  /** Time allowed between two body chunks (same coarse timer). @default UPSTREAM_DEFAULTS.bodyTimeoutMs */
   bodyTimeoutMs?: number;
-  /** Response bodies larger than this are refused (UPSTREAM_BAD_RESPONSE) and the connection aborted. @default 20 MiB */
+  /** Response bodies larger than this are refused (UPSTREAM_BAD_RESPONSE) and the connection aborted. @default UPSTREAM_DEFAULTS.maxResponseBytes */
   maxResponseBytes?: number;
-  /** Extra attempts for idempotent reads (GET/HEAD) only; writes are never retried. @default 2 */
+  /** Extra attempts for idempotent reads (GET/HEAD) only; writes are never retried. @default UPSTREAM_DEFAULTS.retries */
   retries?: number;
-  /** First backoff delay; doubles per retry, with jitter. @default 100 */
+  /** First backoff delay; doubles per retry, with jitter. @default UPSTREAM_DEFAULTS.retryBaseDelayMs */
   retryBaseDelayMs?: number;
-  /** Longest `Retry-After` we wait for; a longer one fails at once, carrying `retryAfter`. @default 2_000 */
+  /** Longest `Retry-After` we wait for; a longer one fails at once, carrying `retryAfter`. @default UPSTREAM_DEFAULTS.maxRetryAfterMs */
   maxRetryAfterMs?: number;
   /** Authorization header value used when the caller has none (server-to-server). @default none */
   serviceAuthorization?: string;
   /** Headers sent on every request (the session's Authorization always wins). @default {} */
   defaultHeaders?: Record<string, string>;
-  /** @default 'sitegraph/0.1' */
+  /** @default UPSTREAM_DEFAULTS.userAgent */
   userAgent?: string;
   /** Metrics/log hook, called once per attempt; must not throw (errors are swallowed). @default none */
   onResponse?: (e: UpstreamAttemptEvent) => void;
@@ -101,32 +102,6 @@ export interface UpstreamAttemptTrace {
   headers: Record<string, string>;
   end(status: number | null, error?: GatewayError): void;
 }
-
-/**
- * Every default, with its reason. Config (src/config.ts) and its tests pin
- * these through `resolveUpstreamOptions`.
- */
-export const UPSTREAM_DEFAULTS = {
-  /** Enough parallelism for loaders fanning out per request without flooding a PHP-FPM pool. */
-  connections: 16,
-  /** Longer than typical PHP servers' 5 s; undici uses the server's own `Keep-Alive: timeout` hint when sent. */
-  keepAliveTimeoutMs: 10_000,
-  /** A healthy site on a LAN connects in milliseconds; fail fast and let the retry try again. */
-  connectTimeoutMs: 2_000,
-  /** WordPress builds the whole response before sending headers; slow archives need seconds. */
-  headersTimeoutMs: 10_000,
-  /** Between chunks; a stalled body is a hung PHP worker. */
-  bodyTimeoutMs: 10_000,
-  /** Far above any real REST page (100 posts with content), small enough to protect the gateway's memory. */
-  maxResponseBytes: 20 * 1024 * 1024,
-  /** Two extra tries cover a restarted upstream or a stale keep-alive socket. */
-  retries: 2,
-  /** 100 ms, 200 ms (with jitter): short enough to stay inside a GraphQL request. */
-  retryBaseDelayMs: 100,
-  /** Waiting longer than this inside one GraphQL request is worse than failing with `retryAfter`. */
-  maxRetryAfterMs: 2_000,
-  userAgent: 'sitegraph/0.1',
-} as const;
 
 export interface ResolvedUpstreamOptions {
   baseUrl: string;
@@ -242,7 +217,7 @@ export class UpstreamClient {
   readonly options: Readonly<Omit<ResolvedUpstreamOptions, 'serviceAuthorization'>> & { readonly hasServiceAuthorization: boolean };
   readonly #serviceAuthorization: string | undefined;
   readonly #resolved: ResolvedUpstreamOptions;
-  /** One Pool per origin, created lazily; safe to share across sessions (STYLE.md §10). */
+  /** One Pool per origin, created lazily; safe to share across sessions (../shared/STYLE.md §10). */
   readonly #pools = new Map<string, Pool>();
   #closed = false;
 

@@ -1,9 +1,9 @@
 /**
- * The site's root index (`GET /`, reference/site-upstream.md §4) -> what the
+ * The site's root index (`GET /`, ../shared/reference/site-upstream.md §4) -> what the
  * gateway may use: namespaces present, routes and their `allow_batch`, the
  * batch size limit, the time zone. Read at start and on /readyz.
  */
-import { obj, str, num, type Json } from '../mapping/json.ts';
+import { isJson, obj, str, num, type Json } from '../mapping/json.ts';
 import type { UpstreamSession } from './client.ts';
 import type { RouteInfo, SiteInfo } from '../mapping/site-models.ts';
 
@@ -37,7 +37,7 @@ export function parseIndex(body: unknown): SiteInfo {
     for (const e of endpoints) {
       if (typeof e !== 'object' || e === null || !Array.isArray(e.methods) || e.args === undefined || e.args === null) continue;
       // PHP serialises an endpoint without arguments as `"args": []`.
-      const names = typeof e.args === 'object' && e.args !== null && !Array.isArray(e.args) ? Object.keys(e.args as Json) : [];
+      const names = isJson(e.args) ? Object.keys(e.args) : [];
       for (const m of e.methods) args[String(m)] = names;
     }
     return {

@@ -2,112 +2,21 @@
  * Upstream failures -> typed `GatewayError`s with a stable `extensions.code`.
  *
  * This is the one place that knows every error body the site can send
- * (DESIGN.md "Errors"; reference/site-upstream.md §1, §8; calendar-upstream.md
- * §0, §2, §3, §4; other-upstream.md §5, §7) and every way the transport can
+ * (../shared/DESIGN.md "Errors"; ../shared/reference/site-upstream.md §1, §8; ../shared/reference/calendar-upstream.md
+ * §0, §2, §3, §4; ../shared/reference/other-upstream.md §5, §7) and every way the transport can
  * fail (undici and Node socket errors). Everything else in the gateway sees
  * only `GatewayError`.
  */
-import { GraphQLError } from 'graphql';
-
-/** The stable codes a caller can branch on (`extensions.code`). */
-export type GatewayCode =
-  | 'BAD_USER_INPUT'
-  | 'UNAUTHENTICATED'
-  | 'FORBIDDEN'
-  | 'NOT_FOUND'
-  | 'GONE'
-  | 'CONFLICT'
-  | 'UPSTREAM_TIMEOUT'
-  | 'UPSTREAM_UNAVAILABLE'
-  | 'UPSTREAM_ERROR'
-  | 'UPSTREAM_BAD_RESPONSE'
-  | 'NAMESPACE_UNAVAILABLE'
-  /** The operation sent its budget of upstream requests (UPSTREAM_BUDGET; upstream/session.ts). */
-  | 'REQUEST_BUDGET_EXCEEDED'
-  | 'NOT_IMPLEMENTED'
-  /** An operation type the gateway does not serve (subscriptions); HTTP 400. */
-  | 'OPERATION_NOT_SUPPORTED'
-  /** A write was sent but its answer never arrived (or could not be read): it may or may not have happened. */
-  | 'OUTCOME_UNKNOWN';
-
-/** Where an error came from upstream: the site's own code (if it sent one), the HTTP status, our route label. */
-export interface UpstreamErrorSource {
-  /** The site's error code (`rest_invalid_param`, ...), a transport code (`ECONNRESET`, `UND_ERR_HEADERS_TIMEOUT`), or null when none was sent. */
-  code: string | null;
-  /** HTTP status, or null when no response arrived. */
-  status: number | null;
-  /** The route label of the request, e.g. `GET /calendar-core/v1/events/<id>`. */
-  route: string;
-}
-
-export interface GatewayErrorExtensions {
-  [key: string]: unknown;
-  code: GatewayCode;
-  upstream?: UpstreamErrorSource;
-  /** The offending parameters: `data.params` of a WP_Error (`{name: reason}` or a list of missing names). */
-  params?: Record<string, string> | string[];
-  /** Extra machine-readable detail (`data.details` of a WP_Error, Yoast `fields`, ...). */
-  details?: unknown;
-  /** Seconds the site asked us to wait (`Retry-After`). */
-  retryAfter?: number;
-  /** The offending GraphQL arguments, for errors the gateway raises itself (`['where.startDate']`). */
-  arguments?: string[];
-}
-
-/** Known extension fields, plus any extra ones (e.g. `max` for a too-large `first`), copied into `extensions`. */
-export interface GatewayErrorInit {
-  [extension: string]: unknown;
-  upstream?: UpstreamErrorSource;
-  params?: Record<string, string> | string[];
-  details?: unknown;
-  retryAfter?: number;
-  arguments?: string[];
-  originalError?: unknown;
-}
-
-/**
- * A GraphQL error with a stable code. The only error class resolvers need to
- * know; anything that is not one is masked as an internal error by the server.
- */
-export class GatewayError extends GraphQLError {
-  readonly code: GatewayCode;
-  declare readonly extensions: GatewayErrorExtensions;
-
-  constructor(code: GatewayCode, message: string, init: GatewayErrorInit = {}) {
-    const { originalError: cause, ...fields } = init;
-    const extensions: GatewayErrorExtensions = { code };
-    // Undefined fields are left out, so `extensions` serialises to exactly what is known.
-    for (const [k, v] of Object.entries(fields)) if (v !== undefined && k !== 'code') extensions[k] = v;
-    const originalError = cause instanceof Error ? cause : undefined;
-    super(message, { extensions, ...(originalError ? { originalError } : {}) });
-    this.name = 'GatewayError';
-    this.code = code;
-  }
-
-  static badInput(message: string, init?: GatewayErrorInit): GatewayError {
-    return new GatewayError('BAD_USER_INPUT', message, init);
-  }
-  static unauthenticated(message = 'Authentication is required.', init?: GatewayErrorInit): GatewayError {
-    return new GatewayError('UNAUTHENTICATED', message, init);
-  }
-  static forbidden(message = 'Not allowed.', init?: GatewayErrorInit): GatewayError {
-    return new GatewayError('FORBIDDEN', message, init);
-  }
-  static notFound(message: string, init?: GatewayErrorInit): GatewayError {
-    return new GatewayError('NOT_FOUND', message, init);
-  }
-  static notImplemented(message: string, init?: GatewayErrorInit): GatewayError {
-    return new GatewayError('NOT_IMPLEMENTED', message, init);
-  }
-  /** A REST namespace absent from the site's root index (DESIGN.md "The graph"). */
-  static namespaceUnavailable(namespace: string, init?: GatewayErrorInit): GatewayError {
-    return new GatewayError('NAMESPACE_UNAVAILABLE', `The site does not provide the REST namespace "${namespace}".`, init);
-  }
-}
-
-export function isGatewayError(e: unknown): e is GatewayError {
-  return e instanceof GatewayError;
-}
+import {
+  GatewayError,
+  isGatewayError,
+  type GatewayCode,
+  type GatewayErrorInit,
+  type UpstreamErrorSource,
+} from '../errors.ts';
+import { isJson, statusIn, strict, type Json } from '../mapping/json.ts';
+import { cleanText } from '../mapping/text.ts';
+import { redact } from '../redact.ts';
 
 // ---------------------------------------------------------------------------
 // Errors the client raises itself while reading a response. They are classes
@@ -204,24 +113,18 @@ interface Extracted {
   override?: GatewayCode;
 }
 
-type Obj = Record<string, unknown>;
-
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
-const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
-const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isInteger(v) ? v : typeof v === 'string' && /^\d{3}$/.test(v) ? Number(v) : undefined);
-
 /** `[]` and `{}` are PHP's empty array: nothing to report. */
 function nonEmpty(v: unknown): unknown {
   if (v === null || v === undefined) return undefined;
   if (Array.isArray(v) && v.length === 0) return undefined;
-  if (isObj(v) && Object.keys(v).length === 0) return undefined;
+  if (isJson(v) && Object.keys(v).length === 0) return undefined;
   return v;
 }
 
-/** WP `data.params`: `{name: reason}` for invalid params, `[name, ...]` for missing ones (site-upstream.md §1). */
+/** WP `data.params`: `{name: reason}` for invalid params, `[name, ...]` for missing ones (../shared/reference/site-upstream.md §1). */
 function toParams(v: unknown): Record<string, string> | string[] | undefined {
   if (Array.isArray(v)) return v.length ? v.map((x) => cleanText(String(x))) : undefined;
-  if (isObj(v)) {
+  if (isJson(v)) {
     const out: Record<string, string> = {};
     for (const [k, x] of Object.entries(v)) out[k] = cleanText(typeof x === 'string' ? x : JSON.stringify(x));
     return Object.keys(out).length ? out : undefined;
@@ -231,7 +134,7 @@ function toParams(v: unknown): Record<string, string> | string[] | undefined {
 
 /**
  * GenerateBlocks-style bodies always come with HTTP 401, whatever went wrong
- * (other-upstream.md §5); permission failures use core `rest_forbidden`
+ * (../shared/reference/other-upstream.md §5); permission failures use core `rest_forbidden`
  * instead, so the 401 here says nothing about credentials.
  */
 const GENERATEBLOCKS_CODES: Record<string, GatewayCode> = {
@@ -250,66 +153,66 @@ function extract(raw: unknown): Extracted | null {
       return null;
     }
   }
-  if (!isObj(body)) return null; // `[]` (Yoast introductions 400), scalars, null
+  if (!isJson(body)) return null; // `[]` (Yoast introductions 400), scalars, null
 
-  // Yoast wraps many answers in `{json: ...}` (other-upstream.md §7).
-  if (isObj(body.json) && !('code' in body)) body = body.json as Obj;
-  const b = body as Obj;
+  // Yoast wraps many answers in `{json: ...}` (../shared/reference/other-upstream.md §7).
+  if (isJson(body.json) && !('code' in body)) body = body.json as Json;
+  const b = body as Json;
 
-  // Serialised WP_Error used as response data (Zapier, calendar-upstream.md §4):
+  // Serialised WP_Error used as response data (Zapier, ../shared/reference/calendar-upstream.md §4):
   // {"errors":{"<code>":["<msg>"]},"error_data":{"<code>":{"status":400}}}. The
   // HTTP status is always 400, so the status inside decides.
-  if (isObj(b.errors) && !('code' in b)) {
+  if (isJson(b.errors) && !('code' in b)) {
     const codes = Object.keys(b.errors);
     const first = codes[0];
     if (first !== undefined) {
       const msgs = b.errors[first];
-      const msg = Array.isArray(msgs) ? str(msgs[0]) : str(msgs);
-      const data = isObj(b.error_data) ? b.error_data[first] : undefined;
+      const msg = Array.isArray(msgs) ? strict(msgs[0]) : strict(msgs);
+      const data = isJson(b.error_data) ? b.error_data[first] : undefined;
       const rest = codes.slice(1);
       return {
         code: first,
         message: msg,
-        innerStatus: isObj(data) ? num(data.status) : undefined,
+        innerStatus: isJson(data) ? statusIn(data.status) : undefined,
         preferInner: true,
         details: rest.length ? { otherCodes: rest } : undefined,
       };
     }
   }
 
-  // WP_Error: {code, message, data: {status, params, details} | null} (site-upstream.md §1),
-  // including tec/v1's page-not-found with no `data` (calendar-upstream.md §2) and the
+  // WP_Error: {code, message, data: {status, params, details} | null} (../shared/reference/site-upstream.md §1),
+  // including tec/v1's page-not-found with no `data` (../shared/reference/calendar-upstream.md §2) and the
   // aggregator's WP_Error whose code is a sentence and message empty (§3).
   if (typeof b.code === 'string' && (typeof b.message === 'string' || b.message === undefined || b.message === null)) {
-    const data = isObj(b.data) ? b.data : undefined;
+    const data = isJson(b.data) ? b.data : undefined;
     return {
       code: b.code,
-      message: str(b.message),
+      message: strict(b.message),
       params: toParams(data?.params),
       details: nonEmpty(data?.details),
-      innerStatus: num(data?.status),
+      innerStatus: statusIn(data?.status),
     };
   }
 
-  // GenerateBlocks: {error:true, success:false, error_code, response} (other-upstream.md §5).
+  // GenerateBlocks: {error:true, success:false, error_code, response} (../shared/reference/other-upstream.md §5).
   if (b.error === true && typeof b.error_code === 'string') {
     return {
       code: b.error_code,
-      message: str(b.response) ?? str(b.message),
+      message: strict(b.response) ?? strict(b.message),
       override: GENERATEBLOCKS_CODES[b.error_code],
     };
   }
 
-  // Yoast Premium redirects: {title, message, success:false, fields?, type?} (site-upstream.md §8).
+  // Yoast Premium redirects: {title, message, success:false, fields?, type?} (../shared/reference/site-upstream.md §8).
   // A validation failure may come with HTTP 200; its `type` says error or warning.
   if (b.success === false && typeof b.title === 'string') {
-    const type = str(b.type);
-    const details: Obj = { title: b.title };
+    const type = strict(b.type);
+    const details: Json = { title: b.title };
     if (b.fields !== undefined) details.fields = b.fields;
     if (type) details.type = type;
     return {
       code: type ? `redirect_${type}` : 'redirect_failed',
-      message: str(b.message) ?? b.title,
+      message: strict(b.message) ?? b.title,
       details,
       innerStatus: type ? 400 : undefined,
     };
@@ -320,14 +223,14 @@ function extract(raw: unknown): Extracted | null {
   // (Yoast configuration), `{type:"failure", response}` (Yoast file_size),
   // `{message, success:false, status}`.
   const message =
-    str(b.error) ?? str(b.message) ?? (b.type === 'failure' ? str(b.response) : null);
+    strict(b.error) ?? strict(b.message) ?? (b.type === 'failure' ? strict(b.response) : null);
   const failures = nonEmpty(b.failures);
   if (message !== null || b.success === false || b.error === true) {
     return {
       code: null,
       message,
       details: failures !== undefined ? { failures } : undefined,
-      innerStatus: num(b.status),
+      innerStatus: statusIn(b.status),
     };
   }
   return null;
@@ -355,7 +258,7 @@ export function fromUpstreamResponse(
   const code = x?.override ?? codeForStatus(effective);
 
   // Message as given, HTML stripped; a WP_Error with an empty message carries
-  // its sentence in `code` (calendar-upstream.md §3).
+  // its sentence in `code` (../shared/reference/calendar-upstream.md §3).
   let message = x?.message ? cleanText(x.message) : '';
   if (!message && x?.code && /\s/.test(x.code)) message = cleanText(x.code);
   if (!message) message = `HTTP ${status} from upstream`;
@@ -494,76 +397,4 @@ export function fromTransportError(err: unknown, route: string): GatewayError {
   }
   const known = [...f.codes].find((c) => /^[A-Z][A-Z0-9_]+$/.test(c)) ?? null;
   return new GatewayError('UPSTREAM_UNAVAILABLE', `Upstream request failed (${route})${known ? ` with ${known}` : ''}.`, { upstream: upstream(known), originalError: err });
-}
-
-// ---------------------------------------------------------------------------
-// Text hygiene
-
-const ENTITIES: Record<string, string> = {
-  amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ',
-  rsquo: '\u2019', lsquo: '\u2018', rdquo: '\u201d', ldquo: '\u201c', hellip: '\u2026', ndash: '\u2013', mdash: '\u2014', rsaquo: '\u203a', laquo: '\u00ab', raquo: '\u00bb',
-};
-
-/** Strips HTML tags and decodes common entities: WordPress messages may carry `<strong>`, `&hellip;`. */
-export function cleanText(s: string): string {
-  return s
-    .replace(/<[^>]*>/g, '')
-    .replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (m, e: string) => {
-      if (e[0] === '#') {
-        const n = e[1] === 'x' || e[1] === 'X' ? parseInt(e.slice(2), 16) : parseInt(e.slice(1), 10);
-        return Number.isFinite(n) && n > 0 && n <= 0x10ffff ? String.fromCodePoint(n) : m;
-      }
-      return ENTITIES[e.toLowerCase()] ?? m;
-    })
-    .replace(/\s+/g, ' ')
-    .trim();
-}
-
-/** Query parameters and JSON keys whose values are secrets (automation tokens, governance API keys, ...). */
-const SECRET_KEYS = 'access_token|tec_access_token|api_key|apikey|consumer_secret|consumer_key|client_secret|password|pass|pwd|token|_wpnonce|secret|key';
-
-/**
- * Removes credentials from text meant for callers or logs: secret query values
- * (`?access_token=…`, `&api_key=…`), `"access_token":"…"` in JSON,
- * `user:pass@` in URLs and `Basic …`/`Bearer …` header values.
- */
-export function redact(text: string): string {
-  return text
-    .replace(new RegExp(`([?&;](?:${SECRET_KEYS})=)[^&#\\s"'<>]*`, 'gi'), '$1[REDACTED]')
-    .replace(new RegExp(`("(?:${SECRET_KEYS})"\\s*:\\s*)"(?:[^"\\\\]|\\\\.)*"`, 'gi'), '$1"[REDACTED]"')
-    .replace(/\b(https?:\/\/)[^\s/@:]+(?::[^\s/@]*)?@/gi, '$1[REDACTED]@')
-    .replace(/\b(Basic|Bearer)\s+[A-Za-z0-9+/=._~-]{6,}/g, '$1 [REDACTED]');
-}
-
-/** Placeholder for a secret removed from text. */
-export const REDACTED = '[REDACTED]';
-
-/**
- * The forms a secret can take in an echo: as given, URL-encoded (a query
- * string the site repeats), JSON-escaped. Values shorter than 4 characters are
- * not secrets anyone can be protected for, and would shred every message.
- */
-export function secretForms(secrets: Iterable<string>): string[] {
-  const out = new Set<string>();
-  for (const s of secrets) {
-    if (typeof s !== 'string' || s.length < 4) continue;
-    out.add(s);
-    out.add(encodeURIComponent(s));
-    out.add(encodeURIComponent(s).replace(/%20/g, '+'));
-    out.add(JSON.stringify(s).slice(1, -1));
-  }
-  // Longest first, so a secret that contains another is removed whole.
-  return [...out].filter((s) => s.length >= 4).sort((a, b) => b.length - a.length);
-}
-
-/**
- * Redaction by value: every occurrence of a known secret (the forms from
- * `secretForms`) is replaced, whatever the text around it, then the pattern
- * rules of `redact` apply. Used on everything the gateway sends or logs about
- * an error, because a site may echo a key anywhere (message, params, details).
- */
-export function redactValues(text: string, forms: readonly string[]): string {
-  let out = text;
-  for (const f of forms) if (out.includes(f)) out = out.split(f).join(REDACTED);
-  return redact(out);
 }

@@ -6,7 +6,7 @@
  * namespace (no calendar-core/v1 before TEC 6.15) or without some of a
  * namespace's routes (Yoast SEO free has no redirects routes) then costs only
  * the fields that need them: every such field is nullable, so its siblings
- * still answer (real-site-behaviour.md, issue 8).
+ * still answer (../shared/reference/real-site-behaviour.md, issue 8).
  */
 import type { SiteInfo } from './discovery.ts';
 

@@ -2,9 +2,9 @@
  * The site-platform namespaces (core/v2, oembed/1.0, site-governance/v1,
  * site-audit-log/v1, site-blocks/v1, duplicate-post/v1, site/v1, facet/v1):
  * the only place their paths are built. Their namespace indexes are read by
- * siteIndex.ts (`Query.namespace`).
+ * site-index.ts (`Query.namespace`).
  *
- * Bodies follow reference/site-upstream.md §2, §7, §9 and other-upstream.md
+ * Bodies follow ../shared/reference/site-upstream.md §2, §7, §9 and ../shared/reference/other-upstream.md
  * §1-§6; where the reference is silent, the contract in docs/sandbox-platform.md.
  */
 import type { WriteRequest } from './batch.ts';
@@ -23,7 +23,7 @@ export const PLATFORM_NAMESPACES = {
   facet: 'facet/v1',
 } as const;
 
-/** `per_page` maximum of GET /core/v2/posts (spec "Limits"; site-upstream.md §2). */
+/** `per_page` maximum of GET /core/v2/posts (spec "Limits"; ../shared/reference/site-upstream.md §2). */
 export const POSTS_MAX_PER_PAGE = 100;
 /** `per_page` maximum of GET /site-audit-log/v1/logs (the spec leaves it open; the site refuses more than 100). */
 export const AUDIT_MAX_PER_PAGE = 100;
@@ -67,7 +67,7 @@ async function listPage(session: UpstreamSession, path: string, query: Query, ro
 
 /**
  * One page of GET /core/v2/posts. WP_Query ignores `page` when `offset` is
- * given (site-upstream.md §2), so a caller's offset is turned into an offset
+ * given (../shared/reference/site-upstream.md §2), so a caller's offset is turned into an offset
  * per page; the total the site reports still counts the skipped posts.
  */
 export async function postsPage(session: UpstreamSession, query: Query, page: number, perPage: number, offset = 0): Promise<ListPage> {
@@ -87,7 +87,7 @@ export async function postsPage(session: UpstreamSession, query: Query, page: nu
 /**
  * `/core/v2/posts/<id>`: beyond the spec's rows (routes.tsv has only GET/POST
  * /core/v2/posts) but served by real WordPress, batchable
- * (real-site-behaviour.md "core/v2 single posts"); so not in PLATFORM_ROUTES,
+ * (../shared/reference/real-site-behaviour.md "core/v2 single posts"); so not in PLATFORM_ROUTES,
  * which lists spec rows. The label is for errors and metrics.
  */
 const POST_ITEM_ROUTE = '/core/v2/posts/<id>';
@@ -108,7 +108,7 @@ export async function updatePost(session: UpstreamSession, id: number, body: Rec
   return res.body;
 }
 
-/** Trashes the post, or with `force` deletes it for good (site-upstream.md §7 "Delete"). */
+/** Trashes the post, or with `force` deletes it for good (../shared/reference/site-upstream.md §7 "Delete"). */
 export async function deletePost(session: UpstreamSession, id: number, force: boolean): Promise<unknown> {
   const res = await session.request({
     method: 'DELETE',

@@ -1,12 +1,12 @@
 /** Every spec route the gateway reaches, with the GraphQL field that reaches it (seo/v1's derived from its declarations). */
-import { CORE_READ_ROUTES } from './calendarCore.ts';
-import { EXTRAS_ROUTES } from './calendarExtras.ts';
-import { LEGACY_READ_ROUTES } from './calendarLegacy.ts';
-import { WRITE_ROUTES } from './calendarWrites.ts';
+import { CORE_READ_ROUTES } from './calendar-core.ts';
+import { EXTRAS_ROUTES } from './calendar-extras.ts';
+import { LEGACY_READ_ROUTES } from './calendar-legacy.ts';
+import { WRITE_ROUTES } from './calendar-writes.ts';
 import { PLATFORM_ROUTES } from './platform.ts';
 import type { RouteUse } from './route-use.ts';
 import { SEO_ROUTES } from '../routes/seo.ts';
-import { SITE_ROUTES } from './siteIndex.ts';
+import { SITE_ROUTES } from './site-index.ts';
 
 export const ROUTE_TABLE: RouteUse[] = [
   ...SITE_ROUTES,

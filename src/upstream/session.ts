@@ -1,6 +1,6 @@
 /**
  * The one seam every upstream request of a GraphQL operation passes through
- * (DESIGN.md "upstream/session.ts", "Flow of one request"; STYLE.md §12).
+ * (../shared/DESIGN.md "upstream/session.ts", "Flow of one request"; ../shared/STYLE.md §12).
  * One `OperationSession` is made per operation, in `context.ts`; resolvers and
  * loaders only ever see it as an `UpstreamSession`, so none of them can forget
  * a policy. In the order a request meets them:
@@ -27,9 +27,9 @@ import { carriesSecret, isWrite } from '../cache/policy.ts';
 import type { CacheSlot, UpstreamCache } from '../cache/upstream-cache.ts';
 import type { UpstreamRequest, UpstreamResponse, UpstreamSession } from './client.ts';
 import type { SiteInfo } from './discovery.ts';
-import { GatewayError, isGatewayError } from './errors.ts';
+import { GatewayError, isGatewayError } from '../errors.ts';
 import { siteOffers } from './gate.ts';
-import { INDEXED_NAMESPACES } from './siteIndex.ts';
+import { INDEXED_NAMESPACES } from './site-index.ts';
 
 export interface SessionPolicy {
   /**
@@ -241,7 +241,7 @@ class Session implements OperationSession {
 /**
  * NAMESPACE_UNAVAILABLE, naming the namespace when the site lacks all of it
  * (no calendar-core/v1 before TEC 6.15), else the route (Yoast SEO free has
- * seo/v1 without its redirects routes; real-site-behaviour.md).
+ * seo/v1 without its redirects routes; ../shared/reference/real-site-behaviour.md).
  */
 function routeUnavailable(site: SiteInfo, req: UpstreamRequest): GatewayError {
   const present = site.namespaces.filter((n) => req.path === `/${n}` || req.path.startsWith(`/${n}/`)).sort((a, b) => b.length - a.length)[0];
@@ -260,7 +260,7 @@ function routeUnavailable(site: SiteInfo, req: UpstreamRequest): GatewayError {
 
 /**
  * The namespace of a REST path the site does not know: the spec namespace it
- * falls under (siteIndex.ts; the longest, so `calendar-core/v2/onboarding`
+ * falls under (site-index.ts; the longest, so `calendar-core/v2/onboarding`
  * wins over a shorter prefix), else its first two segments (`vendor/v1`).
  */
 export function namespaceOf(path: string): string {

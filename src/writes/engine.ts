@@ -1,5 +1,5 @@
 /**
- * The write engine (schema/writes.graphql; DESIGN.md "Writes"), one for
+ * The write engine (schema/writes.graphql; ../shared/DESIGN.md "Writes"), one for
  * every calendar kind, single, bulk and atomic:
  *
  * jobs planned (writes/plan.ts: validated input, target, interface, method)
@@ -18,9 +18,9 @@ import type { Context } from '../context.ts';
 import { graphField, type Api, type Json } from '../mapping/inputs.ts';
 import { UpstreamShapeError } from '../mapping/json.ts';
 import { checkAtomic, sendWrites, type WriteOutcome, type WriteRequest } from '../upstream/batch.ts';
-import { writeRequest, type Target, type WriteMethod } from '../upstream/calendarWrites.ts';
+import { writeRequest, type Target, type WriteMethod } from '../upstream/calendar-writes.ts';
 import { CORE_NS, LEGACY_NS } from '../upstream/discovery.ts';
-import { GatewayError } from '../upstream/errors.ts';
+import { GatewayError } from '../errors.ts';
 import type { AnyInput, AnyModel, KindSpec, PostKind } from './kinds.ts';
 import { atomicRequests, completePayloads, convertOptions, databaseIdOfTarget, legacyFollowUp, readFor, type Job } from './plan.ts';
 import { checkReferences, readStates, refMessage, stateKey, type RefProblem, type StateRead } from './reads.ts';
@@ -202,7 +202,7 @@ export async function run<I extends AnyInput, M extends AnyModel>(ctx: Context, 
       return;
     }
     if (job.method === 'DELETE') {
-      // Legacy deletes answer the trashed object; calendar-core/v1 answers `[]` (real-site-behaviour.md), so
+      // Legacy deletes answer the trashed object; calendar-core/v1 answers `[]` (../shared/reference/real-site-behaviour.md), so
       // its payload is the object as read just before, trashed unless deleted for good.
       let model: M | null = null;
       if (job.api === 'legacy' && idOfBody(o.body) !== null) model = spec.fromLegacy(o.body);

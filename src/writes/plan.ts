@@ -15,9 +15,9 @@ import {
   type Api, type ConvertOptions, type Json, type SplitPayloads, type StoredDates,
 } from '../mapping/inputs.ts';
 import { allBatchable, type WriteRequest } from '../upstream/batch.ts';
-import { writeRequest, type Target, type WriteMethod } from '../upstream/calendarWrites.ts';
+import { writeRequest, type Target, type WriteMethod } from '../upstream/calendar-writes.ts';
 import { CORE_NS, LEGACY_NS, type SiteInfo } from '../upstream/discovery.ts';
-import { GatewayError } from '../upstream/errors.ts';
+import { GatewayError } from '../errors.ts';
 import type { AnyInput, AnyModel, KindSpec, PostKind } from './kinds.ts';
 import { inputError, issuesAt, type ItemError, type Problem } from './results.ts';
 import type { StateRead } from './reads.ts';
@@ -73,7 +73,7 @@ export interface ApiOptions {
  * and `via: LEGACY` are legacy (calendar-core/v1 has no by-slug routes and no
  * POST updates). `preferLegacy` (trashing deletes) turns the default round:
  * the legacy DELETE answers the trashed object, calendar-core's answers `[]`
- * (real-site-behaviour.md "calendar-core/v1 ... Delete").
+ * (../shared/reference/real-site-behaviour.md "calendar-core/v1 ... Delete").
  */
 export function chooseApi(site: SiteInfo, via: Via, opts: ApiOptions = {}): Api {
   const legacyOnly = opts.slug ? 'idType: SLUG' : opts.method === 'POST' ? 'method: POST' : null;

@@ -1,7 +1,7 @@
 /**
  * `createPosts` (core/v2): each input -> one POST /core/v2/posts write;
  * upstream/batch.ts sends those the site marks `allow_batch` (WordPress marks
- * the posts routes; real-site-behaviour.md) in /batch/v1 requests of at most
+ * the posts routes; ../shared/reference/real-site-behaviour.md) in /batch/v1 requests of at most
  * `maxBatchSize`, the rest directly; results per item, in input order, as
  * the calendar bulk writes answer them (writes/results.ts).
  */
@@ -10,7 +10,7 @@ import type { CreatePostInput } from '../generated/graphql.ts';
 import { UpstreamShapeError } from '../mapping/json.ts';
 import { corePost, postBody, postInputField, type PostModel } from '../mapping/platform.ts';
 import { checkAtomic, sendWrites, type WriteOutcome } from '../upstream/batch.ts';
-import { GatewayError } from '../upstream/errors.ts';
+import { GatewayError } from '../errors.ts';
 import * as platform from '../upstream/platform.ts';
 import { checkBulkSize, needAuth } from './plan.ts';
 import { notExecuted, siteError, unknownError, type ItemResult } from './results.ts';

@@ -1,10 +1,10 @@
 /**
- * The reads a write needs before it is sent (DESIGN.md "Writes"), all in one
+ * The reads a write needs before it is sent (../shared/DESIGN.md "Writes"), all in one
  * level of parallel requests (the operation's session caps the concurrency):
  *
  * - the event's stored state, for updates that must send it whole (the legacy
  *   update resets what it omits; a calendar-core update of one date leaves
- *   `duration` stale: real-site-behaviour.md) — legacy single GETs (they find
+ *   `duration` stale: ../shared/reference/real-site-behaviour.md) — legacy single GETs (they find
  *   past events too, unlike `include=` lists) or calendar-core single GETs,
  *   deduplicated by target;
  * - the objects an input references (venues, organizers, categories, tags),
@@ -15,10 +15,11 @@
 import type { Context } from '../context.ts';
 import { eventReferences, type RefKind } from '../mapping/inputs.ts';
 import type { EventInput } from '../generated/graphql.ts';
-import { coreGet } from '../upstream/calendarCore.ts';
-import { legacyGet } from '../upstream/calendarLegacy.ts';
-import type { Target } from '../upstream/calendarWrites.ts';
-import { type GatewayError, fromTransportError, isGatewayError } from '../upstream/errors.ts';
+import { coreGet } from '../upstream/calendar-core.ts';
+import { legacyGet } from '../upstream/calendar-legacy.ts';
+import type { Target } from '../upstream/calendar-writes.ts';
+import { type GatewayError, isGatewayError } from '../errors.ts';
+import { fromTransportError } from '../upstream/errors.ts';
 
 export type ReadApi = 'core' | 'legacy';
 export type StateKind = 'events' | 'venues' | 'organizers';
@@ -61,7 +62,7 @@ export function isMissing(v: unknown): boolean {
 function missing(v: unknown): boolean {
   if (v === null || v === undefined) return true;
   if (!isGatewayError(v) || v.extensions.upstream === undefined) return false;
-  // Legacy single venue/organizer GETs validate the ID: a bad one is 400 rest_invalid_param, not 404 (calendar-upstream.md §1.6);
+  // Legacy single venue/organizer GETs validate the ID: a bad one is 400 rest_invalid_param, not 404 (../shared/reference/calendar-upstream.md §1.6);
   // calendar-core answers 401/403 rest_forbidden for an ID that does not exist (§2).
   if (v.code === 'NOT_FOUND' || v.code === 'GONE') return true;
   if (v.code === 'FORBIDDEN') return v.extensions.upstream.code === 'rest_forbidden';

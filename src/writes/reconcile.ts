@@ -1,5 +1,5 @@
 /**
- * Reconciling writes whose outcome is unknown (DESIGN.md "writes/"): the
+ * Reconciling writes whose outcome is unknown (../shared/DESIGN.md "writes/"): the
  * request was sent, but its answer never arrived or could not be read (a
  * timeout after sending, a reset, a proxy's 5xx page, a malformed or
  * wrong-shape body; upstream/batch.ts `outcomeUnknown`). Nothing is ever sent
@@ -25,10 +25,12 @@
 import type { Context } from '../context.ts';
 import type { EventInput } from '../generated/graphql.ts';
 import { UpstreamShapeError, type Json } from '../mapping/json.ts';
-import { TEC_EEA_HEADER } from '../upstream/calendarCore.ts';
-import type { Api, Target, WriteMethod } from '../upstream/calendarWrites.ts';
+import { TEC_EEA_HEADER } from '../upstream/calendar-core.ts';
+import type { Api, Target, WriteMethod } from '../upstream/calendar-writes.ts';
 import type { UpstreamRequest } from '../upstream/client.ts';
-import { cleanText, fromTransportError, type GatewayError } from '../upstream/errors.ts';
+import { cleanText } from '../mapping/text.ts';
+import { fromTransportError } from '../upstream/errors.ts';
+import type { GatewayError } from '../errors.ts';
 import { modelOf, type AnyInput, type AnyModel, type PostKind } from './kinds.ts';
 import { isMissing } from './reads.ts';
 
@@ -266,7 +268,7 @@ function settleDelete(u: Unsure, r: Read): Settled {
     return { written: false, message: `and the ${what} read back is still there${model?.status ? ` (status ${model.status})` : ''}: it was probably not deleted; read it again before deleting again.` };
   }
   const e = r.error!;
-  // The legacy single GET answers a trashed event 403 `event-no-longer-available` (calendar-upstream.md §1).
+  // The legacy single GET answers a trashed event 403 `event-no-longer-available` (../shared/reference/calendar-upstream.md §1).
   const trashed = e.code === 'GONE' || e.extensions.upstream?.code === 'event-no-longer-available';
   if (trashed && !u.force) return { written: true, body: null };
   if (u.force && (e.code === 'NOT_FOUND' || isMissing(e))) return { written: true, body: null };

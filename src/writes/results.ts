@@ -11,7 +11,7 @@
  */
 import type { MutationError } from '../generated/graphql.ts';
 import type { FieldIssue } from '../mapping/inputs.ts';
-import { GatewayError, type GatewayCode, type GatewayErrorInit, type UpstreamErrorSource } from '../upstream/errors.ts';
+import { GatewayError, type GatewayCode, type GatewayErrorInit, type UpstreamErrorSource } from '../errors.ts';
 
 /** The site's answer as `MutationError.upstream`: `{code, status, route, params, details}`. */
 export interface UpstreamDetail extends UpstreamErrorSource {

@@ -12,7 +12,7 @@ import { createLogger, withLogScope, type Logger } from '../../src/log.ts';
 import { authorizationSecrets, credentialSecrets } from '../../src/plugins/redaction.ts';
 import type { RunningSandbox } from '../../src/sandbox/server.ts';
 import { startGateway, type Gateway } from '../../src/server.ts';
-import { secretForms } from '../../src/upstream/errors.ts';
+import { secretForms } from '../../src/redact.ts';
 import { testSandbox } from '../helpers/sandbox.ts';
 
 const EVENTS = '^/calendar/events/v1/events$';

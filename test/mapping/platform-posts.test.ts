@@ -9,7 +9,7 @@
 import { describe, expect, it } from 'vitest';
 import { deletedPost, postBody, postInputField, postsQuery } from '../../src/mapping/platform.ts';
 import { declaredArgs, parseIndex } from '../../src/upstream/discovery.ts';
-import { GatewayError } from '../../src/upstream/errors.ts';
+import { GatewayError } from '../../src/errors.ts';
 
 /** The arguments WordPress 6.1 declares on GET /wp/v2/posts (as served as core/v2 by scripts/wordpress). */
 const WP61_LIST = [

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { authorizationSecrets, scrubValue } from '../../src/plugins/redaction.ts';
-import { redactValues, secretForms } from '../../src/upstream/errors.ts';
+import { redactValues, secretForms } from '../../src/redact.ts';
 
 describe('authorizationSecrets', () => {
   it('knows the header, the Basic token, the pair and the password', () => {

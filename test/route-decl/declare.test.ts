@@ -10,7 +10,7 @@ import type { Context } from '../../src/context.ts';
 import { byArg, callRoute, requestOf, resolversOf, routeRows, writeRequestOf, type FieldRoutes, type RouteDecl } from '../../src/routes/declare.ts';
 import { UpstreamClient } from '../../src/upstream/client.ts';
 import { parseIndex } from '../../src/upstream/discovery.ts';
-import { GatewayError } from '../../src/upstream/errors.ts';
+import { GatewayError } from '../../src/errors.ts';
 import { createOperationSession } from '../../src/upstream/session.ts';
 import { startStubServer, type StubServer } from '../helpers/stub-server.ts';
 

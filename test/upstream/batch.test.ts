@@ -11,7 +11,8 @@ import { describe, expect, it } from 'vitest';
 import type { UpstreamRequest, UpstreamResponse, UpstreamSession } from '../../src/upstream/client.ts';
 import { allBatchable, checkAtomic, outcomeUnknown, sendWrites, type WriteOutcome, type WriteRequest } from '../../src/upstream/batch.ts';
 import { DEFAULT_MAX_BATCH, parseIndex } from '../../src/upstream/discovery.ts';
-import { GatewayError, fromTransportError, fromUpstreamResponse } from '../../src/upstream/errors.ts';
+import { GatewayError } from '../../src/errors.ts';
+import { fromTransportError, fromUpstreamResponse } from '../../src/upstream/errors.ts';
 
 const POSTS = '/core/v2/posts';
 const POST_ID = '/core/v2/posts/(?P<id>[\\d]+)';

@@ -1,6 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import {
-  UPSTREAM_DEFAULTS,
   UpstreamClient,
   backoff,
   buildTarget,
@@ -8,7 +7,8 @@ import {
   type UpstreamAttemptEvent,
   type UpstreamOptions,
 } from '../../src/upstream/client.ts';
-import { GatewayError, isGatewayError } from '../../src/upstream/errors.ts';
+import { UPSTREAM_DEFAULTS } from '../../src/upstream/defaults.ts';
+import { GatewayError, isGatewayError } from '../../src/errors.ts';
 import { freePort, resetConnection, sendJson, startStubServer, type StubHandler, type StubServer } from '../helpers/stub-server.ts';
 
 // Every test starts its own server and client; both are closed afterwards.

@@ -2,18 +2,17 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { GraphQLError } from 'graphql';
 import { errors as undiciErrors } from 'undici';
+import { GatewayError, isGatewayError } from '../../src/errors.ts';
 import {
-  GatewayError,
   MalformedResponseError,
   badResponseShape,
   ResponseTooLargeError,
   codeForStatus,
   fromTransportError,
   fromUpstreamResponse,
-  isGatewayError,
   parseRetryAfter,
-  redact,
 } from '../../src/upstream/errors.ts';
+import { redact } from '../../src/redact.ts';
 
 /** A recorded real answer (copied from reference/samples/). */
 interface Sample {

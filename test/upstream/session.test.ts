@@ -11,7 +11,7 @@ import { SiteState } from '../../src/site.ts';
 import type { UpstreamClient } from '../../src/upstream/client.ts';
 import type { UpstreamRequest, UpstreamResponse, UpstreamSession } from '../../src/upstream/client.ts';
 import { parseIndex } from '../../src/upstream/discovery.ts';
-import { GatewayError } from '../../src/upstream/errors.ts';
+import { GatewayError } from '../../src/errors.ts';
 import { createOperationSession, namespaceOf, type SessionPolicy } from '../../src/upstream/session.ts';
 
 const site = parseIndex({

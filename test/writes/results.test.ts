@@ -7,7 +7,8 @@
 import { describe, expect, it } from 'vitest';
 import { postResult } from '../../src/writes/posts.ts';
 import { bulkPayload, inputError, issuesAt, notExecuted, siteError, toGraphError, unknownError, upstreamOf, type ItemResult } from '../../src/writes/results.ts';
-import { GatewayError, fromUpstreamResponse } from '../../src/upstream/errors.ts';
+import { GatewayError } from '../../src/errors.ts';
+import { fromUpstreamResponse } from '../../src/upstream/errors.ts';
 
 const ROUTE = 'POST /calendar-core/v1/events';
 const invalidParam = () =>

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { decodeCursor, encodeCursor, fetchWindow, readAll } from '../../src/loaders/window.ts';
-import { TotalHints } from '../../src/loaders/hints.ts';
+import { decodeCursor, encodeCursor, fetchWindow, readAll } from '../../src/paging/window.ts';
+import { TotalHints } from '../../src/paging/hints.ts';
 import type { ListPage } from '../../src/upstream/paging.ts';
 
 /** A fake paged list of `total` numbered items that records the pages asked for. */

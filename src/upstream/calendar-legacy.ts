@@ -1,6 +1,6 @@
 /**
  * `calendar/events/v1` (legacy): the only place its paths are built
- * (reference/calendar-upstream.md §1). Lists are envelopes with X-TEC-Total;
+ * (../shared/reference/calendar-upstream.md §1). Lists are envelopes with X-TEC-Total;
  * `per_page` is clamped to 50 by the site; a page past the end is a 404.
  */
 import type { QueryValue, UpstreamSession } from './client.ts';

@@ -1,6 +1,6 @@
 /**
  * `calendar-core/v1`: the only place its paths are built
- * (reference/calendar-upstream.md §2). Lists are bare arrays with X-WP-Total;
+ * (../shared/reference/calendar-upstream.md §2). Lists are bare arrays with X-WP-Total;
  * every CRUD endpoint wants the experimental acknowledgement header.
  */
 import type { QueryValue, UpstreamSession } from './client.ts';
@@ -10,7 +10,7 @@ import { headerInt, listItems, okOrPastEnd, pastEndOrThrow, type ListPage } from
 const NS = '/calendar-core/v1';
 export const CORE_MAX_PER_PAGE = 100;
 
-/** TEC 6.15+ refuses its tec/v1 CRUD endpoints without this header (calendar-upstream.md §2). */
+/** TEC 6.15+ refuses its tec/v1 CRUD endpoints without this header (../shared/reference/calendar-upstream.md §2). */
 export const TEC_EEA_HEADER = {
   'X-TEC-EEA':
     'I understand that this endpoint is experimental and may change in a future release without maintaining backward compatibility. I also understand that I am using this endpoint at my own risk, while support is not provided for it.',

@@ -1,11 +1,11 @@
 /**
  * Calendar writes (legacy `calendar/events/v1` and `calendar-core/v1`): the
- * only place their paths are built (calendar-upstream.md §1.6, §2). What is
+ * only place their paths are built (../shared/reference/calendar-upstream.md §1.6, §2). What is
  * sent, and how (batched or direct), is `batch.ts`'s business; this module
  * only says which request a write is.
  */
 import type { WriteRequest } from './batch.ts';
-import { TEC_EEA_HEADER } from './calendarCore.ts';
+import { TEC_EEA_HEADER } from './calendar-core.ts';
 import type { RouteUse } from './route-use.ts';
 
 const LEGACY = '/calendar/events/v1';

@@ -3,14 +3,14 @@
  * calendar/automation-a/v1, calendar/automation-b/v1, and the calendar
  * interfaces' non-CRUD routes (API documents, calendar embed, occurrence
  * notices): the only place their paths are built (spec B2, C–G;
- * reference/calendar-upstream.md §2–§6).
+ * ../shared/reference/calendar-upstream.md §2–§6).
  *
  * Secrets (automation tokens, consumer secrets, nonces) travel only where the
  * site reads them: as parameters of the request that needs them. Route labels
  * and errors never carry them (errors.ts redacts messages; labels are fixed).
  */
 import type { QueryValue, UpstreamSession } from './client.ts';
-import { GatewayError } from './errors.ts';
+import { GatewayError } from '../errors.ts';
 import type { RouteUse } from './route-use.ts';
 
 const VIEWS = '/calendar/views/v2';
@@ -72,7 +72,7 @@ export async function apiDocument(session: UpstreamSession, name: ApiDocumentNam
 }
 
 // ---------------------------------------------------------------------------
-// calendar-core/v1: embed and notices (calendar-upstream.md §2 "ECP routes")
+// calendar-core/v1: embed and notices (../shared/reference/calendar-upstream.md §2 "ECP routes")
 
 /** The embeddable calendar document (HTML). `_wpnonce` is a `wp_rest` nonce of the caller. */
 export async function calendarEmbed(session: UpstreamSession, nonce: string, query: Record<string, QueryValue>): Promise<string> {
@@ -93,7 +93,7 @@ export async function deleteOccurrencesNotice(session: UpstreamSession, eventId:
 }
 
 // ---------------------------------------------------------------------------
-// calendar/views/v2 (spec C; calendar-upstream.md §5)
+// calendar/views/v2 (spec C; ../shared/reference/calendar-upstream.md §5)
 
 export interface ViewHtmlParams {
   u: string;
@@ -119,7 +119,7 @@ export async function viewHtml(session: UpstreamSession, method: 'GET' | 'POST',
 }
 
 // ---------------------------------------------------------------------------
-// calendar-core/v2/onboarding (spec D; calendar-upstream.md §6)
+// calendar-core/v2/onboarding (spec D; ../shared/reference/calendar-upstream.md §6)
 
 /**
  * Saves a wizard step. The wizard answers 200 or 500 with `{success, message[]}`
@@ -144,7 +144,7 @@ export async function saveWizard(session: UpstreamSession, body: Record<string, 
 }
 
 // ---------------------------------------------------------------------------
-// calendar/aggregator/v1 (spec E; calendar-upstream.md §3)
+// calendar/aggregator/v1 (spec E; ../shared/reference/calendar-upstream.md §3)
 
 export async function importBatch(session: UpstreamSession, importId: string, body: Record<string, unknown>): Promise<unknown> {
   const res = await session.request({
@@ -167,7 +167,7 @@ export async function importState(session: UpstreamSession, importId: string, bo
 }
 
 // ---------------------------------------------------------------------------
-// calendar/automation-a/v1 and calendar/automation-b/v1 (spec F, G; calendar-upstream.md §4)
+// calendar/automation-a/v1 and calendar/automation-b/v1 (spec F, G; ../shared/reference/calendar-upstream.md §4)
 
 export type Connector = 'A' | 'B';
 export type FeedKind = 'new' | 'updated' | 'canceled';

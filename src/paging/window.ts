@@ -8,7 +8,7 @@
  * when the list's total is known from an earlier answer (hints.ts); otherwise
  * they cost a cheap "page not found" each.
  */
-import { GatewayError } from '../upstream/errors.ts';
+import { GatewayError } from '../errors.ts';
 import type { ListPage, PageFetcher } from '../upstream/paging.ts';
 import { NO_HINT, type TotalHint } from './hints.ts';
 
