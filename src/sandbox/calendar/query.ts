@@ -149,12 +149,24 @@ export function findEvents(site: Storage, c: EventCriteria): EventPost[] {
   return sortPosts(list, c.orderby ?? 'event_date', c.order ?? 'ASC', c.include);
 }
 
+/** `startDateUtc` of an event's meta, read from a post of any meta type (sortPosts sorts every kind). */
+function startDateUtcOf(meta: unknown): string | undefined {
+  const v = typeof meta === 'object' && meta !== null ? (meta as Partial<EventMeta>).startDateUtc : undefined;
+  return typeof v === 'string' ? v : undefined;
+}
+
+/** A venue's coordinates, from a post of any meta type (findPlaces lists venues and organizers alike). */
+function latLngOf(meta: unknown): Pick<VenueMeta, 'lat' | 'lng'> {
+  const m = typeof meta === 'object' && meta !== null ? (meta as Partial<VenueMeta>) : {};
+  return { lat: typeof m.lat === 'number' ? m.lat : null, lng: typeof m.lng === 'number' ? m.lng : null };
+}
+
 export function sortPosts<M>(list: PostRow<M>[], orderby: string, order: 'ASC' | 'DESC', include?: number[]): PostRow<M>[] {
   const dir = order === 'DESC' ? -1 : 1;
   const key = (p: PostRow<M>): string | number => {
     switch (orderby) {
       case 'event_date':
-        return (p.meta as unknown as EventMeta).startDateUtc ?? p.dateGmt;
+        return startDateUtcOf(p.meta) ?? p.dateGmt;
       case 'date':
         return p.dateGmt;
       case 'title':
@@ -222,7 +234,7 @@ export function findPlaces<M>(site: Storage, kind: 'venue' | 'organizer', c: Pla
     if (c.hasEvents !== undefined && linked.has(p.id) !== c.hasEvents) return false;
     if (c.onlyWithUpcoming && !(linked.get(p.id) ?? []).some((e) => e.endDateUtc >= now)) return false;
     if (kind === 'venue' && (c.hasGeoloc !== undefined || c.geo)) {
-      const v = p.meta as unknown as VenueMeta;
+      const v = latLngOf(p.meta);
       const has = v.lat !== null && v.lng !== null;
       if (c.hasGeoloc !== undefined && has !== c.hasGeoloc) return false;
       if (c.geo && (!has || haversineKm(c.geo.lat, c.geo.lng, v.lat!, v.lng!) > c.geo.distance)) return false;

@@ -80,6 +80,16 @@ CREATE INDEX IF NOT EXISTS term_rel_term ON term_relationships(term_id);
 CREATE TABLE IF NOT EXISTS options (name TEXT PRIMARY KEY, value TEXT NOT NULL);
 `;
 
+/** A row of the `users` table, as SQLite returns it. */
+interface UserRow {
+  id: number;
+  login: string;
+  email: string;
+  display_name: string;
+  role: string;
+  password_hash: string;
+}
+
 interface PostDbRow {
   id: number; type: string; status: string; author: number; title: string; content: string; excerpt: string; slug: string;
   password: string; date: string; date_gmt: string; modified: string; modified_gmt: string; parent: number; menu_order: number;
@@ -178,27 +188,27 @@ export class Store {
     this.stmt('UPDATE users SET password_hash = ? WHERE login = ?').run(passwordHash, login);
   }
 
-  private userFrom(r: { id: number; login: string; email: string; display_name: string; role: string; password_hash: string } | undefined) {
+  private userFrom(r: UserRow | undefined) {
     return r && { id: r.id, login: r.login, email: r.email, displayName: r.display_name, role: r.role as Role, passwordHash: r.password_hash };
   }
 
   userByLogin(login: string) {
-    return this.userFrom(this.stmt('SELECT * FROM users WHERE login = ?').get(login) as never);
+    return this.userFrom(this.stmt('SELECT * FROM users WHERE login = ?').get(login) as UserRow | undefined);
   }
 
   userByEmail(email: string) {
-    return this.userFrom(this.stmt('SELECT * FROM users WHERE lower(email) = lower(?)').get(email) as never);
+    return this.userFrom(this.stmt('SELECT * FROM users WHERE lower(email) = lower(?)').get(email) as UserRow | undefined);
   }
 
   userById(id: number): User | undefined {
-    const u = this.userFrom(this.stmt('SELECT * FROM users WHERE id = ?').get(id) as never);
+    const u = this.userFrom(this.stmt('SELECT * FROM users WHERE id = ?').get(id) as UserRow | undefined);
     if (!u) return undefined;
     const { passwordHash: _p, ...user } = u;
     return user;
   }
 
   users(): User[] {
-    return (this.stmt('SELECT * FROM users ORDER BY id').all() as never[]).map((r) => {
+    return (this.stmt('SELECT * FROM users ORDER BY id').all() as UserRow[]).map((r) => {
       const { passwordHash: _p, ...user } = this.userFrom(r)!;
       return user;
     });
@@ -256,7 +266,7 @@ export class Store {
     const cols = Object.keys(COLUMNS).filter((k) => (row as Record<string, unknown>)[k] !== undefined);
     const names = [...(p.id ? ['id'] : []), ...cols.map((k) => COLUMNS[k]!), 'meta'];
     const values = [...(p.id ? [p.id] : []), ...cols.map((k) => (row as Record<string, unknown>)[k]), JSON.stringify(p.meta ?? {})];
-    const info = this.stmt(`INSERT INTO posts (${names.join(',')}) VALUES (${names.map(() => '?').join(',')})`).run(...(values as never[]));
+    const info = this.stmt(`INSERT INTO posts (${names.join(',')}) VALUES (${names.map(() => '?').join(',')})`).run(...values);
     return this.post<M>(Number(info.lastInsertRowid))!;
   }
 
@@ -276,7 +286,7 @@ export class Store {
       sets.push('meta = ?');
       values.push(JSON.stringify({ ...current.meta, ...patch.meta }));
     }
-    if (sets.length) this.stmt(`UPDATE posts SET ${sets.join(', ')} WHERE id = ?`).run(...(values as never[]), id);
+    if (sets.length) this.stmt(`UPDATE posts SET ${sets.join(', ')} WHERE id = ?`).run(...values, id);
     return this.post<M>(id)!;
   }
 

@@ -31,7 +31,10 @@ const ACTIONS = ['created', 'updated', 'skipped', 'scheduled'] as const;
 export type Activity = Record<ActivitySlug, Record<(typeof ACTIONS)[number], number[]>>;
 
 export function emptyActivity(): Activity {
-  return Object.fromEntries(ACTIVITY_SLUGS.map((s) => [s, { created: [], updated: [], skipped: [], scheduled: [] }])) as unknown as Activity;
+  // Filled below for every slug, so the partial start is whole when returned.
+  const activity: Partial<Activity> = {};
+  for (const s of ACTIVITY_SLUGS) activity[s] = { created: [], updated: [], skipped: [], scheduled: [] };
+  return activity as Activity;
 }
 
 /** `Activity::merge`: union of the IDs per slug and action, keeping first-seen order. */

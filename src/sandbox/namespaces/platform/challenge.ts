@@ -66,8 +66,10 @@ export function decodePayload(v: unknown): Solution | null {
   }
   if (typeof parsed !== 'object' || parsed === null) return null;
   const s = parsed as Record<string, unknown>;
-  const ok = ['algorithm', 'challenge', 'salt', 'signature'].every((k) => typeof s[k] === 'string') && Number.isInteger(s.number);
-  return ok ? (s as unknown as Solution) : null;
+  const { algorithm, challenge, salt, signature, number } = s;
+  if (typeof algorithm !== 'string' || typeof challenge !== 'string' || typeof salt !== 'string' || typeof signature !== 'string') return null;
+  if (typeof number !== 'number' || !Number.isInteger(number)) return null;
+  return { ...s, algorithm, challenge, salt, signature, number } as Solution;
 }
 
 function same(a: string, b: string): boolean {
