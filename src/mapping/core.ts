@@ -6,6 +6,7 @@
 import { secondsBetween, toUtc, withOffset } from './dates.ts';
 import { bool, boolOpt, int, intList, idOf, num, obj, rendered, str, strOpt, type Json } from './json.ts';
 import type { EventModel, OrganizerModel, SeriesModel, VenueModel } from './models.ts';
+import { unescapeUrl } from './text.ts';
 
 function postBase(o: Json) {
   const content = typeof o.content === 'object' && o.content !== null ? (o.content as Json) : {};
@@ -58,14 +59,6 @@ function multiday(v: unknown): boolean | null {
   if (typeof v === 'boolean') return v;
   const n = num(v);
   return n === null ? null : n > 0;
-}
-
-/**
- * `directions_link` comes through esc_url, which writes `&` as `&#038;`: as
- * sent, the link's query stops at the first `#`. The graph serves a URL.
- */
-function unescapeUrl(v: string | null): string | null {
-  return v === null ? null : v.replace(/&#0?38;|&amp;/g, '&');
 }
 
 const MASKED_EVENT_FIELDS = [

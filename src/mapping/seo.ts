@@ -37,7 +37,7 @@ import type {
   SeoWorkoutLinkSuggestion,
   SeoWorkouts,
 } from '../generated/graphql.ts';
-import { cleanText } from './text.ts';
+import { cleanText, unescapeUrl } from './text.ts';
 import { UpstreamShapeError, arr, bool, int, isJson, num, obj, str, type Json } from './json.ts';
 
 // ---------------------------------------------------------------------------
@@ -80,11 +80,6 @@ export interface SiteRepresentation {
 /** Yoast's `{json: X}` wrapper -> X; anything else as is. */
 export function unwrap(body: unknown): unknown {
   return isJson(body) && 'json' in body ? body.json : body;
-}
-
-/** `esc_url()` writes `&` as `&#038;` (sample seo-statistics.json). */
-function decodeAmp(v: string | null): string | null {
-  return v === null ? null : v.replace(/&#0?38;|&amp;/g, '&');
 }
 
 const strings = (v: unknown): string[] => (Array.isArray(v) ? v.map((x) => str(x)).filter((x): x is string => x !== null) : []);
@@ -196,7 +191,7 @@ export function statistics(body: unknown): SeoStatistics {
   const ranks: SeoRankCount[] = (Array.isArray(b.seo_scores) ? b.seo_scores : []).map((x) => {
     const r = obj(x, 'statistics rank');
     const label = str(r.label);
-    return { rank: str(r.seo_rank) ?? '', label: label === null ? null : cleanText(label), count: int(r.count) ?? 0, link: decodeAmp(str(r.link)), raw: x };
+    return { rank: str(r.seo_rank) ?? '', label: label === null ? null : cleanText(label), count: int(r.count) ?? 0, link: unescapeUrl(str(r.link)), raw: x };
   });
   return { header: str(b.header), ranks, raw: body };
 }

@@ -22,3 +22,11 @@ export function cleanText(s: string): string {
     .replace(/\s+/g, ' ')
     .trim();
 }
+
+/**
+ * A URL as `esc_url()` sent it: `&` written `&#038;` (or `&amp;`), so as sent
+ * its query stops at the first `#`. The graph serves the URL itself.
+ */
+export function unescapeUrl(v: string | null): string | null {
+  return v === null ? null : v.replace(/&#0?38;|&amp;/g, '&');
+}
