@@ -10,13 +10,6 @@
  */
 import { Redis } from 'ioredis';
 
-export interface RedisEvents {
-  /** Redis became reachable (first time, or again after an outage). */
-  onUp?: () => void;
-  /** Redis went away; `error` is the last error seen. */
-  onDown?: (error: Error | undefined) => void;
-}
-
 export interface SharedRedis {
   readonly client: Redis;
   /** True while commands can be sent. */
@@ -29,7 +22,7 @@ function reconnectDelay(attempt: number): number {
   return Math.min(2_000, 50 * 2 ** Math.min(attempt, 6));
 }
 
-export function connectRedis(url: string, events: RedisEvents = {}): SharedRedis {
+export function connectRedis(url: string): SharedRedis {
   const client = new Redis(url, {
     // A command while Redis is away fails at once instead of waiting in a queue:
     // the caller answers uncached rather than late.
@@ -41,21 +34,14 @@ export function connectRedis(url: string, events: RedisEvents = {}): SharedRedis
     lazyConnect: false,
   });
   let up = false;
-  let lastError: Error | undefined;
   client.on('ready', () => {
-    if (!up) {
-      up = true;
-      events.onUp?.();
-    }
+    up = true;
   });
-  client.on('error', (err: Error) => {
-    lastError = err;
-  });
+  // Errors show as `up` false and failed commands (their callers log them); without a
+  // listener, ioredis would print each reconnection error.
+  client.on('error', () => {});
   const down = () => {
-    if (up) {
-      up = false;
-      events.onDown?.(lastError);
-    }
+    up = false;
   };
   client.on('close', down);
   client.on('end', down);
