@@ -33,6 +33,8 @@ export interface Context {
    * accepts as headers (automation tokens). Never logged.
    */
   header: (name: string) => string | undefined;
+  /** Whom this operation is for in logs: the request's record (plugins/observability.ts), when it has one. */
+  readonly tag: object | undefined;
 }
 
 export interface ContextInit {
@@ -49,6 +51,8 @@ export interface ContextInit {
   cache?: UpstreamCache;
   /** The gateway's list-total hints; without, this operation plans from nothing. */
   totals?: TotalHints;
+  /** Whom the operation's upstream requests are for, in their attempt events (the request's log record, plugins/observability.ts). */
+  tag?: object;
 }
 
 export function createContext(init: ContextInit): Context {
@@ -60,8 +64,9 @@ export function createContext(init: ContextInit): Context {
     deadlineMs: config.session.deadlineMs,
     ...(init.signal ? { signal: init.signal } : {}),
     ...(init.cache ? { cache: init.cache } : {}),
+    ...(init.tag ? { tag: init.tag } : {}),
   });
-  return new RequestContext(config, site, upstream, init.refreshSite, init.headers ?? {}, init.totals ?? new TotalHints());
+  return new RequestContext(config, site, upstream, init.refreshSite, init.headers ?? {}, init.totals ?? new TotalHints(), init.tag);
 }
 
 /**
@@ -82,6 +87,7 @@ class RequestContext implements Context {
     refreshSite: (() => Promise<SiteInfo>) | undefined,
     private readonly headers: Readonly<Record<string, string | string[] | undefined>>,
     readonly totals: TotalHints,
+    readonly tag: object | undefined,
   ) {
     this.refreshSite = refreshSite ?? (async () => this.site);
   }

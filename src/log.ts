@@ -5,10 +5,15 @@
  *
  * Two things every line gets, whoever logs it:
  *
- * - the request it belongs to (`reqId`), when it is logged while a GraphQL
- *   request is handled: server.ts runs each request inside `withLogScope`,
- *   and AsyncLocalStorage carries the scope through resolvers, loaders and
- *   upstream calls;
+ * - the request it belongs to (`reqId`), when it is logged for a GraphQL
+ *   request: the lines of a request (its operation line, its upstream
+ *   failures, its internal errors) are written inside `withLogScope(record, …)`
+ *   by src/plugins/observability.ts, which is handed the request's record
+ *   explicitly (by server.ts, the operation's context and the upstream
+ *   client's attempt events). The scope is synchronous: pino writes a line
+ *   within the log call, so the scope is simply current while it runs. No
+ *   AsyncLocalStorage: on Node 20 it installs promise hooks that cost every
+ *   request about a quarter of a millisecond of CPU (issue 10);
  * - redaction by value: the configured secrets (service credential) and the
  *   current request's secrets (its Authorization, secret headers and
  *   arguments, as src/plugins/redaction.ts knows them) are replaced in the
@@ -16,7 +21,6 @@
  *   apply. Whatever a log call passes (an error echoing a password, a header
  *   map), the secret never reaches the stream.
  */
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { hostname } from 'node:os';
 import { pino, type DestinationStream, type Logger as PinoLogger } from 'pino';
 import pretty from 'pino-pretty';
@@ -53,16 +57,22 @@ export interface LogScope {
   secrets?: () => readonly string[];
 }
 
-const scopes = new AsyncLocalStorage<LogScope>();
+/** The scope of the line being written, if any (set only while `withLogScope` runs its function). */
+let active: LogScope | undefined;
 
-/** Runs `fn` with `scope` current for every line logged inside it (awaited work included). */
-export function withLogScope<T>(scope: LogScope, fn: () => T): T {
-  return scopes.run(scope, fn);
-}
-
-/** The scope of the request being handled, if any. */
-export function currentLogScope(): LogScope | undefined {
-  return scopes.getStore();
+/**
+ * Runs `fn` with `scope` current for every line it logs. Synchronous only: a
+ * line logged after an `await` inside `fn` is not in the scope (pass the
+ * scope on, and log inside another `withLogScope`).
+ */
+export function withLogScope(scope: LogScope | undefined, fn: () => void): void {
+  const outer = active;
+  active = scope;
+  try {
+    fn();
+  } finally {
+    active = outer;
+  }
 }
 
 /**
@@ -106,12 +116,11 @@ export function createLogger(options: LoggerOptions = {}): Logger {
     base: { service: 'sitegraph', pid: process.pid, hostname: hostname() },
     redact: { paths: REDACT_PATHS, censor: '[REDACTED]' },
     mixin: () => {
-      const scope = scopes.getStore();
-      return scope ? { reqId: scope.reqId } : {};
+      return active ? { reqId: active.reqId } : {};
     },
     hooks: {
       streamWrite: (line: string) => {
-        const own = scopes.getStore()?.secrets?.() ?? [];
+        const own = active?.secrets?.() ?? [];
         return redactValues(line, own.length ? [...own, ...configured].sort((a, b) => b.length - a.length) : configured);
       },
     },

@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { ApolloServer, HeaderMap, type HTTPGraphQLRequest } from '@apollo/server';
 import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled, ApolloServerPluginUsageReportingDisabled } from '@apollo/server/plugin/disabled';
 import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
-import type { GraphQLFormattedError } from 'graphql';
+import type { GraphQLError, GraphQLFormattedError } from 'graphql';
 import type { Config } from './config.ts';
 import { createContext, type Context } from './context.ts';
 import { createCors } from './cors.ts';
@@ -56,8 +56,17 @@ export interface GatewayOptions {
   tracerProvider?: TracerProvider;
 }
 
-/** Known errors keep their code; anything else is masked (internal details never leak). */
-export function formatError(formatted: GraphQLFormattedError, error: unknown, log?: Logger): GraphQLFormattedError {
+/**
+ * Known errors keep their code; anything else is masked (internal details
+ * never leak). Masked errors are logged, with the request's id, by the
+ * observer (plugins/observability.ts, `isInternal`).
+ */
+export function formatError(formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError {
+  return formatKnown(formatted, error) ?? { message: 'Internal server error', locations: formatted.locations, path: formatted.path, extensions: { code: 'INTERNAL_SERVER_ERROR' } };
+}
+
+/** The error as the caller sees it, or null when it is internal (to be masked). */
+function formatKnown(formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError | null {
   const original = (error as { originalError?: unknown })?.originalError ?? error;
   if (isGatewayError(original)) return { ...formatted, extensions: { ...original.extensions } };
   if (original instanceof UpstreamShapeError) {
@@ -70,9 +79,12 @@ export function formatError(formatted: GraphQLFormattedError, error: unknown, lo
     return { ...formatted, extensions: { ...formatted.extensions, ...(original as { extensions?: object }).extensions, code: 'BAD_USER_INPUT' } };
   }
   const code = formatted.extensions?.code;
-  if (typeof code === 'string' && code !== 'INTERNAL_SERVER_ERROR') return formatted;
-  log?.error({ err: original }, 'internal error');
-  return { message: 'Internal server error', locations: formatted.locations, path: formatted.path, extensions: { code: 'INTERNAL_SERVER_ERROR' } };
+  return typeof code === 'string' && code !== 'INTERNAL_SERVER_ERROR' ? formatted : null;
+}
+
+/** What formatError will mask, as the observer sees the error (before Apollo formats it). */
+function isInternal(error: GraphQLError): boolean {
+  return formatKnown({ message: error.message, extensions: error.extensions }, error) === null;
 }
 
 const SHUTTING_DOWN = () => new GatewayError('UPSTREAM_UNAVAILABLE', 'The gateway is shutting down; the operation was cut short. Retry it.');
@@ -88,7 +100,7 @@ export async function startGateway(config: Config, upstreamUrl: string, options:
   const persisted = await loadPersistedDocuments(config.persistedDocuments);
   const metrics = createMetrics({ maxOperations: config.metrics.maxOperations });
   // One log line and the metrics of each operation, upstream failures logged (plugins/observability.ts).
-  const observer = createObserver({ log, metrics, serviceAuth: config.serviceAuth !== undefined });
+  const observer = createObserver({ log, metrics, serviceAuth: config.serviceAuth !== undefined, isInternal });
   const cors = createCors(config.cors);
   // The one Redis connection of this instance (REDIS_URL), shared by everything several
   // instances must agree on (store/redis.ts). Unset: everything stays in memory.
@@ -143,7 +155,7 @@ export async function startGateway(config: Config, upstreamUrl: string, options:
     // Whoever started the gateway stops it (src/main.ts on SIGINT/SIGTERM, with gateway.close()):
     // Apollo's own signal handler would race that close (which then never resolves) and re-send the signal.
     stopOnTerminationSignals: false,
-    formatError: (formatted, error) => formatError(formatted, error, log),
+    formatError,
     logger: log.child({ component: 'apollo' }),
     parseOptions: { maxTokens: config.limits.maxTokens },
     validationRules: [
@@ -217,10 +229,10 @@ export async function startGateway(config: Config, upstreamUrl: string, options:
     }
     // CORS headers, and preflights answered before CSRF prevention sees them (cors.ts).
     if (cors(req, res)) return;
-    await observer.track(req, res, () => graphql(req, res, url, method));
+    await observer.track(req, res, (record) => graphql(req, res, url, method, record));
   }
 
-  async function graphql(req: IncomingMessage, res: ServerResponse, url: URL, method: string): Promise<void> {
+  async function graphql(req: IncomingMessage, res: ServerResponse, url: URL, method: string, record: object): Promise<void> {
     // Counted before the body is read: a client over its limit costs no more than this.
     if (rateLimiter && method !== 'OPTIONS') {
       const decision = await rateLimiter.hit(clientKey(req, config.rateLimit));
@@ -282,6 +294,7 @@ export async function startGateway(config: Config, upstreamUrl: string, options:
             signal: cancel.signal,
             totals,
             cache: cache.upstream,
+            tag: record,
           });
         },
       });

@@ -4,17 +4,20 @@
  * attempt that failed on the site's side.
  *
  * server.ts wraps each `/graphql` request in `track`: a `RequestRecord` is
- * made and made current (it is the request's log scope, src/log.ts, so every
- * line logged meanwhile carries `reqId` and is redacted with the request's
- * secrets); the Apollo plugin fills it in (operation, errors, upstream
- * session); when the response is closed it is counted and logged once.
+ * made and handed on explicitly: to the operation's context (`tag`), whose
+ * upstream session tags every request with it, so the client's attempt events
+ * say whose they are. Every line of a request is written in its log scope
+ * (src/log.ts: it carries `reqId` and is redacted with the request's
+ * secrets). The Apollo plugin fills the record in (operation, errors,
+ * upstream session); when the response is closed it is counted and logged
+ * once.
  */
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ApolloServerPlugin } from '@apollo/server';
 import { getOperationAST } from 'graphql';
-import type { Context } from '../context.ts';
-import { currentLogScope, withLogScope, type LogScope, type Logger } from '../log.ts';
+import type { GraphQLError } from 'graphql';
+import { withLogScope, type LogScope, type Logger } from '../log.ts';
 import type { Metrics } from '../metrics.ts';
 import type { UpstreamAttemptEvent } from '../upstream/client.ts';
 import { requestSecretForms } from './redaction.ts';
@@ -44,9 +47,16 @@ export class RequestRecord implements LogScope {
   ) {}
 }
 
-function current(): RequestRecord | undefined {
-  const scope = currentLogScope();
-  return scope instanceof RequestRecord ? scope : undefined;
+/** What the plugin reads of the operation's context (src/context.ts). */
+export interface ObservedContext {
+  /** The request's record, when it has one. */
+  readonly tag: object | undefined;
+  /** The operation's upstream session: how many requests it sent. */
+  readonly upstream: { readonly sent: number };
+}
+
+function recordOf(tag: unknown): RequestRecord | undefined {
+  return tag instanceof RequestRecord ? tag : undefined;
 }
 
 export interface ObserverOptions {
@@ -54,6 +64,8 @@ export interface ObserverOptions {
   metrics: Metrics;
   /** A service credential is configured (`SITEGRAPH_SERVICE_AUTH`): callers without one act as the service. */
   serviceAuth: boolean;
+  /** Errors the answer masks as INTERNAL_SERVER_ERROR (server.ts's formatError): each gets an `internal error` line. */
+  isInternal?: (error: GraphQLError) => boolean;
 }
 
 /**
@@ -70,18 +82,16 @@ export function createObserver(opts: ObserverOptions) {
   const { log, metrics } = opts;
 
   /** Apollo plugin: fills the current record in. */
-  const plugin: ApolloServerPlugin<Context> = {
-    async invalidRequestWasReceived({ error }) {
-      // Refused before an operation exists (CSRF prevention, a body without `query`): still counted.
-      current()?.errorCodes.push(codeOf(error) ?? 'BAD_REQUEST');
-    },
+  // Requests refused before an operation exists (CSRF prevention, a body without `query`)
+  // have no context: `finish` counts them by their HTTP status.
+  const plugin: ApolloServerPlugin<ObservedContext> = {
     async requestDidStart(start) {
-      const rec = current();
+      const rec = recordOf(start.contextValue.tag);
       if (!rec) return;
-      // The record outlives the request: timers started inside it (AbortSignal.timeout's
-      // deadline, 15 s) hold the async scope, so it must not hold the request's context
-      // (its loaders and every model read). These closures see the request and the session
-      // only until the response is sent, then the figures they produced.
+      // The record may outlive the request (a line of a late upstream attempt), so it must
+      // not hold the request's context (its loaders and every model read). These closures
+      // see the request and the session only until the response is sent, then the figures
+      // they produced.
       let request: typeof start.request | null = start.request;
       let forms: readonly string[] | null = null;
       rec.secrets = () => forms ?? (request ? (forms = requestSecretForms(request)) : []);
@@ -95,6 +105,13 @@ export function createObserver(opts: ObserverOptions) {
         session = null;
       };
       return {
+        async didEncounterErrors(rc) {
+          const internal = opts.isInternal;
+          if (!internal) return;
+          for (const e of rc.errors) {
+            if (internal(e)) withLogScope(rec, () => log.error({ err: e.originalError ?? e, path: e.path ?? null }, 'internal error'));
+          }
+        },
         async didResolveOperation(rc) {
           rec.operationName = rc.operationName ?? null;
           rec.operationType = rc.operation?.operation ?? null;
@@ -115,7 +132,7 @@ export function createObserver(opts: ObserverOptions) {
   };
 
   /** Runs one `/graphql` request with its record current, and reports it when the response closes. */
-  function track(req: IncomingMessage, res: ServerResponse, handle: () => Promise<void>): Promise<void> {
+  function track(req: IncomingMessage, res: ServerResponse, handle: (record: RequestRecord) => Promise<void>): Promise<void> {
     const given = req.headers['x-request-id'];
     const reqId = typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     const caller: CallerKind = req.headers.authorization ? 'authenticated' : opts.serviceAuth ? 'service' : 'anonymous';
@@ -123,7 +140,7 @@ export function createObserver(opts: ObserverOptions) {
     res.setHeader('x-request-id', reqId);
     // 'close' comes after the last byte is handed over, or when the client went away first.
     res.once('close', () => withLogScope(rec, () => finish(rec, res)));
-    return withLogScope(rec, handle);
+    return handle(rec);
   }
 
   function finish(rec: RequestRecord, res: ServerResponse): void {
@@ -159,7 +176,7 @@ export function createObserver(opts: ObserverOptions) {
     metrics.upstreamRequests.inc({ route: e.route, status: e.status === null ? 'error' : String(e.status) });
     metrics.upstreamDuration.observe({ route: e.route }, e.ms / 1000);
     if (!upstreamFailed(e)) return;
-    log.warn(
+    withLogScope(recordOf(e.tag), () => log.warn(
       {
         route: e.route,
         status: e.status,
@@ -172,7 +189,7 @@ export function createObserver(opts: ObserverOptions) {
         ms: Math.round(e.ms * 10) / 10,
       },
       'upstream request failed',
-    );
+    ));
   }
 
   return { plugin, track, upstream };

@@ -43,6 +43,8 @@ export interface UpstreamAttemptEvent {
   contentType?: string;
   /** When it failed: the error's message. It may echo what the site was sent: log it only through src/log.ts (redacting). */
   message?: string;
+  /** The request's `tag`: whom it was sent for (the GraphQL request's log record). */
+  tag?: object;
 }
 
 export interface UpstreamOptions {
@@ -191,6 +193,8 @@ export interface UpstreamRequest {
    * to count retries against its request budget (upstream/session.ts). @default always
    */
   mayRetry?: () => boolean;
+  /** Whom it is sent for, handed back in its attempt events (`onResponse`): the GraphQL request's log record. */
+  tag?: object;
 }
 
 export interface UpstreamResponse<T = unknown> {
@@ -373,6 +377,7 @@ function report(
   if (!o.onResponse) return;
   const event: UpstreamAttemptEvent = { method: req.method, path: target.restPath, route: req.route, status, ms: performance.now() - started, attempt };
   if (error !== undefined) event.error = error;
+  if (req.tag !== undefined) event.tag = req.tag;
   for (const k of ['cause', 'contentType', 'message'] as const) if (detail[k] !== undefined) event[k] = detail[k];
   try {
     o.onResponse(event);

@@ -55,6 +55,8 @@ export interface SessionPolicy {
    * Absent: nothing is cached.
    */
   cache?: UpstreamCache;
+  /** Whom the operation's requests are for, handed to the client's attempt events (the request's log record). */
+  tag?: object;
 }
 
 /**
@@ -168,6 +170,7 @@ class Session implements OperationSession {
       sent = true;
       const res = await this.#inner.request<T>({
         ...req,
+        ...(this.#policy.tag && !req.tag ? { tag: this.#policy.tag } : {}),
         signal: req.signal ? AbortSignal.any([own, req.signal]) : own,
         // A retry is one more request: it needs budget, and none starts once the operation is over.
         mayRetry: () => (req.mayRetry?.() ?? true) && !own.aborted && this.#take(),

@@ -8,41 +8,16 @@
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig, parseConfig } from '../../src/config.ts';
-import { createLogger, withLogScope, type Logger } from '../../src/log.ts';
+import { createLogger, withLogScope } from '../../src/log.ts';
 import { authorizationSecrets, credentialSecrets } from '../../src/plugins/redaction.ts';
 import type { RunningSandbox } from '../../src/sandbox/server.ts';
 import { startGateway, type Gateway } from '../../src/server.ts';
 import { secretForms } from '../../src/redact.ts';
 import { testSandbox } from '../helpers/sandbox.ts';
+import { captureLog, type Captured } from '../helpers/logs.ts';
 
 const EVENTS = '^/calendar/events/v1/events$';
 const ROUTE = 'GET /calendar/events/v1/events';
-
-interface Captured {
-  logger: Logger;
-  /** Every line as written. */
-  text(): string;
-  lines(): Record<string, any>[];
-  clear(): void;
-}
-
-function capture(level: 'trace' | 'info' = 'trace'): Captured {
-  let out = '';
-  const destination = new Writable({
-    write(chunk, _enc, done) {
-      out += String(chunk);
-      done();
-    },
-  });
-  return {
-    logger: createLogger({ level, format: 'json', destination }),
-    text: () => out,
-    lines: () => out.split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, any>),
-    clear: () => {
-      out = '';
-    },
-  };
-}
 
 describe('structured logs', () => {
   let sandbox: RunningSandbox;
@@ -73,7 +48,7 @@ describe('structured logs', () => {
     sandbox = await testSandbox();
     editorPassword = basic('editor').password;
     adminAuth = basic('admin').header;
-    log = capture();
+    log = captureLog();
     const config = parseConfig({
       port: 0,
       // Callers without credentials act as the editor: the service credential must never be logged either.
