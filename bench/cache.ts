@@ -22,6 +22,8 @@
  * Environment: BENCH_REQUESTS (default 300 per measured side), REDIS_SERVER
  * (default `redis-server`, Debian's package).
  */
+// First: graphql-js reads NODE_ENV when it is loaded (production unless set).
+import '../src/production.ts';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

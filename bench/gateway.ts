@@ -29,6 +29,8 @@
  * BENCH_BULK_EVENTS (10000), BENCH_BULK_LATENCY_MS (30), BENCH_BULK_PARALLEL (the gateway's
  * UPSTREAM_CONCURRENCY default, 10: the floor may keep as many requests in flight as the gateway).
  */
+// First: graphql-js reads NODE_ENV when it is loaded (production unless set).
+import '../src/production.ts';
 import { spawn } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, readSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -13,6 +13,8 @@
  * `--profile <file.cpuprofile>` writes a CPU profile of the gateway loop only
  * (open it in Chrome DevTools; self time shows where the CPU goes).
  */
+// First: graphql-js reads NODE_ENV when it is loaded (production unless set).
+import '../src/production.ts';
 import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';

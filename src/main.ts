@@ -6,6 +6,8 @@
  * anything starts or prints: a bad flag or value is one line and exit code 2,
  * a taken port one line and exit code 1.
  */
+// First: graphql-js reads NODE_ENV when it is loaded (production unless set).
+import './production.ts';
 import { assertPortFree, columns, parseFlags, portError, runCli, stopOnSignals, type FlagSpec } from './cli-kit.ts';
 import { CONFIG_FILE_SETTING, ConfigError, SETTINGS, loadConfig, settingDefault } from './config.ts';
 import { SandboxConfigError, parseSandboxOptions, sandboxOptions } from './sandbox/options.ts';
