@@ -46,7 +46,7 @@ const children: ChildProcess[] = [];
 
 /** Starts `args` with `env` and resolves the first match of `re` in its output. */
 function child(args: string[], env: Record<string, string>, re: RegExp): Promise<string> {
-  const proc = spawn(process.execPath, ['--import', 'tsx', ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const proc = spawn(process.execPath, ['--import', 'tsx/esm', ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   children.push(proc);
   let out = '';
   return new Promise((resolve, reject) => {

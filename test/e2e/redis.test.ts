@@ -28,7 +28,7 @@ interface Instance {
  * loader, one process (through `npx`, a signal would stop npx and leave the gateway running).
  */
 async function startInstance(upstream: string, env: Record<string, string>): Promise<Instance> {
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', '--upstream', upstream, '--port', '0'], {
+  const proc = spawn(process.execPath, ['--import', 'tsx/esm', 'src/main.ts', '--upstream', upstream, '--port', '0'], {
     env: { ...process.env, LOG_FORMAT: 'json', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -66,7 +66,7 @@ describe('OTLP/HTTP export', () => {
   it('the CLI (src/main.ts) with only OTEL_* set sends the spans as http/json, flushed when it stops', async () => {
     receiver = await startOtlpReceiver();
     const port = await freePort();
-    const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx/esm', 'src/main.ts'], {
       cwd: ROOT,
       env: cleanEnv({
         PORT: String(port),

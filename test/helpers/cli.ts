@@ -1,5 +1,5 @@
 /**
- * The CLIs as a user runs them: `node --import tsx src/main.ts` (what `npm start`
+ * The CLIs as a user runs them: `node --import tsx/esm src/main.ts` (what `npm start`
  * runs) or src/sandbox/cli.ts in a child process, from the repository root,
  * with a clean environment (only PATH and HOME of ours, then the test's), and
  * bounded in time.
@@ -18,7 +18,7 @@ export interface Exited {
 }
 
 function spawnCli(script: string, args: string[], env: Record<string, string>): ChildProcess {
-  return spawn(process.execPath, ['--import', 'tsx', script, ...args], {
+  return spawn(process.execPath, ['--import', 'tsx/esm', script, ...args], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
