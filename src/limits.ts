@@ -20,7 +20,7 @@ import {
 import { GatewayError } from './errors.ts';
 
 type Fragments = Map<string, FragmentDefinitionNode>;
-type Variables = Record<string, unknown>;
+export type Variables = Record<string, unknown>;
 
 function fragmentsOf(doc: DocumentNode): Fragments {
   return new Map(doc.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((d) => [d.name.value, d]));
@@ -81,6 +81,32 @@ export function maxAliasesRule(limit: number) {
 
 // ---------------------------------------------------------------------------
 // What the plugin needs from a resolved operation
+
+/**
+ * What depends only on an operation and its variables, computed once per
+ * pair: Apollo keeps one parsed document per query text (its document store),
+ * so every request of the same text brings the same operation node back, and
+ * the walks of the limits and of redaction need not be repeated for it
+ * (about 0.07 ms of a W1 request). Operations without variables have one
+ * entry; others one per distinct variables JSON, at most `maxVariants`
+ * (then their entries start over; 0: operations with variables are not kept).
+ */
+export function perOperation<T>(compute: (schema: GraphQLSchema, document: DocumentNode, operation: OperationDefinitionNode, variables: Variables | undefined) => T, maxVariants = 64) {
+  // The operation node decides its document; the schema is the server's one.
+  const memo = new WeakMap<OperationDefinitionNode, Map<string, T>>();
+  return (schema: GraphQLSchema, document: DocumentNode, operation: OperationDefinitionNode, variables: Variables | undefined): T => {
+    const withVariables = Boolean(operation.variableDefinitions?.length);
+    if (withVariables && maxVariants === 0) return compute(schema, document, operation, variables);
+    const key = withVariables ? JSON.stringify(variables ?? {}) : '';
+    let variants = memo.get(operation);
+    if (!variants) memo.set(operation, (variants = new Map()));
+    if (variants.has(key)) return variants.get(key)!;
+    const value = compute(schema, document, operation, variables);
+    if (variants.size >= maxVariants) variants.clear();
+    variants.set(key, value);
+    return value;
+  };
+}
 
 /** An operation with its variables coerced (defaults applied); null when they do not coerce (execution reports that). */
 export interface ResolvedOperation {

@@ -6,7 +6,7 @@
 import { getIntrospectionQuery, getOperationAST, parse } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { loadConfig, parseConfig } from '../src/config.ts';
-import { operationCost, operationDepth, oversizedArgument, resolveOperation, type SizeLimits } from '../src/limits.ts';
+import { operationCost, operationDepth, oversizedArgument, perOperation, resolveOperation, type SizeLimits } from '../src/limits.ts';
 import { buildSchema } from '../src/schema.ts';
 
 const schema = buildSchema();
@@ -112,5 +112,44 @@ describe('configuration of the limits', () => {
     const c = loadConfig({ MAX_LIST_ITEMS: '20', MAX_SEARCH_LENGTH: '50', MAX_SLUG_LENGTH: '60', MAX_URL_LENGTH: '500', MAX_ARGUMENT_LENGTH: '300', MAX_QUERY_COST: '99', INTROSPECTION: '0' });
     expect(c.limits).toMatchObject({ maxListItems: 20, maxSearchLength: 50, maxSlugLength: 60, maxUrlLength: 500, maxArgumentLength: 300, maxCost: 99 });
     expect(c.introspection).toBe(false);
+  });
+});
+
+describe('perOperation', () => {
+  const doc = parse('query($n: Int) { events(first: $n) { nodes { title } } } ');
+  const plain = parse('{ events(first: 3) { nodes { title } } }');
+  const counting = (maxVariants?: number) => {
+    let calls = 0;
+    const memo = perOperation((_s, _d, _o, variables) => {
+      calls += 1;
+      return (variables?.n as number | undefined) ?? 'none';
+    }, maxVariants);
+    return { memo, calls: () => calls };
+  };
+
+  it('computes once per operation node, and once per distinct variables', () => {
+    const c = counting();
+    for (let i = 0; i < 3; i++) expect(c.memo(schema, plain, getOperationAST(plain)!, undefined)).toBe('none');
+    expect(c.calls()).toBe(1);
+    expect(c.memo(schema, doc, getOperationAST(doc)!, { n: 5 })).toBe(5);
+    expect(c.memo(schema, doc, getOperationAST(doc)!, { n: 5 })).toBe(5);
+    expect(c.memo(schema, doc, getOperationAST(doc)!, { n: 6 })).toBe(6);
+    expect(c.calls()).toBe(3);
+    // Another parse of the same text is another node (Apollo's document store returns the same one).
+    const again = parse('{ events(first: 3) { nodes { title } } }');
+    c.memo(schema, again, getOperationAST(again)!, undefined);
+    expect(c.calls()).toBe(4);
+  });
+
+  it('starts over past maxVariants, and keeps nothing for operations with variables at 0', () => {
+    const bounded = counting(2);
+    for (const n of [1, 2, 3, 1]) bounded.memo(schema, doc, getOperationAST(doc)!, { n });
+    expect(bounded.calls()).toBe(4);
+    const none = counting(0);
+    for (let i = 0; i < 3; i++) none.memo(schema, doc, getOperationAST(doc)!, { n: 1 });
+    expect(none.calls()).toBe(3);
+    none.memo(schema, plain, getOperationAST(plain)!, undefined);
+    none.memo(schema, plain, getOperationAST(plain)!, undefined);
+    expect(none.calls()).toBe(4);
   });
 });

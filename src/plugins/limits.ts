@@ -18,7 +18,7 @@
  */
 import type { ApolloServerPlugin } from '@apollo/server';
 import type { Config } from '../config.ts';
-import { costError, operationCost, oversizedArgument, resolveOperation, sizeError } from '../limits.ts';
+import { costError, operationCost, oversizedArgument, perOperation, resolveOperation, sizeError, type SizeViolation } from '../limits.ts';
 import { GatewayError } from '../errors.ts';
 
 export type LimitsConfig = Pick<
@@ -26,7 +26,18 @@ export type LimitsConfig = Pick<
   'maxCost' | 'defaultPageSize' | 'maxPageSize' | 'maxListItems' | 'maxSearchLength' | 'maxSlugLength' | 'maxUrlLength' | 'maxArgumentLength'
 >;
 
+/** What the limits say of an operation and its variables (null: variables that do not coerce, execution's to report). */
+type Verdict = { oversized: SizeViolation } | { cost: number } | null;
+
 export function limitsPlugin<C extends object>(limits: LimitsConfig): ApolloServerPlugin<C> {
+  // One schema per server, so an operation node and its variables decide the verdict.
+  const verdictOf = perOperation((schema, document, operation, variables): Verdict => {
+    const resolved = resolveOperation(schema, document, operation, variables);
+    // Variables that do not coerce are refused by execution before any resolver runs.
+    if (!resolved) return null;
+    const oversized = oversizedArgument(resolved, limits);
+    return oversized ? { oversized } : { cost: operationCost(resolved, { defaultPageSize: limits.defaultPageSize }) };
+  });
   return {
     async requestDidStart() {
       return {
@@ -38,18 +49,15 @@ export function limitsPlugin<C extends object>(limits: LimitsConfig): ApolloServ
             rc.response.http.status = 400;
             throw new GatewayError('OPERATION_NOT_SUPPORTED', 'Subscriptions are not supported by this gateway: send a query or a mutation.');
           }
-          const resolved = resolveOperation(rc.schema, rc.document, op, rc.request.variables);
-          // Variables that do not coerce are refused by execution before any resolver runs.
-          if (!resolved) return;
-          const oversized = oversizedArgument(resolved, limits);
-          if (oversized) {
+          const verdict = verdictOf(rc.schema, rc.document, op, rc.request.variables);
+          if (!verdict) return;
+          if ('oversized' in verdict) {
             rc.response.http.status = 400;
-            throw sizeError(oversized);
+            throw sizeError(verdict.oversized);
           }
-          const cost = operationCost(resolved, { defaultPageSize: limits.defaultPageSize });
-          if (cost > limits.maxCost) {
+          if (verdict.cost > limits.maxCost) {
             rc.response.http.status = 400;
-            throw costError(cost, limits.maxCost);
+            throw costError(verdict.cost, limits.maxCost);
           }
         },
       };

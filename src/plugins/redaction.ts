@@ -17,7 +17,7 @@
  */
 import type { ApolloServerPlugin, GraphQLRequestContext } from '@apollo/server';
 import { getNamedType, getNullableType, isInputObjectType, isListType, type GraphQLInputType } from 'graphql';
-import { forEachField, resolveOperation } from '../limits.ts';
+import { forEachField, perOperation, resolveOperation } from '../limits.ts';
 import { REDACTED, redactValues, secretForms } from '../redact.ts';
 
 /** Headers whose values are secrets (lower-case). */
@@ -84,7 +84,27 @@ function scrubError(e: unknown, forms: readonly string[], depth = 0): void {
 /** Secret argument values of the operation (variables resolved), at any depth of an input. */
 function argumentSecrets(rc: GraphQLRequestContext<object>, into: Set<string>): void {
   if (!rc.operation || !rc.document) return;
-  const resolved = resolveOperation(rc.schema, rc.document, rc.operation, rc.request.variables);
+  for (const s of typedArgumentSecrets(rc.schema, rc.document, rc.operation, rc.request.variables)) into.add(s);
+  // Variables that did not coerce (or were never used) may still hold a secret the site can echo.
+  const raw = (v: unknown, name: string, depth: number): void => {
+    if (depth > 16 || v === null || v === undefined) return;
+    if (typeof v === 'string') {
+      if (SECRET_ARGUMENTS.test(name)) into.add(v);
+    } else if (Array.isArray(v)) v.forEach((x) => raw(x, name, depth + 1));
+    else if (typeof v === 'object') for (const [k, x] of Object.entries(v)) raw(x, k, depth + 1);
+  };
+  raw(rc.request.variables ?? {}, '', 0);
+}
+
+/**
+ * The values of the operation's secret arguments (tokens, keys, passwords), by
+ * their schema types. Kept per operation only when it has no variables (its
+ * secrets, if any, are literals of a document Apollo keeps anyway): a caller's
+ * token passed in variables is not kept beyond its request.
+ */
+const typedArgumentSecrets = perOperation((schema, document, operation, variables): readonly string[] => {
+  const into = new Set<string>();
+  const resolved = resolveOperation(schema, document, operation, variables);
   const collect = (value: unknown, type: GraphQLInputType, name: string): void => {
     if (value === null || value === undefined) return;
     const t = getNullableType(type);
@@ -102,16 +122,8 @@ function argumentSecrets(rc: GraphQLRequestContext<object>, into: Set<string>): 
       descend(_field.selectionSet);
     });
   }
-  // Variables that did not coerce (or were never used) may still hold a secret the site can echo.
-  const raw = (v: unknown, name: string, depth: number): void => {
-    if (depth > 16 || v === null || v === undefined) return;
-    if (typeof v === 'string') {
-      if (SECRET_ARGUMENTS.test(name)) into.add(v);
-    } else if (Array.isArray(v)) v.forEach((x) => raw(x, name, depth + 1));
-    else if (typeof v === 'object') for (const [k, x] of Object.entries(v)) raw(x, k, depth + 1);
-  };
-  raw(rc.request.variables ?? {}, '', 0);
-}
+  return [...into];
+}, 0);
 
 export interface RedactionOptions {
   /** `SITEGRAPH_SERVICE_AUTH` (`user:application-password`), when configured. */

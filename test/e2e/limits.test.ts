@@ -32,6 +32,14 @@ describe('abuse limits with variables known', () => {
     expect(h.calls()).toHaveLength(0);
   });
 
+  it("judges the same text again with each request's variables (verdicts are kept per operation and variables)", async () => {
+    for (const [n, refused] of [[500, true], [10, false], [500, true], [10, false]] as const) {
+      const r = await h.gql(NESTED, { n });
+      expect(r.status).toBe(refused ? 400 : 200);
+      expect(r.errors?.[0]?.extensions?.code).toBe(refused ? 'BAD_USER_INPUT' : undefined);
+    }
+  });
+
   it('counts every alias of a costly field', async () => {
     const three = `query($n: Int) { ${['a', 'b', 'c'].map((a) => `${a}: events(first: $n) { nodes { venues { events(first: $n) { nodes { title } } } } }`).join(' ')} }`;
     // 3 x (1 + 40 x 5) = 603 passes; 3 x (1 + 80 x 5) = 1203 does not.
@@ -221,6 +229,15 @@ describe('redaction by value', () => {
     expect(text).not.toContain(KEY);
     expect(text).toContain('[REDACTED]');
     expect(r.errors![0]!.extensions!.params.note).toBe('echo:[REDACTED]');
+  });
+
+  it('removes a governance key written in the query text, every time the same text comes', async () => {
+    h.sandbox.faults.add({ path: '^/site-governance/v1/remote/', status: 401, body: echo(KEY), times: 2 });
+    for (let i = 0; i < 2; i++) {
+      const r = await h.gql(`{ governance { remote(apiKey: "${KEY}") { trainingStatuses { userLogin } } } }`);
+      expect(r.errors![0]!.extensions!.code).toBe('UNAUTHENTICATED');
+      expect(JSON.stringify(r.errors)).not.toContain(KEY);
+    }
   });
 
   it('removes a governance key given as the X-Governance-Api-Key header', async () => {
