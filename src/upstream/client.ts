@@ -10,6 +10,7 @@
  *
  * with the `onResponse` hook called once per attempt.
  */
+import { isAscii } from 'node:buffer';
 import { Pool } from 'undici';
 import type { Dispatcher } from 'undici';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -537,11 +538,47 @@ function noop(): void {}
 /**
  * UTF-8 text of a body, without the leading BOM some PHP sites emit before
  * JSON. Buffer#toString rather than TextDecoder: the same text, at a fraction
- * of the CPU on bodies of tens of kilobytes (every list page goes through here).
+ * of the CPU on bodies of tens of kilobytes.
  */
 function utf8(bytes: Buffer): string {
   const text = bytes.toString('utf8');
   return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
+
+const NON_ASCII_RUN = /[\x80-\xff]+/g;
+
+/**
+ * The text JSON.parse gets, decoded fast: a body in ASCII (WordPress escapes
+ * everything else as `\uXXXX`) is read byte for byte; in a body with raw UTF-8
+ * (the sandbox, sites that send unescaped Unicode) each run of non-ASCII bytes
+ * becomes its characters' `\uXXXX` escapes. UTF-8 bytes of 0x80 and above can
+ * only stand inside a JSON string, where an escape means the same character, so
+ * JSON.parse returns the same value; the text stays one byte per character,
+ * which V8 decodes and parses much faster than the two-byte string one
+ * non-ASCII character makes of the whole body (a 77 KB list page with 51 such
+ * bytes: ~0.45 ms against ~0.95 ms, issue 10). A run decodes alone exactly as
+ * in the whole (ASCII bytes end every UTF-8 sequence), invalid bytes included
+ * (U+FFFD). Never used as text: a body that is not JSON is read by `utf8`.
+ */
+function jsonText(bytes: Buffer): string {
+  const start = bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
+  const text = bytes.toString('latin1', start);
+  if (isAscii(bytes)) return text;
+  const parts: string[] = [];
+  let last = 0;
+  NON_ASCII_RUN.lastIndex = 0;
+  for (let m = NON_ASCII_RUN.exec(text); m; m = NON_ASCII_RUN.exec(text)) {
+    parts.push(text.slice(last, m.index), escapeAll(bytes.toString('utf8', start + m.index, start + m.index + m[0].length)));
+    last = m.index + m[0].length;
+  }
+  parts.push(text.slice(last));
+  return parts.join('');
+}
+
+function escapeAll(chars: string): string {
+  let out = '';
+  for (let i = 0; i < chars.length; i++) out += `\\u${chars.charCodeAt(i).toString(16).padStart(4, '0')}`;
+  return out;
 }
 
 /**
@@ -552,17 +589,22 @@ function utf8(bytes: Buffer): string {
  */
 function decodeBody(raw: RawResponse, strict: boolean): unknown {
   if (raw.status === 204 || raw.bytes.length === 0) return null;
-  const text = utf8(raw.bytes);
   const type = raw.headers['content-type'] ?? '';
   const declared = /[/+]json\b/i.test(type);
-  const t = text.trimStart();
+  const t = jsonText(raw.bytes).trimStart();
   const looks = t.startsWith('{') || t.startsWith('[');
-  if (!declared && !looks) return text;
+  if (!declared && !looks) return utf8(raw.bytes);
   if (t === '') return null;
   try {
     return JSON.parse(t);
-  } catch (err) {
-    if (strict && declared) throw new MalformedResponseError(raw.status, err);
-    return text;
+  } catch {
+    // Read again as plain UTF-8: the site's own text for the error, or for a body that is not JSON.
+    const text = utf8(raw.bytes);
+    try {
+      return JSON.parse(text.trimStart());
+    } catch (err) {
+      if (strict && declared) throw new MalformedResponseError(raw.status, err);
+      return text;
+    }
   }
 }

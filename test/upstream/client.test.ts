@@ -151,6 +151,33 @@ describe('success answers', () => {
     expect((await s.request(GET('/bom'))).body).toEqual({ ok: true });
   });
 
+  it('reads raw UTF-8 in JSON exactly as a plain UTF-8 decode would, invalid bytes and all', async () => {
+    const value = { title: 'Café Zürich — 東京 🎉', list: ['ñ', 'a\u2028b', '\u0000x'], plain: 'ascii "quoted" \\ back' };
+    const bodies: Record<string, Buffer> = {
+      raw: Buffer.from(JSON.stringify(value)),
+      // WordPress's own form: everything non-ASCII escaped.
+      escaped: Buffer.from(JSON.stringify(value).replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)),
+      bom: Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(JSON.stringify(value))]),
+      // A lone continuation byte, a truncated sequence before a quote, an overlong form.
+      invalid: Buffer.concat([Buffer.from('{"a":"x'), Buffer.from([0x80]), Buffer.from('y","b":"'), Buffer.from([0xe6, 0x9d]), Buffer.from('","c":"'), Buffer.from([0xc0, 0xaf]), Buffer.from('"}')]),
+    };
+    const { client } = await setup((req, res) => void res.writeHead(200, { 'content-type': 'application/json; charset=UTF-8' }).end(bodies[req.url!.split('/').pop()!]));
+    const s = client.session();
+    for (const name of ['raw', 'escaped', 'bom']) expect((await s.request(GET(`/${name}`))).body).toEqual(value);
+    expect((await s.request(GET('/invalid'))).body).toEqual(JSON.parse(bodies.invalid!.toString('utf8')));
+  });
+
+  it('keeps non-ASCII text of bodies that are not JSON, and refuses raw UTF-8 outside a JSON string', async () => {
+    const { client } = await setup((req, res) => {
+      if (req.url!.endsWith('/html')) return void res.writeHead(200, { 'content-type': 'text/html; charset=UTF-8' }).end('<p>Wartungsmodus — bald zurück</p>');
+      // U+00A0 is not JSON whitespace: the body is malformed whichever way it is read.
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{"a":\u00a01}');
+    });
+    const s = client.session();
+    expect((await s.request(GET('/html'))).body).toBe('<p>Wartungsmodus — bald zurück</p>');
+    expect((await failure(s.request(GET('/nbsp')))).code).toBe('UPSTREAM_BAD_RESPONSE');
+  });
+
   it('returns statuses accepted by okStatuses as data (a 207 batch, a 404 probe)', async () => {
     const { client } = await setup((req, res) =>
       req.url!.includes('batch') ? sendJson(res, 207, { responses: [{ status: 400 }] }) : sendJson(res, 404, { code: 'rest_post_invalid_id', message: 'Invalid post ID.', data: { status: 404 } }),
