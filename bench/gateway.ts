@@ -24,9 +24,13 @@
  * pull (total from the first page's X-TEC-Total, then every other 50-event
  * page with 8 in flight); total time, ratio, and this process's RSS.
  *
+ * Gateway CPU back to back: scripts/profile-w1.ts in a child process (W1 over
+ * replayed sandbox answers, gateway, client and direct REST call in
+ * interleaved blocks), the figure the CPU goal is judged by.
+ *
  * Environment: BENCH_REQUESTS (default 100 per workload and side; W3 half),
  * BENCH_LATENCIES (default `0,30`), BENCH_BULK=0 to skip the bulk pull,
- * BENCH_BULK_EVENTS (10000), BENCH_BULK_LATENCY_MS (30), BENCH_BULK_PARALLEL (the gateway's
+ * BENCH_CPU=0 to skip the back-to-back CPU figure, BENCH_BULK_EVENTS (10000), BENCH_BULK_LATENCY_MS (30), BENCH_BULK_PARALLEL (the gateway's
  * UPSTREAM_CONCURRENCY default, 10: the floor may keep as many requests in flight as the gateway).
  */
 // First: graphql-js reads NODE_ENV when it is loaded (production unless set).
@@ -52,6 +56,7 @@ const BULK = !['0', 'false', 'off'].includes(process.env.BENCH_BULK ?? '1');
 const BULK_EVENTS = Number(process.env.BENCH_BULK_EVENTS ?? 10_000);
 const BULK_LATENCY_MS = Number(process.env.BENCH_BULK_LATENCY_MS ?? 30);
 const BULK_PARALLEL = Number(process.env.BENCH_BULK_PARALLEL ?? parseConfig({}).limits.upstreamConcurrency);
+const CPU = !['0', 'false', 'off'].includes(process.env.BENCH_CPU ?? '1');
 const BULK_PAGE = 500;
 const LEGACY_PAGE = 50;
 /** The legacy list's open window, as the gateway sends it (README "How reads go upstream"). */
@@ -568,6 +573,41 @@ async function benchBulk(): Promise<{ floor: Pull; gw: Pull }> {
   }
 }
 
+// ---------------------------------------------------------------- gateway CPU, back to back
+
+interface CpuFigures {
+  /** The gateway's CPU per W1 request, its own REST call and parse included. */
+  gateway: number;
+  /** The same minus the direct REST call (GET + parse of the same page). */
+  onTop: number;
+  text: string;
+}
+
+/**
+ * scripts/profile-w1.ts in a child process: W1 back to back over replayed
+ * sandbox answers, in interleaved blocks. Measured between requests 30 ms
+ * apart (the tables above), each request finds the CPU idle and its caches
+ * cold, which inflates both sides' CPU about twice; back to back is the
+ * gateway's own cost.
+ */
+function cpuBackToBack(): Promise<CpuFigures> {
+  const child = spawn(process.execPath, ['--import', 'tsx/esm', 'scripts/profile-w1.ts', '--n', '3000', '--warmup', '500'], {
+    env: { ...process.env, LOG_LEVEL: 'info' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let out = '';
+  child.stdout!.on('data', (c) => (out += String(c)));
+  return new Promise((resolve, reject) => {
+    child.once('exit', (code) => {
+      const figure = (label: string) => Number(new RegExp(`${label}:\\s+([\\d.]+) ms`).exec(out)?.[1]);
+      const gateway = figure('gateway CPU per W1 request');
+      const onTop = figure('gateway CPU on top of the REST call');
+      if (code !== 0 || !Number.isFinite(gateway) || !Number.isFinite(onTop)) return reject(new Error(`scripts/profile-w1.ts exited with ${code}: ${out.slice(-2000)}`));
+      resolve({ gateway, onTop, text: out.split('\n').filter((l) => l && !l.startsWith('{')).join('\n') });
+    });
+  });
+}
+
 // ---------------------------------------------------------------- main
 
 async function main(): Promise<void> {
@@ -578,6 +618,12 @@ async function main(): Promise<void> {
   const results = new Map<number, Awaited<ReturnType<typeof benchLatency>>>();
   for (const latency of LATENCIES) results.set(latency, await benchLatency(latency));
   const bulk = BULK ? await benchBulk() : null;
+  let cpu: CpuFigures | null = null;
+  if (CPU) {
+    console.log('\ngateway CPU, back to back (scripts/profile-w1.ts, the operation line logged at info):');
+    cpu = await cpuBackToBack();
+    console.log(cpu.text.replace(/^/gm, '  '));
+  }
 
   // The goals of issue 10, against what was measured.
   const at30 = results.get(30);
@@ -587,10 +633,13 @@ async function main(): Promise<void> {
     for (const row of at30.rows) goal(`${row.w.key} p50 ≤ 1.05× the floor at 30 ms`, `${f(row.gw.p50 / row.floor.p50, 3)}×`, row.gw.p50 / row.floor.p50 <= 1.05);
     goal('W1 throughput at concurrency 8 ≥ 0.95× direct REST at 30 ms', `${f(at30.gwRps / at30.floorRps, 3)}×`, at30.gwRps / at30.floorRps >= 0.95);
   }
+  if (cpu) {
+    goal('gateway CPU per W1 request on top of the REST call ≤ 1.5 ms', `${f(cpu.onTop, 2)} ms`, cpu.onTop <= 1.5);
+    goal('  (the same with its own REST call and parse, for scale)', `${f(cpu.gateway, 2)} ms`, cpu.gateway <= 1.5);
+  }
   for (const [latency, r] of results) {
     const w1 = r.rows[0]!;
-    const cpu = w1.gw.cpuMs - w1.floor.cpuMs;
-    goal(`gateway CPU per W1 request ≤ 1.5 ms (latency ${latency} ms)`, `${f(cpu, 2)} ms`, cpu <= 1.5);
+    console.log(`  info     gateway CPU per W1, measured between requests (latency ${latency} ms)`.padEnd(73) + ` ${f(w1.gw.cpuMs - w1.floor.cpuMs, 2)} ms`);
   }
   if (bulk) goal('bulk pull ≤ 1.2× the floor', `${f(bulk.gw.ms / bulk.floor.ms, 3)}×`, bulk.gw.ms / bulk.floor.ms <= 1.2);
   console.log(`\ndone in ${f((performance.now() - started) / 1000, 0)} s`);

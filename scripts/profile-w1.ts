@@ -1,5 +1,5 @@
 /**
- * `node --import tsx/esm scripts/profile-w1.ts [--n 2000] [--warmup 500] [--profile <file>]`: gateway CPU per W1 request.
+ * `node --import tsx/esm scripts/profile-w1.ts [--n 2000] [--warmup 500] [--rounds 10] [--profile <file>]`: gateway CPU per W1 request.
  *
  * The sandbox runs in a child process (its answers replayed from memory
  * after the first, so that its own CPU does not compete with the gateway's
@@ -91,9 +91,8 @@ async function postJson(url: string, body: string): Promise<unknown> {
   return res.body.json();
 }
 
-/** CPU milliseconds (user + system) per call of `fn`, over `n` sequential calls after `warmup`. */
-async function cpuPer(n: number, warmup: number, fn: () => Promise<unknown>): Promise<{ cpu: number; wall: number }> {
-  for (let i = 0; i < warmup; i++) await fn();
+/** CPU milliseconds (user + system) per call of `fn`, over `n` sequential calls. */
+async function cpuPer(n: number, fn: () => Promise<unknown>): Promise<{ cpu: number; wall: number }> {
   const c0 = process.cpuUsage();
   const t0 = performance.now();
   for (let i = 0; i < n; i++) await fn();
@@ -102,11 +101,36 @@ async function cpuPer(n: number, warmup: number, fn: () => Promise<unknown>): Pr
   return { cpu: (c.user + c.system) / 1000 / n, wall };
 }
 
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
+};
+
+/**
+ * The three sides measured in `rounds` interleaved blocks (client, REST call,
+ * gateway; then the next block), each side's figure the median of its blocks:
+ * a machine whose speed drifts (a shared VM) moves all three alike, and one
+ * slow block does not move the median.
+ */
+async function interleaved(n: number, rounds: number, sides: Record<'client' | 'floor' | 'total', () => Promise<unknown>>) {
+  const per = Math.max(1, Math.round(n / rounds));
+  const seen = { client: [] as number[], floor: [] as number[], total: [] as number[], wall: [] as number[] };
+  for (let r = 0; r < rounds; r++) {
+    seen.client.push((await cpuPer(per, sides.client)).cpu);
+    seen.floor.push((await cpuPer(per, sides.floor)).cpu);
+    const t = await cpuPer(per, sides.total);
+    seen.total.push(t.cpu);
+    seen.wall.push(t.wall);
+  }
+  return { client: median(seen.client), floor: median(seen.floor), total: median(seen.total), wall: median(seen.wall) };
+}
+
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { n: { type: 'string' }, warmup: { type: 'string' }, sandbox: { type: 'boolean' }, profile: { type: 'string' } }, strict: true });
+  const { values } = parseArgs({ options: { n: { type: 'string' }, warmup: { type: 'string' }, rounds: { type: 'string' }, sandbox: { type: 'boolean' }, profile: { type: 'string' } }, strict: true });
   if (values.sandbox) return sandboxChild();
   const n = Number(values.n ?? 2000);
   const warmup = Number(values.warmup ?? 500);
+  const rounds = Number(values.rounds ?? 10);
 
   const { parseConfig } = await import('../src/config.ts');
   const { startGateway } = await import('../src/server.ts');
@@ -136,33 +160,30 @@ async function main(): Promise<void> {
     return JSON.parse(await res.body.text());
   };
 
-  const client = await cpuPer(n, warmup, () => postJson(bareUrl, body));
-  const floor = await cpuPer(n, warmup, restCall);
-  let inspector: Session | null = null;
-  const gql = () => postJson(gateway.url, body);
+  const sides = { client: () => postJson(bareUrl, body), floor: restCall, total: () => postJson(gateway.url, body) };
+  for (const side of Object.values(sides)) for (let i = 0; i < warmup; i++) await side();
+  const m = await interleaved(n, rounds, sides);
   if (values.profile) {
-    for (let i = 0; i < warmup; i++) await gql();
-    inspector = new Session();
+    // A separate pass: the profile covers the gateway's requests only.
+    const inspector = new Session();
     inspector.connect();
     await inspector.post('Profiler.enable');
     await inspector.post('Profiler.setSamplingInterval', { interval: 100 });
     await inspector.post('Profiler.start');
-  }
-  const total = await cpuPer(n, warmup, gql);
-  if (inspector) {
+    await cpuPer(n, sides.total);
     const { profile } = await inspector.post('Profiler.stop');
-    writeFileSync(values.profile!, JSON.stringify(profile));
+    writeFileSync(values.profile, JSON.stringify(profile));
     inspector.disconnect();
   }
   const restBytes = Buffer.byteLength(JSON.stringify(await restCall()));
 
   const f = (x: number) => x.toFixed(3);
-  console.log(`W1 over ${n} sequential requests (after ${warmup} warm-up), sandbox in a child process, answers replayed`);
-  console.log(`  process CPU per W1 request (gateway + client):  ${f(total.cpu)} ms  (wall ${f(total.wall)} ms)`);
-  console.log(`  client alone (same POST, canned answer):        ${f(client.cpu)} ms`);
-  console.log(`  gateway CPU per W1 request:                     ${f(total.cpu - client.cpu)} ms`);
-  console.log(`  direct REST call (GET + parse ${(restBytes / 1024).toFixed(0)} KB), for scale: ${f(floor.cpu)} ms`);
-  console.log(`  gateway CPU on top of the REST call:            ${f(total.cpu - client.cpu - floor.cpu)} ms`);
+  console.log(`W1 over ${n} sequential requests per side (after ${warmup} warm-up), in ${rounds} interleaved blocks (medians), sandbox in a child process, answers replayed`);
+  console.log(`  process CPU per W1 request (gateway + client):  ${f(m.total)} ms  (wall ${f(m.wall)} ms)`);
+  console.log(`  client alone (same POST, canned answer):        ${f(m.client)} ms`);
+  console.log(`  gateway CPU per W1 request:                     ${f(m.total - m.client)} ms`);
+  console.log(`  direct REST call (GET + parse ${(restBytes / 1024).toFixed(0)} KB), for scale: ${f(m.floor)} ms`);
+  console.log(`  gateway CPU on top of the REST call:            ${f(m.total - m.client - m.floor)} ms`);
 
   await new Promise<void>((r) => bare.close(() => r()));
   await gateway.close();
