@@ -254,7 +254,7 @@ async function send(
     payload = String(body ?? '');
     contentType = out.contentType;
   } else {
-    payload = JSON.stringify(body);
+    payload = wpJsonEncode(body);
     contentType = 'application/json; charset=UTF-8';
   }
   if (fault?.malformed) payload = '{"code":"truncated","data":[1,2,';
@@ -281,8 +281,19 @@ async function send(
   logIt();
 }
 
+/**
+ * JSON as WordPress sends it: `wp_json_encode` with PHP's default flags
+ * escapes every character above U+007F as `\uXXXX` (surrogate pairs for the
+ * rest) and every `/` as `\/`, so a real site's bodies are pure ASCII.
+ */
+export function wpJsonEncode(body: unknown): string {
+  return (JSON.stringify(body) ?? 'null')
+    .replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
+    .replace(/\//g, '\\/');
+}
+
 function json(res: ServerResponse, status: number, body: unknown): void {
-  const payload = JSON.stringify(body);
+  const payload = wpJsonEncode(body);
   res.writeHead(status, { 'Content-Type': 'application/json; charset=UTF-8', 'Content-Length': Buffer.byteLength(payload) });
   res.end(payload);
 }

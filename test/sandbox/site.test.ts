@@ -54,6 +54,18 @@ describe('the sandbox site', () => {
   });
 
   describe('WordPress conventions', () => {
+    it("encodes JSON as wp_json_encode does: non-ASCII as \\uXXXX, slashes as \\/, so bodies are pure ASCII", async () => {
+      const title = 'Café Zürich — 東京 🎉';
+      const created = await api.send('POST', '/calendar/events/v1/events', { title, start_date: '2027-03-01 10:00:00', end_date: '2027-03-01 12:00:00' }, 'admin');
+      expect(created.status).toBe(201);
+      const r = await api.get(`/calendar/events/v1/events/${created.body.id}`);
+      expect(r.body.title).toBe(title);
+      expect(r.text).toMatch(/^[\x00-\x7f]*$/);
+      expect(r.text).toContain('"title":"Caf\\u00e9 Z\\u00fcrich \\u2014 \\u6771\\u4eac \\ud83c\\udf89"');
+      expect(r.text).toContain('"url":"http:\\/\\/');
+      expect(r.text).not.toMatch(/[^\\]\//);
+    });
+
     it('answers unknown paths and wrong methods with rest_no_route 404', async () => {
       for (const [m, p] of [['GET', '/nope/v1/x'], ['DELETE', '/'], ['GET', '/batch/v1']] as const) {
         const r = await api.send(m, p);
