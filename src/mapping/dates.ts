@@ -22,14 +22,23 @@ export function luxonZone(tz: string | null | undefined): string | null {
 
 const WALL = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2}):(\d{2})/;
 
-/** Milliseconds of a wall-clock `Y-m-d H:i:s` read as if it were UTC; NaN when malformed. */
-function wallMs(s: string): number {
-  const m = WALL.exec(s.trim());
-  return m ? Date.UTC(+m[1]!, +m[2]! - 1, +m[3]!, +m[4]!, +m[5]!, +m[6]!) : NaN;
+/** The parts of a wall-clock `Y-m-d H:i:s` (or RFC 3339 without offset); null when malformed. Read once per date. */
+function wall(s: string): RegExpExecArray | null {
+  return WALL.exec(s.trim());
 }
 
-function wallText(s: string): string {
-  const m = WALL.exec(s.trim())!;
+/** Milliseconds of parsed wall-clock parts read as if they were UTC. */
+function msOf(m: RegExpExecArray): number {
+  return Date.UTC(+m[1]!, +m[2]! - 1, +m[3]!, +m[4]!, +m[5]!, +m[6]!);
+}
+
+/** Milliseconds of a wall-clock `Y-m-d H:i:s` read as if it were UTC; NaN when malformed. */
+function wallMs(s: string): number {
+  const m = wall(s);
+  return m ? msOf(m) : NaN;
+}
+
+function textOf(m: RegExpExecArray): string {
   return `${m[1]}-${m[2]}-${m[3]}T${m[4]}:${m[5]}:${m[6]}`;
 }
 
@@ -48,9 +57,9 @@ function offsetText(minutes: number): string {
 export function withOffset(local: string | null | undefined, utc: string | null | undefined, zone?: string | null, fallbackZone = 'utc'): string | null {
   if (!local && !utc) return null;
   if (local && utc) {
-    const l = wallMs(local);
-    const u = wallMs(utc);
-    if (!Number.isNaN(l) && !Number.isNaN(u)) return `${wallText(local)}${offsetText(Math.round((l - u) / 60_000))}`;
+    const l = wall(local);
+    const u = wall(utc);
+    if (l && u) return `${textOf(l)}${offsetText(Math.round((msOf(l) - msOf(u)) / 60_000))}`;
   }
   if (local) {
     const z = luxonZone(zone) ?? luxonZone(fallbackZone) ?? 'utc';
@@ -62,8 +71,8 @@ export function withOffset(local: string | null | undefined, utc: string | null 
 
 /** A UTC `Y-m-d H:i:s` (or RFC 3339 without offset) -> `...Z`. */
 export function toUtc(utc: string | null | undefined): string | null {
-  if (!utc || Number.isNaN(wallMs(utc))) return null;
-  return `${wallText(utc)}Z`;
+  const m = utc ? wall(utc) : null;
+  return m ? `${textOf(m)}Z` : null;
 }
 
 /** A graph DateTime input -> `Y-m-d H:i:s` in `zone` (inputs without offset are already in `zone`). */

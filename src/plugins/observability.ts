@@ -80,6 +80,11 @@ function upstreamFailed(e: UpstreamAttemptEvent): boolean {
 
 export function createObserver(opts: ObserverOptions) {
   const { log, metrics } = opts;
+  // The observer's own lines (the operation line, upstream failures) have fixed keys, none
+  // that the key rules of src/log.ts censor, so they skip that walk (~10 µs a line);
+  // redaction by value still applies to every line. Lines that carry an error object whole
+  // (`internal error`) go through `log`, key rules included.
+  const own = log.child({}, { redact: { paths: [] } });
 
   /** Apollo plugin: fills the current record in. */
   // Requests refused before an operation exists (CSRF prevention, a body without `query`)
@@ -153,7 +158,7 @@ export function createObserver(opts: ObserverOptions) {
     const ms = performance.now() - rec.started;
     try {
       metrics.observeOperation({ operation: rec.operationName, errorCodes: codes, seconds: ms / 1000 });
-      log.info(
+      own.info(
         {
           operation: rec.operationName,
           operationType: rec.operationType,
@@ -176,7 +181,7 @@ export function createObserver(opts: ObserverOptions) {
     metrics.upstreamRequests.inc({ route: e.route, status: e.status === null ? 'error' : String(e.status) });
     metrics.upstreamDuration.observe({ route: e.route }, e.ms / 1000);
     if (!upstreamFailed(e)) return;
-    withLogScope(recordOf(e.tag), () => log.warn(
+    withLogScope(recordOf(e.tag), () => own.warn(
       {
         route: e.route,
         status: e.status,
