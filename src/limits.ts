@@ -83,27 +83,22 @@ export function maxAliasesRule(limit: number) {
 // What the plugin needs from a resolved operation
 
 /**
- * What depends only on an operation and its variables, computed once per
- * pair: Apollo keeps one parsed document per query text (its document store),
- * so every request of the same text brings the same operation node back, and
- * the walks of the limits and of redaction need not be repeated for it
- * (about 0.07 ms of a W1 request). Operations without variables have one
- * entry; others one per distinct variables JSON, at most `maxVariants`
- * (then their entries start over; 0: operations with variables are not kept).
+ * What depends only on an operation, computed once for it: Apollo keeps one
+ * parsed document per query text (its document store), so every request of
+ * the same text brings the same operation node back, and the walks of the
+ * limits and of redaction need not be repeated for it (about 0.07 ms of a W1
+ * request). Only operations without variables are kept: the answer of one
+ * with variables depends on them, and variables may carry a caller's secret,
+ * which nothing keeps beyond its request.
  */
-export function perOperation<T>(compute: (schema: GraphQLSchema, document: DocumentNode, operation: OperationDefinitionNode, variables: Variables | undefined) => T, maxVariants = 64) {
+export function perOperation<T>(compute: (schema: GraphQLSchema, document: DocumentNode, operation: OperationDefinitionNode, variables: Variables | undefined) => T) {
   // The operation node decides its document; the schema is the server's one.
-  const memo = new WeakMap<OperationDefinitionNode, Map<string, T>>();
+  const memo = new WeakMap<OperationDefinitionNode, T>();
   return (schema: GraphQLSchema, document: DocumentNode, operation: OperationDefinitionNode, variables: Variables | undefined): T => {
-    const withVariables = Boolean(operation.variableDefinitions?.length);
-    if (withVariables && maxVariants === 0) return compute(schema, document, operation, variables);
-    const key = withVariables ? JSON.stringify(variables ?? {}) : '';
-    let variants = memo.get(operation);
-    if (!variants) memo.set(operation, (variants = new Map()));
-    if (variants.has(key)) return variants.get(key)!;
+    if (operation.variableDefinitions?.length) return compute(schema, document, operation, variables);
+    if (memo.has(operation)) return memo.get(operation)!;
     const value = compute(schema, document, operation, variables);
-    if (variants.size >= maxVariants) variants.clear();
-    variants.set(key, value);
+    memo.set(operation, value);
     return value;
   };
 }

@@ -83,7 +83,7 @@ function formatKnown(formatted: GraphQLFormattedError, error: unknown): GraphQLF
 }
 
 /** What formatError will mask, as the observer sees the error (before Apollo formats it). */
-function isInternal(error: GraphQLError): boolean {
+export function isInternal(error: GraphQLError): boolean {
   return formatKnown({ message: error.message, extensions: error.extensions }, error) === null;
 }
 

@@ -30,7 +30,7 @@ export type LimitsConfig = Pick<
 type Verdict = { oversized: SizeViolation } | { cost: number } | null;
 
 export function limitsPlugin<C extends object>(limits: LimitsConfig): ApolloServerPlugin<C> {
-  // One schema per server, so an operation node and its variables decide the verdict.
+  // One schema per server, so an operation node (without variables) decides the verdict.
   const verdictOf = perOperation((schema, document, operation, variables): Verdict => {
     const resolved = resolveOperation(schema, document, operation, variables);
     // Variables that do not coerce are refused by execution before any resolver runs.

@@ -15,8 +15,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ApolloServerPlugin } from '@apollo/server';
-import { getOperationAST } from 'graphql';
-import type { GraphQLError } from 'graphql';
+import { getOperationAST, type GraphQLError } from 'graphql';
 import { withLogScope, type LogScope, type Logger } from '../log.ts';
 import type { Metrics } from '../metrics.ts';
 import type { UpstreamAttemptEvent } from '../upstream/client.ts';

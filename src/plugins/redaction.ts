@@ -99,8 +99,7 @@ function argumentSecrets(rc: GraphQLRequestContext<object>, into: Set<string>): 
 /**
  * The values of the operation's secret arguments (tokens, keys, passwords), by
  * their schema types. Kept per operation only when it has no variables (its
- * secrets, if any, are literals of a document Apollo keeps anyway): a caller's
- * token passed in variables is not kept beyond its request.
+ * secrets, if any, are literals of a document Apollo keeps anyway; perOperation).
  */
 const typedArgumentSecrets = perOperation((schema, document, operation, variables): readonly string[] => {
   const into = new Set<string>();
@@ -123,7 +122,7 @@ const typedArgumentSecrets = perOperation((schema, document, operation, variable
     });
   }
   return [...into];
-}, 0);
+});
 
 export interface RedactionOptions {
   /** `SITEGRAPH_SERVICE_AUTH` (`user:application-password`), when configured. */

@@ -11,6 +11,9 @@ import { captureLog } from '../helpers/logs.ts';
 import { createMetrics } from '../../src/metrics.ts';
 import { createObserver, RequestRecord, type ObservedContext } from '../../src/plugins/observability.ts';
 import { redactionPlugin } from '../../src/plugins/redaction.ts';
+import { formatError, isInternal } from '../../src/server.ts';
+import { GatewayError } from '../../src/errors.ts';
+import { GraphQLError } from 'graphql';
 
 const PASSWORD = 'caller pass 9876 5432';
 const AUTHORIZATION = `Basic ${Buffer.from(`ann:${PASSWORD}`).toString('base64')}`;
@@ -61,5 +64,18 @@ describe('observer: lines of a request without AsyncLocalStorage', () => {
       // Not tagged: no request id, and the request's secrets are not known to the line.
       ['upstream request failed', undefined, `echo ${PASSWORD}`],
     ]);
+  });
+
+  it('logs exactly the errors formatError masks', () => {
+    const cases = [
+      new GraphQLError('boom', { originalError: new TypeError('x is undefined') }),
+      new GraphQLError('no such event', { originalError: new GatewayError('NOT_FOUND', 'no such event') }),
+      new GraphQLError('Cannot query field "nope"', { extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } }),
+    ];
+    expect(cases.map(isInternal)).toEqual([true, false, false]);
+    for (const e of cases) {
+      const code = formatError({ message: e.message, extensions: e.extensions }, e).extensions?.code;
+      expect(code === 'INTERNAL_SERVER_ERROR').toBe(isInternal(e));
+    }
   });
 });
