@@ -15,8 +15,14 @@ export function newRouteLogFile(): string {
   return join(ROUTE_LOG_DIR, `${process.pid}-${randomUUID()}.jsonl`);
 }
 
+/**
+ * Removes the logs of earlier runs, file by file: the folder stays, so a run
+ * going on at the same moment (another checkout's engineer, a watch mode)
+ * keeps appending instead of failing its sandbox's requests.
+ */
 export function clearRouteLogs(): void {
-  rmSync(ROUTE_LOG_DIR, { recursive: true, force: true });
+  mkdirSync(ROUTE_LOG_DIR, { recursive: true });
+  for (const f of readdirSync(ROUTE_LOG_DIR)) rmSync(join(ROUTE_LOG_DIR, f), { force: true });
 }
 
 export interface LoggedCall {
