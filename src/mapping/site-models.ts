@@ -36,7 +36,25 @@ export interface SiteInfo {
   maxBatchSize: number;
   routes: RouteInfo[];
   hasBatch: boolean;
+  /**
+   * The names the site serves the spec's namespaces and routes under, where
+   * they differ (`tribe/events/v1` for calendar/events/v1): what the operation's
+   * session translates spec paths with (upstream/names.ts). Everything else
+   * here is in the spec's names.
+   */
+  names: SiteNames;
+  /** The index as the site sent it, in the site's own names. */
   raw: unknown;
+}
+
+/** How a site names what the spec names (built by upstream/names.ts `siteNames`). */
+export interface SiteNames {
+  /** Spec namespace -> the name the site serves it under, for those it serves under another name. */
+  readonly namespaces: Readonly<Record<string, string>>;
+  /** Spec route prefix (`seo/v1/keyword_research`) -> the site's (`seo/v1/semrush`), for the renames in force. */
+  readonly routes: Readonly<Record<string, string>>;
+  /** `[spec prefix, site prefix]` pairs with leading slashes, longest spec prefix first: what `toSitePath` applies. */
+  readonly rewrites: readonly (readonly [string, string])[];
 }
 
 export interface NamespaceModel {

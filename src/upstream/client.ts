@@ -27,7 +27,10 @@ import {
 
 export interface UpstreamAttemptEvent {
   method: string;
-  /** The REST path, without query string (queries may carry tokens). */
+  /**
+   * The REST path as sent, in the site's names (`/tribe/events/v1/events/5`),
+   * without query string (queries may carry tokens). `route` is the spec's.
+   */
   path: string;
   route: string;
   /** HTTP status, or null when no response arrived. */

@@ -1,6 +1,6 @@
 /**
  * The one seam every upstream request of a GraphQL operation passes through
- * (../shared/DESIGN.md "upstream/session.ts", "Flow of one request"; ../shared/STYLE.md §12).
+ * (docs/ARCHITECTURE.md, "The layers").
  * One `OperationSession` is made per operation, in `context.ts`; resolvers and
  * loaders only ever see it as an `UpstreamSession`, so none of them can forget
  * a policy. In the order a request meets them:
@@ -17,6 +17,13 @@
  *      signal, so passing the deadline aborts it (UPSTREAM_TIMEOUT) and no
  *      retry starts after it.
  *
+ * Everything above it works in the spec's names (`/calendar/events/v1/...`):
+ * the request is put in the names the site serves (`/tribe/events/v1/...`,
+ * upstream/names.ts `toSiteRequest`, `/batch/v1` item paths included) only as
+ * it is handed to the client, so the gate, the cache's keys and the route label
+ * (metrics, errors, spans) are the spec's, and the client's attempt event
+ * (`path`) is the site's (docs/real-sites.md, "Namespace names").
+ *
  * Writes (anything not idempotent) are treated differently in one way only: a
  * client that disconnects does not abort a write already sent, because
  * aborting it would not undo it on the site and would only lose what the site
@@ -29,6 +36,7 @@ import type { UpstreamRequest, UpstreamResponse, UpstreamSession } from './clien
 import type { SiteInfo } from './discovery.ts';
 import { GatewayError, isGatewayError } from '../errors.ts';
 import { siteOffers } from './gate.ts';
+import { toSiteRequest } from './names.ts';
 import { INDEXED_NAMESPACES } from './site-index.ts';
 
 export interface SessionPolicy {
@@ -169,7 +177,8 @@ class Session implements OperationSession {
       if (this.signal.aborted) throw this.#stopped(req.route);
       sent = true;
       const res = await this.#inner.request<T>({
-        ...req,
+        // In the site's names from here on (upstream/names.ts); the route label, the cache and the gate keep the spec's.
+        ...toSiteRequest(site.names, req),
         ...(this.#policy.tag && !req.tag ? { tag: this.#policy.tag } : {}),
         signal: req.signal ? AbortSignal.any([own, req.signal]) : own,
         // A retry is one more request: it needs budget, and none starts once the operation is over.
@@ -244,7 +253,8 @@ class Session implements OperationSession {
 /**
  * NAMESPACE_UNAVAILABLE, naming the namespace when the site lacks all of it
  * (no calendar-core/v1 before TEC 6.15), else the route (Yoast SEO free has
- * seo/v1 without its redirects routes; ../shared/reference/real-site-behaviour.md).
+ * seo/v1 without its redirects routes; README, "Against a real site"). Both
+ * in the spec's names, whatever the site serves them as.
  */
 function routeUnavailable(site: SiteInfo, req: UpstreamRequest): GatewayError {
   const present = site.namespaces.filter((n) => req.path === `/${n}` || req.path.startsWith(`/${n}/`)).sort((a, b) => b.length - a.length)[0];
