@@ -37,27 +37,117 @@ function given<W extends object>(o: W, keys: readonly (keyof W & string)[]): str
 const legacyStatus = (statuses: readonly PostStatus[]) => (statuses[0] ?? 'PUBLISH').toLowerCase().replace('_', '-');
 
 /**
- * Chooses the interface; `legacyOnly`/`coreOnly` name the arguments that force
- * one. With neither, `prefer` decides among the interfaces the site has.
+ * A query for one interface, with the `where:` argument each parameter came
+ * from (null: the gateway's own, such as the open date window).
  */
-function choose(site: SiteInfo, what: string, legacyOnly: string[], coreOnly: string[], prefer: Iface = 'core'): Iface {
+interface Draft {
+  iface: Iface;
+  query: Record<string, QueryValue>;
+  origin: Record<string, string | null>;
+}
+
+/** The list route of `kind` on an interface, as the root index names it. */
+function listRoute(iface: Iface, kind: string): string {
+  return `/${iface === 'legacy' ? LEGACY : CORE}/${kind}`;
+}
+
+/**
+ * Which release of The Events Calendar the site's index points to, for error
+ * messages: the index names no version, but each release declares its own
+ * arguments (docs/real-sites.md, "Declared arguments").
+ */
+export function calendarRelease(site: SiteInfo): string {
+  if (site.hasCore) return 'The Events Calendar 6.15 or later (calendar-core/v1 present)';
+  const legacy = declaredArgs(site, 'GET', `/${LEGACY}/events`);
+  if (!legacy) return 'The Events Calendar (release unknown: the index lists no arguments)';
+  return legacy.has('starts_after') ? 'The Events Calendar 6.0 to 6.14 (no calendar-core/v1)' : 'The Events Calendar before 6.0 (such as 5.7)';
+}
+
+/** The parameters of `d` its list route does not declare (none when the index lists no arguments). */
+function undeclared(site: SiteInfo, kind: string, d: Draft): string[] {
+  const declared = declaredArgs(site, 'GET', listRoute(d.iface, kind));
+  if (!declared) return [];
+  return Object.keys(d.query).filter((p) => !declared.has(p));
+}
+
+/**
+ * Chooses among the drafts the site can serve. An interface is out when the
+ * site lacks it, when an argument only the other one applies was given
+ * (`legacyOnly`/`coreOnly`), or when its list route does not declare a
+ * parameter the query needs: WordPress drops an undeclared argument without a
+ * word, so sending it would answer an unfiltered list as if it were filtered.
+ * Of those left, `prefer` decides; with none left, BAD_USER_INPUT names every
+ * argument, the route that does not declare it, and the site's release.
+ */
+function choose(site: SiteInfo, kind: string, drafts: Partial<Record<Iface, Draft>>, legacyOnly: string[], coreOnly: string[], prefer: Iface): Draft {
   if (legacyOnly.length && coreOnly.length) {
     throw GatewayError.badInput(
-      `${what}: ${legacyOnly.join(', ')} (only ${LEGACY} has ${legacyOnly.length > 1 ? 'them' : 'it'}) cannot be combined with ${coreOnly.join(', ')} (only ${CORE})`,
+      `${kind}: ${legacyOnly.join(', ')} (only ${LEGACY} has ${legacyOnly.length > 1 ? 'them' : 'it'}) cannot be combined with ${coreOnly.join(', ')} (only ${CORE})`,
       { arguments: [...legacyOnly, ...coreOnly] },
     );
   }
-  if (legacyOnly.length) {
-    if (!site.hasLegacy) throw GatewayError.badInput(`${what}: ${legacyOnly.join(', ')} needs ${LEGACY}, which this site does not offer`, { arguments: legacyOnly });
-    return 'legacy';
+  if (legacyOnly.length && !site.hasLegacy) throw GatewayError.badInput(`${kind}: ${legacyOnly.join(', ')} needs ${LEGACY}, which this site does not offer`, { arguments: legacyOnly });
+  if (coreOnly.length && !site.hasCore) throw GatewayError.badInput(`${kind}: ${coreOnly.join(', ')} needs ${CORE}, which this site does not offer`, { arguments: coreOnly });
+  const offered: Iface[] = [];
+  if (site.hasLegacy && !coreOnly.length) offered.push('legacy');
+  if (site.hasCore && !legacyOnly.length) offered.push('core');
+  if (!offered.length) throw new GatewayError('NAMESPACE_UNAVAILABLE', `${kind}: this site offers neither ${CORE} nor ${LEGACY}`);
+  const refusals: { draft: Draft; params: string[] }[] = [];
+  const ok: Draft[] = [];
+  for (const iface of offered) {
+    const d = drafts[iface]!;
+    const missing = undeclared(site, kind, d);
+    if (missing.length) refusals.push({ draft: d, params: missing });
+    else ok.push(d);
   }
-  if (coreOnly.length) {
-    if (!site.hasCore) throw GatewayError.badInput(`${what}: ${coreOnly.join(', ')} needs ${CORE}, which this site does not offer`, { arguments: coreOnly });
-    return 'core';
+  const chosen = ok.find((d) => d.iface === prefer) ?? ok[0];
+  if (chosen) return chosen;
+  throw refusal(site, kind, refusals);
+}
+
+/** The BAD_USER_INPUT for arguments no offered list route declares. */
+function refusal(site: SiteInfo, kind: string, refusals: readonly { draft: Draft; params: string[] }[]): GatewayError {
+  const args = [...new Set(refusals.flatMap((r) => r.params.map((p) => r.draft.origin[p] ?? p)))];
+  const why = refusals.map((r) => `GET ${listRoute(r.draft.iface, kind)} does not declare ${r.params.join(', ')}`).join('; ');
+  return GatewayError.badInput(
+    `${kind}: ${args.join(', ')} cannot be applied on this site (${calendarRelease(site)}): ${why}. WordPress ignores an argument a route does not declare, so the gateway refuses it rather than answer an unfiltered list`,
+    { arguments: args, routes: refusals.map((r) => `GET ${listRoute(r.draft.iface, kind)}`), release: calendarRelease(site) },
+  );
+}
+
+/** `d` when its list route declares every parameter, else the refusal naming them. */
+function declared(site: SiteInfo, kind: string, d: Draft): ListPlan {
+  const params = undeclared(site, kind, d);
+  if (params.length) throw refusal(site, kind, [{ draft: d, params }]);
+  return { iface: d.iface, query: d.query };
+}
+
+/** Builds a draft: `put(param, value, from)` records each parameter with the argument it came from. */
+function draft(iface: Iface, fill: (put: Put) => void): Draft {
+  const d: Draft = { iface, query: {}, origin: {} };
+  fill((param, value, from) => {
+    d.query[param] = value;
+    d.origin[param] = from;
+  });
+  return d;
+}
+
+type Put = (param: string, value: QueryValue, from: string | null) => void;
+
+/** Each given field of `where` as its parameter (`[field, param]` pairs), recorded as from `where.<field>`. */
+function copy<W extends object>(where: W, put: Put, pairs: readonly (readonly [keyof W & string, string])[]): void {
+  for (const [k, p] of pairs) {
+    const v = where[k];
+    if (v !== undefined && v !== null) put(p, v as QueryValue, `where.${k}`);
   }
-  if (prefer === 'legacy' ? site.hasLegacy : !site.hasCore && site.hasLegacy) return 'legacy';
-  if (site.hasCore) return 'core';
-  throw new GatewayError('NAMESPACE_UNAVAILABLE', `${what}: this site offers neither ${CORE} nor ${LEGACY}`);
+}
+
+/** A circle (`distance`, calendar-core/v1 only) or a point (`geoloc_lat`/`geoloc_lng`). */
+function putGeo(put: Put, geo: { latitude: number; longitude: number; distance?: number | null } | null | undefined): void {
+  if (!geo) return;
+  put('geoloc_lat', geo.latitude, 'where.geolocation');
+  put('geoloc_lng', geo.longitude, 'where.geolocation');
+  if (geo.distance !== undefined && geo.distance !== null) put('distance', geo.distance, 'where.geolocation.distance');
 }
 
 function localDate(v: string, field: string, site: SiteInfo): string {
@@ -94,11 +184,6 @@ function widen(param: string, local: string): string {
   return `${local.slice(0, 10)} ${param === 'start_date' ? '00:00:00' : '23:59:59'}`;
 }
 
-/** Whether the site's legacy events route declares `strict_dates` (TEC 6.0.2+; unknown when the index lists no routes). */
-function legacyHasStrictDates(site: SiteInfo): boolean {
-  return declaredArgs(site, 'GET', `/${LEGACY}/events`)?.has('strict_dates') ?? true;
-}
-
 const EVENT_ORDER: Record<EventsOrderBy['field'], string> = { START_DATE: 'event_date', PUBLISHED_AT: 'date', TITLE: 'title', MENU_ORDER: 'menu_order', MODIFIED_AT: 'modified' };
 
 /** `where` arguments that may go with `ids` (an ID list is read by ID, then filtered by status). */
@@ -108,10 +193,12 @@ export const WITH_IDS: readonly string[] = ['ids', 'status'] satisfies (keyof Ev
  * Lists of events (spec A1 / B1). The legacy list is preferred: on real sites
  * it is about twice as fast as calendar-core/v1, and it is the one that filters
  * by category and tag (TEC 6.15's calendar-core list ignores `categories` and
- * `tags`, ../shared/reference/real-site-behaviour.md), so term filters need it. calendar-core/v1
- * serves the filters only it has.
+ * `tags`, docs/real-sites.md), so term filters need it. calendar-core/v1
+ * serves the filters only it has. `prefer` (from the fields an operation
+ * selects, resolvers/selection.ts) picks between interfaces that can both
+ * answer; each interface's list must declare every parameter it is sent.
  */
-export function planEvents(site: SiteInfo, where: EventsWhere = {}, orderBy?: EventsOrderBy | null): ListPlan {
+export function planEvents(site: SiteInfo, where: EventsWhere = {}, orderBy?: EventsOrderBy | null, prefer: Iface = 'legacy'): ListPlan {
   const statuses = where.status ?? [];
   const legacyOnly = given(where, ['categorySlugs', 'tagSlugs', 'categoryIds', 'tagIds']);
   if (statuses.some((s) => !CORE_STATUSES.includes(s))) legacyOnly.push(`where.status ${statuses.filter((s) => !CORE_STATUSES.includes(s)).join('/')}`);
@@ -120,70 +207,55 @@ export function planEvents(site: SiteInfo, where: EventsWhere = {}, orderBy?: Ev
   if (geo && geo.distance !== undefined && geo.distance !== null) coreOnly.push('where.geolocation.distance');
   if (statuses.length > 1) coreOnly.push('where.status (several values)');
   if (orderBy) coreOnly.push('orderBy');
-  // The legacy list refuses `post_parent=0` ("Post with ID 0 is not an event.", ../shared/reference/calendar-upstream.md §1.2).
+  // The legacy list refuses `post_parent=0` ("Post with ID 0 is not an event.", docs/real-sites.md).
   if (where.postParent === 0) coreOnly.push('where.postParent 0');
-  const iface = choose(site, 'events', legacyOnly, coreOnly, 'legacy');
   const strict = where.strictDates === true;
-  if (strict && iface === 'legacy' && !legacyHasStrictDates(site)) {
-    throw GatewayError.badInput(`events: where.strictDates needs a ${LEGACY} that takes strict_dates (The Events Calendar 6.0.2+); this site's does not`, { arguments: ['where.strictDates'] });
-  }
 
-  const q: Record<string, QueryValue> = {};
-  for (const [k, p] of DATE_KEYS) {
-    const v = where[k];
-    if (v === undefined || v === null) continue;
-    const local = localDate(v, `where.${k}`, site);
-    q[p] = iface === 'core' && !strict ? widen(p, local) : local;
-  }
-  if (set(where, 'search')) q.search = where.search;
-  if (set(where, 'featured')) q.featured = where.featured;
-  if (set(where, 'postParent')) q.post_parent = where.postParent;
-  if (set(where, 'ticketed')) q.ticketed = where.ticketed;
-  if (set(where, 'venueIds')) q.venue = where.venueIds;
-  if (set(where, 'organizerIds')) q.organizer = where.organizerIds;
-  if (iface === 'legacy') {
+  const common = (iface: Iface, put: Put) => {
+    for (const [k, p] of DATE_KEYS) {
+      const v = where[k];
+      if (v === undefined || v === null) continue;
+      const local = localDate(v, `where.${k}`, site);
+      put(p, iface === 'core' && !strict ? widen(p, local) : local, `where.${k}`);
+    }
+    copy(where, put, [['search', 'search'], ['featured', 'featured'], ['postParent', 'post_parent'], ['ticketed', 'ticketed'], ['venueIds', 'venue'], ['organizerIds', 'organizer']]);
+  };
+  const legacy = draft('legacy', (put) => {
+    common('legacy', put);
     const cats = [...(where.categoryIds ?? []), ...(where.categorySlugs ?? [])];
     const tags = [...(where.tagIds ?? []), ...(where.tagSlugs ?? [])];
-    if (cats.length) q.categories = cats.join(',');
-    if (tags.length) q.tags = tags.join(',');
-    if (strict) q.strict_dates = true;
-    if (set(where, 'hasGeolocation')) q.geoloc = where.hasGeolocation;
-    if (geo) {
-      q.geoloc_lat = geo.latitude;
-      q.geoloc_lng = geo.longitude;
-    }
+    if (cats.length) put('categories', cats.join(','), where.categoryIds?.length ? 'where.categoryIds' : 'where.categorySlugs');
+    if (tags.length) put('tags', tags.join(','), where.tagIds?.length ? 'where.tagIds' : 'where.tagSlugs');
+    if (strict) put('strict_dates', true, 'where.strictDates');
+    copy(where, put, [['hasGeolocation', 'geoloc']]);
+    // A circle is calendar-core's (its `distance` pinned the list there); a point the legacy list takes.
+    if (geo) putGeo(put, { latitude: geo.latitude, longitude: geo.longitude });
     // The legacy interface gives editors every status and everyone a default
     // window from yesterday to +24 months; ask for what calendar-core/v1 gives
     // (published events, no window) so a list means the same thing whichever
     // interface answers it. Both ends are always sent: one alone keeps the
     // default of the other.
-    q.status = legacyStatus(statuses);
-    q.start_date ??= OPEN_START;
-    q.end_date ??= OPEN_END;
-  } else {
-    if (statuses.length) q.status = statuses.map((s) => s.toLowerCase());
-    if (set(where, 'hasGeolocation')) q.has_geoloc = where.hasGeolocation;
-    if (geo) {
-      q.geoloc_lat = geo.latitude;
-      q.geoloc_lng = geo.longitude;
-      if (geo.distance !== undefined && geo.distance !== null) q.distance = geo.distance;
-    }
-    if (set(where, 'near')) q.near = where.near;
-    if (set(where, 'inSeries')) q.in_series = where.inSeries;
-    if (set(where, 'seriesIds')) q.series = where.seriesIds;
-    if (set(where, 'relatedTo')) q.related_to = where.relatedTo;
-    if (set(where, 'recurring')) q.recurring = where.recurring;
-    if (set(where, 'virtual')) q.virtual = where.virtual;
+    put('status', legacyStatus(statuses), statuses.length ? 'where.status' : null);
+    if (!set(where, 'startDate')) put('start_date', OPEN_START, null);
+    if (!set(where, 'endDate')) put('end_date', OPEN_END, null);
+  });
+  const core = draft('core', (put) => {
+    common('core', put);
+    if (statuses.length) put('status', statuses.map((s) => s.toLowerCase()), 'where.status');
+    putGeo(put, geo);
+    copy(where, put, [['hasGeolocation', 'has_geoloc'], ['near', 'near'], ['inSeries', 'in_series'], ['seriesIds', 'series'], ['relatedTo', 'related_to'], ['recurring', 'recurring'], ['virtual', 'virtual']]);
     if (orderBy) {
-      q.orderby = EVENT_ORDER[orderBy.field] ?? 'event_date';
-      q.order = orderBy.direction === 'DESC' ? 'DESC' : 'ASC';
+      put('orderby', EVENT_ORDER[orderBy.field] ?? 'event_date', 'orderBy');
+      put('order', orderBy.direction === 'DESC' ? 'DESC' : 'ASC', 'orderBy');
     }
-  }
-  return { iface, query: q };
+  });
+  // `strict_dates` (TEC 6.0.2+) goes only to a legacy list that declares it, like every parameter.
+  const chosen = choose(site, 'events', { legacy, core }, legacyOnly, coreOnly, prefer);
+  return { iface: chosen.iface, query: chosen.query };
 }
 
-/** Lists of venues or organizers (spec A2 / B3). */
-export function planPlaces(site: SiteInfo, kind: 'venues' | 'organizers', where: PlacesWhere = {}): ListPlan {
+/** Lists of venues or organizers (spec A2 / B3); calendar-core/v1 is preferred unless `prefer` says otherwise. */
+export function planPlaces(site: SiteInfo, kind: 'venues' | 'organizers', where: PlacesWhere = {}, prefer: Iface = 'core'): ListPlan {
   const statuses = where.status ?? [];
   const coreOnly: string[] = [];
   const legacyOnly: string[] = [];
@@ -195,26 +267,19 @@ export function planPlaces(site: SiteInfo, kind: 'venues' | 'organizers', where:
   }
   if (statuses.length > 1) coreOnly.push('where.status (several values)');
   if (statuses.some((s) => !CORE_STATUSES.includes(s))) legacyOnly.push('where.status');
-  const iface = choose(site, kind, legacyOnly, coreOnly);
-  const q: Record<string, QueryValue> = {};
-  if (set(where, 'search')) q.search = where.search;
-  if (set(where, 'event')) q.event = where.event;
-  if (set(where, 'hasEvents')) q.has_events = where.hasEvents;
-  if (set(where, 'onlyWithUpcoming')) q.only_with_upcoming = where.onlyWithUpcoming;
-  if (iface === 'legacy') {
-    q.status = legacyStatus(statuses);
-  } else {
-    if (statuses.length) q.status = statuses.map((s) => s.toLowerCase());
-    if (set(where, 'hasGeolocation')) q.has_geoloc = where.hasGeolocation;
-    const geo = where.geolocation;
-    if (geo) {
-      q.geoloc_lat = geo.latitude;
-      q.geoloc_lng = geo.longitude;
-      if (geo.distance !== undefined && geo.distance !== null) q.distance = geo.distance;
-    }
-    if (set(where, 'near')) q.near = where.near;
-  }
-  return { iface, query: q };
+  const common = (put: Put) => copy(where, put, [['search', 'search'], ['event', 'event'], ['hasEvents', 'has_events'], ['onlyWithUpcoming', 'only_with_upcoming']]);
+  const legacy = draft('legacy', (put) => {
+    common(put);
+    put('status', legacyStatus(statuses), statuses.length ? 'where.status' : null);
+  });
+  const core = draft('core', (put) => {
+    common(put);
+    if (statuses.length) put('status', statuses.map((s) => s.toLowerCase()), 'where.status');
+    putGeo(put, where.geolocation);
+    copy(where, put, [['hasGeolocation', 'has_geoloc'], ['near', 'near']]);
+  });
+  const chosen = choose(site, kind, { legacy, core }, legacyOnly, coreOnly, prefer);
+  return { iface: chosen.iface, query: chosen.query };
 }
 
 const TERM_ORDER: Record<TermsOrderBy['field'], string> = { NAME: 'name', SLUG: 'slug', COUNT: 'count', ID: 'id', DESCRIPTION: 'description', TERM_GROUP: 'term_group' };
@@ -234,18 +299,14 @@ export function planTerms(site: SiteInfo, kind: 'categories' | 'tags', where: Te
   if (kind === 'tags' && set(where, 'parent')) throw GatewayError.badInput('tags: where.parent applies to categories only', { arguments: ['where.parent'] });
   const parent = where.parent ?? null;
   if (parent !== null && (!Number.isInteger(parent) || parent < 0)) throw GatewayError.badInput(`categories: where.parent must be a term ID or 0, got ${parent}`, { arguments: ['where.parent'] });
-  const q: Record<string, QueryValue> = {};
-  if (set(where, 'search')) q.search = where.search;
-  if (set(where, 'ids')) q.include = where.ids;
-  if (set(where, 'excludeIds')) q.exclude = where.excludeIds;
-  if (set(where, 'hideEmpty')) q.hide_empty = where.hideEmpty;
-  if (set(where, 'event')) q.event = where.event;
-  if (set(where, 'slug')) q.slug = where.slug;
-  if (orderBy) {
-    q.orderby = TERM_ORDER[orderBy.field] ?? 'name';
-    q.order = orderBy.direction === 'DESC' ? 'desc' : 'asc';
-  }
-  return { iface: 'legacy', query: q, parent };
+  const d = draft('legacy', (put) => {
+    copy(where, put, [['search', 'search'], ['ids', 'include'], ['excludeIds', 'exclude'], ['hideEmpty', 'hide_empty'], ['event', 'event'], ['slug', 'slug']]);
+    if (orderBy) {
+      put('orderby', TERM_ORDER[orderBy.field] ?? 'name', 'orderBy');
+      put('order', orderBy.direction === 'DESC' ? 'desc' : 'asc', 'orderBy');
+    }
+  });
+  return { ...declared(site, kind, d), parent };
 }
 
 /** Lists of series (spec B4; calendar-core/v1 only). */
@@ -254,14 +315,13 @@ export function planSeries(site: SiteInfo, where: SeriesWhere = {}, orderBy?: Ev
   const statuses = where.status ?? [];
   const bad = statuses.filter((s) => !CORE_STATUSES.includes(s));
   if (bad.length) throw GatewayError.badInput(`series: where.status ${bad.join(', ')} cannot be listed (allowed: ${CORE_STATUSES.join(', ')})`, { arguments: ['where.status'] });
-  const q: Record<string, QueryValue> = {};
-  if (set(where, 'eventIds')) q.event_post_id = where.eventIds;
-  if (set(where, 'search')) q.search = where.search;
-  if (statuses.length) q.status = statuses.map((s) => s.toLowerCase());
-  if (set(where, 'ticketed')) q.ticketed = where.ticketed;
-  if (orderBy) {
-    q.orderby = EVENT_ORDER[orderBy.field] ?? 'event_date';
-    q.order = orderBy.direction === 'DESC' ? 'DESC' : 'ASC';
-  }
-  return { iface: 'core', query: q };
+  const d = draft('core', (put) => {
+    copy(where, put, [['eventIds', 'event_post_id'], ['search', 'search'], ['ticketed', 'ticketed']]);
+    if (statuses.length) put('status', statuses.map((s) => s.toLowerCase()), 'where.status');
+    if (orderBy) {
+      put('orderby', EVENT_ORDER[orderBy.field] ?? 'event_date', 'orderBy');
+      put('order', orderBy.direction === 'DESC' ? 'DESC' : 'ASC', 'orderBy');
+    }
+  });
+  return declared(site, 'series', d);
 }

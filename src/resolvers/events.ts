@@ -75,7 +75,7 @@ export const eventQuery: Pick<QueryResolvers, 'event' | 'events'> = {
   event: (_p, { id, idType }, ctx) => eventBy(ctx, id, idType),
   events: (_p, args, ctx, info) => {
     prefetchCategoryTree(ctx, info);
-    return eventsConnection(ctx, args);
+    return eventsConnection(ctx, args, info);
   },
 };
 

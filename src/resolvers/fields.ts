@@ -7,8 +7,10 @@ import type DataLoader from 'dataloader';
 import type { Context } from '../context.ts';
 import type { PostStatus } from '../generated/graphql.ts';
 import type { Source } from '../mapping/models.ts';
+import { serves, type CalendarKind } from '../mapping/served.ts';
 
 interface Sourced {
+  kind: CalendarKind;
   source: Source;
   databaseId: number;
 }
@@ -28,7 +30,13 @@ export function crossField<M extends Sourced, K extends keyof M>(key: K, other: 
   };
 }
 
-async function fromOther<M extends Sourced, K extends keyof M>(m: M, key: K, other: OtherLoader<M>, ctx: Context): Promise<NonNullable<M[K]> | null> {
+function fromOther<M extends Sourced, K extends keyof M>(m: M, key: K, other: OtherLoader<M>, ctx: Context): null | Promise<NonNullable<M[K]> | null> {
+  // The other interface's copy never has it either: null, and no request (mapping/served.ts).
+  if (!serves(m.source === 'legacy' ? 'core' : 'legacy', m.kind, String(key))) return null;
+  return loadOther(m, key, other, ctx);
+}
+
+async function loadOther<M extends Sourced, K extends keyof M>(m: M, key: K, other: OtherLoader<M>, ctx: Context): Promise<NonNullable<M[K]> | null> {
   const loader = other(m, ctx);
   if (!loader) return null;
   const copy = await loader.load(m.databaseId);

@@ -2,7 +2,10 @@
  * The list resolvers' common path: plan (which interface, which query) ->
  * page fetcher -> window -> models, primed into the loaders.
  */
+import type { GraphQLResolveInfo } from 'graphql';
 import type { Context } from '../context.ts';
+import { preferFor } from '../mapping/served.ts';
+import { nodeFields } from './selection.ts';
 import type { EventsOrderBy, EventsWhere, PlacesWhere, SeriesWhere, TermsOrderBy, TermsWhere } from '../generated/graphql.ts';
 import { readAll, type PagingArgs } from '../paging/window.ts';
 import { coreEvent, coreOrganizer, coreSeries, coreVenue } from '../mapping/core.ts';
@@ -42,10 +45,14 @@ async function eventsByIds(ctx: Context, args: ListArgs<EventsWhere, EventsOrder
   return memoryConnection(ctx, args, events);
 }
 
-export function eventsConnection(ctx: Context, args: ListArgs<EventsWhere, EventsOrderBy>, pinned: EventsWhere = {}): Promise<ConnectionModel<EventModel>> {
+/**
+ * A list of events: the interface is chosen from the filters and the fields
+ * `info` selects below it (one list request where one interface has them all).
+ */
+export function eventsConnection(ctx: Context, args: ListArgs<EventsWhere, EventsOrderBy>, info?: GraphQLResolveInfo, pinned: EventsWhere = {}): Promise<ConnectionModel<EventModel>> {
   const where = { ...(args.where ?? {}), ...pinned };
   if (where.ids !== undefined && where.ids !== null) return eventsByIds(ctx, args, where, where.ids);
-  const plan = planEvents(ctx.site, where, args.orderBy);
+  const plan = planEvents(ctx.site, where, args.orderBy, preferFor('Event', nodeFields(info), 'legacy'));
   const legacy = plan.iface === 'legacy';
   return connection(
     ctx,
@@ -65,8 +72,9 @@ export function placesConnection<K extends 'venues' | 'organizers'>(
   ctx: Context,
   kind: K,
   args: ListArgs<PlacesWhere>,
+  info?: GraphQLResolveInfo,
 ): Promise<ConnectionModel<K extends 'venues' ? VenueModel : OrganizerModel>> {
-  const plan = planPlaces(ctx.site, kind, args.where ?? {});
+  const plan = planPlaces(ctx.site, kind, args.where ?? {}, preferFor(kind === 'venues' ? 'Venue' : 'Organizer', nodeFields(info), 'core'));
   const legacy = plan.iface === 'legacy';
   const map = kind === 'venues' ? (legacy ? legacyVenue : coreVenue) : legacy ? legacyOrganizer : coreOrganizer;
   return connection(

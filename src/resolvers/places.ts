@@ -43,9 +43,9 @@ async function placeBy<M extends VenueModel | OrganizerModel>(ctx: Context, { ty
 
 export const placeQuery: Pick<QueryResolvers, 'venue' | 'venues' | 'organizer' | 'organizers'> = {
   venue: (_p, { id, idType }, ctx) => placeBy(ctx, VENUES, id, idType),
-  venues: (_p, args, ctx) => placesConnection(ctx, 'venues', args),
+  venues: (_p, args, ctx, info) => placesConnection(ctx, 'venues', args, info),
   organizer: (_p, { id, idType }, ctx) => placeBy(ctx, ORGANIZERS, id, idType),
-  organizers: (_p, args, ctx) => placesConnection(ctx, 'organizers', args),
+  organizers: (_p, args, ctx, info) => placesConnection(ctx, 'organizers', args, info),
 };
 
 export const Venue: VenueResolvers = {
@@ -56,7 +56,7 @@ export const Venue: VenueResolvers = {
     [...POST, 'address', 'city', 'country', 'province', 'state', 'stateProvince', 'zip', 'phone', 'website', 'showMap', 'showMapLink', 'latitude', 'longitude', 'directionsLink'] as const,
     otherVenue,
   ),
-  events: (m, args, ctx) => eventsConnection(ctx, args, { venueIds: [m.databaseId] }),
+  events: (m, args, ctx, info) => eventsConnection(ctx, args, info, { venueIds: [m.databaseId] }),
   raw: (m) => m.raw,
 };
 
@@ -65,6 +65,6 @@ export const Organizer: OrganizerResolvers = {
   databaseId: (m) => m.databaseId,
   status: (m, a, ctx) => andThen(crossField<OrganizerModel, 'status'>('status', otherOrganizer)(m, a, ctx), statusEnum),
   ...crossFields([...POST, 'phone', 'website', 'email'] as const, otherOrganizer),
-  events: (m, args, ctx) => eventsConnection(ctx, args, { organizerIds: [m.databaseId] }),
+  events: (m, args, ctx, info) => eventsConnection(ctx, args, info, { organizerIds: [m.databaseId] }),
   raw: (m) => m.raw,
 };

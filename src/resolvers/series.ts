@@ -19,6 +19,6 @@ export const Series: SeriesResolvers = {
   publishedAt: (s) => s.publishedAt ?? null,
   publishedAtUtc: (s) => s.publishedAtUtc ?? null,
   eventIds: (s) => s.eventIds,
-  events: (s, args, ctx) => eventsConnection(ctx, args, { seriesIds: [s.databaseId] }),
+  events: (s, args, ctx, info) => eventsConnection(ctx, args, info, { seriesIds: [s.databaseId] }),
   raw: (s) => s.raw,
 };

@@ -65,11 +65,11 @@ export const Category: CategoryResolvers = {
   },
   // From the complete taxonomy, read once per request: a tree of any size is one request when it fits one page.
   children: async (t, _a, ctx) => (await ctx.loaders.categoryTree()).filter((c) => c.parentId === t.databaseId),
-  events: (t, args, ctx) => eventsConnection(ctx, args, { categoryIds: [t.databaseId] }),
+  events: (t, args, ctx, info) => eventsConnection(ctx, args, info, { categoryIds: [t.databaseId] }),
 };
 
 export const Tag: TagResolvers = {
   ...common,
   id: (t) => toGlobalId('Tag', t.databaseId),
-  events: (t, args, ctx) => eventsConnection(ctx, args, { tagIds: [t.databaseId] }),
+  events: (t, args, ctx, info) => eventsConnection(ctx, args, info, { tagIds: [t.databaseId] }),
 };

@@ -47,7 +47,7 @@ const VARIABLES: Record<string, unknown> = {
 const README = readmeExamples();
 const TABS: Example[] = examples().map((e) => ({ name: `GraphiQL tab: ${e.title}`, query: e.query, mutation: false, batching: false, core: false }));
 
-describe.each(SITE_SHAPES)('the examples ($shape)', ({ sandbox }) => {
+describe.each(SITE_SHAPES)('the examples ($shape)', ({ sandbox, hasCore }) => {
   let h: Harness;
   let batchable: Harness;
   beforeAll(async () => {
@@ -64,7 +64,7 @@ describe.each(SITE_SHAPES)('the examples ($shape)', ({ sandbox }) => {
     expect(TABS.length).toBe(5);
   });
 
-  const noCore = sandbox.disable?.includes('calendar-core/v1') ?? false;
+  const noCore = !hasCore;
   for (const ex of [...TABS, ...README]) {
     it.runIf(!(ex.batching && noCore))(ex.name, async () => {
       const harness = ex.batching ? batchable : h;

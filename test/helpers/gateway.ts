@@ -5,7 +5,8 @@
  */
 import { parseConfig, type ConfigInput } from '../../src/config.ts';
 import { startGateway, type Gateway } from '../../src/server.ts';
-import type { LogEntry } from '../../src/sandbox/requestlog.ts';
+import { undeclaredUses, type LogEntry } from '../../src/sandbox/requestlog.ts';
+import { toSpecPath } from '../../src/upstream/names.ts';
 import type { RunningSandbox } from '../../src/sandbox/server.ts';
 import type { SandboxOptionsInput } from '../../src/sandbox/options.ts';
 import { newRouteLogFile } from './route-log.ts';
@@ -13,14 +14,30 @@ import { dependencyDepth, traceRequests } from './round-trips.ts';
 import { testSandbox, type Who } from './sandbox.ts';
 
 /**
- * The two kinds of real site: The Events Calendar 6.15+ serves calendar-core/v1
- * beside the legacy interface; older releases serve the legacy interface only.
- * Suites that hold on both run once per shape.
+ * The kinds of real site the sandbox acts as (docs/real-sites.md): The Events
+ * Calendar 6.15 serves calendar-core/v1 beside the legacy interface, each
+ * declaring its own arguments; 5.7 serves the legacy interface only, with
+ * fewer arguments; 6.17 declares every argument of the spec; and a site may
+ * serve them under the plugins' own namespace names (tribe/events/v1, tec/v1,
+ * wp/v2, yoast/v1). Read and write suites run once per shape.
  */
-export const SITE_SHAPES: { shape: string; sandbox: SandboxOptionsInput }[] = [
-  { shape: 'with calendar-core/v1', sandbox: {} },
-  { shape: 'without calendar-core/v1', sandbox: { disable: ['calendar-core/v1'] } },
+export interface ReleaseShape {
+  shape: string;
+  release: '5.7' | '6.15' | '6.17';
+  names: 'spec' | 'plugin';
+  hasCore: boolean;
+  sandbox: SandboxOptionsInput;
+}
+
+export const RELEASE_SHAPES: ReleaseShape[] = [
+  { shape: 'TEC 6.15, both interfaces', release: '6.15', names: 'spec', hasCore: true, sandbox: { tec: '6.15' } },
+  { shape: 'TEC 5.7, legacy only', release: '5.7', names: 'spec', hasCore: false, sandbox: { tec: '5.7' } },
+  { shape: 'TEC 6.17, every argument declared', release: '6.17', names: 'spec', hasCore: true, sandbox: { tec: '6.17' } },
+  { shape: "TEC 6.15 under the plugins' names", release: '6.15', names: 'plugin', hasCore: true, sandbox: { tec: '6.15', names: 'plugin' } },
 ];
+
+/** The shapes suites that hold on every kind of site run on. */
+export const SITE_SHAPES = RELEASE_SHAPES;
 
 export interface GqlResult<T = any> {
   status: number;
@@ -32,13 +49,24 @@ export interface Harness {
   sandbox: RunningSandbox;
   gateway: Gateway;
   gql<T = any>(query: string, variables?: Record<string, unknown>, who?: Who, headers?: Record<string, string>): Promise<GqlResult<T>>;
-  /** Upstream requests logged since the last `mark()`. */
-  calls(): LogEntry[];
+  /** Upstream requests logged since the last `mark()`, their paths and routes in the spec's names (`sitePath`: as sent). */
+  calls(): (LogEntry & { sitePath: string })[];
   mark(): void;
   /** Upstream round trips since mark: the dependency depth of the requests the gateway sent to the sandbox. */
   roundTrips(): number;
   auth(who: Exclude<Who, null>): string;
   close(): Promise<void>;
+}
+
+/** A log entry with its path and route in the spec's names, and the path as the site was asked (`sitePath`). */
+function asSpec(e: LogEntry): LogEntry & { sitePath: string } {
+  return {
+    ...e,
+    sitePath: e.path,
+    path: toSpecPath(e.path),
+    ...(e.route ? { route: toSpecPath(e.route) } : {}),
+    ...(e.batch ? { batch: e.batch.map((b) => ({ ...b, path: toSpecPath(b.path), ...(b.route ? { route: toSpecPath(b.route) } : {}) })) } : {}),
+  };
 }
 
 export async function startHarness(opts: { sandbox?: SandboxOptionsInput; config?: ConfigInput } = {}): Promise<Harness> {
@@ -67,7 +95,8 @@ export async function startHarness(opts: { sandbox?: SandboxOptionsInput; config
       const body = (await res.json()) as { data: any; errors?: GqlResult['errors'] };
       return { status: res.status, data: body.data, errors: body.errors };
     },
-    calls: () => sandbox.log.entries.slice(from),
+    // Paths as the spec names them, whichever names the site serves (a site under the plugins' names logs /tribe/events/v1/...).
+    calls: () => sandbox.log.entries.slice(from).map(asSpec),
     mark: () => {
       from = sandbox.log.entries.length;
       markedAt = performance.now();
@@ -77,6 +106,12 @@ export async function startHarness(opts: { sandbox?: SandboxOptionsInput; config
       trace.stop();
       await gateway.close();
       await sandbox.close();
+      // No e2e test may see the gateway send an argument its route does not declare:
+      // WordPress drops it without a word, so the answer would silently ignore it.
+      const undeclared = sandbox.log.entries.filter((e) => e.agent?.startsWith('sitegraph')).flatMap(undeclaredUses);
+      if (undeclared.length) {
+        throw new Error(`the gateway sent arguments routes do not declare: ${undeclared.slice(0, 5).map((u) => `${u.method} ${u.path} ${u.undeclared.join(',')}`).join('; ')}`);
+      }
     },
   };
 }

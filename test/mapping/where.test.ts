@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseIndex } from '../../src/upstream/discovery.ts';
+import type { EventsWhere } from '../../src/generated/graphql.ts';
 import { OPEN_END, OPEN_START, planEvents, planPlaces, planSeries, planTerms } from '../../src/mapping/where.ts';
 
 const site = (namespaces: string[]) => parseIndex({ namespaces, timezone_string: 'America/New_York', routes: {} });
@@ -64,5 +65,66 @@ describe('planPlaces, planTerms, planSeries', () => {
     expect(() => planTerms(core, 'tags', {})).toThrow(/does not offer/);
     expect(planSeries(both, { eventIds: [5], status: ['DRAFT'] }).query).toEqual({ event_post_id: [5], status: ['draft'] });
     expect(() => planSeries(legacy, {})).toThrow(/does not offer/);
+  });
+});
+
+/** A root index whose list routes declare `args` (route -> names), as a real site's does. */
+function declaring(namespaces: string[], args: Record<string, string[]>) {
+  const routes = Object.fromEntries(
+    Object.entries(args).map(([route, names]) => [route, { methods: ['GET'], endpoints: [{ methods: ['GET'], args: Object.fromEntries(names.map((n) => [n, {}])) }] }]),
+  );
+  return parseIndex({ namespaces, timezone_string: 'UTC', routes });
+}
+
+const PLACES = ['event', 'has_events', 'only_with_upcoming', 'page', 'per_page', 'search', 'status'];
+const LEGACY_57 = ['categories', 'end_date', 'featured', 'geoloc', 'geoloc_lat', 'geoloc_lng', 'include', 'organizer', 'page', 'per_page', 'post_parent', 'search', 'start_date', 'status', 'tags', 'venue'];
+const LEGACY_615 = [...LEGACY_57, 'ends_after', 'ends_before', 'starts_after', 'starts_before', 'strict_dates', 'ticketed'];
+const CORE_615 = ['categories', 'end_date', 'ends_after', 'ends_before', 'featured', 'order', 'orderby', 'organizer', 'page', 'per_page', 'post_parent', 'search', 'start_date', 'starts_after', 'starts_before', 'status', 'tags', 'ticketed', 'venue'];
+/** The Events Calendar 5.7.1 (legacy only) and 6.15.14 (both), as their root indexes declare the list routes. */
+const tec57 = declaring(['calendar/events/v1'], { '/calendar/events/v1/events': LEGACY_57, '/calendar/events/v1/venues': PLACES, '/calendar/events/v1/organizers': PLACES });
+const tec615 = declaring(['calendar/events/v1', 'calendar-core/v1'], {
+  '/calendar/events/v1/events': LEGACY_615, '/calendar/events/v1/venues': PLACES, '/calendar/events/v1/organizers': PLACES,
+  '/calendar-core/v1/events': CORE_615, '/calendar-core/v1/venues': PLACES, '/calendar-core/v1/organizers': PLACES,
+});
+
+describe('the site declares what is sent', () => {
+  it('refuses on 5.7 the date bounds and ticketed its legacy list does not declare, naming the route and release', () => {
+    for (const where of [{ startsAfter: '2027-03-01T00:00:00Z' }, { startsBefore: '2027-03-01T00:00:00Z' }, { endsAfter: '2027-03-01T00:00:00Z' }, { endsBefore: '2027-03-01T00:00:00Z' }, { ticketed: true }, { ticketed: false }, { strictDates: true }]) {
+      const name = `where.${Object.keys(where)[0]}`;
+      let err: unknown;
+      try {
+        planEvents(tec57, where);
+      } catch (e) {
+        err = e;
+      }
+      expect(err, name).toMatchObject({ extensions: { code: 'BAD_USER_INPUT', arguments: [name], routes: ['GET /calendar/events/v1/events'], release: expect.stringMatching(/before 6\.0/) } });
+      expect((err as Error).message).toContain(name);
+    }
+  });
+
+  it('serves on 6.15 what either list declares, from the list that declares it', () => {
+    expect(planEvents(tec615, { startsAfter: '2027-03-01T00:00:00Z', ticketed: true })).toMatchObject({ iface: 'legacy', query: { starts_after: '2027-03-01 00:00:00', ticketed: true } });
+    // A legacy-only argument the core list lacks, with a preference for core: still the legacy list.
+    expect(planEvents(tec615, { hasGeolocation: true }, null, 'core').iface).toBe('legacy');
+    expect(planEvents(tec615, {}, { field: 'TITLE' }).iface).toBe('core');
+    expect(planEvents(tec615, { featured: true }, null, 'core').iface).toBe('core');
+  });
+
+  it('refuses on 6.15 the calendar-core filters its list does not declare', () => {
+    const cases: [EventsWhere, string][] = [
+      [{ virtual: true }, 'where.virtual'], [{ recurring: false }, 'where.recurring'], [{ inSeries: true }, 'where.inSeries'], [{ near: 'Paris' }, 'where.near'],
+      [{ seriesIds: [4] }, 'where.seriesIds'], [{ relatedTo: 5 }, 'where.relatedTo'], [{ geolocation: { latitude: 48.8, longitude: 2.3, distance: 25 } }, 'where.geolocation'],
+    ];
+    for (const [where, arg] of cases) {
+      expect(() => planEvents(tec615, where), arg).toThrow(new RegExp(`${arg.replace('.', '\\.')}.*GET /calendar-core/v1/events does not declare`));
+    }
+    expect(() => planPlaces(tec615, 'venues', { near: 'Paris' })).toThrow(/where\.near cannot be applied.*calendar-core\/v1\/venues does not declare near/);
+    expect(() => planPlaces(tec615, 'venues', { hasGeolocation: true })).toThrow(/has_geoloc/);
+    expect(planPlaces(tec615, 'venues', { hasEvents: true })).toEqual({ iface: 'core', query: { has_events: true } });
+  });
+
+  it('trusts an index that lists no arguments (nothing can be checked)', () => {
+    expect(planEvents(both, { virtual: true }).iface).toBe('core');
+    expect(planEvents(legacy, { ticketed: true }).query.ticketed).toBe(true);
   });
 });

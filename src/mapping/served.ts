@@ -1,0 +1,47 @@
+/**
+ * Which graph fields each calendar interface never serves, per kind: the
+ * legacy objects have no `virtual` or `commentStatus`, calendar-core's have no
+ * `website` or `showMap` (docs/real-sites.md, "Fields by interface"). A field
+ * one copy lacks is read from the other interface's copy (resolvers/fields.ts)
+ * only where that copy can have it; where neither can, it is null and costs no
+ * request. A list is served by the interface that has every selected field,
+ * when its filters allow (`preferFor`). Pure data; test/mapping/served.test.ts
+ * holds these sets against what the mappings produce.
+ */
+import type { Iface } from './where.ts';
+
+export type CalendarKind = 'Event' | 'Venue' | 'Organizer';
+
+export const NEVER_SERVED: Readonly<Record<Iface, Readonly<Record<CalendarKind, ReadonlySet<string>>>>> = {
+  legacy: {
+    Event: new Set(['virtual', 'ticketed', 'commentStatus', 'pingStatus', 'format', 'template', 'passwordProtected', 'scheduleDetails', 'seriesId', 'series']),
+    Venue: new Set(['directionsLink', 'passwordProtected']),
+    Organizer: new Set(['passwordProtected']),
+  },
+  core: {
+    Event: new Set(['website', 'showMap', 'showMapLink', 'hideFromListings', 'costDetails', 'timezoneAbbr', 'jsonLd']),
+    Venue: new Set(['showMap', 'showMapLink']),
+    Organizer: new Set(),
+  },
+};
+
+/** Whether the `iface` copy of a `kind` can carry `field`. */
+export function serves(iface: Iface, kind: CalendarKind, field: string): boolean {
+  return !NEVER_SERVED[iface][kind].has(field);
+}
+
+/**
+ * The interface a list of `kind` should come from for the `selected` fields:
+ * the one that serves them all when only one does, else `fallback` (the
+ * faster one, or the one its filters pin).
+ */
+export function preferFor(kind: CalendarKind, selected: ReadonlySet<string>, fallback: Iface): Iface {
+  let legacy = true;
+  let core = true;
+  for (const f of selected) {
+    if (!serves('legacy', kind, f)) legacy = false;
+    if (!serves('core', kind, f)) core = false;
+  }
+  if (legacy !== core) return legacy ? 'legacy' : 'core';
+  return fallback;
+}
