@@ -1,5 +1,7 @@
 /** What `npm run sandbox` and `npm start` print about the sandbox: its URL and every credential. */
 import { extrasCredentials } from './namespaces/extras/index.ts';
+import { describeNames } from './names.ts';
+import { describeRelease } from './release.ts';
 import type { RunningSandbox } from './server.ts';
 
 export function sandboxBanner(sb: RunningSandbox): string {
@@ -11,12 +13,14 @@ export function sandboxBanner(sb: RunningSandbox): string {
   for (const c of x.powerAutomate) lines.push(`  automation-b "${c.name}" (as ${c.user}): access_token=${c.accessToken ?? ''}`);
   if (x.aggregatorImports.length) lines.push('aggregator imports:');
   for (const i of x.aggregatorImports) lines.push(`  ${i.importId} ${i.status}${i.nextBatchHash ? ` batch_hash=${i.nextBatchHash}` : ''}${i.locked ? ' (locked)' : ''}`);
-  // The real-site behaviours the options choose (options.ts: tec, wrongPassword, calendarBatchable).
+  // The real-site behaviours the options choose (options.ts: tec, names, wrongPassword, calendarBatchable).
   const o = sb.site.options;
+  lines.push(`acts as: ${describeRelease(o.tec)}`);
+  lines.push(`namespace names: ${describeNames(o.names)}`);
   lines.push(
-    `acts as: calendar-core/v1 of TEC ${o.tec}${o.tec === '6.15' ? ' (query arguments unchecked, term filters ignored)' : ''}; ` +
-      `calendar-core writes ${o.calendarBatchable && o.batchable ? '' : 'not '}batchable; ` +
-      `wrong application password ${o.wrongPassword === 'error' ? '401 incorrect_password (WordPress 6.8)' : 'treated as anonymous (WordPress 6.1)'}`,
+    `calendar-core writes ${o.calendarBatchable && o.batchable ? '' : 'not '}batchable; ` +
+      `wrong application password ${o.wrongPassword === 'error' ? '401 incorrect_password (WordPress 6.8)' : 'treated as anonymous (WordPress 6.1)'}; ` +
+      `undeclared arguments dropped${o.strictArgs ? ' and printed' : ''} (request log: undeclared)`,
   );
   lines.push(`nonces (with Basic auth): ${x.nonces.views}, ${x.nonces.wizard}, ${sb.origin}/wp-admin/admin-ajax.php?action=rest-nonce`);
   return lines.join('\n');

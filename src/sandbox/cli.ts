@@ -5,7 +5,9 @@
  * A bad flag or value is one line and exit code 2; a taken port one line and 1.
  */
 import { assertPortFree, columns, parseFlags, portError, runCli, stopOnSignals, type FlagSpec } from '../cli-kit.ts';
+import { describeNames, type Names } from './names.ts';
 import { SANDBOX_SETTINGS, SandboxConfigError, parseSandboxOptions, sandboxOptions, sandboxSettingDefault } from './options.ts';
+import { describeRelease, type Tec } from './release.ts';
 
 /** `npm run sandbox` listens on 8080 unless told otherwise: a fixed port to point a gateway at. */
 const CLI_PORT = 8080;
@@ -29,8 +31,27 @@ function sandboxHelp(): string {
     'Environment:',
     columns([['VARIABLE', 'DEFAULT', 'MEANING'], ...env]),
     '',
+    'Releases (SANDBOX_TEC) and names (SANDBOX_NAMES):',
+    columns([
+      ...(['5.7', '6.15', '6.17'] as const).map((t) => [`SANDBOX_TEC=${t}`, describeRelease(t)]),
+      ...(['spec', 'plugin', 'both'] as const).map((n) => [`SANDBOX_NAMES=${n}`, describeNames(n)]),
+    ]),
+    `With this environment it acts as ${actsAs()}.`,
+    '',
     'Exit status: 2 for a bad flag or value, 1 when the port is taken or the start fails.',
   ].join('\n');
+}
+
+/** The release and names the environment chooses, for `--help` (the defaults when it has a bad value). */
+function actsAs(): string {
+  let tec: Tec = '6.15';
+  let names: Names = 'spec';
+  try {
+    ({ tec, names } = parseSandboxOptions(sandboxOptions(process.env)));
+  } catch {
+    /* a bad value is reported when the sandbox starts, not here */
+  }
+  return `TEC ${tec}, ${names} names`;
 }
 
 async function main(): Promise<void> {

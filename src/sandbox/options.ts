@@ -5,6 +5,8 @@
  */
 import { z } from 'zod';
 import { describeIssues, parseText, type TextKind } from '../cli-kit.ts';
+import { specNamespace, specPath } from './names.ts';
+import { ABSENT } from './release.ts';
 
 export const DEFAULT_APP_PASSWORD = 'sand boxa dmin pass word 0000';
 
@@ -90,23 +92,49 @@ export const sandboxOptionsSchema = z.object({
    */
   calendarBatchable: z.boolean().default(false),
   /**
-   * The TEC release calendar-core/v1 acts as (`SANDBOX_TEC`): `6.15` (default, as
-   * the real site's 6.15.14) declares its query arguments but validates none of
-   * them and ignores `categories`/`tags` on the events list, and writes accept
-   * unknown venue and organizer IDs; `6.17` validates them
+   * The release of WordPress + The Events Calendar the site acts as
+   * (`SANDBOX_TEC`; docs/sandbox.md "Releases"): `5.7` is WordPress 6.1 + TEC
+   * 5.7.1 (no calendar-core namespaces; the legacy routes declare 5.7.1's
+   * arguments; a wrong application password is anonymous unless
+   * `wrongPassword` says otherwise); `6.15` (default, as the real site's
+   * 6.15.14) declares 6.15.14's arguments, checks none of calendar-core's query
+   * arguments, ignores `categories`/`tags` on its events list, accepts unknown
+   * venue and organizer IDs in writes and resets what a calendar-core event
+   * update omits; `6.17` declares the spec's full tables and validates them
    * (400 `rest_invalid_param`, `tec_rest_invalid_*_argument`) and filters by terms.
    */
-  tec: z.enum(['6.15', '6.17']).default('6.15'),
+  tec: z.enum(['5.7', '6.15', '6.17']).default('6.15'),
   /**
-   * A wrong application password (`SANDBOX_WRONG_PASSWORD`): `error` (default,
-   * WordPress 6.8) answers 401 `incorrect_password` (an unknown login 401
-   * `invalid_username`/`invalid_email`); `anonymous` (WordPress 6.1) treats the
-   * caller as anonymous (real-site-behaviour.md "Authentication").
+   * The names the namespaces are served under (`SANDBOX_NAMES`; docs/sandbox.md
+   * "Names"): `spec` (default) the spec's (`calendar/events/v1`, ...); `plugin`
+   * the plugins' own (`tribe/events/v1`, `tec/v1`, `yoast/v1`, `wp/v2`, ...),
+   * the spec's renamed ones then being 404 `rest_no_route`; `both` both, as a
+   * real site with an alias plugin serves them. calendar-core's event-category
+   * field is `tribe_events_cat` unless the names are `spec`.
    */
-  wrongPassword: z.enum(['error', 'anonymous']).default('error'),
+  names: z.enum(['spec', 'plugin', 'both']).default('spec'),
+  /**
+   * Print `[sandbox] undeclared argument(s) … dropped` on stderr for every
+   * argument a route does not declare (`SANDBOX_STRICT_ARGS=1`); default off.
+   * Such arguments are dropped either way (WordPress ignores them) and always
+   * recorded in the request log (`undeclared`).
+   */
+  strictArgs: z.boolean().default(false),
+  /**
+   * A wrong application password (`SANDBOX_WRONG_PASSWORD`): `error` (WordPress
+   * 6.8) answers 401 `incorrect_password` (an unknown login 401
+   * `invalid_username`/`invalid_email`); `anonymous` (WordPress 6.1) treats the
+   * caller as anonymous (real-site-behaviour.md "Authentication"). Unset, it
+   * follows `tec`: `anonymous` for `5.7`, `error` otherwise.
+   */
+  wrongPassword: z.enum(['error', 'anonymous']).optional(),
 });
 
-export type SandboxOptions = z.infer<typeof sandboxOptionsSchema>;
+/**
+ * The options once parsed: every default applied, `disable` in the spec's
+ * names plus the namespaces the release lacks, `wrongPassword` decided.
+ */
+export type SandboxOptions = Omit<z.infer<typeof sandboxOptionsSchema>, 'wrongPassword'> & { wrongPassword: 'error' | 'anonymous' };
 export type SandboxOptionsInput = z.input<typeof sandboxOptionsSchema>;
 
 /** Thrown for bad options: names every bad field. */
@@ -118,7 +146,15 @@ export class SandboxConfigError extends Error {
 export function parseSandboxOptions(input: SandboxOptionsInput, sources: ReadonlyMap<string, string> = new Map()): SandboxOptions {
   const r = sandboxOptionsSchema.safeParse(input);
   if (!r.success) throw new SandboxConfigError(`invalid sandbox options: ${describeIssues(r.error.issues, sources)}`);
-  return r.data;
+  const o = r.data;
+  return {
+    ...o,
+    // One name per namespace inside the site: `disable` may name either (names.ts).
+    // A release without a namespace is a site with that namespace disabled (release.ts).
+    disable: [...new Set([...o.disable.map((d) => (d.startsWith('/') ? specPath(d) : specNamespace(d))), ...ABSENT[o.tec]])],
+    // WordPress 6.1, which TEC 5.7.1 runs on here, treats a wrong password as no password.
+    wrongPassword: o.wrongPassword ?? (o.tec === '5.7' ? 'anonymous' : 'error'),
+  };
 }
 
 /**
@@ -152,8 +188,10 @@ export const SANDBOX_SETTINGS: readonly SandboxSetting[] = [
   { key: 'disable', env: 'SANDBOX_DISABLE', kind: 'list', meaning: 'namespaces (calendar-core/v1) or route paths (/seo/v1/redirects) the site does not have, comma-separated' },
   { key: 'batchable', env: 'SANDBOX_BATCHABLE', kind: 'bool', meaning: '0: mark no route allow_batch' },
   { key: 'calendarBatchable', env: 'SANDBOX_CALENDAR_BATCHABLE', kind: 'bool', meaning: '1: mark the calendar-core/v1 writes allow_batch' },
-  { key: 'tec', env: 'SANDBOX_TEC', kind: 'string', meaning: 'The Events Calendar release calendar-core/v1 acts as: 6.15 or 6.17' },
-  { key: 'wrongPassword', env: 'SANDBOX_WRONG_PASSWORD', kind: 'string', meaning: 'a wrong application password: error (401, WordPress 6.8) or anonymous (WordPress 6.1)' },
+  { key: 'tec', env: 'SANDBOX_TEC', kind: 'string', meaning: 'the release the site acts as: 5.7 (WordPress 6.1 + TEC 5.7.1, no calendar-core), 6.15 (TEC 6.15.14) or 6.17; each declares its own arguments' },
+  { key: 'names', env: 'SANDBOX_NAMES', kind: 'string', meaning: "namespace names: spec (calendar/events/v1, ...), plugin (the plugins' own: tribe/events/v1, tec/v1, yoast/v1, wp/v2, ...) or both" },
+  { key: 'strictArgs', env: 'SANDBOX_STRICT_ARGS', kind: 'bool', meaning: '1: print every undeclared argument dropped on stderr (the request log always records them)' },
+  { key: 'wrongPassword', env: 'SANDBOX_WRONG_PASSWORD', kind: 'string', meaning: 'a wrong application password: error (401, WordPress 6.8) or anonymous (WordPress 6.1)', shown: 'error (SANDBOX_TEC=5.7: anonymous)' },
   { key: 'control', env: 'SANDBOX_CONTROL', kind: 'bool', meaning: '0: turn off the /__sandbox/* control routes' },
 ];
 

@@ -13,7 +13,7 @@ import { parseSandboxOptions, type FaultRule, type SandboxOptionsInput } from '.
 import type { DispatchOutput } from './rest/dispatch.ts';
 import { RestError } from './rest/errors.ts';
 import { parseQuery } from './rest/query.ts';
-import { RequestLog } from './requestlog.ts';
+import { RequestLog, undeclaredUses, type LogEntry } from './requestlog.ts';
 import { seedIfEmpty, type SeededUser } from './seed.ts';
 import { Sandbox, errorOutput } from './site.ts';
 
@@ -151,8 +151,24 @@ async function handle(site: Sandbox, log: RequestLog, faults: Faults, req: Incom
     }
     out = site.dispatch({ method, path: restPath + url.search, headers, body, jsonError });
   }
-  const entry = { method, path: restPath, query, status: out.status, ms: 0, route: out.route, batch: out.batch, agent: headers['user-agent'], at };
+  const entry: LogEntry = {
+    method, path: restPath, query, status: out.status, ms: 0, route: out.route, batch: out.batch,
+    ...(out.undeclared ? { undeclared: out.undeclared } : {}), agent: headers['user-agent'], at,
+  };
+  if (site.options.strictArgs) reportUndeclared(entry);
   await send(res, out, query, delay, fault, () => log.add({ ...entry, ms: ms(started) }));
+}
+
+/**
+ * `SANDBOX_STRICT_ARGS=1`: one stderr line per request or batch item that sent
+ * arguments its route does not declare (WordPress drops them silently; the
+ * request log records them either way).
+ */
+function reportUndeclared(entry: LogEntry): void {
+  for (const use of undeclaredUses(entry)) {
+    const where = `${use.method} ${use.path}${use.inBatch ? ' (in /batch/v1)' : ''}`;
+    console.error(`[sandbox] undeclared argument(s) ${use.undeclared.join(', ')} dropped: ${where}, route ${use.route ?? '?'}`);
+  }
 }
 
 function ms(started: number): number {

@@ -16,10 +16,48 @@ import { checkParams } from './rest/validate.ts';
 import { Store } from './store/db.ts';
 import type { SandboxOptions } from './options.ts';
 import { allRoutes } from './namespaces/index.ts';
+import { aliasRoutes, isPluginPath, renameLinks, specNamespace } from './names.ts';
+import { releaseRoutes } from './release.ts';
 
 interface CompiledRoute {
   decl: RouteDecl;
   re: RegExp;
+}
+
+/** What the log learns of a request while it is prepared, kept whatever the answer. */
+interface Seen {
+  /** The matched route pattern. */
+  route?: string;
+  /** Arguments the endpoint does not declare, dropped (sorted). */
+  undeclared?: string[];
+}
+
+/**
+ * WordPress's global parameters: read by the REST server itself (or, for
+ * `_wpnonce`, by cookie authentication), never declared by a route, never
+ * dropped.
+ */
+const GLOBAL_PARAMS = new Set(['_fields', '_embed', '_envelope', '_method', '_jsonp', '_pretty', '_wpnonce', '_locale']);
+
+/**
+ * WordPress hands a callback only what the endpoint declares (its `args`), the
+ * URL's captures and the global parameters: an undeclared query or body
+ * argument is dropped without a word (declared-args.md: "a filter that is not
+ * in these lists is silently ignored"). Takes them out of `req.params` and
+ * `req.sent`, before validation, and returns their names, sorted, for the log.
+ * `req.query` and `req.body` keep them: the links WordPress builds from the
+ * request's query (`Link`, `rest_url`) carry every parameter sent. A callback
+ * that reads undeclared names says so (`Endpoint.reads`): those stay.
+ */
+function dropUndeclared(req: RestRequest, endpoint: Endpoint): string[] {
+  const { reads } = endpoint;
+  if (reads === 'all') return [];
+  const keep = (name: string) =>
+    Object.hasOwn(endpoint.args, name) || Object.hasOwn(req.urlParams, name) || GLOBAL_PARAMS.has(name) || Boolean(reads?.includes(name));
+  const dropped = Object.keys(req.params).filter((name) => !keep(name)).sort();
+  for (const name of dropped) delete req.params[name];
+  req.sent = new Set([...req.sent].filter(keep));
+  return dropped;
 }
 
 /**
@@ -45,8 +83,10 @@ export class Sandbox implements Site, Dispatcher, RouteTable {
     // A disabled namespace is absent: no index entry, no routes (an older or smaller site).
     // An entry starting with "/" removes the routes under that path (Yoast SEO free has
     // seo/v1 but no `/seo/v1/redirects` routes).
+    // The release's declarations first, then the names (both keyed by the spec's names; release.ts, names.ts).
     const gone = options.disable.filter((d) => d.startsWith('/'));
-    this.routes = allRoutes(this).filter((r) => !options.disable.includes(r.namespace) && !gone.some((p) => r.path === p || r.path.startsWith(`${p}/`)));
+    const present = (r: RouteDecl) => !options.disable.includes(specNamespace(r.namespace)) && !gone.some((p) => r.path === p || r.path.startsWith(`${p}/`));
+    this.routes = aliasRoutes(releaseRoutes(allRoutes(this), options.tec).filter(present), options.names);
     this.compiled = this.routes.map((decl) => ({ decl, re: new RegExp(`^${decl.path.replace(/\(\?P</g, '(?<')}$`, 'i') }));
   }
 
@@ -84,38 +124,50 @@ export class Sandbox implements Site, Dispatcher, RouteTable {
 
   dispatch(input: DispatchInput): DispatchOutput {
     const headers: Record<string, string> = {};
-    const seen: { route?: string } = {};
+    const seen: Seen = {};
     try {
       const user = input.user !== undefined ? input.user : authenticate(input.headers.authorization, {
         byLogin: (l) => this.store.userByLogin(l),
         byEmail: (e) => this.store.userByEmail(e),
       }, this.options.wrongPassword);
       const prepared = this.prepare({ ...input, user }, headers, seen);
-      return { ...this.execute(prepared.req, prepared.endpoint, headers), route: seen.route };
+      return this.finish(input.path, this.execute(prepared.req, prepared.endpoint, headers), seen);
     } catch (err) {
       // A request refused by validation still matched its route: the log keeps it.
-      return { ...errorOutput(err, headers), route: seen.route };
+      return this.finish(input.path, errorOutput(err, headers), seen);
     }
   }
 
   /** See Dispatcher.validateOnly. */
   validateOnly(input: DispatchInput): { output: DispatchOutput | null; run: () => DispatchOutput } {
     const headers: Record<string, string> = {};
-    const seen: { route?: string } = {};
+    const seen: Seen = {};
     try {
       const { req, endpoint } = this.prepare(input, headers, seen);
-      return { output: null, run: () => ({ ...this.execute(req, endpoint, {}), route: req.route }) };
+      return { output: null, run: () => this.finish(input.path, this.execute(req, endpoint, {}), seen) };
     } catch (err) {
-      const out = { ...errorOutput(err, headers), route: seen.route };
+      const out = this.finish(input.path, errorOutput(err, headers), seen);
       return { output: out, run: () => out };
     }
   }
 
   /**
-   * Route match, batch admission and argument validation; throws the RestError to send.
-   * `headers` and `seen.route` are filled as soon as known, so errors can carry them.
+   * The answer as sent: the route and the dropped arguments for the log, and,
+   * for a request made by the plugin's names (or any request when only those
+   * are served), the links in the plugin's names (names.ts).
    */
-  private prepare(input: DispatchInput, headers: Record<string, string>, seen: { route?: string } = {}): { req: RestRequest; endpoint: Endpoint } {
+  private finish(path: string, out: DispatchOutput, seen: Seen): DispatchOutput {
+    const { names } = this.options;
+    const rename = names === 'plugin' || (names === 'both' && isPluginPath(path.split('?')[0]!));
+    const answer = rename ? { ...out, body: renameLinks(out.body, this.restRoot), headers: renameLinks(out.headers, this.restRoot) } : out;
+    return { ...answer, route: seen.route, ...(seen.undeclared?.length ? { undeclared: seen.undeclared } : {}) };
+  }
+
+  /**
+   * Route match, batch admission and argument validation; throws the RestError to send.
+   * `headers`, `seen.route` and `seen.undeclared` are filled as soon as known, so errors can carry them.
+   */
+  private prepare(input: DispatchInput, headers: Record<string, string>, seen: Seen = {}): { req: RestRequest; endpoint: Endpoint } {
     const qIndex = input.path.indexOf('?');
     const path = qIndex < 0 ? input.path : input.path.slice(0, qIndex);
     const query = qIndex < 0 ? {} : parseQuery(input.path.slice(qIndex + 1));
@@ -130,10 +182,11 @@ export class Sandbox implements Site, Dispatcher, RouteTable {
     if (!found || !found.endpoint) throw noRoute();
     const { decl, endpoint, urlParams } = found;
     seen.route = decl.path;
+    const req = this.buildRequest(method as Method, path, decl, query, input, urlParams, input.user ?? null);
+    seen.undeclared = dropUndeclared(req, endpoint);
     if (input.inBatch && !(endpoint.allowBatch && this.options.batchable)) {
       throw new RestError('rest_batch_not_allowed', 'The requested route does not support batch requests.', 400);
     }
-    const req = this.buildRequest(method as Method, path, decl, query, input, urlParams, input.user ?? null);
     req.params = this.validate(req, endpoint, input.jsonError);
     return { req, endpoint };
   }
@@ -161,7 +214,7 @@ export class Sandbox implements Site, Dispatcher, RouteTable {
       throw new RestError('rest_invalid_json', 'Invalid JSON body passed.', 400, { json_error_code: 4, json_error_message: jsonError });
     }
     // An endpoint that declares its args without enforcing them parses them itself (Endpoint.parseArgs).
-    const params = endpoint.parseArgs?.(req) ?? checkParams(req.params, endpoint.args, req);
+    const params = endpoint.parseArgs?.(req, endpoint.args) ?? checkParams(req.params, endpoint.args, req);
     const routeError = endpoint.validateRequest?.({ ...req, params });
     if (routeError) throw routeError;
     return params;

@@ -165,14 +165,16 @@ describe('batch/v1 on calendar-core/v1', () => {
   describe('the request log', () => {
     it('lists the items of a batch with their routes and statuses', async () => {
       const id = (await api.get(`${EVENTS}?per_page=1`)).body[0].id;
-      await batch({ requests: [event('Logged'), { method: 'PUT', path: `${EVENTS}/${id}?x=1`, body: { cost: '3' } }, { path: '/calendar-core/v1/venues', body: { lat: 'north' } }] });
+      await batch({ requests: [event('Logged'), { method: 'PUT', path: `${EVENTS}/${id}?x=1`, body: { cost: '3' } }, { path: '/calendar-core/v1/venues', body: { title: 'V', status: 'bogus' } }] });
       const entry = sb.log.entries.filter((e) => e.path === '/batch/v1').at(-1)!;
       expect(entry.status).toBe(207);
+      // An argument the item's route does not declare (`x`) is dropped and logged with the item.
       expect(entry.batch).toEqual([
         { method: 'POST', path: EVENTS, route: EVENTS, status: 201 },
-        { method: 'PUT', path: `${EVENTS}/${id}`, route: '/calendar-core/v1/events/(?P<id>\\d+)', status: 200 },
+        { method: 'PUT', path: `${EVENTS}/${id}`, route: '/calendar-core/v1/events/(?P<id>\\d+)', status: 200, undeclared: ['x'] },
         { method: 'POST', path: '/calendar-core/v1/venues', route: '/calendar-core/v1/venues', status: 400 },
       ]);
+      expect(sb.log.undeclared().filter((u) => u.inBatch).at(-1)).toEqual({ method: 'PUT', path: `${EVENTS}/${id}`, route: '/calendar-core/v1/events/(?P<id>\\d+)', undeclared: ['x'], inBatch: true });
     });
   });
 });

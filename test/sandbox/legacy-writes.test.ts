@@ -229,11 +229,12 @@ describe('legacy event writes (calendar/events/v1)', () => {
 
     it('answers missing and other-type IDs as GET does', async () => {
       let r = await api.send('PATCH', `${EVENTS}/999999`, { title: 'x' }, 'admin');
-      expect(r.status).toBe(404);
-      expect(r.body.code).toBe('rest-event-not-found');
+      expect(r.status).toBe(400);
+      expect(r.body.code).toBe('rest_invalid_param');
+      expect(r.body.data.params).toEqual({ id: 'Invalid parameter.' });
       r = await api.send('PATCH', `${EVENTS}/${venueId()}`, { title: 'x' }, 'admin');
       expect(r.status).toBe(400);
-      expect(r.body.code).toBe('rest-invalid-event-id');
+      expect(r.body.data.params).toEqual({ id: 'Invalid parameter.' });
       r = await api.send('PATCH', `${EVENTS}/by-slug/no-such-slug`, { title: 'x' }, 'admin');
       expect(r.status).toBe(404);
       expect(r.body.message).toBe('Event with ID 0 does not exist.');
@@ -285,12 +286,14 @@ describe('legacy event writes (calendar/events/v1)', () => {
       expect(again.body).toEqual({ code: 'event-is-in-trash', message: 'The event is already trashed', data: { status: 410 } });
     });
 
-    it('deletes by slug too, and answers missing events with 404', async () => {
+    it('deletes by slug too, and refuses a missing event ID with 400 rest_invalid_param naming id', async () => {
       const created = (await create({ title: 'Slug Delete' })).body;
       const r = await api.send('DELETE', `${EVENTS}/by-slug/${created.slug}`, undefined, 'admin');
       expect(r.status).toBe(200);
       expect(r.body.status).toBe('trash');
-      expect((await api.send('DELETE', `${EVENTS}/999999`, undefined, 'admin')).status).toBe(404);
+      const missing = await api.send('DELETE', `${EVENTS}/999999`, undefined, 'admin');
+      expect(missing.status).toBe(400);
+      expect(missing.body.data.params).toEqual({ id: 'Invalid parameter.' });
     });
 
     it('needs the right to delete that very event', async () => {

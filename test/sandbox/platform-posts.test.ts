@@ -91,13 +91,13 @@ const SAMPLES = {
   listKeys: [
     'id', 'date', 'date_gmt', 'guid', 'modified', 'modified_gmt', 'slug', 'status', 'type', 'link', 'title', 'content',
     'excerpt', 'author', 'featured_media', 'comment_status', 'ping_status', 'sticky', 'template', 'format', 'meta',
-    'categories', 'tags', '_links'
+    'categories', 'tags', 'yoast_head', 'yoast_head_json', '_links'
   ],
   /** batch-normal.json, first item: the keys of a created post (context edit). */
   createdKeys: [
     'id', 'date', 'date_gmt', 'guid', 'modified', 'modified_gmt', 'password', 'slug', 'status', 'type', 'link',
     'title', 'content', 'excerpt', 'author', 'featured_media', 'comment_status', 'ping_status', 'sticky', 'template',
-    'format', 'meta', 'categories', 'tags', 'permalink_template', 'generated_slug', '_links'
+    'format', 'meta', 'categories', 'tags', 'permalink_template', 'generated_slug', 'yoast_head', 'yoast_head_json', '_links'
   ],
 };
 
@@ -164,7 +164,8 @@ describe('core/v2 posts', () => {
 
     it('keeps only the embed fields in context=embed', async () => {
       const r = await api.get(`${POSTS}?per_page=1&context=embed`);
-      expect(Object.keys(r.body[0])).toEqual(['id', 'date', 'slug', 'type', 'link', 'title', 'author', 'excerpt', 'featured_media', '_links']);
+      // Yoast's fields are registered without a context, so they are in every one.
+      expect(Object.keys(r.body[0])).toEqual(['id', 'date', 'slug', 'type', 'link', 'title', 'author', 'excerpt', 'featured_media', 'yoast_head', 'yoast_head_json', '_links']);
     });
 
     it('adds the raw fields in context=edit for callers who may edit posts', async () => {

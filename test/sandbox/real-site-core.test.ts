@@ -294,12 +294,28 @@ describe('calendar-core/v1 as TEC 6.17 (tec: "6.17")', () => {
     expect(strict.site.store.db.prepare("SELECT COUNT(*) n FROM posts WHERE title = 'Refused link'").get()).toEqual({ n: 0 });
   });
 
-  it('declares the same arguments in the index and the OpenAPI document in both releases', async () => {
-    const looseApi = restClient(loose);
-    // Only the origin (the port) differs between the two sandboxes.
-    const local = (sb: RunningSandbox, body: unknown) => JSON.parse(JSON.stringify(body).replaceAll(sb.origin, 'ORIGIN'));
-    expect(local(strict, (await api.get(CORE)).body.routes)).toEqual(local(loose, (await looseApi.get(CORE)).body.routes));
-    expect(local(strict, (await api.get(`${CORE}/docs`)).body.paths)).toEqual(local(loose, (await looseApi.get(`${CORE}/docs`)).body.paths));
+  it('declares, in each release, the same arguments in the index and the OpenAPI document', async () => {
+    // `METHOD /path/{capture}` -> argument names other than the path's captures (the document always lists those).
+    const template = (path: string) => path.replace(/\(\?P<([a-z_]+)>[^)]*\)/g, '{$1}');
+    const notCaptured = (path: string) => (n: string) => !path.includes(`{${n}}`);
+    const fromIndex = (routes: Record<string, any>) =>
+      Object.fromEntries(Object.entries(routes).flatMap(([path, d]) => d.endpoints.flatMap((ep: any) =>
+        ep.methods.map((m: string) => [`${m} ${template(path)}`, Object.keys(ep.args).filter(notCaptured(template(path))).sort()]))));
+    const fromDoc = (paths: Record<string, any>) =>
+      Object.fromEntries(Object.entries(paths).flatMap(([path, item]) => Object.entries<any>(item).map(([m, op]) => [
+        `${m.toUpperCase()} ${path}`,
+        [...(op.parameters ?? []).map((x: any) => x.name), ...Object.keys(op.requestBody?.content['application/json'].schema.properties ?? {})].filter(notCaptured(path)).sort(),
+      ])));
+    const declared: Record<string, unknown>[] = [];
+    for (const sb of [strict, loose]) {
+      const client = restClient(sb);
+      const index = fromIndex((await client.get(CORE)).body.routes);
+      expect(fromDoc((await client.get(`${CORE}/docs`)).body.paths)).toEqual(index);
+      declared.push(index);
+    }
+    // 6.15.14 declares less than 6.17 (release.test.ts compares each with the real lists).
+    expect(declared[0]!['GET /calendar-core/v1/events']).toContain('virtual');
+    expect(declared[1]!['GET /calendar-core/v1/events']).not.toContain('virtual');
   });
 });
 

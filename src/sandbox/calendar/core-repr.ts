@@ -29,6 +29,8 @@ export interface ReprSource {
   organizers(ids: readonly number[]): OrganizerPost[];
   /** IDs of a series' events, ordered by start. */
   seriesEventIds(seriesId: number): number[];
+  /** The key of an event's category IDs (names.ts coreCategoryField). */
+  categoryField: string;
 }
 
 type Json = Record<string, unknown>;
@@ -247,7 +249,7 @@ export function eventJson(src: ReprSource, p: EventPost): Json {
   return finish(p, {
     ...basePost(src, p),
     tags: tags.map((t) => t.id),
-    calendar_events_cat: cats.map((t) => t.id),
+    [src.categoryField]: cats.map((t) => t.id),
     class_list: classList(p, [[CATEGORY_TAX, cats], [TAG_TAX, tags]]),
     start_date: m.startDate,
     start_date_utc: m.startDateUtc,

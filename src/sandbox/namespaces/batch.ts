@@ -7,7 +7,7 @@
  * the outer request's user. The answer is always HTTP 207.
  * `require-all-validate` validates every item first and runs none if any fails.
  */
-import { RestResult, type RouteDecl } from '../rest/types.ts';
+import { RestResult, type BatchLogItem, type RouteDecl } from '../rest/types.ts';
 import type { DispatchOutput, Dispatcher } from '../rest/dispatch.ts';
 
 export const MAX_BATCH = 25;
@@ -52,7 +52,7 @@ export function batchRoutes(site: Dispatcher): RouteDecl[] {
           permission: () => true,
           handler: (req) => {
             const items = (req.params.requests as BatchItem[]).map((it) => ({ ...it, method: (it.method ?? 'POST').toUpperCase() }));
-            const log: DispatchOutput['batch'] = [];
+            const log: BatchLogItem[] = [];
             const inputs = items.map((it) => {
               const headers: Record<string, string> = { ...req.headers };
               for (const [k, v] of Object.entries(it.headers ?? {})) headers[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : String(v);
@@ -60,8 +60,11 @@ export function batchRoutes(site: Dispatcher): RouteDecl[] {
                 method: it.method, path: it.path, headers, body: it.body ?? {}, inBatch: true, user: req.user,
               };
             });
+            const entry = (it: { method: string; path: string }, out: DispatchOutput): BatchLogItem => ({
+              method: it.method, path: it.path.split('?')[0]!, route: out.route, status: out.status, ...(out.undeclared ? { undeclared: out.undeclared } : {}),
+            });
             const record = (it: { method: string; path: string }, out: DispatchOutput) => {
-              log.push({ method: it.method, path: it.path.split('?')[0]!, route: out.route, status: out.status });
+              log.push(entry(it, out));
               return itemEnvelope(out);
             };
             let body: unknown;
@@ -69,7 +72,7 @@ export function batchRoutes(site: Dispatcher): RouteDecl[] {
               const checked = inputs.map((inp) => site.validateOnly(inp));
               if (checked.some((c) => c.output !== null)) {
                 body = { failed: 'validation', responses: checked.map((c) => (c.output ? itemEnvelope(c.output) : null)) };
-                inputs.forEach((inp, i) => checked[i]!.output && log.push({ method: inp.method, path: inp.path.split('?')[0]!, route: checked[i]!.output!.route, status: checked[i]!.output!.status }));
+                inputs.forEach((inp, i) => checked[i]!.output && log.push(entry(inp, checked[i]!.output!)));
               } else {
                 body = { responses: checked.map((c, i) => record(inputs[i]!, c.run())) };
               }

@@ -4,6 +4,7 @@
  * that drive routing and validation.
  */
 import { gmtOffsetHours } from '../dates.ts';
+import { servedNamespaces, specNamespace } from '../names.ts';
 import type { Origin, Settings, Site } from '../capabilities.ts';
 import type { ArgSchema, RouteDecl, RouteTable } from '../rest/types.ts';
 
@@ -89,7 +90,7 @@ export function rootRoutes(site: Site & RouteTable): RouteDecl[] {
             page_for_posts: 0,
             page_on_front: 0,
             show_on_front: 'posts',
-            namespaces: NAMESPACES.filter((ns) => !site.options.disable.includes(ns)),
+            namespaces: servedNamespaces(NAMESPACES.filter((ns) => !site.options.disable.includes(ns)), site.options.names),
             authentication: {
               'application-passwords': { endpoints: { authorization: `${site.origin}/wp-admin/authorize-application.php` } },
             },
@@ -103,7 +104,8 @@ export function rootRoutes(site: Site & RouteTable): RouteDecl[] {
       },
     ],
   };
-  const indexes: RouteDecl[] = NAMESPACES.map((ns) => ({
+  // One index per name served (the `names` option): `GET /tribe/events/v1` lists the plugin-named copies.
+  const indexes: RouteDecl[] = servedNamespaces(NAMESPACES, site.options.names).map((ns) => ({
     namespace: ns,
     path: `/${ns}`,
     endpoints: [

@@ -4,6 +4,7 @@
  * given it, to run its items.
  */
 import type { User } from '../auth.ts';
+import type { BatchLogItem } from './types.ts';
 
 export interface DispatchInput {
   method: string;
@@ -27,7 +28,12 @@ export interface DispatchOutput {
   /** The matched route pattern, for the request log. */
   route?: string;
   /** Per-item log of a batch. */
-  batch?: { method: string; path: string; route?: string; status: number }[];
+  batch?: BatchLogItem[];
+  /**
+   * Query or body arguments the matched endpoint does not declare: WordPress
+   * drops them without a word, so the handler never saw them (sorted names).
+   */
+  undeclared?: string[];
 }
 
 export interface Dispatcher {

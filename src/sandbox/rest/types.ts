@@ -67,6 +67,16 @@ export interface RestRequest {
   inBatch: boolean;
 }
 
+/** One item of a /batch/v1 call as the request log keeps it. */
+export interface BatchLogItem {
+  method: string;
+  path: string;
+  route?: string;
+  status: number;
+  /** Arguments the item's route does not declare, dropped (sorted). */
+  undeclared?: string[];
+}
+
 /** A handler's answer when it is more than a 200 with a JSON body. */
 export class RestResult {
   constructor(
@@ -76,7 +86,7 @@ export class RestResult {
     /** Send `body` (a string) as-is with this content type (HTML, CSV, ...), not as JSON. */
     readonly contentType?: string,
     /** Items of a /batch/v1 call, for the request log. */
-    readonly batch?: { method: string; path: string; route?: string; status: number }[],
+    readonly batch?: BatchLogItem[],
   ) {}
 }
 
@@ -95,9 +105,18 @@ export interface Endpoint {
    * Replaces WordPress's argument checks when it returns the parameters: a
    * plugin that declares `args` (so the index and OpenAPI show them) without
    * validate or sanitize callbacks, as TEC 6.15's calendar-core lists do
-   * (real-site-behaviour.md). Null keeps the checks.
+   * (real-site-behaviour.md). `args` are the endpoint's as the release declares
+   * them. Null keeps the checks.
    */
-  parseArgs?: (req: RestRequest) => Record<string, unknown> | null;
+  parseArgs?: (req: RestRequest, args: Record<string, ArgSchema>) => Record<string, unknown> | null;
+  /**
+   * Parameters the callback reads without declaring them, or `all` when it
+   * takes the request's every parameter (`$request->get_params()`). WordPress
+   * hands a callback the whole request, so a plugin that reads an undeclared
+   * name gets it: these reach the handler and are not logged as dropped
+   * (site.ts dropUndeclared). Anything else undeclared is dropped.
+   */
+  reads?: readonly string[] | 'all';
   /** Route-level check run after per-argument validation (`rest_invalid_params` style). */
   validateRequest?: (req: RestRequest) => RestError | null;
   /** OpenAPI summary. */
@@ -111,6 +130,8 @@ export interface RouteDecl {
   endpoints: Endpoint[];
   /** Hidden from the index (show_in_index false). */
   hidden?: boolean;
+  /** On a copy served under the plugin's namespace name (names.ts): the spec-named declaration it copies. */
+  spec?: RouteDecl;
 }
 
 /**

@@ -54,8 +54,8 @@ export interface EntityKind<P extends PostRow<any> = PostRow<any>> {
   /** The posts a list request matches, in order; `statuses` already decided. */
   find(req: RestRequest, statuses: string[]): P[];
   toJson(src: ReprSource, post: P): unknown;
-  /** Body arguments besides the common post fields; `create` carries the spec's defaults. */
-  bodyArgs(create: boolean): Record<string, ArgSchema>;
+  /** Body arguments besides the common post fields; `create` carries the spec's defaults; `site` decides the spelling. */
+  bodyArgs(create: boolean, site: Settings): Record<string, ArgSchema>;
   /** Cross-field checks of a write body, run with argument validation (a `rest_invalid_param` stops the write). */
   validateBody?(req: RestRequest): RestError | null;
   /** Saves the validated write; throws before writing anything when it cannot. */
@@ -179,7 +179,7 @@ export function entityRoutes<P extends PostRow<any>>(site: Settings, kind: Entit
           summary: `Retrieve ${kind.label}s`,
           args: listArgs,
           // TEC 6.15 declares these arguments but validates none (real-site-behaviour.md).
-          parseArgs: (req) => (lenientTec(req) ? looseParams(req, listArgs) : null),
+          parseArgs: (req, args) => (lenientTec(req) ? looseParams(req, args) : null),
           permission: () => true,
           handler: experimental((req) => {
             const readable = kind.find(req, listStatuses(req)).filter((p) => canRead(p, req.user, userCan(req.user)));
@@ -190,7 +190,7 @@ export function entityRoutes<P extends PostRow<any>>(site: Settings, kind: Entit
         {
           methods: ['POST'],
           summary: `Create a ${kind.label}`,
-          args: { ...commonBodyArgs(true, kind.stickyDefault === undefined ? {} : { stickyDefault: kind.stickyDefault }), ...kind.bodyArgs(true) },
+          args: { ...commonBodyArgs(true, kind.stickyDefault === undefined ? {} : { stickyDefault: kind.stickyDefault }), ...kind.bodyArgs(true, site) },
           allowBatch,
           ...bodyCheck,
           permission: (req) => can(req.user, 'edit_posts'),
@@ -222,7 +222,7 @@ export function entityRoutes<P extends PostRow<any>>(site: Settings, kind: Entit
         {
           methods: ['PUT', 'PATCH'],
           summary: `Update a ${kind.label}`,
-          args: { id: idArg, ...commonBodyArgs(false), ...kind.bodyArgs(false) },
+          args: { id: idArg, ...commonBodyArgs(false), ...kind.bodyArgs(false, site) },
           allowBatch,
           ...bodyCheck,
           permission: onPost(kind, canEdit),

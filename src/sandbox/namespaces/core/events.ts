@@ -27,6 +27,8 @@ import {
 } from '../../calendar/model.ts';
 import { findEvents } from '../../calendar/query.ts';
 import { isZone } from '../../dates.ts';
+import { coreCategoryField } from '../../names.ts';
+import type { Settings } from '../../capabilities.ts';
 import type { ArgSchema, RestRequest } from '../../rest/types.ts';
 import { invalidParams } from '../../rest/validate.ts';
 import {
@@ -105,9 +107,10 @@ function find(req: RestRequest, statuses: string[]): EventPost[] {
   });
 }
 
-function bodyArgs(): Record<string, ArgSchema> {
+function bodyArgs(_create: boolean, site: Settings): Record<string, ArgSchema> {
+  const category = coreCategoryField(site.options.names);
   return {
-    calendar_events_cat: termIds('calendar_events_cat', CATEGORY_TAX, 'The terms assigned to the event in the event category taxonomy.'),
+    [category]: termIds(category, CATEGORY_TAX, 'The terms assigned to the event in the event category taxonomy.'),
     start_date: dateTimeArg('start_date', 'The start date of the event (YYYY-MM-DD hh:mm:ss), in its time zone.'),
     start_date_utc: dateTimeArg('start_date_utc', 'The start date of the event in UTC.'),
     end_date: dateTimeArg('end_date', 'The end date of the event (YYYY-MM-DD hh:mm:ss), in its time zone.'),
@@ -142,6 +145,15 @@ function validateBody(req: RestRequest) {
   return null;
 }
 
+/**
+ * Whether an update resets what it omits and ignores `featured: false`: TEC
+ * 6.15.14's calendar-core event update did (real-site-behaviour.md, "Added
+ * 2026-11-25"); 6.17 is partial.
+ */
+function resetsOmitted(req: RestRequest): boolean {
+  return req.site.options.tec === '6.15';
+}
+
 function save(req: RestRequest, current: EventPost | null, common: EventFields): EventPost {
   const p = req.params;
   const tz = (p.timezone as string | undefined) ?? current?.meta.timezone ?? req.site.timezone;
@@ -153,14 +165,24 @@ function save(req: RestRequest, current: EventPost | null, common: EventFields):
   if (p.end_date_utc !== undefined) f.endDateUtc = parseDateArg(req, p.end_date_utc, 'UTC')!;
   if (p.duration !== undefined) f.duration = p.duration as number;
   if (p.all_day !== undefined) f.allDay = p.all_day as boolean;
-  if (p.featured !== undefined) f.featured = p.featured as boolean;
+  // TEC 6.15.14's update ignores `featured: false` (200, and the event stays featured); `true` is applied.
+  const ignored = current !== null && resetsOmitted(req) && p.featured === false;
+  if (p.featured !== undefined && !ignored) f.featured = p.featured as boolean;
   if (p.virtual !== undefined) f.virtual = p.virtual as boolean;
   if (p.cost !== undefined) f.cost = p.cost as string;
   if (p.organizers !== undefined) f.organizerIds = p.organizers as number[];
   if (p.venues !== undefined) f.venueIds = p.venues as number[];
   if (p.lat !== undefined) f.lat = p.lat as number;
   if (p.lng !== undefined) f.lng = p.lng as number;
-  if (p.calendar_events_cat !== undefined) f.categoryIds = p.calendar_events_cat as number[];
+  const category = coreCategoryField(req.site.options.names);
+  if (p[category] !== undefined) f.categoryIds = p[category] as number[];
+  // TEC 6.15.14's update is not fully partial: an omitted `sticky` becomes false, and the legacy
+  // `show_map`/`show_map_link`, not fields of this interface, go back to their default, true.
+  if (current && resetsOmitted(req)) {
+    f.sticky ??= false;
+    f.showMap = true;
+    f.showMapLink = true;
+  }
   if (p.tags !== undefined) f.tagIds = p.tags as number[];
   // TEC's repository refuses an event without its dates; TC answers its 500 (calendar-upstream.md §2
   // "Create", real-site-behaviour.md "Errors in other shapes").

@@ -7,6 +7,7 @@ import { can } from '../../auth.ts';
 import type { ReprSource } from '../../calendar/core-repr.ts';
 import { EVENT, ORGANIZER, VENUE, canRead, type EventMeta, type OrganizerPost, type VenuePost } from '../../calendar/model.ts';
 import { sortPosts } from '../../calendar/query.ts';
+import { coreCategoryField } from '../../names.ts';
 import type { RestRequest } from '../../rest/types.ts';
 import type { PostRow, PostType } from '../../store/db.ts';
 
@@ -17,6 +18,7 @@ export function reprSource(req: RestRequest): ReprSource {
     store.postsByIds<M>(ids).filter((p) => p.type === type && canRead(p, user, (cap) => can(user, cap)));
   return {
     origin: site.origin,
+    categoryField: coreCategoryField(site.options.names),
     siteTimezone: site.timezone,
     now: site.now(),
     terms: (postId, taxonomy) => store.termIdsOf(postId, taxonomy).map((id) => store.term(id)!),

@@ -27,6 +27,13 @@ export const NO_CACHE: Record<string, string> = {
   Expires: 'Wed, 11 Jan 1984 05:00:00 GMT',
 };
 
+/**
+ * What a route carrying `access_token` also reads undeclared: `verify_token`
+ * falls back to `tec_access_token` (credentials.ts verifyToken), so it reaches
+ * the callback whatever the declarations say (Endpoint.reads).
+ */
+export const TOKEN_READS = ['tec_access_token'] as const;
+
 /** `access_token`: optional on actions, required on Zapier's feeds. Any string passes its validate callback. */
 export function accessTokenArg(c: Connector, required = false): ArgSchema {
   return { type: 'string', required, description: `The access token to authorize ${c.name} connection.` };
@@ -70,6 +77,7 @@ export function createEventsRoutes(c: Connector, incorrectGetCode: string): Rout
         {
           methods: ['POST'],
           args: { access_token: accessTokenArg(c), ...eventWriteArgs() },
+          reads: TOKEN_READS,
           permission: canAct(c),
           handler: (req) => new RestResult(legacyEvent(req.site, planEventWrite(asActingUser(req, c), null)()), 201, NO_CACHE),
           summary: `Creates an event for ${c.name}`,
@@ -86,6 +94,7 @@ export function createEventsRoutes(c: Connector, incorrectGetCode: string): Rout
         {
           methods: ['GET'],
           args: { access_token: accessTokenArg(c) },
+          reads: TOKEN_READS,
           permission: () => true,
           handler: () => {
             throw new RawError(400, wpErrorBody({
@@ -119,6 +128,7 @@ export function updateEventsRoute(c: Connector): RouteDecl {
       password: passwordArg,
       event_status: eventStatusArg,
     },
+    reads: TOKEN_READS,
     permission: canAct(c),
     handler: (req) => {
       const { site } = req;
@@ -151,6 +161,7 @@ export function findEventsRoute(site: Clock, c: Connector): RouteDecl {
       {
         methods: ['GET'],
         args: { access_token: accessTokenArg(c), ...eventArchiveArgs(site) },
+        reads: TOKEN_READS,
         permission: () => true,
         handler: (req) => {
           const loaded = verifyAndLoad(req.site, c, req.params);

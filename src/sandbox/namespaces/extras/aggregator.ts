@@ -184,6 +184,8 @@ export function aggregatorRoutes(): RouteDecl[] {
               validate: isNumberLike,
             },
           },
+          // The callback reads the batch's `events`, which the route does not declare.
+          reads: ['events'],
           // `tribe_aggregator_batch_data_processing_enabled`, true by default.
           permission: () => true,
           handler: batch,

@@ -9,7 +9,7 @@
 import { RawError } from '../../rest/errors.ts';
 import { RestResult, type RouteDecl, type RouteTable } from '../../rest/types.ts';
 import type { Site } from '../../capabilities.ts';
-import { NO_CACHE, accessTokenArg, createEventsRoutes, findEventsRoute, updateEventsRoute } from './actions.ts';
+import { NO_CACHE, TOKEN_READS, accessTokenArg, createEventsRoutes, findEventsRoute, updateEventsRoute } from './actions.ts';
 import { ZAPIER, isWpErr, loadKey, mintToken, verifyAndLoad, wpErrorBody } from './credentials.ts';
 import { docRoute } from './doc.ts';
 import { mappedEvent } from './mapped-event.ts';
@@ -26,6 +26,7 @@ function feedRoute(path: string, queue: QueueName, kind: string, uniqueId: boole
       {
         methods: ['GET'],
         args: { access_token: accessTokenArg(ZAPIER, true) },
+        reads: TOKEN_READS,
         // Open: the token is checked in the callback.
         permission: () => true,
         handler: (req) => {

@@ -8,7 +8,7 @@
  */
 import { RestResult, type RouteDecl, type RouteTable } from '../../rest/types.ts';
 import type { Site } from '../../capabilities.ts';
-import { NO_CACHE, accessTokenArg, createEventsRoutes } from './actions.ts';
+import { NO_CACHE, TOKEN_READS, accessTokenArg, createEventsRoutes } from './actions.ts';
 import { POWER_AUTOMATE, isWpErr, verifyAndLoad } from './credentials.ts';
 import { docRoute } from './doc.ts';
 import { mappedEvent } from './mapped-event.ts';
@@ -24,6 +24,7 @@ function feedRoute(path: string, queue: QueueName, kind: string): RouteDecl {
       {
         methods: ['GET'],
         args: { access_token: accessTokenArg(POWER_AUTOMATE) },
+        reads: TOKEN_READS,
         // `can_access`: a valid token whose connection loads.
         permission: (req) => !isWpErr(verifyAndLoad(req.site, POWER_AUTOMATE, req.params)),
         handler: (req) => {

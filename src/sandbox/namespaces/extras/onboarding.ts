@@ -221,6 +221,8 @@ export function onboardingRoutes(): RouteDecl[] {
                 new RestError('tec_invalid_nonce', 'Invalid nonce.', 403),
             },
           },
+          // The steps read the request's every parameter (`$request->get_params()`); only the nonce is declared.
+          reads: 'all',
           // `tec_events_onboarding_wizard_permissions`, manage_options by default.
           permission: (req) => can(req.user, 'manage_options'),
           handler: handle,

@@ -5,7 +5,7 @@
  * organizers, terms, attachments, the event) run in one transaction, so a bad
  * request never leaves a partial record behind.
  */
-import { parseLooseDate } from '../../dates.ts';
+import { nowIn, nowUtc, parseLooseDate } from '../../dates.ts';
 import {
   CATEGORY_TAX, ORGANIZER, TAG_TAX, VENUE, saveEvent,
   type EventFields, type EventPost, type EventMeta,
@@ -96,11 +96,21 @@ function eventFields(req: RestRequest, current: EventPost | null): EventFields {
   else if (current) f.cost = '';
   if (given('website')) f.website = String(p.website);
   else if (current) f.website = '';
-  if (current && !given('featured')) f.featured = false;
+  // The presentation flags are read with tribe_is_truthy on every write (`Single_Event::prepare_postarr`):
+  // omitted on update, each is false (real-site-behaviour.md, "Added 2026-11-25": `featured` false,
+  // `show_map` false, ...).
   const flags: [string, keyof EventMeta | 'sticky'][] = [
     ['show_map', 'showMap'], ['show_map_link', 'showMapLink'], ['hide_from_listings', 'hideFromListings'], ['sticky', 'sticky'], ['featured', 'featured'],
   ];
-  for (const [arg, key] of flags) if (given(arg)) (f as Record<string, unknown>)[key] = Boolean(p[arg]);
+  for (const [arg, key] of flags) {
+    if (given(arg)) (f as Record<string, unknown>)[key] = Boolean(p[arg]);
+    else if (current) (f as Record<string, unknown>)[key] = false;
+  }
+  // The update also moves an omitted publication date to the time of the request (same section).
+  if (current && !given('date') && !given('date_utc')) {
+    f.date = nowIn(now, site.timezone);
+    f.dateGmt = nowUtc(now);
+  }
   return f;
 }
 

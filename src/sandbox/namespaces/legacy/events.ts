@@ -11,15 +11,18 @@ import { EVENT, canDelete, canEdit, canRead, trashPost, type EventMeta, type Eve
 import { RestError, forbidden } from '../../rest/errors.ts';
 import { EDITABLE, RestResult, type ArgSchema, type RestRequest, type RouteDecl } from '../../rest/types.ts';
 import type { Clock } from '../../capabilities.ts';
-import { unrequired } from './args.ts';
+import { idArg, unrequired } from './args.ts';
 import { eventArchiveArgs, eventWriteArgs, passwordArg } from './event-args.ts';
 import { planEventWrite } from './event-input.ts';
-import { routeSlug } from './validators.ts';
+import { isPostOfType, routeSlug } from './validators.ts';
 import { eventArchive } from './events-archive.ts';
 
 const NS = LEGACY_NAMESPACE;
 
-/** The event a by-ID or by-slug route addresses (by-slug resolves to an ID first; unknown is ID 0). */
+/**
+ * The event a by-ID or by-slug route addresses (by-slug resolves to an ID first; unknown is ID 0).
+ * By ID, the `id` argument's check has already refused anything but an event.
+ */
 function addressedId(req: RestRequest): number {
   if (req.urlParams.id !== undefined) return Number(req.urlParams.id);
   return req.site.store.postBySlug(EVENT, routeSlug(req))?.id ?? 0;
@@ -73,7 +76,9 @@ function singleEndpoints(key: Record<string, ArgSchema>, extra: Record<string, A
 }
 
 export function eventRoutes(site: Clock): RouteDecl[] {
-  const id: Record<string, ArgSchema> = { id: { type: 'integer', required: true, description: 'the event post ID' } };
+  // `is_event_id`: a missing ID, or another type's, is 400 rest_invalid_param naming `id` on GET, EDIT and
+  // DELETE alike (real-site-behaviour.md, "Added 2026-11-25"); the callback's 404 is never reached.
+  const id: Record<string, ArgSchema> = { id: idArg('event', (_v, req) => isPostOfType(req.site, req.urlParams.id, EVENT)) };
   const slug: Record<string, ArgSchema> = {
     slug: {
       type: 'string',

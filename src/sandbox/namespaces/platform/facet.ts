@@ -259,12 +259,12 @@ export function facetRoutes(): RouteDecl[] {
     {
       namespace: NS,
       path: `/${NS}/refresh`,
-      endpoints: [{ methods: ['POST'], summary: 'Re-render the facets and results for a selection (FacetWP refresh)', args: {}, permission: () => true, handler: refresh }],
+      endpoints: [{ methods: ['POST'], summary: 'Re-render the facets and results for a selection (FacetWP refresh)', args: {}, reads: ['action', 'data'], permission: () => true, handler: refresh }],
     },
     {
       namespace: NS,
       path: `/${NS}/fetch`,
-      endpoints: [{ methods: ['POST'], summary: 'Facet choices and matching post IDs (FacetWP fetch)', args: {}, permission: fetchPermission, handler: fetchResults }],
+      endpoints: [{ methods: ['POST'], summary: 'Facet choices and matching post IDs (FacetWP fetch)', args: {}, reads: ['data'], permission: fetchPermission, handler: fetchResults }],
     },
   ];
 }

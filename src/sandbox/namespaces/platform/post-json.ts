@@ -12,6 +12,8 @@ import { TAG_TAX, slugify } from '../../calendar/model.ts';
 import { toRfc3339NoOffset } from '../../dates.ts';
 import type { Origin, Site, Storage } from '../../capabilities.ts';
 import type { PostRow } from '../../store/db.ts';
+import { postMetaAll, type PostSeoMeta } from '../seo/analysis.ts';
+import { seoActive, yoastPostHead, yoastSite, type YoastFields, type YoastSite } from '../seo/yoast-head.ts';
 
 export const CORE_NS = 'core/v2';
 /** The posts' hierarchical taxonomy (WordPress's `category`; events have their own). */
@@ -71,10 +73,32 @@ export interface PostJsonSource {
   user: User | null;
   context: Context;
   sticky: Set<number>;
+  /** With Yoast active: what its head fields need, read once per answer. */
+  yoast: { site: YoastSite; meta: Record<string, PostSeoMeta> } | null;
 }
 
 export function postJsonSource(site: Site, user: User | null, context: Context): PostJsonSource {
-  return { site, user, context, sticky: new Set(stickyIds(site)) };
+  const yoast = seoActive(site) ? { site: yoastSite(site), meta: postMetaAll(site) } : null;
+  return { site, user, context, sticky: new Set(stickyIds(site)), yoast };
+}
+
+/**
+ * Yoast's REST fields on a post (real-site-behaviour.md, "Yoast SEO on other
+ * namespaces"; sample core-posts-list.json): registered with
+ * register_rest_field, so they follow the controller's own fields in every
+ * context, just before `_links`. None without Yoast.
+ */
+function yoastFields(src: PostJsonSource, p: PostRow<unknown>, link: string): YoastFields | Record<string, never> {
+  if (!src.yoast) return {};
+  const author = src.site.store.userById(p.author);
+  return yoastPostHead(src.yoast.site, {
+    title: p.title,
+    canonical: link,
+    published: p.dateGmt,
+    modified: p.modifiedGmt,
+    ...(author ? { author: { name: author.displayName, url: `${src.site.origin}/author/${author.login}/` } } : {}),
+    noindex: src.yoast.meta[p.id]?.noindex ?? false,
+  });
 }
 
 type Json = Record<string, unknown>;
@@ -97,6 +121,7 @@ export function postJson(src: PostJsonSource, p: PostRow<PlatformPostMeta>): Jso
       author: p.author,
       excerpt: { rendered: p.password ? '' : renderedExcerpt(p), protected: Boolean(p.password) },
       featured_media: p.featuredMedia,
+      ...yoastFields(src, p, link),
       _links: links(src, p),
     };
   }
@@ -138,6 +163,7 @@ export function postJson(src: PostJsonSource, p: PostRow<PlatformPostMeta>): Jso
     out.permalink_template = `${site.origin}/${p.type === 'page' ? '%pagename%' : '%postname%'}/`;
     out.generated_slug = generatedSlug(site, p);
   }
+  Object.assign(out, yoastFields(src, p, link));
   out._links = links(src, p);
   return out;
 }

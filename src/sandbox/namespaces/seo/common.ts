@@ -15,15 +15,19 @@ export function route(path: string, ...endpoints: Endpoint[]): RouteDecl {
   return { namespace: NS, path: `/${NS}/${path}`, endpoints };
 }
 
-/** One endpoint; none of Yoast's routes sets `allow_batch`. */
+/**
+ * One endpoint; none of Yoast's routes sets `allow_batch`. `reads` names the
+ * parameters its callback reads without declaring them (Endpoint.reads).
+ */
 export function endpoint(
   methods: Method | Method[],
   permission: Endpoint['permission'],
   handler: Handler,
   args: Record<string, ArgSchema> = {},
   summary?: string,
+  reads?: readonly string[],
 ): Endpoint {
-  return { methods: Array.isArray(methods) ? methods : [methods], args, permission, handler, ...(summary ? { summary } : {}) };
+  return { methods: Array.isArray(methods) ? methods : [methods], args, permission, handler, ...(summary ? { summary } : {}), ...(reads ? { reads } : {}) };
 }
 
 /** `current_user_can(cap)` as a permission callback. */
@@ -41,7 +45,10 @@ export function adminUrl(site: Origin, path: string): string {
   return `${site.origin}/wp-admin/${path}`;
 }
 
-/** A raw parameter as sent (query or body), for the routes that read undeclared names. */
+/**
+ * A raw parameter as sent (query or body), for the routes that read undeclared
+ * names: the endpoint lists them in `reads`, or the site drops them before the callback.
+ */
 export function rawParam(req: RestRequest, name: string): unknown {
   return req.params[name];
 }

@@ -95,21 +95,23 @@ const STAGES = ['install', 'activate', 'setup', 'grantConsent', 'successfullyCon
 const YES_NO: ArgSchema = { type: 'string', enum: ['yes', 'no'] };
 const STAGE: ArgSchema = { type: 'string', enum: STAGES };
 
+/** The names Setup_Steps_Tracking_Route's callback reads (camelCase) -> the declared ones. */
+const SETUP_STEPS: Record<string, string> = {
+  setupWidgetLoaded: 'setup_widget_loaded',
+  firstInteractionStage: 'first_interaction_stage',
+  lastInteractionStage: 'last_interaction_stage',
+  setupWidgetTemporarilyDismissed: 'setup_widget_temporarily_dismissed',
+  setupWidgetPermanentlyDismissed: 'setup_widget_permanently_dismissed',
+};
+
 /**
  * Setup_Steps_Tracking_Route: the arguments are declared in snake_case (and
  * validated as such), but the handler reads the camelCase names, as Yoast's
  * does. With none of those: 400 wpseo_set_site_kit_usage_tracking.
  */
 function setupStepsTracking(req: RestRequest): unknown {
-  const names: Record<string, string> = {
-    setupWidgetLoaded: 'setup_widget_loaded',
-    firstInteractionStage: 'first_interaction_stage',
-    lastInteractionStage: 'last_interaction_stage',
-    setupWidgetTemporarilyDismissed: 'setup_widget_temporarily_dismissed',
-    setupWidgetPermanentlyDismissed: 'setup_widget_permanently_dismissed',
-  };
   const data: Record<string, unknown> = {};
-  for (const [camel, snake] of Object.entries(names)) {
+  for (const [camel, snake] of Object.entries(SETUP_STEPS)) {
     const v = rawParam(req, camel);
     if (v !== undefined && v !== null) data[snake] = v;
   }
@@ -229,10 +231,10 @@ export function dashboardRoutes(): RouteDecl[] {
     route('statistics', endpoint('GET', needs('read'), statistics, {}, 'SEO score statistics of published posts')),
     route('new-content-type-visibility/dismiss-post-type', endpoint('POST', editPosts, dismissNew('post type'), {
       postTypeName: { validate: (v) => typeof v === 'string' && POST_TYPES.includes(v) },
-    }, 'Remove the "new" badge of a post type')),
+    }, 'Remove the "new" badge of a post type', ['post_type_name'])),
     route('new-content-type-visibility/dismiss-taxonomy', endpoint('POST', editPosts, dismissNew('taxonomy'), {
       taxonomyName: { validate: (v) => typeof v === 'string' && TAXONOMY_NAMES.includes(v) },
-    }, 'Remove the "new" badge of a taxonomy')),
+    }, 'Remove the "new" badge of a taxonomy', ['taxonomy_name'])),
     route('kit_configuration_permanent_dismissal', endpoint('POST', manage, (req) => {
       wpseoSet(req.site, { site_kit_configuration_permanently_dismissed: req.params.is_dismissed });
       return { success: true };
@@ -243,7 +245,7 @@ export function dashboardRoutes(): RouteDecl[] {
       last_interaction_stage: STAGE,
       setup_widget_temporarily_dismissed: YES_NO,
       setup_widget_permanently_dismissed: YES_NO,
-    }, 'Track Site Kit setup steps')),
+    }, 'Track Site Kit setup steps', Object.keys(SETUP_STEPS))),
     route('introductions/(?P<introduction_id>[\\w-]+)/seen', endpoint('POST', editPosts, introductionSeen, {
       introduction_id: { type: 'string', required: true },
       is_seen: { type: 'boolean', default: true },

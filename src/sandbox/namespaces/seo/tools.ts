@@ -170,7 +170,7 @@ export function toolRoutes(): RouteDecl[] {
       active: { type: 'boolean', required: true },
       integration: { type: 'string', required: true },
     }, 'Turn an integration on or off')),
-    route('meta/search', endpoint('GET', canSearchMeta, metaSearch, {}, 'Search the custom fields of a post')),
+    route('meta/search', endpoint('GET', canSearchMeta, metaSearch, {}, 'Search the custom fields of a post', ['post_id', 'query'])),
     route('keyword_research/authenticate', endpoint('POST', research, authenticate, { code: { required: true } }, 'Authenticate with the keyword research service')),
     route('keyword_research/country_code', endpoint('POST', research, (req) => {
       wpseoSet(req.site, { keyword_research_country_code: req.params.country_code });
