@@ -4,7 +4,8 @@
 #                         not the system service)
 #   .wordpress/site/      WordPress from Debian's package (/usr/share/wordpress): its PHP files copied,
 #                         wp-admin/ wp-includes/ and the themes linked, our own wp-config.php, and the
-#                         mu-plugin scripts/wordpress/sitegraph-names.php (wp/v2 served as core/v2)
+#                         mu-plugin scripts/wordpress/sitegraph-test-site.php (application passwords over
+#                         HTTP, no mail); the REST API keeps WordPress's own names (wp/v2)
 #   .wordpress/site.json  REST root, users, the administrator's fresh application password, seeded IDs
 #   .wordpress/*.pid      what stop.sh stops
 # PHP's built-in server answers on 127.0.0.1. Each start is a fresh install (stop.sh runs first).
@@ -99,7 +100,7 @@ done
 ln -s "$WP_SRC/wp-admin" "$SITE/wp-admin"
 ln -s "$WP_SRC/wp-includes" "$SITE/wp-includes"
 ln -s "$WP_SRC/wp-content/themes" "$SITE/wp-content/themes"
-ln -s "$HERE/sitegraph-names.php" "$SITE/wp-content/mu-plugins/sitegraph-names.php"
+ln -s "$HERE/sitegraph-test-site.php" "$SITE/wp-content/mu-plugins/sitegraph-test-site.php"
 
 salt() { php -r 'echo bin2hex(random_bytes(32));'; }
 cat >"$SITE/wp-config.php" <<PHP
@@ -149,7 +150,7 @@ for _ in $(seq 1 100); do
   kill -0 "$(cat "$DIR/php.pid")" 2>/dev/null || { cat "$DIR/php.log" >&2 || true; die "php -S exited"; }
   sleep 0.1
 done
-http_ok "$URL/wp-json/core/v2/posts" || { tail -20 "$DIR/php.log" >&2; die "WordPress does not answer $URL/wp-json/core/v2/posts"; }
+http_ok "$URL/wp-json/wp/v2/posts" || { tail -20 "$DIR/php.log" >&2; die "WordPress does not answer $URL/wp-json/wp/v2/posts"; }
 started=1
 log "WordPress ready at $URL/wp-json/ ($DIR/site.json)"
 echo "$URL/wp-json/"

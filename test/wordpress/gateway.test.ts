@@ -1,6 +1,8 @@
 /**
- * The gateway in front of real WordPress (Debian's package, scripts/wordpress/):
- * discovery from the real root index, core/v2 posts with every filter of the
+ * The gateway in front of real WordPress (Debian's package, scripts/wordpress/),
+ * which serves its REST API under its own names (`wp/v2`, no alias plugin):
+ * discovery from the real root index (the spec's core/v2 found as `wp/v2`,
+ * docs/real-sites.md "Namespace names"), core/v2 posts with every filter of the
  * graph (and the refusal of filters this release does not take), createPost,
  * updatePost, deletePost, createPosts through /batch/v1, node(id:) for present
  * and missing posts, authentication with application passwords, and oEmbed. The seed (scripts/wordpress/install.php):
@@ -10,7 +12,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toGlobalId } from '../../src/mapping/ids.ts';
-import { basic, rest, startWpGateway, wpAtLeast, wpSite, type WpGateway, type WpSite } from './site.ts';
+import { basic, rest, startRecorder, startWpGateway, wpAtLeast, wpSite, type Recorder, type WpGateway, type WpSite } from './site.ts';
 
 const LIST = `query($first: Int, $after: String, $where: PostsWhere, $orderBy: PostsOrderBy, $context: RestContext) {
   posts(first: $first, after: $after, where: $where, orderBy: $orderBy, context: $context) {
@@ -55,7 +57,18 @@ const idsOf = (c: { nodes: any[] }) => c.nodes.map((n) => n.databaseId as number
 const sorted = (ns: number[]) => [...ns].sort((a, b) => a - b);
 
 describe('discovery from the real root index', () => {
-  it('reads the site facts and namespaces (core/v2 served by the mu-plugin)', async () => {
+  it('finds the spec’s core/v2 served as WordPress’s own wp/v2, with no alias', async () => {
+    const raw = await rest(site.restUrl, 'GET', '/');
+    // The site as it is: WordPress's names only.
+    expect(raw.body.namespaces).toContain('wp/v2');
+    expect(raw.body.namespaces).not.toContain('core/v2');
+    expect(Object.keys(raw.body.routes).some((p) => p.startsWith('/core/v2'))).toBe(false);
+    const known = g.gateway.site.known!;
+    expect(known.names.namespaces).toEqual({ 'core/v2': 'wp/v2' });
+    expect(known.names.routes).toEqual({});
+  });
+
+  it('reads the site facts and namespaces, in the spec’s names', async () => {
     const r = await g.gql(`{ site { name description url home timezone gmtOffset namespaces calendarInterface maxBatchSize } }`);
     expect(r.errors).toBeUndefined();
     expect(r.data.site).toMatchObject({
@@ -80,6 +93,7 @@ describe('discovery from the real root index', () => {
     expect(by['oembed/1.0'].available).toBe(true);
     expect(by['calendar/events/v1'].available).toBe(false);
     expect(by['calendar/events/v1'].routes).toEqual([]);
+    expect(by['wp/v2']).toBeUndefined();
     const posts = (by['core/v2'].routes as any[]).find((x) => x.pattern === '/core/v2/posts');
     expect(posts.methods).toEqual(expect.arrayContaining(['GET', 'POST']));
     expect(posts.batchMethods).toContain('POST');
@@ -87,11 +101,62 @@ describe('discovery from the real root index', () => {
     expect(single.batchMethods).toEqual(expect.arrayContaining(['POST', 'PUT', 'PATCH', 'DELETE']));
   });
 
-  it('reads a namespace index (GET /core/v2)', async () => {
-    const r = await g.gql(`{ namespace(name: "core/v2") { name available routes { pattern methods } } }`);
+  it('reads a namespace index (the graph’s core/v2, the site’s GET /wp/v2)', async () => {
+    const r = await g.gql(`{ namespace(name: "core/v2") { name available routes { pattern methods } raw } }`);
     expect(r.errors).toBeUndefined();
     expect(r.data.namespace.available).toBe(true);
     expect(r.data.namespace.routes.map((x: any) => x.pattern)).toEqual(expect.arrayContaining(['/core/v2', '/core/v2/posts']));
+    // `raw` is the site's own answer.
+    expect(r.data.namespace.raw.namespace).toBe('wp/v2');
+  });
+
+  describe('what goes over the wire (a recorder between the gateway and the site)', () => {
+    let rec: Recorder;
+    let gw: WpGateway;
+    beforeAll(async () => {
+      rec = await startRecorder(site);
+      gw = await startWpGateway({ ...site, restUrl: rec.restUrl });
+    });
+    afterAll(async () => {
+      await gw?.close();
+      await rec?.close();
+    });
+    const seen = (from: number) => rec.requests.slice(from).map((x) => `${x.method} ${x.url}`);
+
+    it('the gateway read the root index and found core/v2 as wp/v2', () => {
+      expect(seen(0)).toEqual(['GET /wp-json/']);
+      expect(gw.gateway.site.known!.names.namespaces).toEqual({ 'core/v2': 'wp/v2' });
+    });
+
+    it('posts and a namespace index are asked for under wp/v2; the metrics keep the spec’s route labels', async () => {
+      const from = rec.requests.length;
+      const r = await gw.gql(`{ posts(first: 3) { totalCount nodes { databaseId title } } namespace(name: "core/v2") { available } }`);
+      expect(r.errors).toBeUndefined();
+      expect(r.data.posts.totalCount).toBe(PUBLISHED);
+      expect(r.data.posts.nodes).toHaveLength(3);
+      const sent = seen(from);
+      expect(sent).toEqual(expect.arrayContaining([expect.stringMatching(/^GET \/wp-json\/wp\/v2\/posts\?/), 'GET /wp-json/wp/v2']));
+      for (const line of sent) expect(line).toMatch(/^GET \/wp-json\/wp\/v2(\/posts)?(\?|$)/);
+      const m = await gw.gateway.metrics.upstreamRequests.get();
+      const routes = m.values.map((v) => String(v.labels.route));
+      expect(routes).toEqual(expect.arrayContaining(['GET /core/v2/posts', 'GET /core/v2']));
+      expect(routes.some((x) => x.includes('wp/v2'))).toBe(false);
+    });
+
+    it('createPosts sends its /batch/v1 items under wp/v2', async () => {
+      const from = rec.requests.length;
+      const r = await gw.gql(`mutation($inputs: [CreatePostInput!]!) { createPosts(inputs: $inputs) { written failed results { databaseId } } }`, { inputs: [{ title: 'Over wp/v2 A', status: 'DRAFT' }, { title: 'Over wp/v2 B', status: 'DRAFT' }] }, admin);
+      expect(r.errors).toBeUndefined();
+      const ids = r.data.createPosts.results.map((x: any) => x.databaseId as number);
+      try {
+        expect([r.data.createPosts.written, r.data.createPosts.failed]).toEqual([2, 0]);
+        const batch = rec.requests.slice(from).filter((x) => x.url === '/wp-json/batch/v1');
+        expect(batch).toHaveLength(1);
+        expect(JSON.parse(batch[0]!.body).requests.map((x: any) => x.path)).toEqual(['/wp/v2/posts', '/wp/v2/posts']);
+      } finally {
+        for (const id of ids) if (id) await rest(site.restUrl, 'DELETE', `/wp/v2/posts/${id}?force=true`, { auth: admin });
+      }
+    });
   });
 
   it('/readyz re-reads the index', async () => {
@@ -292,7 +357,7 @@ describe('Mutation.createPost on real WordPress', () => {
   const created: number[] = [];
   afterAll(async () => {
     // Cleaned up over REST, whatever the graph's own deletePost (tested below) does.
-    for (const id of created) await rest(site.restUrl, 'DELETE', `/core/v2/posts/${id}?force=true`, { auth: admin });
+    for (const id of created) await rest(site.restUrl, 'DELETE', `/wp/v2/posts/${id}?force=true`, { auth: admin });
   });
   const CREATE = `mutation($input: CreatePostInput!) { createPost(input: $input) { ${POST_FIELDS} } }`;
 
@@ -328,7 +393,7 @@ describe('Mutation.createPost on real WordPress', () => {
       authorId: site.admin.id,
     });
     expect(p.raw.title.raw).toBe('Made through the graph');
-    const back = await rest(site.restUrl, 'GET', `/core/v2/posts/${p.databaseId}?context=edit`, { auth: admin });
+    const back = await rest(site.restUrl, 'GET', `/wp/v2/posts/${p.databaseId}?context=edit`, { auth: admin });
     expect(back.status).toBe(200);
     expect(back.body).toMatchObject({ status: 'draft', excerpt: { raw: 'Graph excerpt' }, content: { raw: '<p>Graph body</p>' }, date: '2025-02-01T08:30:00' });
   });
@@ -341,7 +406,7 @@ describe('Mutation.createPost on real WordPress', () => {
     expect(p.publishedAt).toBe('2025-03-01T13:00:00+01:00');
     const found = await list({ where: { include: [p.databaseId] } });
     expect(found.nodes.map((n) => n.title)).toEqual(['Published through the graph']);
-    const del = await rest(site.restUrl, 'DELETE', `/core/v2/posts/${p.databaseId}?force=true`, { auth: admin });
+    const del = await rest(site.restUrl, 'DELETE', `/wp/v2/posts/${p.databaseId}?force=true`, { auth: admin });
     expect(del.status).toBe(200);
     const gone = await g.gql(`query($id: ID!) { node(id: $id) { id } }`, { id: p.id });
     expect(gone.errors).toBeUndefined();
@@ -382,13 +447,13 @@ describe('authentication with application passwords', () => {
 
   it('a wrong password: the graph reports what the site answers (6.8: 401 incorrect_password; 6.1: anonymous)', async () => {
     const wrong = basic(site.admin.login, 'abcdABCDabcdABCDabcdABCD');
-    const direct = await rest(site.restUrl, 'POST', '/core/v2/posts', { body: { title: 'x' }, auth: wrong });
+    const direct = await rest(site.restUrl, 'POST', '/wp/v2/posts', { body: { title: 'x' }, auth: wrong });
     expect(direct.status).toBe(401);
     expect(['incorrect_password', 'rest_cannot_create']).toContain(direct.body.code);
     const write = await g.gql(`mutation { createPost(input: { title: "x" }) { id } }`, {}, wrong);
     expect(write.errors![0]!.extensions).toMatchObject({ code: 'UNAUTHENTICATED', upstream: { code: direct.body.code, status: 401 } });
     const read = await g.gql(`{ posts(first: 1) { totalCount } }`, {}, wrong);
-    const directRead = await rest(site.restUrl, 'GET', '/core/v2/posts?per_page=1', { auth: wrong });
+    const directRead = await rest(site.restUrl, 'GET', '/wp/v2/posts?per_page=1', { auth: wrong });
     if (directRead.status === 200) expect(read.data.posts.totalCount).toBe(PUBLISHED);
     else expect(read.errors![0]!.extensions).toMatchObject({ code: 'UNAUTHENTICATED', upstream: { code: 'incorrect_password' } });
   });
@@ -454,7 +519,7 @@ describe('oEmbed on real WordPress', () => {
 describe('updatePost, deletePost and createPosts on real WordPress', () => {
   const created: number[] = [];
   afterAll(async () => {
-    for (const id of created) await rest(site.restUrl, 'DELETE', `/core/v2/posts/${id}?force=true`, { auth: admin });
+    for (const id of created) await rest(site.restUrl, 'DELETE', `/wp/v2/posts/${id}?force=true`, { auth: admin });
   });
   const UPDATE = `mutation($id: ID!, $input: UpdatePostInput!) { updatePost(id: $id, input: $input) { ${POST_FIELDS} } }`;
   const DELETE = `mutation($id: ID!, $force: Boolean) { deletePost(id: $id, force: $force) { databaseId permanently post { databaseId title status } } }`;
@@ -464,12 +529,12 @@ describe('updatePost, deletePost and createPosts on real WordPress', () => {
 
   /** A draft made over REST, removed afterwards. */
   async function draft(title: string): Promise<number> {
-    const r = await rest(site.restUrl, 'POST', '/core/v2/posts', { body: { title, content: '<p>Kept body</p>', excerpt: 'Kept excerpt', status: 'draft' }, auth: admin });
+    const r = await rest(site.restUrl, 'POST', '/wp/v2/posts', { body: { title, content: '<p>Kept body</p>', excerpt: 'Kept excerpt', status: 'draft' }, auth: admin });
     expect(r.status).toBe(201);
     created.push(r.body.id);
     return r.body.id;
   }
-  const stored = async (id: number) => rest(site.restUrl, 'GET', `/core/v2/posts/${id}?context=edit`, { auth: admin });
+  const stored = async (id: number) => rest(site.restUrl, 'GET', `/wp/v2/posts/${id}?context=edit`, { auth: admin });
   /** Upstream requests this gateway sent on `route` (its Prometheus counter). */
   async function sent(route: string): Promise<number> {
     const m = await g.gateway.metrics.upstreamRequests.get();
@@ -533,7 +598,7 @@ describe('updatePost, deletePost and createPosts on real WordPress', () => {
     expect(await sent('POST /batch/v1')).toBe(batchBefore + 2);
     expect(await sent('POST /core/v2/posts')).toBe(directBefore);
     const ids = p.results.map((x: any) => x.databaseId as number);
-    const back = await rest(site.restUrl, 'GET', `/core/v2/posts?include=${ids.join(',')}&status=draft&per_page=100&orderby=include&context=edit`, { auth: admin });
+    const back = await rest(site.restUrl, 'GET', `/wp/v2/posts?include=${ids.join(',')}&status=draft&per_page=100&orderby=include&context=edit`, { auth: admin });
     expect(back.body.map((x: any) => x.title.raw)).toEqual(inputs.map((x) => x.title));
     expect(back.body.every((x: any) => x.status === 'draft' && x.tags.includes(site.tags.alpha))).toBe(true);
   });
@@ -549,7 +614,7 @@ describe('updatePost, deletePost and createPosts on real WordPress', () => {
     created.push(...a.results.map((x: any) => x.databaseId).filter(Boolean));
     expect([a.written, a.failed]).toEqual([0, 2]);
     expect(a.results.map((x: any) => x.error.code)).toEqual(['NOT_EXECUTED', 'BAD_USER_INPUT']);
-    const none = await rest(site.restUrl, 'GET', `/core/v2/posts?search=${encodeURIComponent('Atomic never')}&status=draft,publish`, { auth: admin });
+    const none = await rest(site.restUrl, 'GET', `/wp/v2/posts?search=${encodeURIComponent('Atomic never')}&status=draft,publish`, { auth: admin });
     expect(none.body).toEqual([]);
   });
 

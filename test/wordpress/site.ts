@@ -5,6 +5,8 @@
  * gateway in front of it.
  */
 import { readFileSync } from 'node:fs';
+import { createServer, request as httpRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseConfig, type ConfigInput } from '../../src/config.ts';
@@ -87,5 +89,53 @@ export async function startWpGateway(site: WpSite, config: ConfigInput = {}): Pr
       return { status: res.status, data: body.data, errors: body.errors };
     },
     close: () => gateway.close(),
+  };
+}
+
+export interface Recorded {
+  method: string;
+  /** Path and query as the site received them (`/wp-json/wp/v2/posts?per_page=3`). */
+  url: string;
+  body: string;
+}
+
+export interface Recorder {
+  /** The REST root to give the gateway: the recorder's, in front of the site's. */
+  restUrl: string;
+  requests: Recorded[];
+  close(): Promise<void>;
+}
+
+/**
+ * A pass-through in front of the site on loopback that records every request
+ * as it goes over the wire (PHP's server does not log them), so a test can show
+ * which names the gateway really sent.
+ */
+export async function startRecorder(site: WpSite): Promise<Recorder> {
+  const target = new URL(site.origin);
+  const requests: Recorded[] = [];
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks);
+      requests.push({ method: req.method ?? '', url: req.url ?? '', body: body.toString('utf8') });
+      const up = httpRequest({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers: { ...req.headers, host: target.host } }, (r) => {
+        res.writeHead(r.statusCode ?? 502, r.headers);
+        r.pipe(res);
+      });
+      up.on('error', () => {
+        res.writeHead(502);
+        res.end();
+      });
+      up.end(body);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    restUrl: `http://127.0.0.1:${port}${new URL(site.restUrl).pathname}`,
+    requests,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
