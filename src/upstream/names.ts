@@ -95,6 +95,14 @@ export function siteNames(namespaces: Readonly<Record<string, string>>, routes: 
   return { namespaces, routes, rewrites };
 }
 
+/** The names of a site that serves every renamed namespace and route under the plugin's name (an unmodified site). */
+export function pluginNames(): SiteNames {
+  return siteNames(
+    Object.fromEntries(NAMESPACE_RENAMES.map((n) => [n.spec, n.plugin])),
+    Object.fromEntries(ROUTE_RENAMES.map((r) => [r.spec, r.plugin])),
+  );
+}
+
 /**
  * A spec path (`/calendar/events/v1/events/5`, or a `/batch/v1` item's
  * `path?query`) as this site serves it (`/tribe/events/v1/events/5`). Paths of

@@ -13,6 +13,7 @@ import { UpstreamClient, type UpstreamAttemptEvent, type UpstreamRequest, type U
 import { allowsBatch, declaredArgs, parseIndex } from '../../src/upstream/discovery.ts';
 import { siteOffers } from '../../src/upstream/gate.ts';
 import { NAMESPACE_RENAMES, ROUTE_RENAMES, specNamespace, toSitePath, toSiteRequest, toSpecPath } from '../../src/upstream/names.ts';
+import { pluginPathOf } from '../../src/upstream/route-table.ts';
 import { createOperationSession } from '../../src/upstream/session.ts';
 import { sendWrites } from '../../src/upstream/batch.ts';
 import { GatewayError } from '../../src/errors.ts';
@@ -69,6 +70,15 @@ describe('the table of renames', () => {
     const namespaces = new Set(rows.map((r) => r.namespace));
     for (const n of NAMESPACE_RENAMES) expect(namespaces, n.spec).toContain(n.spec);
     for (const r of ROUTE_RENAMES) expect(rows.some((row) => row.path === `/${r.spec}` || row.path.startsWith(`/${r.spec}/`)), r.spec).toBe(true);
+  });
+
+  it('every spec route has a plugin path, and reads back to itself (npm run routes -- --plugin-names)', () => {
+    for (const r of rows) expect(toSpecPath(pluginPathOf(r.path)), r.path).toBe(r.path);
+    expect(pluginPathOf('/calendar-core/v1/events/<id>')).toBe('/tec/v1/events/<id>');
+    expect(pluginPathOf('/seo/v1/keyword_research/authenticate')).toBe('/yoast/v1/semrush/authenticate');
+    expect(pluginPathOf('/site/v1/challenge')).toBe('/site/v1/challenge');
+    const renamed = rows.filter((r) => pluginPathOf(r.path) !== r.path).map((r) => r.namespace);
+    expect(new Set(renamed)).toEqual(new Set(SPEC_NAMESPACES));
   });
 
   it('gives each name once, and no plugin name is a spec name', () => {
