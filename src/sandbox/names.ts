@@ -94,6 +94,16 @@ export function specPath(path: string): string {
   return `/${spec}${rest}`;
 }
 
+/**
+ * The name of `spec`'s namespace a request path came in by: its plugin name
+ * when the path starts with it, else the spec's (a namespace's own routes,
+ * such as its OpenAPI document, list the routes of the name asked).
+ */
+export function requestNamespace(path: string, spec: string): string {
+  const plugin = pluginNamespace(spec);
+  return path === `/${plugin}` || path.startsWith(`/${plugin}/`) ? plugin : spec;
+}
+
 /** Whether a request path came in by a plugin name. */
 export function isPluginPath(path: string): boolean {
   return prefixOf(path, byPluginLength) !== undefined;

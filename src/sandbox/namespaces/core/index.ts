@@ -4,6 +4,7 @@
  * and ECP's calendar embed and occurrence notices. The namespace index
  * `GET /calendar-core/v1` is served by root.ts. Routes are matched in order.
  */
+import { requestNamespace } from '../../names.ts';
 import { openApiDocument } from '../../openapi.ts';
 import type { RouteDecl, RouteTable } from '../../rest/types.ts';
 import type { Site } from '../../capabilities.ts';
@@ -25,7 +26,7 @@ export function coreRoutes(site: Site & RouteTable): RouteDecl[] {
         args: {},
         // Not experimental (calendar-upstream.md §2 "Origin").
         permission: () => true,
-        handler: () => openApiDocument(site, NS, '3.0.4', 'TEC REST API'),
+        handler: (req) => openApiDocument(site, requestNamespace(req.path, NS), '3.0.4', 'TEC REST API'),
       },
     ],
   };

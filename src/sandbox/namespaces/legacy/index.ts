@@ -5,6 +5,7 @@
  * `rest_batch_not_allowed` (sample batch-not-allowed.json).
  */
 import { LEGACY_NAMESPACE } from '../../calendar/legacy-repr.ts';
+import { requestNamespace } from '../../names.ts';
 import { openApiDocument } from '../../openapi.ts';
 import type { RouteDecl, RouteTable } from '../../rest/types.ts';
 import type { Site } from '../../capabilities.ts';
@@ -22,7 +23,8 @@ export function legacyRoutes(site: Site & RouteTable): RouteDecl[] {
         args: {},
         permission: () => true,
         // OpenAPI 3.0.0, as TEC's Swagger_Documentation endpoint answers.
-        handler: () => openApiDocument(site, LEGACY_NAMESPACE, '3.0.0', 'The Events Calendar REST API'),
+        // The routes of the name asked (`tribe/events/v1/doc` lists the plugin-named copies).
+        handler: (req) => openApiDocument(site, requestNamespace(req.path, LEGACY_NAMESPACE), '3.0.0', 'The Events Calendar REST API'),
         summary: 'Returns the OpenAPI document of this namespace',
       },
     ],
