@@ -18,7 +18,8 @@
  * `{"error":"Failed to create entity."}`: the ORM refuses it.
  *
  * The lists declare their args but, as TEC 6.15 (the `tec` option), enforce
- * none of them (looseParams); TEC 6.17 validates them.
+ * none of them (looseParams, over the arguments the release declares:
+ * release.ts); TEC 6.17 validates them.
  *
  * No route here is batchable on a real site (real-site-behaviour.md); with
  * the `calendarBatchable` option (a site filter) the writes are admitted into

@@ -17,8 +17,16 @@
  *
  * A create needs a title, a start and an end (or a duration): TEC's event
  * repository refuses a postarr without them, and TC answers its 500. An update
- * is partial; one that moves only the end leaves the stored `_EventDuration`
- * as it was (the real site's PUT with only `end_date`), see core-repr.ts.
+ * is partial under 6.17; under 6.15 an omitted `sticky` becomes false, the
+ * legacy `show_map`/`show_map_link` true, and `featured: false` is ignored
+ * (real-site-behaviour.md "Added 2026-11-25"). One that moves only the end
+ * leaves the stored `_EventDuration` as it was (the real site's PUT with only
+ * `end_date`), see core-repr.ts.
+ *
+ * What each release declares is release.ts's: 6.15.14 has none of the list's
+ * location, series, relation, recurrence and `virtual` filters, nor `virtual`,
+ * `lat`, `lng` on writes. The category field is `tribe_events_cat` on a site
+ * serving the plugins' names, `calendar_events_cat` on a spec-named one (names.ts).
  */
 import { eventDurationSeconds, eventJson, type DurationMeta } from '../../calendar/core-repr.ts';
 import {

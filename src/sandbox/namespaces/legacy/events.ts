@@ -3,7 +3,9 @@
  * slug (calendar-upstream.md §1.6, TEC `Single_Event` and `Single_Event_Slug`).
  * Permission callbacks test the post type's capability (401 anonymous, 403
  * signed in); the callback then finds the event and checks the caller against
- * that very post.
+ * that very post. By ID, the `id` argument is checked first (`is_event_id`):
+ * a missing event is 400 `rest_invalid_param`. TEC 5.7.1 declares no
+ * `password` on these routes (release.ts).
  */
 import { can } from '../../auth.ts';
 import { LEGACY_NAMESPACE, legacyEvent } from '../../calendar/legacy-repr.ts';

@@ -4,7 +4,8 @@
  * fields by context (`view`, `embed`, `edit`), dates without an offset,
  * `rendered` title without a "Protected:"/"Private:" prefix, empty rendered
  * content and excerpt on a password-protected post unless the context is
- * `edit`, `meta: []`, and the `_links` WordPress sends.
+ * `edit`, `meta: []`, Yoast's `yoast_head`/`yoast_head_json` when `seo/v1` is
+ * active, and the `_links` WordPress sends.
  */
 import { can, type User } from '../../auth.ts';
 import { autop, renderedExcerpt } from '../../calendar/core-repr.ts';
