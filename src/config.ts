@@ -151,6 +151,25 @@ export const configSchema = z.object({
    * them in memory.
    */
   redisUrl: z.string().regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL').optional(),
+  /** Write locks: one update of an object at a time (src/writes/lock.ts, docs/writes.md). */
+  writes: z
+    .object({
+      /**
+       * `WRITE_LOCK_LEASE_MS`: how long a lock held in Redis lives if its holder never
+       * releases it (a crashed instance): 30 s, twice the default operation deadline, so a
+       * lock never runs out under an update still allowed to run. Keep it above
+       * OPERATION_DEADLINE_MS.
+       */
+      lockLeaseMs: z.number().int().min(1_000).default(30_000),
+      /**
+       * `WRITE_LOCK_WAIT_MS`: the longest an update waits for the lock of its object before
+       * failing with WRITE_LOCK_TIMEOUT (nothing sent): 5 s. An update holds it for a few
+       * round trips to the site (read, write, check): dozens of updates of one object queue
+       * within it on a site answering in 50 ms; more is a caller hammering one object.
+       */
+      lockWaitMs: z.number().int().min(0).default(5_000),
+    })
+    .prefault({}),
   /** Per-client limit on GraphQL requests (src/ratelimit.ts). */
   rateLimit: z
     .object({

@@ -13,6 +13,7 @@ import type { UpstreamClient } from './upstream/client.ts';
 import type { SiteInfo } from './upstream/discovery.ts';
 import type { GatewayError } from './errors.ts';
 import { createOperationSession, type OperationSession } from './upstream/session.ts';
+import { createWriteLocks, type WriteLocks } from './writes/lock.ts';
 
 export interface Context {
   config: Config;
@@ -35,6 +36,8 @@ export interface Context {
   header: (name: string) => string | undefined;
   /** Whom this operation is for in logs: the request's record (plugins/observability.ts), when it has one. */
   readonly tag: object | undefined;
+  /** The gateway's write locks: one update of an object at a time (writes/lock.ts). */
+  readonly locks: WriteLocks;
 }
 
 export interface ContextInit {
@@ -53,7 +56,12 @@ export interface ContextInit {
   totals?: TotalHints;
   /** Whom the operation's upstream requests are for, in their attempt events (the request's log record, plugins/observability.ts). */
   tag?: object;
+  /** The gateway's write locks; without, this process's own (in memory). */
+  locks?: WriteLocks;
 }
+
+/** The write locks of contexts made without a gateway's: one set per process. */
+const processLocks = createWriteLocks();
 
 export function createContext(init: ContextInit): Context {
   const { config, client, site } = init;
@@ -66,7 +74,7 @@ export function createContext(init: ContextInit): Context {
     ...(init.cache ? { cache: init.cache } : {}),
     ...(init.tag ? { tag: init.tag } : {}),
   });
-  return new RequestContext(config, site, upstream, init.refreshSite, init.headers ?? {}, init.totals ?? new TotalHints(), init.tag);
+  return new RequestContext(config, site, upstream, init.refreshSite, init.headers ?? {}, init.totals ?? new TotalHints(), init.tag, init.locks ?? processLocks);
 }
 
 /**
@@ -88,6 +96,7 @@ class RequestContext implements Context {
     private readonly headers: Readonly<Record<string, string | string[] | undefined>>,
     readonly totals: TotalHints,
     readonly tag: object | undefined,
+    readonly locks: WriteLocks,
   ) {
     this.refreshSite = refreshSite ?? (async () => this.site);
   }

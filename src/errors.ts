@@ -27,7 +27,15 @@ export type GatewayCode =
   /** An operation type the gateway does not serve (subscriptions); HTTP 400. */
   | 'OPERATION_NOT_SUPPORTED'
   /** A write was sent but its answer never arrived (or could not be read): it may or may not have happened. */
-  | 'OUTCOME_UNKNOWN';
+  | 'OUTCOME_UNKNOWN'
+  /**
+   * The site did not store what a write asked (a field ignored or reset, even after one repair
+   * through the route that honours it), or no route of the site declares a field asked:
+   * `extensions.notApplied` names each field, the value asked and the value the site kept (docs/writes.md).
+   */
+  | 'WRITE_NOT_APPLIED'
+  /** Another write of the same object held its lock for longer than WRITE_LOCK_WAIT_MS: nothing was sent (docs/writes.md). */
+  | 'WRITE_LOCK_TIMEOUT';
 
 /** Where an error came from upstream: the site's own code (if it sent one), the HTTP status, our route label. */
 export interface UpstreamErrorSource {

@@ -27,6 +27,7 @@ import { SiteState } from './site.ts';
 import { applyPersistedDocuments, loadPersistedDocuments } from './plugins/safelist.ts';
 import { clientKey, createRateLimiter, rateLimitHeaders, sendRateLimited } from './ratelimit.ts';
 import { connectRedis } from './store/redis.ts';
+import { createWriteLocks } from './writes/lock.ts';
 import { createGatewayCache } from './cache/index.ts';
 import { cacheControlPlugin } from './cache/response.ts';
 import { UpstreamClient } from './upstream/client.ts';
@@ -107,6 +108,8 @@ export async function startGateway(config: Config, upstreamUrl: string, options:
   const redis = config.redisUrl ? connectRedis(config.redisUrl) : undefined;
   // The upstream GET cache (CACHE_TTL_SECONDS) and the APQ store, in Redis when there is one (cache/index.ts).
   const cache = createGatewayCache(config, redis, metrics, log);
+  // One update of an object at a time: in this process, and through Redis across instances (writes/lock.ts).
+  const locks = createWriteLocks({ leaseMs: config.writes.lockLeaseMs, waitMs: config.writes.lockWaitMs }, redis);
   // RATE_LIMIT_MAX=0 (the default): no limiter at all (ratelimit.ts).
   const rateLimiter = config.rateLimit.max > 0 ? createRateLimiter(config.rateLimit, redis) : null;
   // OTEL_* unset (the default): null, and no span, hook or plugin at all (telemetry.ts).
@@ -293,6 +296,7 @@ export async function startGateway(config: Config, upstreamUrl: string, options:
             headers: req.headers,
             signal: cancel.signal,
             totals,
+            locks,
             cache: cache.upstream,
             tag: record,
           });

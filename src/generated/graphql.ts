@@ -2108,11 +2108,16 @@ export type MutationError = {
    * (not written: safe to send again once fixed); NOT_EXECUTED for items of a refused atomic batch
    * that were valid themselves (not written); OUTCOME_UNKNOWN for a write that was sent but whose
    * answer was lost (timeout, reset, a proxy's 5xx, an unreadable body) and that reading the site
-   * back could not settle: it may have been written, so read before sending it again.
+   * back could not settle: it may have been written, so read before sending it again;
+   * WRITE_NOT_APPLIED for a write the site did not apply as asked (`notApplied` names the fields;
+   * with the object set, what was written, else nothing was sent); WRITE_LOCK_TIMEOUT for an update
+   * that could not have its object's lock within WRITE_LOCK_WAIT_MS (nothing sent).
    */
   code: Scalars['String']['output'];
   /** What went wrong and, for OUTCOME_UNKNOWN, what was found and what to check. */
   message: Scalars['String']['output'];
+  /** For WRITE_NOT_APPLIED: each field the site did not apply, what was asked and what it kept; null for other codes. */
+  notApplied?: Maybe<Array<NotAppliedField>>;
   /** Where in the mutation's arguments, e.g. `["inputs", "3", "startDate"]`. */
   path: Array<Scalars['String']['output']>;
   /** The site's answer: `{code, status, route, params, details}`; null for errors the gateway found itself. */
@@ -2187,6 +2192,30 @@ export type Node = {
   /** Global ID (opaque; base64 of `Type:databaseId`). */
   id: Scalars['ID']['output'];
 };
+
+/** One field a write did not apply (docs/writes.md). */
+export type NotAppliedField = {
+  __typename?: 'NotAppliedField';
+  /** The value asked (for CHANGED: the value the field had before the write); dates as UTC instants, lists sorted. */
+  asked?: Maybe<Scalars['JSON']['output']>;
+  /** The input field, e.g. `featured`. */
+  field: Scalars['String']['output'];
+  /** The value the site kept (null for UNDECLARED: nothing was sent). */
+  kept?: Maybe<Scalars['JSON']['output']>;
+  /** Where it is in the mutation's arguments, e.g. `["input", "featured"]`. */
+  path: Array<Scalars['String']['output']>;
+  /** Why it was not applied. */
+  reason: NotAppliedReason;
+};
+
+/** Why a field of a write was not applied. */
+export type NotAppliedReason =
+  /** The caller did not set the field; it changed anyway and could not be restored. */
+  | 'CHANGED'
+  /** The caller set the field; the site kept another value, even after one repair through a route that takes it. */
+  | 'IGNORED'
+  /** No route of the site declares the field (WordPress would drop it without a word): nothing was sent. */
+  | 'UNDECLARED';
 
 /** An oEmbed representation (oembed/1.0). */
 export type OEmbed = {
@@ -4986,6 +5015,8 @@ export type ResolversTypes = {
   NetworkComplianceOverview: ResolverTypeWrapper<NetworkComplianceOverview>;
   NetworkSiteCompliance: ResolverTypeWrapper<NetworkSiteCompliance>;
   Node: ResolverTypeWrapper<ResolversInterfaceTypes<ResolversTypes>['Node']>;
+  NotAppliedField: ResolverTypeWrapper<NotAppliedField>;
+  NotAppliedReason: NotAppliedReason;
   OEmbed: ResolverTypeWrapper<OEmbed>;
   OEmbedFormat: OEmbedFormat;
   OccurrencesNotice: ResolverTypeWrapper<OccurrencesNotice>;
@@ -5198,6 +5229,7 @@ export type ResolversParentTypes = {
   NetworkComplianceOverview: NetworkComplianceOverview;
   NetworkSiteCompliance: NetworkSiteCompliance;
   Node: ResolversInterfaceTypes<ResolversParentTypes>['Node'];
+  NotAppliedField: NotAppliedField;
   OEmbed: OEmbed;
   OccurrencesNotice: OccurrencesNotice;
   OnboardingWizardInput: OnboardingWizardInput;
@@ -5811,6 +5843,7 @@ export type MutationResolvers<ContextType = Context, ParentType extends Resolver
 export type MutationErrorResolvers<ContextType = Context, ParentType extends ResolversParentTypes['MutationError'] = ResolversParentTypes['MutationError']> = {
   code?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   message?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  notApplied?: Resolver<Maybe<Array<ResolversTypes['NotAppliedField']>>, ParentType, ContextType>;
   path?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
   upstream?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
 };
@@ -5850,6 +5883,14 @@ export type NetworkSiteComplianceResolvers<ContextType = Context, ParentType ext
 
 export type NodeResolvers<ContextType = Context, ParentType extends ResolversParentTypes['Node'] = ResolversParentTypes['Node']> = {
   __resolveType: TypeResolveFn<'Category' | 'Event' | 'Organizer' | 'Post' | 'Series' | 'Tag' | 'Venue', ParentType, ContextType>;
+};
+
+export type NotAppliedFieldResolvers<ContextType = Context, ParentType extends ResolversParentTypes['NotAppliedField'] = ResolversParentTypes['NotAppliedField']> = {
+  asked?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
+  field?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  kept?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
+  path?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+  reason?: Resolver<ResolversTypes['NotAppliedReason'], ParentType, ContextType>;
 };
 
 export type OEmbedResolvers<ContextType = Context, ParentType extends ResolversParentTypes['OEmbed'] = ResolversParentTypes['OEmbed']> = {
@@ -6606,6 +6647,7 @@ export type Resolvers<ContextType = Context> = {
   NetworkComplianceOverview?: NetworkComplianceOverviewResolvers<ContextType>;
   NetworkSiteCompliance?: NetworkSiteComplianceResolvers<ContextType>;
   Node?: NodeResolvers<ContextType>;
+  NotAppliedField?: NotAppliedFieldResolvers<ContextType>;
   OEmbed?: OEmbedResolvers<ContextType>;
   OccurrencesNotice?: OccurrencesNoticeResolvers<ContextType>;
   OnboardingWizardResult?: OnboardingWizardResultResolvers<ContextType>;

@@ -4,7 +4,7 @@
  *
  * One unified input (graph names) is split by interface (spec "Legacy event
  * ... fields accepted on create and update", "calendar-core/v1 event -
- * fields"; ../shared/DESIGN.md "The graph" table): the fields the chosen (primary)
+ * fields"; docs/writes.md "Declared spellings"): the fields the chosen (primary)
  * interface accepts go in its payload; fields only the other one accepts go
  * in a secondary payload, sent as an update of the same object right after.
  */
@@ -28,19 +28,43 @@ export interface SplitPayloads {
   primary: Json;
   /** Fields only the other interface accepts (null when none). */
   secondary: Json | null;
+  /**
+   * Graph fields given that neither route declares (`declared`): never sent
+   * (WordPress would drop them without a word); the write must refuse them.
+   */
+  undeclared?: string[];
 }
 
-/** Context of the conversion: zones for dates. */
+/**
+ * The argument names the routes of one write declare in the site's root
+ * index, per interface: the primary route's, and the follow-up route's of the
+ * other interface. `null` or absent: not described (every spelling of the spec
+ * is taken as declared); an empty set: the site has no such route.
+ */
+export interface Declared {
+  core?: ReadonlySet<string> | null;
+  legacy?: ReadonlySet<string> | null;
+}
+
+/** Context of the conversion: zones for dates; the routes' declared arguments. */
 export interface ConvertOptions {
   /** Zone of publication dates: the site's. */
   siteZone: string;
   /** Zone of the event's dates: the input's `timezone`, else the event's, else the site's. */
   eventZone?: string;
+  /** What the target routes declare (docs/writes.md "Declared spellings"); absent: the spec's names. */
+  declared?: Declared;
 }
 
 interface FieldDef {
   graph: string;
   core?: string;
+  /**
+   * Another spelling of the core name, used where the route declares it and not
+   * the spec's: real sites declare `tribe_events_cat` where the spec says
+   * `calendar_events_cat` (docs/writes.md "Declared spellings").
+   */
+  coreAlt?: string;
   legacy?: string;
   /** Value conversion per interface (default: as given). */
   conv?: (v: unknown, o: ConvertOptions, api: Api) => unknown;
@@ -90,9 +114,9 @@ export const EVENT_FIELDS: FieldDef[] = [
   { graph: 'pingStatus', core: 'ping_status', conv: lower },
   { graph: 'format', core: 'format', conv: lower },
   { graph: 'template', core: 'template' },
-  { graph: 'categoryIds', core: 'calendar_events_cat', legacy: 'categories' },
+  { graph: 'categoryIds', core: 'calendar_events_cat', coreAlt: 'tribe_events_cat', legacy: 'categories' },
   { graph: 'tagIds', core: 'tags', legacy: 'tags' },
-  // The legacy `venue` takes one entry (../shared/reference/calendar-upstream.md §1.6).
+  // The legacy `venue` takes one entry (docs/writes.md "Resets").
   { graph: 'venueIds', core: 'venues', legacy: 'venue', conv: (v, _o, api) => (api === 'legacy' ? (v as number[])[0] ?? 0 : v) },
   { graph: 'organizerIds', core: 'organizers', legacy: 'organizer' },
   { graph: 'featuredImageId', core: 'featured_media', legacy: 'image' },
@@ -150,32 +174,58 @@ export const TAG_FIELDS: FieldDef[] = CATEGORY_FIELDS.filter((f) => f.graph !== 
 const given = (v: unknown) => v !== undefined && v !== null;
 const other = (api: Api): Api => (api === 'core' ? 'legacy' : 'core');
 
+/**
+ * The name a field is sent under through `api`: the spec's, or its other
+ * spelling, whichever the route declares; null when the route declares
+ * neither (or the interface has no such field).
+ */
+export function spelling(d: Pick<FieldDef, 'core' | 'coreAlt' | 'legacy'>, api: Api, declared?: Declared): string | null {
+  const names = (api === 'core' ? [d.core, d.coreAlt] : [d.legacy]).filter((n): n is string => Boolean(n));
+  if (!names.length) return null;
+  const set = declared?.[api];
+  if (!set) return names[0]!;
+  return names.find((n) => set.has(n)) ?? null;
+}
+
+/**
+ * Each given field goes to the primary interface under the name its route
+ * declares; a field that route does not declare goes to the other interface's
+ * follow-up when that route declares it; a field neither declares is listed
+ * in `undeclared` and sent nowhere.
+ */
 function split(defs: FieldDef[], input: object, api: Api, o: ConvertOptions): SplitPayloads {
   const primary: Json = {};
   const secondary: Json = {};
+  const undeclared: string[] = [];
   const src = input as Record<string, unknown>;
   for (const d of defs) {
     const v = src[d.graph];
     if (!given(v)) continue;
-    if (d[api]) primary[d[api]!] = d.conv ? d.conv(v, o, api) : v;
-    else if (d[other(api)]) secondary[d[other(api)]!] = d.conv ? d.conv(v, o, other(api)) : v;
+    const mine = spelling(d, api, o.declared);
+    const theirs = mine === null ? spelling(d, other(api), o.declared) : null;
+    if (mine !== null) primary[mine] = d.conv ? d.conv(v, o, api) : v;
+    else if (theirs !== null) secondary[theirs] = d.conv ? d.conv(v, o, other(api)) : v;
+    else if (d[api] || d[other(api)]) undeclared.push(d.graph);
   }
-  return { primary, secondary: Object.keys(secondary).length ? secondary : null };
+  const out: SplitPayloads = { primary, secondary: Object.keys(secondary).length ? secondary : null };
+  if (undeclared.length) out.undeclared = undeclared;
+  return out;
 }
 
 /** An inline venue as legacy `venue` data (a data object without `id` creates one). */
 export function legacyVenueData(v: VenueInput, o: ConvertOptions): Json {
-  return split(VENUE_FIELDS, v, 'legacy', o).primary;
+  // Nested data, not the event route's arguments: its own names.
+  return split(VENUE_FIELDS, v, 'legacy', { ...o, declared: undefined }).primary;
 }
 
 export function legacyOrganizerData(v: OrganizerInput, o: ConvertOptions): Json {
-  return split(ORGANIZER_FIELDS, v, 'legacy', o).primary;
+  return split(ORGANIZER_FIELDS, v, 'legacy', { ...o, declared: undefined }).primary;
 }
 
 /**
  * An event input -> the primary interface's payload, plus the other's for
  * fields only it accepts. Inline venue and organizers are legacy data
- * (../shared/reference/calendar-upstream.md §1.6); when they go to a legacy follow-up, the
+ * (docs/writes.md); when they go to a legacy follow-up, the
  * organizer IDs go with them so the list is set once.
  */
 export function eventPayloads(input: EventInput, api: Api, o: ConvertOptions): SplitPayloads {
@@ -187,7 +237,7 @@ export function eventPayloads(input: EventInput, api: Api, o: ConvertOptions): S
     legacy.organizer = [...(input.organizerIds ?? []), ...organizers!.map((x) => legacyOrganizerData(x, o))];
     if (api === 'core') delete out.primary.organizers;
   }
-  if (api === 'core') return { primary: out.primary, secondary: Object.keys(legacy).length ? legacy : null };
+  if (api === 'core') return { ...out, secondary: Object.keys(legacy).length ? legacy : null };
   return out;
 }
 
@@ -203,6 +253,12 @@ export function termPayload(input: CategoryInput | TagInput, kind: 'categories' 
   return split(kind === 'categories' ? CATEGORY_FIELDS : TAG_FIELDS, input, 'legacy', { siteZone: 'UTC' }).primary;
 }
 
+/** The name `field` of a `kind` input is sent under through `api` (its route's declared spelling); null when that route takes no such field. */
+export function restName(kind: 'events' | 'venues' | 'organizers', field: string, api: Api, declared?: Declared): string | null {
+  const d = { events: EVENT_FIELDS, venues: VENUE_FIELDS, organizers: ORGANIZER_FIELDS }[kind].find((x) => x.graph === field);
+  return d ? spelling(d, api, declared) : null;
+}
+
 /**
  * An upstream parameter name -> the graph field it came from, for error
  * paths (`data.params` of a `rest_invalid_param`). Unknown names pass through.
@@ -215,7 +271,7 @@ export function graphField(kind: 'events' | 'venues' | 'organizers' | 'categorie
     if (param === 'organizer' && given(src.organizers)) return 'organizers';
     if (param === 'image' && given(src.featuredImageUrl)) return 'featuredImageUrl';
   }
-  const hits = defs.filter((d) => d[api] === param);
+  const hits = defs.filter((d) => d[api] === param || (api === 'core' && d.coreAlt === param));
   return (hits.find((d) => given(src[d.graph])) ?? hits[0])?.graph ?? param;
 }
 
@@ -431,19 +487,23 @@ const idsOf = (v: unknown): number[] =>
 /**
  * What a legacy update must carry so that nothing the caller did not touch
  * changes: the legacy `POST /events/<id>` rebuilds the event's calendar data
- * from the request and resets what it omits (../shared/reference/real-site-behaviour.md "Legacy
- * update ... is not a partial update": timezone, featured, cost, organizer,
- * website reset; an end date without its start date ignored).
+ * from the request and resets what it omits (docs/writes.md "Resets":
+ * timezone, featured, cost, organizer, website, the display flags reset; an
+ * end date without its start date ignored).
  *
  * `raw` is the event as the legacy single GET (`from: 'legacy'`) or a
  * calendar-core answer (`from: 'core'`) shows it; only the fields that source
  * serves are returned, so states from both can be layered.
  *
+ * `date`, the publication date (site-local, as the route takes it), is part
+ * of the state: the legacy update moves it to the time of the update when it
+ * is omitted, on 5.7.1 and 6.15.14 alike (docs/writes.md "Resets").
+ *
  * Left out on purpose: `title`, `description`, `excerpt` (post fields the
  * update keeps — same table: "title, description, dates kept" — and the GET
  * shows them rendered: HTML entities, `the_content` filters, expanded
- * shortcodes; writing that back would alter them), and `slug`, `author`,
- * `date` (post fields, kept likewise).
+ * shortcodes; writing that back would alter them), and `slug`, `author`
+ * (post fields, kept likewise).
  */
 export function legacyEventState(raw: unknown, from: Api): Json {
   const o = rec(raw) ?? {};
@@ -454,12 +514,13 @@ export function legacyEventState(raw: unknown, from: Api): Json {
   // The formatted cost ("$10", "10 €"): the update parses the currency symbol and its side back out of it.
   if (typeof o.cost === 'string') out.cost = o.cost;
   if (typeof o.status === 'string' && WRITE_STATUSES.includes(o.status)) out.status = o.status;
+  if (typeof o.date === 'string' && /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}/.test(o.date)) out.date = o.date.replace('T', ' ').slice(0, 19);
   if (from === 'legacy') {
     // The GET shows the permalink as `website` when none is set: that is no website, and an omitted
     // website is reset to none — the state needs no `website` then (the site refuses "" as a URL).
     if (typeof o.website === 'string' && o.website && o.website !== o.url) out.website = o.website;
     for (const k of ['show_map', 'show_map_link', 'hide_from_listings']) if (k in o) out[k] = truthy(o[k]);
-    // `venue`: [] for none, an object for one, an array for several (../shared/reference/calendar-upstream.md §1.3).
+    // `venue`: [] for none, an object for one, an array for several (docs/real-sites.md "Fields by interface").
     const venues = Array.isArray(o.venue) ? idsOf(o.venue) : rec(o.venue) ? idsOf([o.venue]) : [];
     // The update takes one venue, and keeps the venue when `venue` is omitted (same table): send it only when it is the one.
     if (venues.length === 1) out.venue = venues[0];
@@ -555,7 +616,7 @@ export function completeLegacyUpdate(layers: Json[], payload: Json, input: Event
 /**
  * A calendar-core update that touches a date: both dates and the matching
  * `duration` (a PATCH/PUT with only `end_date` leaves `duration` stale:
- * ../shared/reference/real-site-behaviour.md "calendar-core/v1 ... Updates").
+ * docs/writes.md "Verification").
  */
 export function completeCoreDates(payload: Json, input: EventInput, stored: StoredDates, o: ConvertOptions): FieldIssue | null {
   const zone = (given(input.timezone) ? input.timezone! : stored.timezone) ?? o.siteZone;

@@ -144,6 +144,8 @@ export interface ConnectionModel<T> {
   totalCount: number | null;
   hasNextPage: boolean;
   hasPreviousPage: boolean;
+  /** The cursor of a node at an offset (keyset cursors, paging/window.ts); absent: offset cursors. */
+  cursor?: (node: T, offset: number) => string;
 }
 
 export type EventConnectionModel = ConnectionModel<EventModel>;

@@ -24,14 +24,59 @@ export interface PageLimits {
   defaultPageSize: number;
 }
 
-export function encodeCursor(offset: number): string {
-  return Buffer.from(`cursor:${offset}`, 'utf8').toString('base64');
+/**
+ * How a list is ordered, for cursors that survive change (keyset over offsets):
+ * each item's ID, and its sort key where the gateway can compare keys as the
+ * site does (ISO dates: start dates of events, publication dates of posts).
+ * `list` names the list and its arguments; a cursor of another list is refused.
+ */
+export interface CursorScope<T = unknown> {
+  list: string;
+  id: (item: T) => number | null;
+  key?: (item: T) => string | null;
+  /** The list runs from the latest key to the earliest (posts by date). */
+  desc?: boolean;
 }
 
-export function decodeCursor(cursor: string, arg: string): number {
-  const m = /^cursor:(\d+)$/.exec(Buffer.from(cursor, 'base64').toString('utf8'));
-  if (!m) throw GatewayError.badInput(`${arg}: ${JSON.stringify(cursor)} is not a cursor of this list`, { arguments: [arg] });
-  return Number(m[1]);
+/** Where a cursor points: the offset it had, and the item it names (when it is a keyset cursor). */
+export interface Anchor {
+  offset: number;
+  id: number | null;
+  key: string | null;
+}
+
+const PREFIX = 'sg1';
+
+/**
+ * A cursor: `sg1|<list>|<offset>|<id>|<key>`, base64. Without a scope (or an
+ * item), the bare offset form `cursor:<offset>` earlier releases gave out,
+ * which is still read, as an offset.
+ */
+export function encodeCursor(offset: number, scope?: CursorScope<never> | null, item?: unknown): string {
+  if (!scope) return Buffer.from(`cursor:${offset}`, 'utf8').toString('base64');
+  const s = scope as unknown as CursorScope<unknown>;
+  const id = item === undefined ? null : s.id(item);
+  const key = item === undefined || !s.key ? null : s.key(item);
+  return Buffer.from(`${PREFIX}|${s.list}|${offset}|${id ?? ''}|${key ?? ''}`, 'utf8').toString('base64');
+}
+
+/**
+ * Reads a cursor; `list` (when known) must be the list it came from: a cursor
+ * of another list, or of the same list with other filters, is refused rather
+ * than read as an offset into this one.
+ */
+export function decodeCursor(cursor: string, arg: string, list?: string | null): Anchor {
+  const text = Buffer.from(cursor, 'base64').toString('utf8');
+  const offsetOnly = /^cursor:(\d+)$/.exec(text);
+  if (offsetOnly) return { offset: Number(offsetOnly[1]), id: null, key: null };
+  const parts = text.split('|');
+  if (parts.length !== 5 || parts[0] !== PREFIX || !/^\d+$/.test(parts[2]!) || !/^\d*$/.test(parts[3]!)) {
+    throw GatewayError.badInput(`${arg}: ${JSON.stringify(cursor)} is not a cursor this gateway gave out`, { arguments: [arg] });
+  }
+  if (list !== undefined && list !== null && parts[1] !== list) {
+    throw GatewayError.badInput(`${arg}: this cursor belongs to another list, or to this list with other arguments (where, orderBy); a cursor is valid only for the list that gave it`, { arguments: [arg] });
+  }
+  return { offset: Number(parts[2]), id: parts[3] ? Number(parts[3]) : null, key: parts[4] || null };
 }
 
 function checkCount(v: number | null | undefined, arg: string, limits: PageLimits): void {
@@ -119,28 +164,94 @@ export function memoryPages(items: readonly unknown[]): PageFetcher {
   return async (page, perPage) => ({ items: items.slice((page - 1) * perPage, page * perPage), total: items.length });
 }
 
-/** Resolves Relay arguments against a paged upstream list. */
-export async function fetchWindow(
+/** Resolves Relay arguments against a paged upstream list; `scope` makes its cursors keyset cursors (CursorScope). */
+export async function fetchWindow<T = unknown>(
   fetch: PageFetcher,
   args: PagingArgs,
   limits: PageLimits,
   maxPerPage: number,
   hint: TotalHint = NO_HINT,
-): Promise<WindowResult<unknown>> {
-  const w = await resolveWindow(fetch, args, limits, maxPerPage, hint);
+  scope?: CursorScope<T>,
+): Promise<WindowResult<T>> {
+  const w = await resolveWindow(fetch, args, limits, maxPerPage, hint, scope as CursorScope<unknown> | undefined);
   if (w.total !== null) hint.set(w.total);
-  return w;
+  return w as WindowResult<T>;
 }
 
-async function resolveWindow(fetch: PageFetcher, args: PagingArgs, limits: PageLimits, maxPerPage: number, hint: TotalHint): Promise<WindowResult<unknown>> {
+/**
+ * Items fetched around a keyset cursor's offset on each side: a list that
+ * gained or lost up to this many items before the cursor since it was given
+ * out is still resumed exactly, in the same requests; beyond, the item is
+ * looked for further away (more requests, `MAX_STEPS` at most).
+ */
+export const MARGIN = 16;
+const MAX_STEPS = 8;
+
+/** `a` against the anchor in list order: by key (as the list runs), then by ID. */
+function compare(scope: CursorScope<unknown>, item: unknown, anchor: Anchor): number {
+  const k = scope.key?.(item) ?? null;
+  if (k !== null && anchor.key !== null && k !== anchor.key) return (k < anchor.key ? -1 : 1) * (scope.desc ? -1 : 1);
+  // Ties go by ID, in the list's direction (as the sandbox orders them; a found ID makes ties moot).
+  return ((scope.id(item) ?? 0) - (anchor.id ?? 0)) * (scope.desc ? -1 : 1);
+}
+
+/** Where an anchor's item is: its offset (`found`), or, once deleted, the offset of the last item before it (-1: none). */
+interface Place {
+  at: number;
+  found: boolean;
+}
+
+/**
+ * Where the anchor's item is now, found by its ID near where it was; an item
+ * since deleted is placed by its key among its old neighbours. A list that
+ * moved further than the steps allow is a CONFLICT (start the walk again).
+ */
+async function locate(fetch: PageFetcher, anchor: Anchor, scope: CursorScope<unknown>, maxPer: number, hint: TotalHint): Promise<Place> {
+  const span = 2 * MARGIN + 1;
+  let lo = Math.max(0, anchor.offset - MARGIN);
+  let items = (await fetchRange(fetch, lo, span, maxPer, hint)).items;
+  for (let step = 0; ; step++) {
+    const at = items.findIndex((x) => scope.id(x) === anchor.id);
+    if (at >= 0) return { at: lo + at, found: true };
+    // Without keys the gateway cannot tell which way the list moved: the offset stands.
+    if (!scope.key || anchor.key === null) return { at: anchor.offset, found: true };
+    if (items.length && compare(scope, items[items.length - 1], anchor) < 0) {
+      // Everything here is before the anchor: it moved on (items were added before it).
+      if (items.length < span) return { at: lo + items.length - 1, found: false };
+      lo += items.length;
+    } else if (!items.length || compare(scope, items[0], anchor) > 0) {
+      // Everything here is after it (items before it were removed), or the list ends before here.
+      if (lo === 0) return { at: -1, found: false };
+      lo = Math.max(0, lo - span);
+    } else {
+      // The anchor's item is gone; its neighbours are here.
+      return { at: lo + items.findIndex((x) => compare(scope, x, anchor) > 0) - 1, found: false };
+    }
+    if (step >= MAX_STEPS) {
+      throw new GatewayError('CONFLICT', `the list changed by more than ${MAX_STEPS * span} items around this cursor since it was given out; start the walk again from the beginning`);
+    }
+    items = (await fetchRange(fetch, lo, span, maxPer, hint)).items;
+  }
+}
+
+async function resolveWindow(fetch: PageFetcher, args: PagingArgs, limits: PageLimits, maxPerPage: number, hint: TotalHint, scope?: CursorScope<unknown>): Promise<WindowResult<unknown>> {
   checkCount(args.first, 'first', limits);
   checkCount(args.last, 'last', limits);
   if (args.first != null && args.last != null) throw GatewayError.badInput('pass first or last, not both', { arguments: ['first', 'last'] });
-  const after = args.after ? decodeCursor(args.after, 'after') : null;
-  const before = args.before ? decodeCursor(args.before, 'before') : null;
+  const afterA = args.after ? decodeCursor(args.after, 'after', scope?.list) : null;
+  const beforeA = args.before ? decodeCursor(args.before, 'before', scope?.list) : null;
+  /** Whether an anchor names its item (a keyset cursor of a scoped list), not just an offset. */
+  const keyed = (a: Anchor | null): boolean => a !== null && a.id !== null && scope !== undefined;
+  /** The offset just past the anchor's item (or past where it was). */
+  const pastAfter = async (a: Anchor): Promise<number> => (keyed(a) ? (await locate(fetch, a, scope!, maxPerPage, hint)).at : a.offset) + 1;
 
   if (args.last != null) {
-    let end = before;
+    let end: number | null = null;
+    if (beforeA) {
+      // The window ends just before the `before` item (a deleted one: just after its old neighbour).
+      const p = keyed(beforeA) ? await locate(fetch, beforeA, scope!, maxPerPage, hint) : { at: beforeA.offset, found: true };
+      end = p.found ? p.at : p.at + 1;
+    }
     let total: number | null = null;
     if (end === null) {
       // The end of the list is unknown until the total is: one tiny request.
@@ -148,17 +259,40 @@ async function resolveWindow(fetch: PageFetcher, args: PagingArgs, limits: PageL
       if (total === null) throw new GatewayError('UPSTREAM_BAD_RESPONSE', 'the site sent no total, so `last` cannot be resolved without `before`');
       end = total;
     }
-    const lo = after !== null ? after + 1 : 0;
+    const lo = afterA ? await pastAfter(afterA) : 0;
     const start = Math.max(lo, end - args.last);
     const res = await fetchRange(fetch, start, Math.max(0, end - start), maxPerPage, hint);
     total = res.total ?? total;
-    return { items: res.items, offset: start, total, hasPreviousPage: start > lo, hasNextPage: before !== null || (total !== null && end < total) };
+    return { items: res.items, offset: start, total, hasPreviousPage: start > lo, hasNextPage: beforeA !== null || (total !== null && end < total) };
   }
 
-  const offset = after !== null ? after + 1 : 0;
   let count = args.first ?? limits.defaultPageSize;
-  if (before !== null) count = Math.min(count, Math.max(0, before - offset));
-  const res = await fetchRange(fetch, offset, count, maxPerPage, hint);
+  let offset: number;
+  let res: ListPage;
+  if (afterA && keyed(afterA)) {
+    // One range: the margin around the cursor's item and the window after it. Most
+    // often the item is found there and the window is in hand; else it is looked for.
+    const lo = Math.max(0, afterA.offset - MARGIN);
+    const around = await fetchRange(fetch, lo, afterA.offset + 1 + count + MARGIN - lo, maxPerPage, hint);
+    const at = around.items.findIndex((x) => scope!.id(x) === afterA.id);
+    if (at >= 0 && (around.items.length - at - 1 >= count || (around.total !== null && lo + around.items.length >= around.total))) {
+      offset = lo + at + 1;
+      res = { items: around.items.slice(at + 1, at + 1 + count), total: around.total };
+    } else {
+      // Found but the window runs past what was fetched, or not found near: placed, then read.
+      offset = at >= 0 ? lo + at + 1 : (await locate(fetch, afterA, scope!, maxPerPage, hint)).at + 1;
+      res = await fetchRange(fetch, offset, count, maxPerPage, hint);
+    }
+  } else {
+    offset = afterA !== null ? afterA.offset + 1 : 0;
+    if (beforeA !== null && !keyed(beforeA)) count = Math.min(count, Math.max(0, beforeA.offset - offset));
+    res = await fetchRange(fetch, offset, count, maxPerPage, hint);
+  }
+  if (beforeA && keyed(beforeA)) {
+    // The window stops at the `before` item (or where it was).
+    const stop = res.items.findIndex((x) => (scope!.key ? compare(scope!, x, beforeA) >= 0 : scope!.id(x) === beforeA.id));
+    if (stop >= 0) res = { items: res.items.slice(0, stop), total: res.total };
+  }
   const hasNextPage = res.total !== null ? offset + res.items.length < res.total : res.items.length === count && count > 0;
   return { items: res.items, offset, total: res.total, hasNextPage, hasPreviousPage: offset > 0 };
 }

@@ -15,7 +15,8 @@ import { planEvents, planPlaces, planSeries, planTerms, WITH_IDS } from '../mapp
 import { GatewayError } from '../errors.ts';
 import { CORE_MAX_PER_PAGE, coreList } from '../upstream/calendar-core.ts';
 import { LEGACY_MAX_PER_PAGE, legacyList } from '../upstream/calendar-legacy.ts';
-import { connection, memoryConnection } from './connection.ts';
+import { connection, listIdentity, memoryConnection } from './connection.ts';
+import type { CursorScope } from '../paging/window.ts';
 
 /** A list field's arguments: paging, and the generated `where`/`orderBy` input types of the list. */
 export interface ListArgs<W, O = never> extends PagingArgs {
@@ -42,7 +43,7 @@ async function eventsByIds(ctx: Context, args: ListArgs<EventsWhere, EventsOrder
     if (m && statuses.has(String(m.status ?? 'publish'))) events.push(m);
   }
   events.sort((a, b) => (a.startDateUtc ?? '').localeCompare(b.startDateUtc ?? '') || a.databaseId - b.databaseId);
-  return memoryConnection(ctx, args, events);
+  return memoryConnection(ctx, args, events, eventCursors(where, null));
 }
 
 /**
@@ -64,8 +65,27 @@ export function eventsConnection(ctx: Context, args: ListArgs<EventsWhere, Event
       ctx.loaders.prime(m);
       return m;
     },
-    `${plan.iface}:events:${JSON.stringify(plan.query)}`,
+    { hint: `${plan.iface}:events:${JSON.stringify(plan.query)}`, cursors: eventCursors(where, args.orderBy) },
   );
+}
+
+/** Event lists run by start date unless ordered otherwise; dates are keys the gateway compares as the site does. */
+const EVENT_KEYS: Record<EventsOrderBy['field'], ((m: EventModel) => string | null) | undefined> = {
+  START_DATE: (m) => m.startDateUtc ?? null,
+  PUBLISHED_AT: (m) => m.publishedAtUtc ?? null,
+  MODIFIED_AT: (m) => m.modifiedAtUtc ?? null,
+  TITLE: undefined,
+  MENU_ORDER: undefined,
+};
+
+function eventCursors(where: EventsWhere, orderBy: EventsOrderBy | null | undefined): CursorScope<EventModel> {
+  const key = EVENT_KEYS[orderBy?.field ?? 'START_DATE'];
+  return { list: listIdentity('events', where, orderBy ?? null), id: (m) => m.databaseId, ...(key ? { key } : {}), desc: orderBy?.direction === 'DESC' };
+}
+
+/** Cursors that name their item (no key the gateway can compare: found by ID near where it was). */
+function byId<T extends { databaseId: number }>(kind: string, ...args: unknown[]): CursorScope<T> {
+  return { list: listIdentity(kind, ...args), id: (m) => m.databaseId };
 }
 
 export function placesConnection<K extends 'venues' | 'organizers'>(
@@ -87,7 +107,7 @@ export function placesConnection<K extends 'venues' | 'organizers'>(
       ctx.loaders.prime(m);
       return m as K extends 'venues' ? VenueModel : OrganizerModel;
     },
-    `${plan.iface}:${kind}:${JSON.stringify(plan.query)}`,
+    { hint: `${plan.iface}:${kind}:${JSON.stringify(plan.query)}`, cursors: byId(kind, args.where ?? null) },
   );
 }
 
@@ -113,17 +133,21 @@ export async function termsConnection(ctx: Context, kind: 'categories' | 'tags',
     return t;
   };
   const list = `legacy:${kind}:${JSON.stringify(plan.query)}`;
-  if (plan.parent === null) return connection(ctx, args, (page, per) => legacyList(ctx.upstream, kind, plan.query, page, per), LEGACY_MAX_PER_PAGE, map, list);
+  const cursors = byId<TermModel>(kind, where, args.orderBy ?? null);
+  if (plan.parent === null) return connection(ctx, args, (page, per) => legacyList(ctx.upstream, kind, plan.query, page, per), LEGACY_MAX_PER_PAGE, map, { hint: list, cursors });
   // The legacy archives refuse `parent=0` (and any ID that is not a term): the
   // gateway filters by parent itself, over the complete taxonomy when the other
   // filters allow, else over every page of the site's answer.
   const keep = termFilter(where, plan.parent);
-  if (Object.keys(plan.query).every((k) => TREE_FILTERS.has(k))) return memoryConnection(ctx, args, (await ctx.loaders.categoryTree()).filter(keep));
+  if (Object.keys(plan.query).every((k) => TREE_FILTERS.has(k))) return memoryConnection(ctx, args, (await ctx.loaders.categoryTree()).filter(keep), cursors);
   const all = await readAll((page, per) => legacyList(ctx.upstream, kind, plan.query, page, per), LEGACY_MAX_PER_PAGE, ctx.totals.for(list));
-  return memoryConnection(ctx, args, all.map(map).filter(keep));
+  return memoryConnection(ctx, args, all.map(map).filter(keep), cursors);
 }
 
 export function seriesConnection(ctx: Context, args: ListArgs<SeriesWhere, EventsOrderBy>): Promise<ConnectionModel<SeriesModel>> {
   const plan = planSeries(ctx.site, args.where ?? {}, args.orderBy);
-  return connection(ctx, args, (page, per) => coreList(ctx.upstream, 'series', plan.query, page, per), CORE_MAX_PER_PAGE, coreSeries, `core:series:${JSON.stringify(plan.query)}`);
+  return connection(ctx, args, (page, per) => coreList(ctx.upstream, 'series', plan.query, page, per), CORE_MAX_PER_PAGE, coreSeries, {
+    hint: `core:series:${JSON.stringify(plan.query)}`,
+    cursors: byId('series', args.where ?? null, args.orderBy ?? null),
+  });
 }

@@ -5,7 +5,8 @@
  * upstream/platform.ts (writes/posts.ts for bulk writes) -> mapping.
  */
 import type { Context } from '../context.ts';
-import type { FacetsResolvers, MutationResolvers, PostResolvers, QueryResolvers } from '../generated/graphql.ts';
+import type { FacetsResolvers, MutationResolvers, PostOrderField, PostResolvers, PostsOrderBy, PostsWhere, QueryResolvers } from '../generated/graphql.ts';
+import type { CursorScope } from '../paging/window.ts';
 import { databaseIdOf, toGlobalId } from '../mapping/ids.ts';
 import {
   attachmentLookup,
@@ -30,7 +31,7 @@ import * as platform from '../upstream/platform.ts';
 import { declaredArgs } from '../upstream/discovery.ts';
 import { createPosts } from '../writes/posts.ts';
 import { bulkPayload } from '../writes/results.ts';
-import { connection } from './connection.ts';
+import { connection, listIdentity } from './connection.ts';
 
 const NS = platform.PLATFORM_NAMESPACES;
 
@@ -41,6 +42,18 @@ export type FacetsModel = Record<string, never>;
 export async function postById(ctx: Context, id: number): Promise<PostModel | null> {
   const page = await platform.postsPage(ctx.upstream, { include: [id] }, 1, 1);
   return page.items.length ? corePost(page.items[0], ctx.site.timezone) : null;
+}
+
+/** Posts run from the newest by date unless ordered otherwise; dates are keys the gateway compares as the site does. */
+const POST_KEYS: Partial<Record<PostOrderField, (m: PostModel) => string | null>> = {
+  DATE: (m) => m.publishedAtUtc,
+  MODIFIED: (m) => m.modifiedAtUtc,
+};
+
+function postCursors(where: PostsWhere | null | undefined, orderBy: PostsOrderBy | null | undefined): CursorScope<PostModel> {
+  const key = POST_KEYS[orderBy?.field ?? 'DATE'];
+  // RAND has no order to keep, and RELEVANCE changes with the text searched: those cursors are offsets in effect.
+  return { list: listIdentity('posts', where ?? null, orderBy ?? null), id: (m) => m.databaseId, ...(key ? { key } : {}), desc: (orderBy?.direction ?? 'DESC') === 'DESC' };
 }
 
 function idArg(id: string, arg: string): number {
@@ -60,6 +73,7 @@ export const contentQuery: Pick<QueryResolvers, 'posts' | 'oembed' | 'oembedProx
       (page, per) => platform.postsPage(ctx.upstream, query, page, per, offset),
       platform.POSTS_MAX_PER_PAGE,
       (raw) => corePost(raw, ctx.site.timezone),
+      { cursors: postCursors(args.where, args.orderBy) },
     );
   },
   oembed: async (_p, { url, maxWidth, format }, ctx) => {

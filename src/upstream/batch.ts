@@ -1,5 +1,5 @@
 /**
- * The `/batch/v1` writer (../shared/reference/site-upstream.md §3; ../shared/DESIGN.md "Writes").
+ * The `/batch/v1` writer (docs/ARCHITECTURE.md "A bulk write").
  *
  * Given the write requests of one mutation, in order, it sends those whose
  * route the site's root index marks `allow_batch` in `/batch/v1` requests of

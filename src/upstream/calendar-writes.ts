@@ -1,11 +1,12 @@
 /**
  * Calendar writes (legacy `calendar/events/v1` and `calendar-core/v1`): the
- * only place their paths are built (../shared/reference/calendar-upstream.md §1.6, §2). What is
+ * only place their paths are built (docs/writes.md). What is
  * sent, and how (batched or direct), is `batch.ts`'s business; this module
  * only says which request a write is.
  */
 import type { WriteRequest } from './batch.ts';
 import { TEC_EEA_HEADER } from './calendar-core.ts';
+import type { UpstreamRequest } from './client.ts';
 import type { RouteUse } from './route-use.ts';
 
 const LEGACY = '/calendar/events/v1';
@@ -82,6 +83,22 @@ export function writeRequest(api: Api, kind: WriteKind, method: WriteMethod, tar
   const req: WriteRequest = { method, path, route: `${method} ${label}` };
   if (body !== undefined) req.body = body;
   if (query !== undefined) req.query = query;
+  if (api === 'core') req.headers = { ...TEC_EEA_HEADER };
+  return req;
+}
+
+/**
+ * A read a write makes of its object (the stored state before an update, a
+ * read back after it, a check that an ID exists): the single GET of either
+ * interface, never answered from the upstream cache (`idempotent: false`: a
+ * cached copy may predate an edit made on the site, which a complete-state
+ * update would then undo) and not retried.
+ */
+export function stateRead(api: Api, kind: 'events' | 'venues' | 'organizers', target: Target): UpstreamRequest {
+  if (api === 'core' && 'slug' in target) throw new TypeError('calendar-core/v1 has no by-slug routes');
+  const ns = api === 'core' ? CORE : LEGACY;
+  const tail = 'id' in target ? [`/${target.id}`, '/<id>'] : [`/by-slug/${encodeURIComponent(target.slug)}`, '/by-slug/<slug>'];
+  const req: UpstreamRequest = { method: 'GET', path: `${ns}/${kind}${tail[0]}`, route: `GET ${ns}/${kind}${tail[1]}`, idempotent: false };
   if (api === 'core') req.headers = { ...TEC_EEA_HEADER };
   return req;
 }

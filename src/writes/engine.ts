@@ -1,18 +1,23 @@
 /**
- * The write engine (schema/writes.graphql; ../shared/DESIGN.md "Writes"), one for
- * every calendar kind, single, bulk and atomic:
+ * The write engine (schema/writes.graphql; docs/ARCHITECTURE.md "Writes"), one
+ * for every calendar kind, single, bulk and atomic:
  *
- * jobs planned (writes/plan.ts: validated input, target, interface, method)
- * -> what `atomic` needs is checked before any request -> one level of reads
- * the writes depend on (writes/reads.ts: stored state for updates that must
- * send it whole, referenced objects, the object a calendar-core delete will
- * not return) -> the primary write requests, sent through /batch/v1 where
- * the site allows (upstream/batch.ts), else directly -> writes whose answer
- * was lost are reconciled by reading back (writes/reconcile.ts) -> for items
+ * jobs planned (writes/plan.ts: validated input, target, interface, method,
+ * the routes' declared arguments) -> what `atomic` needs is checked before
+ * any request -> the objects updated are locked (writes/lock.ts: one update
+ * of an object at a time, across instances through Redis) -> one level of
+ * reads the writes depend on (writes/reads.ts: the stored state of every
+ * update, referenced objects, the object a calendar-core delete will not
+ * return) -> the primary write requests, sent through /batch/v1 where the
+ * site allows (upstream/batch.ts), else directly -> writes whose answer was
+ * lost are reconciled by reading back (writes/reconcile.ts) -> for items
  * whose input spans both interfaces, a follow-up update through the other
- * interface -> per-item results in input order (writes/results.ts). Loaders
- * are cleared and re-primed with what the site answered, so payload
- * selections show the written state.
+ * interface -> every create and update checked against what the site kept,
+ * repaired once where it differs (writes/check.ts) -> a missing object is
+ * NOT_FOUND whatever the site said -> per-item results in input order
+ * (writes/results.ts); the locks released. Loaders are cleared and re-primed
+ * with what the site answered, so payload selections show the written state.
+ * docs/writes.md says what is verified and serialized, and what it costs.
  */
 import type { Context } from '../context.ts';
 import { graphField, type Api, type Json } from '../mapping/inputs.ts';
@@ -21,9 +26,11 @@ import { checkAtomic, sendWrites, type WriteOutcome, type WriteRequest } from '.
 import { writeRequest, type Target, type WriteMethod } from '../upstream/calendar-writes.ts';
 import { CORE_NS, LEGACY_NS } from '../upstream/discovery.ts';
 import { GatewayError } from '../errors.ts';
-import type { AnyInput, AnyModel, KindSpec, PostKind } from './kinds.ts';
+import { checkWrites, type Answer, type Written } from './check.ts';
+import { modelOf, type AnyInput, type AnyModel, type KindSpec, type PostKind } from './kinds.ts';
+import { lockKey, type HeldLocks } from './lock.ts';
 import { atomicRequests, completePayloads, convertOptions, databaseIdOfTarget, legacyFollowUp, readFor, type Job } from './plan.ts';
-import { checkReferences, readStates, refMessage, stateKey, type RefProblem, type StateRead } from './reads.ts';
+import { absent, ambiguous, checkReferences, confirmAbsent, notFoundError, readState, readStates, refMessage, stateKey, type RefProblem, type StateRead } from './reads.ts';
 import { reconcile, type Unsure } from './reconcile.ts';
 import { inputError, notExecuted, siteError, unknownError, upstreamOf, type ItemError, type ItemResult, type Problem } from './results.ts';
 
@@ -36,9 +43,11 @@ export function clearPost(ctx: Context, kind: PostKind, id: number): void {
   for (const loader of all) loader.clear(id);
 }
 
+/** What the site answered about an object replaces what the request had read; the latest copy of each interface wins. */
 function settle(ctx: Context, kind: PostKind, id: number, models: AnyModel[]): void {
   clearPost(ctx, kind, id);
-  for (const m of models) ctx.loaders.prime(m);
+  // A loader keeps the first value primed for a key: the latest first.
+  for (const m of [...models].reverse()) ctx.loaders.prime(m);
 }
 
 // ---------------------------------------------------------------------------
@@ -46,6 +55,10 @@ function settle(ctx: Context, kind: PostKind, id: number, models: AnyModel[]): v
 function idOfBody(body: unknown): number | null {
   const id = body && typeof body === 'object' && 'id' in body ? body.id : undefined;
   return typeof id === 'number' && Number.isInteger(id) ? id : null;
+}
+
+function fromGateway(e: GatewayError, path: string[]): ItemError {
+  return { code: e.code, message: e.message, path, upstream: upstreamOf(e) };
 }
 
 /** An upstream error of one job: its path is the input field of the first parameter the site refused. */
@@ -67,7 +80,7 @@ function shortCircuit<I extends AnyInput, M>(jobs: readonly Job<I>[]): ItemResul
 async function prepare<I extends AnyInput, M extends AnyModel>(ctx: Context, spec: KindSpec<I, M>, jobs: Job<I>[]): Promise<void> {
   const zone = ctx.site.timezone;
   const live = jobs.filter((j) => !j.error);
-  for (const j of live) j.read = readFor(zone, spec, j);
+  for (const j of live) j.read = readFor(ctx.site, spec, j);
   const wanted = live.flatMap((j) => (j.read && j.target ? [{ api: j.read, kind: spec.kind, target: j.target }] : []));
   const refInputs = live.flatMap((j) => {
     const event = j.method !== 'DELETE' && j.input ? spec.asEvent(j.input) : null;
@@ -87,7 +100,9 @@ async function prepare<I extends AnyInput, M extends AnyModel>(ctx: Context, spe
       const e = j.stored.error;
       j.error = problems.length
         ? inputError(problems)
-        : { code: e.code, message: `Not written: the ${spec.type.toLowerCase()}'s stored state, which this update must send, could not be read: ${e.message}`, path: j.idPath, upstream: upstreamOf(e) };
+        : absent(e) && j.target
+          ? { ...fromGateway(notFoundError(e, spec.kind, j.target), j.idPath), message: `Not written: ${notFoundError(e, spec.kind, j.target).message}` }
+          : { code: e.code, message: `Not written: the ${spec.type.toLowerCase()}'s stored state, which this update must send, could not be read: ${e.message}`, path: j.idPath, upstream: upstreamOf(e) };
       continue;
     }
     const p = completePayloads(zone, spec, j, j.stored?.ok ? j.stored.body : undefined);
@@ -171,22 +186,107 @@ async function send<I extends AnyInput, M extends AnyModel>(ctx: Context, spec: 
   return outcomes;
 }
 
+// ---------------------------------------------------------------------------
+// Serialization (writes/lock.ts)
+
 /**
- * Sends the jobs' writes (primary, then follow-ups) and returns per-item
- * results in input order. Jobs already carrying an `error` are not sent;
- * with `atomic`, any such job stops every write.
+ * The objects a job's update reads, merges and writes: its ID, or, for a
+ * slug, the ID a fresh read of the slug gives (one more read, before the lock).
+ */
+async function lockIds<I extends AnyInput, M extends AnyModel>(ctx: Context, spec: KindSpec<I, M>, jobs: Job<I>[]): Promise<Map<Job<I>, number>> {
+  const out = new Map<Job<I>, number>();
+  const updates = jobs.filter((j) => !j.error && j.target && j.method !== 'DELETE');
+  await Promise.all(
+    updates.map(async (j) => {
+      const t = j.target!;
+      if ('id' in t) return void out.set(j, t.id);
+      const r = await readState(ctx, 'legacy', spec.kind, t);
+      const id = r.ok && r.body && typeof r.body === 'object' && 'id' in r.body ? Number(r.body.id) : NaN;
+      if (Number.isInteger(id) && id > 0) {
+        j.lockId = id;
+        out.set(j, id);
+      } else if (!r.ok) {
+        j.error = absent(r.error) ? fromGateway(notFoundError(r.error, spec.kind, t), j.idPath) : fromGateway(r.error, j.idPath);
+      }
+    }),
+  );
+  return out;
+}
+
+/** Locks every object the jobs update; a job whose lock cannot be had fails with WRITE_LOCK_TIMEOUT and is not sent. */
+async function lockJobs<I extends AnyInput, M extends AnyModel>(ctx: Context, spec: KindSpec<I, M>, jobs: Job<I>[]): Promise<HeldLocks> {
+  const ids = await lockIds(ctx, spec, jobs);
+  const site = ctx.site.url ?? ctx.site.home ?? '';
+  const keyOf = new Map<string, Job<I>[]>();
+  for (const [j, id] of ids) {
+    const key = lockKey(site, spec.kind, id);
+    keyOf.set(key, [...(keyOf.get(key) ?? []), j]);
+  }
+  const held = await ctx.locks.acquire([...keyOf.keys()]);
+  for (const f of held.failed) {
+    for (const j of keyOf.get(f.key) ?? []) {
+      const what = `${spec.type.toLowerCase()} ${ids.get(j)}`;
+      const message =
+        f.reason === 'store'
+          ? `Not written: the lock of ${what} could not be taken: Redis (REDIS_URL) did not answer within ${f.waitedMs} ms (WRITE_LOCK_WAIT_MS). Nothing was sent; send it again.`
+          : `Not written: another write of ${what} held its lock for more than ${f.waitedMs} ms (WRITE_LOCK_WAIT_MS). Nothing was sent; send it again.`;
+      j.error = { code: 'WRITE_LOCK_TIMEOUT', message, path: j.idPath, upstream: null };
+    }
+  }
+  return held;
+}
+
+// ---------------------------------------------------------------------------
+// One not-found rule (docs/writes.md "Not found")
+
+/**
+ * A missing object is NOT_FOUND on every write, however the site says it: the
+ * unambiguous answers at once, calendar-core's 401/403 `rest_forbidden` after
+ * a read that says the object is not there (an object the caller may not edit
+ * stays FORBIDDEN).
+ */
+async function notFoundRule<I extends AnyInput, M extends AnyModel>(ctx: Context, spec: KindSpec<I, M>, results: Map<Job<I>, ItemResult<M>>, errors: Map<Job<I>, GatewayError>): Promise<void> {
+  const unsure: number[] = [];
+  for (const [j, e] of errors) {
+    const id = databaseIdOfTarget(j.target) ?? j.lockId ?? null;
+    if (ambiguous(e) && id !== null) unsure.push(id);
+  }
+  const gone = unsure.length ? await confirmAbsent(ctx, spec.kind, unsure) : new Set<number>();
+  for (const [j, e] of errors) {
+    const id = databaseIdOfTarget(j.target) ?? j.lockId ?? null;
+    if (!j.target || !(absent(e) || (id !== null && gone.has(id)))) continue;
+    const r = results.get(j)!;
+    r.error = fromGateway(notFoundError(e, spec.kind, j.target), j.idPath);
+  }
+}
+
+/**
+ * Sends the jobs' writes (primary, then follow-ups), checks them, and
+ * returns per-item results in input order. Jobs already carrying an `error`
+ * are not sent; with `atomic`, any such job stops every write.
  */
 export async function run<I extends AnyInput, M extends AnyModel>(ctx: Context, spec: KindSpec<I, M>, jobs: Job<I>[], atomic: boolean): Promise<ItemResult<M>[]> {
   if (atomic) checkAtomic(ctx.site, atomicRequests(spec, jobs));
   if (atomic && jobs.some((j) => j.error)) return shortCircuit(jobs);
-  await prepare(ctx, spec, jobs);
-  if (atomic && jobs.some((j) => j.error)) return shortCircuit(jobs);
+  const locks = await lockJobs(ctx, spec, jobs);
+  try {
+    if (atomic && jobs.some((j) => j.error)) return shortCircuit(jobs);
+    await prepare(ctx, spec, jobs);
+    if (atomic && jobs.some((j) => j.error)) return shortCircuit(jobs);
+    return await sendAndCheck(ctx, spec, jobs, atomic);
+  } finally {
+    await locks.release();
+  }
+}
+
+async function sendAndCheck<I extends AnyInput, M extends AnyModel>(ctx: Context, spec: KindSpec<I, M>, jobs: Job<I>[], atomic: boolean): Promise<ItemResult<M>[]> {
   const live = jobs.filter((j) => !j.error);
   const primary = live.map((j) => writeRequest(j.api, spec.kind, j.method, j.target, j.method === 'DELETE' ? undefined : j.payloads!.primary, j.query));
   const outcomes = await send(ctx, spec, live.map((job) => ({ job, api: job.api, method: job.method, target: job.target, payload: job.payloads?.primary })), primary, atomic);
 
   const results = new Map<Job<I>, ItemResult<M>>();
-  const models = new Map<Job<I>, M[]>();
+  const written = new Map<Job<I>, Written<I>>();
+  const refused = new Map<Job<I>, GatewayError>();
   const follow: { job: Job<I>; api: Api; req: WriteRequest }[] = [];
   live.forEach((job, k) => {
     const o = outcomes[k]!;
@@ -198,11 +298,12 @@ export async function run<I extends AnyInput, M extends AnyModel>(ctx: Context, 
         : o.unknown
           ? unknownError(o.error, job.itemPath, `Outcome unknown: the ${what} was sent but its answer was lost (${o.error.message})`)
           : jobSiteError(o.error, job, spec.kind, job.api);
+      if (!o.notExecuted && !o.unknown) refused.set(job, o.error);
       results.set(job, { index: job.index, databaseId: known, model: null, error });
       return;
     }
     if (job.method === 'DELETE') {
-      // Legacy deletes answer the trashed object; calendar-core/v1 answers `[]` (../shared/reference/real-site-behaviour.md), so
+      // Legacy deletes answer the trashed object; calendar-core/v1 answers `[]` (docs/ARCHITECTURE.md "A write"), so
       // its payload is the object as read just before, trashed unless deleted for good.
       let model: M | null = null;
       if (job.api === 'legacy' && idOfBody(o.body) !== null) model = spec.fromLegacy(o.body);
@@ -217,7 +318,7 @@ export async function run<I extends AnyInput, M extends AnyModel>(ctx: Context, 
       return;
     }
     const model = job.api === 'core' ? spec.fromCore(o.body) : spec.fromLegacy(o.body);
-    models.set(job, [model]);
+    written.set(job, { job, databaseId: model.databaseId, answers: [{ api: job.api, body: o.body }], sent: [{ api: job.api, payload: job.payloads?.primary ?? {} }] });
     results.set(job, { index: job.index, databaseId: model.databaseId, model, error: null });
     let second = job.payloads?.secondary;
     if (second && job.input) {
@@ -235,23 +336,36 @@ export async function run<I extends AnyInput, M extends AnyModel>(ctx: Context, 
     follow.forEach((f, k) => {
       const o = done[k]!;
       const r = results.get(f.job)!;
+      const w = written.get(f.job)!;
       const ns = f.api === 'core' ? CORE_NS : LEGACY_NS;
       if (!o.ok && o.unknown) {
         r.error = unknownError(o.error, f.job.itemPath, `Written (ID ${r.databaseId}), but whether the ${ns} fields were written is unknown: the follow-up update was sent but its answer was lost (${o.error.message})`);
         return;
       }
       if (o.ok) {
-        const m = f.api === 'core' ? spec.fromCore(o.body) : spec.fromLegacy(o.body);
-        models.get(f.job)!.push(m);
-        // The latest write is the freshest copy; fields it lacks come from the primary's copy, primed below.
-        r.model = m;
+        w.answers.push({ api: f.api, body: o.body });
+        w.sent.push({ api: f.api, payload: f.req.body ?? {} });
       } else {
         const e = jobSiteError(o.error, f.job, spec.kind, f.api);
         r.error = { ...e, message: `Written (ID ${r.databaseId}), but the ${ns} fields were not: ${e.message}` };
       }
     });
   }
-  for (const [, ms] of models) settle(ctx, spec.kind, ms[0]!.databaseId, ms);
+
+  // Every item written in full is checked against what the site kept (writes/check.ts).
+  const toCheck = [...written.values()].filter((w) => !results.get(w.job)!.error);
+  await checkWrites(ctx, spec, toCheck, async (reqs, what) => {
+    const sent = what.map((x, k): Sent<I> => ({ job: toCheck.find((w) => w.databaseId === x.databaseId)!.job, api: x.api, method: reqs[k]!.method, target: { id: x.databaseId }, payload: x.payload }));
+    return send(ctx, spec, sent, reqs, false);
+  });
+  for (const w of written.values()) {
+    const r = results.get(w.job)!;
+    if (w.error) r.error = w.error;
+    // The latest write's answer is the freshest copy; fields it lacks come from the other copies, primed below.
+    const latest = [...w.answers].reverse().find((a) => !a.read) ?? w.answers[0]!;
+    r.model = modelOf(latest.api, spec.kind, latest.body) as M;
+    settle(ctx, spec.kind, w.databaseId, w.answers.map((a: Answer) => modelOf(a.api, spec.kind, a.body)));
+  }
+  await notFoundRule(ctx, spec, results, refused);
   return jobs.map((j) => results.get(j) ?? shortCircuit<I, M>([j])[0]!);
 }
-

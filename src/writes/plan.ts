@@ -11,15 +11,15 @@
 import type { EventInput, UpdateMethod, WriteInterface } from '../generated/graphql.ts';
 import { idArgument, type NodeType } from '../mapping/ids.ts';
 import {
-  completeCoreDates, completeLegacyUpdate, isIssue, legacyEventState, storedDates, touchesDates,
-  type Api, type ConvertOptions, type Json, type SplitPayloads, type StoredDates,
+  completeCoreDates, completeLegacyUpdate, eventPayloads, isIssue, legacyEventState, storedDates, touchesDates,
+  type Api, type ConvertOptions, type Declared, type Json, type SplitPayloads, type StoredDates,
 } from '../mapping/inputs.ts';
 import { allBatchable, type WriteRequest } from '../upstream/batch.ts';
 import { writeRequest, type Target, type WriteMethod } from '../upstream/calendar-writes.ts';
 import { CORE_NS, LEGACY_NS, type SiteInfo } from '../upstream/discovery.ts';
 import { GatewayError } from '../errors.ts';
 import type { AnyInput, AnyModel, KindSpec, PostKind } from './kinds.ts';
-import { inputError, issuesAt, type ItemError, type Problem } from './results.ts';
+import { inputError, issuesAt, notAppliedError, type ItemError, type Problem } from './results.ts';
 import type { StateRead } from './reads.ts';
 
 /**
@@ -50,6 +50,10 @@ export interface Job<I extends AnyInput> {
   stored?: StateRead;
   /** The event's legacy state as read before the write (for a legacy follow-up after a core update). */
   legacyState?: Json;
+  /** What the routes this job writes through declare (root index), per interface. */
+  declared?: Declared;
+  /** The object's ID when the target is a slug (resolved before locking). */
+  lockId?: number;
 }
 
 // ---------------------------------------------------------------------------
@@ -73,7 +77,7 @@ export interface ApiOptions {
  * and `via: LEGACY` are legacy (calendar-core/v1 has no by-slug routes and no
  * POST updates). `preferLegacy` (trashing deletes) turns the default round:
  * the legacy DELETE answers the trashed object, calendar-core's answers `[]`
- * (../shared/reference/real-site-behaviour.md "calendar-core/v1 ... Delete").
+ * (docs/ARCHITECTURE.md "A write").
  */
 export function chooseApi(site: SiteInfo, via: Via, opts: ApiOptions = {}): Api {
   const legacyOnly = opts.slug ? 'idType: SLUG' : opts.method === 'POST' ? 'method: POST' : null;
@@ -130,15 +134,63 @@ interface Paths {
   id: string[];
 }
 
+// ---------------------------------------------------------------------------
+// Declared arguments (docs/writes.md "Declared spellings")
+
+/** The interface a follow-up (or a repair) of the other one goes through, and its method. */
+export const other = (api: Api): Api => (api === 'core' ? 'legacy' : 'core');
+export const followMethod = (api: Api): WriteMethod => (api === 'legacy' ? 'POST' : 'PATCH');
+
+/**
+ * The argument names the site's root index declares for the route a write
+ * request goes to; null when the index does not describe it (then the spec's
+ * names are sent); an empty set when the site has no such interface.
+ */
+export function routeDeclared(site: SiteInfo, api: Api, kind: PostKind, method: WriteMethod, target: Target | null): ReadonlySet<string> | null {
+  if (!(api === 'core' ? site.hasCore : site.hasLegacy)) return new Set();
+  const { path } = writeRequest(api, kind, method, target);
+  const route = site.routes.find((r) => r.re?.test(path) && r.methods.includes(method));
+  const names = route?.args[method];
+  return names ? new Set(names) : null;
+}
+
+/** What the job's own route declares, and the other interface's follow-up route. */
+export function jobDeclared(site: SiteInfo, kind: PostKind, api: Api, method: WriteMethod, target: Target | null): Declared {
+  const alt = other(api);
+  const mine = routeDeclared(site, api, kind, method, target && 'slug' in target && api === 'core' ? { id: 1 } : target);
+  const theirs = routeDeclared(site, alt, kind, followMethod(alt), { id: 1 });
+  return api === 'core' ? { core: mine, legacy: theirs } : { legacy: mine, core: theirs };
+}
+
+/** The route label a field would go to through `api` (for messages). */
+export function routeLabel(api: Api, kind: PostKind, method: WriteMethod, target: Target | null): string {
+  return writeRequest(api, kind, method, api === 'core' && target && 'slug' in target ? { id: 1 } : target).route;
+}
+
+/** Fields neither route of the write declares: never sent, each a problem naming the routes. */
+function undeclaredProblems<I extends AnyInput>(site: SiteInfo, spec: KindSpec<I, AnyModel>, job: Job<I>, reported: ReadonlySet<string>): Problem[] {
+  const split = spec.payloads(job.input!, job.api, { siteZone: site.timezone, declared: job.declared });
+  const alt = other(job.api);
+  const routes = [routeLabel(job.api, spec.kind, job.method, job.target), ...((alt === 'core' ? site.hasCore : site.hasLegacy) ? [routeLabel(alt, spec.kind, followMethod(alt), { id: 1 })] : [])];
+  return (split.undeclared ?? [])
+    .filter((f) => !reported.has(f))
+    .map((field) => ({ path: [...job.fieldPrefix, field], message: `${field}: this site does not declare it on ${routes.join(' nor on ')} (WordPress would drop it without a word), so nothing was sent.` }));
+}
+
 /** A create or update job, every problem of its input found (payloads come after the reads). */
 export function writeJob<I extends AnyInput>(
   site: SiteInfo, spec: KindSpec<I, AnyModel>, index: number, paths: Paths, input: I, target: Target | null, api: Api, method: WriteMethod, more: Problem[] = [],
 ): Job<I> {
   const job: Job<I> = { index, itemPath: paths.item, fieldPrefix: paths.fields, idPath: paths.id, input, target, api, method };
+  job.declared = jobDeclared(site, spec.kind, api, method, target);
   // An update whose ID is unusable (a problem in `more`) is still checked as an update.
   const create = target === null && method === 'POST' && more.length === 0;
   const problems = [...more, ...issuesAt(spec.validate(input, { create, api, site }), paths.fields)];
-  if (problems.length) job.error = inputError(problems);
+  const reported = new Set(problems.filter((p) => p.path.length === paths.fields.length + 1).map((p) => p.path[p.path.length - 1]!));
+  const undeclared = undeclaredProblems(site, spec, job, reported);
+  // Only fields the site cannot store: the write is not applied (and nothing was sent); with other problems, they are listed with them.
+  if (undeclared.length && !problems.length) job.error = notAppliedError(undeclared, paths.item, (f) => (input as Record<string, unknown>)[f]);
+  else if (problems.length || undeclared.length) job.error = inputError([...problems, ...undeclared]);
   return job;
 }
 
@@ -204,25 +256,34 @@ export function convertOptions<I extends AnyInput>(siteZone: string, spec: KindS
 }
 
 /**
- * What a job must read before it is sent, if anything:
- * - a legacy event update sends the event's complete state (the site resets
- *   what the request omits), so it reads the event with the legacy single
- *   GET first; so does a calendar-core update whose legacy-only fields go in
- *   a legacy follow-up;
- * - a calendar-core event update that touches a date sends both dates and
- *   the matching `duration`, so it reads the stored ones (and the zone) when
- *   the caller did not give them all;
+ * What a job must read before it is sent, and through which interface:
+ *
+ * - every update reads the object's stored state: what the caller does not
+ *   set must keep its value, and the verification after the write compares
+ *   with it (docs/writes.md "Verification"). Events and venues are read
+ *   through the legacy interface where the site has it: it shows the fields
+ *   only it serves (`showMap`, `website`, ...), which a calendar-core PATCH
+ *   may reset (6.15.14 does), and the legacy update needs the complete state
+ *   anyway (it resets what it omits). Organizers show the same fields through
+ *   both: they are read through the interface written;
  * - a calendar-core delete answers `[]`, so the object is read first.
  */
-export function readFor<I extends AnyInput>(siteZone: string, spec: KindSpec<I, AnyModel>, job: Job<I>): Api | undefined {
+export function readFor<I extends AnyInput>(site: SiteInfo, spec: KindSpec<I, AnyModel>, job: Job<I>): Api | undefined {
   if (!job.target) return undefined;
   if (job.method === 'DELETE') return job.api === 'core' ? 'core' : undefined;
-  const event = job.input ? spec.asEvent(job.input) : null;
-  if (!event || !job.input) return undefined;
-  const secondary = spec.payloads(job.input, job.api, convertOptions(siteZone, spec, job.input)).secondary;
-  if (job.api === 'legacy' || secondary) return 'legacy';
-  if (touchesDates(event) && !(event.startDate && event.endDate && event.timezone)) return 'core';
-  return undefined;
+  // calendar-core/v1 has no by-slug routes.
+  if ('slug' in job.target) return 'legacy';
+  if (spec.kind === 'organizers') return job.api;
+  return site.hasLegacy ? 'legacy' : 'core';
+}
+
+/** Fields a release resets when a calendar-core update omits them, sent from the stored state (docs/writes.md "Resets"). */
+const CORE_RESETS: Partial<Record<PostKind, string[]>> = { events: ['sticky'] };
+
+/** Drops what the route does not declare from what the gateway adds itself (the stored state); the caller's fields were routed before. */
+function onlyDeclared(payload: Json, declared: ReadonlySet<string> | null | undefined, asked: ReadonlySet<string>): Json {
+  if (!declared) return payload;
+  return Object.fromEntries(Object.entries(payload).filter(([k]) => declared.has(k) || asked.has(k)));
 }
 
 /**
@@ -236,21 +297,26 @@ export function completePayloads<I extends AnyInput>(siteZone: string, spec: Kin
   const input = job.input!;
   const event = spec.asEvent(input);
   const stored = body === undefined ? NO_DATES : storedDates(body);
-  const o = convertOptions(siteZone, spec, input, stored.timezone);
+  const o = { ...convertOptions(siteZone, spec, input, stored.timezone), declared: job.declared };
   const p = spec.payloads(input, job.api, o);
+  const asked = new Set(Object.keys(p.primary));
   if (event && job.target) {
+    const state = body === undefined ? {} : legacyEventState(body, job.read ?? 'legacy');
     if (job.api === 'legacy') {
-      const full = completeLegacyUpdate([legacyEventState(body, 'legacy')], p.primary, event, stored, o);
+      const full = completeLegacyUpdate([state], p.primary, event, stored, o);
       if (isIssue(full)) return issuesAt([full], job.fieldPrefix);
       p.primary = full;
     } else {
       if (touchesDates(event)) {
         const issue = completeCoreDates(p.primary, event, stored, o);
         if (issue) return issuesAt([issue], job.fieldPrefix);
+        for (const k of ['start_date', 'end_date', 'duration']) asked.add(k);
       }
-      if (job.read === 'legacy') job.legacyState = legacyEventState(body, 'legacy');
+      for (const k of CORE_RESETS[spec.kind] ?? []) if (!(k in p.primary) && state[k] !== undefined) p.primary[k] = state[k];
+      if (job.read === 'legacy') job.legacyState = state;
     }
   }
+  p.primary = onlyDeclared(p.primary, job.declared?.[job.api], asked);
   // A new event has no website: "" needs no sending (the legacy interface refuses it as a URL).
   if (!job.target && job.api === 'legacy' && p.primary.website === '') delete p.primary.website;
   return p;
@@ -263,10 +329,35 @@ export function completePayloads<I extends AnyInput>(siteZone: string, spec: Kin
  * only the legacy interface has comes from the read before the write (none
  * for a create: a new event has the defaults the reset would give).
  */
-export function legacyFollowUp(job: Pick<Job<EventInput>, 'legacyState'>, input: EventInput, coreBody: unknown, second: Json, o: ConvertOptions): Json {
+export function legacyFollowUp(job: Pick<Job<EventInput>, 'legacyState' | 'declared'>, input: EventInput, coreBody: unknown, second: Json, o: ConvertOptions): Json {
   const layers = [...(job.legacyState ? [job.legacyState] : []), legacyEventState(coreBody, 'core')];
   // The core answer already has the final dates and zone: the caller's were written there.
   const rest: EventInput = { ...input, startDate: undefined, endDate: undefined, duration: undefined, timezone: undefined };
   const full = completeLegacyUpdate(layers, second, rest, storedDates(coreBody), o);
-  return isIssue(full) ? second : full;
+  return onlyDeclared(isIssue(full) ? second : full, job.declared?.legacy, new Set(Object.keys(second)));
+}
+
+/**
+ * The payload of a legacy event update that repairs an event after the
+ * writes of an item (docs/writes.md "Repairs"): the complete state, as the
+ * caller's input would have sent it through the legacy interface, completed
+ * from the state read before (or, for a new event, the latest answer). The
+ * objects the input created inline (a venue, organizers, a side-loaded image)
+ * are not sent again: their IDs come from the latest answer.
+ */
+export function legacyRepair(site: SiteInfo, input: EventInput, declared: Declared | undefined, base: Json, latest: Json, stored: StoredDates): Json | null {
+  const o: ConvertOptions = { siteZone: site.timezone, eventZone: input.timezone || stored.timezone || site.timezone, declared };
+  const inline = Boolean(input.venue || input.organizers?.length || input.featuredImageUrl);
+  const plain: EventInput = { ...input, venue: undefined, organizers: undefined, featuredImageUrl: undefined };
+  const payload = eventPayloadsFor(plain, o);
+  const layers = [base, inline ? Object.fromEntries(['venue', 'organizer', 'image'].filter((k) => k in latest).map((k) => [k, latest[k]])) : {}];
+  const full = completeLegacyUpdate(layers, payload, plain, stored, o);
+  if (isIssue(full)) return null;
+  return onlyDeclared(full, declared?.legacy, new Set());
+}
+
+function eventPayloadsFor(input: EventInput, o: ConvertOptions): Json {
+  // Every field the legacy route declares; none goes anywhere else here.
+  const legacyOnly = { ...o, declared: { ...o.declared, core: new Set<string>() } };
+  return eventPayloads(input, 'legacy', legacyOnly).primary;
 }

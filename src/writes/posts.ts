@@ -1,7 +1,7 @@
 /**
  * `createPosts` (core/v2): each input -> one POST /core/v2/posts write;
  * upstream/batch.ts sends those the site marks `allow_batch` (WordPress marks
- * the posts routes; ../shared/reference/real-site-behaviour.md) in /batch/v1 requests of at most
+ * the posts routes; docs/real-sites.md) in /batch/v1 requests of at most
  * `maxBatchSize`, the rest directly; results per item, in input order, as
  * the calendar bulk writes answer them (writes/results.ts).
  */

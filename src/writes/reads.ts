@@ -1,10 +1,10 @@
 /**
- * The reads a write needs before it is sent (../shared/DESIGN.md "Writes"), all in one
+ * The reads a write needs before it is sent (docs/writes.md), all in one
  * level of parallel requests (the operation's session caps the concurrency):
  *
  * - the event's stored state, for updates that must send it whole (the legacy
  *   update resets what it omits; a calendar-core update of one date leaves
- *   `duration` stale: ../shared/reference/real-site-behaviour.md) — legacy single GETs (they find
+ *   `duration` stale: docs/writes.md "Resets") — legacy single GETs (they find
  *   past events too, unlike `include=` lists) or calendar-core single GETs,
  *   deduplicated by target;
  * - the objects an input references (venues, organizers, categories, tags),
@@ -15,10 +15,9 @@
 import type { Context } from '../context.ts';
 import { eventReferences, type RefKind } from '../mapping/inputs.ts';
 import type { EventInput } from '../generated/graphql.ts';
-import { coreGet } from '../upstream/calendar-core.ts';
 import { legacyGet } from '../upstream/calendar-legacy.ts';
-import type { Target } from '../upstream/calendar-writes.ts';
-import { type GatewayError, isGatewayError } from '../errors.ts';
+import { stateRead, type Target } from '../upstream/calendar-writes.ts';
+import { GatewayError, isGatewayError } from '../errors.ts';
 import { fromTransportError } from '../upstream/errors.ts';
 
 export type ReadApi = 'core' | 'legacy';
@@ -30,6 +29,16 @@ export function stateKey(api: ReadApi, kind: StateKind, target: Target): string 
   return `${api} ${kind} ${'id' in target ? `#${target.id}` : `slug:${target.slug}`}`;
 }
 
+/** One fresh read of an object (never from the upstream cache: upstream/calendar-writes.ts `stateRead`); failures are values. */
+export async function readState(ctx: Context, api: ReadApi, kind: StateKind, target: Target): Promise<StateRead> {
+  const req = stateRead(api, kind, target);
+  try {
+    return { ok: true, body: (await ctx.upstream.request(req)).body };
+  } catch (err) {
+    return { ok: false, error: fromTransportError(err, req.route) };
+  }
+}
+
 /**
  * Reads each distinct (interface, target) once, in parallel (the operation's
  * session caps the concurrency). Failures are values: the item that needed the read
@@ -39,19 +48,64 @@ export async function readStates(ctx: Context, wanted: { api: ReadApi; kind: Sta
   const out = new Map<string, StateRead>();
   const todo = new Map<string, { api: ReadApi; kind: StateKind; target: Target }>();
   for (const w of wanted) todo.set(stateKey(w.api, w.kind, w.target), w);
-  await Promise.all(
-    [...todo].map(([key, w]) =>
-      (async () => {
-        if (w.api === 'legacy') return 'id' in w.target ? legacyGet(ctx.upstream, w.kind, w.target.id) : legacyGet(ctx.upstream, w.kind, w.target.slug, true);
-        if (!('id' in w.target)) throw new TypeError('calendar-core/v1 has no by-slug routes');
-        return coreGet(ctx.upstream, w.kind, w.target.id);
-      })().then(
-        (body) => out.set(key, { ok: true, body }),
-        (err: unknown) => out.set(key, { ok: false, error: fromTransportError(err, `GET ${w.api === 'legacy' ? '/calendar/events/v1' : '/calendar-core/v1'}/${w.kind}/<id>`) }),
-      ),
-    ),
-  );
+  await Promise.all([...todo].map(async ([key, w]) => out.set(key, await readState(ctx, w.api, w.kind, w.target))));
   return out;
+}
+
+// ---------------------------------------------------------------------------
+// One not-found rule for writes (docs/writes.md "Not found")
+
+/**
+ * Whether a site's error says, unambiguously, that the object does not exist:
+ * a 404 (the legacy `rest-event-not-found`, calendar-core's "The entity could
+ * not be read."), the legacy 400 `rest_invalid_param` naming only `id` or
+ * `slug` (how 5.7.1 and 6.15.14 answer a missing ID), or an ID of another type.
+ */
+export function absent(e: GatewayError): boolean {
+  const up = e.extensions.upstream;
+  if (!up) return false;
+  if (e.code === 'NOT_FOUND') return true;
+  if (up.code === 'rest-invalid-event-id' || up.code === 'rest-event-not-found') return true;
+  if (e.code !== 'BAD_USER_INPUT' || up.code !== 'rest_invalid_param') return false;
+  const params = e.extensions.params;
+  const names = Array.isArray(params) ? params : Object.keys(params ?? {});
+  return names.length > 0 && names.every((n) => n === 'id' || n === 'slug');
+}
+
+/**
+ * An answer that may mean "no such object" or "not allowed": calendar-core
+ * answers a missing ID 403 `rest_forbidden` (401 to some callers), as it
+ * answers an object the caller may not edit. Only a read can tell.
+ */
+export function ambiguous(e: GatewayError): boolean {
+  const up = e.extensions.upstream;
+  return Boolean(up) && (e.code === 'FORBIDDEN' || e.code === 'UNAUTHENTICATED') && (up!.code === 'rest_forbidden' || up!.code === null);
+}
+
+/**
+ * Of `ids` whose write was refused ambiguously, those that do not exist: one
+ * fresh legacy single read each (the legacy interface says "not found" and
+ * "not allowed" apart), in parallel. Without the legacy interface nothing can
+ * be told apart, and the refusal stands.
+ */
+export async function confirmAbsent(ctx: Context, kind: StateKind, ids: readonly number[]): Promise<Set<number>> {
+  const gone = new Set<number>();
+  if (!ctx.site.hasLegacy) return gone;
+  await Promise.all(
+    [...new Set(ids)].map(async (id) => {
+      const r = await readState(ctx, 'legacy', kind, { id });
+      if (!r.ok && absent(r.error)) gone.add(id);
+    }),
+  );
+  return gone;
+}
+
+const LABEL_OF: Record<StateKind, string> = { events: 'event', venues: 'venue', organizers: 'organizer' };
+
+/** The NOT_FOUND a write answers for a missing object, keeping what the site said. */
+export function notFoundError(e: GatewayError, kind: StateKind, target: Target): GatewayError {
+  const which = 'id' in target ? `ID ${target.id}` : `slug ${JSON.stringify(target.slug)}`;
+  return new GatewayError('NOT_FOUND', `No ${LABEL_OF[kind]} with ${which} exists on the site.`, { ...(e.extensions.upstream ? { upstream: e.extensions.upstream } : {}) });
 }
 
 /** A loader answer that means "no such object" (null, or the site refusing the ID itself). */
@@ -62,7 +116,7 @@ export function isMissing(v: unknown): boolean {
 function missing(v: unknown): boolean {
   if (v === null || v === undefined) return true;
   if (!isGatewayError(v) || v.extensions.upstream === undefined) return false;
-  // Legacy single venue/organizer GETs validate the ID: a bad one is 400 rest_invalid_param, not 404 (../shared/reference/calendar-upstream.md §1.6);
+  // Legacy single venue/organizer GETs validate the ID: a bad one is 400 rest_invalid_param, not 404 (docs/writes.md "Not found");
   // calendar-core answers 401/403 rest_forbidden for an ID that does not exist (§2).
   if (v.code === 'NOT_FOUND' || v.code === 'GONE') return true;
   if (v.code === 'FORBIDDEN') return v.extensions.upstream.code === 'rest_forbidden';

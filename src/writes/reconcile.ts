@@ -1,5 +1,5 @@
 /**
- * Reconciling writes whose outcome is unknown (../shared/DESIGN.md "writes/"): the
+ * Reconciling writes whose outcome is unknown (docs/ARCHITECTURE.md "A write", step 5): the
  * request was sent, but its answer never arrived or could not be read (a
  * timeout after sending, a reset, a proxy's 5xx page, a malformed or
  * wrong-shape body; upstream/batch.ts `outcomeUnknown`). Nothing is ever sent
@@ -268,7 +268,7 @@ function settleDelete(u: Unsure, r: Read): Settled {
     return { written: false, message: `and the ${what} read back is still there${model?.status ? ` (status ${model.status})` : ''}: it was probably not deleted; read it again before deleting again.` };
   }
   const e = r.error!;
-  // The legacy single GET answers a trashed event 403 `event-no-longer-available` (../shared/reference/calendar-upstream.md §1).
+  // The legacy single GET answers a trashed event 403 `event-no-longer-available` (docs/writes.md "Not found").
   const trashed = e.code === 'GONE' || e.extensions.upstream?.code === 'event-no-longer-available';
   if (trashed && !u.force) return { written: true, body: null };
   if (u.force && (e.code === 'NOT_FOUND' || isMissing(e))) return { written: true, body: null };

@@ -25,13 +25,28 @@ export interface Problem {
   message: string;
 }
 
+/**
+ * One field a write did not apply (`NotAppliedField`): `UNDECLARED`, no route
+ * of the site declares it (nothing sent); `IGNORED`, the caller set it and the
+ * site kept another value; `CHANGED`, the caller did not set it and it changed.
+ */
+export interface NotApplied {
+  field: string;
+  path: string[];
+  reason: 'UNDECLARED' | 'IGNORED' | 'CHANGED';
+  asked: unknown;
+  kept: unknown;
+}
+
 /** A per-item error (`MutationError`), typed. */
-export interface ItemError extends MutationError {
+export interface ItemError extends Omit<MutationError, 'notApplied'> {
   /** NOT_EXECUTED: a valid item of an atomic write that another item stopped. */
   code: GatewayCode | 'NOT_EXECUTED';
   upstream: UpstreamDetail | null;
   /** Every problem, when the gateway found more than one in the item. */
   problems?: Problem[];
+  /** WRITE_NOT_APPLIED: each field, what was asked and what the site kept. */
+  notApplied?: NotApplied[];
 }
 
 export interface ItemResult<M> {
@@ -100,6 +115,41 @@ export function inputError(problems: readonly Problem[]): ItemError {
   return { code: 'BAD_USER_INPUT', message: `${problems.length} problems: ${listed}`, path: commonPath(problems.map((p) => p.path)), upstream: null, problems: [...problems] };
 }
 
+/** Where several problems of one item point: the part their paths share. */
+function pathOf(paths: string[][], fallback: string[]): string[] {
+  return paths.length === 1 ? paths[0]! : paths.length ? commonPath(paths) : fallback;
+}
+
+/**
+ * Fields no route of the site declares (found before anything is sent):
+ * WRITE_NOT_APPLIED, each problem listed, nothing written.
+ */
+export function notAppliedError(problems: readonly Problem[], itemPath: string[], asked: (field: string) => unknown): ItemError {
+  const notApplied: NotApplied[] = problems.map((p) => ({ field: p.path[p.path.length - 1]!, path: p.path, reason: 'UNDECLARED', asked: asked(p.path[p.path.length - 1]!) ?? null, kept: null }));
+  const message = problems.length === 1 ? `Not written: ${problems[0]!.message}` : `Not written: ${problems.map((p) => p.message.replace(/\.$/, '')).join('; ')}.`;
+  return { code: 'WRITE_NOT_APPLIED', message, path: pathOf(problems.map((p) => p.path), itemPath), upstream: null, notApplied };
+}
+
+const shown = (v: unknown) => (v === null || v === undefined ? 'none' : JSON.stringify(v));
+
+/**
+ * A write the site answered but did not apply as asked, after one repair
+ * (or where none was possible): WRITE_NOT_APPLIED naming each field, the value
+ * asked (for a field not set: the value it had) and the value kept.
+ */
+export function notKeptError(fields: readonly NotApplied[], itemPath: string[], written: string): ItemError {
+  const listed = fields
+    .map((f) => (f.reason === 'CHANGED' ? `${f.field} (not set; it was ${shown(f.asked)} and is now ${shown(f.kept)})` : `${f.field} (asked ${shown(f.asked)}, the site kept ${shown(f.kept)})`))
+    .join('; ');
+  return {
+    code: 'WRITE_NOT_APPLIED',
+    message: `${written}, but the site did not keep what was asked: ${listed}.`,
+    path: pathOf(fields.map((f) => f.path), itemPath),
+    upstream: null,
+    notApplied: [...fields],
+  };
+}
+
 /** Field issues (paths relative to the input) under the input's path in the arguments. */
 export function issuesAt(issues: readonly FieldIssue[], prefix: string[]): Problem[] {
   return issues.map((i) => ({ path: [...prefix, ...i.path], message: i.message }));
@@ -108,7 +158,9 @@ export function issuesAt(issues: readonly FieldIssue[], prefix: string[]): Probl
 /** A single mutation's failure as a GraphQL error naming the argument(s). */
 export function toGraphError(err: ItemError, databaseId: number | null): GatewayError {
   const problems = err.problems ?? [];
-  const init: GatewayErrorInit = { arguments: problems.length > 1 ? problems.map((p) => p.path.join('.')) : [err.path.join('.')] };
+  const fields = err.notApplied ?? [];
+  const paths = problems.length > 1 ? problems.map((p) => p.path) : fields.length > 1 ? fields.map((f) => f.path) : [err.path];
+  const init: GatewayErrorInit = { arguments: [...new Set(paths.map((p) => p.join('.')))] };
   if (problems.length > 1) init.problems = problems;
   if (err.upstream) {
     const { params, details, ...source } = err.upstream;
@@ -116,6 +168,7 @@ export function toGraphError(err: ItemError, databaseId: number | null): Gateway
     if (params !== undefined) init.params = params;
     if (details !== undefined) init.details = details;
   }
+  if (err.notApplied) init.notApplied = err.notApplied;
   if (databaseId !== null) init.databaseId = databaseId;
   // NOT_EXECUTED belongs to atomic bulk writes only; a single write is never one.
   return new GatewayError(err.code === 'NOT_EXECUTED' ? 'BAD_USER_INPUT' : err.code, err.message, init);

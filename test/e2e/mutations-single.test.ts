@@ -31,13 +31,13 @@ describe.each(SHAPES)('single writes on a site $shape', ({ sandbox, core }) => {
 
   it('updates and deletes an event with each method, by ID and by slug, through each interface', async () => {
     const made = await h.gql(
-      `mutation($i: EventInput!) { createEvent(via: LEGACY, input: $i) { event { databaseId slug virtual } } }`,
-      { i: { title: 'Legacy made', startDate: '2031-06-01T09:00:00Z', endDate: '2031-06-01T10:00:00Z', ...(core ? { virtual: true } : {}) } },
+      `mutation($i: EventInput!) { createEvent(via: LEGACY, input: $i) { event { databaseId slug template } } }`,
+      { i: { title: 'Legacy made', startDate: '2031-06-01T09:00:00Z', endDate: '2031-06-01T10:00:00Z', ...(core ? { template: 'single-wide.php' } : {}) } },
       'admin',
     );
     expect(made.errors).toBeUndefined();
     const { databaseId: id, slug } = made.data.createEvent.event;
-    if (core) expect(made.data.createEvent.event.virtual).toBe(true); // core-only: a calendar-core/v1 follow-up
+    if (core) expect(made.data.createEvent.event.template).toBe('single-wide.php'); // core-only: a calendar-core/v1 follow-up
     const U = `mutation($id: ID!, $t: EventIdType, $m: UpdateMethod, $v: WriteInterface, $title: String) { updateEvent(id: $id, idType: $t, method: $m, via: $v, input: { title: $title }) { event { title } } }`;
     const cases: [string, string, string | null, string | null][] = [
       ...(core ? ([[String(id), 'DATABASE_ID', 'PATCH', 'CORE'], [String(id), 'DATABASE_ID', 'PUT', 'CORE']] as [string, string, string, string][]) : []),
@@ -70,8 +70,8 @@ describe.each(SHAPES)('single writes on a site $shape', ({ sandbox, core }) => {
     // Deleting a trashed event for good: the site will not show it any more (404 `{error}`), so there is no event to return.
     const d4 = await h.gql(`mutation($id: ID!) { deleteEvent(id: $id, force: true) { permanently event { title } } }`, { id: String(id) }, 'admin');
     expect(d4.data.deleteEvent).toEqual({ permanently: true, event: null });
-    // Gone for good: the legacy single read says it does not exist.
-    expect((await rest.get(`/calendar/events/v1/events/${id}`, 'admin')).status).toBe(404);
+    // Gone for good: the legacy single read says it does not exist (400 naming `id` as a real site answers, or 404).
+    expect([400, 404]).toContain((await rest.get(`/calendar/events/v1/events/${id}`, 'admin')).status);
   });
 
   it('a delete answers the event it deleted, whichever interface: legacy DELETE (one request), or a read before the calendar-core DELETE', async () => {
@@ -197,11 +197,11 @@ describe('inputs spanning both interfaces (a site with calendar-core/v1)', () =>
 
   it('creates an event through calendar-core/v1, then the legacy-only fields and inline venue/organizer through the legacy interface', async () => {
     const r = await h.gql(
-      `mutation($input: EventInput!) { createEvent(input: $input) { event { databaseId title website showMap hideFromListings duration virtual startDate venues { title city } organizers { title email } } } }`,
+      `mutation($input: EventInput!) { createEvent(input: $input) { event { databaseId title website showMap hideFromListings duration template startDate venues { title city } organizers { title email } } } }`,
       {
         input: {
           title: 'Spanning event', startDate: '2031-05-01T10:00:00+01:00', endDate: '2031-05-01T12:00:00+01:00', timezone: 'Europe/London', featured: true, cost: '12',
-          website: 'https://example.org/spanning', showMap: false, hideFromListings: true, duration: 7200, virtual: true, commentStatus: 'CLOSED',
+          website: 'https://example.org/spanning', showMap: false, hideFromListings: true, duration: 7200, template: 'single-wide.php',
           venue: { title: 'Inline Hall', city: 'Boston' }, organizers: [{ title: 'Inline Org', email: 'inline@example.org' }],
         },
       },
@@ -209,7 +209,7 @@ describe('inputs spanning both interfaces (a site with calendar-core/v1)', () =>
     );
     expect(r.errors).toBeUndefined();
     const e = r.data.createEvent.event;
-    expect(e).toMatchObject({ title: 'Spanning event', website: 'https://example.org/spanning', showMap: false, hideFromListings: true, duration: 7200, virtual: true, startDate: '2031-05-01T10:00:00+01:00' });
+    expect(e).toMatchObject({ title: 'Spanning event', website: 'https://example.org/spanning', showMap: false, hideFromListings: true, duration: 7200, template: 'single-wide.php', startDate: '2031-05-01T10:00:00+01:00' });
     expect(e.venues).toEqual([{ title: 'Inline Hall', city: 'Boston' }]);
     expect(e.organizers).toEqual([{ title: 'Inline Org', email: 'inline@example.org' }]);
     // The create, then the legacy follow-up carrying the event's whole state (the legacy update resets what it omits).
@@ -219,7 +219,7 @@ describe('inputs spanning both interfaces (a site with calendar-core/v1)', () =>
     expect(legacy).toMatchObject({ website: 'https://example.org/spanning', show_map: false, hide_from_listings: true, start_date: '2031-05-01 10:00:00', end_date: '2031-05-01 12:00:00', timezone: 'Europe/London', featured: true });
     expect(legacy.cost_details.values).toEqual(['12']);
     const core = (await rest.get(`/calendar-core/v1/events/${e.databaseId}`, 'admin')).body;
-    expect(core).toMatchObject({ virtual: true, start_date: '2031-05-01 10:00:00' });
+    expect(core).toMatchObject({ template: 'single-wide.php', start_date: '2031-05-01 10:00:00' });
     expect(Number(core.duration)).toBe(7200);
   });
 

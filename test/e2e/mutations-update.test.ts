@@ -192,18 +192,22 @@ describe('calendar-core updates send both dates and the matching duration', () =
   afterAll(() => h.close());
   beforeEach(() => h.mark());
 
-  it.each(['PATCH', 'PUT'])('%s with endDate only: one core read, one write, duration follows', async (m) => {
+  it.each(['PATCH', 'PUT'])('%s with endDate only: the stored state read, one write, the fields its answer hides read back; duration follows', async (m) => {
     const made = await rest.send('POST', '/calendar-core/v1/events', { title: 'Core dates', start_date: '2031-03-10 10:00:00', end_date: '2031-03-10 12:00:00', timezone: 'Europe/Paris' }, 'admin');
     const id = made.body.id;
     h.mark();
     const r = await h.gql(UPDATE, { id: String(id), input: { endDate: '2031-03-10T13:00:00+01:00' }, m }, 'admin');
     expect(r.errors).toBeUndefined();
-    expect(h.calls().map((c) => `${c.method} ${c.route}`)).toEqual([`GET /calendar-core/v1/events/(?P<id>\\d+)`, `${m} /calendar-core/v1/events/(?P<id>\\d+)`]);
+    expect(h.calls().map((c) => `${c.method} ${c.route}`)).toEqual([
+      'GET /calendar/events/v1/events/(?P<id>\\d+)',
+      `${m} /calendar-core/v1/events/(?P<id>\\d+)`,
+      'GET /calendar/events/v1/events/(?P<id>\\d+)',
+    ]);
     const c = (await rest.get(`/calendar-core/v1/events/${id}`, 'admin')).body;
     expect([c.start_date, c.end_date, Number(c.duration)]).toEqual(['2031-03-10 10:00:00', '2031-03-10 13:00:00', 3 * 3600]);
   });
 
-  it('duration alone moves the end; both dates and a zone need no read', async () => {
+  it('duration alone moves the end; both dates and a zone are sent as given', async () => {
     const made = await rest.send('POST', '/calendar-core/v1/events', { title: 'Core duration', start_date: '2031-03-12 10:00:00', end_date: '2031-03-12 12:00:00', timezone: 'Europe/Paris' }, 'admin');
     const id = made.body.id;
     const r = await h.gql(UPDATE, { id: String(id), input: { duration: 5400 } }, 'admin');
@@ -211,7 +215,7 @@ describe('calendar-core updates send both dates and the matching duration', () =
     h.mark();
     const both = await h.gql(UPDATE, { id: String(id), input: { startDate: '2031-03-13T10:00:00Z', endDate: '2031-03-13T11:00:00Z', timezone: 'UTC' } }, 'admin');
     expect(both.data.updateEvent.event).toMatchObject({ startDate: '2031-03-13T10:00:00Z', endDate: '2031-03-13T11:00:00Z' });
-    expect(h.calls().map((c) => c.method)).toEqual(['PATCH']);
+    expect(h.calls().map((c) => c.method)).toEqual(['GET', 'PATCH', 'GET']);
     const c = (await rest.get(`/calendar-core/v1/events/${id}`, 'admin')).body;
     expect(Number(c.duration)).toBe(3600);
   });

@@ -94,7 +94,99 @@ describe('fetchWindow', () => {
   });
 
   it('round-trips cursors', () => {
-    expect(decodeCursor(encodeCursor(123), 'after')).toBe(123);
+    expect(decodeCursor(encodeCursor(123), 'after')).toEqual({ offset: 123, id: null, key: null });
+    const scope = { list: 'L1', id: (x: Item) => x.id, key: (x: Item) => x.key };
+    const c = encodeCursor(7, scope, { id: 42, key: '2027-01-01T00:00:00Z' });
+    expect(decodeCursor(c, 'after', 'L1')).toEqual({ offset: 7, id: 42, key: '2027-01-01T00:00:00Z' });
+  });
+
+  it('refuses a cursor of another list, naming the argument', () => {
+    const c = encodeCursor(7, { list: 'L1', id: (x: Item) => x.id }, { id: 42, key: 'k' });
+    expect(() => decodeCursor(c, 'after', 'L2')).toThrow(/after: this cursor belongs to another list/);
+  });
+});
+
+interface Item {
+  id: number;
+  key: string;
+}
+
+/** A list sorted by key then ID that changes between requests. */
+function live(n: number) {
+  const items: Item[] = Array.from({ length: n }, (_, i) => ({ id: i + 1, key: `k${String(i * 10).padStart(6, '0')}` }));
+  const sorted = () => [...items].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : a.id - b.id));
+  let next = n + 1;
+  const fetch = async (page: number, perPage: number): Promise<ListPage> => {
+    const all = sorted();
+    return { items: all.slice((page - 1) * perPage, page * perPage), total: all.length };
+  };
+  return {
+    fetch,
+    items,
+    insertBefore: (key: string) => items.push({ id: next++, key }),
+    remove: (id: number) => items.splice(items.findIndex((x) => x.id === id), 1),
+  };
+}
+
+describe('keyset cursors: a list that changes during a walk', () => {
+  const scope = { list: 'L', id: (x: unknown) => (x as Item).id, key: (x: unknown) => (x as Item).key };
+
+  async function walk(l: ReturnType<typeof live>, per: number, between: (page: number, seen: Item[]) => void): Promise<Item[]> {
+    const seen: Item[] = [];
+    let after: string | undefined;
+    for (let page = 0; page < 1000; page++) {
+      const w = await fetchWindow<Item>(l.fetch, { first: per, ...(after ? { after } : {}) }, limits, 50, undefined, scope);
+      seen.push(...w.items);
+      if (!w.hasNextPage || !w.items.length) break;
+      after = encodeCursor(w.offset + w.items.length - 1, scope as never, w.items[w.items.length - 1]);
+      between(page, seen);
+    }
+    return seen;
+  }
+
+  it('neither repeats nor skips an item when items are added and removed before the cursor', async () => {
+    const l = live(200);
+    const original = new Set(l.items.map((x) => x.id));
+    const removed = new Set<number>();
+    const seen = await walk(l, 20, (page, seenSoFar) => {
+      // Three new items before everything, and one already-seen item removed, every page.
+      for (let i = 0; i < 3; i++) l.insertBefore(`a${page}-${i}`);
+      const gone = seenSoFar[page]!.id;
+      l.remove(gone);
+      removed.add(gone);
+    });
+    const ids = seen.map((x) => x.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const id of original) expect(ids, `item ${id}`).toContain(id);
+  });
+
+  it('resumes after a cursor whose item was deleted, by its key', async () => {
+    const l = live(100);
+    const first = await fetchWindow<Item>(l.fetch, { first: 10 }, limits, 50, undefined, scope);
+    const cursor = encodeCursor(9, scope as never, first.items[9]);
+    l.remove(first.items[9]!.id);
+    l.remove(first.items[8]!.id);
+    const next = await fetchWindow<Item>(l.fetch, { first: 10, after: cursor }, limits, 50, undefined, scope);
+    expect(next.items.map((x) => x.id)).toEqual(Array.from({ length: 10 }, (_, i) => i + 11));
+  });
+
+  it('finds an item that moved further than the margin', async () => {
+    const l = live(100);
+    const first = await fetchWindow<Item>(l.fetch, { first: 10 }, limits, 50, undefined, scope);
+    const cursor = encodeCursor(9, scope as never, first.items[9]);
+    for (let i = 0; i < 70; i++) l.insertBefore(`a${String(i).padStart(3, '0')}`);
+    const next = await fetchWindow<Item>(l.fetch, { first: 5, after: cursor }, limits, 50, undefined, scope);
+    expect(next.items.map((x) => x.id)).toEqual([11, 12, 13, 14, 15]);
+    expect(next.offset).toBe(80);
+  });
+
+  it('pages backwards with last/before the same way', async () => {
+    const l = live(100);
+    const w = await fetchWindow<Item>(l.fetch, { first: 10, after: encodeCursor(49, scope as never, { id: 50, key: l.items[49]!.key }) }, limits, 50, undefined, scope);
+    const before = encodeCursor(w.offset, scope as never, w.items[0]);
+    for (let i = 0; i < 5; i++) l.insertBefore(`a${i}`);
+    const back = await fetchWindow<Item>(l.fetch, { last: 5, before }, limits, 50, undefined, scope);
+    expect(back.items.map((x) => x.id)).toEqual([46, 47, 48, 49, 50]);
   });
 });
 

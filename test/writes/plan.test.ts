@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { parseIndex, type SiteInfo } from '../../src/upstream/discovery.ts';
-import { EVENTS, VENUES } from '../../src/writes/kinds.ts';
+import { EVENTS, ORGANIZERS, VENUES } from '../../src/writes/kinds.ts';
 import {
   atomicRequests, checkBulkSize, chooseApi, completePayloads, createJobs, deleteJobs, deleteManyApi, MAX_BULK_ITEMS, readFor, updateJobs, writeJob,
 } from '../../src/writes/plan.ts';
@@ -15,7 +15,8 @@ const CORE_EVENT = '/calendar-core/v1/events/(?P<id>[\\d]+)';
 function site(namespaces: string[], coreBatchable = false): SiteInfo {
   const routes: Record<string, unknown> = {
     '/batch/v1': { namespace: '', methods: ['POST'], endpoints: [{ methods: ['POST'], args: { requests: { type: 'array', maxItems: 25 } } }] },
-    [CORE_EVENT]: { namespace: 'calendar-core/v1', methods: ['GET', 'PATCH', 'DELETE'], endpoints: [{ methods: ['GET', 'PATCH', 'DELETE'], args: {}, ...(coreBatchable ? { allow_batch: { v1: true } } : {}) }] },
+    // No `args`: the index does not describe them, so the spec's names are sent.
+    [CORE_EVENT]: { namespace: 'calendar-core/v1', methods: ['GET', 'PATCH', 'DELETE'], endpoints: [{ methods: ['GET', 'PATCH', 'DELETE'], ...(coreBatchable ? { allow_batch: { v1: true } } : {}) }] },
   };
   return parseIndex({ namespaces, routes, timezone_string: 'Europe/Paris' });
 }
@@ -93,15 +94,16 @@ describe('reads and payloads', () => {
   const update = (input: object, api: 'core' | 'legacy', method: 'PATCH' | 'DELETE' = 'PATCH') =>
     writeJob(BOTH, EVENTS, 0, { item: ['input'], fields: ['input'], id: ['id'] }, input, { id: 5 }, api, method);
 
-  it('readFor: legacy updates read the legacy state; core date changes without both dates and zone read the stored ones', () => {
-    expect(readFor(ZONE, EVENTS, update({ title: 't' }, 'legacy'))).toBe('legacy');
-    expect(readFor(ZONE, EVENTS, update({ website: 'https://x.org' }, 'core'))).toBe('legacy');
-    expect(readFor(ZONE, EVENTS, update({ endDate: when.endDate }, 'core'))).toBe('core');
-    expect(readFor(ZONE, EVENTS, update({ ...when }, 'core'))).toBeUndefined();
-    expect(readFor(ZONE, EVENTS, update({ title: 't' }, 'core'))).toBeUndefined();
-    expect(readFor(ZONE, EVENTS, { ...update({}, 'core'), method: 'DELETE' })).toBe('core');
-    expect(readFor(ZONE, VENUES, writeJob(BOTH, VENUES, 0, { item: [], fields: [], id: [] }, { city: 'x' }, { id: 2 }, 'legacy', 'PATCH'))).toBeUndefined();
-    expect(readFor(ZONE, EVENTS, createJobs(BOTH, EVENTS, [{ ...when, title: 'n' }], 'legacy')[0]!)).toBeUndefined();
+  it('readFor: every update reads the stored state (events and venues through the legacy interface where the site has it); core deletes read first', () => {
+    expect(readFor(BOTH, EVENTS, update({ title: 't' }, 'legacy'))).toBe('legacy');
+    expect(readFor(BOTH, EVENTS, update({ website: 'https://x.org' }, 'core'))).toBe('legacy');
+    expect(readFor(BOTH, EVENTS, update({ title: 't' }, 'core'))).toBe('legacy');
+    expect(readFor(CORE_ONLY, EVENTS, update({ endDate: when.endDate }, 'core'))).toBe('core');
+    expect(readFor(BOTH, EVENTS, { ...update({}, 'core'), method: 'DELETE' })).toBe('core');
+    expect(readFor(BOTH, EVENTS, { ...update({}, 'legacy'), method: 'DELETE' })).toBeUndefined();
+    expect(readFor(BOTH, VENUES, writeJob(BOTH, VENUES, 0, { item: [], fields: [], id: [] }, { city: 'x' }, { id: 2 }, 'core', 'PATCH'))).toBe('legacy');
+    expect(readFor(BOTH, ORGANIZERS, writeJob(BOTH, ORGANIZERS, 0, { item: [], fields: [], id: [] }, { phone: '1' }, { id: 2 }, 'core', 'PATCH'))).toBe('core');
+    expect(readFor(BOTH, EVENTS, createJobs(BOTH, EVENTS, [{ ...when, title: 'n' }], 'legacy')[0]!)).toBeUndefined();
   });
 
   it('completePayloads: a core end-date change sends both dates and the duration from the stored start', () => {

@@ -1,0 +1,222 @@
+/**
+ * After the writes of a mutation: every create and update is checked against
+ * what the site kept, repaired once where it can be, and failed with
+ * WRITE_NOT_APPLIED where it still differs (docs/writes.md "Verification").
+ *
+ * For each item written:
+ *
+ * 1. the view after: the answer of its last write (writes/verify.ts `viewOf`);
+ *    fields the check needs that this answer does not show (a legacy-only
+ *    field after a calendar-core PATCH, which 6.15.14 resets) are read back,
+ *    fresh, through the interface that shows them: one GET per item, all
+ *    items in parallel;
+ * 2. the comparison (`mismatches`): each field set holds the value asked, each
+ *    field not set kept the value read before the write;
+ * 3. each field that differs is written once more through a route that
+ *    declares it and has not carried it yet: the other interface first (an
+ *    event through the legacy interface gets its complete state, as the
+ *    legacy update needs; anything else only the fields that differ). A field
+ *    no such route takes is not repaired;
+ * 4. the repair's answer is laid over the view, and what still differs fails
+ *    the item with WRITE_NOT_APPLIED (its object is still returned: it was
+ *    written, not as asked).
+ *
+ * Extra requests: none when the answer shows everything and holds it; one
+ * read per item whose answer hides a field to check; one write per item that
+ * needs a repair.
+ */
+import type { Context } from '../context.ts';
+import { graphField, legacyEventState, restName, storedDates, type Api, type Json } from '../mapping/inputs.ts';
+import type { WriteOutcome, WriteRequest } from '../upstream/batch.ts';
+import { writeRequest } from '../upstream/calendar-writes.ts';
+import type { AnyInput, AnyModel, KindSpec } from './kinds.ts';
+import { convertOptions, followMethod, legacyRepair, other, type Job } from './plan.ts';
+import { readState } from './reads.ts';
+import { notKeptError, unknownError, upstreamOf, type ItemError, type NotApplied } from './results.ts';
+import { askedOf, mismatches, overlay, shows, unseen, viewOf, type Asked, type FieldValue, type Mismatch, type View } from './verify.ts';
+
+/** One answer about the object: a write's, or a read after the writes. */
+export interface Answer {
+  api: Api;
+  body: unknown;
+  /** A read back, not a write's answer. */
+  read?: boolean;
+}
+
+/** An item written, to be checked. `sent`: the REST payloads sent, per interface, in order. */
+export interface Written<I extends AnyInput> {
+  job: Job<I>;
+  databaseId: number;
+  answers: Answer[];
+  sent: { api: Api; payload: Json }[];
+  /** Set when the check fails the item. */
+  error?: ItemError;
+}
+
+/** Sends requests the way the engine sends writes (batched where allowed; lost answers reconciled). */
+export type Sender = (reqs: WriteRequest[], what: { api: Api; databaseId: number; payload: Json }[]) => Promise<WriteOutcome[]>;
+
+interface State<I extends AnyInput> {
+  item: Written<I>;
+  asked: Asked;
+  before: View | null;
+  after: View;
+  /** The interface of the last write (not read). */
+  lastWrite: Api;
+}
+
+const lastOf = <T>(xs: readonly T[]): T => xs[xs.length - 1]!;
+
+/** The interfaces other than the last writer's that show fields the check needs and the answer hid. */
+function readBacks<I extends AnyInput>(ctx: Context, spec: KindSpec<I, AnyModel>, s: State<I>): Api[] {
+  const has = (api: Api) => (api === 'core' ? ctx.site.hasCore : ctx.site.hasLegacy);
+  const out = new Set<Api>();
+  const last = lastOf(s.item.answers).api;
+  for (const f of unseen(s.asked, s.before, s.after)) {
+    const api = other(last);
+    if (has(api) && shows(spec.kind, api, f)) out.add(api);
+  }
+  return [...out];
+}
+
+/** The graph fields each interface's payloads carried. */
+function carried<I extends AnyInput>(spec: KindSpec<I, AnyModel>, item: Written<I>): Map<Api, Set<string>> {
+  const out = new Map<Api, Set<string>>([['core', new Set()], ['legacy', new Set()]]);
+  for (const s of item.sent) for (const key of Object.keys(s.payload)) out.get(s.api)!.add(graphField(spec.kind, s.api, key, item.job.input));
+  return out;
+}
+
+const DATE_FIELDS = new Set(['startDate', 'endDate', 'timezone', 'duration']);
+
+/** The interface each differing field can be written through once more; fields with none are left out. */
+function repairRoutes<I extends AnyInput>(ctx: Context, spec: KindSpec<I, AnyModel>, s: State<I>, mm: Mismatch[]): Map<Api, Mismatch[]> {
+  const has = (api: Api) => (api === 'core' ? ctx.site.hasCore : ctx.site.hasLegacy);
+  const sent = carried(spec, s.item);
+  const out = new Map<Api, Mismatch[]>();
+  for (const m of mm) {
+    const field = DATE_FIELDS.has(m.field) ? 'startDate' : m.field;
+    const api = [other(s.lastWrite), s.lastWrite].find((a) => has(a) && restName(spec.kind, field, a, s.item.job.declared) !== null && !sent.get(a)!.has(field));
+    if (api) out.set(api, [...(out.get(api) ?? []), m]);
+  }
+  return out;
+}
+
+/** A graph input holding the value each differing field should have (dates: the instants expected). */
+function repairInput<I extends AnyInput>(s: State<I>, mm: Mismatch[]): Record<string, unknown> {
+  const input = s.item.job.input as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const m of mm) {
+    if (DATE_FIELDS.has(m.field)) continue;
+    out[m.field] = m.set && input[m.field] !== undefined ? input[m.field] : (m.asked as FieldValue);
+  }
+  const d = s.asked.dates;
+  if (d && mm.some((m) => DATE_FIELDS.has(m.field))) Object.assign(out, { startDate: d.start, endDate: d.end, timezone: d.zone });
+  return out;
+}
+
+/** The request that writes the differing fields again through `api`; null when none can be made. */
+function repairRequest<I extends AnyInput>(ctx: Context, spec: KindSpec<I, AnyModel>, s: State<I>, api: Api, mm: Mismatch[]): WriteRequest | null {
+  const { job, databaseId } = s.item;
+  const event = job.input ? spec.asEvent(job.input) : null;
+  const before = job.target && job.stored?.ok ? job.stored.body : undefined;
+  const latest = lastOf(s.item.answers);
+  let payload: Json | null;
+  if (event && api === 'legacy') {
+    // The legacy update resets what it omits: the complete state, as of before the write (or the latest answer for a new event).
+    const base = before !== undefined ? legacyEventState(before, job.read ?? 'legacy') : legacyEventState(latest.body, latest.api);
+    payload = legacyRepair(ctx.site, event, job.declared, base, legacyEventState(latest.body, latest.api), before !== undefined ? storedDates(before) : storedDates(latest.body));
+  } else {
+    const synth = repairInput(s, mm) as I;
+    const o = { ...convertOptions(ctx.site.timezone, spec, synth, s.asked.dates?.zone), declared: job.declared };
+    payload = spec.payloads(synth, api, o).primary;
+    if (s.asked.dates && 'start_date' in payload) payload.duration = s.asked.dates.duration;
+    // The calendar-core PATCH resets `sticky` when omitted (6.15.14): sent as it should be.
+    if (event && api === 'core' && !('sticky' in payload) && before !== undefined) {
+      const sticky = legacyEventState(before, job.read ?? 'legacy').sticky;
+      if (typeof sticky === 'boolean' && restName(spec.kind, 'sticky', 'core', job.declared) !== null) payload.sticky = sticky;
+    }
+  }
+  if (!payload || !Object.keys(payload).length) return null;
+  return writeRequest(api, spec.kind, followMethod(api), { id: databaseId }, payload);
+}
+
+function notApplied<I extends AnyInput>(s: State<I>, mm: Mismatch[]): NotApplied[] {
+  return mm.map((m) => ({ field: m.field, path: [...s.item.job.fieldPrefix, m.field], reason: m.set ? 'IGNORED' : 'CHANGED', asked: m.asked, kept: m.kept }));
+}
+
+/**
+ * Checks every item written, reads back and repairs as needed; sets `error`
+ * on the items the site did not apply as asked, and appends the reads and
+ * repairs to `answers`.
+ */
+export async function checkWrites<I extends AnyInput>(ctx: Context, spec: KindSpec<I, AnyModel>, items: Written<I>[], send: Sender): Promise<void> {
+  const zone = ctx.site.timezone;
+  const states: State<I>[] = items
+    .filter((item) => item.job.input && item.answers.length)
+    .map((item) => {
+      const { job } = item;
+      const beforeBody = job.target && job.stored?.ok ? job.stored.body : undefined;
+      const last = lastOf(item.answers);
+      return {
+        item,
+        asked: askedOf(spec.kind, job.input!, zone, beforeBody),
+        before: beforeBody !== undefined && job.read ? viewOf(spec.kind, job.read, beforeBody) : null,
+        after: viewOf(spec.kind, last.api, last.body),
+        lastWrite: last.api,
+      };
+    });
+
+  // 1. What the answers hid, read back (one level of parallel reads).
+  await Promise.all(
+    states.flatMap((s) =>
+      readBacks(ctx, spec, s).map(async (api) => {
+        const r = await readState(ctx, api, spec.kind, { id: s.item.databaseId });
+        // A failed read checks nothing more: the fields it would have shown are not judged.
+        if (!r.ok) return;
+        s.item.answers.push({ api, body: r.body, read: true });
+        s.after = overlay(s.after, viewOf(spec.kind, api, r.body));
+      }),
+    ),
+  );
+
+  // 2. What differs, and the repairs (one level of writes).
+  const repairs: { s: State<I>; req: WriteRequest; api: Api }[] = [];
+  const still = new Map<State<I>, Mismatch[]>();
+  for (const s of states) {
+    const mm = mismatches(s.asked, s.before, s.after);
+    if (!mm.length) continue;
+    still.set(s, mm);
+    for (const [api, fields] of repairRoutes(ctx, spec, s, mm)) {
+      const req = repairRequest(ctx, spec, s, api, fields);
+      if (req) repairs.push({ s, req, api });
+    }
+  }
+  if (repairs.length) {
+    const outcomes = await send(
+      repairs.map((r) => r.req),
+      repairs.map((r) => ({ api: r.api, databaseId: r.s.item.databaseId, payload: r.req.body ?? {} })),
+    );
+    repairs.forEach((r, k) => {
+      const o = outcomes[k]!;
+      const { item } = r.s;
+      if (o.ok) {
+        item.sent.push({ api: r.api, payload: r.req.body ?? {} });
+        item.answers.push({ api: r.api, body: o.body });
+        r.s.after = overlay(r.s.after, viewOf(spec.kind, r.api, o.body));
+        return;
+      }
+      const why = `the repair through ${r.req.route} ${o.unknown ? 'was sent but its answer was lost' : 'failed'} (${o.error.message})`;
+      item.error = o.unknown
+        ? unknownError(o.error, item.job.itemPath, `Written (ID ${item.databaseId}), but ${why}`)
+        : { ...notKeptError(notApplied(r.s, still.get(r.s)!), item.job.itemPath, `Written (ID ${item.databaseId})`), upstream: upstreamOf(o.error) };
+    });
+  }
+
+  // 3. What still differs fails its item.
+  const repaired = new Set(repairs.map((r) => r.s));
+  for (const s of still.keys()) {
+    if (s.item.error) continue;
+    const mm = mismatches(s.asked, s.before, s.after);
+    if (mm.length) s.item.error = notKeptError(notApplied(s, mm), s.item.job.itemPath, `Written (ID ${s.item.databaseId})${repaired.has(s) ? ' and repaired once' : ''}`);
+  }
+}
