@@ -37,6 +37,8 @@ const DEFAULTS: Record<string, unknown> = {
   'session.budget': 500,
   'session.deadlineMs': 15000,
   'session.siteRetryMs': 5000,
+  'writes.lockLeaseMs': 30000,
+  'writes.lockWaitMs': 5000,
   redisUrl: undefined,
   'rateLimit.max': 0,
   'rateLimit.windowSeconds': 60,

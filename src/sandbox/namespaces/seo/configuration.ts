@@ -117,7 +117,8 @@ export function configurationRoutes(): RouteDecl[] {
     description: { type: 'string' },
   };
   return [
-    route('configuration/site_representation', endpoint('POST', manage, siteRepresentation, siteArgs, 'Set how the site is represented')),
+    // The action reads every field of SITE_REPRESENTATION_FIELDS, `website_name` too, which the route does not declare.
+    route('configuration/site_representation', endpoint('POST', manage, siteRepresentation, siteArgs, 'Set how the site is represented', ['website_name'])),
     route('configuration/social_profiles', endpoint('POST', manage, socialProfiles, {
       social_site_a: { type: 'string' },
       social_site_b: { type: 'string' },
