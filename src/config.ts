@@ -389,6 +389,8 @@ export const SETTINGS: readonly Setting[] = [
   { env: 'UPSTREAM_BUDGET', path: 'session.budget', kind: 'int', meaning: 'upstream requests (retries included) one operation may send' },
   { env: 'OPERATION_DEADLINE_MS', path: 'session.deadlineMs', kind: 'int', meaning: "wall time for one operation's upstream work, retries included" },
   { env: 'SITE_RETRY_MS', path: 'session.siteRetryMs', kind: 'int', meaning: "while the site's index has never been read, operations retry it at most this often" },
+  { env: 'WRITE_LOCK_LEASE_MS', path: 'writes.lockLeaseMs', kind: 'int', meaning: 'life of a write lock held in Redis whose holder never releases it' },
+  { env: 'WRITE_LOCK_WAIT_MS', path: 'writes.lockWaitMs', kind: 'int', meaning: 'longest an update waits for its object\'s lock (then WRITE_LOCK_TIMEOUT)' },
   { env: 'RATE_LIMIT_MAX', path: 'rateLimit.max', kind: 'int', meaning: 'GraphQL requests per window and client; 0: no limit' },
   { env: 'RATE_LIMIT_WINDOW_SECONDS', path: 'rateLimit.windowSeconds', kind: 'int', meaning: 'rate-limit window' },
   { env: 'RATE_LIMIT_KEY', path: 'rateLimit.key', kind: 'enum', meaning: 'what a client is counted by: ip, or credential (Authorization; anonymous callers by ip)' },
