@@ -91,17 +91,22 @@ async function prepare<I extends AnyInput, M extends AnyModel>(ctx: Context, spe
     refInputs.length ? checkReferences(ctx, refInputs) : new Map<number, RefProblem[]>(),
   ]);
 
+  for (const j of live) if (j.read && j.target) j.stored = states.get(stateKey(j.read, spec.kind, j.target));
+  // A calendar-core read refused ambiguously (its 403 for a missing ID): a legacy read tells.
+  const unsure = live.flatMap((j) => (j.method !== 'DELETE' && j.stored && !j.stored.ok && ambiguous(j.stored.error) && databaseIdOfTarget(j.target) !== null ? [databaseIdOfTarget(j.target)!] : []));
+  const gone = unsure.length ? await confirmAbsent(ctx, spec.kind, unsure) : new Set<number>();
+
   for (const j of live) {
-    if (j.read && j.target) j.stored = states.get(stateKey(j.read, spec.kind, j.target));
     if (j.method === 'DELETE') continue;
     const problems: Problem[] = (refs.get(j.index) ?? []).map((p) => ({ path: [...j.fieldPrefix, p.field], message: refMessage(p) }));
     if (j.stored && !j.stored.ok) {
       // Without the stored state the payload cannot be made: the input's own problems come first.
       const e = j.stored.error;
+      const missing = j.target && (absent(e) || gone.has(databaseIdOfTarget(j.target) ?? 0));
       j.error = problems.length
         ? inputError(problems)
-        : absent(e) && j.target
-          ? { ...fromGateway(notFoundError(e, spec.kind, j.target), j.idPath), message: `Not written: ${notFoundError(e, spec.kind, j.target).message}` }
+        : missing
+          ? { ...fromGateway(notFoundError(e, spec.kind, j.target!), j.idPath), message: `Not written: ${notFoundError(e, spec.kind, j.target!).message}` }
           : { code: e.code, message: `Not written: the ${spec.type.toLowerCase()}'s stored state, which this update must send, could not be read: ${e.message}`, path: j.idPath, upstream: upstreamOf(e) };
       continue;
     }

@@ -48,7 +48,7 @@ async function site(sandbox: SandboxOptionsInput): Promise<Site> {
 }
 
 /** The sandbox's stored row of an event (whatever either interface shows). */
-function stored(s: Site, id: number) {
+function stored(s: Site, id: number): Record<string, any> {
   const p = s.h.sandbox.site.store.post<Record<string, unknown>>(id)!;
   return { ...p, ...p.meta, sticky: p.menuOrder === -1, categories: s.h.sandbox.site.store.termIdsOf(id, 'calendar_events_cat') };
 }
