@@ -183,6 +183,8 @@ export function createObserver(opts: ObserverOptions) {
     withLogScope(recordOf(e.tag), () => own.warn(
       {
         route: e.route,
+        // As sent, in the site's names (`/tribe/events/v1/events/5` on an unmodified site); `route` keeps the spec's.
+        path: e.path,
         status: e.status,
         code: e.error ?? null,
         cause: e.cause ?? null,

@@ -5,6 +5,7 @@ import type { NamespaceModel, SiteInfo } from '../mapping/site-models.ts';
 import { parseIndex } from '../upstream/discovery.ts';
 import { GatewayError } from '../errors.ts';
 import { INDEXED_NAMESPACES, namespaceIndex } from '../upstream/site-index.ts';
+import { specNamespace } from '../upstream/names.ts';
 
 function fromSite(site: SiteInfo, name: string): NamespaceModel {
   const available = site.namespaces.includes(name);
@@ -15,13 +16,15 @@ function fromSite(site: SiteInfo, name: string): NamespaceModel {
 export const siteQuery: Pick<QueryResolvers, 'site' | 'namespaces' | 'namespace'> = {
   site: (_p, _a, ctx) => ctx.site,
   namespaces: (_p, _a, ctx) => [...new Set([...INDEXED_NAMESPACES, ...ctx.site.namespaces])].map((n) => fromSite(ctx.site, n)),
-  namespace: async (_p, { name }, ctx) => {
+  namespace: async (_p, args, ctx) => {
+    // A plugin's own name (`tribe/events/v1`) names the same namespace as the spec's (upstream/names.ts).
+    const name = specNamespace(args.name);
     if (!(INDEXED_NAMESPACES as readonly string[]).includes(name) && !ctx.site.namespaces.includes(name)) {
       throw GatewayError.badInput(`namespace: ${JSON.stringify(name)} is neither in the spec nor on this site (known: ${INDEXED_NAMESPACES.join(', ')})`, { arguments: ['name'] });
     }
     if (!ctx.site.namespaces.includes(name)) return fromSite(ctx.site, name);
     const raw = await namespaceIndex(ctx.upstream, name);
-    // The namespace index has the root index's `routes` shape (../shared/reference/site-upstream.md §4).
+    // The namespace index has the root index's `routes` shape (docs/real-sites.md).
     const parsed = parseIndex({ namespaces: [name], routes: obj(raw, 'namespace index').routes ?? {} });
     return { ...fromSite(parsed, name), raw };
   },

@@ -127,6 +127,12 @@ describe('the same graph under every name', () => {
     expect(d.namespace.routes.map((r: any) => r.pattern)).toContain('/calendar/events/v1/events');
   });
 
+  it('a namespace asked for by the plugin’s own name is the same namespace', async () => {
+    const bySpec = same(await everywhere(`{ namespace(name: "calendar/events/v1") { name available routes { pattern } } }`)) as any;
+    const byPlugin = same(await everywhere(`{ namespace(name: "tribe/events/v1") { name available routes { pattern } } }`)) as any;
+    expect(byPlugin).toEqual(bySpec);
+  });
+
   it('events through the legacy list, with venues, organizers and categories', async () => {
     const d = same(await everywhere(`{ events(first: 10) { totalCount nodes { databaseId title startDate venues { title city } organizers { title } categories { name } } } }`)) as any;
     expect(d.events.nodes).toHaveLength(10);

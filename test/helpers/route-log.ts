@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { toSpecPath } from '../../src/upstream/names.ts';
 
 export const ROUTE_LOG_DIR = fileURLToPath(new URL('../../.test-logs/routes/', import.meta.url));
 
@@ -45,8 +46,10 @@ export function readRouteLogs(): LoggedCall[] {
       if (!line.trim()) continue;
       const e = JSON.parse(line) as { method: string; route?: string; status: number; batch?: LoggedCall[]; agent?: string };
       if (!e.agent?.startsWith('sitegraph/')) continue;
-      out.push({ method: e.method, route: e.route, status: e.status });
-      for (const b of e.batch ?? []) out.push({ method: b.method, route: b.route, status: b.status });
+      // Sandboxes under the plugins' names log their routes (`/tribe/events/v1/...`): read back in spec names.
+      const spec = (route?: string) => (route === undefined ? undefined : toSpecPath(route));
+      out.push({ method: e.method, route: spec(e.route), status: e.status });
+      for (const b of e.batch ?? []) out.push({ method: b.method, route: spec(b.route), status: b.status });
     }
   }
   return out;
