@@ -80,8 +80,12 @@ async function sandbox(latencyMs: number): Promise<{ url: string; requests: () =
   return { url, requests };
 }
 
-const gatewayProcess = (upstream: string, env: Record<string, string>) =>
-  child(['src/main.ts', '--upstream', upstream, '--port', '0'], { LOG_LEVEL: 'warn', LOG_FORMAT: 'json', ...env }, /sitegraph GraphQL: (http:\/\/\S+\/graphql)/);
+/** A gateway process: its GraphQL URL and its admin listener's (metrics). */
+async function gatewayProcess(upstream: string, env: Record<string, string>): Promise<{ url: string; adminUrl: string }> {
+  const banner = await child(['src/main.ts', '--upstream', upstream, '--port', '0'], { LOG_LEVEL: 'warn', LOG_FORMAT: 'json', ...env }, /(sitegraph GraphQL: http:\/\/\S+\/graphql[^\n]*\nsitegraph admin: http:\/\/\S+)/);
+  const [, url, adminUrl] = /GraphQL: (\S+)[\s\S]*admin: (\S+)/.exec(banner)!;
+  return { url: url!, adminUrl: adminUrl! };
+}
 
 async function gatewayIn(upstream: string, config: ConfigInput): Promise<Gateway> {
   return startGateway(parseConfig({ port: 0, log: { level: 'silent' }, ...config } as ConfigInput), upstream);
@@ -124,8 +128,9 @@ async function burst(fn: (i: number) => Promise<unknown>, n: number, concurrency
   return performance.now() - t0;
 }
 
-async function metric(url: string, name: string): Promise<number> {
-  const text = await (await fetch(url.replace(/\/graphql$/, '/metrics'))).text();
+/** A metric of a gateway, from its admin listener (`adminUrl`). */
+async function metric(adminUrl: string, name: string): Promise<number> {
+  const text = await (await fetch(`${adminUrl}/metrics`)).text();
   return text.split('\n').filter((l) => l.startsWith(name)).reduce((a, l) => a + Number(l.split(' ').pop()), 0);
 }
 
@@ -189,7 +194,8 @@ async function w1Throughput(upstream: string, requests: () => number): Promise<{
 
 async function twoInstances(upstream: string, redisUrl: string, requests: () => number) {
   const env = { REDIS_URL: redisUrl, CACHE_TTL_SECONDS: '60' };
-  const urls = await Promise.all([gatewayProcess(upstream, env), gatewayProcess(upstream, env)]);
+  const gateways = await Promise.all([gatewayProcess(upstream, env), gatewayProcess(upstream, env)]);
+  const urls = gateways.map((g) => g.url);
   const anon = urls.map((u) => client(u));
   const admin = client(urls[0]!, `Basic ${Buffer.from(`admin:${PASSWORD}`).toString('base64')}`);
   const ids: number[] = (await anon[0]!.query('{ events(first: 30) { nodes { databaseId } } }')).events.nodes.map((e: any) => e.databaseId);
@@ -198,7 +204,7 @@ async function twoInstances(upstream: string, redisUrl: string, requests: () => 
     ...ids.map((id) => `{ event(id: "${id}", idType: DATABASE_ID) { title startDate venues { title } } }`),
   ];
   const lookups = async (result: string) =>
-    (await Promise.all(urls.map((u) => metric(u, `sitegraph_cache_lookups_total{result="${result}"}`)))).reduce((a, b) => a + b, 0);
+    (await Promise.all(gateways.map((g) => metric(g.adminUrl, `sitegraph_cache_lookups_total{result="${result}"}`)))).reduce((a, b) => a + b, 0);
   const n = REQUESTS * 2;
   /** `n` operations alternating between the instances; a write through the first every `writeEvery` (0: none). */
   const phase = async (writeEvery: number) => {

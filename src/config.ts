@@ -131,6 +131,15 @@ export const configSchema = z.object({
        */
       budget: z.number().int().min(1).default(500),
       /**
+       * `UPSTREAM_BUDGET_ANONYMOUS`: the same budget for operations the site sees as anonymous
+       * (no Authorization from the caller, no SITEGRAPH_SERVICE_AUTH): 50. The canonical
+       * front-end reads need 1 to 21 requests (README "How reads go upstream"); 50 leaves room
+       * for a page with several lists while one anonymous request can no longer make hundreds
+       * (issue 19: 190 requests, two seconds of a ten-worker PHP site, from one request).
+       * Callers with a credential keep `budget`: the site knows who they are.
+       */
+      anonymousBudget: z.number().int().min(1).default(50),
+      /**
        * `OPERATION_DEADLINE_MS`: wall time for one operation's upstream work, retries and
        * backoff included: 15 s. Longer than one headers timeout (10 s) so a slow archive
        * still answers, shorter than the usual 30 s of clients and proxies, so the caller
@@ -151,6 +160,14 @@ export const configSchema = z.object({
    * them in memory.
    */
   redisUrl: z.string().regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL').optional(),
+  /**
+   * `REDIS_KEY_PREFIX`: what every key this gateway puts in Redis starts with: `sitegraph:`.
+   * After it comes the site's short hash (of the REST root URL; store/keys.ts), so gateways for
+   * different sites share one Redis without sharing a key; a prefix per deployment keeps
+   * deployments (staging, production) of the same site apart too. Apollo Router's
+   * `redis.namespace` plays the same part.
+   */
+  redisKeyPrefix: z.string().min(1).max(100).regex(/^[!-~]+$/, 'must be printable ASCII without spaces').default('sitegraph:'),
   /** Write locks: one update of an object at a time (src/writes/lock.ts, docs/writes.md). */
   writes: z
     .object({
@@ -229,6 +246,41 @@ export const configSchema = z.object({
        * hundred list pages; the oldest entries go first beyond it.
        */
       memoryMaxBytes: z.number().int().min(0).default(64 * 1024 * 1024),
+    })
+    .prefault({}),
+  /** Compression of the gateway's answers (src/compression.ts, README "Compression"). */
+  compression: z
+    .object({
+      /**
+       * `COMPRESS_MIN_BYTES`: answers of at least this many bytes are compressed (brotli or gzip, as
+       * the client's Accept-Encoding asks): 1024. Below about a kilobyte the coding's headers and
+       * the CPU cost more than the bytes saved (a small answer fits one TCP packet either way).
+       */
+      minBytes: z.number().int().min(0).default(1024),
+      /** `COMPRESSION=0` turns it off (a proxy in front that compresses itself). */
+      enabled: z.boolean().default(true),
+    })
+    .prefault({}),
+  /** The admin listener: /metrics, /readyz, POST /purge (src/admin/, README "Admin listener"). */
+  admin: z
+    .object({
+      /**
+       * `ADMIN_PORT`. Unset: the public port + 1 (4001 beside the default 4000), and a free
+       * port when the public port is 0 (tests); `0`: a free port. A port of its own, so the
+       * public port never shows the site's URL, namespaces or metrics, and probes and scrapes
+       * are not counted by rate limits.
+       */
+      port: z.number().int().min(0).max(65535).optional(),
+      /** `ADMIN_HOST`: loopback by default, like HOST: the purge endpoint has no authentication of its own. */
+      host: z.string().default('127.0.0.1'),
+      /**
+       * `READINESS_REFRESH_SECONDS`: how often the site's index is read again in the background
+       * for /readyz (and for operations, which then see a new plugin's routes): 15 s. /readyz
+       * answers from the last reading, so probes never cost the site a request each; 15 s is
+       * within the usual probe period (Kubernetes: 10 s) and one small request per 15 s is
+       * nothing to a site.
+       */
+      readinessRefreshSeconds: z.number().int().min(1).max(3_600).default(15),
     })
     .prefault({}),
   /** `GRAPHIQL=0` turns the GraphiQL page off. */
@@ -320,6 +372,17 @@ export const configSchema = z.object({
     .prefault({}),
 });
 
+/**
+ * The admin listener's port: `ADMIN_PORT`, else the public port + 1, else (the public
+ * port is 0, a free one) a free port too. PORT 65535 has no + 1: ADMIN_PORT must be set.
+ */
+export function adminPortOf(config: Pick<Config, 'port' | 'admin'>): number {
+  if (config.admin.port !== undefined) return config.admin.port;
+  if (config.port === 0) return 0;
+  if (config.port === 65_535) throw new ConfigError('invalid configuration: PORT is 65535, so ADMIN_PORT (by default PORT + 1) must be set');
+  return config.port + 1;
+}
+
 /** An origin as browsers send it in `Origin`: `new URL(o).origin` gives it back unchanged. */
 function isOrigin(o: string): boolean {
   try {
@@ -368,6 +431,7 @@ export const SETTINGS: readonly Setting[] = [
   },
   { env: 'SITEGRAPH_SERVICE_AUTH', path: 'serviceAuth', kind: 'string', meaning: 'user:application-password for callers without credentials', unset: 'such callers are anonymous' },
   { env: 'REDIS_URL', path: 'redisUrl', kind: 'string', meaning: 'Redis shared by several gateway instances (redis://host:6379/0)', unset: 'each instance keeps its stores in memory' },
+  { env: 'REDIS_KEY_PREFIX', path: 'redisKeyPrefix', kind: 'string', meaning: "prefix of every Redis key (then the site's hash)" },
   { env: 'UPSTREAM_CONNECTIONS', path: 'upstream.connections', kind: 'int', meaning: 'undici pool connections per origin' },
   { env: 'UPSTREAM_CONNECT_TIMEOUT_MS', path: 'upstream.connectTimeoutMs', kind: 'int', meaning: 'connect timeout' },
   { env: 'UPSTREAM_HEADERS_TIMEOUT_MS', path: 'upstream.headersTimeoutMs', kind: 'int', meaning: 'time to response headers' },
@@ -386,7 +450,8 @@ export const SETTINGS: readonly Setting[] = [
   { env: 'MAX_SLUG_LENGTH', path: 'limits.maxSlugLength', kind: 'int', meaning: 'characters of a slug' },
   { env: 'MAX_URL_LENGTH', path: 'limits.maxUrlLength', kind: 'int', meaning: 'characters of a URL argument' },
   { env: 'MAX_ARGUMENT_LENGTH', path: 'limits.maxArgumentLength', kind: 'int', meaning: 'characters of any other string or ID argument' },
-  { env: 'UPSTREAM_BUDGET', path: 'session.budget', kind: 'int', meaning: 'upstream requests (retries included) one operation may send' },
+  { env: 'UPSTREAM_BUDGET', path: 'session.budget', kind: 'int', meaning: 'upstream requests (retries included) one operation with a credential may send' },
+  { env: 'UPSTREAM_BUDGET_ANONYMOUS', path: 'session.anonymousBudget', kind: 'int', meaning: 'the same, for operations the site sees as anonymous' },
   { env: 'OPERATION_DEADLINE_MS', path: 'session.deadlineMs', kind: 'int', meaning: "wall time for one operation's upstream work, retries included" },
   { env: 'SITE_RETRY_MS', path: 'session.siteRetryMs', kind: 'int', meaning: "while the site's index has never been read, operations retry it at most this often" },
   { env: 'WRITE_LOCK_LEASE_MS', path: 'writes.lockLeaseMs', kind: 'int', meaning: 'life of a write lock held in Redis whose holder never releases it' },
@@ -399,6 +464,11 @@ export const SETTINGS: readonly Setting[] = [
   { env: 'SAFELIST', path: 'persistedDocuments.safelist', kind: 'bool', meaning: "run only the manifest's operations (needs PERSISTED_DOCUMENTS)" },
   { env: 'CACHE_TTL_SECONDS', path: 'cache.ttlSeconds', kind: 'int', meaning: 'how long a site answer is reused; 0: no cache' },
   { env: 'CACHE_MEMORY_MAX_BYTES', path: 'cache.memoryMaxBytes', kind: 'int', meaning: 'size of the in-memory cache (without REDIS_URL)' },
+  { env: 'COMPRESS_MIN_BYTES', path: 'compression.minBytes', kind: 'int', meaning: 'answers of at least this size are compressed (br or gzip, as Accept-Encoding asks)' },
+  { env: 'COMPRESSION', path: 'compression.enabled', kind: 'bool', meaning: 'compress answers (0: a proxy in front does)' },
+  { env: 'ADMIN_PORT', path: 'admin.port', kind: 'int', meaning: 'admin listener port (/metrics, /readyz, POST /purge); 0: a free port', unset: 'PORT + 1 (a free port when PORT is 0)' },
+  { env: 'ADMIN_HOST', path: 'admin.host', kind: 'string', meaning: 'admin listener address (loopback; it has no authentication)' },
+  { env: 'READINESS_REFRESH_SECONDS', path: 'admin.readinessRefreshSeconds', kind: 'int', meaning: "how often the site's index is read again in the background (/readyz answers from it)" },
   { env: 'GRAPHIQL', path: 'graphiql', kind: 'bool', meaning: 'serve GraphiQL at /graphql to browsers' },
   { env: 'INTROSPECTION', path: 'introspection', kind: 'bool', meaning: 'allow introspection (__schema, __type)' },
   { env: 'CORS_ORIGINS', path: 'cors.origins', kind: 'list', meaning: 'origins whose pages may call the gateway (comma-separated, exact)' },

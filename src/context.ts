@@ -13,6 +13,7 @@ import type { UpstreamClient } from './upstream/client.ts';
 import type { SiteInfo } from './upstream/discovery.ts';
 import type { GatewayError } from './errors.ts';
 import { createOperationSession, type OperationSession } from './upstream/session.ts';
+import type { ChangeSink } from './subscriptions/types.ts';
 import { createWriteLocks, type WriteLocks } from './writes/lock.ts';
 
 export interface Context {
@@ -38,6 +39,8 @@ export interface Context {
   readonly tag: object | undefined;
   /** The gateway's write locks: one update of an object at a time (writes/lock.ts). */
   readonly locks: WriteLocks;
+  /** Told of every write the site took, so subscribers hear of it at once (src/subscriptions/); unset: no subscriptions. */
+  readonly changes: ChangeSink | undefined;
 }
 
 export interface ContextInit {
@@ -58,6 +61,8 @@ export interface ContextInit {
   tag?: object;
   /** The gateway's write locks; without, this process's own (in memory). */
   locks?: WriteLocks;
+  /** Where writes are published for subscribers (src/subscriptions/); without, nowhere. */
+  changes?: ChangeSink;
 }
 
 /** The write locks of contexts made without a gateway's: one set per process. */
@@ -69,12 +74,13 @@ export function createContext(init: ContextInit): Context {
     site,
     concurrency: config.limits.upstreamConcurrency,
     budget: config.session.budget,
+    anonymousBudget: config.session.anonymousBudget,
     deadlineMs: config.session.deadlineMs,
     ...(init.signal ? { signal: init.signal } : {}),
     ...(init.cache ? { cache: init.cache } : {}),
     ...(init.tag ? { tag: init.tag } : {}),
   });
-  return new RequestContext(config, site, upstream, init.refreshSite, init.headers ?? {}, init.totals ?? new TotalHints(), init.tag, init.locks ?? processLocks);
+  return new RequestContext(config, site, upstream, init.refreshSite, init.headers ?? {}, init.totals ?? new TotalHints(), init.tag, init.locks ?? processLocks, init.changes);
 }
 
 /**
@@ -97,6 +103,7 @@ class RequestContext implements Context {
     readonly totals: TotalHints,
     readonly tag: object | undefined,
     readonly locks: WriteLocks,
+    readonly changes: ChangeSink | undefined,
   ) {
     this.refreshSite = refreshSite ?? (async () => this.site);
   }

@@ -9,7 +9,7 @@
 // First: graphql-js reads NODE_ENV when it is loaded (production unless set).
 import './production.ts';
 import { assertPortFree, columns, parseFlags, portError, runCli, stopOnSignals, type FlagSpec } from './cli-kit.ts';
-import { CONFIG_FILE_SETTING, ConfigError, SETTINGS, loadConfig, settingDefault } from './config.ts';
+import { CONFIG_FILE_SETTING, ConfigError, SETTINGS, adminPortOf, loadConfig, settingDefault } from './config.ts';
 import { SandboxConfigError, parseSandboxOptions, sandboxOptions } from './sandbox/options.ts';
 import type { RunningSandbox } from './sandbox/server.ts';
 
@@ -51,6 +51,7 @@ async function main(): Promise<void> {
   const sandboxOptionsChecked = config.upstreamUrl ? null : parseSandboxOptions(sandboxOptions(process.env, {}, sources), sources);
   const hint = 'choose another with --port or PORT';
   await assertPortFree(config.host, config.port, hint);
+  await assertPortFree(config.admin.host, adminPortOf(config), 'the admin listener is PORT + 1 by default: choose its port with ADMIN_PORT');
   // Loaded only now: `--help` and a bad flag answer without loading the graph.
   const [{ startGateway }, { startSandbox }, { sandboxBanner }] = await Promise.all([
     import('./server.ts'),
@@ -71,7 +72,16 @@ async function main(): Promise<void> {
   });
   if (sandbox) console.log(sandboxBanner(sandbox));
   console.log(`sitegraph GraphQL: ${gateway.url} (open it in a browser for GraphiQL)`);
+  console.log(`sitegraph admin: ${gateway.adminUrl} (GET /metrics, GET /readyz, POST /purge)`);
   console.log(`upstream: ${upstream}`);
+  // REDIS_URL set: whether it answered at start, and where this site's keys live (README "Redis").
+  if (gateway.redis) {
+    console.log(
+      gateway.redis.up
+        ? `redis: ${gateway.redis.label} (keys under ${gateway.redis.keys.root})`
+        : `redis: ${gateway.redis.label} cannot be reached (${gateway.redis.problem ?? 'no answer'}): serving uncached until it can; /readyz says degraded`,
+    );
+  }
   // OTEL_* set: say where the spans go (README "Tracing (OpenTelemetry)").
   if (gateway.tracing) console.log(gateway.tracing.description);
   // 15 s: Apollo gives requests in flight 10 s to finish, then the rest closes in moments.

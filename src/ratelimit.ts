@@ -3,7 +3,9 @@
  * of `max` requests per `windowSeconds` for each client key.
  *
  * Counters live in memory, or in Redis when the gateway has one (`REDIS_URL`),
- * so that several instances share one count per client. Redis is never a
+ * so that several instances share one count per client (under the site's keys,
+ * `<REDIS_KEY_PREFIX><site>:ratelimit:<client>`, store/keys.ts: a client's count
+ * in front of one site is not its count in front of another). Redis is never a
  * reason to refuse service: while it is away (or a command fails) the
  * instance's own in-memory counter answers instead.
  *
@@ -109,9 +111,6 @@ if ttl < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]); ttl = tonumber(ARGV[1])
 return {n, ttl}
 `;
 
-/** Redis key prefix: one namespace per feature in the shared Redis. */
-const PREFIX = 'sitegraph:ratelimit:';
-
 export function createRateLimiter(config: Pick<RateLimitConfig, 'max' | 'windowSeconds'>, redis?: SharedRedis): RateLimiter {
   const windowMs = config.windowSeconds * 1000;
   const memory = memoryCounter(windowMs);
@@ -126,7 +125,7 @@ export function createRateLimiter(config: Pick<RateLimitConfig, 'max' | 'windowS
     async hit(key) {
       if (redis?.up) {
         try {
-          const [count, ttl] = (await redis.client.eval(REDIS_HIT, 1, PREFIX + key, String(windowMs))) as [number, number];
+          const [count, ttl] = (await redis.client.eval(REDIS_HIT, 1, redis.key('ratelimit', key), String(windowMs))) as [number, number];
           return decide(Number(count), Number(ttl), 'redis');
         } catch {
           // Redis failed this command (timeout, restart): count here instead.

@@ -1,7 +1,10 @@
 /**
- * The gateway's HTTP server: `/graphql` (Apollo Server 5 over node:http; a
- * browser gets GraphiQL), `/graphiql/*` assets, `/healthz`, `/readyz` (re-reads
- * the site's index), `/metrics` (Prometheus).
+ * The gateway's HTTP servers. The public one: `/graphql` (Apollo Server 5 over
+ * node:http; a browser gets GraphiQL), `/graphiql/*` assets and a minimal
+ * `/healthz`, answers compressed when the client asks (src/respond.ts). The
+ * admin listener (src/admin/server.ts, ADMIN_PORT, loopback): `/metrics`,
+ * `/readyz` (src/readiness.ts: from the background reading of the site's
+ * index, never a request per call) and `POST /purge`.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -26,7 +29,7 @@ import { buildFederatedSchema } from './federation.ts';
 import { SiteState } from './site.ts';
 import { applyPersistedDocuments, loadPersistedDocuments } from './plugins/safelist.ts';
 import { clientKey, createRateLimiter, rateLimitHeaders, sendRateLimited } from './ratelimit.ts';
-import { connectRedis } from './store/redis.ts';
+import { connectRedis, type SharedRedis } from './store/redis.ts';
 import { createWriteLocks } from './writes/lock.ts';
 import { createGatewayCache } from './cache/index.ts';
 import { cacheControlPlugin } from './cache/response.ts';
@@ -35,14 +38,26 @@ import type { TracerProvider } from '@opentelemetry/api';
 import { createTracing, type Tracing } from './telemetry.ts';
 import { tracingPlugin } from './plugins/tracing.ts';
 import { GatewayError, isGatewayError } from './errors.ts';
+import { adminPortOf } from './config.ts';
+import { portError } from './cli-kit.ts';
+import { Readiness } from './readiness.ts';
+import { createResponder } from './respond.ts';
+import { startAdmin, type AdminListener } from './admin/server.ts';
 
 const MAX_BODY = 1024 * 1024;
+/** How long the start waits for Redis before going on without it (a refused connection answers at once). */
+const REDIS_START_WAIT_MS = 1_500;
 
 export interface Gateway {
   url: string;
+  /** The admin listener, `http://host:port` (GET /metrics, GET /readyz, POST /purge). */
+  adminUrl: string;
   client: UpstreamClient;
   site: SiteState;
   metrics: Metrics;
+  readiness: Readiness;
+  /** The Redis connection (REDIS_URL), or undefined without one: `up`, `problem` and `label` for the banner. */
+  redis: SharedRedis | undefined;
   /** The gateway's logger (src/log.ts): modules started with the gateway log through it. */
   log: Logger;
   /** Tracing, when on (OTEL_* or `tracerProvider`; src/telemetry.ts); null when off. */
@@ -104,8 +119,14 @@ export async function startGateway(config: Config, upstreamUrl: string, options:
   const observer = createObserver({ log, metrics, serviceAuth: config.serviceAuth !== undefined, isInternal });
   const cors = createCors(config.cors);
   // The one Redis connection of this instance (REDIS_URL), shared by everything several
-  // instances must agree on (store/redis.ts). Unset: everything stays in memory.
-  const redis = config.redisUrl ? connectRedis(config.redisUrl) : undefined;
+  // instances must agree on (store/redis.ts), every key under REDIS_KEY_PREFIX and the
+  // site's hash (store/keys.ts). Unset: everything stays in memory.
+  const redis = config.redisUrl ? connectRedis(config.redisUrl, { prefix: config.redisKeyPrefix, site: upstreamUrl }) : undefined;
+  // A Redis that cannot be reached does not stop the start: said here, in the banner
+  // (src/main.ts) and by /readyz ("degraded"); answers go uncached until it is back.
+  if (redis && !(await redis.ready(REDIS_START_WAIT_MS))) {
+    log.warn({ redis: redis.label, problem: redis.problem }, 'Redis cannot be reached: serving uncached (APQ and rate limits per instance) until it is; /readyz says degraded');
+  }
   // The upstream GET cache (CACHE_TTL_SECONDS) and the APQ store, in Redis when there is one (cache/index.ts).
   const cache = createGatewayCache(config, redis, metrics, log);
   // One update of an object at a time: in this process, and through Redis across instances (writes/lock.ts).
@@ -127,8 +148,13 @@ export async function startGateway(config: Config, upstreamUrl: string, options:
   } catch (err) {
     // Start anyway (issue 9, finding 10): gateway-only fields answer, fields that need
     // the site say UPSTREAM_UNAVAILABLE, /readyz says 503, and it recovers by itself.
-    log.warn({ err: (err as Error).message }, "the site's index could not be read yet; /readyz and the next operations will retry");
+    log.warn({ err: (err as Error).message }, "the site's index could not be read yet; it is read again in the background and by the next operations");
   }
+  // /readyz answers from the latest reading; the index is read again every READINESS_REFRESH_SECONDS.
+  const readiness = new Readiness(site, redis, config.admin.readinessRefreshSeconds * 1000, log);
+  readiness.start();
+  // Answers compressed as the client asks (COMPRESS_MIN_BYTES, COMPRESSION; src/respond.ts).
+  const responder = createResponder(config.compression);
 
   /**
    * One controller per GraphQL request in progress: aborted when its client
@@ -196,26 +222,16 @@ export async function startGateway(config: Config, upstreamUrl: string, options:
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://gateway.invalid');
     const method = (req.method ?? 'GET').toUpperCase();
+    // Only that the process answers: the site's URL, namespaces and metrics are the admin listener's.
     if (url.pathname === '/healthz') return json(res, 200, { status: 'ok' });
-    if (url.pathname === '/readyz') {
-      try {
-        const info = await site.refresh();
-        return json(res, 200, { status: 'ready', site: info.url, namespaces: info.namespaces, calendarInterface: info.calendarInterface });
-      } catch (err) {
-        return json(res, 503, { status: 'unavailable', error: err instanceof Error ? err.message : String(err) });
-      }
-    }
-    if (url.pathname === '/metrics') {
-      res.writeHead(200, { 'content-type': metrics.registry.contentType });
-      res.end(await metrics.registry.metrics());
-      return;
-    }
     if (url.pathname.startsWith('/graphiql/') && config.graphiql) {
-      const asset = graphiqlAsset(url.pathname.slice('/graphiql/'.length));
+      const name = url.pathname.slice('/graphiql/'.length);
+      const asset = graphiqlAsset(name);
       if (asset) {
-        res.writeHead(200, { 'content-type': asset.type, 'cache-control': 'public, max-age=3600' });
-        res.end(asset.body);
-        return;
+        res.statusCode = 200;
+        res.setHeader('content-type', asset.type);
+        res.setHeader('cache-control', 'public, max-age=3600');
+        return responder.endStatic(req, res, name, asset.body);
       }
     }
     if (url.pathname !== '/graphql' && url.pathname !== '/') return json(res, 404, { error: 'Not found. GraphQL is at /graphql.' });
@@ -226,8 +242,9 @@ export async function startGateway(config: Config, upstreamUrl: string, options:
     }
     const accept = req.headers.accept ?? '';
     if (method === 'GET' && config.graphiql && accept.includes('text/html') && !url.searchParams.has('query')) {
-      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-      res.end(graphiqlPage('/graphql'));
+      res.statusCode = 200;
+      res.setHeader('content-type', 'text/html; charset=utf-8');
+      responder.end(req, res, graphiqlPage('/graphql'));
       return;
     }
     // CORS headers, and preflights answered before CSRF prevention sees them (cors.ts).
@@ -309,10 +326,9 @@ export async function startGateway(config: Config, upstreamUrl: string, options:
     for (const [k, v] of response.headers) res.setHeader(k, v);
     res.statusCode = response.status ?? 200;
     if (response.body.kind === 'complete') {
-      res.end(response.body.string);
+      responder.end(req, res, response.body.string);
     } else {
-      for await (const chunk of response.body.asyncIterator) res.write(chunk);
-      res.end();
+      await responder.stream(req, res, response.body.asyncIterator);
     }
   }
 
@@ -322,15 +338,40 @@ export async function startGateway(config: Config, upstreamUrl: string, options:
   });
   const { port } = httpServer.address() as AddressInfo;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+  // The admin listener: ADMIN_PORT, else the public port + 1 (a free one when PORT is 0).
+  let admin: AdminListener;
+  const adminPort = adminPortOf(config);
+  try {
+    admin = await startAdmin(config.admin.host, adminPort, {
+      metrics,
+      readiness,
+      responder,
+      log,
+      purge: { purgeAll: () => cache.upstream.purge() },
+    });
+  } catch (err) {
+    readiness.stop();
+    await new Promise<void>((resolve) => httpServer.close(() => resolve()));
+    await apollo.stop();
+    await client.close();
+    await redis?.close();
+    await tracing?.shutdown();
+    throw portError(err, config.admin.host, adminPort, 'the admin listener is PORT + 1 by default: choose its port with ADMIN_PORT') ?? err;
+  }
   return {
     url: `http://${host}:${port}/graphql`,
+    adminUrl: admin.url,
     client,
     site,
     metrics,
+    readiness,
+    redis,
     log,
     tracing,
     close: async () => {
       stopping = true;
+      readiness.stop();
+      await admin.close();
       for (const c of inProgress) c.abort(SHUTTING_DOWN());
       await apollo.stop();
       await client.close();

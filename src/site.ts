@@ -1,6 +1,9 @@
 /**
  * What the gateway knows about the site: its root index, read at start and
- * again on /readyz. Operations use the last good reading. Before the first
+ * again in the background every READINESS_REFRESH_SECONDS (src/readiness.ts),
+ * by `refreshSite`, and by operations while it has never been read. Operations
+ * use the last good reading; `last` is the outcome of the latest reading,
+ * whoever asked for it, which /readyz reports. Before the first
  * one succeeds (a site down when the gateway started), an operation tries
  * again at most once every `retryMs` and otherwise fails its site fields at
  * once with the last error, so a gateway started before its site comes up
@@ -17,8 +20,16 @@ export interface SiteStateOptions {
   timeoutMs?: number;
 }
 
+/** The latest reading of the index: when it ended, and its error if it failed. */
+export interface SiteReading {
+  /** `Date.now()` when it ended. */
+  at: number;
+  error: GatewayError | null;
+}
+
 export class SiteState {
   private info: SiteInfo | null = null;
+  private reading: SiteReading | null = null;
   private pending: Promise<SiteInfo> | null = null;
   private failure: { at: number; error: GatewayError } | null = null;
   private readonly retryMs: number;
@@ -36,6 +47,11 @@ export class SiteState {
     return this.info;
   }
 
+  /** The latest reading's outcome; null before the first one ended. */
+  get last(): SiteReading | null {
+    return this.reading;
+  }
+
   /** Reads the root index (with the service credential, if any); concurrent callers share one reading. */
   refresh(): Promise<SiteInfo> {
     this.pending ??= discover(this.client.session(null), AbortSignal.timeout(this.timeoutMs))
@@ -43,11 +59,13 @@ export class SiteState {
         (info) => {
           this.info = info;
           this.failure = null;
+          this.reading = { at: Date.now(), error: null };
           return info;
         },
         (err: unknown) => {
           const error = unavailable(err);
           this.failure = { at: performance.now(), error };
+          this.reading = { at: Date.now(), error };
           throw error;
         },
       )

@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CONFIG_FILE_SETTING, ConfigError, SETTINGS, configSchema, loadConfig, readConfigFile, settingPaths } from '../src/config.ts';
+import { CONFIG_FILE_SETTING, ConfigError, SETTINGS, adminPortOf, configSchema, loadConfig, readConfigFile, settingPaths } from '../src/config.ts';
 
 /** Every setting's default, by dotted path. */
 const DEFAULTS: Record<string, unknown> = {
@@ -35,11 +35,13 @@ const DEFAULTS: Record<string, unknown> = {
   'limits.maxUrlLength': 2048,
   'limits.maxArgumentLength': 1000,
   'session.budget': 500,
+  'session.anonymousBudget': 50,
   'session.deadlineMs': 15000,
   'session.siteRetryMs': 5000,
   'writes.lockLeaseMs': 30000,
   'writes.lockWaitMs': 5000,
   redisUrl: undefined,
+  redisKeyPrefix: 'sitegraph:',
   'rateLimit.max': 0,
   'rateLimit.windowSeconds': 60,
   'rateLimit.key': 'ip',
@@ -48,6 +50,11 @@ const DEFAULTS: Record<string, unknown> = {
   'persistedDocuments.safelist': false,
   'cache.ttlSeconds': 10,
   'cache.memoryMaxBytes': 67108864,
+  'compression.minBytes': 1024,
+  'compression.enabled': true,
+  'admin.port': undefined,
+  'admin.host': '127.0.0.1',
+  'admin.readinessRefreshSeconds': 15,
   graphiql: true,
   introspection: true,
   'cors.origins': [],
@@ -102,7 +109,8 @@ describe('the settings table', () => {
     const rows = SETTINGS.filter((s) => s.kind === 'int' || s.kind === 'bool');
     expect(rows.length).toBeGreaterThan(30);
     for (const s of rows) {
-      const d = at(configSchema.parse({}), s.path);
+      // ADMIN_PORT has no default of its own (PORT + 1): any port will do.
+      const d = at(configSchema.parse({}), s.path) ?? (s.kind === 'int' ? 0 : false);
       const [text, value] = s.kind === 'int' ? [String((d as number) + 1), (d as number) + 1] : [d ? '0' : '1', !d];
       // SAFELIST=1 is valid only with a manifest (the schema says so).
       const needs = s.env === 'SAFELIST' ? { PERSISTED_DOCUMENTS: 'persisted-documents.json' } : {};
@@ -119,6 +127,28 @@ describe('the settings table', () => {
       readme.includes(`\`${env}\``) || [...readme.matchAll(/`([A-Z_]+)\*`/g)].some((m) => env.startsWith(m[1]!));
     const missing = [...SETTINGS.map((s) => s.env), CONFIG_FILE_SETTING.env].filter((e) => !documented(e));
     expect(missing).toEqual([]);
+  });
+});
+
+describe('the admin listener and Redis keys', () => {
+  it('puts the admin listener on PORT + 1, a free port beside a free public port, or ADMIN_PORT', () => {
+    expect(adminPortOf(loadConfig({}))).toBe(4001);
+    expect(adminPortOf(loadConfig({ PORT: '8080' }))).toBe(8081);
+    expect(adminPortOf(loadConfig({ PORT: '0' }))).toBe(0);
+    expect(adminPortOf(loadConfig({ PORT: '8080', ADMIN_PORT: '9100' }))).toBe(9100);
+    expect(adminPortOf(loadConfig({ ADMIN_PORT: '0' }))).toBe(0);
+    expect(() => adminPortOf(loadConfig({ PORT: '65535' }))).toThrow(/ADMIN_PORT/);
+    expect(loadConfig({ ADMIN_HOST: '0.0.0.0' }).admin.host).toBe('0.0.0.0');
+  });
+
+  it('takes a key prefix without spaces, from the environment or the file', () => {
+    expect(loadConfig({ REDIS_KEY_PREFIX: 'acme-prod:' }).redisKeyPrefix).toBe('acme-prod:');
+    expect(() => loadConfig({ REDIS_KEY_PREFIX: 'two words' })).toThrow(/REDIS_KEY_PREFIX/);
+    expect(loadConfig({}, { config: configFile({ redisKeyPrefix: 'file:', admin: { port: 9200 }, compression: { minBytes: 2048 } }) })).toMatchObject({
+      redisKeyPrefix: 'file:',
+      admin: { port: 9200, host: '127.0.0.1', readinessRefreshSeconds: 15 },
+      compression: { minBytes: 2048, enabled: true },
+    });
   });
 });
 

@@ -2,13 +2,14 @@
  * Apollo Server's `cache` (a KeyValueCache; Apollo keeps automatic persisted
  * queries in it) over the gateway's Redis, so a query registered through one
  * instance is found by every other one (a CDN's GET may reach any of them).
+ * Keys are the site's (`<REDIS_KEY_PREFIX><site>:kv:<Apollo's key>`, store/keys.ts):
+ * a hash registered in front of one site is unknown in front of another.
  *
  * Redis away: a get is a miss (the client sends the full query again, as the
  * APQ protocol expects) and a set is dropped. Never an error to the caller.
  */
 import type { SharedRedis } from '../store/redis.ts';
 
-const PREFIX = 'sitegraph:kv:';
 /**
  * Seconds an entry is kept when Apollo gives no TTL (APQ registrations): a day.
  * A client whose hash was dropped registers it again on PERSISTED_QUERY_NOT_FOUND,
@@ -29,7 +30,7 @@ export class RedisKeyValueCache implements StringKeyValueCache {
 
   async get(key: string): Promise<string | undefined> {
     try {
-      return (await this.redis.client.get(PREFIX + key)) ?? undefined;
+      return (await this.redis.client.get(this.redis.key('kv', key))) ?? undefined;
     } catch {
       return undefined;
     }
@@ -39,7 +40,7 @@ export class RedisKeyValueCache implements StringKeyValueCache {
   async set(key: string, value: string, options?: { ttl?: number | null }): Promise<void> {
     try {
       const ttl = options?.ttl && options.ttl > 0 ? Math.ceil(options.ttl) : DEFAULT_TTL_SECONDS;
-      await this.redis.client.set(PREFIX + key, value, 'EX', ttl);
+      await this.redis.client.set(this.redis.key('kv', key), value, 'EX', ttl);
     } catch {
       /* dropped: the next request with this hash sends the query again */
     }
@@ -47,7 +48,7 @@ export class RedisKeyValueCache implements StringKeyValueCache {
 
   async delete(key: string): Promise<boolean> {
     try {
-      return (await this.redis.client.del(PREFIX + key)) > 0;
+      return (await this.redis.client.del(this.redis.key('kv', key))) > 0;
     } catch {
       return false;
     }

@@ -30,18 +30,21 @@ export function createGatewayCache(config: Config, redis: SharedRedis | undefine
     onLookup: (result) => metrics.cacheLookups.inc({ result }),
     onInvalidationError: (err) => log.warn({ err: (err as Error)?.message }, 'cache: a write could not invalidate the shared store (Redis away); entries are invalidated when it is back'),
   });
-  metrics.cacheStoreUp.set(redis ? 0 : 1);
+  metrics.cacheStoreUp.set(!redis || redis.up ? 1 : 0);
   if (redis) watch(redis, upstream, metrics, log);
   return { upstream, apq: redis ? new RedisKeyValueCache(redis) : undefined };
 }
 
 function watch(redis: SharedRedis, cache: UpstreamCache, metrics: Metrics, log: Logger): void {
-  let wasUp = false;
-  let wasDown = false;
+  // The start waits for the connection (server.ts): it may be up already, or known to be down.
+  let wasUp = redis.up;
+  let wasDown = !redis.up && redis.problem !== null;
   redis.client.on('ready', () => {
     metrics.cacheStoreUp.set(1);
+    // Back after an outage, or up at last after a start without it: writes made meanwhile
+    // through this instance could not bump the shared generations.
     if (wasDown) {
-      log.info('cache: Redis is back; invalidating what was stored before the outage');
+      log.info(wasUp ? 'cache: Redis is back; invalidating what was stored before the outage' : 'cache: Redis can be reached now; caching in it from here on');
       void cache.invalidateAll();
     }
     wasUp = true;
@@ -49,8 +52,9 @@ function watch(redis: SharedRedis, cache: UpstreamCache, metrics: Metrics, log: 
   });
   const down = () => {
     metrics.cacheStoreUp.set(0);
+    // Before it was ever up, the start has said so already (server.ts).
     if (wasUp && !wasDown) log.warn('cache: Redis is away; answering uncached until it is back');
-    if (wasUp) wasDown = true;
+    wasDown = true;
   };
   redis.client.on('close', down);
   redis.client.on('end', down);

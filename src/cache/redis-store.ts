@@ -1,8 +1,11 @@
 /**
  * The cache store over the gateway's one Redis connection (store/redis.ts),
- * shared by every instance on that Redis: entries (`sitegraph:c:<hash>`, with
- * Redis's own expiry) and one generation counter per family
- * (`sitegraph:gen:<family>`, INCR on a write through any instance).
+ * shared by every instance in front of the same site: entries
+ * (`<prefix><site>:c:<family>:<hash>`, with Redis's own expiry) and one
+ * generation counter per family (`<prefix><site>:gen:<family>`, INCR on a
+ * write through any instance). The prefix is REDIS_KEY_PREFIX and the site
+ * the REST root's hash (store/keys.ts): another site's gateways on the same
+ * Redis neither see these entries nor bump these counters.
  *
  * While Redis is away every call throws at once (the connection has no
  * offline queue) and the gateway answers uncached. When it comes back, every
@@ -12,9 +15,6 @@
 import type { SharedRedis } from '../store/redis.ts';
 import type { CacheStore, StoredRead } from './store.ts';
 
-const ENTRY = 'sitegraph:c:';
-const GENERATION = 'sitegraph:gen:';
-
 export class RedisStore implements CacheStore {
   constructor(private readonly redis: SharedRedis) {}
 
@@ -23,18 +23,18 @@ export class RedisStore implements CacheStore {
   }
 
   async read(family: string, key: string): Promise<StoredRead> {
-    const [generation, value] = await this.redis.client.mget(GENERATION + family, ENTRY + key);
+    const [generation, value] = await this.redis.client.mget(this.redis.key('gen', family), this.redis.key('c', key));
     return { generation: generation ?? '0', value: value ?? undefined };
   }
 
   async write(key: string, value: string, ttlMs: number): Promise<void> {
-    await this.redis.client.set(ENTRY + key, value, 'PX', ttlMs);
+    await this.redis.client.set(this.redis.key('c', key), value, 'PX', ttlMs);
   }
 
   async bump(families: readonly string[]): Promise<void> {
     if (families.length === 0) return;
     const multi = this.redis.client.multi();
-    for (const f of families) multi.incr(GENERATION + f);
+    for (const f of families) multi.incr(this.redis.key('gen', f));
     const results = await multi.exec();
     const failed = results?.find(([err]) => err);
     if (!results || failed) throw failed?.[0] ?? new Error('Redis did not run the invalidation');

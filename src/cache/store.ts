@@ -21,6 +21,8 @@ export interface CacheStore {
   write(key: string, value: string, ttlMs: number): Promise<void>;
   /** Makes every entry of these families unreachable. Throws when the store is unreachable. */
   bump(families: readonly string[]): Promise<void>;
+  /** Drops every entry this process holds (the memory store; Redis entries go by their generations and expiry). */
+  clear?(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -59,9 +61,13 @@ export class MemoryStore implements CacheStore {
     for (const f of families) this.#generations.set(f, (this.#generations.get(f) ?? 0) + 1);
   }
 
-  async close(): Promise<void> {
+  async clear(): Promise<void> {
     this.#entries.clear();
     this.#bytes = 0;
+  }
+
+  async close(): Promise<void> {
+    await this.clear();
   }
 
   #delete(key: string): void {

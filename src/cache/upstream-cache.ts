@@ -14,11 +14,18 @@
  *
  * A store that fails (Redis away) never fails a request: the lookup counts an
  * error and the request goes upstream.
+ *
+ * It also says which in-flight requests may be shared (`shareToken`, used by
+ * the client's single flight, upstream/flight.ts): identical GETs of the same
+ * moment share one request only while no write through this instance came in
+ * between (a local epoch per family, bumped with the generations) and, when
+ * the store was read, under the same generation, so a read that starts after
+ * a write never joins a request sent before it.
  */
 import { createHash } from 'node:crypto';
 import { encodeQuery, type UpstreamRequest, type UpstreamResponse } from '../upstream/client.ts';
 import { ANONYMOUS } from './identity.ts';
-import { ALL_FAMILIES, carriesSecret, familiesWrittenBy, familyOf, freshnessMs } from './policy.ts';
+import { ALL_FAMILIES, carriesSecret, familiesWrittenBy, familyOf, freshnessMs, isWrite } from './policy.ts';
 import type { CacheStore } from './store.ts';
 
 export interface UpstreamCacheOptions {
@@ -58,6 +65,8 @@ interface Entry {
 export class UpstreamCache {
   readonly #store: CacheStore;
   readonly #o: UpstreamCacheOptions;
+  /** Writes through this instance, per family: in-flight reads sent before one are not joined after it. */
+  readonly #epochs = new Map<string, number>();
 
   constructor(store: CacheStore, options: UpstreamCacheOptions) {
     this.#store = store;
@@ -106,13 +115,27 @@ export class UpstreamCache {
   }
 
   /**
-   * Stores a complete 2xx answer for as long as the site and the TTL allow;
-   * returns that time in ms (0: not stored). Never throws.
+   * What makes identical in-flight GETs shareable (upstream/flight.ts): the
+   * family's local write epoch and, after a lookup, the generation it read.
+   * Undefined: never shared (a write, or a GET that is not idempotent).
    */
-  async save(slot: CacheSlot, res: UpstreamResponse<unknown>): Promise<number> {
+  shareToken(req: UpstreamRequest, slot: CacheSlot | undefined): string | undefined {
+    if (req.method !== 'GET' && req.method !== 'HEAD') return undefined;
+    if (req.idempotent === false || isWrite(req)) return undefined;
+    const family = familyOf(req.path);
+    return `${family}:${this.#epochs.get(family) ?? 0}:${slot?.generation ?? ''}`;
+  }
+
+  /**
+   * Stores a complete 2xx answer for as long as the site and the TTL allow;
+   * returns that time in ms (0: not stored). Never throws. `store` false: only
+   * says how long it could be kept (another sharer of the same request stores it).
+   */
+  async save(slot: CacheSlot, res: UpstreamResponse<unknown>, store = true): Promise<number> {
     if (res.status < 200 || res.status >= 300) return 0;
     const ttlMs = freshnessMs(res.headers, slot.shared, this.#o.ttlMs);
     if (ttlMs <= 0) return 0;
+    if (!store) return ttlMs;
     const { 'set-cookie': _cookie, ...headers } = res.headers;
     const entry: Entry = { g: slot.generation, e: Date.now() + ttlMs, s: res.status, h: headers, b: res.body };
     const value = JSON.stringify(entry);
@@ -135,7 +158,23 @@ export class UpstreamCache {
     await this.#bump(ALL_FAMILIES);
   }
 
+  /**
+   * The admin purge (src/admin/purge.ts): every family bumped in the store (in
+   * Redis, for every instance of this site) and this process's memory emptied.
+   * Throws when the store cannot be reached, so the purge can say it failed.
+   */
+  async purge(): Promise<void> {
+    this.#local(ALL_FAMILIES);
+    await this.#store.bump(ALL_FAMILIES);
+    await this.#store.clear?.();
+  }
+
+  #local(families: readonly string[]): void {
+    for (const f of families) this.#epochs.set(f, (this.#epochs.get(f) ?? 0) + 1);
+  }
+
   async #bump(families: readonly string[]): Promise<void> {
+    this.#local(families);
     try {
       await this.#store.bump(families);
     } catch (err) {

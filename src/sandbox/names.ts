@@ -6,12 +6,11 @@
  * plugins' names, and the spec's too only through an alias plugin.
  *
  * Inside the sandbox every route is declared once, under the spec's name: the
- * plugin-named routes are copies of those declarations (`aliasRoutes`), and a
- * body answered to a plugin-named request has its links renamed on the way out
- * (`renameLinks`). Pure functions and data: no import of the site.
+ * plugin-named routes are copies of those declarations (route-table.ts
+ * `aliasRoutes`), and a body answered to a plugin-named request has its links
+ * renamed on the way out (`renameLinks`). Pure functions and data, importing
+ * nothing: options.ts reads them.
  */
-import type { RouteDecl } from './rest/types.ts';
-
 export type Names = 'spec' | 'plugin' | 'both';
 
 /**
@@ -114,27 +113,6 @@ export function servedNamespaces(spec: readonly string[], names: Names): string[
   if (names === 'spec') return [...spec];
   const plugin = spec.map(pluginNamespace);
   return names === 'plugin' ? plugin : [...plugin, ...spec.filter(isRenamed)];
-}
-
-/**
- * The route table under `names`: each declaration of a renamed namespace is
- * replaced (`plugin`) or followed (`both`) by a copy under the plugin's name
- * that shares its endpoints. Namespace indexes (`path` = `/<namespace>`) are
- * left alone: root.ts declares one per served name.
- */
-export function aliasRoutes(routes: readonly RouteDecl[], names: Names): RouteDecl[] {
-  if (names === 'spec') return [...routes];
-  const out: RouteDecl[] = [];
-  for (const decl of routes) {
-    if (!isRenamed(decl.namespace) || decl.path === `/${decl.namespace}`) {
-      out.push(decl);
-      continue;
-    }
-    const alias: RouteDecl = { ...decl, namespace: pluginNamespace(decl.namespace), path: pluginPath(decl.path), spec: decl };
-    if (names === 'both') out.push(decl);
-    out.push(alias);
-  }
-  return out;
 }
 
 /**

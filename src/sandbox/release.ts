@@ -9,23 +9,22 @@
  *
  * The lists were read from two real sites' root indexes (WordPress 6.1.9 + TEC
  * 5.7.1, WordPress 6.8.12 + TEC 6.15.14); test/sandbox/fixtures/declared-args.json
- * holds them whole, and release.test.ts compares the index with it.
+ * holds them whole, and release-args.test.ts compares the index with it.
+ * Data only, importing nothing (options.ts reads it); route-table.ts applies it.
  */
-import type { Method, RouteDecl } from './rest/types.ts';
-
 export type Tec = '5.7' | '6.15' | '6.17';
 
 /** Arguments one release does not declare on the endpoints of `route` serving any of `methods`. */
-interface Drop {
+export interface Drop {
   route: string;
-  methods: readonly Method[];
+  methods: readonly string[];
   args: readonly string[];
 }
 
 const LEGACY = '/calendar/events/v1';
 const CORE = '/calendar-core/v1';
-const WRITE: readonly Method[] = ['POST', 'PUT', 'PATCH'];
-const ITEM: readonly Method[] = ['GET', 'PUT', 'PATCH', 'DELETE'];
+const WRITE = ['POST', 'PUT', 'PATCH'];
+const ITEM = ['GET', 'PUT', 'PATCH', 'DELETE'];
 
 /** The legacy events list of 5.7.1 has none of the start/end bounds, `strict_dates` or `ticketed`. */
 const LEGACY_57: readonly Drop[] = [
@@ -53,26 +52,10 @@ const CORE_615: readonly Drop[] = [
   { route: `${CORE}/organizers/(?P<id>\\d+)`, methods: ITEM, args: ['id'] },
 ];
 
-const DROPS: Record<Tec, readonly Drop[]> = { '5.7': LEGACY_57, '6.15': CORE_615, '6.17': [] };
+export const DROPS: Record<Tec, readonly Drop[]> = { '5.7': LEGACY_57, '6.15': CORE_615, '6.17': [] };
 
 /** Namespaces a release does not have: 5.7.1 predates calendar-core and its onboarding wizard. */
 export const ABSENT: Record<Tec, readonly string[]> = { '5.7': ['calendar-core/v1', 'calendar-core/v2/onboarding'], '6.15': [], '6.17': [] };
-
-/** The route table as `tec` declares it: endpoints without the arguments the release lacks. */
-export function releaseRoutes(routes: readonly RouteDecl[], tec: Tec): RouteDecl[] {
-  const drops = DROPS[tec];
-  if (!drops.length) return [...routes];
-  return routes.map((decl) => {
-    const mine = drops.filter((d) => d.route === decl.path);
-    if (!mine.length) return decl;
-    const endpoints = decl.endpoints.map((ep) => {
-      const gone = new Set(mine.filter((d) => ep.methods.some((m) => d.methods.includes(m))).flatMap((d) => d.args));
-      if (!gone.size) return ep;
-      return { ...ep, args: Object.fromEntries(Object.entries(ep.args).filter(([name]) => !gone.has(name))) };
-    });
-    return { ...decl, endpoints };
-  });
-}
 
 /** What the site acts as under `tec`, one line (the banner and `--help`). */
 export function describeRelease(tec: Tec): string {

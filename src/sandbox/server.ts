@@ -16,6 +16,9 @@ import { parseQuery } from './rest/query.ts';
 import { RequestLog, undeclaredUses, type LogEntry } from './requestlog.ts';
 import { seedIfEmpty, type SeededUser } from './seed.ts';
 import { Sandbox, errorOutput } from './site.ts';
+import { negotiate } from '../compression.ts';
+import { promisify } from 'node:util';
+import { brotliCompress, constants, gzip } from 'node:zlib';
 
 const MAX_BODY = 10 * 1024 * 1024;
 
@@ -281,7 +284,15 @@ async function send(
     logIt();
     return;
   }
-  const buf = Buffer.from(payload, 'utf8');
+  let buf = Buffer.from(payload, 'utf8');
+  // Compressed as a web server in front of WordPress does (nginx's gzip, a CDN's brotli):
+  // bodies over 1 KB, in the coding the client's Accept-Encoding prefers (gzip on a tie).
+  const coding = res.req.method === 'HEAD' ? 'identity' : negotiate(res.req.headers['accept-encoding'], buf.length > COMPRESS_OVER, ['gzip', 'br']);
+  if (coding === 'gzip' || coding === 'br') {
+    buf = coding === 'gzip' ? await gzipAsync(buf) : await brotliAsync(buf, { params: { [constants.BROTLI_PARAM_QUALITY]: 4 } });
+    headers['Content-Encoding'] = coding;
+  }
+  headers.Vary = 'Accept-Encoding';
   headers['Content-Length'] = String(buf.length);
   res.writeHead(status, headers);
   if (res.req.method === 'HEAD') {
@@ -296,6 +307,11 @@ async function send(
   }
   logIt();
 }
+
+/** Bodies larger than this are compressed when the client asks (send). */
+const COMPRESS_OVER = 1024;
+const gzipAsync = promisify(gzip);
+const brotliAsync = promisify(brotliCompress);
 
 /**
  * JSON as WordPress sends it: `wp_json_encode` with PHP's default flags

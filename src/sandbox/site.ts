@@ -16,8 +16,8 @@ import { checkParams } from './rest/validate.ts';
 import { Store } from './store/db.ts';
 import type { SandboxOptions } from './options.ts';
 import { allRoutes } from './namespaces/index.ts';
-import { aliasRoutes, isPluginPath, renameLinks, specNamespace } from './names.ts';
-import { releaseRoutes } from './release.ts';
+import { isPluginPath, renameLinks, specNamespace } from './names.ts';
+import { aliasRoutes, releaseRoutes } from './route-table.ts';
 
 interface CompiledRoute {
   decl: RouteDecl;
@@ -83,7 +83,7 @@ export class Sandbox implements Site, Dispatcher, RouteTable {
     // A disabled namespace is absent: no index entry, no routes (an older or smaller site).
     // An entry starting with "/" removes the routes under that path (Yoast SEO free has
     // seo/v1 but no `/seo/v1/redirects` routes).
-    // The release's declarations first, then the names (both keyed by the spec's names; release.ts, names.ts).
+    // The release's declarations first, then the names (both keyed by the spec's names; route-table.ts).
     const gone = options.disable.filter((d) => d.startsWith('/'));
     const present = (r: RouteDecl) => !options.disable.includes(specNamespace(r.namespace)) && !gone.some((p) => r.path === p || r.path.startsWith(`${p}/`));
     this.routes = aliasRoutes(releaseRoutes(allRoutes(this), options.tec).filter(present), options.names);

@@ -1,16 +1,19 @@
 /**
- * The only module that sends HTTP to the site (../shared/DESIGN.md "Layout", ../shared/STYLE.md §4).
+ * The only module that sends HTTP to the site (docs/ARCHITECTURE.md, "The layers").
  *
  * Transport concerns are small layers composed once, in `UpstreamSession.request`:
  *
- *   buildTarget (URL + PHP-style query) -> buildHeaders (auth, UA, JSON)
+ *   buildTarget (URL + PHP-style query) -> buildHeaders (auth, UA, JSON, Accept-Encoding)
+ *   -> single flight (identical GETs of the same moment: one exchange; flight.ts)
  *   -> retry loop (GET/HEAD only) -> sendOnce (undici Pool, timeouts)
- *   -> readCapped (size cap while streaming) -> decodeBody (JSON / text / null)
- *   -> errors.ts (fromUpstreamResponse / fromTransportError)
+ *   -> readBody (gzip/br/deflate undone; the size cap on the decoded bytes, while streaming)
+ *   -> decodeBody (JSON / text / null) -> errors.ts (fromUpstreamResponse / fromTransportError)
  *
  * with the `onResponse` hook called once per attempt.
  */
 import { isAscii } from 'node:buffer';
+import { pipeline, type Readable, type Transform } from 'node:stream';
+import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import { Pool } from 'undici';
 import type { Dispatcher } from 'undici';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -20,10 +23,12 @@ import { GatewayError } from '../errors.ts';
 import {
   MalformedResponseError,
   ResponseTooLargeError,
+  UndecodableBodyError,
   fromTransportError,
   fromUpstreamResponse,
   parseRetryAfter,
 } from './errors.ts';
+import { Flights } from './flight.ts';
 
 export interface UpstreamAttemptEvent {
   method: string;
@@ -199,14 +204,25 @@ export interface UpstreamRequest {
   mayRetry?: () => boolean;
   /** Whom it is sent for, handed back in its attempt events (`onResponse`): the GraphQL request's log record. */
   tag?: object;
+  /**
+   * Single flight (flight.ts): a GET or HEAD with a `share` token is sent once for
+   * every identical request (same caller identity, method, path, query, headers
+   * and token) in flight at the same moment; each sharer keeps its own signal
+   * and retry budget (`mayRetry`) and decodes its own copy of the body. The
+   * session passes the cache's token (cache/upstream-cache.ts `shareToken`).
+   * Absent, or a write: never shared.
+   */
+  share?: string;
 }
 
 export interface UpstreamResponse<T = unknown> {
   status: number;
-  /** Lower-case names; repeated headers joined with `, `. */
+  /** Lower-case names; repeated headers joined with `, `. The body is decoded: no `content-encoding`, `content-length`. */
   headers: Record<string, string>;
   /** Parsed JSON, a string for non-JSON bodies, null for 204/HEAD/empty. */
   body: T;
+  /** This answer was shared with identical requests of the same moment, and another sharer is the one to store it. */
+  joined?: boolean;
 }
 
 export interface UpstreamSession {
@@ -227,6 +243,8 @@ export class UpstreamClient {
   readonly #resolved: ResolvedUpstreamOptions;
   /** One Pool per origin, created lazily; safe to share across sessions (../shared/STYLE.md §10). */
   readonly #pools = new Map<string, Pool>();
+  /** Identical GETs in flight (one site per client, so the site is part of every key). */
+  readonly flights = new Flights<Exchange>();
   #closed = false;
 
   constructor(options: UpstreamOptions) {
@@ -303,8 +321,42 @@ class Session implements UpstreamSession {
     const o = this.client.resolved;
     const target = buildTarget(o.baseUrl, req);
     const headers = buildHeaders(o, req, this.authorization);
-    const body = req.body === undefined ? null : JSON.stringify(req.body);
     const ok = req.okStatuses ?? is2xx;
+    if (req.share !== undefined && IDEMPOTENT.has(req.method) && req.idempotent !== false && req.body === undefined) {
+      const key = flightKey(this.identity, req.method, target.path, headers, req.share);
+      const member = { signal: req.signal, mayRetry: req.mayRetry ? () => req.mayRetry!() : undefined };
+      let joined;
+      try {
+        joined = await this.client.flights.run(key, member, (shared) =>
+          this.#exchange(req, target, headers, null, ok, shared.signal, (last) => shared.mayRetry(last)),
+        );
+      } catch (err) {
+        // This sharer's own signal aborted (the others carry on).
+        throw fromTransportError(err, req.route);
+      }
+      return finish<T>(req, joined.value, ok, joined.primary);
+    }
+    const body = req.body === undefined ? null : JSON.stringify(req.body);
+    const last = await this.#exchange(req, target, headers, body, ok, req.signal, req.mayRetry ? () => req.mayRetry!() : undefined);
+    return finish<T>(req, last, ok, true);
+  }
+
+  /**
+   * The attempts of one request (retries of reads included), to its final
+   * outcome: an answer that is not retried any more, or a transport failure.
+   * Never throws. Reported (onResponse, tracing) once per attempt, for `req`:
+   * when shared, the first sharer's route and tag.
+   */
+  async #exchange(
+    req: UpstreamRequest,
+    target: Target,
+    headers: Record<string, string>,
+    body: string | null,
+    ok: (status: number) => boolean,
+    signal: AbortSignal | undefined,
+    mayRetry: ((last: Exchange) => boolean) | undefined,
+  ): Promise<Exchange> {
+    const o = this.client.resolved;
     const maxAttempts = IDEMPOTENT.has(req.method) && req.idempotent !== false ? 1 + o.retries : 1;
 
     for (let attempt = 1; ; attempt++) {
@@ -312,6 +364,7 @@ class Session implements UpstreamSession {
       // Traced (telemetry.ts): a span per attempt, whose traceparent goes with it to the site.
       const traced = o.trace?.({ method: req.method, route: req.route, origin: target.origin, attempt });
       let status: number | null = null;
+      let last: Exchange;
       let failure: GatewayError;
       let retryable = false;
       let retryAfterMs: number | undefined;
@@ -325,7 +378,7 @@ class Session implements UpstreamSession {
           headersTimeout: o.headersTimeoutMs,
           bodyTimeout: o.bodyTimeoutMs,
           maxBytes: o.maxResponseBytes,
-          signal: req.signal,
+          signal,
         });
         status = raw.status;
         contentType = raw.headers['content-type'];
@@ -333,13 +386,15 @@ class Session implements UpstreamSession {
           const parsed = decodeBody(raw, true);
           traced?.end(status);
           report(o, req, target, status, started, attempt);
-          return { status: raw.status, headers: raw.headers, body: parsed as T };
+          return { raw, parsed: { value: parsed } };
         }
         failure = fromUpstreamResponse(raw.status, decodeBody(raw, false), req.route, raw.headers);
+        last = { raw, failure };
         retryable = RETRY_STATUSES.has(raw.status);
         retryAfterMs = parseRetryAfter(raw.headers['retry-after']);
       } catch (err) {
         failure = fromTransportError(err, req.route);
+        last = { error: failure };
         // Timeouts, resets and refusals may pass; a bad body will be bad again.
         retryable = failure.code === 'UPSTREAM_TIMEOUT' || failure.code === 'UPSTREAM_UNAVAILABLE';
       }
@@ -347,19 +402,71 @@ class Session implements UpstreamSession {
       report(o, req, target, status, started, attempt, failure.code, { cause: failure.extensions.upstream?.code ?? undefined, contentType, message: failure.message });
 
       // The caller gave up (its own deadline or disconnect): never retry.
-      if (req.signal?.aborted) throw fromTransportError(req.signal.reason ?? failure, req.route);
-      if (!retryable || attempt >= maxAttempts) throw failure;
+      if (signal?.aborted) return { error: fromTransportError(signal.reason ?? failure, req.route) };
+      if (!retryable || attempt >= maxAttempts) return last;
       // A Retry-After beyond our patience fails now, passing `retryAfter` on to the caller.
-      if (retryAfterMs !== undefined && retryAfterMs > o.maxRetryAfterMs) throw failure;
+      if (retryAfterMs !== undefined && retryAfterMs > o.maxRetryAfterMs) return last;
       try {
-        await sleep(Math.max(retryAfterMs ?? 0, backoff(attempt, o.retryBaseDelayMs)), undefined, { signal: req.signal });
+        await sleep(Math.max(retryAfterMs ?? 0, backoff(attempt, o.retryBaseDelayMs)), undefined, { signal });
       } catch (err) {
-        throw fromTransportError(req.signal?.reason ?? err, req.route);
+        return { error: fromTransportError(signal?.reason ?? err, req.route) };
       }
       // Asked after the backoff: a retry that would start after the operation ended is not sent.
-      if (req.mayRetry && !req.mayRetry()) throw failure;
+      if (mayRetry && !mayRetry(last)) return last;
     }
   }
+}
+
+/**
+ * The final outcome of one exchange: an answer (with, for the sharer that
+ * owns them, the body as parsed and the error as mapped during the attempt),
+ * or a failure with no usable answer.
+ */
+type Exchange = { raw: RawResponse; parsed?: { value: unknown }; failure?: GatewayError } | { error: GatewayError };
+
+/**
+ * The exchange's outcome as this request's answer or error. `own`: the outcome
+ * is this request's alone (not shared, or this is the primary sharer), so what
+ * was parsed or mapped during the attempt is used as is; other sharers decode
+ * their own copy of the bytes and get their own error, under their own route
+ * and status rule, so nothing one operation holds is another's object.
+ */
+function finish<T>(req: UpstreamRequest, last: Exchange, ok: (status: number) => boolean, own: boolean): UpstreamResponse<T> {
+  if ('error' in last) throw own ? last.error : copyError(last.error, req.route);
+  const { raw } = last;
+  const joined = own ? {} : { joined: true };
+  if (ok(raw.status)) {
+    if (own && last.parsed) return { status: raw.status, headers: raw.headers, body: last.parsed.value as T };
+    let body: unknown;
+    try {
+      body = decodeBody(raw, true);
+    } catch (err) {
+      throw fromTransportError(err, req.route);
+    }
+    return { status: raw.status, headers: { ...raw.headers }, body: body as T, ...joined };
+  }
+  if (own && last.failure) throw last.failure;
+  throw fromUpstreamResponse(raw.status, decodeBody(raw, false), req.route, raw.headers);
+}
+
+/** The same failure as an error of its own, under this request's route (errors are annotated by their operation). */
+function copyError(e: GatewayError, route: string): GatewayError {
+  const { code: _code, upstream, ...rest } = e.extensions;
+  return new GatewayError(e.code, e.message, { ...rest, ...(upstream ? { upstream: { ...upstream, route } } : {}), originalError: e.originalError ?? undefined });
+}
+
+/**
+ * What makes two requests the same request: the caller's identity (cache/identity.ts),
+ * method, path and query as sent, every header but the credential (the identity
+ * stands for it), and the cache's share token. The site is the client's own.
+ */
+function flightKey(identity: string, method: string, path: string, headers: Record<string, string>, share: string): string {
+  const h = Object.keys(headers)
+    .filter((k) => k !== 'authorization')
+    .sort()
+    .map((k) => `${k}:${headers[k]}`)
+    .join('\n');
+  return `${identity}\u0000${method}\u0000${path}\u0000${h}\u0000${share}`;
 }
 
 /** Exponential backoff with "equal jitter": half the step fixed, half random (spreads retries of many callers). */
@@ -452,8 +559,12 @@ function stripQuery(s: string): string {
 // ---------------------------------------------------------------------------
 // Headers
 
+/** What the client asks the site for, and can undo (readBody). */
+export const ACCEPT_ENCODING = 'gzip, br';
+
 function buildHeaders(o: ResolvedUpstreamOptions, req: UpstreamRequest, authorization: string | undefined): Record<string, string> {
-  const h: Record<string, string> = { accept: 'application/json', 'user-agent': o.userAgent, ...o.defaultHeaders };
+  // gzip and brotli: a 50-event page is 77 KB as JSON and a tenth of it compressed (readBody undoes it).
+  const h: Record<string, string> = { accept: 'application/json', 'accept-encoding': ACCEPT_ENCODING, 'user-agent': o.userAgent, ...o.defaultHeaders };
   for (const [k, v] of Object.entries(req.headers ?? {})) h[k.toLowerCase()] = v;
   if (req.body !== undefined && !h['content-type']) h['content-type'] = 'application/json';
   // The session decides who is calling: the caller's header passes through unchanged.
@@ -503,35 +614,80 @@ async function sendOnce(pool: Pool, s: SendOptions): Promise<RawResponse> {
   if (s.signal) opts.signal = s.signal;
   const res = await pool.request(opts);
   const headers = flattenHeaders(res.headers);
-  const bytes = await readCapped(res.body, headers['content-length'], s.maxBytes);
+  const encoding = headers['content-encoding'];
+  const bytes = await readBody(res.body, encoding, headers['content-length'], s.maxBytes);
+  if (encoding !== undefined) {
+    // What the caller gets is the decoded body: these described the bytes on the wire.
+    delete headers['content-encoding'];
+    delete headers['content-length'];
+  }
   return { status: res.statusCode, headers, bytes };
 }
 
 /**
- * Reads a body, refusing it as soon as it passes `max` bytes: up front from
- * Content-Length, else while streaming. Destroying the body makes undici abort
- * the request and drop the socket, so the rest is never downloaded.
+ * The decoders for a Content-Encoding (`gzip`, `x-gzip`, `br`, `deflate`;
+ * several codings are undone last first), or null when there is none to undo.
+ * A coding the client does not know is an UndecodableBodyError.
  */
-async function readCapped(body: Dispatcher.ResponseData['body'], contentLength: string | undefined, max: number): Promise<Buffer> {
+function decoders(encoding: string | undefined): Transform[] | null {
+  if (encoding === undefined) return null;
+  const codings = encoding.split(',').map((c) => c.trim().toLowerCase()).filter((c) => c && c !== 'identity');
+  if (codings.length === 0) return null;
+  return codings.reverse().map((c) => {
+    if (c === 'gzip' || c === 'x-gzip') return createGunzip();
+    if (c === 'br') return createBrotliDecompress();
+    if (c === 'deflate') return createInflate();
+    throw new UndecodableBodyError(encoding);
+  });
+}
+
+/**
+ * Reads a body, decoding its Content-Encoding, and refuses it as soon as it
+ * passes `max` bytes: up front from Content-Length (the bytes on the wire),
+ * else while streaming, counting the decoded bytes, so a small compressed body
+ * that would inflate past the cap (a zip bomb) is cut once the cap is reached,
+ * never inflated whole. Destroying the body makes undici abort the request and
+ * drop the socket, so the rest is never downloaded.
+ */
+async function readBody(body: Dispatcher.ResponseData['body'], encoding: string | undefined, contentLength: string | undefined, max: number): Promise<Buffer> {
   // undici's body emits 'error' when destroyed early; without a listener that
   // would be an uncaught exception. Real errors still reach the iterator below.
   body.on('error', noop);
-  if (contentLength !== undefined && Number(contentLength) > max) {
-    const err = new ResponseTooLargeError(max);
+  const refuse = (err: Error): never => {
     body.destroy(err);
     throw err;
+  };
+  if (contentLength !== undefined && Number(contentLength) > max) refuse(new ResponseTooLargeError(max));
+  let chain: Transform[] | null;
+  try {
+    chain = decoders(encoding);
+  } catch (err) {
+    return refuse(err as Error);
+  }
+  let source: Readable = body;
+  let decodeError: unknown = null;
+  if (chain) {
+    for (const d of chain) d.once('error', (err) => (decodeError ??= err));
+    source = chain[chain.length - 1]!;
+    // Errors reach the iterator below through the last decoder; the callback is only the pipeline's end.
+    pipeline([body, ...chain], noop);
   }
   const chunks: Buffer[] = [];
   let total = 0;
-  for await (const chunk of body) {
-    const buf = chunk as Buffer;
-    total += buf.length;
-    if (total > max) {
-      const err = new ResponseTooLargeError(max);
-      body.destroy(err);
-      throw err;
+  try {
+    for await (const chunk of source) {
+      const buf = chunk as Buffer;
+      total += buf.length;
+      if (total > max) {
+        const err = new ResponseTooLargeError(max);
+        for (const d of chain ?? []) d.destroy();
+        refuse(err);
+      }
+      chunks.push(buf);
     }
-    chunks.push(buf);
+  } catch (err) {
+    if (chain && err === decodeError && !(err instanceof ResponseTooLargeError)) refuse(new UndecodableBodyError(encoding ?? '', err));
+    throw err;
   }
   return Buffer.concat(chunks, total);
 }

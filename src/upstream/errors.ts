@@ -32,6 +32,17 @@ export class ResponseTooLargeError extends Error {
 }
 
 /** A response declared (or looked like) JSON but did not parse: truncated or corrupted. */
+/** A body whose Content-Encoding could not be undone (corrupt, truncated, or a coding the client does not know). */
+export class UndecodableBodyError extends Error {
+  readonly code = 'UPSTREAM_BAD_ENCODING';
+  constructor(
+    readonly encoding: string,
+    cause?: unknown,
+  ) {
+    super(`response body could not be decoded (Content-Encoding: ${encoding})`, { cause });
+    this.name = 'UndecodableBodyError';
+  }
+}
 export class MalformedResponseError extends Error {
   readonly code = 'UPSTREAM_MALFORMED_JSON';
   constructor(
@@ -340,6 +351,7 @@ const BAD_RESPONSES: Array<[string, string]> = [
   ['UPSTREAM_RESPONSE_TOO_LARGE', 'the response body is larger than the configured limit'],
   ['UND_ERR_RES_EXCEEDED_MAX_SIZE', 'the response body is larger than the configured limit'],
   ['UPSTREAM_MALFORMED_JSON', 'the response is not valid JSON (truncated or corrupted)'],
+  ['UPSTREAM_BAD_ENCODING', 'the response body could not be decompressed (its Content-Encoding is corrupt or unknown)'],
   ['UND_ERR_RES_CONTENT_LENGTH_MISMATCH', 'the response body does not match its Content-Length'],
   ['UND_ERR_HEADERS_OVERFLOW', 'the response headers are too large'],
 ];

@@ -9,8 +9,10 @@
  *      is already aborted -> nothing is sent;
  *   2. the route gate: the site's root index does not list the route ->
  *      NAMESPACE_UNAVAILABLE naming the namespace (no request);
- *   3. the budget: the operation has sent `budget` requests -> REQUEST_BUDGET_EXCEEDED
- *      (counted before sending; retries count too);
+ *   3. the budget: the operation has sent `budget` requests (`anonymousBudget` when
+ *      the site sees it as anonymous) -> REQUEST_BUDGET_EXCEEDED naming the limit
+ *      (counted before sending; retries count too; a request shared with identical
+ *      ones of other operations, upstream/flight.ts, counts for each of them);
  *   4. the concurrency cap: wait for one of `concurrency` slots, held for the
  *      whole request including its retries and backoff;
  *   5. the deadline and cancellation: the request carries the operation's
@@ -47,8 +49,10 @@ export interface SessionPolicy {
   site: SiteInfo | GatewayError;
   /** Upstream requests in flight at once for this operation. */
   concurrency: number;
-  /** Upstream requests (attempts, retries included) this operation may send. */
+  /** Upstream requests (attempts, retries included) this operation may send (UPSTREAM_BUDGET). */
   budget: number;
+  /** The same when the site sees the operation as anonymous (UPSTREAM_BUDGET_ANONYMOUS); `budget` when that is lower. Absent: `budget`. */
+  anonymousBudget?: number;
   /** Wall time allowed for the operation's upstream work, from the session's creation. */
   deadlineMs: number;
   /**
@@ -183,8 +187,11 @@ class Session implements OperationSession {
         signal: req.signal ? AbortSignal.any([own, req.signal]) : own,
         // A retry is one more request: it needs budget, and none starts once the operation is over.
         mayRetry: () => (req.mayRetry?.() ?? true) && !own.aborted && this.#take(),
+        // Identical reads of other operations in flight now may share this one (upstream/flight.ts).
+        ...(cache && !write ? { share: cache.shareToken(req, slot) } : {}),
       });
-      this.#used(slot && cache ? await cache.save(slot, res) : 0);
+      // A shared answer is stored once, by the sharer the flight made primary.
+      this.#used(slot && cache ? await cache.save(slot, res, !res.joined) : 0);
       return res;
     } catch (err) {
       // What the deadline or a cancellation cut says so, rather than "aborted".
@@ -200,7 +207,7 @@ class Session implements OperationSession {
 
   /** Takes one request from the budget; false when it is spent. */
   #take(): boolean {
-    if (this.#sent >= this.#policy.budget) return false;
+    if (this.#sent >= this.#budget) return false;
     this.#sent += 1;
     return true;
   }
@@ -225,12 +232,26 @@ class Session implements OperationSession {
     else this.#active -= 1;
   }
 
+  /** The budget that applies: the anonymous one when the site sees no credential (never above `budget`). */
+  get #budget(): number {
+    return this.#anonymousLimit ? this.#policy.anonymousBudget! : this.#policy.budget;
+  }
+
+  /** True when the anonymous budget is the one that applies (anonymous, and lower than `budget`). */
+  get #anonymousLimit(): boolean {
+    const a = this.#policy.anonymousBudget;
+    return !this.authenticated && a !== undefined && a < this.#policy.budget;
+  }
+
   #overBudget(route: string): GatewayError {
-    const { budget } = this.#policy;
+    const budget = this.#budget;
+    const anonymous = this.#anonymousLimit;
+    const limit = anonymous ? 'UPSTREAM_BUDGET_ANONYMOUS' : 'UPSTREAM_BUDGET';
+    const who = anonymous ? 'anonymous operation' : 'operation';
     return new GatewayError(
       'REQUEST_BUDGET_EXCEEDED',
-      `This operation used its budget of ${budget} upstream requests (UPSTREAM_BUDGET), so ${route} was not sent. Ask for fewer objects or split the operation.`,
-      { budget, upstream: { code: null, status: null, route } },
+      `This ${who} used its budget of ${budget} upstream requests (${limit}), so ${route} was not sent. Ask for fewer objects or split the operation${anonymous ? ', or send credentials' : ''}.`,
+      { budget, limit, upstream: { code: null, status: null, route } },
     );
   }
 

@@ -71,7 +71,7 @@ describe('upstream cache (in memory)', () => {
     expect((await ask(h.gateway.url, EVENTS)).data).toEqual(first.data);
     expect(reads(h)).toBe(0);
 
-    const m = await (await fetch(h.gateway.url.replace('/graphql', '/metrics'))).text();
+    const m = await (await fetch(`${h.gateway.adminUrl}/metrics`)).text();
     expect(m).toMatch(/sitegraph_cache_lookups_total\{result="hit"\} [1-9]/);
     expect(m).toMatch(/sitegraph_cache_lookups_total\{result="miss"\} [1-9]/);
     expect(m).toMatch(/sitegraph_cache_store_up 1/);

@@ -59,7 +59,7 @@ describe('CORS', () => {
   let otherPage: Page;
 
   const graphqlRequests = async (gateway: Gateway) => {
-    const text = await (await fetch(new URL('/metrics', gateway.url))).text();
+    const text = await (await fetch(`${gateway.adminUrl}/metrics`)).text();
     return [...text.matchAll(/^sitegraph_graphql_requests_total\{[^}]*operation="FromBrowser"[^}]*\} (\d+)$/gm)].reduce((n, m) => n + Number(m[1]), 0);
   };
 

@@ -79,17 +79,17 @@ describe('a site with both interfaces', () => {
     expect(tail.data.events.pageInfo).toEqual({ hasNextPage: false, hasPreviousPage: true });
   });
 
-  it('re-reads the site index on /readyz', async () => {
-    const res = await fetch(new URL('/readyz', h.gateway.url));
+  it('says on the admin listener which interface the site reading found, without reading it again', async () => {
+    const res = await fetch(`${h.gateway.adminUrl}/readyz`);
     expect(res.status).toBe(200);
     expect(((await res.json()) as any).calendarInterface).toBe('LEGACY');
-    expect(h.calls().map((c) => c.path)).toEqual(['/']);
+    expect(h.calls()).toEqual([]);
   });
 
-  it('serves /healthz and Prometheus /metrics with upstream counters', async () => {
+  it('serves /healthz, and Prometheus /metrics with upstream counters on the admin listener', async () => {
     await h.gql(`{ events(first: 1) { nodes { title } } }`);
     expect((await fetch(new URL('/healthz', h.gateway.url))).status).toBe(200);
-    const text = await (await fetch(new URL('/metrics', h.gateway.url))).text();
+    const text = await (await fetch(`${h.gateway.adminUrl}/metrics`)).text();
     expect(text).toMatch(/sitegraph_upstream_requests_total\{route="GET \/calendar\/events\/v1\/events",status="200"\} \d+/);
     expect(text).toMatch(/sitegraph_graphql_requests_total/);
   });

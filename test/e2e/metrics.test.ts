@@ -25,7 +25,7 @@ function sample(text: string, name: string, labels: Record<string, string> = {})
 describe('metrics', () => {
   let h: Harness;
   const scrape = async () => {
-    const res = await fetch(new URL('/metrics', h.gateway.url));
+    const res = await fetch(`${h.gateway.adminUrl}/metrics`);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^text\/plain/);
     return res.text();

@@ -11,6 +11,7 @@ import { parseConfig, loadConfig, ConfigError, type ConfigInput } from '../../sr
 import { startGateway, type Gateway } from '../../src/server.ts';
 import { startHarness, type Harness } from '../helpers/gateway.ts';
 import { startTestRedis, type TestRedis } from '../helpers/redis.ts';
+import { siteId } from '../../src/store/keys.ts';
 
 const Q = '{ __typename }';
 
@@ -60,11 +61,11 @@ describe('rate limits in memory', () => {
     expect(h.calls()).toHaveLength(0);
   });
 
-  it('does not limit health, readiness, metrics or GraphiQL', async () => {
+  it('does not limit health, GraphiQL, or the admin listener (readiness, metrics)', async () => {
     const origin = new URL(h.gateway.url).origin;
     expect((await post(h.gateway.url)).status).toBe(429);
-    for (const path of ['/healthz', '/readyz', '/metrics', '/graphiql/graphiql.min.css']) {
-      expect((await fetch(origin + path)).status, path).toBe(200);
+    for (const url of [`${origin}/healthz`, `${origin}/graphiql/graphiql.min.css`, `${h.gateway.adminUrl}/readyz`, `${h.gateway.adminUrl}/metrics`]) {
+      expect((await fetch(url)).status, url).toBe(200);
     }
     const page = await fetch(h.gateway.url, { headers: { accept: 'text/html' } });
     expect(page.status).toBe(200);
@@ -193,8 +194,10 @@ describe('rate limits shared through Redis', () => {
 
     const c = new Redis(redis.url);
     try {
-      const keys = await c.keys('sitegraph:ratelimit:*');
-      const cred = keys.filter((k) => k.startsWith('sitegraph:ratelimit:cred:'));
+      // Under the site's keys: REDIS_KEY_PREFIX, the site's hash, then the feature (store/keys.ts).
+      const root = `sitegraph:${siteId(h.sandbox.url)}:`;
+      const keys = await c.keys(`${root}ratelimit:*`);
+      const cred = keys.filter((k) => k.startsWith(`${root}ratelimit:cred:`));
       expect(cred).toHaveLength(1);
       // Neither the header nor its base64 part is stored.
       const secret = who.authorization.slice('Basic '.length);

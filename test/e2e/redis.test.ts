@@ -5,8 +5,9 @@
  * REDIS_URL), showing that an entry cached by one is served by the other, that
  * a write through one is never followed by a stale read through the other,
  * that nothing is shared between credentials, that APQ registrations are
- * shared, and that with Redis stopped both keep answering (uncached) and say
- * so in logs and metrics, then cache again once it is back.
+ * shared, and that with Redis stopped both keep answering reads (uncached) and
+ * say so in logs and metrics, refuse writes (their locks are in Redis), then
+ * cache again once it is back.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -15,9 +16,12 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/server.ts';
 import { startTestRedis, type TestRedis } from '../helpers/redis.ts';
 import { testSandbox, type Who } from '../helpers/sandbox.ts';
+import { siteId } from '../../src/store/keys.ts';
 
 interface Instance {
   url: string;
+  /** The admin listener (metrics, readiness). */
+  adminUrl: string;
   proc: ChildProcess;
   /** Everything it printed (its log lines). */
   output: () => string;
@@ -35,13 +39,13 @@ async function startInstance(upstream: string, env: Record<string, string>): Pro
   let out = '';
   proc.stdout!.on('data', (d: Buffer) => (out += d.toString()));
   proc.stderr!.on('data', (d: Buffer) => (out += d.toString()));
-  const url = await new Promise<string>((resolve, reject) => {
+  const [url, adminUrl] = await new Promise<[string, string]>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`gateway did not start in 60 s:\n${out}`)), 60_000);
     const check = () => {
-      const m = /sitegraph GraphQL: (http:\/\/\S+\/graphql)/.exec(out);
+      const m = /sitegraph GraphQL: (http:\/\/\S+\/graphql).*\nsitegraph admin: (http:\/\/\S+)/.exec(out);
       if (m) {
         clearTimeout(timer);
-        resolve(m[1]!);
+        resolve([m[1]!, m[2]!]);
       }
     };
     proc.stdout!.on('data', check);
@@ -50,7 +54,7 @@ async function startInstance(upstream: string, env: Record<string, string>): Pro
       reject(new Error(`gateway exited with ${code}:\n${out}`));
     });
   });
-  return { url, proc, output: () => out };
+  return { url, adminUrl, proc, output: () => out };
 }
 
 /** SIGTERM, and SIGKILL if it has not exited 5 s later: a test never leaves a gateway behind. */
@@ -72,8 +76,8 @@ async function ask(url: string, query: string, variables?: Record<string, unknow
   return { status: res.status, cacheControl: res.headers.get('cache-control'), ...body };
 }
 
-async function metric(url: string, name: string): Promise<number> {
-  const text = await (await fetch(url.replace(/\/graphql$/, '/metrics'))).text();
+async function metric(i: Instance, name: string): Promise<number> {
+  const text = await (await fetch(`${i.adminUrl}/metrics`)).text();
   const line = text.split('\n').find((l) => l.startsWith(name));
   return line ? Number(line.split(' ').pop()) : NaN;
 }
@@ -105,7 +109,8 @@ describe('two gateway processes on one Redis', () => {
   beforeAll(async () => {
     redis = await startTestRedis();
     sandbox = await testSandbox();
-    const env = { REDIS_URL: redis.url, CACHE_TTL_SECONDS: '60' };
+    // A write waits at most a second for its lock (Redis away: refused sooner than the default 5 s).
+    const env = { REDIS_URL: redis.url, CACHE_TTL_SECONDS: '60', WRITE_LOCK_WAIT_MS: '1000' };
     const started = await Promise.allSettled([startInstance(sandbox.url, env), startInstance(sandbox.url, env)]);
     [a, b] = started.map((s) => (s.status === 'fulfilled' ? s.value : undefined)) as [Instance, Instance];
     const failed = started.find((s) => s.status === 'rejected');
@@ -145,7 +150,7 @@ describe('two gateway processes on one Redis', () => {
     await c.quit();
     const secrets = ['admin', 'editor'].map((w) => as(w as Who).authorization!.slice('Basic '.length));
     for (const k of keys) for (const s of secrets) expect(k).not.toContain(s);
-    expect(keys.some((k) => k.startsWith('sitegraph:c:calendar:'))).toBe(true);
+    expect(keys.some((k) => k.startsWith(`sitegraph:${siteId(sandbox.url)}:c:calendar:`))).toBe(true);
   });
 
   it('a write through one instance is not followed by a stale read through the other', async () => {
@@ -184,9 +189,9 @@ describe('two gateway processes on one Redis', () => {
   });
 
   it('with Redis stopped both keep answering, uncached, and say so; caching resumes when it is back', async () => {
-    expect(await metric(a.url, 'sitegraph_cache_store_up')).toBe(1);
+    expect(await metric(a, 'sitegraph_cache_store_up')).toBe(1);
     await redis.stop();
-    await until('both instances to see Redis gone', async () => (await metric(a.url, 'sitegraph_cache_store_up')) === 0 && (await metric(b.url, 'sitegraph_cache_store_up')) === 0);
+    await until('both instances to see Redis gone', async () => (await metric(a, 'sitegraph_cache_store_up')) === 0 && (await metric(b, 'sitegraph_cache_store_up')) === 0);
     for (const i of [a, b]) {
       mark();
       const r = await ask(i.url, EVENTS);
@@ -196,21 +201,24 @@ describe('two gateway processes on one Redis', () => {
       mark();
       await ask(i.url, EVENTS);
       expect(reads(), 'and again uncached').toBeGreaterThan(0);
-      expect(await metric(i.url, 'sitegraph_cache_lookups_total{result="error"}')).toBeGreaterThan(0);
+      expect(await metric(i, 'sitegraph_cache_lookups_total{result="error"}')).toBeGreaterThan(0);
       expect(i.output()).toContain('Redis is away');
     }
-    // A write while Redis is away still answers.
-    const w = await ask(a.url, `mutation($id: ID!) { updateEvent(id: $id, input: { title: "Written without Redis" }) { event { title } } }`, {
-      id: String((await ask(a.url, EVENTS)).data.events.nodes[0].databaseId),
-    }, as('admin'));
-    expect(w.errors).toBeUndefined();
+    // A write while Redis is away is refused: its object's lock is in Redis (docs/writes.md), and nothing is sent.
+    const id = String((await ask(a.url, EVENTS)).data.events.nodes[0].databaseId);
+    const update = (title: string) => ask(a.url, `mutation($id: ID!) { updateEvent(id: $id, input: { title: "${title}" }) { event { title } } }`, { id }, as('admin'));
+    mark();
+    const refused = await update('Written without Redis');
+    expect(refused.errors?.[0]?.extensions?.code).toBe('WRITE_LOCK_TIMEOUT');
+    expect(sandbox.log.entries.slice(from).filter((c) => c.method !== 'GET')).toEqual([]);
 
     await redis.start();
-    await until('both instances to reconnect', async () => (await metric(a.url, 'sitegraph_cache_store_up')) === 1 && (await metric(b.url, 'sitegraph_cache_store_up')) === 1, 15_000);
+    await until('both instances to reconnect', async () => (await metric(a, 'sitegraph_cache_store_up')) === 1 && (await metric(b, 'sitegraph_cache_store_up')) === 1, 15_000);
+    expect((await update('Written once Redis is back')).errors).toBeUndefined();
     await ask(a.url, EVENTS);
     mark();
     const back = await ask(b.url, EVENTS);
-    expect(back.data.events.nodes[0].title).toBe('Written without Redis');
+    expect(back.data.events.nodes[0].title).toBe('Written once Redis is back');
     expect(reads()).toBe(0);
   }, 60_000);
 });

@@ -1,3 +1,4 @@
+import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   UpstreamClient,
@@ -454,6 +455,70 @@ describe('transport failures', () => {
     const { client } = await setup((_req, res) => sendJson(res, 200, {}));
     await client.close();
     expect((await failure(client.session().request(GET('/x')))).code).toBe('UPSTREAM_UNAVAILABLE');
+  });
+});
+
+describe('compressed answers', () => {
+  const page = { events: Array.from({ length: 200 }, (_, i) => ({ id: i, title: `Event ${i}`, description: 'x'.repeat(100) })) };
+  const text = JSON.stringify(page);
+  const encoders: Record<string, (b: Buffer) => Buffer> = { gzip: gzipSync, br: brotliCompressSync, deflate: deflateSync };
+
+  it('asks for gzip and brotli, and undoes whichever the site sends, leaving no coding in the headers', async () => {
+    const { server, client } = await setup((req, res) => {
+      const coding = req.url!.split('/').pop()!;
+      const body = encoders[coding]!(Buffer.from(text));
+      res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': coding, 'content-length': body.length });
+      res.end(body);
+    });
+    for (const coding of ['gzip', 'br', 'deflate']) {
+      const r = await client.session().request(GET(`/x/${coding}`));
+      expect(r.body, coding).toEqual(page);
+      expect(r.headers['content-encoding']).toBeUndefined();
+      expect(r.headers['content-length']).toBeUndefined();
+    }
+    expect(server.requests[0]!.headers['accept-encoding']).toBe('gzip, br');
+  });
+
+  it('reads an error answer that is compressed', async () => {
+    const { client } = await setup((_req, res) => {
+      const body = gzipSync(JSON.stringify({ code: 'rest_post_invalid_id', message: 'Invalid post ID.', data: { status: 404 } }));
+      res.writeHead(404, { 'content-type': 'application/json', 'content-encoding': 'gzip' });
+      res.end(body);
+    });
+    const e = await failure(client.session().request(GET('/missing')));
+    expect(e.code).toBe('NOT_FOUND');
+    expect(e.extensions.upstream?.code).toBe('rest_post_invalid_id');
+  });
+
+  it('applies the size cap to the decoded bytes: a zip bomb stops at the cap, never inflated whole', async () => {
+    // 64 MiB of one character is ~64 KiB of gzip: well under the cap on the wire, far over it decoded.
+    const bomb = gzipSync(Buffer.alloc(64 * 1024 * 1024, 0x20), { level: 9 });
+    expect(bomb.length).toBeLessThan(256 * 1024);
+    const { server, client } = await setup((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip', 'content-length': bomb.length });
+      res.end(bomb);
+    }, { maxResponseBytes: 1024 * 1024 });
+    const before = process.memoryUsage().arrayBuffers;
+    const e = await failure(client.session().request(GET('/bomb')));
+    expect(e.code).toBe('UPSTREAM_BAD_RESPONSE');
+    expect(e.extensions.upstream?.code).toBe('UPSTREAM_RESPONSE_TOO_LARGE');
+    expect(server.requests).toHaveLength(1);
+    // Not the 64 MiB it would have inflated to.
+    expect(process.memoryUsage().arrayBuffers - before).toBeLessThan(32 * 1024 * 1024);
+  });
+
+  it('refuses a corrupt or unknown coding as UPSTREAM_BAD_RESPONSE, without retrying', async () => {
+    const { server, client } = await setup((req, res) => {
+      const unknown = req.url!.endsWith('/zstd');
+      res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': unknown ? 'zstd' : 'gzip' });
+      res.end(unknown ? 'whatever' : 'this is not gzip');
+    });
+    for (const path of ['/corrupt', '/zstd']) {
+      const e = await failure(client.session().request(GET(path)));
+      expect(e.code, path).toBe('UPSTREAM_BAD_RESPONSE');
+      expect(e.extensions.upstream?.code, path).toBe('UPSTREAM_BAD_ENCODING');
+    }
+    expect(server.requests).toHaveLength(2);
   });
 });
 

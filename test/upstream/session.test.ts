@@ -212,10 +212,10 @@ describe('settings', () => {
     expect(() => createOperationSession(fakeTransport().session, policy({ budget: 0 }))).toThrow(/SessionPolicy\.budget must be an integer >= 1; got 0/);
   });
 
-  it('defaults to a budget of 500 requests, a 15 s deadline and a site retry every 5 s, and reads them from the environment', () => {
-    expect(configSchema.parse({}).session).toEqual({ budget: 500, deadlineMs: 15_000, siteRetryMs: 5_000 });
-    const c = loadConfig({ UPSTREAM_BUDGET: '40', OPERATION_DEADLINE_MS: '2500', SITE_RETRY_MS: '0' });
-    expect(c.session).toEqual({ budget: 40, deadlineMs: 2_500, siteRetryMs: 0 });
+  it('defaults to a budget of 500 requests (50 anonymous), a 15 s deadline and a site retry every 5 s, and reads them from the environment', () => {
+    expect(configSchema.parse({}).session).toEqual({ budget: 500, anonymousBudget: 50, deadlineMs: 15_000, siteRetryMs: 5_000 });
+    const c = loadConfig({ UPSTREAM_BUDGET: '40', UPSTREAM_BUDGET_ANONYMOUS: '7', OPERATION_DEADLINE_MS: '2500', SITE_RETRY_MS: '0' });
+    expect(c.session).toEqual({ budget: 40, anonymousBudget: 7, deadlineMs: 2_500, siteRetryMs: 0 });
   });
 });
 

@@ -159,8 +159,8 @@ describe('discovery from the real root index', () => {
     });
   });
 
-  it('/readyz re-reads the index', async () => {
-    const res = await fetch(g.gateway.url.replace(/\/graphql$/, '/readyz'));
+  it('/readyz on the admin listener reports the reading of the index', async () => {
+    const res = await fetch(`${g.gateway.adminUrl}/readyz`);
     expect(res.status).toBe(200);
     expect(await res.json()).toMatchObject({ status: 'ready', namespaces: expect.arrayContaining(['core/v2']) });
   });
