@@ -39,7 +39,10 @@ function parse(header: string | undefined): Map<string, number> | null {
  * compressing; a smaller one goes as is unless the client refuses `identity`.
  *
  * - no header: identity (RFC 9110: any coding is acceptable, and as is is the safest);
- * - the best q among the offered codings and identity; `*` stands for any not named;
+ * - the best q among the offered codings and identity; `*` stands for any not named,
+ *   identity included; identity not named at all weighs as the lowest positive q listed
+ *   (as the `negotiator` package of Express's compression does), so `br;q=0.5, gzip;q=0.8`
+ *   is gzip, while `gzip;q=0.2, identity;q=0.9` stays as is;
  *   on a tie a coding wins over identity for a big body, and the offer's order between codings;
  * - `identity;q=0` (or `*;q=0` without identity) and nothing offered acceptable: `none`.
  */
@@ -48,8 +51,8 @@ export function negotiate(header: string | undefined, big: boolean, offered: rea
   if (accept === null) return 'identity';
   const star = accept.get('*');
   const qOf = (c: string): number => accept.get(c) ?? star ?? 0;
-  // identity is acceptable unless refused by name, or by `*;q=0` without naming it.
-  const identityQ = accept.get('identity') ?? (star === 0 ? 0 : 1);
+  const positive = [...accept.values()].filter((q) => q > 0);
+  const identityQ = accept.get('identity') ?? star ?? (positive.length ? Math.min(...positive) : 1);
   let best: Coding | null = null;
   let bestQ = 0;
   for (const c of offered) {

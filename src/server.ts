@@ -39,6 +39,7 @@ import { createTracing, type Tracing } from './telemetry.ts';
 import { tracingPlugin } from './plugins/tracing.ts';
 import { GatewayError, isGatewayError } from './errors.ts';
 import { adminPortOf } from './config.ts';
+import { json, readBody } from './http.ts';
 import { portError } from './cli-kit.ts';
 import { Readiness } from './readiness.ts';
 import { createResponder } from './respond.ts';
@@ -261,7 +262,7 @@ export async function startGateway(config: Config, upstreamUrl: string, options:
     }
     let body: unknown;
     if (method === 'POST') {
-      const raw = await readBody(req);
+      const raw = await readBody(req, MAX_BODY);
       if (raw === null) return json(res, 413, { errors: [{ message: `Request body larger than ${MAX_BODY} bytes`, extensions: { code: 'BAD_REQUEST' } }] });
       const ctype = req.headers['content-type'] ?? '';
       if (ctype.includes('json') && raw.length) {
@@ -381,20 +382,3 @@ export async function startGateway(config: Config, upstreamUrl: string, options:
     },
   };
 }
-
-async function readBody(req: IncomingMessage): Promise<Buffer | null> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const c of req) {
-    size += (c as Buffer).length;
-    if (size > MAX_BODY) return null;
-    chunks.push(c as Buffer);
-  }
-  return Buffer.concat(chunks);
-}
-
-function json(res: ServerResponse, status: number, body: unknown): void {
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8' });
-  res.end(JSON.stringify(body));
-}
-

@@ -17,6 +17,7 @@ import type { Logger } from '../log.ts';
 import type { Metrics } from '../metrics.ts';
 import type { Readiness } from '../readiness.ts';
 import type { Responder } from '../respond.ts';
+import { json, readBody } from '../http.ts';
 import { purge, type PurgeTarget } from './purge.ts';
 
 /** A purge body is a short list of tags: 64 KiB holds the most a purge takes. */
@@ -83,7 +84,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, deps: AdminDeps
       res.setHeader('allow', 'POST');
       return json(res, 405, { error: 'POST /purge with {"all": true} or {"tags": [...]}' });
     }
-    const raw = await readBody(req);
+    const raw = await readBody(req, MAX_BODY);
     if (raw === null) return json(res, 413, { error: `the body is larger than ${MAX_BODY} bytes` });
     let body: unknown;
     try {
@@ -96,20 +97,4 @@ async function handle(req: IncomingMessage, res: ServerResponse, deps: AdminDeps
     return json(res, answer.status, answer.body);
   }
   json(res, 404, { error: 'Not found. Admin routes: GET /metrics, GET /readyz, GET /healthz, POST /purge.' });
-}
-
-async function readBody(req: IncomingMessage): Promise<Buffer | null> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const c of req) {
-    size += (c as Buffer).length;
-    if (size > MAX_BODY) return null;
-    chunks.push(c as Buffer);
-  }
-  return Buffer.concat(chunks);
-}
-
-function json(res: ServerResponse, status: number, body: unknown): void {
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8' });
-  res.end(JSON.stringify(body));
 }
