@@ -29,7 +29,7 @@ import type { Context } from '../context.ts';
 import { graphField, legacyEventState, restName, storedDates, type Api, type Json } from '../mapping/inputs.ts';
 import type { WriteOutcome, WriteRequest } from '../upstream/batch.ts';
 import { writeRequest } from '../upstream/calendar-writes.ts';
-import type { AnyInput, AnyModel, KindSpec } from './kinds.ts';
+import type { AnyInput, AnyModel, KindSpec, PostKind } from './kinds.ts';
 import { convertOptions, followMethod, legacyRepair, other, type Job } from './plan.ts';
 import { readState } from './reads.ts';
 import { notKeptError, unknownError, upstreamOf, type ItemError, type NotApplied } from './results.ts';
@@ -58,25 +58,38 @@ export type Sender = (reqs: WriteRequest[], what: { api: Api; databaseId: number
 
 interface State<I extends AnyInput> {
   item: Written<I>;
+  kind: PostKind;
   asked: Asked;
   before: View | null;
+  /** What the answers and reads after the write show, the latest winning. */
   after: View;
+  /**
+   * The same, from the answers and reads of the interface the stored state was
+   * read through only: what a field not set is compared with (the interfaces
+   * render some fields differently: calendar-core's excerpt is made from the
+   * content when the post has none).
+   */
+  same: View;
   /** The interface of the last write (not read). */
   lastWrite: Api;
 }
 
 const lastOf = <T>(xs: readonly T[]): T => xs[xs.length - 1]!;
 
-/** The interfaces other than the last writer's that show fields the check needs and the answer hid. */
+/**
+ * The interfaces other than the last writer's that show fields the check needs
+ * and the answer hid. None when the answer already shows that an event needs
+ * the legacy repair: it sends the complete state as read before, so what the
+ * read would show is restored anyway, and the repair's answer shows it.
+ */
 function readBacks<I extends AnyInput>(ctx: Context, spec: KindSpec<I, AnyModel>, s: State<I>): Api[] {
   const has = (api: Api) => (api === 'core' ? ctx.site.hasCore : ctx.site.hasLegacy);
-  const out = new Set<Api>();
   const last = lastOf(s.item.answers).api;
-  for (const f of unseen(s.asked, s.before, s.after)) {
-    const api = other(last);
-    if (has(api) && shows(spec.kind, api, f)) out.add(api);
-  }
-  return [...out];
+  const api = other(last);
+  if (!has(api)) return [];
+  const set = mismatches(s.asked, s.before, s.after, s.same).filter((m) => m.set);
+  if (spec.kind === 'events' && api === 'legacy' && repairRoutes(ctx, spec, s, set).has('legacy')) return [];
+  return unseen(s.asked, s.before, s.after, s.same).some((f) => shows(spec.kind, api, f)) ? [api] : [];
 }
 
 /** The graph fields each interface's payloads carried. */
@@ -145,6 +158,18 @@ function notApplied<I extends AnyInput>(s: State<I>, mm: Mismatch[]): NotApplied
 }
 
 /**
+ * An answer or read after the write, laid over what was seen before it. A
+ * repair's answer through the other interface counts for the fields it
+ * repaired: nothing else shows them since.
+ */
+function see<I extends AnyInput>(s: State<I>, api: Api, body: unknown, repaired: readonly string[] = []): void {
+  const v = viewOf(s.kind, api, body);
+  s.after = overlay(s.after, v);
+  if (api === s.item.job.read) s.same = overlay(s.same, v);
+  else for (const f of repaired) if (v.has(f)) s.same.set(f, v.get(f)!);
+}
+
+/**
  * Checks every item written, reads back and repairs as needed; sets `error`
  * on the items the site did not apply as asked, and appends the reads and
  * repairs to `answers`.
@@ -159,9 +184,11 @@ export async function checkWrites<I extends AnyInput>(ctx: Context, spec: KindSp
       const last = lastOf(item.answers);
       return {
         item,
+        kind: spec.kind,
         asked: askedOf(spec.kind, job.input!, zone, beforeBody),
         before: beforeBody !== undefined && job.read ? viewOf(spec.kind, job.read, beforeBody) : null,
         after: viewOf(spec.kind, last.api, last.body),
+        same: last.api === job.read ? viewOf(spec.kind, last.api, last.body) : new Map(),
         lastWrite: last.api,
       };
     });
@@ -174,21 +201,21 @@ export async function checkWrites<I extends AnyInput>(ctx: Context, spec: KindSp
         // A failed read checks nothing more: the fields it would have shown are not judged.
         if (!r.ok) return;
         s.item.answers.push({ api, body: r.body, read: true });
-        s.after = overlay(s.after, viewOf(spec.kind, api, r.body));
+        see(s, api, r.body);
       }),
     ),
   );
 
   // 2. What differs, and the repairs (one level of writes).
-  const repairs: { s: State<I>; req: WriteRequest; api: Api }[] = [];
+  const repairs: { s: State<I>; req: WriteRequest; api: Api; fields: string[] }[] = [];
   const still = new Map<State<I>, Mismatch[]>();
   for (const s of states) {
-    const mm = mismatches(s.asked, s.before, s.after);
+    const mm = mismatches(s.asked, s.before, s.after, s.same);
     if (!mm.length) continue;
     still.set(s, mm);
     for (const [api, fields] of repairRoutes(ctx, spec, s, mm)) {
       const req = repairRequest(ctx, spec, s, api, fields);
-      if (req) repairs.push({ s, req, api });
+      if (req) repairs.push({ s, req, api, fields: fields.map((m) => m.field) });
     }
   }
   if (repairs.length) {
@@ -202,7 +229,7 @@ export async function checkWrites<I extends AnyInput>(ctx: Context, spec: KindSp
       if (o.ok) {
         item.sent.push({ api: r.api, payload: r.req.body ?? {} });
         item.answers.push({ api: r.api, body: o.body });
-        r.s.after = overlay(r.s.after, viewOf(spec.kind, r.api, o.body));
+        see(r.s, r.api, o.body, r.fields);
         return;
       }
       const why = `the repair through ${r.req.route} ${o.unknown ? 'was sent but its answer was lost' : 'failed'} (${o.error.message})`;
@@ -216,7 +243,7 @@ export async function checkWrites<I extends AnyInput>(ctx: Context, spec: KindSp
   const repaired = new Set(repairs.map((r) => r.s));
   for (const s of still.keys()) {
     if (s.item.error) continue;
-    const mm = mismatches(s.asked, s.before, s.after);
+    const mm = mismatches(s.asked, s.before, s.after, s.same);
     if (mm.length) s.item.error = notKeptError(notApplied(s, mm), s.item.job.itemPath, `Written (ID ${s.item.databaseId})${repaired.has(s) ? ' and repaired once' : ''}`);
   }
 }

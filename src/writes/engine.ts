@@ -29,7 +29,7 @@ import { GatewayError } from '../errors.ts';
 import { checkWrites, type Answer, type Written } from './check.ts';
 import { modelOf, type AnyInput, type AnyModel, type KindSpec, type PostKind } from './kinds.ts';
 import { lockKey, type HeldLocks } from './lock.ts';
-import { atomicRequests, completePayloads, convertOptions, databaseIdOfTarget, legacyFollowUp, readFor, type Job } from './plan.ts';
+import { atomicRequests, completePayloads, convertOptions, databaseIdOfTarget, legacyFollowUp, readFor, throughOther, type Job } from './plan.ts';
 import { absent, ambiguous, checkReferences, confirmAbsent, notFoundError, readState, readStates, refMessage, stateKey, type RefProblem, type StateRead } from './reads.ts';
 import { reconcile, type Unsure } from './reconcile.ts';
 import { inputError, notExecuted, siteError, unknownError, upstreamOf, type ItemError, type ItemResult, type Problem } from './results.ts';
@@ -273,12 +273,19 @@ async function notFoundRule<I extends AnyInput, M extends AnyModel>(ctx: Context
 export async function run<I extends AnyInput, M extends AnyModel>(ctx: Context, spec: KindSpec<I, M>, jobs: Job<I>[], atomic: boolean): Promise<ItemResult<M>[]> {
   if (atomic) checkAtomic(ctx.site, atomicRequests(spec, jobs));
   if (atomic && jobs.some((j) => j.error)) return shortCircuit(jobs);
+  if (!atomic) for (const j of jobs) throughOther(ctx.site, spec, j);
   const locks = await lockJobs(ctx, spec, jobs);
   try {
     if (atomic && jobs.some((j) => j.error)) return shortCircuit(jobs);
     await prepare(ctx, spec, jobs);
     if (atomic && jobs.some((j) => j.error)) return shortCircuit(jobs);
-    return await sendAndCheck(ctx, spec, jobs, atomic);
+    const results = await sendAndCheck(ctx, spec, jobs, atomic);
+    // Each write the site took goes to subscribers at once (src/subscriptions/, docs/subscriptions.md).
+    results.forEach((r, i) => {
+      const j = jobs[i]!;
+      if (r.databaseId && (r.model || !r.error)) ctx.changes?.written(spec.kind, r.databaseId, j.method === 'DELETE' ? 'DELETED' : j.target ? 'UPDATED' : 'CREATED', r.model);
+    });
+    return results;
   } finally {
     await locks.release();
   }

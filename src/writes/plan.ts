@@ -235,6 +235,23 @@ export function deleteJobs<I extends AnyInput>(spec: KindSpec<I, AnyModel>, ids:
   });
 }
 
+/**
+ * An update none of whose fields goes through its interface (only
+ * legacy-only fields through calendar-core, or the other way round) is sent
+ * through the other interface alone: one write instead of an empty one and a
+ * follow-up (an empty calendar-core PATCH still resets what 6.15.14 resets).
+ * Not for atomic writes, whose routes were checked as they were planned.
+ */
+export function throughOther<I extends AnyInput>(site: SiteInfo, spec: KindSpec<I, AnyModel>, job: Job<I>): void {
+  if (job.error || !job.input || !job.target || job.method === 'DELETE') return;
+  const alt = other(job.api);
+  if (alt === 'core' && (job.method === 'POST' || 'slug' in job.target)) return;
+  const p = spec.payloads(job.input, job.api, { siteZone: site.timezone, declared: job.declared });
+  if (Object.keys(p.primary).length || !p.secondary || p.undeclared?.length) return;
+  job.api = alt;
+  job.declared = jobDeclared(site, spec.kind, alt, job.method, job.target);
+}
+
 /** The requests an atomic write would send, for `checkAtomic` (what it needs is checked before anything is read). */
 export function atomicRequests<I extends AnyInput>(spec: KindSpec<I, AnyModel>, jobs: readonly Job<I>[]): WriteRequest[] {
   return jobs.map((j) => writeRequest(j.api, spec.kind, j.method, j.target ?? (j.method === 'POST' ? null : { id: 0 }), undefined, j.query));

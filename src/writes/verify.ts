@@ -374,9 +374,11 @@ function dayIn(at: string, zone: string): string {
 /**
  * The fields where `after` contradicts the write: a field set that does not
  * hold the value asked, or (updates) a field not set that changed from
- * `before`. Only fields `after` shows are judged.
+ * `before`, as `same` shows it (the view of the interface `before` was read
+ * through: the interfaces render some fields differently). Only fields the
+ * views show are judged.
  */
-export function mismatches(asked: Asked, before: View | null, after: View): Mismatch[] {
+export function mismatches(asked: Asked, before: View | null, after: View, same: View = after): Mismatch[] {
   const out: Mismatch[] = [];
   const allDay = after.get('allDay') === true;
   for (const [field, want] of asked.values) {
@@ -403,20 +405,25 @@ export function mismatches(asked: Asked, before: View | null, after: View): Mism
   }
   if (before) {
     for (const [field, was] of before) {
-      if (asked.values.has(field) || asked.affected.has(field) || (d && DATE_GROUP.includes(field)) || !after.has(field)) continue;
-      const kept = after.get(field)!;
+      if (asked.values.has(field) || asked.affected.has(field) || (d && DATE_GROUP.includes(field)) || !same.has(field)) continue;
+      const kept = same.get(field)!;
       if (!sameValue(field, was, kept)) out.push({ field, asked: was, kept, set: false });
     }
   }
   return out;
 }
 
-/** The fields a check needs that `after` does not show (what the write asked, and what the object had before). */
-export function unseen(asked: Asked, before: View | null, after: View): string[] {
+/**
+ * The fields a check needs that the views after the write do not show: what
+ * the write asked (in `after`), and what the object had before (in `same`, the
+ * view of the interface it was read through).
+ */
+export function unseen(asked: Asked, before: View | null, after: View, same: View = after): string[] {
   const want = new Set<string>([...asked.values.keys(), ...asked.present]);
   if (asked.dates) for (const f of ['startDate', 'endDate', 'timezone']) want.add(f);
-  for (const f of before?.keys() ?? []) want.add(f);
-  return [...want].filter((f) => !after.has(f));
+  const out = [...want].filter((f) => !after.has(f));
+  for (const f of before?.keys() ?? []) if (!same.has(f) && !out.includes(f)) out.push(f);
+  return out;
 }
 
 /** A view laid over another: the later answer wins where it shows a field. */

@@ -127,7 +127,18 @@ describe('5, 6. the calendar-core PATCH of TEC 6.15', () => {
     expect(r.errors).toBeUndefined();
     expect(r.data.updateEvent.event.featured).toBe(false);
     expect(stored(s, id)).toMatchObject({ featured: false, sticky: true, showMap: false, showMapLink: false });
-    expect(routes(s)).toEqual([ROUTE.legacyGet, ROUTE.corePatch, ROUTE.legacyGet, ROUTE.legacyPost]);
+    // The PATCH's answer already shows featured ignored, so the legacy repair follows at once, without
+    // reading the legacy-only fields back: it sends the complete state as read before, and its answer shows them.
+    expect(routes(s)).toEqual([ROUTE.legacyGet, ROUTE.corePatch, ROUTE.legacyPost]);
+  });
+
+  it('an update of legacy-only fields alone goes through the legacy update alone: one read, one write', async () => {
+    const id = await event(s);
+    s.h.mark();
+    const r = await s.h.gql(UPDATE, { id: String(id), input: { website: 'https://example.org/only-legacy' } }, 'admin');
+    expect(r.errors).toBeUndefined();
+    expect(stored(s, id)).toMatchObject({ website: 'https://example.org/only-legacy', sticky: true, showMap: false, featured: true, date: '2026-01-15 10:00:00' });
+    expect(routes(s)).toEqual([ROUTE.legacyGet, ROUTE.legacyPatch]);
   });
 
   it('6. in bulk: each item repaired, results in input order', async () => {
@@ -141,6 +152,33 @@ describe('5, 6. the calendar-core PATCH of TEC 6.15', () => {
     expect(r.data.updateEvents).toMatchObject({ written: 3, failed: 0 });
     expect(r.data.updateEvents.results.map((x: any) => x.event)).toEqual(ids.map((id) => ({ databaseId: id, featured: false, showMap: false })));
     for (const id of ids) expect(stored(s, id)).toMatchObject({ featured: false, sticky: true, showMap: false });
+  });
+
+  it('a venue whose legacy-only field the calendar-core PATCH changed (as a release that resets it would): restored through the legacy venue route', async () => {
+    const id = (await s.rest.send('POST', '/calendar/events/v1/venues', { venue: 'Reset hall', show_map: '0', show_map_link: '0' }, 'admin')).body.id;
+    // The first write of this venue (the PATCH) turns show_map on behind the caller's back.
+    const store = s.h.sandbox.site.store;
+    const update = store.updatePost.bind(store);
+    let first = true;
+    store.updatePost = ((postId: number, patch: Parameters<typeof update>[1]) => {
+      const out = update(postId, patch);
+      if (postId !== id || !first) return out;
+      first = false;
+      return update(postId, { meta: { showMap: true } });
+    }) as typeof store.updatePost;
+    try {
+      s.h.mark();
+      const r = await s.h.gql(`mutation($id: ID!) { updateVenue(id: $id, input: { city: "Lille" }) { venue { city showMap } } }`, { id: String(id) }, 'admin');
+      expect(r.errors).toBeUndefined();
+      expect(r.data.updateVenue.venue).toEqual({ city: 'Lille', showMap: false });
+      expect(stored(s, id)).toMatchObject({ city: 'Lille', showMap: false, showMapLink: false });
+      // The stored state, the PATCH, the legacy-only fields read back, the repair of that one field.
+      expect(routes(s)).toEqual([
+        'GET /calendar/events/v1/venues/(?P<id>\\d+)', 'PATCH /calendar-core/v1/venues/(?P<id>\\d+)', 'GET /calendar/events/v1/venues/(?P<id>\\d+)', 'POST /calendar/events/v1/venues/(?P<id>\\d+)',
+      ]);
+    } finally {
+      store.updatePost = update;
+    }
   });
 
   it('a site that keeps contradicting the write after the repair: WRITE_NOT_APPLIED naming the field, what was asked and what was kept', async () => {
