@@ -283,6 +283,69 @@ export const configSchema = z.object({
       readinessRefreshSeconds: z.number().int().min(1).max(3_600).default(15),
     })
     .prefault({}),
+  /** Subscriptions: live changes of events and posts (src/subscriptions/, docs/subscriptions.md). */
+  subscriptions: z
+    .object({
+      /** `SUBSCRIPTIONS=0` turns them off: no SSE or WebSocket transport, no polling. */
+      enabled: z.boolean().default(true),
+      /**
+       * `SUBSCRIPTION_POLL_SECONDS`: how often the site is polled for changes made on it (not through
+       * the gateway, whose writes are published at once), while anyone subscribes: 10 s. One poll per
+       * source and interval whatever the number of subscribers and instances (a modified-ordered list is
+       * one request), so 10 s costs a site a few requests a minute; a change made in wp-admin then
+       * reaches subscribers within about 10 s, as soon as a cache of CACHE_TTL_SECONDS (10 s) would
+       * show it to a query. Fractions are accepted (tests poll every few hundred milliseconds).
+       */
+      pollSeconds: z.number().min(0.05).max(3_600).default(10),
+      /**
+       * `SUBSCRIPTION_POLL_AUTH`: `user:application-password` the polls read with. Unset:
+       * SITEGRAPH_SERVICE_AUTH, else anonymous. Polls see what this user may read: anonymous polls see
+       * published objects only, so changes of drafts are not found; an editor's credential finds them
+       * (and trashed posts). Subscribers still get only what their own credentials read.
+       */
+      pollAuth: z.string().regex(/^[^:]+:.+$/, 'must be user:application-password').optional(),
+      /**
+       * `SUBSCRIPTION_WINDOW_EVENTS`: how many upcoming events each poll compares with the previous
+       * poll, on sites without calendar-core/v1 (all changes) and with it (deletions): 100, two pages of
+       * the legacy list. 0: no window poll.
+       */
+      windowEvents: z.number().int().min(0).max(1_000).default(100),
+      /**
+       * `SUBSCRIPTION_AUTOMATION_TOKEN`: an automation-a (Zapier-style) access token; its new, updated
+       * and canceled feeds are then polled too (the only source of CANCELED besides gateway writes).
+       * Reading them consumes nothing. Unset: not polled.
+       */
+      automationToken: z.string().min(1).optional(),
+      /**
+       * `SUBSCRIPTION_AUTOMATION_B_TOKEN`: an automation-b (Power-Automate-style) token. Its feeds pop
+       * an item per read, so polling them takes the items from whatever else uses that connection:
+       * set it only for a connection made for the gateway. Unset (the default): never read.
+       */
+      automationBToken: z.string().min(1).optional(),
+      /** `SUBSCRIPTION_MAX_PER_CONNECTION`: subscriptions one WebSocket or single-connection SSE stream may hold: 50. */
+      maxPerConnection: z.number().int().min(1).max(10_000).default(50),
+      /**
+       * `SUBSCRIPTION_MAX_PER_CALLER`: subscriptions one caller (as RATE_LIMIT_KEY counts it: by address,
+       * or by credential) may hold on one instance: 200. A browser holds a few; a job mirroring the
+       * calendar a handful.
+       */
+      maxPerCaller: z.number().int().min(1).max(1_000_000).default(200),
+      /**
+       * `SUBSCRIPTION_MAX_BUFFER_BYTES`: bytes sent to a connection and not yet read by its client
+       * before it is dropped as a slow consumer (with SLOW_CONSUMER and a close reason): 1 MiB, a few
+       * hundred changes with their selections.
+       */
+      maxBufferBytes: z.number().int().min(1_024).default(1024 * 1024),
+      /**
+       * `SUBSCRIPTION_LEASE_SECONDS` (with REDIS_URL): how long a poll lease lives unless renewed, so
+       * the longest polling stops when its instance dies before another takes over: 15 s. Renewed
+       * three times per lease; fractions are accepted.
+       */
+      leaseSeconds: z.number().min(0.1).max(3_600).default(15),
+      /** `SUBSCRIPTION_HEARTBEAT_SECONDS`: WebSocket pings (a connection that misses one pong is closed): 12 s, graphql-sse's own SSE keep-alive. */
+      heartbeatSeconds: z.number().min(0.1).max(600).default(12),
+    })
+    .prefault({}),
   /** `GRAPHIQL=0` turns the GraphiQL page off. */
   graphiql: z.boolean().default(true),
   /** `INTROSPECTION=0` turns introspection off. */
@@ -469,6 +532,17 @@ export const SETTINGS: readonly Setting[] = [
   { env: 'ADMIN_PORT', path: 'admin.port', kind: 'int', meaning: 'admin listener port (/metrics, /readyz, POST /purge); 0: a free port', unset: 'PORT + 1 (a free port when PORT is 0)' },
   { env: 'ADMIN_HOST', path: 'admin.host', kind: 'string', meaning: 'admin listener address (loopback; it has no authentication)' },
   { env: 'READINESS_REFRESH_SECONDS', path: 'admin.readinessRefreshSeconds', kind: 'int', meaning: "how often the site's index is read again in the background (/readyz answers from it)" },
+  { env: 'SUBSCRIPTIONS', path: 'subscriptions.enabled', kind: 'bool', meaning: 'serve subscriptions over SSE and WebSocket on /graphql' },
+  { env: 'SUBSCRIPTION_POLL_SECONDS', path: 'subscriptions.pollSeconds', kind: 'json', meaning: 'how often the site is polled for changes while anyone subscribes' },
+  { env: 'SUBSCRIPTION_POLL_AUTH', path: 'subscriptions.pollAuth', kind: 'string', meaning: 'user:application-password the polls read with', unset: 'SITEGRAPH_SERVICE_AUTH, else anonymous' },
+  { env: 'SUBSCRIPTION_WINDOW_EVENTS', path: 'subscriptions.windowEvents', kind: 'int', meaning: 'upcoming events each poll compares; 0: none' },
+  { env: 'SUBSCRIPTION_AUTOMATION_TOKEN', path: 'subscriptions.automationToken', kind: 'string', meaning: "automation-a token: poll its new/updated/canceled feeds", unset: 'not polled' },
+  { env: 'SUBSCRIPTION_AUTOMATION_B_TOKEN', path: 'subscriptions.automationBToken', kind: 'string', meaning: 'automation-b token: poll (and so pop) its feeds', unset: 'never read' },
+  { env: 'SUBSCRIPTION_MAX_PER_CONNECTION', path: 'subscriptions.maxPerConnection', kind: 'int', meaning: 'subscriptions per WebSocket or SSE stream' },
+  { env: 'SUBSCRIPTION_MAX_PER_CALLER', path: 'subscriptions.maxPerCaller', kind: 'int', meaning: 'subscriptions per caller and instance' },
+  { env: 'SUBSCRIPTION_MAX_BUFFER_BYTES', path: 'subscriptions.maxBufferBytes', kind: 'int', meaning: 'unread bytes before a slow subscriber is dropped' },
+  { env: 'SUBSCRIPTION_LEASE_SECONDS', path: 'subscriptions.leaseSeconds', kind: 'json', meaning: 'life of a poll lease (REDIS_URL): the longest a takeover waits' },
+  { env: 'SUBSCRIPTION_HEARTBEAT_SECONDS', path: 'subscriptions.heartbeatSeconds', kind: 'json', meaning: 'WebSocket ping interval' },
   { env: 'GRAPHIQL', path: 'graphiql', kind: 'bool', meaning: 'serve GraphiQL at /graphql to browsers' },
   { env: 'INTROSPECTION', path: 'introspection', kind: 'bool', meaning: 'allow introspection (__schema, __type)' },
   { env: 'CORS_ORIGINS', path: 'cors.origins', kind: 'list', meaning: 'origins whose pages may call the gateway (comma-separated, exact)' },

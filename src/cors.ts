@@ -18,8 +18,8 @@ export interface CorsOptions {
   credentials: boolean;
 }
 
-/** What a page may call `/graphql` with. */
-const ALLOW_METHODS = 'GET, POST, OPTIONS';
+/** What a page may call `/graphql` with: PUT and DELETE are GraphQL over SSE's single-connection mode (docs/subscriptions.md). */
+const ALLOW_METHODS = 'GET, POST, PUT, DELETE, OPTIONS';
 /**
  * Request headers a page may send: JSON bodies, the caller's credential and
  * the credential headers the graph reads (redaction.ts SECRET_HEADERS),
@@ -31,6 +31,7 @@ const ALLOW_HEADERS = [
   'authorization',
   'x-governance-api-key',
   'x-automation-token',
+  'x-graphql-event-stream-token',
   'apollo-require-preflight',
   'x-apollo-operation-name',
   'x-request-id',

@@ -35,7 +35,11 @@ export type GatewayCode =
    */
   | 'WRITE_NOT_APPLIED'
   /** Another write of the same object held its lock for longer than WRITE_LOCK_WAIT_MS: nothing was sent (docs/writes.md). */
-  | 'WRITE_LOCK_TIMEOUT';
+  | 'WRITE_LOCK_TIMEOUT'
+  /** A subscription over SUBSCRIPTION_MAX_PER_CONNECTION or SUBSCRIPTION_MAX_PER_CALLER (docs/subscriptions.md). */
+  | 'SUBSCRIPTION_LIMIT'
+  /** A subscriber that did not read its changes fast enough was dropped (docs/subscriptions.md). */
+  | 'SLOW_CONSUMER';
 
 /** Where an error came from upstream: the site's own code (if it sent one), the HTTP status, our route label. */
 export interface UpstreamErrorSource {

@@ -32,14 +32,15 @@ import { clientKey, createRateLimiter, rateLimitHeaders, sendRateLimited } from 
 import { connectRedis, type SharedRedis } from './store/redis.ts';
 import { createWriteLocks } from './writes/lock.ts';
 import { createGatewayCache } from './cache/index.ts';
+import { createSubscriptions } from './subscriptions/index.ts';
 import { cacheControlPlugin } from './cache/response.ts';
 import { UpstreamClient } from './upstream/client.ts';
 import type { TracerProvider } from '@opentelemetry/api';
 import { createTracing, type Tracing } from './telemetry.ts';
 import { tracingPlugin } from './plugins/tracing.ts';
 import { GatewayError, isGatewayError } from './errors.ts';
-import { adminPortOf } from './config.ts';
 import { json, readBody } from './http.ts';
+import { adminPortOf } from './config.ts';
 import { portError } from './cli-kit.ts';
 import { Readiness } from './readiness.ts';
 import { createResponder } from './respond.ts';
@@ -211,6 +212,11 @@ export async function startGateway(config: Config, upstreamUrl: string, options:
     ],
   });
   await apollo.start();
+  // Subscriptions over SSE and WebSocket on /graphql, fed by the site's changes (src/subscriptions/, docs/subscriptions.md).
+  const live = config.subscriptions.enabled
+    ? createSubscriptions({ config, schema, client, site, registry: metrics.registry, log, redis, rateLimiter, persisted, totals, locks, cache: cache.upstream, formatError })
+    : null;
+  live?.attach(httpServer);
 
   httpServer.on('request', (req, res) => {
     handle(req, res).catch((err: unknown) => {
@@ -250,6 +256,7 @@ export async function startGateway(config: Config, upstreamUrl: string, options:
     }
     // CORS headers, and preflights answered before CSRF prevention sees them (cors.ts).
     if (cors(req, res)) return;
+    if (live?.accepts(req, url)) return live.serve(req, res, url);
     await observer.track(req, res, (record) => graphql(req, res, url, method, record));
   }
 
@@ -317,6 +324,7 @@ export async function startGateway(config: Config, upstreamUrl: string, options:
             locks,
             cache: cache.upstream,
             tag: record,
+            ...(live ? { changes: live.sink } : {}),
           });
         },
       });
@@ -352,6 +360,7 @@ export async function startGateway(config: Config, upstreamUrl: string, options:
     });
   } catch (err) {
     readiness.stop();
+    await live?.close();
     await new Promise<void>((resolve) => httpServer.close(() => resolve()));
     await apollo.stop();
     await client.close();
@@ -373,6 +382,8 @@ export async function startGateway(config: Config, upstreamUrl: string, options:
       stopping = true;
       readiness.stop();
       await admin.close();
+      // Every subscription completes before the HTTP server drains.
+      await live?.close();
       for (const c of inProgress) c.abort(SHUTTING_DOWN());
       await apollo.stop();
       await client.close();

@@ -662,6 +662,28 @@ export type ChallengeVerification = {
   verified: Scalars['Boolean']['output'];
 };
 
+/** What happened to an object. */
+export type ChangeKind =
+  /** Its event status became `canceled` (seen by the automation-a canceled feed, or written through the gateway). */
+  | 'CANCELED'
+  /** It was created (or first published where the gateway cannot tell a creation from an update). */
+  | 'CREATED'
+  /** It was trashed or deleted for good, or it is no longer readable by the subscriber. */
+  | 'DELETED'
+  /** It was saved again: any field, its status included. */
+  | 'UPDATED';
+
+/** Where the gateway learnt of a change (docs/subscriptions.md "Where changes come from"). */
+export type ChangeSource =
+  /** The automation connectors' feeds of new, updated and canceled events. */
+  | 'AUTOMATION_FEED'
+  /** A write through this gateway (or another instance sharing its Redis): published at once. */
+  | 'GATEWAY'
+  /** A poll of a list ordered by modification time (calendar-core/v1 events, core/v2 posts). */
+  | 'MODIFIED_LIST'
+  /** A poll of the upcoming events, compared with the previous poll (sites without calendar-core/v1). */
+  | 'UPCOMING_WINDOW';
+
 /** One part of network compliance (training, QA, content review). */
 export type ComplianceArea = {
   __typename?: 'ComplianceArea';
@@ -983,6 +1005,26 @@ export type Event = Node & {
   virtual?: Maybe<Scalars['Boolean']['output']>;
   /** The event's website URL (legacy interface). */
   website?: Maybe<Scalars['String']['output']>;
+};
+
+/** One change of an event, as the subscriber may read it. */
+export type EventChange = {
+  __typename?: 'EventChange';
+  /** When the change was made: the event's modification time when the site says it, else when the gateway saw it (UTC). */
+  at: Scalars['DateTime']['output'];
+  /** The WordPress post ID of the event. */
+  databaseId: Scalars['Int']['output'];
+  /**
+   * The event as the subscriber's credentials read it now, through the same loaders as `event(id:)`.
+   * Null for DELETED when the subscriber can no longer read it (a deleted, trashed or unpublished event).
+   */
+  event?: Maybe<Event>;
+  /** Global ID of the event (base64 of `Event:databaseId`). */
+  id: Scalars['ID']['output'];
+  /** What happened. */
+  kind: ChangeKind;
+  /** How the gateway learnt of it. */
+  source: ChangeSource;
 };
 
 /** A page of events (Relay connection). */
@@ -2630,6 +2672,58 @@ export type PostCategoriesFilter = {
   operator?: InputMaybe<TermOperator>;
   /** Category IDs of the posts' `category` taxonomy. */
   terms: Array<Scalars['Int']['input']>;
+};
+
+/** One change of a post of `core/v2/posts`, as the subscriber may read it. */
+export type PostChange = {
+  __typename?: 'PostChange';
+  /** When the change was made: the post's modification time when the site says it, else when the gateway saw it (UTC). */
+  at: Scalars['DateTime']['output'];
+  /** The WordPress post ID. */
+  databaseId: Scalars['Int']['output'];
+  /** Global ID of the post (base64 of `Post:databaseId`). */
+  id: Scalars['ID']['output'];
+  /** What happened (posts have no CANCELED). */
+  kind: ChangeKind;
+  /** The post as the subscriber's credentials read it now; null for DELETED when it can no longer read it. */
+  post?: Maybe<Post>;
+  /** How the gateway learnt of it. */
+  source: ChangeSource;
+};
+
+/**
+ * Filters of `postChanged`: the fields of `PostsWhere` the gateway can apply to one post in memory.
+ * Default: published posts.
+ */
+export type PostChangesWhere = {
+  /** Published after (exclusive). */
+  after?: InputMaybe<Scalars['DateTime']['input']>;
+  /** Author user IDs. */
+  author?: InputMaybe<Array<Scalars['Int']['input']>>;
+  /** Leave out posts by these user IDs. */
+  authorExclude?: InputMaybe<Array<Scalars['Int']['input']>>;
+  /** Published before (exclusive). */
+  before?: InputMaybe<Scalars['DateTime']['input']>;
+  /** Posts in any (OR, the default) or all (AND) of these categories of the posts' `category` taxonomy. */
+  categories?: InputMaybe<PostCategoriesFilter>;
+  /** Posts in none of these categories. */
+  categoriesExclude?: InputMaybe<PostCategoriesExcludeFilter>;
+  /** Leave out these post IDs. */
+  exclude?: InputMaybe<Array<Scalars['Int']['input']>>;
+  /** Posts in one of these formats. */
+  format?: InputMaybe<Array<PostFormat>>;
+  /** Only these post IDs. */
+  include?: InputMaybe<Array<Scalars['Int']['input']>>;
+  /** Posts with one of these slugs. */
+  slug?: InputMaybe<Array<Scalars['String']['input']>>;
+  /** Default PUBLISH; other statuses reach only subscribers whose credentials can read them. */
+  status?: InputMaybe<Array<PostListStatus>>;
+  /** True: only sticky posts; false: only non-sticky ones. */
+  sticky?: InputMaybe<Scalars['Boolean']['input']>;
+  /** Posts with any (OR) or all (AND) of these tags. */
+  tags?: InputMaybe<PostTagsFilter>;
+  /** Leave out posts with any of these tag IDs. */
+  tagsExclude?: InputMaybe<Array<Scalars['Int']['input']>>;
 };
 
 /** A page of `posts` (Relay connection). */
@@ -4410,6 +4504,73 @@ export type SiteTrainingCompliance = {
   usersTotal?: Maybe<Scalars['Int']['output']>;
 };
 
+/**
+ * Live updates. Served over GraphQL over SSE (`Accept: text/event-stream`, graphql-sse's distinct-connections
+ * and single-connection modes) and WebSocket (`graphql-transport-ws`, graphql-ws) on `/graphql`, with the
+ * same credentials, rate limits, cost limits, persisted documents and safelist as queries. A plain POST
+ * answers OPERATION_NOT_SUPPORTED. See docs/subscriptions.md.
+ */
+export type Subscription = {
+  __typename?: 'Subscription';
+  /**
+   * Changes of events matching `where` (the same filters as `events`, where the gateway can evaluate them
+   * on one event: not `search`, `near`, `geolocation`, `relatedTo`, `recurring` or `postParent`; default:
+   * published events). Sites with calendar-core/v1 are polled by modification time; others by the upcoming
+   * window (docs/subscriptions.md).
+   */
+  eventChanged: EventChange;
+  /** Every change of one event the subscriber can read, whatever its status. */
+  eventChangedById: EventChange;
+  /** Changes of posts of `core/v2/posts` matching `where` (default: published posts). */
+  postChanged: PostChange;
+  /** Every change of one post the subscriber can read, whatever its status. */
+  postChangedById: PostChange;
+};
+
+
+/**
+ * Live updates. Served over GraphQL over SSE (`Accept: text/event-stream`, graphql-sse's distinct-connections
+ * and single-connection modes) and WebSocket (`graphql-transport-ws`, graphql-ws) on `/graphql`, with the
+ * same credentials, rate limits, cost limits, persisted documents and safelist as queries. A plain POST
+ * answers OPERATION_NOT_SUPPORTED. See docs/subscriptions.md.
+ */
+export type SubscriptionEventChangedArgs = {
+  where?: InputMaybe<EventsWhere>;
+};
+
+
+/**
+ * Live updates. Served over GraphQL over SSE (`Accept: text/event-stream`, graphql-sse's distinct-connections
+ * and single-connection modes) and WebSocket (`graphql-transport-ws`, graphql-ws) on `/graphql`, with the
+ * same credentials, rate limits, cost limits, persisted documents and safelist as queries. A plain POST
+ * answers OPERATION_NOT_SUPPORTED. See docs/subscriptions.md.
+ */
+export type SubscriptionEventChangedByIdArgs = {
+  id: Scalars['ID']['input'];
+};
+
+
+/**
+ * Live updates. Served over GraphQL over SSE (`Accept: text/event-stream`, graphql-sse's distinct-connections
+ * and single-connection modes) and WebSocket (`graphql-transport-ws`, graphql-ws) on `/graphql`, with the
+ * same credentials, rate limits, cost limits, persisted documents and safelist as queries. A plain POST
+ * answers OPERATION_NOT_SUPPORTED. See docs/subscriptions.md.
+ */
+export type SubscriptionPostChangedArgs = {
+  where?: InputMaybe<PostChangesWhere>;
+};
+
+
+/**
+ * Live updates. Served over GraphQL over SSE (`Accept: text/event-stream`, graphql-sse's distinct-connections
+ * and single-connection modes) and WebSocket (`graphql-transport-ws`, graphql-ws) on `/graphql`, with the
+ * same credentials, rate limits, cost limits, persisted documents and safelist as queries. A plain POST
+ * answers OPERATION_NOT_SUPPORTED. See docs/subscriptions.md.
+ */
+export type SubscriptionPostChangedByIdArgs = {
+  id: Scalars['ID']['input'];
+};
+
 /** An event tag (WordPress `post_tag`), read from the legacy interface. */
 export type Tag = Node & {
   __typename?: 'Tag';
@@ -4948,6 +5109,8 @@ export type ResolversTypes = {
   Challenge: ResolverTypeWrapper<Challenge>;
   ChallengeSolutionInput: ChallengeSolutionInput;
   ChallengeVerification: ResolverTypeWrapper<ChallengeVerification>;
+  ChangeKind: ChangeKind;
+  ChangeSource: ChangeSource;
   ComplianceArea: ResolverTypeWrapper<ComplianceArea>;
   ContentReviewMeta: ResolverTypeWrapper<ContentReviewMeta>;
   ContentReviewStatus: ResolverTypeWrapper<ContentReviewStatus>;
@@ -4964,6 +5127,7 @@ export type ResolversTypes = {
   DiscussionStatus: DiscussionStatus;
   DuplicatePostResult: ResolverTypeWrapper<DuplicatePostResult>;
   Event: ResolverTypeWrapper<EventModel>;
+  EventChange: ResolverTypeWrapper<Omit<EventChange, 'event'> & { event?: Maybe<ResolversTypes['Event']> }>;
   EventConnection: ResolverTypeWrapper<EventConnectionModel>;
   EventEdge: ResolverTypeWrapper<Omit<EventEdge, 'node'> & { node: ResolversTypes['Event'] }>;
   EventIdType: EventIdType;
@@ -5039,6 +5203,8 @@ export type ResolversTypes = {
   Post: ResolverTypeWrapper<PostModel>;
   PostCategoriesExcludeFilter: PostCategoriesExcludeFilter;
   PostCategoriesFilter: PostCategoriesFilter;
+  PostChange: ResolverTypeWrapper<Omit<PostChange, 'post'> & { post?: Maybe<ResolversTypes['Post']> }>;
+  PostChangesWhere: PostChangesWhere;
   PostConnection: ResolverTypeWrapper<PostConnectionModel>;
   PostEdge: ResolverTypeWrapper<Omit<PostEdge, 'node'> & { node: ResolversTypes['Post'] }>;
   PostFormat: PostFormat;
@@ -5112,6 +5278,7 @@ export type ResolversTypes = {
   SiteRoute: ResolverTypeWrapper<SiteRoute>;
   SiteTrainingCompliance: ResolverTypeWrapper<SiteTrainingCompliance>;
   String: ResolverTypeWrapper<Scalars['String']['output']>;
+  Subscription: ResolverTypeWrapper<Record<PropertyKey, never>>;
   Tag: ResolverTypeWrapper<TermModel>;
   TagConnection: ResolverTypeWrapper<TermConnectionModel>;
   TagEdge: ResolverTypeWrapper<Omit<TagEdge, 'node'> & { node: ResolversTypes['Tag'] }>;
@@ -5182,6 +5349,7 @@ export type ResolversParentTypes = {
   DeleteVenuePayload: Omit<DeleteVenuePayload, 'venue'> & { venue?: Maybe<ResolversParentTypes['Venue']> };
   DuplicatePostResult: DuplicatePostResult;
   Event: EventModel;
+  EventChange: Omit<EventChange, 'event'> & { event?: Maybe<ResolversParentTypes['Event']> };
   EventConnection: EventConnectionModel;
   EventEdge: Omit<EventEdge, 'node'> & { node: ResolversParentTypes['Event'] };
   EventInput: EventInput;
@@ -5248,6 +5416,8 @@ export type ResolversParentTypes = {
   Post: PostModel;
   PostCategoriesExcludeFilter: PostCategoriesExcludeFilter;
   PostCategoriesFilter: PostCategoriesFilter;
+  PostChange: Omit<PostChange, 'post'> & { post?: Maybe<ResolversParentTypes['Post']> };
+  PostChangesWhere: PostChangesWhere;
   PostConnection: PostConnectionModel;
   PostEdge: Omit<PostEdge, 'node'> & { node: ResolversParentTypes['Post'] };
   PostResult: Omit<PostResult, 'post'> & { post?: Maybe<ResolversParentTypes['Post']> };
@@ -5305,6 +5475,7 @@ export type ResolversParentTypes = {
   SiteRoute: SiteRoute;
   SiteTrainingCompliance: SiteTrainingCompliance;
   String: Scalars['String']['output'];
+  Subscription: Record<PropertyKey, never>;
   Tag: TermModel;
   TagConnection: TermConnectionModel;
   TagEdge: Omit<TagEdge, 'node'> & { node: ResolversParentTypes['Tag'] };
@@ -5606,6 +5777,15 @@ export type EventResolvers<ContextType = Context, ParentType extends ResolversPa
   virtual?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
   website?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+};
+
+export type EventChangeResolvers<ContextType = Context, ParentType extends ResolversParentTypes['EventChange'] = ResolversParentTypes['EventChange']> = {
+  at?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  databaseId?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  event?: Resolver<Maybe<ResolversTypes['Event']>, ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  kind?: Resolver<ResolversTypes['ChangeKind'], ParentType, ContextType>;
+  source?: Resolver<ResolversTypes['ChangeSource'], ParentType, ContextType>;
 };
 
 export type EventConnectionResolvers<ContextType = Context, ParentType extends ResolversParentTypes['EventConnection'] = ResolversParentTypes['EventConnection']> = {
@@ -6028,6 +6208,15 @@ export type PostResolvers<ContextType = Context, ParentType extends ResolversPar
   type?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   url?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+};
+
+export type PostChangeResolvers<ContextType = Context, ParentType extends ResolversParentTypes['PostChange'] = ResolversParentTypes['PostChange']> = {
+  at?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  databaseId?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  kind?: Resolver<ResolversTypes['ChangeKind'], ParentType, ContextType>;
+  post?: Resolver<Maybe<ResolversTypes['Post']>, ParentType, ContextType>;
+  source?: Resolver<ResolversTypes['ChangeSource'], ParentType, ContextType>;
 };
 
 export type PostConnectionResolvers<ContextType = Context, ParentType extends ResolversParentTypes['PostConnection'] = ResolversParentTypes['PostConnection']> = {
@@ -6484,6 +6673,13 @@ export type SiteTrainingComplianceResolvers<ContextType = Context, ParentType ex
   usersTotal?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
 };
 
+export type SubscriptionResolvers<ContextType = Context, ParentType extends ResolversParentTypes['Subscription'] = ResolversParentTypes['Subscription']> = {
+  eventChanged?: SubscriptionResolver<ResolversTypes['EventChange'], "eventChanged", ParentType, ContextType, Partial<SubscriptionEventChangedArgs>>;
+  eventChangedById?: SubscriptionResolver<ResolversTypes['EventChange'], "eventChangedById", ParentType, ContextType, RequireFields<SubscriptionEventChangedByIdArgs, 'id'>>;
+  postChanged?: SubscriptionResolver<ResolversTypes['PostChange'], "postChanged", ParentType, ContextType, Partial<SubscriptionPostChangedArgs>>;
+  postChangedById?: SubscriptionResolver<ResolversTypes['PostChange'], "postChangedById", ParentType, ContextType, RequireFields<SubscriptionPostChangedByIdArgs, 'id'>>;
+};
+
 export type TagResolvers<ContextType = Context, ParentType extends ResolversParentTypes['Tag'] = ResolversParentTypes['Tag']> = {
   count?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
   databaseId?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
@@ -6615,6 +6811,7 @@ export type Resolvers<ContextType = Context> = {
   DeleteVenuePayload?: DeleteVenuePayloadResolvers<ContextType>;
   DuplicatePostResult?: DuplicatePostResultResolvers<ContextType>;
   Event?: EventResolvers<ContextType>;
+  EventChange?: EventChangeResolvers<ContextType>;
   EventConnection?: EventConnectionResolvers<ContextType>;
   EventEdge?: EventEdgeResolvers<ContextType>;
   EventPayload?: EventPayloadResolvers<ContextType>;
@@ -6660,6 +6857,7 @@ export type Resolvers<ContextType = Context> = {
   OverdueTraining?: OverdueTrainingResolvers<ContextType>;
   PageInfo?: PageInfoResolvers<ContextType>;
   Post?: PostResolvers<ContextType>;
+  PostChange?: PostChangeResolvers<ContextType>;
   PostConnection?: PostConnectionResolvers<ContextType>;
   PostEdge?: PostEdgeResolvers<ContextType>;
   PostResult?: PostResultResolvers<ContextType>;
@@ -6705,6 +6903,7 @@ export type Resolvers<ContextType = Context> = {
   SiteQaCompliance?: SiteQaComplianceResolvers<ContextType>;
   SiteRoute?: SiteRouteResolvers<ContextType>;
   SiteTrainingCompliance?: SiteTrainingComplianceResolvers<ContextType>;
+  Subscription?: SubscriptionResolvers<ContextType>;
   Tag?: TagResolvers<ContextType>;
   TagConnection?: TagConnectionResolvers<ContextType>;
   TagEdge?: TagEdgeResolvers<ContextType>;

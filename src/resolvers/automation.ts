@@ -70,6 +70,7 @@ export const automationMutation: MutationResolvers = {
   automationACreateEvent: async (_p, args, ctx) => {
     const m = legacyEvent(await createEvent(ctx.upstream, 'A', tokenOf(ctx, args.accessToken), legacyEventPayload(args.input)));
     ctx.loaders.prime(m);
+    ctx.changes?.written('events', m.databaseId, 'CREATED', m);
     return m;
   },
   automationAUpdateEvent: async (_p, args, ctx) => {
@@ -78,11 +79,13 @@ export const automationMutation: MutationResolvers = {
     if (args.eventStatus != null) payload.event_status = args.eventStatus.toLowerCase();
     const m = legacyEvent(await updateEvent(ctx.upstream, args.method ?? 'POST', tokenOf(ctx, args.accessToken), payload));
     ctx.loaders.prime(m);
+    ctx.changes?.written('events', m.databaseId, args.eventStatus === 'CANCELED' ? 'CANCELED' : 'UPDATED', m);
     return m;
   },
   automationBCreateEvent: async (_p, args, ctx) => {
     const m = legacyEvent(await createEvent(ctx.upstream, 'B', tokenOf(ctx, args.accessToken), legacyEventPayload(args.input)));
     ctx.loaders.prime(m);
+    ctx.changes?.written('events', m.databaseId, 'CREATED', m);
     return m;
   },
 };

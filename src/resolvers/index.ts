@@ -10,6 +10,7 @@ import { DateTime, JSONScalar } from './scalars.ts';
 import { seoResolvers } from './seo.ts';
 import { Series, seriesQuery } from './series.ts';
 import { Namespace, siteMutation, siteQuery } from './site.ts';
+import { subscriptionResolvers } from './subscriptions.ts';
 import { Category, Tag, termQuery } from './taxonomy.ts';
 
 /** Merges resolver maps: object types field by field (a field defined twice is a bug, so it throws). */
@@ -50,4 +51,5 @@ export const resolvers: Resolvers = mergeResolvers(
   seoResolvers,
   platformResolvers,
   extrasResolvers,
+  subscriptionResolvers,
 );

@@ -97,16 +97,22 @@ export const contentQuery: Pick<QueryResolvers, 'posts' | 'oembed' | 'oembedProx
 
 export const contentMutation: Pick<MutationResolvers, 'createPost' | 'updatePost' | 'deletePost' | 'createPosts' | 'removeDuplicatePostOriginal' | 'verifyChallenge'> = {
   createPost: async (_p, { input }, ctx) => {
-    return corePost(await platform.createPost(ctx.upstream, postBody(input)), ctx.site.timezone);
+    const post = corePost(await platform.createPost(ctx.upstream, postBody(input)), ctx.site.timezone);
+    ctx.changes?.written('posts', post.databaseId, 'CREATED', post);
+    return post;
   },
   // A missing post answers 404 rest_post_invalid_id (../shared/reference/real-site-behaviour.md "core/v2 single posts"): NOT_FOUND.
   updatePost: async (_p, { id, input }, ctx) => {
     const n = idArg(id, 'id');
-    return corePost(await platform.updatePost(ctx.upstream, n, postBody(input)), ctx.site.timezone);
+    const post = corePost(await platform.updatePost(ctx.upstream, n, postBody(input)), ctx.site.timezone);
+    ctx.changes?.written('posts', post.databaseId, 'UPDATED', post);
+    return post;
   },
   deletePost: async (_p, { id, force }, ctx) => {
     const n = idArg(id, 'id');
-    return deletedPost(n, await platform.deletePost(ctx.upstream, n, Boolean(force)), ctx.site.timezone);
+    const deleted = deletedPost(n, await platform.deletePost(ctx.upstream, n, Boolean(force)), ctx.site.timezone);
+    ctx.changes?.written('posts', n, 'DELETED', null);
+    return deleted;
   },
   createPosts: async (_p, { inputs, atomic }, ctx) => bulkPayload(await createPosts(ctx, inputs, Boolean(atomic)), (post) => ({ post })),
   removeDuplicatePostOriginal: async (_p, { postId }, ctx) => {

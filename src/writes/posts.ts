@@ -45,5 +45,8 @@ export async function createPosts(ctx: Context, inputs: readonly CreatePostInput
   const writes = inputs.map((input) => platform.createPostWrite(postBody(input)));
   if (atomic) checkAtomic(ctx.site, writes);
   const outcomes = writes.length ? await sendWrites(ctx.upstream, ctx.site, writes, { atomic }) : [];
-  return outcomes.map((o, i) => postResult(o, i, ctx.site.timezone));
+  const results = outcomes.map((o, i) => postResult(o, i, ctx.site.timezone));
+  // Published to subscribers at once (src/subscriptions/).
+  for (const r of results) if (r.model) ctx.changes?.written('posts', r.databaseId!, 'CREATED', r.model);
+  return results;
 }

@@ -183,14 +183,15 @@ describe('subscriptions', () => {
   afterAll(() => h.close());
   afterEach(() => vi.restoreAllMocks());
 
-  it('answers a clear 400 and logs nothing', async () => {
+  it('answers a plain POST a clear 400 naming the transports, and logs nothing', async () => {
     const error = vi.spyOn(console, 'error');
     const warn = vi.spyOn(console, 'warn');
-    const r = await h.gql(`subscription { __typename }`);
+    // Served over SSE and WebSocket (test/e2e/subscriptions*.test.ts); Apollo answers one result per request.
+    const r = await h.gql(`subscription { eventChanged { kind } }`);
     expect(r.status).toBe(400);
     expect(r.errors).toHaveLength(1);
     expect(r.errors![0]!.extensions).toEqual({ code: 'OPERATION_NOT_SUPPORTED' });
-    expect(r.errors![0]!.message).toMatch(/subscriptions are not supported/i);
+    expect(r.errors![0]!.message).toMatch(/subscriptions are not supported as a plain request.*SSE.*WebSocket/i);
     expect(error).not.toHaveBeenCalled();
     expect(warn).not.toHaveBeenCalled();
   });

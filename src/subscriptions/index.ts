@@ -1,0 +1,179 @@
+/**
+ * Subscriptions, wired once per gateway (docs/subscriptions.md; server.ts
+ * makes it beside Apollo):
+ *
+ *   writes through the gateway ──(sink)──┐
+ *   polls of the site (poller.ts, one     ├─▶ bus.ts (Redis pub/sub, or in process)
+ *   instance per source: lease)  ─────────┘            │ every instance
+ *                                                      ▼
+ *   hub.ts: ledger (each change once) -> per credential: one re-read, filters -> subscribers
+ *                                                      │
+ *   sse.ts (graphql-sse) / ws.ts (graphql-ws) ◀────────┘  operation.ts: the same checks as /graphql
+ */
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { GraphQLFormattedError, GraphQLSchema } from 'graphql';
+import type { Registry } from 'prom-client';
+import type { UpstreamCache } from '../cache/upstream-cache.ts';
+import type { Config } from '../config.ts';
+import { createContext, type Context } from '../context.ts';
+import { GatewayError } from '../errors.ts';
+import type { Logger } from '../log.ts';
+import type { TotalHints } from '../paging/hints.ts';
+import type { PersistedDocuments } from '../plugins/safelist.ts';
+import type { RateLimiter } from '../ratelimit.ts';
+import type { SiteState } from '../site.ts';
+import type { SharedRedis } from '../store/redis.ts';
+import type { UpstreamClient } from '../upstream/client.ts';
+import type { WriteLocks } from '../writes/lock.ts';
+import { memoryBus, redisBus } from './bus.ts';
+import { SubscriptionContext, type LiveSession } from './context.ts';
+import { Hub, type Connection, type Credential } from './hub.ts';
+import { createSubscriptionMetrics } from './metrics.ts';
+import { createOperations, type Caller } from './operation.ts';
+import { startPoller } from './poller.ts';
+import { automationA, automationB } from './sources/automation.ts';
+import { eventsModified } from './sources/events-modified.ts';
+import { eventsWindow } from './sources/events-window.ts';
+import { postsModified } from './sources/posts-modified.ts';
+import { isoNow, utcSecond } from './sources/source.ts';
+import { sseTransport } from './sse.ts';
+import type { Change, ChangeSink, Topic } from './types.ts';
+import { wsTransport } from './ws.ts';
+
+export interface SubscriptionsDeps {
+  config: Config;
+  /** The schema Apollo serves (federated or not). */
+  schema: GraphQLSchema;
+  client: UpstreamClient;
+  site: SiteState;
+  registry: Registry;
+  log: Logger;
+  redis: SharedRedis | undefined;
+  rateLimiter: RateLimiter | null;
+  persisted: PersistedDocuments | null;
+  totals: TotalHints;
+  locks: WriteLocks;
+  /** The upstream cache: changes made on the site invalidate what they changed. */
+  cache: UpstreamCache | undefined;
+  formatError(formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError;
+}
+
+export interface Subscriptions {
+  /** For every context: writes through the gateway are published at once. */
+  readonly sink: ChangeSink;
+  /** Whether a `/graphql` request is a GraphQL-over-SSE one (then `serve` it). */
+  accepts(req: IncomingMessage, url: URL): boolean;
+  serve(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void>;
+  /** WebSocket upgrades of the server's `/graphql`. */
+  attach(http: Server): void;
+  readonly hub: Hub;
+  /** Runs a poll round now (tests). */
+  poll(): Promise<void>;
+  /** Completes every subscription, stops polling, closes the streams and sockets. */
+  close(): Promise<void>;
+}
+
+/** `user:application-password` -> a Basic Authorization value. */
+const basic = (userPass: string) => `Basic ${Buffer.from(userPass, 'utf8').toString('base64')}`;
+
+/**
+ * The context a group of subscribers shares for one batch: each operation would have had its own
+ * budget, so the group gets theirs together (at most a hundredfold). Every `*udget` setting scales,
+ * whatever budgets the session knows.
+ */
+function sharedBudget(config: Config, subscribers: number): Config {
+  const k = Math.min(Math.max(subscribers, 1), 100);
+  if (k === 1) return config;
+  const session = Object.fromEntries(Object.entries(config.session).map(([key, v]) => [key, /udget$/i.test(key) && typeof v === 'number' ? v * k : v]));
+  return { ...config, session: session as Config['session'] };
+}
+
+/** The path whose cache family a change touches (cache/policy.ts). */
+const pathOf = (c: Change) => (c.topic === 'posts' ? `/core/v2/posts/${c.id}` : `/calendar/events/v1/events/${c.id}`);
+
+export function createSubscriptions(deps: SubscriptionsDeps): Subscriptions {
+  const { config, client, site, totals, locks, log } = deps;
+  const settings = config.subscriptions;
+  const metrics = createSubscriptionMetrics(deps.registry);
+  const bus = deps.redis ? redisBus(deps.redis, { leaseMs: settings.leaseSeconds * 1000, log }) : memoryBus();
+  const shutdown = new AbortController();
+  const gone = () => new GatewayError('UPSTREAM_UNAVAILABLE', 'The gateway is shutting down.');
+
+  const contextOf = (siteInfo: Parameters<typeof createContext>[0]['site'], credential: Pick<Credential, 'authorization' | 'headers'>, cfg = config): Context =>
+    createContext({
+      config: cfg,
+      client,
+      site: siteInfo,
+      ...(credential.authorization ? { authorization: credential.authorization } : {}),
+      headers: credential.headers,
+      totals,
+      locks,
+      signal: shutdown.signal,
+    });
+
+  const hub = new Hub({
+    settings,
+    metrics,
+    log,
+    contextFor: async (credential, subscribers) => contextOf(await site.current(), credential, sharedBudget(config, subscribers)),
+    invalidate: (c) => void deps.cache?.invalidate({ path: pathOf(c) }).catch(() => {}),
+  });
+  bus.listen((batch) => void hub.receive(batch));
+
+  const pollCredential = { authorization: settings.pollAuth ? basic(settings.pollAuth) : undefined, headers: {} };
+  const poller = startPoller({
+    bus,
+    sources: [eventsModified, eventsWindow, automationA, automationB, postsModified],
+    settings,
+    site,
+    ledger: hub.ledger,
+    metrics,
+    log,
+    pollContext: () => contextOf(site.known ?? gone(), pollCredential),
+    interested: (topic: Topic) => hub.interested(topic),
+  });
+
+  const operations = createOperations({ config, schema: deps.schema, persisted: deps.persisted, formatError: deps.formatError });
+  /** One subscription's context, on its caller's credential, until its first change. */
+  const subscriptionContext = (caller: Caller, connection: Connection): SubscriptionContext => {
+    let initial: Context;
+    try {
+      initial = contextOf(site.known ?? new GatewayError('UPSTREAM_UNAVAILABLE', "The site's REST index could not be read yet."), caller.credential);
+    } catch {
+      initial = contextOf(gone(), caller.credential);
+    }
+    const live: LiveSession = {
+      credential: caller.credential,
+      open: (topic, filter, ctx) => hub.open({ topic, filter, credential: caller.credential, connection, caller: caller.caller }, ctx),
+    };
+    return new SubscriptionContext(initial, live);
+  };
+  const sse = sseTransport({ config, hub, operations, persisted: deps.persisted, rateLimiter: deps.rateLimiter, log, context: subscriptionContext });
+  const ws = wsTransport({ config, hub, operations, rateLimiter: deps.rateLimiter, log, context: subscriptionContext });
+
+  const sink: ChangeSink = {
+    written(kind, id, change, model) {
+      const topic: Topic | null = kind === 'events' ? 'events' : kind === 'posts' ? 'posts' : null;
+      if (!topic) return;
+      const modified = change === 'DELETED' ? null : utcSecond(model?.modifiedAtUtc);
+      const c: Change = { topic, id, kind: change, modified, at: modified ?? isoNow(Date.now()), source: 'GATEWAY', wasPublic: hub.wasPublic(topic, id) };
+      void bus.publish({ origin: bus.instance, at: Date.now(), changes: [c] });
+    },
+  };
+
+  return {
+    sink,
+    accepts: sse.accepts,
+    serve: sse.serve,
+    attach: ws.attach,
+    hub,
+    poll: () => poller.tick(),
+    async close() {
+      hub.close();
+      await poller.close();
+      await Promise.all([sse.close(), ws.close()]);
+      shutdown.abort(gone());
+      await bus.close();
+    },
+  };
+}

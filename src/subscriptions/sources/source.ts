@@ -1,0 +1,75 @@
+/**
+ * A source of changes (docs/subscriptions.md "Where changes come from"): one
+ * kind of poll of the site, with the state it carries from one poll to the
+ * next (JSON: with Redis it is stored beside the source's lease, so another
+ * instance can continue it). A first poll, or one after a long pause, only
+ * records where things stand ("baseline"): subscribers hear of changes from
+ * the moment they subscribe, not of history.
+ */
+import { DateTime } from 'luxon';
+import type { Config } from '../../config.ts';
+import type { Context } from '../../context.ts';
+import { luxonZone } from '../../mapping/dates.ts';
+import type { SiteInfo } from '../../upstream/discovery.ts';
+import type { Change, Topic } from '../types.ts';
+
+export type SubscriptionSettings = Config['subscriptions'];
+
+export interface PollInput {
+  /** A context with the poll's credential (SUBSCRIPTION_POLL_AUTH): its own session and loaders. */
+  ctx: Context;
+  site: SiteInfo;
+  /** `Date.now()` when the poll started. */
+  now: number;
+  settings: SubscriptionSettings;
+}
+
+export interface PollResult<S> {
+  /** In the order they happened. */
+  changes: Change[];
+  state: S;
+}
+
+export interface Source<S = unknown> {
+  /** Its lease and state name, and its metrics label: `events:modified`. */
+  readonly name: string;
+  readonly topic: Topic;
+  /** Whether this site and these settings call for it. */
+  applies(site: SiteInfo, settings: SubscriptionSettings): boolean;
+  /** One poll; `state` null: the baseline (no changes). */
+  poll(input: PollInput, state: S | null): Promise<PollResult<S>>;
+}
+
+/** An instant as the ledger compares them: `2026-05-01T08:00:00Z` (second precision, UTC). */
+export function utcSecond(value: string | null | undefined): string | null {
+  if (!value) return null;
+  const t = Date.parse(value);
+  return Number.isNaN(t) ? null : new Date(Math.floor(t / 1000) * 1000).toISOString().replace('.000Z', 'Z');
+}
+
+/** A site-local wall time (`Y-m-d H:i:s` or `Y-m-dTH:i:s`) in `zone` -> ms. */
+export function localMs(local: string | null | undefined, zone: string): number | null {
+  if (!local) return null;
+  const d = DateTime.fromISO(local.trim().replace(' ', 'T'), { zone: luxonZone(zone) ?? 'utc' });
+  return d.isValid ? d.toMillis() : null;
+}
+
+/** Whether an object was public: published, and not behind a password. */
+export function isPublic(m: { status?: string | null; passwordProtected?: boolean | null }): boolean {
+  return (m.status ?? 'publish') === 'publish' && !m.passwordProtected;
+}
+
+/**
+ * Whether an object seen for the first time was just created (or first published), rather than an
+ * older one saved again: WordPress dates a post when it is created or published, so a new one's
+ * publication and modification times are the same second; and it must be later than the last
+ * change the previous poll saw. (A new post scheduled for later, whose date is ahead, counts as
+ * an update.)
+ */
+export function looksCreated(publishedMs: number | null, modifiedMs: number | null, sinceMs: number | null): boolean {
+  if (publishedMs === null || modifiedMs === null) return false;
+  return Math.abs(modifiedMs - publishedMs) <= 2_000 && (sinceMs === null || publishedMs >= sinceMs - 1_000);
+}
+
+/** `Date.now()` as an ISO instant of `at`. */
+export const isoNow = (now: number) => new Date(Math.floor(now / 1000) * 1000).toISOString().replace('.000Z', 'Z');

@@ -1,0 +1,63 @@
+/**
+ * What subscriptions pass around (docs/subscriptions.md): a change as it
+ * travels from where it was seen (a write through the gateway, a poll of the
+ * site) to every instance and its subscribers, and the sink the write paths
+ * tell of their writes. Types only: the write engine and the context import
+ * this module, so it imports nothing but model types.
+ */
+
+/** What a subscription follows: calendar events, or core/v2 posts. */
+export type Topic = 'events' | 'posts';
+
+export type ChangeKind = 'CREATED' | 'UPDATED' | 'CANCELED' | 'DELETED';
+
+/** The graph's `ChangeSource`. */
+export type ChangeSource = 'GATEWAY' | 'AUTOMATION_FEED' | 'MODIFIED_LIST' | 'UPCOMING_WINDOW';
+
+/** One change, as JSON: it crosses Redis pub/sub between instances. */
+export interface Change {
+  topic: Topic;
+  /** The object's database ID. */
+  id: number;
+  kind: ChangeKind;
+  /**
+   * The object's modification time after the change (UTC, ISO 8601), when known: it is what
+   * tells one save from the next, so the same save seen by two sources is delivered once.
+   */
+  modified: string | null;
+  /** When the change was made (its modification time), else when the gateway saw it (UTC). */
+  at: string;
+  source: ChangeSource;
+  /**
+   * Whether the object was public (published, no password) when the gateway last saw it before
+   * this change; null when it does not know. Decides who hears of a DELETED it cannot read.
+   */
+  wasPublic: boolean | null;
+}
+
+/** A batch of changes of one poll or one write, in the order they happened. */
+export interface ChangeBatch {
+  /** The instance that published it (logs). */
+  origin: string;
+  /** `Date.now()` when it was published: the delivery delay is counted from it. */
+  at: number;
+  changes: Change[];
+}
+
+/** The few fields of a written object the sink reads (a calendar model or a post model). */
+export interface WrittenObject {
+  databaseId: number;
+  status?: string | null;
+  modifiedAtUtc?: string | null;
+  passwordProtected?: boolean | null;
+}
+
+/**
+ * Told of every write the gateway made that the site took (src/writes/engine.ts, the post
+ * writes, the automation actions), so subscribers hear of it at once rather than at the next
+ * poll. `kind` is the write's kind of object (`events`, `venues`, `organizers`, `posts`): only
+ * events and posts are followed. Never throws, never waits.
+ */
+export interface ChangeSink {
+  written(kind: string, id: number, change: ChangeKind, model?: WrittenObject | null): void;
+}

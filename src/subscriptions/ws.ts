@@ -1,0 +1,185 @@
+/**
+ * The `graphql-transport-ws` WebSocket protocol on `/graphql` (graphql-ws's
+ * server core on the `ws` package; docs/subscriptions.md "Transports"): what
+ * Apollo Router and Hive Gateway speak to a subgraph's subscriptions, and what
+ * graphql-ws's client and GraphiQL speak.
+ *
+ * Around the library: an upgrade is refused (before any WebSocket exists) for
+ * another path, for a browser page of an origin CORS_ORIGINS does not allow
+ * (same-origin pages and clients that send no Origin are fine), over the rate
+ * limit, and while shutting down. The credential comes from `connection_init`'s
+ * payload or the upgrade's headers (operation.ts headersOf). Each `subscribe`
+ * message counts against the rate limit and goes through operation.ts like an
+ * SSE request. Pings every SUBSCRIPTION_HEARTBEAT_SECONDS; a connection that
+ * misses a pong is closed. A slow consumer (hub.ts) is closed with 4008 and
+ * its reason; shutdown closes with 1001 after every subscription completed.
+ */
+import type { IncomingMessage, Server } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { GraphQLError } from 'graphql';
+import { CloseCode, handleProtocols, makeServer } from 'graphql-ws';
+import { WebSocketServer, type WebSocket } from 'ws';
+import type { Config } from '../config.ts';
+import type { Logger } from '../log.ts';
+import { clientKey, type RateLimiter } from '../ratelimit.ts';
+import type { SubscriptionContext } from './context.ts';
+import type { Connection, Hub } from './hub.ts';
+import { callerOf, headersOf, type Caller, type OperationParams, type Operations } from './operation.ts';
+
+const MAX_MESSAGE = 1024 * 1024;
+/** Closes a connection whose client does not keep up (hub.ts): an application code, which clients may retry. */
+export const SLOW_CONSUMER_CLOSE = 4008;
+/** A close reason is at most 123 bytes. */
+const reasonOf = (text: string) => Buffer.from(text).subarray(0, 123).toString().replace(/\uFFFD$/, '');
+
+export interface WsDeps {
+  config: Config;
+  hub: Hub;
+  operations: Operations;
+  rateLimiter: RateLimiter | null;
+  log: Logger;
+  context(caller: Caller, connection: Connection): SubscriptionContext;
+}
+
+interface Extra {
+  socket: WebSocket;
+  request: IncomingMessage;
+  connection: WsConnection;
+  caller: Caller | null;
+}
+
+class WsConnection implements Connection {
+  readonly transport = 'ws' as const;
+  constructor(private readonly socket: WebSocket) {}
+
+  buffered(): number {
+    return this.socket.bufferedAmount;
+  }
+
+  close(reason: string): void {
+    if (this.socket.readyState === this.socket.OPEN) this.socket.close(SLOW_CONSUMER_CLOSE, reasonOf(reason));
+  }
+}
+
+export function wsTransport(deps: WsDeps) {
+  const { config, hub, operations, log } = deps;
+  let stopping = false;
+  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE, handleProtocols: (protocols) => handleProtocols(protocols) });
+  const allowed = new Set(config.cors.origins);
+
+  const server = makeServer<Record<string, unknown>, Extra>({
+    connectionInitWaitTimeout: 3_000,
+    onConnect(ctx) {
+      const { request } = ctx.extra;
+      ctx.extra.caller = callerOf(config, headersOf(request, ctx.connectionParams), request);
+      return true;
+    },
+    async onSubscribe(ctx, _id, payload) {
+      const caller = ctx.extra.caller!;
+      if (deps.rateLimiter) {
+        const d = await deps.rateLimiter.hit(clientKey(ctx.extra.request, config.rateLimit));
+        if (!d.allowed) {
+          const retryAfter = Math.max(1, Math.ceil(d.resetMs / 1000));
+          return [new GraphQLError(`Too many requests: this client may send ${d.limit} per ${config.rateLimit.windowSeconds} s. Retry in ${retryAfter} s.`, { extensions: { code: 'RATE_LIMITED', retryAfter } })];
+        }
+      }
+      const prepared = operations.prepare(payload as OperationParams, () => deps.context(caller, ctx.extra.connection));
+      return 'errors' in prepared ? prepared.errors : prepared.args;
+    },
+    onNext: (ctx, _id, _payload, _args, result) => operations.formatResult(result, ctx.extra.caller?.credential),
+    onError: (ctx, _id, _payload, errors) => operations.formatErrors(errors, ctx.extra.caller?.credential),
+  });
+
+  function refuse(socket: Duplex, status: number, text: string): void {
+    socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(text)}\r\n\r\n${text}`);
+  }
+
+  /** Same-origin pages, allowlisted origins, and clients that send no Origin (servers, routers). */
+  function originAllowed(req: IncomingMessage): boolean {
+    const origin = req.headers.origin;
+    if (!origin || allowed.has(origin)) return true;
+    try {
+      return new URL(origin).host === req.headers.host;
+    } catch {
+      return false;
+    }
+  }
+
+  async function upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
+    socket.on('error', () => {});
+    const url = new URL(req.url ?? '/', 'http://gateway.invalid');
+    if (url.pathname !== '/graphql') return refuse(socket, 404, 'Not Found');
+    if (stopping) return refuse(socket, 503, 'Service Unavailable');
+    if (!originAllowed(req)) return refuse(socket, 403, 'Forbidden');
+    if (deps.rateLimiter) {
+      const d = await deps.rateLimiter.hit(clientKey(req, config.rateLimit));
+      if (!d.allowed) return refuse(socket, 429, 'Too Many Requests');
+    }
+    wss.handleUpgrade(req, socket, head, (ws) => connected(ws, req));
+  }
+
+  function connected(socket: WebSocket, request: IncomingMessage): void {
+    const connection = new WsConnection(socket);
+    socket.once('error', (err) => {
+      log.warn({ err: err.message }, 'subscriptions: a WebSocket failed');
+      socket.terminate();
+    });
+    // Heartbeat: a pong must come back before the next ping.
+    let alive = true;
+    const pinger = setInterval(() => {
+      if (!alive) return socket.terminate();
+      alive = false;
+      socket.ping();
+    }, config.subscriptions.heartbeatSeconds * 1000);
+    pinger.unref();
+    socket.on('pong', () => (alive = true));
+    const closed = server.opened(
+      {
+        protocol: socket.protocol,
+        send: (data) =>
+          new Promise<void>((resolve, reject) => {
+            if (socket.readyState !== socket.OPEN) return resolve();
+            socket.send(data, (err) => (err ? reject(err) : resolve()));
+          }),
+        close: (code, reason) => socket.close(code, reason),
+        onMessage: (cb) =>
+          socket.on('message', async (data) => {
+            try {
+              await cb(String(data));
+            } catch (err) {
+              log.error({ err }, 'subscriptions: a WebSocket message could not be handled');
+              socket.close(CloseCode.InternalServerError, 'Internal server error');
+            }
+          }),
+      },
+      { socket, request, connection, caller: null },
+    );
+    socket.once('close', (code, reason) => {
+      clearInterval(pinger);
+      hub.disconnected(connection);
+      void closed(code, String(reason));
+    });
+  }
+
+  return {
+    attach(http: Server): void {
+      http.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+        upgrade(req, socket, head).catch((err: unknown) => {
+          log.error({ err }, 'subscriptions: a WebSocket upgrade failed');
+          socket.destroy();
+        });
+      });
+    },
+    /** Shutdown: the hub has completed every subscription; sockets close (1001) once the completions are sent. */
+    async close(): Promise<void> {
+      stopping = true;
+      await new Promise((r) => setTimeout(r, 50));
+      const sockets = [...wss.clients];
+      for (const s of sockets) s.close(1001, 'The gateway is shutting down');
+      const deadline = Date.now() + 2_000;
+      while ([...wss.clients].length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      for (const s of wss.clients) s.terminate();
+      await new Promise<void>((resolve) => wss.close(() => resolve()));
+    },
+  };
+}
