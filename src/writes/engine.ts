@@ -221,10 +221,9 @@ async function lockIds<I extends AnyInput, M extends AnyModel>(ctx: Context, spe
 /** Locks every object the jobs update; a job whose lock cannot be had fails with WRITE_LOCK_TIMEOUT and is not sent. */
 async function lockJobs<I extends AnyInput, M extends AnyModel>(ctx: Context, spec: KindSpec<I, M>, jobs: Job<I>[]): Promise<HeldLocks> {
   const ids = await lockIds(ctx, spec, jobs);
-  const site = ctx.site.url ?? ctx.site.home ?? '';
   const keyOf = new Map<string, Job<I>[]>();
   for (const [j, id] of ids) {
-    const key = lockKey(site, spec.kind, id);
+    const key = lockKey(spec.kind, id);
     keyOf.set(key, [...(keyOf.get(key) ?? []), j]);
   }
   const held = await ctx.locks.acquire([...keyOf.keys()]);

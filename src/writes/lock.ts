@@ -8,16 +8,19 @@
  * - Across processes, when REDIS_URL is set: `SET key token NX PX lease` on
  *   the gateway's one Redis connection (store/redis.ts), released with a
  *   compare-and-delete script, so a lock whose lease ran out and was taken by
- *   another process is never deleted by its former holder.
+ *   another process is never deleted by its former holder. The Redis key is
+ *   scoped by the site (`<prefix><site hash>:write-lock:<kind>:<id>`,
+ *   store/keys.ts), so gateways of different sites sharing a Redis never
+ *   wait on each other.
  *
- * A key names the site (its URL), the kind and the object's ID. Acquiring
+ * A key names the kind and the object's ID (a gateway serves one site). Acquiring
  * waits at most `waitMs` in all (backing off between Redis attempts); a lock
  * that cannot be had by then is a `WRITE_LOCK_TIMEOUT` for that item, and
  * nothing of it is sent. With REDIS_URL set and Redis away, the lock cannot
  * be had either: writes wait for it and then fail, rather than risk a lost
  * update between instances.
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { SharedRedis } from '../store/redis.ts';
 
 export interface LockSettings {
@@ -51,10 +54,9 @@ export interface WriteLocks {
   acquire(keys: readonly string[]): Promise<HeldLocks>;
 }
 
-/** The lock key of one object: the site (by URL), the kind, the ID. */
-export function lockKey(siteUrl: string, kind: string, id: number): string {
-  const site = createHash('sha256').update(siteUrl).digest('hex').slice(0, 16);
-  return `${site}:${kind}:${id}`;
+/** The lock key of one object of the gateway's site: the kind, the ID. */
+export function lockKey(kind: string, id: number): string {
+  return `${kind}:${id}`;
 }
 
 // ---------------------------------------------------------------------------
@@ -108,8 +110,6 @@ export class LocalLocks {
 // ---------------------------------------------------------------------------
 // Across processes (Redis)
 
-const PREFIX = 'sitegraph:write-lock:';
-
 /** Deletes the key only if it still holds our token: a lease that ran out and was taken by another is not ours to free. */
 const RELEASE = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) else return 0 end`;
 
@@ -133,7 +133,7 @@ class RedisLocks {
     let reason: 'busy' | 'store' = 'busy';
     for (let attempt = 0; ; attempt += 1) {
       try {
-        const ok = await this.redis.client.set(PREFIX + key, token, 'PX', this.leaseMs, 'NX');
+        const ok = await this.redis.client.set(this.redis.key('write-lock', key), token, 'PX', this.leaseMs, 'NX');
         if (ok === 'OK') return { token };
         reason = 'busy';
       } catch {
@@ -148,7 +148,7 @@ class RedisLocks {
 
   async give(key: string, token: string): Promise<void> {
     try {
-      await this.redis.client.eval(RELEASE, 1, PREFIX + key, token);
+      await this.redis.client.eval(RELEASE, 1, this.redis.key('write-lock', key), token);
     } catch {
       // Not released (Redis away): the lease ends it.
     }
