@@ -34,7 +34,7 @@ function client(h: Harness, url: string): Send {
 
 async function anEvent(h: Harness): Promise<number> {
   const r = await restClient(h.sandbox).send('POST', '/calendar/events/v1/events', {
-    title: 'Contended', start_date: '2031-05-01 10:00:00', end_date: '2031-05-01 11:00:00', timezone: 'Europe/Paris', cost: '$1', featured: true,
+    title: 'Contended', start_date: '2031-05-01 10:00:00', end_date: '2031-05-01 11:00:00', timezone: 'Europe/Paris', cost: '$1', featured: true, show_map: false,
   }, 'admin');
   return r.body.id;
 }
@@ -55,8 +55,8 @@ async function pairs(h: Harness, id: number, a: Send, b: Send): Promise<string[]
       sleep(i % 2 ? 0 : lag).then(() => b(UPDATE, { id: String(id), input: { cost } })),
     ]);
     for (const r of [r1, r2]) if (r.errors) lost.push(`pair ${i}: ${String(r.errors[0]!.extensions?.code)}`);
-    const row = h.sandbox.site.store.post<{ cost: string; featured: boolean }>(id)!;
-    if (row.title !== title || row.meta.cost !== String(100 + i) || !row.meta.featured) lost.push(`pair ${i}: title ${JSON.stringify(row.title)}, cost ${row.meta.cost}`);
+    const row = h.sandbox.site.store.post<{ cost: string; featured: boolean; showMap: boolean }>(id)!;
+    if (row.title !== title || row.meta.cost !== String(100 + i) || !row.meta.featured || row.meta.showMap) lost.push(`pair ${i}: title ${JSON.stringify(row.title)}, cost ${row.meta.cost}`);
   }
   return lost;
 }
@@ -70,12 +70,12 @@ interface Pair {
 }
 
 /** A sandbox answering in `latencyMs`, a real redis-server, and two gateways sharing both (started before, stopped after the suite). */
-function twoGateways(latencyMs: number, writes: { lockWaitMs?: number } = {}): Pair {
+function twoGateways(latencyMs: number, writes: { lockWaitMs?: number } = {}, tec: '5.7' | '6.15' = '5.7'): Pair {
   const pair = {} as Pair;
   beforeAll(async () => {
     pair.redis = await startTestRedis();
     const config = { redisUrl: pair.redis.url, writes };
-    pair.h = await startHarness({ sandbox: { tec: '5.7', latencyMs }, config });
+    pair.h = await startHarness({ sandbox: { tec, latencyMs }, config });
     pair.second = await startGateway(parseConfig({ port: 0, cache: { ttlSeconds: 0 }, ...config }), pair.h.sandbox.url);
   });
   afterAll(async () => {
@@ -112,6 +112,15 @@ describe('concurrent partial updates of one event, TEC 5.7 at 20 ms', () => {
       await alone.close();
       await another.close();
     }
+  });
+});
+
+describe('concurrent partial updates of one event, TEC 6.15 at 20 ms (calendar-core PATCH, read back, legacy repair)', () => {
+  const pair = twoGateways(20, {}, '6.15');
+
+  it(`${PAIRS} pairs through two gateways sharing Redis: nothing lost, nothing reset`, async () => {
+    const id = await anEvent(pair.h);
+    expect(await pairs(pair.h, id, client(pair.h, pair.h.gateway.url), client(pair.h, pair.second.url))).toEqual([]);
   });
 });
 
