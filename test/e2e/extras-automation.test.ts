@@ -48,12 +48,12 @@ describe('automation connectors', () => {
       expect(r.errors).toBeUndefined();
       expect(r.data.automationA.doc.openapi).toBe('3.0.0');
       expect(r.data.automationB.doc.openapi).toBe('3.0.0');
-      // The same document, read twice: its date defaults (now + 2 years) may be a second apart.
+      // The same document, maybe read twice: its date defaults (now + 2 years) may be a second apart.
       const dated = (doc: unknown) => JSON.stringify(doc).replace(/\d{4}-\d\d-\d\d \d\d:\d\d:\d\d/g, '<date>');
       expect(dated(r.data.a)).toEqual(dated(r.data.automationA.doc));
-      expect(h.calls().map((c) => c.path).sort()).toEqual([
-        '/calendar/automation-a/v1/doc', '/calendar/automation-a/v1/doc', '/calendar/automation-b/v1/doc', '/calendar/automation-b/v1/doc',
-      ]);
+      // Each document asked twice: one request when both are in flight at once (single flight), else two.
+      expect([...new Set(h.calls().map((c) => c.path))].sort()).toEqual(['/calendar/automation-a/v1/doc', '/calendar/automation-b/v1/doc']);
+      expect(h.calls().length).toBeLessThanOrEqual(4);
     });
   });
 
