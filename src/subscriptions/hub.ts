@@ -35,7 +35,7 @@ import { statusPasses, type ObjectFilter } from './filter.ts';
 import { Ledger } from './ledger.ts';
 import type { SubscriptionMetrics } from './metrics.ts';
 import { isCredentialError, probe, reread, type LiveModel } from './reread.ts';
-import { isPublic, type SubscriptionSettings } from './sources/source.ts';
+import { fingerprint, isPublic, type SubscriptionSettings } from './sources/source.ts';
 import type { Change, ChangeBatch, ChangeKind, Topic } from './types.ts';
 
 /** Changes queued for one subscriber, not yet taken by its transport, before it is dropped as slow. */
@@ -46,6 +46,10 @@ const DROP_GRACE_MS = 1_000;
 const PROBE_TTL_MS = 60_000;
 /** Objects whose last known visibility is remembered. */
 const PUBLIC_MEMORY = 50_000;
+/** Objects a subscriber was last told are gone, remembered so it is not told twice. */
+const GONE_MEMORY = 10_000;
+/** Objects whose last copy delivered to a subscriber is remembered (by fingerprint), to tell a second save within a second. */
+const PRINT_MEMORY = 1_000;
 
 /** One transport connection: a WebSocket, or an SSE stream (one per subscription, or one for many). */
 export interface Connection {
@@ -87,6 +91,10 @@ export interface HubDeps {
 
 export class Subscriber implements AsyncIterableIterator<Delivery> {
   readonly #queue: Delivery[] = [];
+  /** IDs whose last delivery was DELETED: a second one in a row says nothing (two sources, or a save of the trashed object). */
+  readonly #told = new Set<number>();
+  /** What the last copy of each object delivered looked like (`fingerprint:modified`). */
+  readonly #prints = new Map<number, string>();
   #wake: (() => void) | null = null;
   #finished = false;
   #gone = false;
@@ -114,6 +122,27 @@ export class Subscriber implements AsyncIterableIterator<Delivery> {
     if (this.ended) return;
     this.#queue.push(d);
     this.#wakeUp();
+  }
+
+  /** The last copy of object `id` delivered, as `copyPrint` says it; undefined when none is remembered. */
+  printOf(id: number): string | undefined {
+    return this.#prints.get(id);
+  }
+
+  /** Remembers the copy of object `id` just delivered. */
+  delivered(id: number, print: string): void {
+    this.#prints.delete(id);
+    this.#prints.set(id, print);
+    if (this.#prints.size > PRINT_MEMORY) this.#prints.delete(this.#prints.keys().next().value!);
+  }
+
+  /** Whether a change of object `id` of this kind tells this subscriber something (not a second DELETED in a row); records it. */
+  tells(id: number, kind: ChangeKind): boolean {
+    if (kind !== 'DELETED') return this.#told.delete(id) || true;
+    if (this.#told.has(id)) return false;
+    this.#told.add(id);
+    if (this.#told.size > GONE_MEMORY) this.#told.delete(this.#told.values().next().value!);
+    return true;
   }
 
   /** Ends after what is queued: the transport sends the last changes, then `complete`. */
@@ -287,12 +316,13 @@ export class Hub {
 
   async #process(batch: ChangeBatch): Promise<void> {
     const { metrics } = this.deps;
-    const fresh = batch.changes.filter((c) => {
-      const isNew = this.ledger.record(c);
-      metrics.changes.inc({ source: c.source, outcome: isNew ? 'new' : 'duplicate' });
-      return isNew;
-    });
-    for (const c of fresh) if (c.source !== 'GATEWAY') this.deps.invalidate?.(c);
+    const fresh: Fresh[] = [];
+    for (const c of batch.changes) {
+      const verdict = this.ledger.record(c);
+      metrics.changes.inc({ source: c.source, outcome: verdict === 'old' ? 'duplicate' : verdict });
+      if (verdict !== 'old') fresh.push({ ...c, maybe: verdict === 'maybe' });
+    }
+    for (const c of fresh) if (c.source !== 'GATEWAY' && !c.maybe) this.deps.invalidate?.(c);
     await Promise.all(
       (['events', 'posts'] as const).map(async (topic) => {
         const changes = fresh.filter((c) => c.topic === topic);
@@ -308,7 +338,7 @@ export class Hub {
     );
   }
 
-  async #deliver(topic: Topic, changes: readonly Change[], subs: readonly Subscriber[], publishedAt: number): Promise<void> {
+  async #deliver(topic: Topic, changes: readonly Fresh[], subs: readonly Subscriber[], publishedAt: number): Promise<void> {
     const wanted = changes.filter((c) => subs.some((s) => !s.filter.ids || s.filter.ids.has(c.id)));
     if (!wanted.length) return;
     const ids = [...new Set(wanted.map((c) => c.id))];
@@ -331,12 +361,21 @@ export class Hub {
       return;
     }
     for (const [id, m] of models) if (m) this.#remember(topic, id, isPublic(m));
-    for (const c of wanted) {
+    for (const { maybe, ...c } of wanted) {
       const model = models.get(c.id) ?? null;
+      const print = copyPrint(model);
       for (const s of subs) {
         if (s.ended || (s.filter.ids && !s.filter.ids.has(c.id))) continue;
-        const kind = await decide(ctx, s, c, model);
+        let kind = await decide(ctx, s, c, model);
         if (!kind) continue;
+        if (maybe) {
+          // Perhaps the same save as one delivered: only a copy that differs from the last one this subscriber got is news.
+          const last = s.printOf(c.id);
+          if (last === print) continue;
+          if (kind === 'CREATED' && last !== undefined) kind = 'UPDATED';
+        }
+        if (!s.tells(c.id, kind)) continue;
+        s.delivered(c.id, print);
         this.#hand(s, { change: kind === c.kind ? c : { ...c, kind }, model, context: ctx }, publishedAt);
       }
     }
@@ -370,6 +409,14 @@ export class Hub {
     if (all.length) this.deps.metrics.drops.inc({ reason: 'shutdown' }, all.length);
     for (const s of all) s.finish();
   }
+}
+
+/** A change, and whether the ledger only thinks it may be news (`maybe`). */
+type Fresh = Change & { maybe: boolean };
+
+/** A copy of an object as a subscriber got it: its fingerprint and modification time; `gone` when it could not read it. */
+function copyPrint(m: LiveModel | null): string {
+  return m ? `${fingerprint(m)}:${m.modifiedAtUtc ?? ''}` : 'gone';
 }
 
 function limitError(message: string, limit: 'connection' | 'caller', max: number): GatewayError {

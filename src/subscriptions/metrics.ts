@@ -43,7 +43,7 @@ export function createSubscriptionMetrics(registry: Registry) {
     }),
     changes: new Counter({
       name: 'sitegraph_subscription_changes_total',
-      help: 'Changes received from the bus, by source and whether they were new or already delivered (duplicate)',
+      help: 'Changes received from the bus, by source and outcome: new, maybe (the same second as one delivered: delivered where the copy differs) or duplicate',
       labelNames: ['source', 'outcome'] as const,
       registers,
     }),

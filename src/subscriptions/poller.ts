@@ -107,7 +107,7 @@ class Runner {
       deps.log.warn({ source: source.name, err: (err as Error).message }, 'subscriptions: a poll of the site failed; the next one continues from the same point');
       return;
     }
-    const changes = result.changes.filter((c) => deps.ledger.isNew(c));
+    const changes = result.changes.filter((c) => deps.ledger.verdict(c) !== 'old');
     const next: Stored = { polledAt: now, state: result.state };
     const batch = changes.length ? { origin: deps.bus.instance, at: Date.now(), changes } : null;
     if (!(await deps.bus.commit(source.name, this.lease, next, batch))) {

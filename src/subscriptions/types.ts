@@ -27,6 +27,11 @@ export interface Change {
   modified: string | null;
   /** When the change was made (its modification time), else when the gateway saw it (UTC). */
   at: string;
+  /**
+   * Set by a poll that found the object saved again within the second of the last save it saw
+   * (same modification time, other content): another change all the same (ledger.ts).
+   */
+  again?: boolean;
   source: ChangeSource;
   /**
    * Whether the object was public (published, no password) when the gateway last saw it before

@@ -18,7 +18,7 @@ import type { EventModel } from '../../mapping/models.ts';
 import { coreList } from '../../upstream/calendar-core.ts';
 import { declaredArgs } from '../../upstream/discovery.ts';
 import type { Change } from '../types.ts';
-import { isoNow, isPublic, looksCreated, utcSecond, type Source } from './source.ts';
+import { fingerprint, isoNow, isPublic, looksCreated, utcSecond, type Source } from './source.ts';
 
 /** Events per request: half of calendar-core's 100, so a quiet poll stays small. */
 export const PAGE = 50;
@@ -29,8 +29,8 @@ const MAX_CHECKS = 20;
 /** Every status calendar-core/v1 lists (a credential that may not see them is held to `publish` by the site). */
 const STATUSES = ['publish', 'future', 'draft', 'pending', 'private'];
 
-/** `[id, modified (UTC), public (1/0)]` of the newest events the last poll saw. */
-type Seen = [number, string, 0 | 1];
+/** `[id, modified (UTC), public (1/0), fingerprint]` of the newest events the last poll saw. */
+type Seen = [number, string, 0 | 1, string];
 
 export interface ModifiedState {
   /** The newest modification seen (UTC). */
@@ -69,19 +69,23 @@ export const eventsModified: Source<ModifiedState> = {
       reached = oldest !== null && from !== null && (state ? oldest <= from : oldest < from);
       if (complete || reached) break;
     }
-    const top: Seen[] = items.slice(0, PAGE).map((m) => [m.databaseId, utcSecond(m.modifiedAtUtc) ?? '', isPublic(m) ? 1 : 0]);
+    const top: Seen[] = items.slice(0, PAGE).map((m) => [m.databaseId, utcSecond(m.modifiedAtUtc) ?? '', isPublic(m) ? 1 : 0, fingerprint(m)]);
     const newest = utcSecond(items[0]?.modifiedAtUtc) ?? state?.newest ?? null;
     const tiesAt = (second: string | null) => items.filter((m) => second !== null && utcSecond(m.modifiedAtUtc) === second).map((m) => m.databaseId);
     if (!state) return { changes: [], state: { newest, atNewest: tiesAt(newest), tiesComplete: complete || reached, top } };
 
-    const before = new Map(state.top.map(([id, modified, pub]) => [id, { modified, pub }]));
+    const before = new Map(state.top.map(([id, modified, pub, print]) => [id, { modified, pub, print }]));
     const seenAtNewest = new Set(state.atNewest);
     const changes: Change[] = [];
     for (const m of items) {
       const modified = utcSecond(m.modifiedAtUtc);
       if (!modified || (state.newest !== null && modified < state.newest)) break;
       const prev = before.get(m.databaseId);
-      if (prev && prev.modified === modified) continue;
+      if (prev && prev.modified === modified) {
+        // Saved again within the same second: only its content tells.
+        if (prev.print !== fingerprint(m)) changes.push({ topic: 'events', id: m.databaseId, kind: 'UPDATED', modified, at: modified, source: 'MODIFIED_LIST', wasPublic: prev.pub === 1, again: true });
+        continue;
+      }
       // The previous newest second: only events not seen at it then (all of them, unless it held too many to read).
       if (modified === state.newest && (seenAtNewest.has(m.databaseId) || !state.tiesComplete)) continue;
       const created = !prev && looksCreated(ms(m.publishedAtUtc) ?? ms(m.publishedAt), ms(modified), ms(state.newest));

@@ -31,13 +31,13 @@ import { LEGACY_MAX_PER_PAGE, legacyList } from '../../upstream/calendar-legacy.
 import type { SiteInfo } from '../../upstream/discovery.ts';
 import type { Change } from '../types.ts';
 import { eventsModified } from './events-modified.ts';
-import { isoNow, isPublic, looksCreated, utcSecond, type PollInput, type Source, type SubscriptionSettings } from './source.ts';
+import { fingerprint, isoNow, isPublic, looksCreated, utcSecond, type PollInput, type Source, type SubscriptionSettings } from './source.ts';
 
 /** Departures read by ID in one poll; more wait for the next. */
 const MAX_CHECKS = 20;
 
-/** `[id, modified (UTC), public (1/0), start (UTC), end (UTC)]`. */
-type Entry = [number, string, 0 | 1, string, string];
+/** `[id, modified (UTC), public (1/0), start (UTC), end (UTC), fingerprint]`. */
+type Entry = [number, string, 0 | 1, string, string, string];
 
 export interface WindowState {
   /** The newest modification seen in the window (UTC). */
@@ -72,7 +72,7 @@ export const eventsWindow: Source<WindowState> = {
   async poll(input, state) {
     const { ctx, site, now, settings } = input;
     const { items, full } = await readWindow(input);
-    const events: Entry[] = items.map((m) => [m.databaseId, utcSecond(m.modifiedAtUtc) ?? '', isPublic(m) ? 1 : 0, utcSecond(m.startDateUtc) ?? '', utcSecond(m.endDateUtc) ?? '']);
+    const events: Entry[] = items.map((m) => [m.databaseId, utcSecond(m.modifiedAtUtc) ?? '', isPublic(m) ? 1 : 0, utcSecond(m.startDateUtc) ?? '', utcSecond(m.endDateUtc) ?? '', fingerprint(m)]);
     const newestNow = events.reduce<string | null>((a, [, mod]) => (mod && (!a || mod > a) ? mod : a), null);
     const newest = state?.newest && (!newestNow || state.newest > newestNow) ? state.newest : newestNow;
     if (!state) return { changes: [], state: { newest, events } };
@@ -80,8 +80,8 @@ export const eventsWindow: Source<WindowState> = {
     const only = departuresOnly(site, settings);
     const before = new Map(state.events.map((e) => [e[0], e]));
     const changes: Change[] = [];
-    const change = (id: number, kind: Change['kind'], modified: string | null, wasPublic: boolean | null) =>
-      changes.push({ topic: 'events', id, kind, modified, at: modified ?? isoNow(now), source: 'UPCOMING_WINDOW', wasPublic });
+    const change = (id: number, kind: Change['kind'], modified: string | null, wasPublic: boolean | null, again = false) =>
+      changes.push({ topic: 'events', id, kind, modified, at: modified ?? isoNow(now), source: 'UPCOMING_WINDOW', wasPublic, ...(again ? { again } : {}) });
 
     if (!only) {
       for (const m of items) {
@@ -90,6 +90,8 @@ export const eventsWindow: Source<WindowState> = {
         if (!modified) continue;
         if (prev) {
           if (prev[1] !== modified) change(m.databaseId, 'UPDATED', modified, prev[2] === 1);
+          // Saved again within the same second: only its content tells.
+          else if (prev[5] !== fingerprint(m)) change(m.databaseId, 'UPDATED', modified, prev[2] === 1, true);
         } else if (looksCreated(ms(m.publishedAtUtc) ?? ms(m.publishedAt), ms(modified), ms(state.newest))) {
           change(m.databaseId, 'CREATED', modified, null);
         } else if (state.newest === null || modified > state.newest) {

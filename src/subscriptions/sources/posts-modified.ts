@@ -14,7 +14,7 @@ import { isGatewayError } from '../../errors.ts';
 import { corePost, type PostModel } from '../../mapping/platform.ts';
 import { POSTS_MAX_PER_PAGE, postsPage } from '../../upstream/platform.ts';
 import type { Change } from '../types.ts';
-import { isPublic, localMs, looksCreated, utcSecond, type Source } from './source.ts';
+import { fingerprint, isPublic, localMs, looksCreated, utcSecond, type Source } from './source.ts';
 
 const MAX_PAGES = 4;
 /** Public or not, of the posts seen lately: who hears of their deletion (hub.ts). */
@@ -24,8 +24,8 @@ const STATUSES = ['publish', 'future', 'draft', 'pending', 'private', 'trash'];
 export interface PostsState {
   /** The newest modification seen, site-local (`modified`): the next poll's `modified_after`, less a second. */
   after: string | null;
-  /** Posts already seen at that second. */
-  atAfter: number[];
+  /** Posts already seen at that second, with their fingerprints (a second save in that second changes it). */
+  atAfter: [number, string][];
   known: [number, 0 | 1][];
   /** Whether the poll's credential may list every status (false after the site refused it). */
   statuses: boolean;
@@ -68,7 +68,7 @@ export const postsModified: Source<PostsState> = {
     if (!state) {
       const newest = (await list({ orderby: 'modified', order: 'desc' }, 1)).items.slice(0, 1).map((raw) => corePost(raw, site.timezone));
       const at = newest[0] ? wallOf(newest[0]) : null;
-      return { changes: [], state: { after: at, atAfter: newest.map((m) => m.databaseId), known: newest.map((m) => [m.databaseId, isPublic(m) ? 1 : 0]), statuses } };
+      return { changes: [], state: { after: at, atAfter: newest.map((m) => [m.databaseId, fingerprint(m)]), known: newest.map((m) => [m.databaseId, isPublic(m) ? 1 : 0]), statuses } };
     }
     const query = { orderby: 'modified', order: 'asc', ...(state.after ? { modified_after: secondBefore(state.after) } : {}) };
     const items: PostModel[] = [];
@@ -78,26 +78,29 @@ export const postsModified: Source<PostsState> = {
       if (res.items.length < POSTS_MAX_PER_PAGE) break;
     }
     const known = new Map(state.known);
-    const atAfter = new Set(state.atAfter);
+    const atAfter = new Map(state.atAfter);
     const sinceMs = localMs(state.after, site.timezone);
     const changes: Change[] = [];
     let after = state.after;
-    let atNewest: number[] = [...state.atAfter];
+    let atNewest: [number, string][] = [...state.atAfter];
     for (const m of items) {
       const wall = wallOf(m);
       if (!wall) continue;
-      if (wall === state.after && atAfter.has(m.databaseId)) continue;
+      const print = fingerprint(m);
+      // Seen at that second already: a change only if its content differs (saved again within the second).
+      const again = wall === state.after && atAfter.has(m.databaseId);
+      if (again && atAfter.get(m.databaseId) === print) continue;
       const modified = utcSecond(m.modifiedAtUtc ?? m.modifiedAt);
       const pub = known.get(m.databaseId);
       const kind = m.status === 'trash' ? 'DELETED' : pub === undefined && looksCreated(localMs(m.publishedAt?.slice(0, 19), site.timezone), localMs(wall, site.timezone), sinceMs) ? 'CREATED' : 'UPDATED';
-      changes.push({ topic: 'posts', id: m.databaseId, kind, modified, at: modified ?? new Date().toISOString(), source: 'MODIFIED_LIST', wasPublic: pub === undefined ? null : pub === 1 });
+      changes.push({ topic: 'posts', id: m.databaseId, kind, modified, at: modified ?? new Date().toISOString(), source: 'MODIFIED_LIST', wasPublic: pub === undefined ? null : pub === 1, ...(again ? { again } : {}) });
       known.delete(m.databaseId);
       known.set(m.databaseId, isPublic(m) ? 1 : 0);
       if (after === null || wall > after) {
         after = wall;
         atNewest = [];
       }
-      if (wall === after) atNewest.push(m.databaseId);
+      if (wall === after) atNewest = [...atNewest.filter(([id]) => id !== m.databaseId), [m.databaseId, print]];
     }
     return { changes, state: { after, atAfter: atNewest, known: [...known].slice(-KNOWN), statuses } };
   },
