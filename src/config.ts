@@ -242,6 +242,15 @@ export const configSchema = z.object({
        */
       ttlSeconds: z.number().int().min(0).max(86_400).default(10),
       /**
+       * `CACHE_STALE_SECONDS`: stale-while-revalidate (RFC 5861): an entry past its freshness but
+       * within this grace is answered at once while one request refreshes it in the background.
+       * 0 (the default) is off: an answer is then never older than the TTL, which is what the
+       * README promises by default; turn it on where a few seconds more of staleness beat a
+       * visitor waiting for the site. The site's own directives win: its `stale-while-revalidate=N`
+       * shortens the grace, and `must-revalidate`, `proxy-revalidate`, `no-cache` allow none.
+       */
+      staleSeconds: z.number().int().min(0).max(86_400).default(0),
+      /**
        * `CACHE_MEMORY_MAX_BYTES`: size of the in-memory store (without REDIS_URL): 64 MiB, a few
        * hundred list pages; the oldest entries go first beyond it.
        */
@@ -527,6 +536,7 @@ export const SETTINGS: readonly Setting[] = [
   { env: 'SAFELIST', path: 'persistedDocuments.safelist', kind: 'bool', meaning: "run only the manifest's operations (needs PERSISTED_DOCUMENTS)" },
   { env: 'CACHE_TTL_SECONDS', path: 'cache.ttlSeconds', kind: 'int', meaning: 'how long a site answer is reused; 0: no cache' },
   { env: 'CACHE_MEMORY_MAX_BYTES', path: 'cache.memoryMaxBytes', kind: 'int', meaning: 'size of the in-memory cache (without REDIS_URL)' },
+  { env: 'CACHE_STALE_SECONDS', path: 'cache.staleSeconds', kind: 'int', meaning: 'stale-while-revalidate grace past the TTL (RFC 5861); 0: off' },
   { env: 'COMPRESS_MIN_BYTES', path: 'compression.minBytes', kind: 'int', meaning: 'answers of at least this size are compressed (br or gzip, as Accept-Encoding asks)' },
   { env: 'COMPRESSION', path: 'compression.enabled', kind: 'bool', meaning: 'compress answers (0: a proxy in front does)' },
   { env: 'ADMIN_PORT', path: 'admin.port', kind: 'int', meaning: 'admin listener port (/metrics, /readyz, POST /purge); 0: a free port', unset: 'PORT + 1 (a free port when PORT is 0)' },

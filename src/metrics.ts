@@ -106,7 +106,7 @@ export function createMetrics(options: MetricsOptions = {}) {
 
   const cacheLookups = new Counter({
     name: 'sitegraph_cache_lookups_total',
-    help: 'Upstream cache lookups by result: hit, miss, or error (the store could not be read; answered uncached)',
+    help: 'Upstream cache lookups by result: hit, stale (answered while refreshed in the background), miss, or error (the store could not be read; answered uncached)',
     labelNames: ['result'] as const,
     registers: [registry],
   });

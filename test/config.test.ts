@@ -50,6 +50,7 @@ const DEFAULTS: Record<string, unknown> = {
   'persistedDocuments.safelist': false,
   'cache.ttlSeconds': 10,
   'cache.memoryMaxBytes': 67108864,
+  'cache.staleSeconds': 0,
   'compression.minBytes': 1024,
   'compression.enabled': true,
   'admin.port': undefined,

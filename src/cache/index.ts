@@ -26,6 +26,7 @@ export function createGatewayCache(config: Config, redis: SharedRedis | undefine
   const store = redis ? new RedisStore(redis) : new MemoryStore(config.cache.memoryMaxBytes);
   const upstream = new UpstreamCache(store, {
     ttlMs: config.cache.ttlSeconds * 1000,
+    staleMs: config.cache.staleSeconds * 1000,
     maxEntryBytes: config.upstream.maxResponseBytes,
     onLookup: (result) => metrics.cacheLookups.inc({ result }),
     onInvalidationError: (err) => log.warn({ err: (err as Error)?.message }, 'cache: a write could not invalidate the shared store (Redis away); entries are invalidated when it is back'),

@@ -122,6 +122,29 @@ export function freshnessMs(headers: Readonly<Record<string, string>>, shared: b
   return maxMs;
 }
 
+/**
+ * How long past its freshness an answer may still be served while it is
+ * refreshed in the background (stale-while-revalidate, RFC 5861), in ms,
+ * capped by `maxMs` (CACHE_STALE_SECONDS). 0 = never stale.
+ *
+ * - `no-store`, `no-cache`, `must-revalidate`: 0 (the site wants every use checked);
+ * - for the anonymous (shared) identity, `proxy-revalidate` and `s-maxage` too
+ *   (RFC 9111: `s-maxage` implies `proxy-revalidate` for shared caches);
+ * - `stale-while-revalidate=N` from the site: min(N, max); else `maxMs`.
+ */
+export function staleGraceMs(headers: Readonly<Record<string, string>>, shared: boolean, maxMs: number): number {
+  if (maxMs <= 0) return 0;
+  const cc = parseCacheControl(headers['cache-control']);
+  if (cc.has('no-store') || cc.has('no-cache') || cc.has('must-revalidate')) return 0;
+  if (shared && (cc.has('proxy-revalidate') || cc.has('s-maxage'))) return 0;
+  const swr = cc.get('stale-while-revalidate');
+  if (swr !== undefined) {
+    const n = Number(swr);
+    return Number.isFinite(n) ? clamp(n * 1000, maxMs) : 0;
+  }
+  return maxMs;
+}
+
 function clamp(ms: number, maxMs: number): number {
   return Math.max(0, Math.min(maxMs, Math.floor(ms)));
 }

@@ -15,6 +15,12 @@
  * A store that fails (Redis away) never fails a request: the lookup counts an
  * error and the request goes upstream.
  *
+ * With CACHE_STALE_SECONDS, an entry past its freshness but within its grace
+ * (policy.ts `staleGraceMs`: the site's `stale-while-revalidate` shortens it,
+ * `must-revalidate` and its kin forbid it) is answered at once while one
+ * background request per key and instance refreshes it (RFC 5861); the
+ * session makes that request (upstream/session.ts `#revalidate`).
+ *
  * It also says which in-flight requests may be shared (`shareToken`, used by
  * the client's single flight, upstream/flight.ts): identical GETs of the same
  * moment share one request only while no write through this instance came in
@@ -25,16 +31,18 @@
 import { createHash } from 'node:crypto';
 import { encodeQuery, type UpstreamRequest, type UpstreamResponse } from '../upstream/client.ts';
 import { ANONYMOUS } from './identity.ts';
-import { ALL_FAMILIES, carriesSecret, familiesWrittenBy, familyOf, freshnessMs, isWrite } from './policy.ts';
+import { ALL_FAMILIES, carriesSecret, familiesWrittenBy, familyOf, freshnessMs, isWrite, staleGraceMs } from './policy.ts';
 import type { CacheStore } from './store.ts';
 
 export interface UpstreamCacheOptions {
   /** The configured TTL (`CACHE_TTL_SECONDS`) in ms; 0 turns the cache off. */
   ttlMs: number;
+  /** Stale-while-revalidate grace (`CACHE_STALE_SECONDS`) in ms; 0 (the default): none. */
+  staleMs?: number;
   /** Larger entries are not stored (`UPSTREAM_MAX_RESPONSE_BYTES`). */
   maxEntryBytes: number;
   /** Metrics hook, once per lookup of a cacheable request. */
-  onLookup?: (result: 'hit' | 'miss' | 'error') => void;
+  onLookup?: (result: 'hit' | 'stale' | 'miss' | 'error') => void;
   /** A write could not be recorded in the store (Redis away). */
   onInvalidationError?: (err: unknown) => void;
 }
@@ -48,6 +56,12 @@ export interface CacheSlot {
 
 export type Lookup =
   | { kind: 'hit'; response: UpstreamResponse<unknown>; ttlMs: number }
+  /**
+   * Past its freshness, within its stale-while-revalidate grace: answer with it
+   * now; `revalidate` is true for the one lookup that should refresh it (then
+   * `revalidated(slot)` when done), false while another refresh is under way.
+   */
+  | { kind: 'stale'; response: UpstreamResponse<unknown>; slot: CacheSlot; revalidate: boolean }
   | { kind: 'miss'; slot: CacheSlot }
   /** Not cacheable, the cache is off, or the store failed: send it, store nothing. */
   | { kind: 'skip' };
@@ -57,6 +71,8 @@ interface Entry {
   g: string;
   /** Expiry, epoch ms. */
   e: number;
+  /** End of its stale-while-revalidate grace, epoch ms (absent: none). */
+  w?: number;
   s: number;
   h: Record<string, string>;
   b: unknown;
@@ -67,6 +83,8 @@ export class UpstreamCache {
   readonly #o: UpstreamCacheOptions;
   /** Writes through this instance, per family: in-flight reads sent before one are not joined after it. */
   readonly #epochs = new Map<string, number>();
+  /** Keys being refreshed in the background (stale-while-revalidate): one refresh per key and instance. */
+  readonly #revalidating = new Set<string>();
 
   constructor(store: CacheStore, options: UpstreamCacheOptions) {
     this.#store = store;
@@ -109,6 +127,12 @@ export class UpstreamCache {
         this.#o.onLookup?.('hit');
         return { kind: 'hit', response: { status: entry.s, headers: entry.h, body: entry.b }, ttlMs: left };
       }
+      if (entry && entry.g === read.generation && entry.w !== undefined && entry.w > Date.now()) {
+        this.#o.onLookup?.('stale');
+        const revalidate = !this.#revalidating.has(key);
+        if (revalidate) this.#revalidating.add(key);
+        return { kind: 'stale', response: { status: entry.s, headers: entry.h, body: entry.b }, slot, revalidate };
+      }
     }
     this.#o.onLookup?.('miss');
     return { kind: 'miss', slot };
@@ -137,15 +161,23 @@ export class UpstreamCache {
     if (ttlMs <= 0) return 0;
     if (!store) return ttlMs;
     const { 'set-cookie': _cookie, ...headers } = res.headers;
-    const entry: Entry = { g: slot.generation, e: Date.now() + ttlMs, s: res.status, h: headers, b: res.body };
+    const graceMs = staleGraceMs(res.headers, slot.shared, this.#o.staleMs ?? 0);
+    const e = Date.now() + ttlMs;
+    const entry: Entry = { g: slot.generation, e, ...(graceMs > 0 ? { w: e + graceMs } : {}), s: res.status, h: headers, b: res.body };
     const value = JSON.stringify(entry);
     if (value.length > this.#o.maxEntryBytes) return 0;
     try {
-      await this.#store.write(slot.key, value, ttlMs);
+      // Kept through its grace too: the store's own expiry is the end of all use.
+      await this.#store.write(slot.key, value, ttlMs + graceMs);
       return ttlMs;
     } catch {
       return 0;
     }
+  }
+
+  /** The background refresh of a stale entry ended (stored or not): another may start. */
+  revalidated(slot: CacheSlot): void {
+    this.#revalidating.delete(slot.key);
   }
 
   /** After a write was sent (whatever its outcome: a timeout may still have written). Never throws. */

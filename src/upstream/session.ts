@@ -166,6 +166,12 @@ class Session implements OperationSession {
         this.#used(found.ttlMs);
         return found.response as UpstreamResponse<T>;
       }
+      if (found.kind === 'stale') {
+        // Stale-while-revalidate (CACHE_STALE_SECONDS): answered now, as no-store; refreshed in the background.
+        this.#used(0);
+        if (found.revalidate) this.#revalidate(req, site, cache, found.slot);
+        return found.response as UpstreamResponse<T>;
+      }
       if (found.kind === 'miss') slot = found.slot;
       if (this.signal.aborted) throw this.#stopped(req.route);
     }
@@ -203,6 +209,19 @@ class Session implements OperationSession {
       // operation answers, so a read after it never sees the old state.
       if (sent && cache && isWrite(req)) await cache.invalidate(req);
     }
+  }
+
+  /**
+   * Refreshes a stale entry: the gateway's own request, not the operation's (no
+   * budget, no slot, not cut when the operation ends; bounded by the deadline),
+   * shared with identical reads of the moment, stored when it succeeds.
+   */
+  #revalidate(req: UpstreamRequest, site: SiteInfo, cache: UpstreamCache, slot: CacheSlot): void {
+    const { signal: _own, mayRetry: _retry, tag: _tag, ...rest } = req;
+    this.#inner
+      .request({ ...toSiteRequest(site.names, rest), signal: AbortSignal.timeout(this.#policy.deadlineMs), share: cache.shareToken(req, slot) })
+      .then((res) => cache.save(slot, res, !res.joined), () => 0)
+      .finally(() => cache.revalidated(slot));
   }
 
   /** Takes one request from the budget; false when it is spent. */

@@ -4,7 +4,7 @@
  * behaviour is in cache.test.ts and redis.test.ts.
  */
 import { describe, expect, it } from 'vitest';
-import { ALL_FAMILIES, carriesSecret, familiesWrittenBy, familyOf, freshnessMs, isWrite } from '../../src/cache/policy.ts';
+import { ALL_FAMILIES, carriesSecret, familiesWrittenBy, familyOf, freshnessMs, isWrite, staleGraceMs } from '../../src/cache/policy.ts';
 import { cacheControlFor } from '../../src/cache/response.ts';
 import { MemoryStore } from '../../src/cache/store.ts';
 
@@ -31,6 +31,28 @@ describe('freshnessMs', () => {
     expect(freshnessMs(headers, shared, T, now)).toBe(ms);
   });
   it('a TTL of 0 keeps nothing', () => expect(freshnessMs({ 'cache-control': 'max-age=60' }, true, 0)).toBe(0));
+});
+
+describe('staleGraceMs (stale-while-revalidate, RFC 5861)', () => {
+  const G = 30_000;
+  it.each([
+    [{}, true, G],
+    [{ 'cache-control': 'max-age=10' }, true, G],
+    [{ 'cache-control': 'max-age=10, stale-while-revalidate=5' }, true, 5_000],
+    [{ 'cache-control': 'max-age=10, stale-while-revalidate=600' }, true, G],
+    [{ 'cache-control': 'max-age=10, stale-while-revalidate=x' }, true, 0],
+    [{ 'cache-control': 'max-age=10, must-revalidate' }, false, 0],
+    [{ 'cache-control': 'no-cache' }, false, 0],
+    [{ 'cache-control': 'max-age=10, proxy-revalidate' }, true, 0],
+    [{ 'cache-control': 'max-age=10, proxy-revalidate' }, false, G],
+    [{ 'cache-control': 's-maxage=10' }, true, 0],
+    [{ 'cache-control': 's-maxage=10' }, false, G],
+  ] as [Record<string, string>, boolean, number][])('%j shared=%s -> %i ms', (headers, shared, ms) => {
+    expect(staleGraceMs(headers, shared, G)).toBe(ms);
+  });
+  it('is off with no configured grace, whatever the site says', () => {
+    expect(staleGraceMs({ 'cache-control': 'stale-while-revalidate=60' }, true, 0)).toBe(0);
+  });
 });
 
 describe('families', () => {
