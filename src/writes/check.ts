@@ -30,7 +30,7 @@ import { graphField, legacyEventState, restName, storedDates, type Api, type Jso
 import type { WriteOutcome, WriteRequest } from '../upstream/batch.ts';
 import { writeRequest } from '../upstream/calendar-writes.ts';
 import type { AnyInput, AnyModel, KindSpec, PostKind } from './kinds.ts';
-import { convertOptions, followMethod, legacyRepair, other, type Job } from './plan.ts';
+import { convertOptions, followMethod, legacyRepair, onlyDeclared, other, withCoreResets, type Job } from './plan.ts';
 import { readState } from './reads.ts';
 import { notKeptError, unknownError, upstreamOf, type ItemError, type NotApplied } from './results.ts';
 import { askedOf, mismatches, overlay, shows, unseen, viewOf, type Asked, type FieldValue, type Mismatch, type View } from './verify.ts';
@@ -143,10 +143,10 @@ function repairRequest<I extends AnyInput>(ctx: Context, spec: KindSpec<I, AnyMo
     const o = { ...convertOptions(ctx.site.timezone, spec, synth, s.asked.dates?.zone), declared: job.declared };
     payload = spec.payloads(synth, api, o).primary;
     if (s.asked.dates && 'start_date' in payload) payload.duration = s.asked.dates.duration;
-    // The calendar-core PATCH resets `sticky` when omitted (6.15.14): sent as it should be.
-    if (event && api === 'core' && !('sticky' in payload) && before !== undefined) {
-      const sticky = legacyEventState(before, job.read ?? 'legacy').sticky;
-      if (typeof sticky === 'boolean' && restName(spec.kind, 'sticky', 'core', job.declared) !== null) payload.sticky = sticky;
+    // What the calendar-core PATCH resets when omitted, as stored (plan.ts `withCoreResets`).
+    if (api === 'core' && before !== undefined) {
+      const fields = new Set(Object.keys(payload));
+      payload = onlyDeclared(withCoreResets(spec.kind, payload, legacyEventState(before, job.read ?? 'legacy')), job.declared?.core, fields);
     }
   }
   if (!payload || !Object.keys(payload).length) return null;

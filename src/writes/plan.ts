@@ -297,8 +297,14 @@ export function readFor<I extends AnyInput>(site: SiteInfo, spec: KindSpec<I, An
 /** Fields a release resets when a calendar-core update omits them, sent from the stored state (docs/writes.md "Resets"). */
 const CORE_RESETS: Partial<Record<PostKind, string[]>> = { events: ['sticky'] };
 
+/** Adds to a calendar-core update payload what 6.15.14 resets when omitted, as stored (`state`: the legacy state of the stored object). */
+export function withCoreResets(kind: PostKind, payload: Json, state: Json): Json {
+  for (const k of CORE_RESETS[kind] ?? []) if (!(k in payload) && state[k] !== undefined) payload[k] = state[k];
+  return payload;
+}
+
 /** Drops what the route does not declare from what the gateway adds itself (the stored state); the caller's fields were routed before. */
-function onlyDeclared(payload: Json, declared: ReadonlySet<string> | null | undefined, asked: ReadonlySet<string>): Json {
+export function onlyDeclared(payload: Json, declared: ReadonlySet<string> | null | undefined, asked: ReadonlySet<string>): Json {
   if (!declared) return payload;
   return Object.fromEntries(Object.entries(payload).filter(([k]) => declared.has(k) || asked.has(k)));
 }
@@ -329,7 +335,7 @@ export function completePayloads<I extends AnyInput>(siteZone: string, spec: Kin
         if (issue) return issuesAt([issue], job.fieldPrefix);
         for (const k of ['start_date', 'end_date', 'duration']) asked.add(k);
       }
-      for (const k of CORE_RESETS[spec.kind] ?? []) if (!(k in p.primary) && state[k] !== undefined) p.primary[k] = state[k];
+      withCoreResets(spec.kind, p.primary, state);
       if (job.read === 'legacy') job.legacyState = state;
     }
   }

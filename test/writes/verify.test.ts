@@ -113,7 +113,15 @@ describe('mismatches', () => {
 
   it('unseen: what the check needs that the answer does not show (legacy-only fields after a calendar-core PATCH)', () => {
     const asked = askedOf('events', { title: 'x' }, ZONE, legacyEvent);
-    expect(unseen(asked, before, viewOf('events', 'core', coreEvent)).sort()).toEqual(['hideFromListings', 'showMap', 'showMapLink', 'website']);
+    expect(unseen(asked, before, viewOf('events', 'core', coreEvent)).sort()).toEqual(['excerpt', 'hideFromListings', 'showMap', 'showMapLink', 'website']);
+  });
+
+  it('rendered fields: the description asked must be in what the site renders (paragraphs, embeds); a private title keeps its prefix', () => {
+    const asked = askedOf('events', { description: 'Watch this:\nhttps://video.example/v/1', title: 'Secret' }, ZONE);
+    const after = viewOf('events', 'core', { ...coreEvent, title: { rendered: 'Private: Secret' }, content: { rendered: '<p>Watch this:</p>\n<figure><iframe src="https://video.example/embed/1"></iframe></figure>' } });
+    expect(mismatches(asked, null, after)).toEqual([]);
+    const ignored = viewOf('events', 'core', { ...coreEvent, title: { rendered: 'Secret' }, content: { rendered: '<p>Old body</p>' } });
+    expect(mismatches(asked, null, ignored).map((m) => m.field)).toEqual(['description']);
   });
 
   it('creates: only what was asked; a slug the site numbered, and publish scheduled as future, hold', () => {
