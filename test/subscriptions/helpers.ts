@@ -112,7 +112,8 @@ export interface Feed<T = any> {
   stop(): Promise<void>;
 }
 
-function feed<T>(iterator: AsyncIterableIterator<any>, dispose: () => void): Feed<T> {
+/** Collects what an iterator of results yields (a graphql-sse or graphql-ws client's `iterate`). */
+export function feed<T>(iterator: AsyncIterableIterator<any>, dispose: () => void = () => {}): Feed<T> {
   const results: Feed<T>['results'] = [];
   let failure: unknown = null;
   let ended = false;
