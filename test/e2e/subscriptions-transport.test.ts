@@ -161,8 +161,8 @@ describe('subscription transports', () => {
       expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
       // WebSocket: the protocol wants a query string; the id comes as `documentId` or APQ's extension.
       const client = wsClient(h.gateway.url);
-      const byId = feed(client.iterate({ query: '', documentId: id } as never));
-      const byHash = feed(client.iterate({ query: '', extensions: { persistedQuery: { version: 1, sha256Hash: sha256(doc) } } }));
+      const byId = feed<any>(client.iterate({ query: '', documentId: id } as never));
+      const byHash = feed<any>(client.iterate({ query: '', extensions: { persistedQuery: { version: 1, sha256Hash: sha256(doc) } } }));
       await subscribed(h.gateway, 3);
       const made = await h.rest.send('POST', '/calendar/events/v1/events', { title: 'Persisted', start_date: at(2), end_date: at(2, 11), status: 'publish' }, 'admin');
       for (const f of [byId, byHash]) await f.next((r) => r.data?.eventChanged?.databaseId === made.body.id, 10_000);
