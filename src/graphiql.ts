@@ -1,6 +1,12 @@
 /**
  * GraphiQL, served from the project's own node_modules (graphiql 3's UMD
- * bundle with React 18's UMD builds): no CDN, works with no internet.
+ * bundle with React 18's UMD builds, graphql-sse's and graphql-ws's UMD
+ * clients for subscriptions): no CDN, works with no internet.
+ *
+ * Queries and mutations go as plain requests; subscriptions over GraphQL over
+ * SSE, or WebSocket with `?subscriptions=ws` in the page's URL
+ * (docs/subscriptions.md), with the headers of GraphiQL's headers editor (a
+ * WebSocket takes them as its `connection_init` payload).
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -14,6 +20,8 @@ const ASSETS: Record<string, { pkg: string; file: string; type: string }> = {
   'react-dom.production.min.js': { pkg: 'react-dom', file: 'umd/react-dom.production.min.js', type: 'text/javascript; charset=utf-8' },
   'graphiql.min.js': { pkg: 'graphiql', file: 'graphiql.min.js', type: 'text/javascript; charset=utf-8' },
   'graphiql.min.css': { pkg: 'graphiql', file: 'graphiql.min.css', type: 'text/css; charset=utf-8' },
+  'graphql-sse.min.js': { pkg: 'graphql-sse', file: 'umd/graphql-sse.min.js', type: 'text/javascript; charset=utf-8' },
+  'graphql-ws.min.js': { pkg: 'graphql-ws', file: 'umd/graphql-ws.min.js', type: 'text/javascript; charset=utf-8' },
 };
 
 const cache = new Map<string, Buffer>();
@@ -103,8 +111,59 @@ query Venues {
   ];
 }
 
+/** The subscription tabs: run over SSE (or WebSocket, `?subscriptions=ws`); kept apart from `examples`, which run as plain requests. */
+export function subscriptionExamples(): { title: string; query: string }[] {
+  return [
+    {
+      title: 'Live event changes',
+      query: `# Changes of published events as they happen: made on the site (found by the next poll,
+# SUBSCRIPTION_POLL_SECONDS) or written through the gateway (at once). Run it, then change an
+# event in wp-admin, or with a mutation in another tab. Over GraphQL over SSE; add
+# ?subscriptions=ws to this page's URL for WebSocket. Your Authorization header applies.
+subscription LiveEvents {
+  eventChanged(where: { status: [PUBLISH] }) {
+    kind
+    source
+    at
+    databaseId
+    event { title startDate status venues { title } }
+  }
+}`,
+    },
+  ];
+}
+
+/**
+ * The page's fetcher: plain requests for queries and mutations, graphql-sse's client (or
+ * graphql-ws's, `?subscriptions=ws`) for subscriptions, one client per set of headers. Which
+ * operation runs is read from the text (the one named, else the first), comments and strings left
+ * out. `endpoint` is defined before it.
+ */
+const FETCHER = String.raw`
+  const plain = GraphiQL.createFetcher({ url: endpoint.href });
+  const overWs = new URLSearchParams(location.search).get('subscriptions') === 'ws';
+  const clients = new Map();
+  const clientFor = (headers) => {
+    const given = Object.fromEntries(Object.entries(headers || {}).filter(([, v]) => typeof v === 'string' && v !== ''));
+    const key = JSON.stringify(given);
+    if (!clients.has(key)) {
+      clients.set(key, overWs
+        ? graphqlWs.createClient({ url: endpoint.href.replace(/^http/, 'ws'), connectionParams: given, lazy: true })
+        : graphqlSse.createClient({ url: endpoint.href, headers: given }));
+    }
+    return clients.get(key);
+  };
+  const isSubscription = (query, name) => {
+    const text = String(query || '').replace(/"""[\s\S]*?"""|"(?:[^"\\\n]|\\.)*"|#[^\n]*/g, ' ');
+    const ops = [...text.matchAll(/(^|[}\s])(query|mutation|subscription)\b\s*([_A-Za-z][_0-9A-Za-z]*)?/g)].map((m) => ({ type: m[2], name: m[3] }));
+    const op = name ? ops.find((o) => o.name === name) : ops[0];
+    return op !== undefined && op.type === 'subscription';
+  };
+  const fetcher = (params, opts) => (isSubscription(params.query, params.operationName) ? clientFor(opts && opts.headers).iterate(params) : plain(params, opts));
+`;
+
 export function graphiqlPage(endpoint: string): string {
-  const tabs = JSON.stringify(examples().map((e) => ({ query: e.query })));
+  const tabs = JSON.stringify([...examples(), ...subscriptionExamples()].map((e) => ({ query: e.query })));
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -119,8 +178,10 @@ export function graphiqlPage(endpoint: string): string {
 <script src="/graphiql/react.production.min.js"></script>
 <script src="/graphiql/react-dom.production.min.js"></script>
 <script src="/graphiql/graphiql.min.js"></script>
+<script src="/graphiql/graphql-sse.min.js"></script>
+<script src="/graphiql/graphql-ws.min.js"></script>
 <script>
-  const fetcher = GraphiQL.createFetcher({ url: ${JSON.stringify(endpoint)} });
+  const endpoint = new URL(${JSON.stringify(endpoint)}, location.href);${FETCHER}
   const root = ReactDOM.createRoot(document.getElementById('graphiql'));
   root.render(React.createElement(GraphiQL, {
     fetcher,

@@ -182,7 +182,8 @@ export function sseTransport(deps: SseDeps) {
     open.add(conn);
     res.flushHeaders();
     const stop = () => void out.return(undefined);
-    req.once('close', stop);
+    // The response's 'close': the client went away (the request's own fires once its body is read).
+    res.once('close', stop);
     try {
       for await (const chunk of out) {
         if (res.destroyed) break;
@@ -191,7 +192,7 @@ export function sseTransport(deps: SseDeps) {
     } catch (err) {
       deps.log.warn({ err: (err as Error).message }, 'subscriptions: an SSE stream failed');
     } finally {
-      req.off('close', stop);
+      res.off('close', stop);
       open.delete(conn);
       if (token) reserved.delete(token);
       hub.disconnected(conn);
