@@ -1,3 +1,4 @@
+#!/usr/bin/env node
 /**
  * CLI entry: `npm start [-- --port <p>] [--host <h>] [--upstream <REST root>] [--config <file>]`.
  * Without an upstream (flag, UPSTREAM_URL or config file) it starts the
@@ -8,10 +9,10 @@
  */
 // First: graphql-js reads NODE_ENV when it is loaded (production unless set).
 import './production.ts';
-import { assertPortFree, columns, parseFlags, portError, runCli, stopOnSignals, type FlagSpec } from './cli-kit.ts';
+import { UsageError, assertPortFree, columns, parseFlags, portError, runCli, stopOnSignals, type FlagSpec } from './cli-kit.ts';
 import { CONFIG_FILE_SETTING, ConfigError, SETTINGS, adminPortOf, loadConfig, settingDefault } from './config.ts';
-import { SandboxConfigError, parseSandboxOptions, sandboxOptions } from './sandbox/options.ts';
-import type { RunningSandbox } from './sandbox/server.ts';
+import { loadSandbox, type SandboxModule } from './demo.ts';
+import type { RunningSandbox } from './sandbox/index.ts';
 
 const FLAG_ROWS = [...SETTINGS.filter((s) => s.flag), CONFIG_FILE_SETTING];
 const FLAGS: FlagSpec[] = [...FLAG_ROWS.map((s) => ({ name: s.flag! })), { name: 'help', short: 'h', boolean: true }];
@@ -46,22 +47,25 @@ async function main(): Promise<void> {
     return;
   }
   const config = loadConfig(process.env, values as Record<string, string | undefined>);
-  // The sandbox's options too are checked before the port, the sandbox's banner or the gateway.
+  // No upstream: the demo. The sandbox is loaded only then (the installed package has none: one line,
+  // exit code 2), and its options too are checked before the port, the sandbox's banner or the gateway.
+  const demo: SandboxModule | null = config.upstreamUrl ? null : await loadSandbox();
   const sources = new Map<string, string>();
-  const sandboxOptionsChecked = config.upstreamUrl ? null : parseSandboxOptions(sandboxOptions(process.env, {}, sources), sources);
+  let sandboxOptionsChecked: ReturnType<SandboxModule['parseSandboxOptions']> | null = null;
+  try {
+    sandboxOptionsChecked = demo && demo.parseSandboxOptions(demo.sandboxOptions(process.env, {}, sources), sources);
+  } catch (err) {
+    throw demo && err instanceof demo.SandboxConfigError ? new UsageError(err.message) : err;
+  }
   const hint = 'choose another with --port or PORT';
   await assertPortFree(config.host, config.port, hint);
   await assertPortFree(config.admin.host, adminPortOf(config), 'the admin listener is PORT + 1 by default: choose its port with ADMIN_PORT');
   // Loaded only now: `--help` and a bad flag answer without loading the graph.
-  const [{ startGateway }, { startSandbox }, { sandboxBanner }] = await Promise.all([
-    import('./server.ts'),
-    import('./sandbox/server.ts'),
-    import('./sandbox/banner.ts'),
-  ]);
+  const { startGateway } = await import('./server.ts');
   let sandbox: RunningSandbox | null = null;
   let upstream = config.upstreamUrl;
   if (!upstream) {
-    sandbox = await startSandbox(sandboxOptionsChecked!).catch((err: unknown) => {
+    sandbox = await demo!.startSandbox(sandboxOptionsChecked!).catch((err: unknown) => {
       throw portError(err, sandboxOptionsChecked!.host, sandboxOptionsChecked!.port, 'choose another with SANDBOX_PORT') ?? err;
     });
     upstream = sandbox.url;
@@ -70,7 +74,7 @@ async function main(): Promise<void> {
     await sandbox?.close();
     throw portError(err, config.host, config.port, hint) ?? err;
   });
-  if (sandbox) console.log(sandboxBanner(sandbox));
+  if (sandbox) console.log(demo!.sandboxBanner(sandbox));
   console.log(`sitegraph GraphQL: ${gateway.url} (open it in a browser for GraphiQL)`);
   console.log(`sitegraph admin: ${gateway.adminUrl} (GET /metrics, GET /readyz, POST /purge)`);
   console.log(`upstream: ${upstream}`);
@@ -91,4 +95,4 @@ async function main(): Promise<void> {
   }, 15_000);
 }
 
-runCli('sitegraph', main, [ConfigError, SandboxConfigError]);
+runCli('sitegraph', main, [ConfigError]);
