@@ -255,6 +255,14 @@ export const configSchema = z.object({
        * hundred list pages; the oldest entries go first beyond it.
        */
       memoryMaxBytes: z.number().int().min(0).default(64 * 1024 * 1024),
+      /**
+       * `RESPONSE_CACHE`: whole answers of queries kept (cache/operation-cache.ts), so a hot read
+       * skips execution; on by default whenever the upstream cache is (TTL > 0). Answers go stale
+       * by the entity tags writes bump, in every instance sharing REDIS_URL.
+       */
+      responses: z.boolean().default(true),
+      /** `RESPONSE_CACHE_MAX_BYTES`: memory for kept answers, per process: 32 MiB; the least recently used go first. */
+      responsesMaxBytes: z.number().int().min(0).default(32 * 1024 * 1024),
     })
     .prefault({}),
   /** Compression of the gateway's answers (src/compression.ts, README "Compression"). */
@@ -537,6 +545,8 @@ export const SETTINGS: readonly Setting[] = [
   { env: 'CACHE_TTL_SECONDS', path: 'cache.ttlSeconds', kind: 'int', meaning: 'how long a site answer is reused; 0: no cache' },
   { env: 'CACHE_MEMORY_MAX_BYTES', path: 'cache.memoryMaxBytes', kind: 'int', meaning: 'size of the in-memory cache (without REDIS_URL)' },
   { env: 'CACHE_STALE_SECONDS', path: 'cache.staleSeconds', kind: 'int', meaning: 'stale-while-revalidate grace past the TTL (RFC 5861); 0: off' },
+  { env: 'RESPONSE_CACHE', path: 'cache.responses', kind: 'bool', meaning: '0: keep no whole answers (the response cache; on while CACHE_TTL_SECONDS > 0)' },
+  { env: 'RESPONSE_CACHE_MAX_BYTES', path: 'cache.responsesMaxBytes', kind: 'int', meaning: 'memory for kept whole answers, per process' },
   { env: 'COMPRESS_MIN_BYTES', path: 'compression.minBytes', kind: 'int', meaning: 'answers of at least this size are compressed (br or gzip, as Accept-Encoding asks)' },
   { env: 'COMPRESSION', path: 'compression.enabled', kind: 'bool', meaning: 'compress answers (0: a proxy in front does)' },
   { env: 'ADMIN_PORT', path: 'admin.port', kind: 'int', meaning: 'admin listener port (/metrics, /readyz, POST /purge); 0: a free port', unset: 'PORT + 1 (a free port when PORT is 0)' },

@@ -110,13 +110,19 @@ export function createMetrics(options: MetricsOptions = {}) {
     labelNames: ['result'] as const,
     registers: [registry],
   });
+  const responseCacheLookups = new Counter({
+    name: 'sitegraph_response_cache_lookups_total',
+    help: 'Response cache lookups of queries by result: hit (answered without execution), miss, or error (the tag versions could not be read)',
+    labelNames: ['result'] as const,
+    registers: [registry],
+  });
   const cacheStoreUp = new Gauge({
     name: 'sitegraph_cache_store_up',
     help: '1 while the cache store answers (always 1 in memory), 0 while Redis is away',
     registers: [registry],
   });
 
-  return { registry, graphqlRequests, graphqlErrors, graphqlDuration, upstreamRequests, upstreamDuration, observeOperation, cacheLookups, cacheStoreUp };
+  return { registry, graphqlRequests, graphqlErrors, graphqlDuration, upstreamRequests, upstreamDuration, observeOperation, cacheLookups, responseCacheLookups, cacheStoreUp };
 }
 
 export type Metrics = ReturnType<typeof createMetrics>;

@@ -28,6 +28,8 @@ export interface Responder {
   stream(req: IncomingMessage, res: ServerResponse, chunks: AsyncIterable<string | Buffer>): Promise<void>;
   /** A body that never changes (GraphiQL's assets): compressed once per coding and kept. */
   endStatic(req: IncomingMessage, res: ServerResponse, name: string, body: Buffer): Promise<void>;
+  /** A body whose coded forms the caller keeps (the response cache's answers): `encoded(coding)` gives them. */
+  endEncoded(req: IncomingMessage, res: ServerResponse, body: Buffer, encoded: (coding: Coding) => Buffer): void;
 }
 
 function noop(): void {}
@@ -101,6 +103,16 @@ export function createResponder(settings: CompressionSettings): Responder {
         z.flush(coding === 'br' ? constants.BROTLI_OPERATION_FLUSH : constants.Z_SYNC_FLUSH);
       }
       z.end();
+    },
+
+    endEncoded(req, res, body, encoded) {
+      if (!settings.enabled) {
+        res.end(body);
+        return;
+      }
+      const coding = choose(req, res, body.length);
+      if (coding === null) return;
+      res.end(coding === 'identity' ? body : encoded(coding));
     },
 
     async endStatic(req, res, name, body) {

@@ -16,7 +16,7 @@ import type { Config } from './config.ts';
 import { createContext, type Context } from './context.ts';
 import { createCors } from './cors.ts';
 import { createLogger, type Logger } from './log.ts';
-import { createObserver } from './plugins/observability.ts';
+import { createObserver, RequestRecord } from './plugins/observability.ts';
 import { TotalHints } from './paging/hints.ts';
 import { graphiqlAsset, graphiqlPage } from './graphiql.ts';
 import { maxAliasesRule, maxDepthRule } from './limits.ts';
@@ -44,6 +44,9 @@ import { adminPortOf } from './config.ts';
 import { portError } from './cli-kit.ts';
 import { Readiness } from './readiness.ts';
 import { createResponder } from './respond.ts';
+import { answerFromCache, keep, type CachedOperation } from './cache/operation-http.ts';
+import { ALL } from './cache/tags.ts';
+import type { OperationSession } from './upstream/session.ts';
 import { startAdmin, type AdminListener } from './admin/server.ts';
 
 const MAX_BODY = 1024 * 1024;
@@ -291,6 +294,17 @@ export async function startGateway(config: Config, upstreamUrl: string, options:
       if ('status' in r) return json(res, r.status, r.body);
       ({ body, search } = r);
     }
+    // The response cache (cache/operation-http.ts): a hot query is answered here, without Apollo.
+    let cached: CachedOperation = { pending: null };
+    if (cache.operations && method !== 'OPTIONS') {
+      const found = await answerFromCache(cache.operations, responder, req, res, method, body, search);
+      if (found === true) {
+        if (record instanceof RequestRecord) record.operationType = 'query';
+        return;
+      }
+      cached = found;
+    }
+    let session: OperationSession | undefined;
     const httpGraphQLRequest: HTTPGraphQLRequest = { method, headers, search, body };
     const cancel = new AbortController();
     if (stopping) cancel.abort(SHUTTING_DOWN());
@@ -312,7 +326,7 @@ export async function startGateway(config: Config, upstreamUrl: string, options:
             // Not fatal: only the fields that need the site fail (context.ts).
             info = isGatewayError(err) ? err : new GatewayError('UPSTREAM_UNAVAILABLE', `The site's REST index could not be read: ${(err as Error).message}`);
           }
-          return createContext({
+          const ctx = createContext({
             config,
             client,
             site: info,
@@ -326,6 +340,8 @@ export async function startGateway(config: Config, upstreamUrl: string, options:
             tag: record,
             ...(live ? { changes: live.sink } : {}),
           });
+          session = ctx.upstream;
+          return ctx;
         },
       });
     } finally {
@@ -335,6 +351,7 @@ export async function startGateway(config: Config, upstreamUrl: string, options:
     for (const [k, v] of response.headers) res.setHeader(k, v);
     res.statusCode = response.status ?? 200;
     if (response.body.kind === 'complete') {
+      keep(cache.operations, cached.pending, res, response.headers, res.statusCode, response.body.string, session ? () => session!.readTags() : undefined);
       responder.end(req, res, response.body.string);
     } else {
       await responder.stream(req, res, response.body.asyncIterator);
@@ -356,7 +373,23 @@ export async function startGateway(config: Config, upstreamUrl: string, options:
       readiness,
       responder,
       log,
-      purge: { purgeAll: () => cache.upstream.purge() },
+      // By tag: the answers carrying one go (every instance), and the upstream layer beneath, which knows no tags, whole.
+      purge: {
+        purgeAll: async () => {
+          await cache.upstream.purge();
+          await cache.operations?.invalidate([ALL]);
+          cache.operations?.clear();
+        },
+        ...(cache.operations
+          ? {
+              purgeTags: async (tags: readonly string[]) => {
+                await cache.operations!.invalidate(tags);
+                await cache.upstream.purge();
+                return null;
+              },
+            }
+          : {}),
+      },
     });
   } catch (err) {
     readiness.stop();

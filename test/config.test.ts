@@ -51,6 +51,8 @@ const DEFAULTS: Record<string, unknown> = {
   'cache.ttlSeconds': 10,
   'cache.memoryMaxBytes': 67108864,
   'cache.staleSeconds': 0,
+  'cache.responses': true,
+  'cache.responsesMaxBytes': 33554432,
   'compression.minBytes': 1024,
   'compression.enabled': true,
   'admin.port': undefined,

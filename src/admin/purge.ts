@@ -5,10 +5,11 @@
  *   { "all": true }                 everything
  *   { "tags": ["event:42", ...] }   what those entity tags name
  *
- * For now the stores know no entity tags (the upstream cache files entries by
- * namespace family, cache/policy.ts), so a tag purge purges everything and
- * says so (`"scope": "all"`). A store that can purge by tag implements
- * `purgeTags` on its PurgeTarget, and this handler uses it.
+ * The response cache knows entity tags (cache/tags.ts, `Surrogate-Key`): a tag
+ * purge bumps those tags, and empties the upstream layer beneath, which files
+ * entries by namespace family only (cache/policy.ts). Without the response
+ * cache (`RESPONSE_CACHE=0` or no cache at all), a tag purge purges everything
+ * and says so (`"scope": "all"`).
  *
  * Purging the upstream cache bumps every family's generation in the shared
  * store (with REDIS_URL, every instance in front of this site stops serving

@@ -15,16 +15,29 @@ import { RedisKeyValueCache, type StringKeyValueCache } from './apq.ts';
 import { RedisStore } from './redis-store.ts';
 import { MemoryStore } from './store.ts';
 import { UpstreamCache } from './upstream-cache.ts';
+import { MemoryTagVersions, OperationCache, RedisTagVersions } from './operation-cache.ts';
+import { writeTags } from './tags.ts';
+import type { UpstreamRequest } from '../upstream/client.ts';
 
 export interface GatewayCache {
   upstream: UpstreamCache;
+  /** Whole answers (RESPONSE_CACHE, while the upstream cache is on); undefined: off. */
+  operations: OperationCache | undefined;
   /** Apollo Server's `cache` option; undefined: Apollo's own in-memory one. */
   apq: StringKeyValueCache | undefined;
 }
 
 export function createGatewayCache(config: Config, redis: SharedRedis | undefined, metrics: Metrics, log: Logger): GatewayCache {
   const store = redis ? new RedisStore(redis) : new MemoryStore(config.cache.memoryMaxBytes);
+  const operations =
+    config.cache.responses && config.cache.ttlSeconds > 0
+      ? new OperationCache(redis ? new RedisTagVersions(redis) : new MemoryTagVersions(), {
+          maxBytes: config.cache.responsesMaxBytes,
+          onLookup: (result) => metrics.responseCacheLookups.inc({ result }),
+        })
+      : undefined;
   const upstream = new UpstreamCache(store, {
+    ...(operations ? { onWrite: (req: Pick<UpstreamRequest, 'path' | 'body'>) => operations.invalidate(writeTags(req.path, req.body)) } : {}),
     ttlMs: config.cache.ttlSeconds * 1000,
     staleMs: config.cache.staleSeconds * 1000,
     maxEntryBytes: config.upstream.maxResponseBytes,
@@ -32,11 +45,11 @@ export function createGatewayCache(config: Config, redis: SharedRedis | undefine
     onInvalidationError: (err) => log.warn({ err: (err as Error)?.message }, 'cache: a write could not invalidate the shared store (Redis away); entries are invalidated when it is back'),
   });
   metrics.cacheStoreUp.set(!redis || redis.up ? 1 : 0);
-  if (redis) watch(redis, upstream, metrics, log);
-  return { upstream, apq: redis ? new RedisKeyValueCache(redis) : undefined };
+  if (redis) watch(redis, upstream, operations, metrics, log);
+  return { upstream, operations, apq: redis ? new RedisKeyValueCache(redis) : undefined };
 }
 
-function watch(redis: SharedRedis, cache: UpstreamCache, metrics: Metrics, log: Logger): void {
+function watch(redis: SharedRedis, cache: UpstreamCache, operations: OperationCache | undefined, metrics: Metrics, log: Logger): void {
   // The start waits for the connection (server.ts): it may be up already, or known to be down.
   let wasUp = redis.up;
   let wasDown = !redis.up && redis.problem !== null;
@@ -47,6 +60,8 @@ function watch(redis: SharedRedis, cache: UpstreamCache, metrics: Metrics, log: 
     if (wasDown) {
       log.info(wasUp ? 'cache: Redis is back; invalidating what was stored before the outage' : 'cache: Redis can be reached now; caching in it from here on');
       void cache.invalidateAll();
+      // The tag versions may be gone with the outage (a restarted Redis starts empty): what this process kept goes too.
+      operations?.clear();
     }
     wasUp = true;
     wasDown = false;

@@ -20,8 +20,8 @@ import type { ApolloServerPlugin } from '@apollo/server';
 import type { Context } from '../context.ts';
 import type { CacheHint } from '../upstream/session.ts';
 
-/** Request headers that carry a credential (../shared/DESIGN.md "Auth"): their answers are the caller's alone. */
-const CREDENTIAL_HEADERS = ['authorization', 'cookie', 'x-automation-token', 'x-governance-api-key'];
+/** Request headers that carry a credential (README "Auth"): their answers are the caller's alone. */
+export const CREDENTIAL_HEADERS = ['authorization', 'cookie', 'x-automation-token', 'x-governance-api-key'];
 
 export interface ResponseFacts {
   mutation: boolean;

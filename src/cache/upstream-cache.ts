@@ -43,6 +43,8 @@ export interface UpstreamCacheOptions {
   maxEntryBytes: number;
   /** Metrics hook, once per lookup of a cacheable request. */
   onLookup?: (result: 'hit' | 'stale' | 'miss' | 'error') => void;
+  /** After every write, before the operation answers: the response cache's tags (cache/tags.ts) are bumped here. */
+  onWrite?: (req: Pick<UpstreamRequest, 'path' | 'body'>) => Promise<void>;
   /** A write could not be recorded in the store (Redis away). */
   onInvalidationError?: (err: unknown) => void;
 }
@@ -183,6 +185,11 @@ export class UpstreamCache {
   /** After a write was sent (whatever its outcome: a timeout may still have written). Never throws. */
   async invalidate(req: Pick<UpstreamRequest, 'path' | 'body'>): Promise<void> {
     await this.#bump(familiesWrittenBy(req));
+    try {
+      await this.#o.onWrite?.(req);
+    } catch (err) {
+      this.#o.onInvalidationError?.(err);
+    }
   }
 
   /** Everything stored so far becomes unreachable (Redis came back after an outage). */

@@ -32,6 +32,7 @@
  * answered. The deadline still applies to them.
  */
 import { setMaxListeners } from 'node:events';
+import { readTags } from '../cache/tags.ts';
 import { carriesSecret, isWrite } from '../cache/policy.ts';
 import type { CacheSlot, UpstreamCache } from '../cache/upstream-cache.ts';
 import type { UpstreamRequest, UpstreamResponse, UpstreamSession } from './client.ts';
@@ -91,6 +92,8 @@ export interface OperationSession extends UpstreamSession {
   /** Requests in flight now. */
   readonly active: number;
   readonly cacheHint: CacheHint;
+  /** The entity tags of what the operation read (cache/tags.ts), for the response cache and `Surrogate-Key`. */
+  readTags(): string[];
 }
 
 const IDEMPOTENT = new Set(['GET', 'HEAD']);
@@ -115,6 +118,8 @@ class Session implements OperationSession {
   #active = 0;
   #maxAgeMs: number | null = null;
   #private = false;
+  /** The reads asked for (their tags are worked out only when asked: most operations never need them). */
+  readonly #reads: Pick<UpstreamRequest, 'path' | 'query'>[] = [];
   readonly #waiting: { run: () => void; fail: () => void }[] = [];
 
   constructor(inner: UpstreamSession, policy: SessionPolicy) {
@@ -145,6 +150,12 @@ class Session implements OperationSession {
     return { maxAgeMs: this.#maxAgeMs, private: this.#private };
   }
 
+  readTags(): string[] {
+    const out = new Set<string>();
+    for (const r of this.#reads) for (const t of readTags(r.path, r.query)) out.add(t);
+    return [...out];
+  }
+
   /** An answer was used that may be reused for `ms` more (0: not at all). */
   #used(ms: number): void {
     this.#maxAgeMs = this.#maxAgeMs === null ? ms : Math.min(this.#maxAgeMs, ms);
@@ -156,6 +167,7 @@ class Session implements OperationSession {
     if (site instanceof Error) throw site;
     if (!siteOffers(site, req.method, req.path)) throw routeUnavailable(site, req);
     if (carriesSecret(req)) this.#private = true;
+    if (req.method === 'GET') this.#reads.push(req);
 
     // The cache first: a hit spends no budget and takes no slot.
     const cache = this.#policy.cache;

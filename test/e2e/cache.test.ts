@@ -37,7 +37,8 @@ describe('upstream cache (in memory)', () => {
   let h: Harness;
   const as = (who: Who): Record<string, string> => (who ? { authorization: h.auth(who) } : {});
   beforeAll(async () => {
-    h = await startHarness({ config: { cache: { ttlSeconds: 60 } } });
+    // The upstream layer itself: the response cache above it off (test/e2e/response-cache.test.ts has it).
+    h = await startHarness({ config: { cache: { ttlSeconds: 60, responses: false } } });
   });
   afterAll(() => h.close());
   beforeEach(() => h.mark());
@@ -240,7 +241,7 @@ describe('upstream cache (in memory)', () => {
 describe('the service credential is an identity of its own', () => {
   let h: Harness;
   beforeAll(async () => {
-    h = await startHarness({ sandbox: { appPassword: 'serv icec rede ntia' }, config: { cache: { ttlSeconds: 60 }, serviceAuth: 'admin:serv icec rede ntia' } });
+    h = await startHarness({ sandbox: { appPassword: 'serv icec rede ntia' }, config: { cache: { ttlSeconds: 60, responses: false }, serviceAuth: 'admin:serv icec rede ntia' } });
   });
   afterAll(() => h.close());
   beforeEach(() => h.mark());
