@@ -198,8 +198,18 @@ export async function checkWrites<I extends AnyInput>(ctx: Context, spec: KindSp
     states.flatMap((s) =>
       readBacks(ctx, spec, s).map(async (api) => {
         const r = await readState(ctx, api, spec.kind, { id: s.item.databaseId });
-        // A failed read checks nothing more: the fields it would have shown are not judged.
-        if (!r.ok) return;
+        if (!r.ok) {
+          // Unchecked is not verified: the item says so (its object is still returned).
+          const fields = unseen(s.asked, s.before, s.after, s.same).filter((f) => shows(spec.kind, api, f));
+          const what = `${spec.type.toLowerCase()} ${s.item.databaseId}`;
+          s.item.error = {
+            code: r.error.code,
+            message: `Written (ID ${s.item.databaseId}), but ${fields.join(', ')}, which its answer does not show, could not be read back to check them (${r.error.message}): read the ${what} before relying on them.`,
+            path: s.item.job.itemPath,
+            upstream: upstreamOf(r.error),
+          };
+          return;
+        }
         s.item.answers.push({ api, body: r.body, read: true });
         see(s, api, r.body);
       }),
@@ -210,6 +220,7 @@ export async function checkWrites<I extends AnyInput>(ctx: Context, spec: KindSp
   const repairs: { s: State<I>; req: WriteRequest; api: Api; fields: string[] }[] = [];
   const still = new Map<State<I>, Mismatch[]>();
   for (const s of states) {
+    if (s.item.error) continue;
     const mm = mismatches(s.asked, s.before, s.after, s.same);
     if (!mm.length) continue;
     still.set(s, mm);

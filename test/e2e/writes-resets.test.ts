@@ -181,6 +181,26 @@ describe('5, 6. the calendar-core PATCH of TEC 6.15', () => {
     }
   });
 
+  it('a read back that fails: written, not verified, and said so (no success claimed)', async () => {
+    const id = await event(s, { show_map: true, show_map_link: true });
+    // Once the PATCH is stored, the next legacy read of the event fails.
+    const store = s.h.sandbox.site.store;
+    const update = store.updatePost.bind(store);
+    store.updatePost = ((postId: number, patch: Parameters<typeof update>[1]) => {
+      if (postId === id) s.h.sandbox.faults.add({ path: `^/calendar/events/v1/events/${id}$`, method: 'GET', status: 503, times: 1 });
+      return update(postId, patch);
+    }) as typeof store.updatePost;
+    try {
+      const r = await s.h.gql(UPDATE, { id: String(id), input: { title: 'Unchecked' } }, 'admin');
+      expect(r.errors![0]!.extensions).toMatchObject({ code: 'UPSTREAM_UNAVAILABLE', databaseId: id });
+      expect(r.errors![0]!.message).toMatch(/^Written \(ID \d+\), but .*showMap.* could not be read back to check them/);
+      expect(stored(s, id).title).toBe('Unchecked');
+    } finally {
+      store.updatePost = update;
+      s.h.sandbox.faults.clear();
+    }
+  });
+
   it('a site that keeps contradicting the write after the repair: WRITE_NOT_APPLIED naming the field, what was asked and what was kept', async () => {
     const id = await event(s);
     // The legacy repair answers 200 but keeps the event featured (as if a plugin forced it).
