@@ -368,11 +368,12 @@ export class Hub {
         if (s.ended || (s.filter.ids && !s.filter.ids.has(c.id))) continue;
         let kind = await decide(ctx, s, c, model);
         if (!kind) continue;
-        if (maybe) {
-          // Perhaps the same save as one delivered: only a copy that differs from the last one this subscriber got is news.
+        if (kind === 'CREATED' || kind === 'UPDATED') {
+          // The copy this subscriber already has is no news (the same save seen twice, or a later
+          // save it already got); when the ledger only thinks it may be news, only a different copy is.
           const last = s.printOf(c.id);
           if (last === print) continue;
-          if (kind === 'CREATED' && last !== undefined) kind = 'UPDATED';
+          if (maybe && kind === 'CREATED' && last !== undefined) kind = 'UPDATED';
         }
         if (!s.tells(c.id, kind)) continue;
         s.delivered(c.id, print);

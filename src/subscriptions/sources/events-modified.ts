@@ -40,6 +40,8 @@ export interface ModifiedState {
   /** False when more events share that second than a poll reads: those not in `atNewest` are then left alone. */
   tiesComplete: boolean;
   top: Seen[];
+  /** The highest event ID seen: WordPress numbers new posts upwards, so a new event is above it. */
+  maxId: number;
 }
 
 /** Pages a baseline may read to see every event of the newest second. */
@@ -72,7 +74,8 @@ export const eventsModified: Source<ModifiedState> = {
     const top: Seen[] = items.slice(0, PAGE).map((m) => [m.databaseId, utcSecond(m.modifiedAtUtc) ?? '', isPublic(m) ? 1 : 0, fingerprint(m)]);
     const newest = utcSecond(items[0]?.modifiedAtUtc) ?? state?.newest ?? null;
     const tiesAt = (second: string | null) => items.filter((m) => second !== null && utcSecond(m.modifiedAtUtc) === second).map((m) => m.databaseId);
-    if (!state) return { changes: [], state: { newest, atNewest: tiesAt(newest), tiesComplete: complete || reached, top } };
+    const maxId = Math.max(state?.maxId ?? 0, ...items.map((m) => m.databaseId));
+    if (!state) return { changes: [], state: { newest, atNewest: tiesAt(newest), tiesComplete: complete || reached, top, maxId } };
 
     const before = new Map(state.top.map(([id, modified, pub, print]) => [id, { modified, pub, print }]));
     const seenAtNewest = new Set(state.atNewest);
@@ -88,7 +91,8 @@ export const eventsModified: Source<ModifiedState> = {
       }
       // The previous newest second: only events not seen at it then (all of them, unless it held too many to read).
       if (modified === state.newest && (seenAtNewest.has(m.databaseId) || !state.tiesComplete)) continue;
-      const created = !prev && looksCreated(ms(m.publishedAtUtc) ?? ms(m.publishedAt), ms(modified), ms(state.newest));
+      // New: above every ID seen, and dated when it was saved (a site that re-dates an update still fails the first).
+      const created = !prev && m.databaseId > (state.maxId ?? 0) && looksCreated(ms(m.publishedAtUtc) ?? ms(m.publishedAt), ms(modified), ms(state.newest));
       changes.push({ topic: 'events', id: m.databaseId, kind: created ? 'CREATED' : 'UPDATED', modified, at: modified, source: 'MODIFIED_LIST', wasPublic: prev ? prev.pub === 1 : null });
     }
 
@@ -108,6 +112,6 @@ export const eventsModified: Source<ModifiedState> = {
     changes.sort((a, b) => (a.kind === 'DELETED' ? 1 : 0) - (b.kind === 'DELETED' ? 1 : 0) || (a.modified ?? '').localeCompare(b.modified ?? ''));
     const atNewest = newest === state.newest ? [...new Set([...state.atNewest, ...tiesAt(newest)])] : tiesAt(newest);
     const tiesComplete = newest === state.newest ? state.tiesComplete : complete || reached;
-    return { changes, state: { newest, atNewest, tiesComplete, top } };
+    return { changes, state: { newest, atNewest, tiesComplete, top, maxId } };
   },
 };

@@ -43,6 +43,8 @@ export interface WindowState {
   /** The newest modification seen in the window (UTC). */
   newest: string | null;
   events: Entry[];
+  /** The highest event ID seen: WordPress numbers new posts upwards, so a new event is above it. */
+  maxId: number;
 }
 
 const ms = (iso: string | null | undefined) => (iso ? Date.parse(iso) : null);
@@ -75,7 +77,8 @@ export const eventsWindow: Source<WindowState> = {
     const events: Entry[] = items.map((m) => [m.databaseId, utcSecond(m.modifiedAtUtc) ?? '', isPublic(m) ? 1 : 0, utcSecond(m.startDateUtc) ?? '', utcSecond(m.endDateUtc) ?? '', fingerprint(m)]);
     const newestNow = events.reduce<string | null>((a, [, mod]) => (mod && (!a || mod > a) ? mod : a), null);
     const newest = state?.newest && (!newestNow || state.newest > newestNow) ? state.newest : newestNow;
-    if (!state) return { changes: [], state: { newest, events } };
+    const maxId = Math.max(state?.maxId ?? 0, ...events.map((e) => e[0]));
+    if (!state) return { changes: [], state: { newest, events, maxId } };
 
     const only = departuresOnly(site, settings);
     const before = new Map(state.events.map((e) => [e[0], e]));
@@ -92,7 +95,7 @@ export const eventsWindow: Source<WindowState> = {
           if (prev[1] !== modified) change(m.databaseId, 'UPDATED', modified, prev[2] === 1);
           // Saved again within the same second: only its content tells.
           else if (prev[5] !== fingerprint(m)) change(m.databaseId, 'UPDATED', modified, prev[2] === 1, true);
-        } else if (looksCreated(ms(m.publishedAtUtc) ?? ms(m.publishedAt), ms(modified), ms(state.newest))) {
+        } else if (m.databaseId > (state.maxId ?? 0) && looksCreated(ms(m.publishedAtUtc) ?? ms(m.publishedAt), ms(modified), ms(state.newest))) {
           change(m.databaseId, 'CREATED', modified, null);
         } else if (state.newest === null || modified > state.newest) {
           change(m.databaseId, 'UPDATED', modified, null);
@@ -116,6 +119,6 @@ export const eventsWindow: Source<WindowState> = {
       });
     }
     changes.sort((a, b) => (a.kind === 'DELETED' ? 1 : 0) - (b.kind === 'DELETED' ? 1 : 0) || (a.modified ?? '').localeCompare(b.modified ?? ''));
-    return { changes, state: { newest, events } };
+    return { changes, state: { newest, events, maxId } };
   },
 };

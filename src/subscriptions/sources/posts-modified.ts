@@ -14,7 +14,7 @@ import { isGatewayError } from '../../errors.ts';
 import { corePost, type PostModel } from '../../mapping/platform.ts';
 import { POSTS_MAX_PER_PAGE, postsPage } from '../../upstream/platform.ts';
 import type { Change } from '../types.ts';
-import { fingerprint, isPublic, localMs, looksCreated, utcSecond, type Source } from './source.ts';
+import { fingerprint, isPublic, utcSecond, type Source } from './source.ts';
 
 const MAX_PAGES = 4;
 /** Public or not, of the posts seen lately: who hears of their deletion (hub.ts). */
@@ -29,6 +29,8 @@ export interface PostsState {
   known: [number, 0 | 1][];
   /** Whether the poll's credential may list every status (false after the site refused it). */
   statuses: boolean;
+  /** The highest post ID (`orderby=id`): WordPress numbers new posts upwards, so a new post is above it. */
+  maxId: number;
 }
 
 /** A site-local wall time a second earlier: `modified_after` is exclusive, and a second may hold several saves. */
@@ -66,9 +68,11 @@ export const postsModified: Source<PostsState> = {
       return postsPage(ctx.upstream, query, page, POSTS_MAX_PER_PAGE);
     };
     if (!state) {
-      const newest = (await list({ orderby: 'modified', order: 'desc' }, 1)).items.slice(0, 1).map((raw) => corePost(raw, site.timezone));
-      const at = newest[0] ? wallOf(newest[0]) : null;
-      return { changes: [], state: { after: at, atAfter: newest.map((m) => [m.databaseId, fingerprint(m)]), known: newest.map((m) => [m.databaseId, isPublic(m) ? 1 : 0]), statuses } };
+      const [newest, highest] = await Promise.all([list({ orderby: 'modified', order: 'desc' }, 1), list({ orderby: 'id', order: 'desc' }, 1)]);
+      const top = newest.items.slice(0, 1).map((raw) => corePost(raw, site.timezone));
+      const at = top[0] ? wallOf(top[0]) : null;
+      const maxId = Math.max(0, ...highest.items.slice(0, 1).map((raw) => corePost(raw, site.timezone).databaseId));
+      return { changes: [], state: { after: at, atAfter: top.map((m) => [m.databaseId, fingerprint(m)]), known: top.map((m) => [m.databaseId, isPublic(m) ? 1 : 0]), statuses, maxId } };
     }
     const query = { orderby: 'modified', order: 'asc', ...(state.after ? { modified_after: secondBefore(state.after) } : {}) };
     const items: PostModel[] = [];
@@ -79,10 +83,10 @@ export const postsModified: Source<PostsState> = {
     }
     const known = new Map(state.known);
     const atAfter = new Map(state.atAfter);
-    const sinceMs = localMs(state.after, site.timezone);
     const changes: Change[] = [];
     let after = state.after;
     let atNewest: [number, string][] = [...state.atAfter];
+    let maxId = state.maxId ?? 0;
     for (const m of items) {
       const wall = wallOf(m);
       if (!wall) continue;
@@ -92,7 +96,8 @@ export const postsModified: Source<PostsState> = {
       if (again && atAfter.get(m.databaseId) === print) continue;
       const modified = utcSecond(m.modifiedAtUtc ?? m.modifiedAt);
       const pub = known.get(m.databaseId);
-      const kind = m.status === 'trash' ? 'DELETED' : pub === undefined && looksCreated(localMs(m.publishedAt?.slice(0, 19), site.timezone), localMs(wall, site.timezone), sinceMs) ? 'CREATED' : 'UPDATED';
+      const kind = m.status === 'trash' ? 'DELETED' : m.databaseId > maxId ? 'CREATED' : 'UPDATED';
+      maxId = Math.max(maxId, m.databaseId);
       changes.push({ topic: 'posts', id: m.databaseId, kind, modified, at: modified ?? new Date().toISOString(), source: 'MODIFIED_LIST', wasPublic: pub === undefined ? null : pub === 1, ...(again ? { again } : {}) });
       known.delete(m.databaseId);
       known.set(m.databaseId, isPublic(m) ? 1 : 0);
@@ -102,6 +107,6 @@ export const postsModified: Source<PostsState> = {
       }
       if (wall === after) atNewest = [...atNewest.filter(([id]) => id !== m.databaseId), [m.databaseId, print]];
     }
-    return { changes, state: { after, atAfter: atNewest, known: [...known].slice(-KNOWN), statuses } };
+    return { changes, state: { after, atAfter: atNewest, known: [...known].slice(-KNOWN), statuses, maxId } };
   },
 };

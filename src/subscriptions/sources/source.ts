@@ -7,10 +7,8 @@
  * the moment they subscribe, not of history.
  */
 import { createHash } from 'node:crypto';
-import { DateTime } from 'luxon';
 import type { Config } from '../../config.ts';
 import type { Context } from '../../context.ts';
-import { luxonZone } from '../../mapping/dates.ts';
 import type { EventModel } from '../../mapping/models.ts';
 import type { PostModel } from '../../mapping/platform-models.ts';
 import type { SiteInfo } from '../../upstream/discovery.ts';
@@ -48,13 +46,6 @@ export function utcSecond(value: string | null | undefined): string | null {
   if (!value) return null;
   const t = Date.parse(value);
   return Number.isNaN(t) ? null : new Date(Math.floor(t / 1000) * 1000).toISOString().replace('.000Z', 'Z');
-}
-
-/** A site-local wall time (`Y-m-d H:i:s` or `Y-m-dTH:i:s`) in `zone` -> ms. */
-export function localMs(local: string | null | undefined, zone: string): number | null {
-  if (!local) return null;
-  const d = DateTime.fromISO(local.trim().replace(' ', 'T'), { zone: luxonZone(zone) ?? 'utc' });
-  return d.isValid ? d.toMillis() : null;
 }
 
 /** Whether an object was public: published, and not behind a password. */
