@@ -67,7 +67,7 @@ function child(args: string[], env: Record<string, string>, re: RegExp): Promise
 
 async function sandbox(latencyMs: number): Promise<{ url: string; requests: () => number }> {
   const log = join(tmp, `sandbox-${latencyMs}.log`);
-  const url = await child(['src/sandbox/cli.ts', '--port', '0', '--db', ':memory:'], {
+  const url = await child(['packages/sandbox/src/cli.ts', '--port', '0', '--db', ':memory:'], {
     SANDBOX_LATENCY_MS: String(latencyMs), SANDBOX_JITTER_MS: '0', SANDBOX_FAULTS: '', SANDBOX_CONTROL: '0', SANDBOX_REQUEST_LOG: log, SANDBOX_APP_PASSWORD: PASSWORD,
   }, /sandbox REST root: (\S+)/);
   const requests = () => {

@@ -19,8 +19,8 @@ import {
 import { parseConfig } from '../src/config.ts';
 import { buildSchema } from '../src/schema.ts';
 import { startGateway } from '../src/server.ts';
-import { prng } from '../src/sandbox/prng.ts';
-import { startSandbox } from '../src/sandbox/server.ts';
+import { prng } from '../packages/sandbox/src/prng.ts';
+import { startSandbox } from '../packages/sandbox/src/server.ts';
 
 const OPS = Number(process.env.FUZZ_OPS ?? 10_000);
 const SEED = Number(process.env.FUZZ_SEED ?? 1);

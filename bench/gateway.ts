@@ -77,7 +77,7 @@ interface SandboxProcess {
 
 async function startSandboxProcess(name: string, env: Record<string, string>): Promise<SandboxProcess> {
   const logFile = join(tmp, `${name}.log`);
-  const child = spawn(process.execPath, ['--import', 'tsx/esm', 'src/sandbox/cli.ts', '--port', '0', '--db', ':memory:'], {
+  const child = spawn(process.execPath, ['--import', 'tsx/esm', 'packages/sandbox/src/cli.ts', '--port', '0', '--db', ':memory:'], {
     env: { ...process.env, SANDBOX_CONTROL: '0', SANDBOX_JITTER_MS: '0', SANDBOX_FAULTS: '', SANDBOX_REQUEST_LOG: logFile, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

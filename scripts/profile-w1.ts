@@ -34,7 +34,7 @@ const W1 = `{ events(first: 20) { totalCount nodes { title startDate venues { ti
  * gateway sees the same answers and nothing else moves.
  */
 async function sandboxChild(): Promise<void> {
-  const { startSandbox } = await import('../src/sandbox/server.ts');
+  const { startSandbox } = await import('../packages/sandbox/src/server.ts');
   const sb = await startSandbox({ db: ':memory:', port: 0 });
   const seen = new Map<string, { status: number; headers: Record<string, string>; body: Buffer }>();
   const front = createServer((req, res) => {

@@ -1,5 +1,5 @@
 /**
- * What `npm start` (src/main.ts) and `npm run sandbox` (src/sandbox/cli.ts)
+ * What `npm start` (src/main.ts) and `npm run sandbox` (packages/sandbox/src/cli.ts)
  * share: reading a setting's text, flags with one-line errors, the help table,
  * the port check, exit codes and stopping on signals. No dependency on the gateway or the sandbox.
  */

@@ -11,8 +11,7 @@
 import './production.ts';
 import { UsageError, assertPortFree, columns, parseFlags, portError, runCli, stopOnSignals, type FlagSpec } from './cli-kit.ts';
 import { CONFIG_FILE_SETTING, ConfigError, SETTINGS, adminPortOf, loadConfig, settingDefault } from './config.ts';
-import { loadSandbox, type SandboxModule } from './demo.ts';
-import type { RunningSandbox } from './sandbox/index.ts';
+import { loadSandbox, type DemoOptions, type DemoSandbox, type SandboxModule } from './demo.ts';
 
 const FLAG_ROWS = [...SETTINGS.filter((s) => s.flag), CONFIG_FILE_SETTING];
 const FLAGS: FlagSpec[] = [...FLAG_ROWS.map((s) => ({ name: s.flag! })), { name: 'help', short: 'h', boolean: true }];
@@ -51,7 +50,7 @@ async function main(): Promise<void> {
   // exit code 2), and its options too are checked before the port, the sandbox's banner or the gateway.
   const demo: SandboxModule | null = config.upstreamUrl ? null : await loadSandbox();
   const sources = new Map<string, string>();
-  let sandboxOptionsChecked: ReturnType<SandboxModule['parseSandboxOptions']> | null = null;
+  let sandboxOptionsChecked: DemoOptions | null = null;
   try {
     sandboxOptionsChecked = demo && demo.parseSandboxOptions(demo.sandboxOptions(process.env, {}, sources), sources);
   } catch (err) {
@@ -62,7 +61,7 @@ async function main(): Promise<void> {
   await assertPortFree(config.admin.host, adminPortOf(config), 'the admin listener is PORT + 1 by default: choose its port with ADMIN_PORT');
   // Loaded only now: `--help` and a bad flag answer without loading the graph.
   const { startGateway } = await import('./server.ts');
-  let sandbox: RunningSandbox | null = null;
+  let sandbox: DemoSandbox | null = null;
   let upstream = config.upstreamUrl;
   if (!upstream) {
     sandbox = await demo!.startSandbox(sandboxOptionsChecked!).catch((err: unknown) => {

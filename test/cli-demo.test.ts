@@ -7,7 +7,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { DEFAULT_APP_PASSWORD } from '../src/sandbox/options.ts';
+import { DEFAULT_APP_PASSWORD } from '../packages/sandbox/src/options.ts';
 import { GATEWAY_CLI, startCli, type RunningCli } from './helpers/cli.ts';
 
 // The day the demo is laid around, fixed so two starts either side of midnight UTC agree.

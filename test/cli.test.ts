@@ -10,8 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONFIG_FILE_SETTING, SETTINGS, settingDefault, settingPaths } from '../src/config.ts';
-import { SANDBOX_SETTINGS, sandboxOptionsSchema, sandboxSettingDefault } from '../src/sandbox/options.ts';
-import { startSandbox, type RunningSandbox } from '../src/sandbox/server.ts';
+import { SANDBOX_SETTINGS, sandboxOptionsSchema, sandboxSettingDefault } from '../packages/sandbox/src/options.ts';
+import { startSandbox, type RunningSandbox } from '../packages/sandbox/src/server.ts';
 import { GATEWAY_CLI, SANDBOX_CLI, runCli, startCli } from './helpers/cli.ts';
 
 /** One line on stderr naming the problem, nothing on stdout (no banner), no stack. */

@@ -1,24 +1,38 @@
 /**
  * The import graph (scripts/import-cycles.ts, `npm run imports`): src/ has no
  * import circle, type-only imports included. The sandbox has none because
- * namespaces name the small capabilities of src/sandbox/capabilities.ts and
+ * namespaces name the small capabilities of packages/sandbox/src/capabilities.ts and
  * never the site that composes them; the gateway has none because codegen's
  * mappers name model modules only, which import nothing generated.
  */
 import { spawnSync } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { importCycles, importGraph, stronglyConnected, type ImportGraph } from '../scripts/import-cycles.ts';
 
 const runScript = (dir: string) =>
   spawnSync(process.execPath, ['--import', 'tsx', 'scripts/import-cycles.ts', dir], { encoding: 'utf8', timeout: 60_000 });
 
-describe('the import graph of src/', () => {
+describe('the import graph of src/ and of the sandbox (packages/sandbox/src/)', () => {
   const graph = importGraph('src');
+  // Named from the package's folder: src/site.ts is packages/sandbox/src/site.ts.
+  const sandbox = importGraph('packages/sandbox/src');
 
   it('has no circle, in the sandbox or in the gateway', () => {
     // Before the capabilities, one circle held 78 sandbox files (site.ts <-> every namespace); before the
     // model modules, one held 9 gateway files (generated/graphql.ts <-> resolvers that hosted mapper types).
     expect(importCycles(graph)).toEqual([]);
+    expect(importCycles(sandbox)).toEqual([]);
+  });
+
+  it('has nothing under src/ import the sandbox statically (src/demo.ts loads it by a name held in a variable)', () => {
+    const specifiers = [...readdirSync('src', { recursive: true, encoding: 'utf8' })]
+      .filter((f) => f.endsWith('.ts'))
+      .flatMap((f) => ts.preProcessFile(readFileSync(join('src', f), 'utf8'), true, true).importedFiles.map((i) => `${f}: ${i.fileName}`));
+    expect(specifiers.length).toBeGreaterThan(100);
+    expect(specifiers.filter((s) => /sandbox/.test(s.split(': ')[1]!))).toEqual([]);
   });
 
   it('has the generated types import only model modules (and the context type)', () => {
@@ -31,15 +45,15 @@ describe('the import graph of src/', () => {
   });
 
   it('has the site compose the namespaces, and only the server import the site', () => {
-    expect(graph.get('src/sandbox/site.ts')).toContain('src/sandbox/namespaces/index.ts');
-    const importers = [...graph].filter(([, targets]) => targets.includes('src/sandbox/site.ts')).map(([f]) => f);
-    expect(importers).toEqual(['src/sandbox/server.ts']);
+    expect(sandbox.get('src/site.ts')).toContain('src/namespaces/index.ts');
+    const importers = [...sandbox].filter(([, targets]) => targets.includes('src/site.ts')).map(([f]) => f);
+    expect(importers).toEqual(['src/server.ts']);
   });
 
   it('counts type-only imports as edges', () => {
     // rest/types.ts names the capabilities with `import type` only.
-    expect(graph.get('src/sandbox/rest/types.ts')).toContain('src/sandbox/capabilities.ts');
-    expect(graph.get('src/sandbox/capabilities.ts')).not.toContain('src/sandbox/rest/types.ts');
+    expect(sandbox.get('src/rest/types.ts')).toContain('src/capabilities.ts');
+    expect(sandbox.get('src/capabilities.ts')).not.toContain('src/rest/types.ts');
   });
 });
 

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningSandbox } from '../src/sandbox/index.ts';
+import type { RunningSandbox } from '../packages/sandbox/src/index.ts';
 import { testSandbox } from './helpers/sandbox.ts';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));

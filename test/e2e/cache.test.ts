@@ -11,7 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config.ts';
 import { startGateway, type Gateway } from '../../src/server.ts';
-import type { RunningSandbox } from '../../src/sandbox/server.ts';
+import type { RunningSandbox } from '../../packages/sandbox/src/server.ts';
 import { startHarness, type Harness } from '../helpers/gateway.ts';
 import { testSandbox, type Who } from '../helpers/sandbox.ts';
 

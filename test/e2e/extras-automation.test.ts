@@ -7,8 +7,8 @@
  */
 import { DateTime } from 'luxon';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { encodeJwt } from '../../src/sandbox/namespaces/extras/jwt.ts';
-import { extrasCredentials } from '../../src/sandbox/namespaces/extras/index.ts';
+import { encodeJwt } from '../../packages/sandbox/src/namespaces/extras/jwt.ts';
+import { extrasCredentials } from '../../packages/sandbox/src/namespaces/extras/index.ts';
 import { startHarness, type Harness } from '../helpers/gateway.ts';
 
 const at = (days: number, hour = 10) => DateTime.now().plus({ days }).set({ hour, minute: 0, second: 0 }).toFormat('yyyy-MM-dd HH:mm:ss');

@@ -4,8 +4,8 @@
  * (schema/views.graphql, schema/imports.graphql; spec B2, C, D, E).
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { leaveOccurrenceNotice } from '../../src/sandbox/namespaces/core/notices.ts';
-import { extrasCredentials } from '../../src/sandbox/namespaces/extras/index.ts';
+import { leaveOccurrenceNotice } from '../../packages/sandbox/src/namespaces/core/notices.ts';
+import { extrasCredentials } from '../../packages/sandbox/src/namespaces/extras/index.ts';
 import { startHarness, type Harness } from '../helpers/gateway.ts';
 import type { Who } from '../helpers/sandbox.ts';
 

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig, parseConfig } from '../../src/config.ts';
 import { createLogger, withLogScope } from '../../src/log.ts';
 import { authorizationSecrets, credentialSecrets } from '../../src/plugins/redaction.ts';
-import type { RunningSandbox } from '../../src/sandbox/server.ts';
+import type { RunningSandbox } from '../../packages/sandbox/src/server.ts';
 import { startGateway, type Gateway } from '../../src/server.ts';
 import { secretForms } from '../../src/redact.ts';
 import { testSandbox } from '../helpers/sandbox.ts';

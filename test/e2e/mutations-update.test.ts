@@ -15,7 +15,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../helpers/gateway.ts';
 import { restClient, type RestClient } from '../helpers/sandbox.ts';
-import type { SandboxOptionsInput } from '../../src/sandbox/options.ts';
+import type { SandboxOptionsInput } from '../../packages/sandbox/src/options.ts';
 
 const SHAPES: { shape: string; sandbox: SandboxOptionsInput; core: boolean }[] = [
   { shape: 'with calendar-core/v1', sandbox: {}, core: true },

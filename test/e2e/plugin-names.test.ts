@@ -7,8 +7,8 @@
  * request the sandbox received used a name its root index advertised.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { LogEntry } from '../../src/sandbox/requestlog.ts';
-import { extrasCredentials } from '../../src/sandbox/namespaces/extras/index.ts';
+import type { LogEntry } from '../../packages/sandbox/src/requestlog.ts';
+import { extrasCredentials } from '../../packages/sandbox/src/namespaces/extras/index.ts';
 import { NAMESPACE_RENAMES, toSpecPath } from '../../src/upstream/names.ts';
 import { startHarness, type Harness } from '../helpers/gateway.ts';
 import type { Who } from '../helpers/sandbox.ts';

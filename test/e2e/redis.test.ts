@@ -13,7 +13,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { RunningSandbox } from '../../src/sandbox/server.ts';
+import type { RunningSandbox } from '../../packages/sandbox/src/server.ts';
 import { startTestRedis, type TestRedis } from '../helpers/redis.ts';
 import { testSandbox, type Who } from '../helpers/sandbox.ts';
 import { siteId } from '../../src/store/keys.ts';

@@ -13,7 +13,7 @@
  *   stored state: a change made while nobody polled is delivered, once.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningSandbox } from '../../src/sandbox/server.ts';
+import type { RunningSandbox } from '../../packages/sandbox/src/server.ts';
 import { startTestRedis, type TestRedis } from '../helpers/redis.ts';
 import { restClient, testSandbox, type RestClient } from '../helpers/sandbox.ts';
 import { at, sleep, sse, ws, type Feed } from '../subscriptions/helpers.ts';

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import type { RunningSandbox } from '../../src/sandbox/server.ts';
+import type { RunningSandbox } from '../../packages/sandbox/src/server.ts';
 import { newRouteLogFile } from '../helpers/route-log.ts';
 import { testSandbox } from '../helpers/sandbox.ts';
 import { at, feed, metric, sleep, sse, startLive, subscribed, ws, wsClient, type LiveHarness } from '../subscriptions/helpers.ts';

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
 import { createLogger } from '../../src/log.ts';
 import { startGateway } from '../../src/server.ts';
-import type { RunningSandbox } from '../../src/sandbox/server.ts';
+import type { RunningSandbox } from '../../packages/sandbox/src/server.ts';
 import { testSandbox } from '../helpers/sandbox.ts';
 import { freePort, type StubServer } from '../helpers/stub-server.ts';
 import {

@@ -9,7 +9,7 @@ import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type Re
 import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import { parseConfig } from '../../src/config.ts';
 import { startGateway, type Gateway } from '../../src/server.ts';
-import type { RunningSandbox } from '../../src/sandbox/server.ts';
+import type { RunningSandbox } from '../../packages/sandbox/src/server.ts';
 import { testSandbox } from '../helpers/sandbox.ts';
 import type { StubServer } from '../helpers/stub-server.ts';
 import { TRACEPARENT, gqlPost, recordingProxy, sentTraceparents as traceparents } from '../helpers/tracing.ts';

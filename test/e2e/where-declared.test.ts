@@ -13,7 +13,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSchema, isInputObjectType, type GraphQLSchema } from 'graphql';
-import { undeclaredUses } from '../../src/sandbox/requestlog.ts';
+import { undeclaredUses } from '../../packages/sandbox/src/requestlog.ts';
 import { RELEASE_SHAPES, startHarness, type Harness, type ReleaseShape } from '../helpers/gateway.ts';
 
 const SCHEMA_DIR = new URL('../../schema/', import.meta.url);

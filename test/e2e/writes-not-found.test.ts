@@ -7,7 +7,7 @@
  * exists but the caller may not change stays FORBIDDEN.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SandboxOptionsInput } from '../../src/sandbox/options.ts';
+import type { SandboxOptionsInput } from '../../packages/sandbox/src/options.ts';
 import { startHarness, type Harness } from '../helpers/gateway.ts';
 import { restClient } from '../helpers/sandbox.ts';
 

@@ -15,7 +15,7 @@
  *    declares it (6.15 under the plugins' names): categories are stored.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { SandboxOptionsInput } from '../../src/sandbox/options.ts';
+import type { SandboxOptionsInput } from '../../packages/sandbox/src/options.ts';
 import { startHarness, type Harness } from '../helpers/gateway.ts';
 import { restClient, TEC_EEA, type RestClient } from '../helpers/sandbox.ts';
 

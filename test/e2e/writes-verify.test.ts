@@ -15,7 +15,7 @@
  * the plugins' names, and neither `virtual` nor a venue's `lat`/`lng`.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { SandboxOptionsInput } from '../../src/sandbox/options.ts';
+import type { SandboxOptionsInput } from '../../packages/sandbox/src/options.ts';
 import { startHarness, type Harness } from '../helpers/gateway.ts';
 import { restClient, TEC_EEA, type RestClient } from '../helpers/sandbox.ts';
 

@@ -1,6 +1,6 @@
 /**
  * The CLIs as a user runs them: `node --import tsx/esm src/main.ts` (what `npm start`
- * runs) or src/sandbox/cli.ts in a child process, from the repository root,
+ * runs) or packages/sandbox/src/cli.ts in a child process, from the repository root,
  * with a clean environment (only PATH and HOME of ours, then the test's), and
  * bounded in time.
  */
@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const GATEWAY_CLI = 'src/main.ts';
-export const SANDBOX_CLI = 'src/sandbox/cli.ts';
+export const SANDBOX_CLI = 'packages/sandbox/src/cli.ts';
 
 export interface Exited {
   code: number | null;

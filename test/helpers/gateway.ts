@@ -5,10 +5,10 @@
  */
 import { parseConfig, type ConfigInput } from '../../src/config.ts';
 import { startGateway, type Gateway } from '../../src/server.ts';
-import { undeclaredUses, type LogEntry } from '../../src/sandbox/requestlog.ts';
+import { undeclaredUses, type LogEntry } from '../../packages/sandbox/src/requestlog.ts';
 import { toSpecPath } from '../../src/upstream/names.ts';
-import type { RunningSandbox } from '../../src/sandbox/server.ts';
-import type { SandboxOptionsInput } from '../../src/sandbox/options.ts';
+import type { RunningSandbox } from '../../packages/sandbox/src/server.ts';
+import type { SandboxOptionsInput } from '../../packages/sandbox/src/options.ts';
 import { newRouteLogFile } from './route-log.ts';
 import { dependencyDepth, traceRequests } from './round-trips.ts';
 import { testSandbox, type Who } from './sandbox.ts';

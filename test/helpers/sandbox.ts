@@ -2,9 +2,11 @@
  * Test helpers: a sandbox on a free loopback port with an in-memory database,
  * and a tiny REST client that speaks to it over real HTTP.
  */
-import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.ts';
-import type { SandboxOptionsInput } from '../../src/sandbox/options.ts';
-import { TEC_EEA } from '../../src/sandbox/namespaces/core/experimental.ts';
+import * as sandboxPackage from '../../packages/sandbox/src/index.ts';
+import { startSandbox, type RunningSandbox } from '../../packages/sandbox/src/server.ts';
+import type { SandboxModule } from '../../src/demo.ts';
+import type { SandboxOptionsInput } from '../../packages/sandbox/src/options.ts';
+import { TEC_EEA } from '../../packages/sandbox/src/namespaces/core/experimental.ts';
 
 export type Who = 'admin' | 'editor' | 'author' | 'contributor' | 'subscriber' | null;
 
@@ -54,3 +56,6 @@ export function restClient(sb: RunningSandbox): RestClient {
     auth,
   };
 }
+
+/** The sandbox package fits what the gateway's demo (src/demo.ts) loads from it, checked by the typecheck. */
+sandboxPackage satisfies SandboxModule;

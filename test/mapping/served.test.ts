@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { coreEvent, coreOrganizer, coreVenue } from '../../src/mapping/core.ts';
 import { legacyEvent, legacyOrganizer, legacyVenue } from '../../src/mapping/legacy.ts';
 import { NEVER_SERVED, preferFor, type CalendarKind } from '../../src/mapping/served.ts';
-import type { RunningSandbox } from '../../src/sandbox/server.ts';
+import type { RunningSandbox } from '../../packages/sandbox/src/server.ts';
 import { restClient, testSandbox, type RestClient } from '../helpers/sandbox.ts';
 
 /** The schema's fields of each kind that come straight from the model (the rest have resolvers of their own). */

@@ -4,7 +4,7 @@
  * complete HTML document of the matching events.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningSandbox } from '../../src/sandbox/server.ts';
+import type { RunningSandbox } from '../../packages/sandbox/src/server.ts';
 import { restClient, testSandbox, type RestClient, type Who } from '../helpers/sandbox.ts';
 
 const EMBED = '/calendar-core/v1/events/calendar-embed';

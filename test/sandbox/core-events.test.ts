@@ -8,7 +8,7 @@
  * which does neither, is covered in real-site-core.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningSandbox } from '../../src/sandbox/server.ts';
+import type { RunningSandbox } from '../../packages/sandbox/src/server.ts';
 import { TEC_EEA, restClient, testSandbox, type RestClient } from '../helpers/sandbox.ts';
 
 const EVENTS = '/calendar-core/v1/events';

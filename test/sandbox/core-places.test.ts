@@ -7,7 +7,7 @@
  * unchecked lists are covered in real-site-core.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningSandbox } from '../../src/sandbox/server.ts';
+import type { RunningSandbox } from '../../packages/sandbox/src/server.ts';
 import { restClient, testSandbox, type RestClient } from '../helpers/sandbox.ts';
 
 const VENUES = '/calendar-core/v1/venues';

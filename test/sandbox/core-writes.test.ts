@@ -7,7 +7,7 @@
  * 6.17's refusal of them is in real-site-core.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningSandbox } from '../../src/sandbox/server.ts';
+import type { RunningSandbox } from '../../packages/sandbox/src/server.ts';
 import { restClient, testSandbox, type RestClient, type Who } from '../helpers/sandbox.ts';
 
 const EVENTS = '/calendar-core/v1/events';

@@ -6,9 +6,9 @@
  */
 import { DateTime } from 'luxon';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ImportCredentials } from '../../src/sandbox/namespaces/extras/aggregator.ts';
-import { extrasCredentials } from '../../src/sandbox/namespaces/extras/index.ts';
-import type { RunningSandbox } from '../../src/sandbox/server.ts';
+import type { ImportCredentials } from '../../packages/sandbox/src/namespaces/extras/aggregator.ts';
+import { extrasCredentials } from '../../packages/sandbox/src/namespaces/extras/index.ts';
+import type { RunningSandbox } from '../../packages/sandbox/src/server.ts';
 import { restClient, testSandbox, type RestClient } from '../helpers/sandbox.ts';
 
 const AGG = '/calendar/aggregator/v1/import';

@@ -6,10 +6,10 @@
  */
 import { DateTime } from 'luxon';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CATEGORY_TAX, ORGANIZER, VENUE } from '../../src/sandbox/calendar/model.ts';
-import { encodeJwt } from '../../src/sandbox/namespaces/extras/jwt.ts';
-import { extrasCredentials } from '../../src/sandbox/namespaces/extras/index.ts';
-import type { RunningSandbox } from '../../src/sandbox/server.ts';
+import { CATEGORY_TAX, ORGANIZER, VENUE } from '../../packages/sandbox/src/calendar/model.ts';
+import { encodeJwt } from '../../packages/sandbox/src/namespaces/extras/jwt.ts';
+import { extrasCredentials } from '../../packages/sandbox/src/namespaces/extras/index.ts';
+import type { RunningSandbox } from '../../packages/sandbox/src/server.ts';
 import { restClient, testSandbox, type RestClient, type Who } from '../helpers/sandbox.ts';
 
 const A = '/calendar/automation-a/v1';

@@ -5,9 +5,9 @@
  */
 import { DateTime } from 'luxon';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { encodeJwt } from '../../src/sandbox/namespaces/extras/jwt.ts';
-import { extrasCredentials } from '../../src/sandbox/namespaces/extras/index.ts';
-import type { RunningSandbox } from '../../src/sandbox/server.ts';
+import { encodeJwt } from '../../packages/sandbox/src/namespaces/extras/jwt.ts';
+import { extrasCredentials } from '../../packages/sandbox/src/namespaces/extras/index.ts';
+import type { RunningSandbox } from '../../packages/sandbox/src/server.ts';
 import { restClient, testSandbox, type RestClient } from '../helpers/sandbox.ts';
 
 const B = '/calendar/automation-b/v1';

@@ -4,7 +4,7 @@
  */
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { JwtError, decodeJwt, encodeJwt } from '../../src/sandbox/namespaces/extras/jwt.ts';
+import { JwtError, decodeJwt, encodeJwt } from '../../packages/sandbox/src/namespaces/extras/jwt.ts';
 
 const SECRET = 'test-secret';
 const NOW = 1_800_000_000;

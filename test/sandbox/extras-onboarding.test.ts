@@ -5,8 +5,8 @@
  * once the wizard reaches their tab.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ORGANIZER, VENUE } from '../../src/sandbox/calendar/model.ts';
-import type { RunningSandbox } from '../../src/sandbox/server.ts';
+import { ORGANIZER, VENUE } from '../../packages/sandbox/src/calendar/model.ts';
+import type { RunningSandbox } from '../../packages/sandbox/src/server.ts';
 import { restClient, testSandbox, type RestClient, type Who } from '../helpers/sandbox.ts';
 
 const WIZARD = '/calendar-core/v2/onboarding/wizard';

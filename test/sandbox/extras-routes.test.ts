@@ -4,8 +4,8 @@
  * the connectors' OpenAPI documents describe them, and the seeded credentials.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { extrasCredentials } from '../../src/sandbox/namespaces/extras/index.ts';
-import type { RunningSandbox } from '../../src/sandbox/server.ts';
+import { extrasCredentials } from '../../packages/sandbox/src/namespaces/extras/index.ts';
+import type { RunningSandbox } from '../../packages/sandbox/src/server.ts';
 import { restClient, testSandbox, type RestClient } from '../helpers/sandbox.ts';
 
 const NAMESPACES = ['calendar/views/v2', 'calendar-core/v2/onboarding', 'calendar/aggregator/v1', 'calendar/automation-a/v1', 'calendar/automation-b/v1'];

@@ -5,7 +5,7 @@
  * events and the next nonces embedded.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningSandbox } from '../../src/sandbox/server.ts';
+import type { RunningSandbox } from '../../packages/sandbox/src/server.ts';
 import { restClient, testSandbox, type RestClient, type Who } from '../helpers/sandbox.ts';
 
 const HTML = '/calendar/views/v2/html';

@@ -4,8 +4,8 @@
  */
 import { DateTime } from 'luxon';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CATEGORY_TAX, EVENT, TAG_TAX, VENUE, type EventMeta, type EventPost, type VenueMeta } from '../../src/sandbox/calendar/model.ts';
-import type { RunningSandbox } from '../../src/sandbox/server.ts';
+import { CATEGORY_TAX, EVENT, TAG_TAX, VENUE, type EventMeta, type EventPost, type VenueMeta } from '../../packages/sandbox/src/calendar/model.ts';
+import type { RunningSandbox } from '../../packages/sandbox/src/server.ts';
 import { restClient, testSandbox, type RestClient } from '../helpers/sandbox.ts';
 
 const EVENTS = '/calendar/events/v1/events';

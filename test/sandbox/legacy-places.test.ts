@@ -4,9 +4,9 @@
  * every behaviour is pinned for each.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EVENT, ORGANIZER, VENUE, type EventMeta } from '../../src/sandbox/calendar/model.ts';
-import type { RunningSandbox } from '../../src/sandbox/server.ts';
-import type { PostRow } from '../../src/sandbox/store/db.ts';
+import { EVENT, ORGANIZER, VENUE, type EventMeta } from '../../packages/sandbox/src/calendar/model.ts';
+import type { RunningSandbox } from '../../packages/sandbox/src/server.ts';
+import type { PostRow } from '../../packages/sandbox/src/store/db.ts';
 import { restClient, testSandbox, type RestClient } from '../helpers/sandbox.ts';
 
 const NS = '/calendar/events/v1';

@@ -3,8 +3,8 @@
  * legacy-categories-archive.json): archives, single terms and writes.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CATEGORY_TAX, EVENT, TAG_TAX, type EventMeta } from '../../src/sandbox/calendar/model.ts';
-import type { RunningSandbox } from '../../src/sandbox/server.ts';
+import { CATEGORY_TAX, EVENT, TAG_TAX, type EventMeta } from '../../packages/sandbox/src/calendar/model.ts';
+import type { RunningSandbox } from '../../packages/sandbox/src/server.ts';
 import { restClient, testSandbox, type RestClient } from '../helpers/sandbox.ts';
 
 const CATS = '/calendar/events/v1/categories';

@@ -4,8 +4,8 @@
  * organizers, and that bad input never writes a partial record.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CATEGORY_TAX, EVENT, ORGANIZER, TAG_TAX, VENUE, type EventMeta } from '../../src/sandbox/calendar/model.ts';
-import type { RunningSandbox } from '../../src/sandbox/server.ts';
+import { CATEGORY_TAX, EVENT, ORGANIZER, TAG_TAX, VENUE, type EventMeta } from '../../packages/sandbox/src/calendar/model.ts';
+import type { RunningSandbox } from '../../packages/sandbox/src/server.ts';
 import { restClient, testSandbox, type RestClient } from '../helpers/sandbox.ts';
 
 const EVENTS = '/calendar/events/v1/events';

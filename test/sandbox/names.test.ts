@@ -8,7 +8,7 @@
  * `tribe_events_cat` unless the names are the spec's.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningSandbox } from '../../src/sandbox/server.ts';
+import type { RunningSandbox } from '../../packages/sandbox/src/server.ts';
 import { TEC_EEA, restClient, testSandbox, type RestClient } from '../helpers/sandbox.ts';
 
 const CLOCK = { anchor: '2026-06-01', now: '2026-06-01T12:00:00Z', events: 60 };

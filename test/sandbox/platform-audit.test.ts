@@ -4,7 +4,7 @@
  * filter, `/export` as CSV, `manage_options` for both.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningSandbox } from '../../src/sandbox/server.ts';
+import type { RunningSandbox } from '../../packages/sandbox/src/server.ts';
 import { restClient, testSandbox, type RestClient, type Who } from '../helpers/sandbox.ts';
 
 const LOGS = '/site-audit-log/v1/logs';

@@ -3,7 +3,7 @@
  * contract (docs/sandbox-platform.md, after other-upstream.md §5).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningSandbox } from '../../src/sandbox/server.ts';
+import type { RunningSandbox } from '../../packages/sandbox/src/server.ts';
 import { restClient, testSandbox, type RestClient } from '../helpers/sandbox.ts';
 
 const ROUTE = '/site-blocks/v1/get-attachment-id';

@@ -4,7 +4,7 @@
  * checks, and the one effect: the `_dp_original` reference is gone.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningSandbox } from '../../src/sandbox/server.ts';
+import type { RunningSandbox } from '../../packages/sandbox/src/server.ts';
 import { restClient, testSandbox, type RestClient } from '../helpers/sandbox.ts';
 
 const ROUTE = '/duplicate-post/v1/original';

@@ -4,7 +4,7 @@
  * closed until the sandbox option opens it to administrators.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningSandbox } from '../../src/sandbox/server.ts';
+import type { RunningSandbox } from '../../packages/sandbox/src/server.ts';
 import { restClient, testSandbox, type RestClient, type Who } from '../helpers/sandbox.ts';
 
 const REFRESH = '/facet/v1/refresh';

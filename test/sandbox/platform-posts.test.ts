@@ -4,7 +4,7 @@
  * (reference/site-upstream.md §1, §2, §7; samples core-*.json, batch-*.json).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningSandbox } from '../../src/sandbox/server.ts';
+import type { RunningSandbox } from '../../packages/sandbox/src/server.ts';
 import { restClient, testSandbox, type RestClient, type Who } from '../helpers/sandbox.ts';
 
 const POSTS = '/core/v2/posts';

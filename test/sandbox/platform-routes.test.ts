@@ -5,7 +5,7 @@
  * indexes, with its arguments; only core/v2 posts is batchable.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningSandbox } from '../../src/sandbox/server.ts';
+import type { RunningSandbox } from '../../packages/sandbox/src/server.ts';
 import { restClient, testSandbox, type RestClient } from '../helpers/sandbox.ts';
 
 const NAMESPACES = ['core/v2', 'oembed/1.0', 'site-governance/v1', 'site-audit-log/v1', 'site-blocks/v1', 'duplicate-post/v1', 'site/v1', 'facet/v1'];

@@ -8,8 +8,8 @@
  * password (behind `wrongPassword`), and core/v2's 404 for a missing post.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningSandbox } from '../../src/sandbox/server.ts';
-import { SandboxConfigError, parseSandboxOptions, sandboxOptionsFromEnv } from '../../src/sandbox/options.ts';
+import type { RunningSandbox } from '../../packages/sandbox/src/server.ts';
+import { SandboxConfigError, parseSandboxOptions, sandboxOptionsFromEnv } from '../../packages/sandbox/src/options.ts';
 import { TEC_EEA, restClient, testSandbox, type RestClient, type Who } from '../helpers/sandbox.ts';
 
 const CORE = '/calendar-core/v1';

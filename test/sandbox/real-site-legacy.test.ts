@@ -9,9 +9,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { CATEGORY_TAX, ORGANIZER, TAG_TAX, VENUE } from '../../src/sandbox/calendar/model.ts';
-import { yoastPostHead, yoastTermHead } from '../../src/sandbox/namespaces/seo/yoast-head.ts';
-import type { RunningSandbox } from '../../src/sandbox/server.ts';
+import { CATEGORY_TAX, ORGANIZER, TAG_TAX, VENUE } from '../../packages/sandbox/src/calendar/model.ts';
+import { yoastPostHead, yoastTermHead } from '../../packages/sandbox/src/namespaces/seo/yoast-head.ts';
+import type { RunningSandbox } from '../../packages/sandbox/src/server.ts';
 import { restClient, testSandbox, type RestClient } from '../helpers/sandbox.ts';
 
 const EVENTS = '/calendar/events/v1/events';

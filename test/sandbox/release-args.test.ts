@@ -7,10 +7,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
-import { sandboxBanner } from '../../src/sandbox/banner.ts';
-import { pluginPath } from '../../src/sandbox/names.ts';
-import { parseSandboxOptions, sandboxOptionsFromEnv } from '../../src/sandbox/options.ts';
-import type { RunningSandbox } from '../../src/sandbox/server.ts';
+import { sandboxBanner } from '../../packages/sandbox/src/banner.ts';
+import { pluginPath } from '../../packages/sandbox/src/names.ts';
+import { parseSandboxOptions, sandboxOptionsFromEnv } from '../../packages/sandbox/src/options.ts';
+import type { RunningSandbox } from '../../packages/sandbox/src/server.ts';
 import { SANDBOX_CLI, runCli } from '../helpers/cli.ts';
 import { TEC_EEA, restClient, testSandbox } from '../helpers/sandbox.ts';
 

@@ -5,10 +5,10 @@
  * other-upstream.md §7; samples seo-statistics*.json, seo-workouts.json).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashPassword } from '../../src/sandbox/auth.ts';
-import { setPostSeoMeta } from '../../src/sandbox/namespaces/seo/analysis.ts';
-import type { RunningSandbox } from '../../src/sandbox/server.ts';
-import type { PostRow } from '../../src/sandbox/store/db.ts';
+import { hashPassword } from '../../packages/sandbox/src/auth.ts';
+import { setPostSeoMeta } from '../../packages/sandbox/src/namespaces/seo/analysis.ts';
+import type { RunningSandbox } from '../../packages/sandbox/src/server.ts';
+import type { PostRow } from '../../packages/sandbox/src/store/db.ts';
 import { restClient, testSandbox, type RestClient } from '../helpers/sandbox.ts';
 
 /** `count` words in sentences of `perSentence` words, with `word` first. */

@@ -4,7 +4,7 @@
  * progress through the store and finish with `next_url: false`.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningSandbox } from '../../src/sandbox/server.ts';
+import type { RunningSandbox } from '../../packages/sandbox/src/server.ts';
 import { restClient, testSandbox, type RestClient } from '../helpers/sandbox.ts';
 
 /** The columns of an indexable in the recorded sample. */

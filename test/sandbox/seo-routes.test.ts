@@ -6,7 +6,7 @@
  * seo-file-size-missing-url.json).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningSandbox } from '../../src/sandbox/server.ts';
+import type { RunningSandbox } from '../../packages/sandbox/src/server.ts';
 import { restClient, testSandbox, type RestClient, type Who } from '../helpers/sandbox.ts';
 
 /** The seo/v1 rows of spec/routes.tsv (method, path), the namespace index included. */

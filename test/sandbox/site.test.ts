@@ -2,8 +2,8 @@ import { readFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningSandbox } from '../../src/sandbox/server.ts';
-import { parseSandboxOptions, sandboxOptionsFromEnv } from '../../src/sandbox/options.ts';
+import type { RunningSandbox } from '../../packages/sandbox/src/server.ts';
+import { parseSandboxOptions, sandboxOptionsFromEnv } from '../../packages/sandbox/src/options.ts';
 import { restClient, testSandbox, type RestClient } from '../helpers/sandbox.ts';
 
 describe('the sandbox site', () => {

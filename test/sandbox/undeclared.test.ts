@@ -7,7 +7,7 @@
  * stderr only with `strictArgs`.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { RunningSandbox } from '../../src/sandbox/server.ts';
+import type { RunningSandbox } from '../../packages/sandbox/src/server.ts';
 import { TEC_EEA, restClient, testSandbox, type RestClient } from '../helpers/sandbox.ts';
 
 const LEGACY = '/calendar/events/v1/events';

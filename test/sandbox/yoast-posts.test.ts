@@ -6,8 +6,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
-import { setPostSeoMeta } from '../../src/sandbox/namespaces/seo/analysis.ts';
-import type { RunningSandbox } from '../../src/sandbox/server.ts';
+import { setPostSeoMeta } from '../../packages/sandbox/src/namespaces/seo/analysis.ts';
+import type { RunningSandbox } from '../../packages/sandbox/src/server.ts';
 import { restClient, testSandbox, type RestClient } from '../helpers/sandbox.ts';
 
 const POSTS = '/core/v2/posts';

@@ -9,10 +9,10 @@ import { createClient as createWsClient, type Client as WsClient } from 'graphql
 import WebSocket from 'ws';
 import { parseConfig, type ConfigInput } from '../../src/config.ts';
 import { startGateway, type Gateway } from '../../src/server.ts';
-import { extrasCredentials } from '../../src/sandbox/namespaces/extras/index.ts';
-import { undeclaredUses } from '../../src/sandbox/requestlog.ts';
-import type { RunningSandbox } from '../../src/sandbox/server.ts';
-import type { SandboxOptionsInput } from '../../src/sandbox/options.ts';
+import { extrasCredentials } from '../../packages/sandbox/src/namespaces/extras/index.ts';
+import { undeclaredUses } from '../../packages/sandbox/src/requestlog.ts';
+import type { RunningSandbox } from '../../packages/sandbox/src/server.ts';
+import type { SandboxOptionsInput } from '../../packages/sandbox/src/options.ts';
 import { toSpecPath } from '../../src/upstream/names.ts';
 import { newRouteLogFile } from '../helpers/route-log.ts';
 import { restClient, testSandbox, type RestClient, type Who } from '../helpers/sandbox.ts';

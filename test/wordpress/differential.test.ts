@@ -1,5 +1,5 @@
 /**
- * Differential: the same REST requests to the sandbox (src/sandbox/) and to real
+ * Differential: the same REST requests to the sandbox (packages/sandbox/src/) and to real
  * WordPress (scripts/wordpress/), both under WordPress's own names (`wp/v2`: the
  * sandbox with `names: 'plugin'`, WordPress unmodified), comparing what the
  * gateway depends on: the status, the error `code` (and the parameters an
@@ -12,7 +12,7 @@
  * site's release does.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningSandbox } from '../../src/sandbox/server.ts';
+import type { RunningSandbox } from '../../packages/sandbox/src/server.ts';
 import { testSandbox } from '../helpers/sandbox.ts';
 import { basic, rest, wpAtLeast, wpSite, type Reply, type WpSite } from './site.ts';
 
