@@ -49,7 +49,11 @@ export const configSchema = z.object({
    * `UPSTREAM_URL` / `--upstream`: the site's REST root (`https://site/wp-json/`).
    * Unset: the embedded sandbox is started in-process and used.
    */
-  upstreamUrl: z.string().url().optional(),
+  upstreamUrl: z
+    .string()
+    .url()
+    .refine((u) => /^https?:\/\//i.test(u), "must be an http:// or https:// URL (the site's REST root, e.g. https://example.org/wp-json/)")
+    .optional(),
   /**
    * `SITEGRAPH_SERVICE_AUTH`: `user:application-password` used for callers who
    * send no Authorization (server-to-server jobs). Unset: such callers are anonymous.
@@ -587,7 +591,7 @@ export const SETTINGS: readonly Setting[] = [
 
 /** `--config <file>` / `SITEGRAPH_CONFIG`: the optional JSON config file (README "Configuration file"). */
 export const CONFIG_FILE_SETTING = {
-  env: 'SITEGRAPH_CONFIG', flag: 'config', kind: 'string', meaning: 'JSON config file, keys as in src/config.ts (flags > environment > file > defaults)',
+  env: 'SITEGRAPH_CONFIG', flag: 'config', kind: 'string', meaning: 'JSON config file, keys as in config.schema.json (flags > environment > file > defaults)',
 } as const;
 
 type Json = Record<string, unknown>;
@@ -628,6 +632,37 @@ export function settingPaths(shape: Record<string, unknown> = configSchema.shape
     const inner = objectShape(v);
     return inner ? settingPaths(inner, `${prefix}${k}.`) : [`${prefix}${k}`];
   });
+}
+
+/** Edit distance (insertions, deletions, substitutions), for "did you mean". */
+function distance(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) row[j] = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    prev = row;
+  }
+  return prev[b.length]!;
+}
+
+/**
+ * The setting an unknown config-file key most likely meant: the same letters in
+ * another nesting or case (`cacheTtlSeconds`, `CACHE_TTL_SECONDS` -> `cache.ttlSeconds`),
+ * else the nearest dotted path within a third of its length.
+ */
+export function suggestKey(key: string): string | undefined {
+  const squash = (k: string) => k.toLowerCase().replace(/[^a-z0-9]/g, '');
+  const paths = settingPaths();
+  const bySetting = SETTINGS.find((s) => s.env === key);
+  if (bySetting) return bySetting.path;
+  const same = paths.find((p) => squash(p) === squash(key));
+  if (same) return same;
+  let best: { path: string; d: number } | undefined;
+  for (const p of paths) {
+    const d = Math.min(distance(key.toLowerCase(), p.toLowerCase()), distance(key.toLowerCase(), p.split('.').pop()!.toLowerCase()));
+    if (!best || d < best.d) best = { path: p, d };
+  }
+  return best && best.d <= Math.max(2, Math.floor(key.length / 3)) ? best.path : undefined;
 }
 
 /** Keys of a config file the schema does not have (a typo would otherwise be silently ignored). */
@@ -673,12 +708,20 @@ export function readConfigFile(file: string): Json {
     throw new ConfigError(`config file ${file} is not valid JSON: ${(err as Error).message}`);
   }
   if (!isObject(value)) throw new ConfigError(`config file ${file} must hold a JSON object`);
-  const unknown = unknownKeys(value);
-  if (unknown.length) throw new ConfigError(`config file ${file}: unknown key${unknown.length > 1 ? 's' : ''} ${unknown.map((k) => JSON.stringify(k)).join(', ')}`);
+  // `$schema` points an editor at config.schema.json (npm run config-schema); it is not a setting.
+  const { $schema: _schema, ...settings } = value;
+  const unknown = unknownKeys(settings);
+  if (unknown.length) {
+    const named = unknown.map((k) => {
+      const meant = suggestKey(k);
+      return meant ? `${JSON.stringify(k)} (did you mean ${JSON.stringify(meant)}?)` : JSON.stringify(k);
+    });
+    throw new ConfigError(`config file ${file}: unknown key${unknown.length > 1 ? 's' : ''} ${named.join(', ')}`);
+  }
   // Checked alone too, so a bad value in the file is an error even where the environment overrides it.
   const sources = new Map(settingPaths().map((p) => [p, `config file ${file}`]));
-  parseConfig(value as ConfigInput, sources);
-  return value;
+  parseConfig(settings as ConfigInput, sources);
+  return settings;
 }
 
 /**
@@ -703,4 +746,45 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: Readonly<Record<string
     sources.set(s.path, name);
   }
   return parseConfig(input as ConfigInput, sources);
+}
+
+/**
+ * A hint when the upstream does not look like a WordPress REST root (no `/wp-json/`,
+ * no `rest_route=`): the gateway starts anyway (a site may serve its API elsewhere),
+ * but /readyz stays 503 until the root's index is read.
+ */
+export function upstreamHint(url: string): string | undefined {
+  if (/\/wp-json(\/|$)|[?&]rest_route=/.test(url)) return undefined;
+  return (
+    `hint: ${url} has no /wp-json/: a WordPress REST root is usually https://<site>/wp-json/ ` +
+    "(or https://<site>/?rest_route=/ without pretty permalinks); /readyz stays 503 until the root's index answers"
+  );
+}
+
+/**
+ * The configuration file's JSON Schema, from the same zod schema (input side:
+ * every key optional, defaults shown), each setting described with its variable,
+ * flag and meaning; unknown keys refused, `$schema` allowed. `npm run config-schema`
+ * writes it to config.schema.json.
+ */
+export function configJsonSchema(): Record<string, unknown> {
+  const schema = z.toJSONSchema(configSchema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+  type Node = { type?: unknown; properties?: Record<string, Node>; additionalProperties?: unknown; description?: string };
+  const closed = (n: Node) => {
+    if (n.properties) {
+      n.additionalProperties = false;
+      for (const child of Object.values(n.properties)) closed(child);
+    }
+  };
+  closed(schema as Node);
+  for (const s of SETTINGS) {
+    let at = schema as Node | undefined;
+    for (const k of s.path.split('.')) at = at?.properties?.[k];
+    if (!at) continue;
+    const how = [s.env, s.flag ? `--${s.flag}` : undefined].filter(Boolean).join(', ');
+    at.description = `${s.meaning}${s.unset ? `; unset: ${s.unset}` : ''} (${how})`;
+  }
+  const root = schema as Node & Record<string, unknown>;
+  root.properties = { $schema: { type: 'string', description: 'this JSON Schema, for editors' }, ...root.properties };
+  return { ...root, title: 'sitegraph configuration file (--config, SITEGRAPH_CONFIG)' };
 }

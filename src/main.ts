@@ -10,7 +10,7 @@
 // First: graphql-js reads NODE_ENV when it is loaded (production unless set).
 import './production.ts';
 import { UsageError, assertPortFree, columns, parseFlags, portError, runCli, stopOnSignals, type FlagSpec } from './cli-kit.ts';
-import { CONFIG_FILE_SETTING, ConfigError, SETTINGS, adminPortOf, loadConfig, settingDefault } from './config.ts';
+import { CONFIG_FILE_SETTING, ConfigError, SETTINGS, adminPortOf, loadConfig, settingDefault, upstreamHint } from './config.ts';
 import { loadSandbox, type DemoOptions, type DemoSandbox, type SandboxModule } from './demo.ts';
 
 const FLAG_ROWS = [...SETTINGS.filter((s) => s.flag), CONFIG_FILE_SETTING];
@@ -77,6 +77,9 @@ async function main(): Promise<void> {
   console.log(`sitegraph GraphQL: ${gateway.url} (open it in a browser for GraphiQL)`);
   console.log(`sitegraph admin: ${gateway.adminUrl} (GET /metrics, GET /readyz, POST /purge)`);
   console.log(`upstream: ${upstream}`);
+  // A URL that does not look like a REST root starts anyway, with the likely fix (/readyz stays 503).
+  const advice = config.upstreamUrl ? upstreamHint(config.upstreamUrl) : undefined;
+  if (advice) console.log(advice);
   // REDIS_URL set: whether it answered at start, and where this site's keys live (README "Redis").
   if (gateway.redis) {
     console.log(

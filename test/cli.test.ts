@@ -144,7 +144,7 @@ describe('config file', () => {
 
   it('refuses unknown keys, naming each, and bad values, naming file and path (exit 2)', async () => {
     const typo = file('typo.json', { port: 4100, upstream: { retriez: 1 }, cors: { origin: [] } });
-    expectOneLineError(await runCli(GATEWAY_CLI, ['--config', typo]), 2, 'sitegraph', /config file .*typo\.json: unknown keys "upstream\.retriez", "cors\.origin"$/);
+    expectOneLineError(await runCli(GATEWAY_CLI, ['--config', typo]), 2, 'sitegraph', /config file .*typo\.json: unknown keys "upstream\.retriez" \(did you mean "upstream\.retries"\?\), "cors\.origin" \(did you mean "cors\.origins"\?\)$/);
     const bad = file('bad.json', { limits: { maxCost: 0 } });
     expectOneLineError(await runCli(GATEWAY_CLI, [], { SITEGRAPH_CONFIG: bad }), 2, 'sitegraph', /config file .*bad\.json \(limits\.maxCost\): Too small/);
     const broken = file('broken.json', '{ "port": ');

@@ -199,10 +199,10 @@ describe('the config file', () => {
   };
 
   it('refuses unknown keys, top-level and nested, naming each', () => {
-    fails({ prot: 4000 }, /unknown key "prot"$/);
-    fails({ upstream: { retry: 1 }, limits: { maxCost: 5, depth: 3 } }, /unknown keys "upstream\.retry", "limits\.depth"$/);
+    fails({ prot: 4000 }, /unknown key "prot" \(did you mean "port"\?\)$/);
+    fails({ upstream: { retry: 1 }, limits: { maxCost: 5, depth: 3 } }, /unknown keys "upstream\.retry" \(did you mean "upstream\.retries"\?\), "limits\.depth" \(did you mean "limits\.maxDepth"\?\)$/);
     // Environment names are not keys: the file is shaped like the schema.
-    fails({ PORT: 4000 }, /unknown key "PORT"/);
+    fails({ PORT: 4000 }, /unknown key "PORT" \(did you mean "port"\?\)/);
   });
 
   it('refuses bad values naming the file and the path, even where the environment overrides them', () => {
