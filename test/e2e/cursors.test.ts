@@ -6,7 +6,7 @@
  * position the walk has reached, where offset cursors would repeat or skip.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RELEASE_SHAPES, startHarness, type Harness } from '../helpers/gateway.ts';
+import { RELEASE_SHAPES, startHarness, type GqlResult, type Harness } from '../helpers/gateway.ts';
 import { restClient, type RestClient } from '../helpers/sandbox.ts';
 
 const PAGE = `query($after: String) { events(first: 40, after: $after) { totalCount pageInfo { hasNextPage endCursor } nodes { databaseId } } }`;
@@ -43,9 +43,9 @@ describe.each(RELEASE_SHAPES.slice(0, 2))('cursors over a changing list ($shape)
     const seen: number[] = [];
     let after: string | null = null;
     for (let page = 0; page < 100; page++) {
-      const r = await h.gql(PAGE, { after });
+      const r: GqlResult = await h.gql(PAGE, { after });
       expect(r.errors, JSON.stringify(r.errors)).toBeUndefined();
-      const { nodes, pageInfo } = r.data.events;
+      const { nodes, pageInfo } = r.data.events as { nodes: { databaseId: number }[]; pageInfo: { hasNextPage: boolean; endCursor: string } };
       seen.push(...nodes.map((n: { databaseId: number }) => n.databaseId));
       if (!pageInfo.hasNextPage) break;
       after = pageInfo.endCursor;
