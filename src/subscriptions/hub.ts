@@ -50,6 +50,11 @@ const PUBLIC_MEMORY = 50_000;
 const GONE_MEMORY = 10_000;
 /** Objects whose last copy delivered to a subscriber is remembered (by fingerprint), to tell a second save within a second. */
 const PRINT_MEMORY = 1_000;
+/**
+ * Subscribers handed a change between two turns of the event loop: their transports write what they
+ * get only once the loop turns, so thousands handed at once would all wait for the last.
+ */
+const HAND_SLICE = 256;
 
 /** One transport connection: a WebSocket, or an SSE stream (one per subscription, or one for many). */
 export interface Connection {
@@ -361,10 +366,12 @@ export class Hub {
       return;
     }
     for (const [id, m] of models) if (m) this.#remember(topic, id, isPublic(m));
+    let handed = 0;
     for (const { maybe, ...c } of wanted) {
       const model = models.get(c.id) ?? null;
       const print = copyPrint(model);
       for (const s of subs) {
+        if (++handed % HAND_SLICE === 0) await new Promise((resolve) => setImmediate(resolve));
         if (s.ended || (s.filter.ids && !s.filter.ids.has(c.id))) continue;
         let kind = await decide(ctx, s, c, model);
         if (!kind) continue;
