@@ -155,7 +155,8 @@ describe('config file', () => {
     const [p1, p2, p3] = [await freePort(), await freePort(), await freePort()];
     // The file sets the port and turns introspection off; the environment overrides the port only.
     const conf = file('site.json', { port: p1, upstreamUrl: sandbox.url, introspection: false });
-    const fromEnv = await startCli(GATEWAY_CLI, ['--config', conf], { PORT: String(p2) });
+    // ADMIN_PORT 0: the admin listener's default (the port + 1) may be taken on a busy machine.
+    const fromEnv = await startCli(GATEWAY_CLI, ['--config', conf], { PORT: String(p2), ADMIN_PORT: '0' });
     try {
       expect(fromEnv.url).toBe(`http://127.0.0.1:${p2}/graphql`);
       expect(fromEnv.output()).not.toContain('sandbox REST root'); // the file's upstream: no embedded sandbox
@@ -164,13 +165,13 @@ describe('config file', () => {
     } finally {
       expect(await fromEnv.stop()).toBe(0);
     }
-    const fromFlag = await startCli(GATEWAY_CLI, ['--config', conf, '--port', String(p3)], { PORT: String(p2) });
+    const fromFlag = await startCli(GATEWAY_CLI, ['--config', conf, '--port', String(p3)], { PORT: String(p2), ADMIN_PORT: '0' });
     try {
       expect(fromFlag.url).toBe(`http://127.0.0.1:${p3}/graphql`);
     } finally {
       await fromFlag.stop();
     }
-    const fromFile = await startCli(GATEWAY_CLI, [], { SITEGRAPH_CONFIG: conf });
+    const fromFile = await startCli(GATEWAY_CLI, [], { SITEGRAPH_CONFIG: conf, ADMIN_PORT: '0' });
     try {
       expect(fromFile.url).toBe(`http://127.0.0.1:${p1}/graphql`);
     } finally {
