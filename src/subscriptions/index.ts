@@ -136,12 +136,8 @@ export function createSubscriptions(deps: SubscriptionsDeps): Subscriptions {
   const operations = createOperations({ config, schema: deps.schema, persisted: deps.persisted, formatError: deps.formatError });
   /** One subscription's context, on its caller's credential, until its first change. */
   const subscriptionContext = (caller: Caller, connection: Connection): SubscriptionContext => {
-    let initial: Context;
-    try {
-      initial = contextOf(site.known ?? new GatewayError('UPSTREAM_UNAVAILABLE', "The site's REST index could not be read yet."), caller.credential);
-    } catch {
-      initial = contextOf(gone(), caller.credential);
-    }
+    // Until the site's index is read, fields that need the site fail with why (as a query's do).
+    const initial = contextOf(site.known ?? new GatewayError('UPSTREAM_UNAVAILABLE', "The site's REST index could not be read yet."), caller.credential);
     const live: LiveSession = {
       credential: caller.credential,
       open: (topic, filter, ctx) => hub.open({ topic, filter, credential: caller.credential, connection, caller: caller.caller }, ctx),
