@@ -165,10 +165,11 @@ export function createSubscriptions(deps: SubscriptionsDeps): Subscriptions {
     hub,
     poll: () => poller.tick(),
     async close() {
+      // Subscriptions complete (after what is queued); a poll or a re-read still running is cut short.
       hub.close();
+      shutdown.abort(gone());
       await poller.close();
       await Promise.all([sse.close(), ws.close()]);
-      shutdown.abort(gone());
       await bus.close();
     },
   };

@@ -1,7 +1,8 @@
 /**
  * Subscriptions end to end (docs/subscriptions.md), on the kinds of site the
- * sandbox acts as: The Events Calendar 6.15 (calendar-core/v1's modified list)
- * and 5.7 (legacy only: the upcoming window), each with automation-a's feeds.
+ * sandbox acts as: The Events Calendar 6.15 (calendar-core/v1's modified list),
+ * 5.7 (legacy only: the upcoming window) and 6.15 under the plugins' own
+ * namespace names, each with automation-a's feeds.
  *
  * - Events created, updated, canceled and deleted directly on the site (its
  *   REST API, not the gateway) reach subscribers within one poll interval,
@@ -14,6 +15,7 @@
  * - Every transport: SSE distinct connections, SSE single connection, WebSocket.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pluginPath } from '../../packages/sandbox/src/names.ts';
 import { RELEASE_SHAPES } from '../helpers/gateway.ts';
 import { POLL_SECONDS, at, sleep, sse, startLive, subscribed, userPass, ws, type Feed, type LiveHarness } from '../subscriptions/helpers.ts';
 
@@ -24,14 +26,17 @@ const WITHIN_ONE_POLL = POLL_SECONDS * 1000 + SLACK_MS;
 const EVENT = `kind databaseId id at source event { databaseId title status startDate featured venues { title } }`;
 const ALL = `subscription { eventChanged { ${EVENT} } }`;
 
-const SHAPES = RELEASE_SHAPES.filter((s) => s.names === 'spec' && s.release !== '6.17');
+/** 6.15 (the modified list), 5.7 (the upcoming window), and 6.15 under the plugins' names (tec/v1, tribe/events/v1, wp/v2). */
+const SHAPES = RELEASE_SHAPES.filter((s) => s.release !== '6.17');
 
 type Change = { kind: string; databaseId: number; source: string; event: any };
 const change = (r: { data?: any }) => (r.data?.eventChanged ?? r.data?.eventChangedById ?? r.data?.postChanged) as Change | undefined;
 const of = (id: number, kind?: string) => (r: { data?: any }) => change(r)?.databaseId === id && (kind === undefined || change(r)?.kind === kind);
 const ids = (f: Feed) => f.results.map((x) => change(x.result)?.databaseId);
 
-describe.each(SHAPES)('subscriptions ($shape)', ({ sandbox, hasCore, release }) => {
+describe.each(SHAPES)('subscriptions ($shape)', ({ sandbox, hasCore, release, names }) => {
+  /** A request to the site itself, in the names it serves. */
+  const send = (method: string, path: string, body?: unknown, who?: 'admin') => h.rest.send(method, names === 'plugin' ? pluginPath(path) : path, body, who);
   // WordPress 6.1 (the 5.7 shape) lets a wrong application password through as anonymous.
   const wrongIsAnonymous = release === '5.7';
   let h: LiveHarness;
@@ -50,7 +55,7 @@ describe.each(SHAPES)('subscriptions ($shape)', ({ sandbox, hasCore, release }) 
 
   /** Creates an event on the site itself, as the admin, through the legacy REST API. */
   async function createOnSite(fields: Record<string, unknown> = {}) {
-    const r = await h.rest.send('POST', '/calendar/events/v1/events', { title: `Live ${++seq}`, start_date: at(1, 9 + (seq % 8)), end_date: at(1, 10 + (seq % 8)), status: 'publish', ...fields }, 'admin');
+    const r = await send('POST', '/calendar/events/v1/events', { title: `Live ${++seq}`, start_date: at(1, 9 + (seq % 8)), end_date: at(1, 10 + (seq % 8)), status: 'publish', ...fields }, 'admin');
     expect(r.status, JSON.stringify(r.body)).toBe(201);
     return r.body.id as number;
   }
@@ -69,7 +74,7 @@ describe.each(SHAPES)('subscriptions ($shape)', ({ sandbox, hasCore, release }) 
     await sock.next(of(id, 'CREATED'), 5_000);
 
     t = Date.now();
-    const upd = await h.rest.send('POST', `/calendar/events/v1/events/${id}`, { title: `Live ${seq} changed` }, 'admin');
+    const upd = await send('POST', `/calendar/events/v1/events/${id}`, { title: `Live ${seq} changed` }, 'admin');
     expect(upd.status).toBe(200);
     const updated = await sub.next((r) => of(id, 'UPDATED')(r) && change(r)!.event.title === `Live ${seq} changed`, WITHIN_ONE_POLL + 5_000);
     const updatedMs = Date.now() - t;
@@ -77,14 +82,14 @@ describe.each(SHAPES)('subscriptions ($shape)', ({ sandbox, hasCore, release }) 
 
     // Canceling: only the automation connector can set the event status (docs/sandbox-extras.md).
     t = Date.now();
-    const cancel = await h.rest.send('POST', '/calendar/automation-a/v1/update-events', { access_token: h.token, id, event_status: 'canceled' });
+    const cancel = await send('POST', '/calendar/automation-a/v1/update-events', { access_token: h.token, id, event_status: 'canceled' });
     expect(cancel.status, JSON.stringify(cancel.body)).toBe(200);
     const canceled = await sub.next(of(id, 'CANCELED'), WITHIN_ONE_POLL + 5_000);
     const canceledMs = Date.now() - t;
     expect(change(canceled)!.source).toBe('AUTOMATION_FEED');
 
     t = Date.now();
-    const del = await h.rest.send('DELETE', `/calendar/events/v1/events/${id}`, undefined, 'admin');
+    const del = await send('DELETE', `/calendar/events/v1/events/${id}`, undefined, 'admin');
     expect(del.status).toBe(200);
     const deleted = await sub.next(of(id, 'DELETED'), WITHIN_ONE_POLL + 5_000);
     const deletedMs = Date.now() - t;
@@ -166,13 +171,13 @@ describe.each(SHAPES)('subscriptions ($shape)', ({ sandbox, hasCore, release }) 
     }
     // Published: everyone. New to the anonymous subscribers: CREATED when the automation feed (which
     // lists a draft published later as new) tells first, UPDATED when a list does.
-    await h.rest.send('POST', `/calendar/events/v1/events/${id}`, { status: 'publish' }, 'admin');
+    await send('POST', `/calendar/events/v1/events/${id}`, { status: 'publish' }, 'admin');
     for (const f of [admin1, admin2, ...anonymous]) {
       const got = await f.next((r) => of(id)(r) && change(r)!.event?.status === 'PUBLISH', WITHIN_ONE_POLL + 5_000);
       expect(change(got)!.kind).toEqual(anonymous.includes(f) ? expect.stringMatching(/^(CREATED|UPDATED)$/) : 'UPDATED');
     }
     // Back to draft: it leaves the anonymous subscribers' view (DELETED, nothing of it); admins see the draft.
-    await h.rest.send('POST', `/calendar/events/v1/events/${id}`, { status: 'draft' }, 'admin');
+    await send('POST', `/calendar/events/v1/events/${id}`, { status: 'draft' }, 'admin');
     for (const anon of anonymous) {
       const got = await anon.next(of(id, 'DELETED'), WITHIN_ONE_POLL + 5_000);
       expect(change(got)!.event).toBeNull();
@@ -193,7 +198,7 @@ describe.each(SHAPES)('subscriptions ($shape)', ({ sandbox, hasCore, release }) 
     const one = open(ws(h.gateway.url, `subscription($id: ID!) { eventChangedById(id: $id) { ${EVENT} } }`, { variables: { id: String(id) }, connectionParams: { Authorization: h.auth('admin') } }));
     await subscribed(h.gateway, 1);
     const other = await createOnSite();
-    await h.rest.send('POST', `/calendar/events/v1/events/${id}`, { status: 'draft' }, 'admin');
+    await send('POST', `/calendar/events/v1/events/${id}`, { status: 'draft' }, 'admin');
     const got = await one.next(of(id, 'UPDATED'), WITHIN_ONE_POLL + 5_000);
     expect(change(got)!.event.status).toBe('DRAFT');
     expect(ids(one)).not.toContain(other);
@@ -203,14 +208,14 @@ describe.each(SHAPES)('subscriptions ($shape)', ({ sandbox, hasCore, release }) 
   it('delivers posts created, updated and trashed on the site', async () => {
     const sub = open(sse(h.gateway.url, `subscription { postChanged { kind databaseId source post { title status } } }`));
     await subscribed(h.gateway, 1);
-    const r = await h.rest.send('POST', '/core/v2/posts', { title: `Live post ${++seq}`, status: 'publish', content: 'x' }, 'admin');
+    const r = await send('POST', '/core/v2/posts', { title: `Live post ${++seq}`, status: 'publish', content: 'x' }, 'admin');
     expect(r.status, JSON.stringify(r.body)).toBe(201);
     const id = r.body.id as number;
     const created = await sub.next(of(id, 'CREATED'), WITHIN_ONE_POLL + 5_000);
     expect((created.data as any).postChanged.post).toMatchObject({ title: `Live post ${seq}`, status: 'publish' });
-    await h.rest.send('POST', `/core/v2/posts/${id}`, { title: `Live post ${seq} changed` }, 'admin');
+    await send('POST', `/core/v2/posts/${id}`, { title: `Live post ${seq} changed` }, 'admin');
     await sub.next((x) => of(id, 'UPDATED')(x) && (x.data as any).postChanged.post.title === `Live post ${seq} changed`, WITHIN_ONE_POLL + 5_000);
-    await h.rest.send('DELETE', `/core/v2/posts/${id}`, undefined, 'admin');
+    await send('DELETE', `/core/v2/posts/${id}`, undefined, 'admin');
     const deleted = await sub.next(of(id, 'DELETED'), WITHIN_ONE_POLL + 5_000);
     expect((deleted.data as any).postChanged.post).toBeNull();
     await sub.stop();
