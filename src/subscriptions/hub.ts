@@ -249,8 +249,8 @@ export class Hub {
         this.#probed.set(req.credential.key, Date.now() + PROBE_TTL_MS);
         if (this.#probed.size > 10_000) this.#probed.delete(this.#probed.keys().next().value!);
       } catch (err) {
-        // Only the credential decides here: a site that is down now may be up at the next change.
-        if (isCredentialError(err)) throw err;
+        // The credential, or a site without what is followed, decide here; a site that is down now may be up at the next change.
+        if (isCredentialError(err) || (isGatewayError(err) && err.code === 'NAMESPACE_UNAVAILABLE')) throw err;
       }
     }
     const conn = this.#connection(req.connection);

@@ -243,6 +243,19 @@ describe('subscription transports', () => {
     });
   });
 
+  describe('a site without what is followed', () => {
+    it('refuses postChanged with NAMESPACE_UNAVAILABLE where the site has no core/v2 posts', async () => {
+      const h = await startLive({ sandbox: { disable: ['core/v2'] } });
+      try {
+        const posts = sse(h.gateway.url, `subscription { postChanged { kind } }`);
+        await posts.end(5_000);
+        expect(codes(posts)).toEqual(['NAMESPACE_UNAVAILABLE']);
+      } finally {
+        await h.close();
+      }
+    });
+  });
+
   describe('shutdown and metrics', () => {
     it('completes every subscription (SSE both modes, WebSocket) when the gateway closes, and counts what happened', async () => {
       const h = await startLive({ sandboxInstance: sandbox });
