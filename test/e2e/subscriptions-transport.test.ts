@@ -7,6 +7,7 @@
  * heartbeats; graceful shutdown completing every subscription; the metrics.
  */
 import { createHash } from 'node:crypto';
+import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -116,6 +117,42 @@ describe('subscription transports', () => {
       expect(reader.ended).toBe(false);
       expect(await metric(h.gateway, 'sitegraph_subscriptions_active')).toBe(1);
       await reader.stop();
+    });
+  });
+
+  describe('a slow consumer over SSE', () => {
+    let h: LiveHarness;
+    beforeAll(async () => {
+      h = await startLive({ sandboxInstance: sandbox, config: { subscriptions: { maxBufferBytes: 64 * 1024 } } });
+    });
+    afterAll(() => h.close());
+
+    it('gets SLOW_CONSUMER on each operation of its single-connection stream, which then ends', async () => {
+      const token = await (await fetch(h.gateway.url, { method: 'PUT' })).text();
+      // The stream, opened and then not read.
+      const stream = await new Promise<IncomingMessage>((resolve, reject) => {
+        const req = httpRequest(`${h.gateway.url}?token=${token}`, { headers: { accept: 'text/event-stream' } }, resolve);
+        req.on('error', reject);
+        req.end();
+      });
+      const heavy = `subscription { eventChanged { kind event { title description excerpt raw } } }`;
+      for (let i = 0; i < 40; i++) {
+        const r = await fetch(h.gateway.url, { method: 'POST', headers: { 'content-type': 'application/json', 'x-graphql-event-stream-token': token }, body: JSON.stringify({ query: heavy, extensions: { operationId: String(i) } }) });
+        expect(r.status).toBe(202);
+      }
+      await subscribed(h.gateway, 40, 0);
+      stream.pause();
+      await createEvents(h, 120, 'SSE many');
+      await until(async () => (await metric(h.gateway, 'sitegraph_subscription_drops_total', { reason: 'slow_consumer' })) === 1, 30_000);
+      stream.resume();
+      let text = '';
+      stream.setEncoding('utf8');
+      for await (const chunk of stream) text += chunk;
+      expect(text).toContain('SLOW_CONSUMER');
+      expect(text.match(/"code":"SLOW_CONSUMER"/g)!.length).toBe(40);
+      // Each operation completed after its error, and the stream ended (the loop above returned).
+      expect(text.match(/event: complete/g)!.length).toBe(40);
+      expect(await metric(h.gateway, 'sitegraph_subscriptions_active')).toBe(0);
     });
   });
 
