@@ -9,66 +9,14 @@
  * say so in logs and metrics, refuse writes (their locks are in Redis), then
  * cache again once it is back.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../packages/sandbox/src/server.ts';
+import { startInstance, stopInstance, type Instance } from '../subscriptions/instances.ts';
 import { startTestRedis, type TestRedis } from '../helpers/redis.ts';
 import { testSandbox, type Who } from '../helpers/sandbox.ts';
 import { siteId } from '../../src/store/keys.ts';
-
-interface Instance {
-  url: string;
-  /** The admin listener (metrics, readiness). */
-  adminUrl: string;
-  proc: ChildProcess;
-  /** Everything it printed (its log lines). */
-  output: () => string;
-}
-
-/**
- * `tsx src/main.ts --upstream <sandbox>` on a free port, with these variables: node with tsx's
- * loader, one process (through `npx`, a signal would stop npx and leave the gateway running).
- */
-async function startInstance(upstream: string, env: Record<string, string>): Promise<Instance> {
-  const proc = spawn(process.execPath, ['--import', 'tsx/esm', 'src/main.ts', '--upstream', upstream, '--port', '0'], {
-    env: { ...process.env, LOG_FORMAT: 'json', LOG_LEVEL: 'info', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  proc.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-  proc.stderr!.on('data', (d: Buffer) => (out += d.toString()));
-  const [url, adminUrl] = await new Promise<[string, string]>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`gateway did not start in 60 s:\n${out}`)), 60_000);
-    const check = () => {
-      const m = /sitegraph GraphQL: (http:\/\/\S+\/graphql).*\nsitegraph admin: (http:\/\/\S+)/.exec(out);
-      if (m) {
-        clearTimeout(timer);
-        resolve([m[1]!, m[2]!]);
-      }
-    };
-    proc.stdout!.on('data', check);
-    proc.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`gateway exited with ${code}:\n${out}`));
-    });
-  });
-  return { url, adminUrl, proc, output: () => out };
-}
-
-/** SIGTERM, and SIGKILL if it has not exited 5 s later: a test never leaves a gateway behind. */
-async function stopInstance(i: Instance | undefined): Promise<void> {
-  if (!i || i.proc.exitCode !== null || i.proc.signalCode !== null) return;
-  await new Promise<void>((resolve) => {
-    const kill = setTimeout(() => i.proc.kill('SIGKILL'), 5_000);
-    i.proc.once('exit', () => {
-      clearTimeout(kill);
-      resolve();
-    });
-    i.proc.kill('SIGTERM');
-  });
-}
 
 async function ask(url: string, query: string, variables?: Record<string, unknown>, headers: Record<string, string> = {}) {
   const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ query, variables }) });
