@@ -153,13 +153,19 @@ const FETCHER = String.raw`
     }
     return clients.get(key);
   };
-  const isSubscription = (query, name) => {
+  // The operations of a document, comments and strings left out.
+  const operations = (query) => {
     const text = String(query || '').replace(/"""[\s\S]*?"""|"(?:[^"\\\n]|\\.)*"|#[^\n]*/g, ' ');
-    const ops = [...text.matchAll(/(^|[}\s])(query|mutation|subscription)\b\s*([_A-Za-z][_0-9A-Za-z]*)?/g)].map((m) => ({ type: m[2], name: m[3] }));
-    const op = name ? ops.find((o) => o.name === name) : ops[0];
-    return op !== undefined && op.type === 'subscription';
+    return [...text.matchAll(/(^|[}\s])(query|mutation|subscription)\b\s*([_A-Za-z][_0-9A-Za-z]*)?/g)].map((m) => ({ type: m[2], name: m[3] }));
   };
-  const fetcher = (params, opts) => (isSubscription(params.query, params.operationName) ? clientFor(opts && opts.headers).iterate(params) : plain(params, opts));
+  const fetcher = (params, opts) => {
+    const ops = operations(params.query);
+    // Right after a tab switch GraphiQL can still send the previous tab's operation name: a name the
+    // document does not define is dropped when the document holds one operation.
+    if (params.operationName && ops.length === 1 && ops[0].name !== params.operationName) params = { ...params, operationName: ops[0].name };
+    const op = params.operationName ? ops.find((o) => o.name === params.operationName) : ops[0];
+    return op !== undefined && op.type === 'subscription' ? clientFor(opts && opts.headers).iterate(params) : plain(params, opts);
+  };
 `;
 
 export function graphiqlPage(endpoint: string): string {
