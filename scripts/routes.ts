@@ -9,7 +9,8 @@
 import { relative } from 'node:path';
 import { ROUTES_TSV, readSpecRoutes, specPath, type SpecRoute } from '../src/routes-tsv.ts';
 import { toSpecPath } from '../src/upstream/names.ts';
-import { ROUTE_TABLE, pluginPathOf } from '../src/upstream/route-table.ts';
+import { ROUTE_TABLE, pluginPathOf } from '../src/routes/route-table.ts';
+import { fieldText } from '../src/routes/route-use.ts';
 import { readRouteLogs } from '../test/helpers/route-log.ts';
 
 let rows: SpecRoute[];
@@ -23,7 +24,7 @@ try {
 const fields = new Map<string, string[]>();
 for (const r of ROUTE_TABLE) {
   const k = `${r.method} ${r.path}`;
-  fields.set(k, [...(fields.get(k) ?? []), r.field]);
+  fields.set(k, [...(fields.get(k) ?? []), fieldText(r.field)]);
 }
 const reached = new Set(readRouteLogs().filter((c) => c.route).map((c) => `${c.method} ${specPath(toSpecPath(c.route!))}`));
 const withPluginNames = process.argv.includes('--plugin-names');

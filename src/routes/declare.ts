@@ -9,7 +9,7 @@
  *   - the resolver (`resolversOf`), typed by the generated resolver map, so a
  *     declaration's argument reader and result mapping are checked against
  *     the schema's argument and model types;
- *   - the route-coverage rows (`routeRows`, read by upstream/route-table.ts).
+ *   - the route-coverage rows (`routeRows`, read by routes/route-table.ts).
  *
  * It lives beside upstream/, mapping/ and resolvers/ because a declaration
  * spans all three. Every request goes through the operation's session
@@ -21,12 +21,12 @@ import type { WriteRequest } from '../upstream/batch.ts';
 import type { QueryValue, UpstreamRequest, UpstreamSession } from '../upstream/client.ts';
 import { fromUpstreamResponse } from '../upstream/errors.ts';
 import type { GatewayError } from '../errors.ts';
-import type { RouteUse } from '../upstream/route-use.ts';
+import type { ArgsOf, FieldCoordinate, FieldName, FieldUse, QualifiedField, RouteUse, SchemaTypeName } from './route-use.ts';
+
+export type { ArgsOf } from './route-use.ts';
 
 /** The resolver function of field K in a generated resolver map R (codegen's `Resolver` is a function or `{resolve}`). */
 type FieldFn<R, K extends keyof R> = Extract<NonNullable<R[K]>, (...args: never[]) => unknown>;
-/** The arguments of field K as codegen types them (defaulted arguments are required). */
-export type ArgsOf<R, K extends keyof R> = Parameters<FieldFn<R, K>>[1];
 /** What field K resolves to: the generated model type (or its mapper), or null. */
 export type ResultOf<R, K extends keyof R> = Awaited<ReturnType<FieldFn<R, K>>>;
 
@@ -182,19 +182,25 @@ export function resolversOf<R>(routes: FieldRoutes<R>): DerivedResolvers<R> {
 }
 
 /**
- * The route-coverage rows of R's declarations: `field` is `<prefix>.<name>`
- * (e.g. `Query.seo.fileSize`), with the enum value for a path chosen by one.
+ * The route-coverage rows of R's declarations, R being the resolver map of
+ * schema type `type`: `field` is the coordinate `<type>.<name>` (e.g.
+ * `SeoQuery.fileSize`), with the enum value for a path chosen by one. The
+ * compiler checks every declared field is a field of `type`.
  */
-export function routeRows<R>(prefix: string, routes: FieldRoutes<R>): RouteUse[] {
+export function routeRows<T extends SchemaTypeName, R extends { [K in keyof R]: K extends FieldName<T> ? unknown : never }>(
+  type: T,
+  routes: FieldRoutes<R>,
+): RouteUse[] {
   const rows: RouteUse[] = [];
+  const at = (f: string) => `${type}.${f}` as FieldCoordinate;
   for (const k in routes) {
     const d = routes[k];
     if (!d) continue;
-    if (d.method === 'HEAD') throw new TypeError(`route declaration ${prefix}.${k}: spec routes have no HEAD rows`);
+    if (d.method === 'HEAD') throw new TypeError(`route declaration ${type}.${k}: spec routes have no HEAD rows`);
     const method = d.method;
-    const fields = [k, ...(d.alsoReachedBy ?? [])].map((f) => `${prefix}.${f}`).join(', ');
+    const fields: FieldUse[] = [k, ...(d.alsoReachedBy ?? [])].map(at);
     if (typeof d.path === 'string') rows.push({ method, path: d.path, field: fields });
-    else for (const [value, path] of Object.entries(d.path.paths)) rows.push({ method, path, field: `${prefix}.${k}(${d.path.arg}: ${value})` });
+    else for (const [value, path] of Object.entries(d.path.paths)) rows.push({ method, path, field: `${at(k)}(${d.path.arg}: ${value})` as QualifiedField });
   }
   return rows;
 }

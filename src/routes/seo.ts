@@ -26,7 +26,7 @@ import type {
 import * as map from '../mapping/seo.ts';
 import { isJson } from '../mapping/json.ts';
 import { GatewayError } from '../errors.ts';
-import type { RouteUse } from '../upstream/route-use.ts';
+import type { RouteUse } from './route-use.ts';
 import { byArg, routeRows, type FieldRoute, type FieldRoutes, type RouteDecl } from './declare.ts';
 
 /** A body that is an object with this key (`'html' in body`), the mark of Yoast's data answers at a non-2xx status. */
@@ -393,5 +393,5 @@ export const SEO_MUTATION_ROUTES: FieldRoutes<SeoMutationResolvers> = {
   },
 };
 
-/** Every `seo/v1` row of spec/routes.tsv but the index, and the field that reaches it (for upstream/route-table.ts). */
-export const SEO_ROUTES: RouteUse[] = [...routeRows('Query.seo', SEO_QUERY_ROUTES), ...routeRows('Mutation.seo', SEO_MUTATION_ROUTES)];
+/** Every `seo/v1` row of spec/routes.tsv but the index, and the field that reaches it (for routes/route-table.ts). */
+export const SEO_ROUTES: RouteUse[] = [...routeRows('SeoQuery', SEO_QUERY_ROUTES), ...routeRows('SeoMutation', SEO_MUTATION_ROUTES)];

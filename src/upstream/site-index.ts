@@ -1,6 +1,5 @@
 /** The root index and the namespace indexes: the only place their paths are built. */
 import type { UpstreamSession } from './client.ts';
-import type { RouteUse } from './route-use.ts';
 
 /** Every namespace index of both spec documents (spec: "Index routes exist for: ..."). */
 export const INDEXED_NAMESPACES = [
@@ -8,11 +7,6 @@ export const INDEXED_NAMESPACES = [
   'calendar/events/v1', 'calendar/views/v2', 'calendar-core/v2/onboarding', 'calendar-core/v1', 'calendar/automation-a/v1',
   'calendar/automation-b/v1', 'duplicate-post/v1', 'site/v1', 'facet/v1', 'core/v2',
 ] as const;
-
-export const SITE_ROUTES: RouteUse[] = [
-  { method: 'GET', path: '/', field: 'Query.site (read at start and on /readyz), Mutation.refreshSite' },
-  ...INDEXED_NAMESPACES.map((ns): RouteUse => ({ method: 'GET', path: `/${ns}`, field: `Query.namespace(name: "${ns}")` })),
-];
 
 /** `GET /<namespace>`: `{namespace, routes, _links}`. */
 export async function namespaceIndex(session: UpstreamSession, namespace: string): Promise<unknown> {

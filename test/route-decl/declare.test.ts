@@ -8,6 +8,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Context } from '../../src/context.ts';
 import { byArg, callRoute, requestOf, resolversOf, routeRows, writeRequestOf, type FieldRoutes, type RouteDecl } from '../../src/routes/declare.ts';
+import { fieldText, use, type RouteUse } from '../../src/routes/route-use.ts';
 import { UpstreamClient } from '../../src/upstream/client.ts';
 import { parseIndex } from '../../src/upstream/discovery.ts';
 import { GatewayError } from '../../src/errors.ts';
@@ -63,22 +64,37 @@ describe('requests from declarations', () => {
 });
 
 describe('coverage rows from declarations', () => {
+  // Fields of a real schema type (Facets), so the rows' coordinates are checked; the routes are made up.
   interface Demo {
-    one?: (p: unknown, a: { id: string }, c: Context) => Promise<string | null>;
-    many?: (p: unknown, a: { kind: 'A' | 'B' }, c: Context) => Promise<number | null>;
-    bulk?: (p: unknown, a: { ids: string[] }, c: Context) => Promise<number | null>;
+    refresh?: (p: unknown, a: { id: string }, c: Context) => Promise<string | null>;
+    fetch?: (p: unknown, a: { kind: 'A' | 'B' }, c: Context) => Promise<number | null>;
+    autocomplete?: (p: unknown, a: { ids: string[] }, c: Context) => Promise<number | null>;
   }
   const routes: FieldRoutes<Demo> = {
-    one: { method: 'PUT', path: '/demo/v1/one/<id>', params: (a) => ({ id: a.id }), result: () => 'x', alsoReachedBy: ['bulk'] },
-    many: { method: 'POST', path: byArg('kind', { A: '/demo/v1/a', B: '/demo/v1/b' }), result: () => 1 },
+    refresh: { method: 'PUT', path: '/demo/v1/one/<id>', params: (a) => ({ id: a.id }), result: () => 'x', alsoReachedBy: ['autocomplete'] },
+    fetch: { method: 'POST', path: byArg('kind', { A: '/demo/v1/a', B: '/demo/v1/b' }), result: () => 1 },
   };
 
   it('lists one row per route, with the fields that reach it and the enum value that picks it', () => {
-    expect(routeRows('Mutation.demo', routes)).toEqual([
-      { method: 'PUT', path: '/demo/v1/one/<id>', field: 'Mutation.demo.one, Mutation.demo.bulk' },
-      { method: 'POST', path: '/demo/v1/a', field: 'Mutation.demo.many(kind: A)' },
-      { method: 'POST', path: '/demo/v1/b', field: 'Mutation.demo.many(kind: B)' },
+    expect(routeRows('Facets', routes).map((r) => ({ ...r, field: fieldText(r.field) }))).toEqual([
+      { method: 'PUT', path: '/demo/v1/one/<id>', field: 'Facets.refresh, Facets.autocomplete' },
+      { method: 'POST', path: '/demo/v1/a', field: 'Facets.fetch(kind: A)' },
+      { method: 'POST', path: '/demo/v1/b', field: 'Facets.fetch(kind: B)' },
     ]);
+  });
+
+  it('names only fields of the schema type: the compiler refuses the others', () => {
+    // @ts-expect-error `Facets` has no field `one`.
+    routeRows('Facets', { one: routes.refresh } as FieldRoutes<{ one?: Demo['refresh'] }>);
+    // @ts-expect-error `Facets.nope` is no coordinate of the schema.
+    const bad: RouteUse = { method: 'GET', path: '/x', field: 'Facets.nope' };
+    // @ts-expect-error `Query.apiDocument` has no argument `nope`.
+    use('Query.apiDocument', { args: { nope: 'X' } });
+    // @ts-expect-error `api` is an ApiDocumentName.
+    use('Query.apiDocument', { args: { api: 'NOPE' } });
+    expect(fieldText(use('Query.apiDocument', { args: { api: 'CALENDAR_CORE' } }))).toBe('Query.apiDocument(api: CALENDAR_CORE)');
+    expect(fieldText([use('Query.node', { type: 'Post' }), 'Query.posts'])).toBe('Query.node (Post), Query.posts');
+    expect(bad.path).toBe('/x');
   });
 });
 

@@ -8,6 +8,7 @@
 import { isObjectType } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { seoResolvers } from '../../src/resolvers/seo.ts';
+import { fieldText } from '../../src/routes/route-use.ts';
 import { SEO_MUTATION_ROUTES, SEO_QUERY_ROUTES, SEO_ROUTES } from '../../src/routes/seo.ts';
 import { readSpecRoutes } from '../../src/routes-tsv.ts';
 import { buildSchema } from '../../src/schema.ts';
@@ -39,10 +40,10 @@ describe('seo/v1 declarations', () => {
   });
 
   it('name the field that reaches each row, the indexing action and the bulk writer included', () => {
-    const field = (method: string, path: string) => SEO_ROUTES.find((r) => r.method === method && r.path === path)?.field;
-    expect(field('GET', '/seo/v1/file_size')).toBe('Query.seo.fileSize');
-    expect(field('POST', '/seo/v1/link-indexing/terms')).toBe('Mutation.seo.runIndexing(action: LINK_TERMS)');
-    expect(field('POST', '/seo/v1/redirects')).toBe('Mutation.seo.createRedirect, Mutation.seo.importRedirects');
-    expect(field('POST', '/seo/v1/introductions/<introduction_id>/seen')).toBe('Mutation.seo.markIntroductionSeen');
+    const field = (method: string, path: string) => fieldText(SEO_ROUTES.find((r) => r.method === method && r.path === path)?.field ?? '');
+    expect(field('GET', '/seo/v1/file_size')).toBe('SeoQuery.fileSize');
+    expect(field('POST', '/seo/v1/link-indexing/terms')).toBe('SeoMutation.runIndexing(action: LINK_TERMS)');
+    expect(field('POST', '/seo/v1/redirects')).toBe('SeoMutation.createRedirect, SeoMutation.importRedirects');
+    expect(field('POST', '/seo/v1/introductions/<introduction_id>/seen')).toBe('SeoMutation.markIntroductionSeen');
   });
 });

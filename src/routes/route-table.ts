@@ -1,0 +1,42 @@
+/**
+ * Every spec route the gateway reaches, with the GraphQL fields that reach it:
+ * the rows of the route declarations (derived), the site index's (derived from
+ * the indexed namespaces) and the hand-written modules' rows.
+ */
+import { CORE_READ_ROUTES } from '../upstream/calendar-core.ts';
+import { EXTRAS_ROUTES } from '../upstream/calendar-extras.ts';
+import { LEGACY_READ_ROUTES } from '../upstream/calendar-legacy.ts';
+import { WRITE_ROUTES } from '../upstream/calendar-writes.ts';
+import { PLATFORM_ROUTES } from '../upstream/platform.ts';
+import { pluginNames, toSitePath } from '../upstream/names.ts';
+import type { RouteUse as UncheckedRouteUse } from '../upstream/route-use.ts';
+import { INDEXED_NAMESPACES } from '../upstream/site-index.ts';
+import { use, type RouteUse } from './route-use.ts';
+import { SEO_ROUTES } from './seo.ts';
+
+/** The root index and every namespace index of the spec. */
+export const SITE_ROUTES: RouteUse[] = [
+  { method: 'GET', path: '/', field: [use('Query.site', { note: 'read at start and on /readyz' }), 'Mutation.refreshSite'] },
+  ...INDEXED_NAMESPACES.map((ns): RouteUse => ({ method: 'GET', path: `/${ns}`, field: use('Query.namespace', { args: { name: ns } }) })),
+];
+
+export const ROUTE_TABLE: readonly (RouteUse | UncheckedRouteUse)[] = [
+  ...SITE_ROUTES,
+  ...LEGACY_READ_ROUTES,
+  ...CORE_READ_ROUTES,
+  ...WRITE_ROUTES,
+  ...EXTRAS_ROUTES,
+  ...SEO_ROUTES,
+  ...PLATFORM_ROUTES,
+];
+
+const PLUGIN_NAMES = pluginNames();
+
+/**
+ * A spec path (`/seo/v1/keyword_research/authenticate`) as a site serving the
+ * plugins' own names has it (`/yoast/v1/semrush/authenticate`); the gateway
+ * sends whichever the site's index lists (docs/real-sites.md, "Namespace names").
+ */
+export function pluginPathOf(path: string): string {
+  return toSitePath(PLUGIN_NAMES, path);
+}
