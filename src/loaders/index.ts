@@ -26,6 +26,9 @@ import { isGatewayError } from '../errors.ts';
 import { LEGACY_MAX_PER_PAGE, legacyGet, legacyList } from '../upstream/calendar-legacy.ts';
 import { CORE_MAX_PER_PAGE, coreGet, coreList } from '../upstream/calendar-core.ts';
 import { readAll } from '../paging/window.ts';
+import { chooseInterface, chosenOr } from '../namespaces/calendar/choose.ts';
+import type { CalendarKind } from '../namespaces/calendar/served.ts';
+import { other, type Iface } from '../namespaces/calendar/vocabulary.ts';
 import { NO_HINT, type TotalHints } from '../paging/hints.ts';
 
 /** Upstream codes about the caller's credentials: an error, never "not found". */
@@ -141,17 +144,21 @@ export function createLoaders(session: UpstreamSession, site: SiteInfo, totals?:
     return ids.map((id) => map.get(id) ?? null);
   });
 
+  // By ID, the interface the calendar's choice gives (namespaces/calendar/choose.ts): events
+  // through legacy (its `include=` batches), venues and organizers through calendar-core; on a
+  // site with neither, the other's loader (its reads are refused by the route gate, naming it).
+  const byId = (type: CalendarKind, prefer: Iface) => chosenOr(chooseInterface(site, { type, prefer }), other(prefer));
   const loaders = {
     /** By ID, the cheapest way the site allows (legacy include batches). */
-    event: site.hasLegacy ? eventLegacy : eventCore,
+    event: byId('Event', 'legacy') === 'legacy' ? eventLegacy : eventCore,
     eventLegacy,
     eventCore,
     /** Legacy single reads (the only ones with json_ld). */
     eventLegacySingle,
-    venue: site.hasCore ? venueCore : venueLegacy,
+    venue: byId('Venue', 'core') === 'core' ? venueCore : venueLegacy,
     venueCore,
     venueLegacy,
-    organizer: site.hasCore ? organizerCore : organizerLegacy,
+    organizer: byId('Organizer', 'core') === 'core' ? organizerCore : organizerLegacy,
     organizerCore,
     organizerLegacy,
     category,

@@ -7,12 +7,11 @@ import type { EventModel, TermModel } from '../mapping/models.ts';
 import { legacyGet } from '../upstream/calendar-legacy.ts';
 import { orNull } from '../loaders/index.ts';
 import { GatewayError } from '../errors.ts';
-import { crossField, crossFields, statusEnum, andThen, type OtherLoader } from './fields.ts';
+import { crossField, crossFields, otherIface, statusEnum, andThen, type OtherLoader } from './fields.ts';
 import { eventsConnection } from './lists.ts';
 import { prefetchCategoryTree } from './prefetch.ts';
 
-const otherEvent: OtherLoader<EventModel> = (m, ctx) =>
-  m.source === 'legacy' ? (ctx.site.hasCore ? ctx.loaders.eventCore : null) : ctx.site.hasLegacy ? ctx.loaders.eventLegacy : null;
+const otherEvent: OtherLoader<EventModel> = (iface, ctx) => (iface === 'core' ? ctx.loaders.eventCore : ctx.loaders.eventLegacy);
 
 const SCALARS = [
   'title', 'description', 'excerpt', 'slug', 'url', 'authorId', 'publishedAt', 'publishedAtUtc', 'modifiedAt', 'modifiedAtUtc',
@@ -23,8 +22,8 @@ const SCALARS = [
 
 /** The model itself, or the other interface's copy when this one lacks `key` (masked, or not served). */
 async function otherCopy(ctx: Context, m: EventModel): Promise<EventModel> {
-  const loader = otherEvent(m, ctx);
-  return (loader && (await loader.load(m.databaseId))) || m;
+  const iface = otherIface(m, ctx);
+  return (iface && (await otherEvent(iface, ctx).load(m.databaseId))) || m;
 }
 
 async function withField(ctx: Context, m: EventModel, key: keyof EventModel): Promise<EventModel> {

@@ -6,16 +6,30 @@
 import type DataLoader from 'dataloader';
 import type { Context } from '../context.ts';
 import type { PostStatus } from '../generated/graphql.ts';
-import type { Source } from '../mapping/models.ts';
-import { serves, type CalendarKind } from '../mapping/served.ts';
+import { chooseInterface } from '../namespaces/calendar/choose.ts';
+import type { CalendarKind } from '../namespaces/calendar/served.ts';
+import { other, type Iface } from '../namespaces/calendar/vocabulary.ts';
 
 interface Sourced {
   kind: CalendarKind;
-  source: Source;
+  source: Iface;
   databaseId: number;
 }
 
-export type OtherLoader<M> = (m: M, ctx: Context) => DataLoader<number, M | null> | null;
+/** The loader of a kind's copies read through `iface`. */
+export type OtherLoader<M> = (iface: Iface, ctx: Context) => DataLoader<number, M | null>;
+
+/**
+ * The interface the copy of `m` that has `fields` is read through: the other
+ * one, when the site offers it and it can serve them (namespaces/calendar/choose.ts);
+ * else null, and no request.
+ */
+export function otherIface(m: Sourced, ctx: Context, fields: readonly string[] = []): Iface | null {
+  const there = other(m.source);
+  const copy = [`the ${there} copy`];
+  const c = chooseInterface(ctx.site, { type: m.kind, fields, only: there === 'core' ? { core: copy } : { legacy: copy }, prefer: there });
+  return 'refused' in c || !c.servesFields ? null : c.iface;
+}
 
 /** A resolver of the field `key` of M: its value, or null, now or once the other copy is read. */
 export type CrossField<M, K extends keyof M> = (m: M, _args: unknown, ctx: Context) => NonNullable<M[K]> | null | Promise<NonNullable<M[K]> | null>;
@@ -30,15 +44,13 @@ export function crossField<M extends Sourced, K extends keyof M>(key: K, other: 
   };
 }
 
-function fromOther<M extends Sourced, K extends keyof M>(m: M, key: K, other: OtherLoader<M>, ctx: Context): null | Promise<NonNullable<M[K]> | null> {
-  // The other interface's copy never has it either: null, and no request (mapping/served.ts).
-  if (!serves(m.source === 'legacy' ? 'core' : 'legacy', m.kind, String(key))) return null;
-  return loadOther(m, key, other, ctx);
+function fromOther<M extends Sourced, K extends keyof M>(m: M, key: K, loaderOf: OtherLoader<M>, ctx: Context): null | Promise<NonNullable<M[K]> | null> {
+  // The site lacks the other interface, or its copy never has it either: null, and no request (namespaces/calendar/served.ts).
+  const iface = otherIface(m, ctx, [String(key)]);
+  return iface === null ? null : loadOther(m, key, loaderOf(iface, ctx));
 }
 
-async function loadOther<M extends Sourced, K extends keyof M>(m: M, key: K, other: OtherLoader<M>, ctx: Context): Promise<NonNullable<M[K]> | null> {
-  const loader = other(m, ctx);
-  if (!loader) return null;
+async function loadOther<M extends Sourced, K extends keyof M>(m: M, key: K, loader: DataLoader<number, M | null>): Promise<NonNullable<M[K]> | null> {
   const copy = await loader.load(m.databaseId);
   return (copy?.[key] ?? null) as NonNullable<M[K]> | null;
 }

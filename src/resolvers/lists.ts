@@ -4,14 +4,13 @@
  */
 import type { GraphQLResolveInfo } from 'graphql';
 import type { Context } from '../context.ts';
-import { preferFor } from '../mapping/served.ts';
 import { nodeFields } from './selection.ts';
 import type { EventsOrderBy, EventsWhere, PlacesWhere, SeriesWhere, TermsOrderBy, TermsWhere } from '../generated/graphql.ts';
 import { readAll, type PagingArgs } from '../paging/window.ts';
 import { coreEvent, coreOrganizer, coreSeries, coreVenue } from '../mapping/core.ts';
 import { legacyEvent, legacyOrganizer, legacyTerm, legacyVenue } from '../mapping/legacy.ts';
 import type { ConnectionModel, EventModel, OrganizerModel, SeriesModel, TermModel, VenueModel } from '../mapping/models.ts';
-import { planEvents, planPlaces, planSeries, planTerms, WITH_IDS } from '../mapping/where.ts';
+import { planEvents, planPlaces, planSeries, planTerms, WITH_IDS } from '../namespaces/calendar/where.ts';
 import { GatewayError } from '../errors.ts';
 import { CORE_MAX_PER_PAGE, coreList } from '../upstream/calendar-core.ts';
 import { LEGACY_MAX_PER_PAGE, legacyList } from '../upstream/calendar-legacy.ts';
@@ -53,7 +52,7 @@ async function eventsByIds(ctx: Context, args: ListArgs<EventsWhere, EventsOrder
 export function eventsConnection(ctx: Context, args: ListArgs<EventsWhere, EventsOrderBy>, info?: GraphQLResolveInfo, pinned: EventsWhere = {}): Promise<ConnectionModel<EventModel>> {
   const where = { ...(args.where ?? {}), ...pinned };
   if (where.ids !== undefined && where.ids !== null) return eventsByIds(ctx, args, where, where.ids);
-  const plan = planEvents(ctx.site, where, args.orderBy, preferFor('Event', nodeFields(info), 'legacy'));
+  const plan = planEvents(ctx.site, where, args.orderBy, 'legacy', nodeFields(info));
   const legacy = plan.iface === 'legacy';
   return connection(
     ctx,
@@ -94,7 +93,7 @@ export function placesConnection<K extends 'venues' | 'organizers'>(
   args: ListArgs<PlacesWhere>,
   info?: GraphQLResolveInfo,
 ): Promise<ConnectionModel<K extends 'venues' ? VenueModel : OrganizerModel>> {
-  const plan = planPlaces(ctx.site, kind, args.where ?? {}, preferFor(kind === 'venues' ? 'Venue' : 'Organizer', nodeFields(info), 'core'));
+  const plan = planPlaces(ctx.site, kind, args.where ?? {}, 'core', nodeFields(info));
   const legacy = plan.iface === 'legacy';
   const map = kind === 'venues' ? (legacy ? legacyVenue : coreVenue) : legacy ? legacyOrganizer : coreOrganizer;
   return connection(

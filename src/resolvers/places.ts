@@ -11,10 +11,8 @@ import { GatewayError } from '../errors.ts';
 import { crossField, crossFields, statusEnum, andThen, type OtherLoader } from './fields.ts';
 import { eventsConnection, placesConnection } from './lists.ts';
 
-const otherVenue: OtherLoader<VenueModel> = (m, ctx) =>
-  m.source === 'legacy' ? (ctx.site.hasCore ? ctx.loaders.venueCore : null) : ctx.site.hasLegacy ? ctx.loaders.venueLegacy : null;
-const otherOrganizer: OtherLoader<OrganizerModel> = (m, ctx) =>
-  m.source === 'legacy' ? (ctx.site.hasCore ? ctx.loaders.organizerCore : null) : ctx.site.hasLegacy ? ctx.loaders.organizerLegacy : null;
+const otherVenue: OtherLoader<VenueModel> = (iface, ctx) => (iface === 'core' ? ctx.loaders.venueCore : ctx.loaders.venueLegacy);
+const otherOrganizer: OtherLoader<OrganizerModel> = (iface, ctx) => (iface === 'core' ? ctx.loaders.organizerCore : ctx.loaders.organizerLegacy);
 
 const POST = ['title', 'description', 'excerpt', 'slug', 'url', 'authorId', 'publishedAt', 'publishedAtUtc', 'modifiedAt', 'modifiedAtUtc', 'featuredImage'] as const;
 

@@ -2,7 +2,7 @@
  * What an operation selects below a connection field, read from the
  * resolver's `info` before anything is sent: the fields of its `nodes` and
  * `edges { node }`, through fragments, so a list can be served by the
- * interface that has them all (mapping/served.ts) instead of one request per
+ * interface that has them all (namespaces/calendar/served.ts) instead of one request per
  * object for a field the serving list lacks. Planned once per list, as
  * graphql-tools plans a merged type from its selection set.
  */

@@ -28,9 +28,10 @@
 import type { Context } from '../context.ts';
 import { graphField, legacyEventState, restName, storedDates, type Api, type Json } from '../mapping/inputs.ts';
 import type { WriteOutcome, WriteRequest } from '../upstream/batch.ts';
+import { offers, other } from '../namespaces/calendar/vocabulary.ts';
 import { writeRequest } from '../upstream/calendar-writes.ts';
 import type { AnyInput, AnyModel, KindSpec, PostKind } from './kinds.ts';
-import { convertOptions, followMethod, legacyRepair, onlyDeclared, other, withCoreResets, type Job } from './plan.ts';
+import { convertOptions, followMethod, legacyRepair, onlyDeclared, withCoreResets, type Job } from './plan.ts';
 import { readState } from './reads.ts';
 import { notKeptError, unknownError, upstreamOf, type ItemError, type NotApplied } from './results.ts';
 import { askedOf, mismatches, overlay, shows, unseen, viewOf, type Asked, type FieldValue, type Mismatch, type View } from './verify.ts';
@@ -83,7 +84,7 @@ const lastOf = <T>(xs: readonly T[]): T => xs[xs.length - 1]!;
  * read would show is restored anyway, and the repair's answer shows it.
  */
 function readBacks<I extends AnyInput>(ctx: Context, spec: KindSpec<I, AnyModel>, s: State<I>): Api[] {
-  const has = (api: Api) => (api === 'core' ? ctx.site.hasCore : ctx.site.hasLegacy);
+  const has = (api: Api) => offers(ctx.site, api);
   const last = lastOf(s.item.answers).api;
   const api = other(last);
   if (!has(api)) return [];
@@ -103,7 +104,7 @@ const DATE_FIELDS = new Set(['startDate', 'endDate', 'timezone', 'duration']);
 
 /** The interface each differing field can be written through once more; fields with none are left out. */
 function repairRoutes<I extends AnyInput>(ctx: Context, spec: KindSpec<I, AnyModel>, s: State<I>, mm: Mismatch[]): Map<Api, Mismatch[]> {
-  const has = (api: Api) => (api === 'core' ? ctx.site.hasCore : ctx.site.hasLegacy);
+  const has = (api: Api) => offers(ctx.site, api);
   const sent = carried(spec, s.item);
   const out = new Map<Api, Mismatch[]>();
   for (const m of mm) {

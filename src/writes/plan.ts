@@ -16,7 +16,9 @@ import {
 } from '../mapping/inputs.ts';
 import { allBatchable, type WriteRequest } from '../upstream/batch.ts';
 import { writeRequest, type Target, type WriteMethod } from '../upstream/calendar-writes.ts';
-import { CORE_NS, LEGACY_NS, type SiteInfo } from '../upstream/discovery.ts';
+import type { SiteInfo } from '../upstream/discovery.ts';
+import { chooseInterface } from '../namespaces/calendar/choose.ts';
+import { NAMESPACE, offers, other } from '../namespaces/calendar/vocabulary.ts';
 import { GatewayError } from '../errors.ts';
 import type { AnyInput, AnyModel, KindSpec, PostKind } from './kinds.ts';
 import { inputError, issuesAt, notAppliedError, type ItemError, type Problem } from './results.ts';
@@ -61,8 +63,7 @@ export interface Job<I extends AnyInput> {
 
 /** The interface chosen (or asked for with `via`) must be one the site has: said before anything is read or sent. */
 export function needNamespace(site: SiteInfo, api: Api): void {
-  const ns = api === 'core' ? CORE_NS : LEGACY_NS;
-  if (!(api === 'core' ? site.hasCore : site.hasLegacy)) throw GatewayError.badInput(`This write needs ${ns}, which this site does not offer.`, { arguments: ['via'] });
+  if (!offers(site, api)) throw GatewayError.badInput(`This write needs ${NAMESPACE[api]}, which this site does not offer.`, { arguments: ['via'] });
 }
 
 export interface ApiOptions {
@@ -75,20 +76,36 @@ export interface ApiOptions {
 /**
  * calendar-core/v1 when the site has it, else legacy; slugs, `method: POST`
  * and `via: LEGACY` are legacy (calendar-core/v1 has no by-slug routes and no
- * POST updates). `preferLegacy` (trashing deletes) turns the default round:
- * the legacy DELETE answers the trashed object, calendar-core's answers `[]`
+ * POST updates), `via: CORE` and `force: true` are calendar-core. The rule is
+ * the calendar's one interface choice (namespaces/calendar/choose.ts), given
+ * those pins; `preferLegacy` (trashing deletes) turns the default round: the
+ * legacy DELETE answers the trashed object, calendar-core's answers `[]`
  * (docs/ARCHITECTURE.md "A write").
  */
 export function chooseApi(site: SiteInfo, via: Via, opts: ApiOptions = {}): Api {
   const legacyOnly = opts.slug ? 'idType: SLUG' : opts.method === 'POST' ? 'method: POST' : null;
-  if (via === 'CORE' && legacyOnly) throw GatewayError.badInput(`${legacyOnly} uses the legacy interface; it cannot go through via: CORE.`, { arguments: ['via'] });
-  if (opts.force && (legacyOnly || via === 'LEGACY' || !site.hasCore)) {
-    throw GatewayError.badInput(`force: true needs calendar-core/v1 and an ID (legacy deletes always trash)${site.hasCore ? '' : '; this site does not offer calendar-core/v1'}.`, { arguments: ['force'] });
+  const pins = (...xs: (string | false | null)[]) => xs.filter((x): x is string => Boolean(x));
+  const c = chooseInterface(site, {
+    only: { legacy: pins(legacyOnly, via === 'LEGACY' && 'via: LEGACY'), core: pins(via === 'CORE' && 'via: CORE', opts.force === true && 'force: true') },
+    prefer: opts.preferLegacy && !opts.force ? 'legacy' : 'core',
+  });
+  if (!('refused' in c)) return c.iface;
+  const forceError = () =>
+    GatewayError.badInput(`force: true needs calendar-core/v1 and an ID (legacy deletes always trash)${site.hasCore ? '' : '; this site does not offer calendar-core/v1'}.`, { arguments: ['force'] });
+  switch (c.refused) {
+    case 'conflict':
+      if (via === 'CORE' && legacyOnly) throw GatewayError.badInput(`${legacyOnly} uses the legacy interface; it cannot go through via: CORE.`, { arguments: ['via'] });
+      throw forceError();
+    case 'absent':
+      if (opts.force) throw forceError();
+      needNamespace(site, c.needs);
+      break;
+    case 'neither':
+    case 'undeclared':
+      needNamespace(site, 'legacy');
+      break;
   }
-  const fallback: Api = opts.force ? 'core' : opts.preferLegacy && site.hasLegacy ? 'legacy' : site.hasCore ? 'core' : 'legacy';
-  const api: Api = via === 'LEGACY' || legacyOnly ? 'legacy' : via === 'CORE' ? 'core' : fallback;
-  needNamespace(site, api);
-  return api;
+  throw new TypeError(`chooseApi: ${c.refused} refused without an error`);
 }
 
 /**
@@ -137,8 +154,7 @@ interface Paths {
 // ---------------------------------------------------------------------------
 // Declared arguments (docs/writes.md "Declared spellings")
 
-/** The interface a follow-up (or a repair) of the other one goes through, and its method. */
-export const other = (api: Api): Api => (api === 'core' ? 'legacy' : 'core');
+/** The method of a follow-up (or a repair) through the other interface (vocabulary.ts `other`). */
 export const followMethod = (api: Api): WriteMethod => (api === 'legacy' ? 'POST' : 'PATCH');
 
 /**
@@ -147,7 +163,7 @@ export const followMethod = (api: Api): WriteMethod => (api === 'legacy' ? 'POST
  * names are sent); an empty set when the site has no such interface.
  */
 export function routeDeclared(site: SiteInfo, api: Api, kind: PostKind, method: WriteMethod, target: Target | null): ReadonlySet<string> | null {
-  if (!(api === 'core' ? site.hasCore : site.hasLegacy)) return new Set();
+  if (!offers(site, api)) return new Set();
   const { path } = writeRequest(api, kind, method, target);
   const route = site.routes.find((r) => r.re?.test(path) && r.methods.includes(method));
   const names = route?.args[method];
@@ -171,7 +187,7 @@ export function routeLabel(api: Api, kind: PostKind, method: WriteMethod, target
 function undeclaredProblems<I extends AnyInput>(site: SiteInfo, spec: KindSpec<I, AnyModel>, job: Job<I>, reported: ReadonlySet<string>): Problem[] {
   const split = spec.payloads(job.input!, job.api, { siteZone: site.timezone, declared: job.declared });
   const alt = other(job.api);
-  const routes = [routeLabel(job.api, spec.kind, job.method, job.target), ...((alt === 'core' ? site.hasCore : site.hasLegacy) ? [routeLabel(alt, spec.kind, followMethod(alt), { id: 1 })] : [])];
+  const routes = [routeLabel(job.api, spec.kind, job.method, job.target), ...(offers(site, alt) ? [routeLabel(alt, spec.kind, followMethod(alt), { id: 1 })] : [])];
   return (split.undeclared ?? [])
     .filter((f) => !reported.has(f))
     .map((field) => ({ path: [...job.fieldPrefix, field], message: `${field}: this site does not declare it on ${routes.join(' nor on ')} (WordPress would drop it without a word), so nothing was sent.` }));

@@ -1,7 +1,7 @@
 /**
  * Lists are planned from the selection as well as the filters: one list
  * request where one interface serves every selected field, and no request per
- * event for a field neither interface can supply (mapping/served.ts). Counted
+ * event for a field neither interface can supply (namespaces/calendar/served.ts). Counted
  * from the sandbox's request log.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

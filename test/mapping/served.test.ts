@@ -1,5 +1,5 @@
 /**
- * mapping/served.ts says which fields each calendar interface never serves;
+ * namespaces/calendar/served.ts says which fields each calendar interface never serves;
  * the resolvers skip the other interface's copy for those, and lists pick the
  * interface that has every selected field. These tests hold the sets to what
  * the mappings really produce from the sandbox's (spec-complete, TEC 6.17)
@@ -9,7 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { coreEvent, coreOrganizer, coreVenue } from '../../src/mapping/core.ts';
 import { legacyEvent, legacyOrganizer, legacyVenue } from '../../src/mapping/legacy.ts';
-import { NEVER_SERVED, preferFor, type CalendarKind } from '../../src/mapping/served.ts';
+import { NEVER_SERVED, preferFor, type CalendarKind } from '../../src/namespaces/calendar/served.ts';
 import type { RunningSandbox } from '../../packages/sandbox/src/server.ts';
 import { restClient, testSandbox, type RestClient } from '../helpers/sandbox.ts';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseIndex } from '../../src/upstream/discovery.ts';
 import type { EventsWhere } from '../../src/generated/graphql.ts';
-import { OPEN_END, OPEN_START, planEvents, planPlaces, planSeries, planTerms } from '../../src/mapping/where.ts';
+import { OPEN_END, OPEN_START, planEvents, planPlaces, planSeries, planTerms } from '../../src/namespaces/calendar/where.ts';
 
 const site = (namespaces: string[]) => parseIndex({ namespaces, timezone_string: 'America/New_York', routes: {} });
 const both = site(['calendar/events/v1', 'calendar-core/v1']);

@@ -5,20 +5,23 @@
  * answer is a BAD_USER_INPUT error naming it (never a silently ignored
  * filter). Pure: no I/O.
  */
-import type { EventsOrderBy, EventsWhere, PlacesWhere, PostStatus, SeriesWhere, TermsOrderBy, TermsWhere } from '../generated/graphql.ts';
-import { GatewayError } from '../errors.ts';
-import { declaredArgs, type SiteInfo } from '../upstream/discovery.ts';
-import type { QueryValue } from '../upstream/client.ts';
-import { toSiteLocal } from './dates.ts';
+import type { EventsOrderBy, EventsWhere, PlacesWhere, PostStatus, SeriesWhere, TermsOrderBy, TermsWhere } from '../../generated/graphql.ts';
+import { GatewayError } from '../../errors.ts';
+import { declaredArgs, type SiteInfo } from '../../upstream/discovery.ts';
+import type { QueryValue } from '../../upstream/client.ts';
+import { toSiteLocal } from '../../mapping/dates.ts';
+import { chooseInterface, type Refusal } from './choose.ts';
+import type { CalendarKind } from './served.ts';
+import { NAMESPACE, PREFIX, TYPE_OF, type Iface } from './vocabulary.ts';
 
-export type Iface = 'legacy' | 'core';
+export type { Iface } from './vocabulary.ts';
 export interface ListPlan {
   iface: Iface;
   query: Record<string, QueryValue>;
 }
 
-const LEGACY = 'calendar/events/v1';
-const CORE = 'calendar-core/v1';
+const LEGACY = NAMESPACE.legacy;
+const CORE = NAMESPACE.core;
 
 /** Statuses calendar-core/v1 lists accept (spec B1). */
 const CORE_STATUSES: readonly PostStatus[] = ['PUBLISH', 'PENDING', 'DRAFT', 'FUTURE', 'PRIVATE'];
@@ -48,7 +51,7 @@ interface Draft {
 
 /** The list route of `kind` on an interface, as the root index names it. */
 function listRoute(iface: Iface, kind: string): string {
-  return `/${iface === 'legacy' ? LEGACY : CORE}/${kind}`;
+  return `${PREFIX[iface]}/${kind}`;
 }
 
 /**
@@ -71,38 +74,50 @@ function undeclared(site: SiteInfo, kind: string, d: Draft): string[] {
 }
 
 /**
- * Chooses among the drafts the site can serve. An interface is out when the
- * site lacks it, when an argument only the other one applies was given
- * (`legacyOnly`/`coreOnly`), or when its list route does not declare a
- * parameter the query needs: WordPress drops an undeclared argument without a
- * word, so sending it would answer an unfiltered list as if it were filtered.
- * Of those left, `prefer` decides; with none left, BAD_USER_INPUT names every
- * argument, the route that does not declare it, and the site's release.
+ * Chooses among the drafts the site can serve (choose.ts `chooseInterface`).
+ * An interface is out when the site lacks it, when an argument only the other
+ * one applies was given (`legacyOnly`/`coreOnly`), or when its list route does
+ * not declare a parameter the query needs: WordPress drops an undeclared
+ * argument without a word, so sending it would answer an unfiltered list as if
+ * it were filtered. Of those left, the one that serves every selected field
+ * (`fields`, of `type`), then `prefer`, decides; with none left,
+ * BAD_USER_INPUT names every argument, the route that does not declare it,
+ * and the site's release.
  */
-function choose(site: SiteInfo, kind: string, drafts: Partial<Record<Iface, Draft>>, legacyOnly: string[], coreOnly: string[], prefer: Iface): Draft {
-  if (legacyOnly.length && coreOnly.length) {
-    throw GatewayError.badInput(
-      `${kind}: ${legacyOnly.join(', ')} (only ${LEGACY} has ${legacyOnly.length > 1 ? 'them' : 'it'}) cannot be combined with ${coreOnly.join(', ')} (only ${CORE})`,
-      { arguments: [...legacyOnly, ...coreOnly] },
-    );
+function choose(site: SiteInfo, kind: string, drafts: Record<Iface, Draft>, legacyOnly: string[], coreOnly: string[], pick: Pick): Draft {
+  const c = chooseInterface(site, {
+    only: { legacy: legacyOnly, core: coreOnly },
+    undeclared: (iface) => undeclared(site, kind, drafts[iface]),
+    ...(pick.type ? { type: pick.type } : {}),
+    ...(pick.fields ? { fields: pick.fields } : {}),
+    prefer: pick.prefer,
+  });
+  if ('refused' in c) throw refused(site, kind, drafts, c);
+  return drafts[c.iface];
+}
+
+/** How a list's interface is picked once its filters allow both: the fields it serves, then the preferred one. */
+interface Pick {
+  prefer: Iface;
+  type?: CalendarKind;
+  fields?: Iterable<string> | undefined;
+}
+
+/** The error of a refused choice. */
+function refused(site: SiteInfo, kind: string, drafts: Record<Iface, Draft>, r: Refusal): GatewayError {
+  switch (r.refused) {
+    case 'conflict':
+      return GatewayError.badInput(
+        `${kind}: ${r.legacy.join(', ')} (only ${LEGACY} has ${r.legacy.length > 1 ? 'them' : 'it'}) cannot be combined with ${r.core.join(', ')} (only ${CORE})`,
+        { arguments: [...r.legacy, ...r.core] },
+      );
+    case 'absent':
+      return GatewayError.badInput(`${kind}: ${r.args.join(', ')} needs ${NAMESPACE[r.needs]}, which this site does not offer`, { arguments: [...r.args] });
+    case 'neither':
+      return new GatewayError('NAMESPACE_UNAVAILABLE', `${kind}: this site offers neither ${CORE} nor ${LEGACY}`);
+    case 'undeclared':
+      return refusal(site, kind, r.routes.map((x) => ({ draft: drafts[x.iface], params: [...x.params] })));
   }
-  if (legacyOnly.length && !site.hasLegacy) throw GatewayError.badInput(`${kind}: ${legacyOnly.join(', ')} needs ${LEGACY}, which this site does not offer`, { arguments: legacyOnly });
-  if (coreOnly.length && !site.hasCore) throw GatewayError.badInput(`${kind}: ${coreOnly.join(', ')} needs ${CORE}, which this site does not offer`, { arguments: coreOnly });
-  const offered: Iface[] = [];
-  if (site.hasLegacy && !coreOnly.length) offered.push('legacy');
-  if (site.hasCore && !legacyOnly.length) offered.push('core');
-  if (!offered.length) throw new GatewayError('NAMESPACE_UNAVAILABLE', `${kind}: this site offers neither ${CORE} nor ${LEGACY}`);
-  const refusals: { draft: Draft; params: string[] }[] = [];
-  const ok: Draft[] = [];
-  for (const iface of offered) {
-    const d = drafts[iface]!;
-    const missing = undeclared(site, kind, d);
-    if (missing.length) refusals.push({ draft: d, params: missing });
-    else ok.push(d);
-  }
-  const chosen = ok.find((d) => d.iface === prefer) ?? ok[0];
-  if (chosen) return chosen;
-  throw refusal(site, kind, refusals);
 }
 
 /** The BAD_USER_INPUT for arguments no offered list route declares. */
@@ -194,11 +209,12 @@ export const WITH_IDS: readonly string[] = ['ids', 'status'] satisfies (keyof Ev
  * it is about twice as fast as calendar-core/v1, and it is the one that filters
  * by category and tag (TEC 6.15's calendar-core list ignores `categories` and
  * `tags`, docs/real-sites.md), so term filters need it. calendar-core/v1
- * serves the filters only it has. `prefer` (from the fields an operation
- * selects, resolvers/selection.ts) picks between interfaces that can both
- * answer; each interface's list must declare every parameter it is sent.
+ * serves the filters only it has. Between interfaces that can both answer,
+ * the one that serves every field an operation selects (`fields`,
+ * resolvers/selection.ts), then `prefer`, picks; each interface's list must
+ * declare every parameter it is sent.
  */
-export function planEvents(site: SiteInfo, where: EventsWhere = {}, orderBy?: EventsOrderBy | null, prefer: Iface = 'legacy'): ListPlan {
+export function planEvents(site: SiteInfo, where: EventsWhere = {}, orderBy?: EventsOrderBy | null, prefer: Iface = 'legacy', fields?: Iterable<string>): ListPlan {
   const statuses = where.status ?? [];
   const legacyOnly = given(where, ['categorySlugs', 'tagSlugs', 'categoryIds', 'tagIds']);
   if (statuses.some((s) => !CORE_STATUSES.includes(s))) legacyOnly.push(`where.status ${statuses.filter((s) => !CORE_STATUSES.includes(s)).join('/')}`);
@@ -250,12 +266,12 @@ export function planEvents(site: SiteInfo, where: EventsWhere = {}, orderBy?: Ev
     }
   });
   // `strict_dates` (TEC 6.0.2+) goes only to a legacy list that declares it, like every parameter.
-  const chosen = choose(site, 'events', { legacy, core }, legacyOnly, coreOnly, prefer);
+  const chosen = choose(site, 'events', { legacy, core }, legacyOnly, coreOnly, { prefer, type: 'Event', fields });
   return { iface: chosen.iface, query: chosen.query };
 }
 
-/** Lists of venues or organizers (spec A2 / B3); calendar-core/v1 is preferred unless `prefer` says otherwise. */
-export function planPlaces(site: SiteInfo, kind: 'venues' | 'organizers', where: PlacesWhere = {}, prefer: Iface = 'core'): ListPlan {
+/** Lists of venues or organizers (spec A2 / B3); calendar-core/v1 is preferred unless the selected `fields` or `prefer` say otherwise. */
+export function planPlaces(site: SiteInfo, kind: 'venues' | 'organizers', where: PlacesWhere = {}, prefer: Iface = 'core', fields?: Iterable<string>): ListPlan {
   const statuses = where.status ?? [];
   const coreOnly: string[] = [];
   const legacyOnly: string[] = [];
@@ -278,7 +294,7 @@ export function planPlaces(site: SiteInfo, kind: 'venues' | 'organizers', where:
     putGeo(put, where.geolocation);
     copy(where, put, [['hasGeolocation', 'has_geoloc'], ['near', 'near']]);
   });
-  const chosen = choose(site, kind, { legacy, core }, legacyOnly, coreOnly, prefer);
+  const chosen = choose(site, kind, { legacy, core }, legacyOnly, coreOnly, { prefer, type: TYPE_OF[kind], fields });
   return { iface: chosen.iface, query: chosen.query };
 }
 

@@ -5,12 +5,13 @@
  * one copy lacks is read from the other interface's copy (resolvers/fields.ts)
  * only where that copy can have it; where neither can, it is null and costs no
  * request. A list is served by the interface that has every selected field,
- * when its filters allow (`preferFor`). Pure data; test/mapping/served.test.ts
+ * when its filters allow (`preferFor`, and the interface choice of choose.ts). Pure data; test/mapping/served.test.ts
  * holds these sets against what the mappings produce.
  */
-import type { Iface } from './where.ts';
+import type { Iface, PostType } from './vocabulary.ts';
 
-export type CalendarKind = 'Event' | 'Venue' | 'Organizer';
+/** The graph types whose fields the interfaces serve differently. */
+export type CalendarKind = PostType;
 
 export const NEVER_SERVED: Readonly<Record<Iface, Readonly<Record<CalendarKind, ReadonlySet<string>>>>> = {
   legacy: {
