@@ -59,6 +59,15 @@ export const configSchema = z.object({
    * send no Authorization (server-to-server jobs). Unset: such callers are anonymous.
    */
   serviceAuth: z.string().regex(/^[^:]+:.+$/, 'must be user:application-password').optional(),
+  /**
+   * `AUTH_SCHEMES`: the Authorization schemes passed to the site. Basic (WordPress application
+   * passwords) always; add another (`Basic,Bearer`) only for a site whose plugins read it: a header
+   * of any other scheme is refused (401), never served as anonymous (src/authorization.ts).
+   */
+  authSchemes: z
+    .array(z.string().regex(/^[A-Za-z][A-Za-z0-9._~+-]*$/, 'must be an HTTP authentication scheme name such as Basic or Bearer'))
+    .default(['Basic'])
+    .transform((l) => (l.some((s) => s.toLowerCase() === 'basic') ? l : ['Basic', ...l])),
   /** The upstream client; its defaults and their reasons are the client's own (UPSTREAM_DEFAULTS, upstream/defaults.ts). */
   upstream: z
     .object({
@@ -514,6 +523,7 @@ export const SETTINGS: readonly Setting[] = [
     meaning: "the site's REST root, e.g. https://example.org/wp-json/ (or a ?rest_route= root)", unset: 'start the embedded sandbox',
   },
   { env: 'SITEGRAPH_SERVICE_AUTH', path: 'serviceAuth', kind: 'string', meaning: 'user:application-password for callers without credentials', unset: 'such callers are anonymous' },
+  { env: 'AUTH_SCHEMES', path: 'authSchemes', kind: 'list', meaning: 'Authorization schemes passed to the site (Basic always; e.g. Basic,Bearer for a token plugin); others are refused with 401' },
   { env: 'REDIS_URL', path: 'redisUrl', kind: 'string', meaning: 'Redis shared by several gateway instances (redis://host:6379/0)', unset: 'each instance keeps its stores in memory' },
   { env: 'REDIS_KEY_PREFIX', path: 'redisKeyPrefix', kind: 'string', meaning: "prefix of every Redis key (then the site's hash)" },
   { env: 'UPSTREAM_CONNECTIONS', path: 'upstream.connections', kind: 'int', meaning: 'undici pool connections per origin' },

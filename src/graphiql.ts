@@ -143,8 +143,11 @@ const FETCHER = String.raw`
   const plain = GraphiQL.createFetcher({ url: endpoint.href });
   const overWs = new URLSearchParams(location.search).get('subscriptions') === 'ws';
   const clients = new Map();
+  // The headers editor's entries with a value: its blank Authorization is not sent (the gateway would
+  // take it for none anyway, but a proxy on the way might not).
+  const filled = (headers) => Object.fromEntries(Object.entries(headers || {}).filter(([, v]) => typeof v === 'string' && v.trim() !== ''));
   const clientFor = (headers) => {
-    const given = Object.fromEntries(Object.entries(headers || {}).filter(([, v]) => typeof v === 'string' && v !== ''));
+    const given = filled(headers);
     const key = JSON.stringify(given);
     if (!clients.has(key)) {
       clients.set(key, overWs
@@ -164,7 +167,7 @@ const FETCHER = String.raw`
     // document does not define is dropped when the document holds one operation.
     if (params.operationName && ops.length === 1 && ops[0].name !== params.operationName) params = { ...params, operationName: ops[0].name };
     const op = params.operationName ? ops.find((o) => o.name === params.operationName) : ops[0];
-    return op !== undefined && op.type === 'subscription' ? clientFor(opts && opts.headers).iterate(params) : plain(params, opts);
+    return op !== undefined && op.type === 'subscription' ? clientFor(opts && opts.headers).iterate(params) : plain(params, { ...opts, headers: filled(opts && opts.headers) });
   };
 `;
 

@@ -40,6 +40,7 @@ import { createTracing, type Tracing } from './telemetry.ts';
 import { tracingPlugin } from './plugins/tracing.ts';
 import { GatewayError, isGatewayError } from './errors.ts';
 import { json, readBody } from './http.ts';
+import { authorizationOf, unauthenticatedAnswer } from './authorization.ts';
 import { adminPortOf } from './config.ts';
 import { portError } from './cli-kit.ts';
 import { Readiness } from './readiness.ts';
@@ -259,6 +260,15 @@ export async function startGateway(config: Config, upstreamUrl: string, options:
     }
     // CORS headers, and preflights answered before CSRF prevention sees them (cors.ts).
     if (cors(req, res)) return;
+    // An Authorization header the site could not read is refused here, not served as anonymous (authorization.ts).
+    const authorization = authorizationOf(req.headers.authorization, config.authSchemes);
+    if (authorization instanceof GatewayError) {
+      const answer = unauthenticatedAnswer(authorization);
+      for (const [k, v] of Object.entries(answer.headers)) res.setHeader(k, v);
+      return json(res, answer.status, answer.body);
+    }
+    if (authorization === undefined) delete req.headers.authorization;
+    else req.headers.authorization = authorization;
     if (live?.accepts(req, url)) return live.serve(req, res, url);
     await observer.track(req, res, (record) => graphql(req, res, url, method, record));
   }

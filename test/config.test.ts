@@ -16,6 +16,7 @@ const DEFAULTS: Record<string, unknown> = {
   host: '127.0.0.1',
   upstreamUrl: undefined,
   serviceAuth: undefined,
+  authSchemes: ['Basic'],
   'upstream.connections': 16,
   'upstream.connectTimeoutMs': 2000,
   'upstream.headersTimeoutMs': 10000,

@@ -15,6 +15,7 @@ import {
   type DocumentNode, type ExecutionArgs, type GraphQLFormattedError, type GraphQLSchema,
 } from 'graphql';
 import type { Config } from '../config.ts';
+import { authorizationOf } from '../authorization.ts';
 import { GatewayError } from '../errors.ts';
 import { maxAliasesRule, maxDepthRule } from '../limits.ts';
 import { limitsCheck } from '../plugins/limits.ts';
@@ -38,6 +39,8 @@ export interface OperationParams {
 export interface Caller {
   credential: Credential;
   caller: string;
+  /** The Authorization header could not be read by the site: every operation of this caller is refused with it. */
+  refused?: GatewayError;
 }
 
 export interface OperationDeps {
@@ -55,12 +58,13 @@ const sha = (s: string) => createHash('sha256').update(s).digest('base64url').sl
 
 /** Request headers (lower-case) -> the caller. `ip` is the client's address as the rate limits see it. */
 export function callerOf(config: Config, headers: Readonly<Record<string, string | string[] | undefined>>, req: IncomingMessage): Caller {
-  const authorization = first(headers.authorization) || undefined;
+  const checked = authorizationOf(headers.authorization, config.authSchemes);
+  const authorization = checked instanceof GatewayError ? undefined : checked;
   const own: Record<string, string | undefined> = { authorization };
   for (const h of SECRET_HEADERS) own[h] = first(headers[h]) || undefined;
   const key = sha(JSON.stringify(own));
   const caller = config.rateLimit.key === 'credential' && authorization ? `cred:${sha(authorization)}` : `ip:${clientIp(req, config.rateLimit.trustProxyHops)}`;
-  return { credential: { key, authorization, headers: own }, caller };
+  return { credential: { key, authorization, headers: own }, caller, ...(checked instanceof GatewayError ? { refused: checked } : {}) };
 }
 
 /**

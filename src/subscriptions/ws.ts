@@ -76,6 +76,7 @@ export function wsTransport(deps: WsDeps) {
     },
     async onSubscribe(ctx, _id, payload) {
       const caller = ctx.extra.caller!;
+      if (caller.refused) return [caller.refused];
       if (deps.rateLimiter) {
         const d = await deps.rateLimiter.hit(clientKey(ctx.extra.request, config.rateLimit));
         if (!d.allowed) {

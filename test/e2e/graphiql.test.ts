@@ -36,6 +36,11 @@ describe('GraphiQL in a browser', () => {
       const u = new URL(req.url());
       if (!['127.0.0.1', 'localhost'].includes(u.hostname) && u.protocol.startsWith('http')) external.push(req.url());
     });
+    // What the page sends to /graphql: its blank headers editor adds no Authorization header.
+    const sent: Record<string, string>[] = [];
+    page.on('request', (req) => {
+      if (req.method() === 'POST' && new URL(req.url()).pathname === '/graphql') sent.push(req.headers());
+    });
     await page.goto(h.gateway.url, { waitUntil: 'load' });
     await page.locator('.graphiql-container').waitFor({ timeout: 20_000 });
     // The schema arrives by introspection; the docs explorer then lists the root types.
@@ -46,6 +51,8 @@ describe('GraphiQL in a browser', () => {
     expect(text).toContain('"events"');
     expect(text).not.toContain('"errors"');
     expect(external).toEqual([]);
+    expect(sent.length).toBeGreaterThanOrEqual(2);
+    expect(sent.filter((h) => 'authorization' in h)).toEqual([]);
     await page.close();
   }, 60_000);
 
