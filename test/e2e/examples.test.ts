@@ -1,6 +1,6 @@
 /**
- * Every example a user is shown runs: each GraphQL block of the README and each
- * GraphiQL tab, against both kinds of site, answers data with no errors and no
+ * Every example a user is shown runs: each GraphQL block of the README, of the
+ * manual's pages that carry examples (PAGES) and each GraphiQL tab, against both kinds of site, answers data with no errors and no
  * null at its top level. An example marked `# needs: calendar batching` runs
  * against a site that marks calendar writes `allow_batch` (real sites do not);
  * one marked `# needs: calendar-core/v1` is refused clearly by a site without it.
@@ -19,8 +19,17 @@ interface Example {
   core: boolean;
 }
 
-function readmeExamples(): Example[] {
-  const text = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+/**
+ * The documents whose ```graphql blocks are run, each with the fewest operations it must
+ * hold (a page that lost its examples, or a fence that no longer matches, fails here).
+ */
+const PAGES: Record<string, number> = {
+  'README.md': 1, // the first query
+  'docs/graph.md': 4, // the example queries
+};
+
+function pageExamples(page: string): Example[] {
+  const text = readFileSync(new URL(`../../${page}`, import.meta.url), 'utf8');
   const out: Example[] = [];
   for (const [i, m] of [...text.matchAll(/```graphql\n([\s\S]*?)```/g)].entries()) {
     const block = m[1]!;
@@ -31,7 +40,7 @@ function readmeExamples(): Example[] {
       // A `# needs: calendar-core/v1` comment applies to the operation that follows it.
       const before = block.slice(0, def.loc!.start).split('\n').slice(-3).join('\n');
       const core = /# needs: calendar-core\/v1/.test(before);
-      out.push({ name: `README block ${i + 1}: ${query.replace(/\s+/g, ' ').slice(0, 90)}`, query, mutation: def.operation === 'mutation', batching, core });
+      out.push({ name: `${page} block ${i + 1}: ${query.replace(/\s+/g, ' ').slice(0, 90)}`, query, mutation: def.operation === 'mutation', batching, core });
     }
   }
   return out;
@@ -44,7 +53,8 @@ const VARIABLES: Record<string, unknown> = {
   inputs: [1, 2, 3].map((n) => ({ title: `Example ${n}`, startDate: `${day(30 + n)}T18:00:00+00:00`, endDate: `${day(30 + n)}T20:00:00+00:00`, timezone: 'UTC' })),
 };
 
-const README = readmeExamples();
+const BY_PAGE = Object.fromEntries(Object.keys(PAGES).map((page) => [page, pageExamples(page)]));
+const DOCS = Object.values(BY_PAGE).flat();
 const TABS: Example[] = examples().map((e) => ({ name: `GraphiQL tab: ${e.title}`, query: e.query, mutation: false, batching: false, core: false }));
 
 describe.each(SITE_SHAPES)('the examples ($shape)', ({ sandbox, hasCore }) => {
@@ -60,12 +70,13 @@ describe.each(SITE_SHAPES)('the examples ($shape)', ({ sandbox, hasCore }) => {
   });
 
   it('finds the examples', () => {
-    expect(README.length).toBeGreaterThanOrEqual(10);
+    for (const [page, least] of Object.entries(PAGES)) expect(BY_PAGE[page]!.length, page).toBeGreaterThanOrEqual(least);
+    expect(DOCS.length).toBeGreaterThanOrEqual(6);
     expect(TABS.length).toBe(5);
   });
 
   const noCore = !hasCore;
-  for (const ex of [...TABS, ...README]) {
+  for (const ex of [...TABS, ...DOCS]) {
     it.runIf(!(ex.batching && noCore))(ex.name, async () => {
       const harness = ex.batching ? batchable : h;
       const r = await harness.gql(ex.query, VARIABLES, ex.mutation ? 'admin' : null);
