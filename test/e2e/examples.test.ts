@@ -25,6 +25,7 @@ interface Example {
  */
 const PAGES: Record<string, number> = {
   'README.md': 1, // the first query
+  'docs/writes.md': 6, // single, bulk and atomic writes
   'docs/graph.md': 4, // the example queries
 };
 
