@@ -12,58 +12,48 @@
  * (SEO indexables, facets, the audit log, governance reports). Guessing
  * exact keys would miss some; a family costs a few extra misses.
  */
+import { DERIVED_FAMILIES, FAMILIES, READING_POSTS, SECRET_PARAMS, namespaceOfPath } from '../namespaces/catalog.ts';
 import type { UpstreamRequest } from '../upstream/client.ts';
 
-/** The family of every REST path the gateway reads, by namespace prefix. */
-const FAMILIES: readonly (readonly [prefix: string, family: string])[] = [
-  // calendar-core/v1 and /v2/onboarding, the legacy calendar/events/v1, views, aggregator, automation: one event store.
-  ['/calendar', 'calendar'],
-  // Posts, and what is computed from one post: blocks, oEmbed, duplicate-post.
-  ['/core/', 'content'],
-  ['/site-blocks/', 'content'],
-  ['/oembed/', 'content'],
-  ['/duplicate-post/', 'content'],
-  ['/seo/', 'seo'],
-  ['/facet/', 'facet'],
-  ['/site-governance/', 'governance'],
-  ['/site-audit-log/', 'audit'],
-];
-
-/** Anything else: the root index, `site/v1`, namespaces the gateway does not model. */
+/**
+ * Anything else: the root index, `site/v1`, namespaces the gateway does not
+ * model. The family of a REST path is its namespace's (each namespace's
+ * descriptor, src/namespaces/<ns>/namespace.ts, says it).
+ */
 const OTHER = 'other';
 
-/** Families whose answers the site computes from content of every kind: any write can change them. */
-const DERIVED = ['seo', 'facet', 'governance', 'audit', OTHER] as const;
+/** Families whose answers the site computes from content of every kind (the descriptors say which): any write can change them. */
+const DERIVED: readonly string[] = [...new Set([...DERIVED_FAMILIES, OTHER])];
 
-export const ALL_FAMILIES: readonly string[] = [...new Set([...FAMILIES.map(([, f]) => f), OTHER])];
+export const ALL_FAMILIES: readonly string[] = [...new Set([...FAMILIES, OTHER])];
 
 export function familyOf(path: string): string {
-  for (const [prefix, family] of FAMILIES) if (path.startsWith(prefix)) return family;
-  return OTHER;
+  return namespaceOfPath(path)?.family ?? OTHER;
 }
 
 /**
- * POSTs that only read (a search body too large for a query string); they
- * invalidate nothing. Everything else that is not GET/HEAD is a write.
+ * POSTs that only read (a search body too large for a query string; their
+ * namespaces' descriptors list them); they invalidate nothing. Everything else
+ * that is not GET/HEAD is a write.
  */
-const READING_POSTS = new Set(['/facet/v1/fetch', '/calendar/views/v2/html']);
+const READS = new Set(READING_POSTS);
 
 /** True for the requests that can change the site (and so must invalidate). */
 export function isWrite(req: Pick<UpstreamRequest, 'method' | 'path'>): boolean {
   if (req.method === 'GET' || req.method === 'HEAD') return false;
-  return !(req.method === 'POST' && READING_POSTS.has(req.path));
+  return !(req.method === 'POST' && READS.has(req.path));
 }
 
 /**
  * The families a write can have changed: its own, those of a batch's items,
- * and the derived ones. Duplicating or an item path we cannot read: all of them.
+ * and the derived ones. A write that can land anywhere (duplicating: its
+ * descriptor says so) or an item path we cannot read: all of them.
  */
 export function familiesWrittenBy(req: Pick<UpstreamRequest, 'path' | 'body'>): string[] {
   const own = new Set<string>(DERIVED);
   const add = (path: unknown): boolean => {
     if (typeof path !== 'string' || !path.startsWith('/')) return false;
-    // A duplicated post may be an event: it lands in either store.
-    if (path.startsWith('/duplicate-post/')) return false;
+    if (namespaceOfPath(path)?.writesAnyFamily) return false;
     own.add(familyOf(path));
     return true;
   };
@@ -78,14 +68,17 @@ export function familiesWrittenBy(req: Pick<UpstreamRequest, 'path' | 'body'>): 
 }
 
 /**
- * Query parameters that carry a credential (automation tokens, governance API
- * keys, consumer secrets). A GET carrying one is never cached: what a secret
- * opened stays out of the store, even under a key only its holder can reach.
+ * Query parameters that carry a credential: those the namespaces' descriptors
+ * declare (automation tokens and consumer secrets, governance API keys, the
+ * embed's nonce), and the names any plugin gives one. A GET carrying one is
+ * never cached: what a secret opened stays out of the store, even under a key
+ * only its holder can reach.
  */
-const SECRET_PARAMS = /^(access_token|tec_access_token|api_key|apikey|consumer_secret|consumer_key|client_secret|password|token|_wpnonce|secret)$/i;
+const GENERIC_SECRET_PARAMS = ['tec_access_token', 'apikey', 'consumer_key', 'client_secret', 'password', 'token', 'secret'];
+const SECRET_PARAM_NAMES = new Set([...SECRET_PARAMS, ...GENERIC_SECRET_PARAMS].map((n) => n.toLowerCase()));
 
 export function carriesSecret(req: Pick<UpstreamRequest, 'query' | 'headers'>): boolean {
-  for (const [k, v] of Object.entries(req.query ?? {})) if (v !== undefined && v !== null && SECRET_PARAMS.test(k)) return true;
+  for (const [k, v] of Object.entries(req.query ?? {})) if (v !== undefined && v !== null && SECRET_PARAM_NAMES.has(k.toLowerCase())) return true;
   for (const k of Object.keys(req.headers ?? {})) if (/^(authorization|x-wp-nonce|cookie)$/i.test(k)) return true;
   return false;
 }

@@ -18,12 +18,17 @@
 import type { ApolloServerPlugin, GraphQLRequestContext } from '@apollo/server';
 import { getNamedType, getNullableType, isInputObjectType, isListType, type GraphQLInputType } from 'graphql';
 import { forEachField, perOperation, resolveOperation } from '../limits.ts';
+import { SECRET_ARGUMENTS as SECRET_ARGUMENT_NAMES, SECRET_HEADERS as SECRET_HEADER_NAMES } from '../namespaces/catalog.ts';
 import { REDACTED, redactValues, secretForms } from '../redact.ts';
 
-/** Headers whose values are secrets (lower-case). */
-export const SECRET_HEADERS = ['x-governance-api-key', 'x-automation-token'] as const;
-/** Argument and input-field names whose values are secrets. */
-export const SECRET_ARGUMENTS = /^(apiKey|accessToken|consumerSecret|password|secret|token)$/;
+/** Headers whose values are secrets (lower-case): those the namespaces' descriptors declare (src/namespaces/catalog.ts). */
+export const SECRET_HEADERS: readonly string[] = SECRET_HEADER_NAMES;
+/**
+ * Argument and input-field names whose values are secrets: those the
+ * namespaces' descriptors declare (`apiKey`, `accessToken`, `consumerSecret`),
+ * and the names any field gives one.
+ */
+export const SECRET_ARGUMENTS = new RegExp(`^(${[...SECRET_ARGUMENT_NAMES, 'password', 'secret', 'token'].join('|')})$`);
 
 /** `user:password` -> the forms it travels in: the pair, the password, the Basic token. */
 export function credentialSecrets(userPass: string): string[] {

@@ -1,12 +1,12 @@
-/** The root index and the namespace indexes: the only place their paths are built. */
+/**
+ * The root index and the namespace indexes: the only place their paths are
+ * built. Which namespaces the spec indexes is each namespace's descriptor's
+ * to say (src/namespaces/catalog.ts); the session names a namespace the site
+ * lacks from that list.
+ */
 import type { UpstreamSession } from './client.ts';
 
-/** Every namespace index of both spec documents (spec: "Index routes exist for: ..."). */
-export const INDEXED_NAMESPACES = [
-  'oembed/1.0', 'site-audit-log/v1', 'site-governance/v1', 'seo/v1', 'site-blocks/v1', 'calendar/aggregator/v1',
-  'calendar/events/v1', 'calendar/views/v2', 'calendar-core/v2/onboarding', 'calendar-core/v1', 'calendar/automation-a/v1',
-  'calendar/automation-b/v1', 'duplicate-post/v1', 'site/v1', 'facet/v1', 'core/v2',
-] as const;
+export { INDEXED_NAMESPACES } from '../namespaces/catalog.ts';
 
 /** `GET /<namespace>`: `{namespace, routes, _links}`. */
 export async function namespaceIndex(session: UpstreamSession, namespace: string): Promise<unknown> {
