@@ -82,8 +82,9 @@ async function sandbox(latencyMs: number): Promise<{ url: string; requests: () =
 
 /** A gateway process: its GraphQL URL and its admin listener's (metrics). */
 async function gatewayProcess(upstream: string, env: Record<string, string>): Promise<{ url: string; adminUrl: string }> {
-  const banner = await child(['src/main.ts', '--upstream', upstream, '--port', '0'], { LOG_LEVEL: 'warn', LOG_FORMAT: 'json', ...env }, /(sitegraph GraphQL: http:\/\/\S+\/graphql[^\n]*\nsitegraph admin: http:\/\/\S+)/);
-  const [, url, adminUrl] = /GraphQL: (\S+)[\s\S]*admin: (\S+)/.exec(banner)!;
+  const banner = await child(['src/main.ts', '--upstream', upstream, '--port', '0'], { LOG_LEVEL: 'warn', LOG_FORMAT: 'json', ...env }, /(sitegraph GraphQL: http:\/\/\S+\/graphql[\s\S]*?sitegraph admin: http:\/\/[^\s"]+)/);
+  // LOG_FORMAT=json: the banner's lines are JSON lines whose msg holds the same text.
+  const [, url, adminUrl] = /GraphQL: (\S+)[\s\S]*admin: ([^\s"]+)/.exec(banner)!;
   return { url: url!, adminUrl: adminUrl! };
 }
 

@@ -9,6 +9,7 @@
  */
 // First: graphql-js reads NODE_ENV when it is loaded (production unless set).
 import './production.ts';
+import { hostname } from 'node:os';
 import { UsageError, assertPortFree, columns, parseFlags, portError, runCli, stopOnSignals, type FlagSpec } from './cli-kit.ts';
 import { CONFIG_FILE_SETTING, ConfigError, SETTINGS, adminPortOf, loadConfig, settingDefault, upstreamHint } from './config.ts';
 import { loadSandbox, type DemoOptions, type DemoSandbox, type SandboxModule } from './demo.ts';
@@ -73,28 +74,37 @@ async function main(): Promise<void> {
     await sandbox?.close();
     throw portError(err, config.host, config.port, hint) ?? err;
   });
-  if (sandbox) console.log(demo!.sandboxBanner(sandbox));
-  console.log(`sitegraph GraphQL: ${gateway.url} (open it in a browser for GraphiQL)`);
-  console.log(`sitegraph admin: ${gateway.adminUrl} (GET /metrics, GET /readyz, POST /purge)`);
-  console.log(`upstream: ${upstream}`);
+  // The banner: plain lines, or with LOG_FORMAT=json one JSON line each (pino's shape, the same text
+  // as `msg`, the values as fields), so a log pipeline reads it with the rest. Written at any LOG_LEVEL.
+  const banner: [string, Record<string, unknown>][] = [];
+  if (sandbox) banner.push([demo!.sandboxBanner(sandbox), { sandbox: sandbox.url }]);
+  banner.push([`sitegraph GraphQL: ${gateway.url} (open it in a browser for GraphiQL)`, { graphql: gateway.url }]);
+  banner.push([`sitegraph admin: ${gateway.adminUrl} (GET /metrics, GET /readyz, POST /purge)`, { admin: gateway.adminUrl }]);
+  banner.push([`upstream: ${upstream}`, { upstream }]);
   // A URL that does not look like a REST root starts anyway, with the likely fix (/readyz stays 503).
   const advice = config.upstreamUrl ? upstreamHint(config.upstreamUrl) : undefined;
-  if (advice) console.log(advice);
-  // REDIS_URL set: whether it answered at start, and where this site's keys live (README "Redis").
+  if (advice) banner.push([advice, { advice: true }]);
+  // REDIS_URL set: whether it answered at start, and where this site's keys live (docs/production.md "Redis").
   if (gateway.redis) {
-    console.log(
+    banner.push(
       gateway.redis.up
-        ? `redis: ${gateway.redis.label} (keys under ${gateway.redis.keys.root})`
-        : `redis: ${gateway.redis.label} cannot be reached (${gateway.redis.problem ?? 'no answer'}): serving uncached until it can; /readyz says degraded`,
+        ? [`redis: ${gateway.redis.label} (keys under ${gateway.redis.keys.root})`, { redis: gateway.redis.label, redisUp: true }]
+        : [`redis: ${gateway.redis.label} cannot be reached (${gateway.redis.problem ?? 'no answer'}): serving uncached until it can; /readyz says degraded`, { redis: gateway.redis.label, redisUp: false }],
     );
   }
-  // OTEL_* set: say where the spans go (README "Tracing (OpenTelemetry)").
-  if (gateway.tracing) console.log(gateway.tracing.description);
+  // OTEL_* set: say where the spans go (docs/production.md "Tracing (OpenTelemetry)").
+  if (gateway.tracing) banner.push([gateway.tracing.description, { tracing: true }]);
+  for (const [msg, fields] of banner) console.log(config.log.format === 'json' ? bannerLine(msg, fields) : msg);
   // 15 s: Apollo gives requests in flight 10 s to finish, then the rest closes in moments.
   stopOnSignals('sitegraph', async () => {
     await gateway.close();
     await sandbox?.close();
   }, 15_000);
+}
+
+/** A banner line as the JSON logger writes its lines (level 30 is pino's info). */
+function bannerLine(msg: string, fields: Record<string, unknown>): string {
+  return JSON.stringify({ level: 30, time: Date.now(), service: 'sitegraph', pid: process.pid, hostname: hostname(), banner: true, ...fields, msg });
 }
 
 runCli('sitegraph', main, [ConfigError]);

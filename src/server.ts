@@ -41,6 +41,7 @@ import { tracingPlugin } from './plugins/tracing.ts';
 import { GatewayError, isGatewayError } from './errors.ts';
 import { json, readBody } from './http.ts';
 import { authorizationOf, unauthenticatedAnswer } from './authorization.ts';
+import { introspectionOffRule } from './introspection.ts';
 import { adminPortOf } from './config.ts';
 import { portError } from './cli-kit.ts';
 import { Readiness } from './readiness.ts';
@@ -181,7 +182,8 @@ export async function startGateway(config: Config, upstreamUrl: string, options:
   const schema = config.federation ? buildFederatedSchema() : buildSchema();
   const apollo = new ApolloServer<Context>({
     schema,
-    introspection: config.introspection,
+    // Always on for Apollo: INTROSPECTION=0 is our own rule below, whose refusal names the setting.
+    introspection: true,
     // SAFELIST=1: no APQ registration, which would let any client add to the list (plugins/safelist.ts).
     ...(persisted?.safelist ? { persistedQueries: false as const } : {}),
     // With REDIS_URL, APQ registrations are shared by every instance (cache/apq.ts).
@@ -196,6 +198,7 @@ export async function startGateway(config: Config, upstreamUrl: string, options:
     validationRules: [
       maxDepthRule(config.limits.maxDepth),
       maxAliasesRule(config.limits.maxAliases),
+      ...(config.introspection ? [] : [introspectionOffRule]),
     ],
     plugins: [
       // First: the operation line is written whatever a later plugin decides.

@@ -179,3 +179,28 @@ describe('config file', () => {
     }
   }, 180_000);
 });
+
+describe('LOG_FORMAT=json', () => {
+  let sandbox: RunningSandbox;
+  beforeAll(async () => (sandbox = await startSandbox({ db: ':memory:', port: 0 })));
+  afterAll(() => sandbox?.close());
+
+  it('writes the banner as JSON lines like the rest of the log, its values as fields', async () => {
+    const cli = await startCli(GATEWAY_CLI, ['--upstream', sandbox.url, '--port', String(await freePort())], { LOG_FORMAT: 'json', LOG_LEVEL: 'warn', ADMIN_PORT: '0' });
+    try {
+      const lines = cli.output().trim().split('\n');
+      const parsed = lines.map((l) => {
+        try {
+          return JSON.parse(l) as Record<string, unknown>;
+        } catch {
+          throw new Error(`not a JSON line: ${l}`);
+        }
+      });
+      const gql = parsed.find((l) => l.graphql);
+      expect(gql).toMatchObject({ level: 30, service: 'sitegraph', banner: true, graphql: cli.url, msg: `sitegraph GraphQL: ${cli.url} (open it in a browser for GraphiQL)` });
+      expect(parsed.some((l) => typeof l.admin === 'string' && /^http:\/\/127\.0\.0\.1:\d+$/.test(l.admin))).toBe(true);
+    } finally {
+      expect(await cli.stop()).toBe(0);
+    }
+  }, 90_000);
+});

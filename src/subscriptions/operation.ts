@@ -11,11 +11,12 @@
 import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import {
-  GraphQLError, NoSchemaIntrospectionCustomRule, getOperationAST, parse, specifiedRules, validate,
+  GraphQLError, getOperationAST, parse, specifiedRules, validate,
   type DocumentNode, type ExecutionArgs, type GraphQLFormattedError, type GraphQLSchema,
 } from 'graphql';
 import type { Config } from '../config.ts';
 import { authorizationOf } from '../authorization.ts';
+import { introspectionOffRule } from '../introspection.ts';
 import { GatewayError } from '../errors.ts';
 import { maxAliasesRule, maxDepthRule } from '../limits.ts';
 import { limitsCheck } from '../plugins/limits.ts';
@@ -87,7 +88,7 @@ export function createOperations(deps: OperationDeps) {
     ...specifiedRules,
     maxDepthRule(config.limits.maxDepth),
     maxAliasesRule(config.limits.maxAliases),
-    ...(config.introspection ? [] : [NoSchemaIntrospectionCustomRule]),
+    ...(config.introspection ? [] : [introspectionOffRule]),
   ];
   const limits = limitsCheck(config.limits);
   const configured = config.serviceAuth ? credentialSecrets(config.serviceAuth) : [];

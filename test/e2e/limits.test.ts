@@ -168,7 +168,10 @@ describe('introspection inside the limits', () => {
     try {
       const r = await off.gql(`{ __schema { queryType { name } } }`);
       expect(r.status).toBe(400);
-      expect(r.errors![0]!.message).toMatch(/introspection is not allowed/i);
+      expect(r.errors![0]!.message).toMatch(/^Introspection is turned off on this gateway \(INTROSPECTION=0\), so "__schema" cannot be queried/);
+      expect(r.errors![0]!.message).not.toMatch(/ApolloServer/);
+      expect(r.errors![0]!.extensions).toEqual({ code: 'GRAPHQL_VALIDATION_FAILED', setting: 'INTROSPECTION' });
+      expect((await off.gql(`{ __type(name: "Event") { name } }`)).errors![0]!.extensions!.setting).toBe('INTROSPECTION');
       const ok = await off.gql(`{ __typename site { name } }`);
       expect(ok.data).toEqual({ __typename: 'Query', site: { name: 'Sitegraph Sandbox' } });
     } finally {

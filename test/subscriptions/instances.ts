@@ -24,7 +24,7 @@ export async function startInstance(upstream: string, env: Record<string, string
   const [url, adminUrl] = await new Promise<[string, string]>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`gateway did not start in 60 s:\n${out}`)), 60_000);
     const check = () => {
-      const m = /sitegraph GraphQL: (http:\/\/\S+\/graphql).*\nsitegraph admin: (http:\/\/\S+)/.exec(out);
+      const m = /sitegraph GraphQL: (http:\/\/\S+\/graphql)[\s\S]*?sitegraph admin: (http:\/\/[^\s"]+)/.exec(out);
       if (!m) return;
       clearTimeout(timer);
       resolve([m[1]!, m[2]!]);
