@@ -5,7 +5,7 @@
  * resolvers as the plain schema, with the federation directives added here,
  * to the parsed document, so the `.graphql` files stay plain GraphQL:
  *
- * - `extend schema @link(url: ".../federation/v2.3", import: ["@key"])`;
+ * - `extend schema @link(url: ".../federation/v2.4", import: ["@key"])`;
  * - `@key(fields: "id")` on `Node` and on every type that implements it
  *   (Event, Venue, Organizer, Post, Category, Tag, Series), found in the AST,
  *   so a node type added later is keyed the day it implements `Node`.
@@ -30,12 +30,13 @@ import { buildSchema } from './schema.ts';
 import { GatewayError } from './errors.ts';
 
 /**
- * Federation 2.3: the first version with `@key` on interfaces (entity
- * interfaces, so other subgraphs can add fields to every `Node` with
- * `@interfaceObject`). Apollo Router 1.x/2.x, @apollo/gateway 2.3+ and Hive
- * Gateway all compose it; nothing newer is used.
+ * Federation 2.4: keys on interfaces (2.3: entity interfaces, so other
+ * subgraphs can add fields to every `Node` with `@interfaceObject`) and the
+ * subgraph's `Subscription` fields, which Apollo Router serves only from a
+ * 2.4 link (docs/subscriptions.md). Apollo Router 1.x/2.x, @apollo/gateway
+ * 2.4+ and Hive Gateway compose it; nothing newer is used.
  */
-export const FEDERATION_SPEC_URL = 'https://specs.apollo.dev/federation/v2.3';
+export const FEDERATION_SPEC_URL = 'https://specs.apollo.dev/federation/v2.4';
 
 /** The interface whose implementations are entities, keyed by their global `id`. */
 const NODE = 'Node';

@@ -6,7 +6,7 @@
  * `@interfaceObject`. Everything speaks HTTP on loopback; upstream requests are
  * counted in the sandbox's request log.
  */
-import { ApolloGateway, IntrospectAndCompose, RemoteGraphQLDataSource } from '@apollo/gateway';
+import { ApolloGateway, IntrospectAndCompose, LocalCompose, RemoteGraphQLDataSource } from '@apollo/gateway';
 import { ApolloServer } from '@apollo/server';
 import { startStandaloneServer } from '@apollo/server/standalone';
 import { buildSubgraphSchema } from '@apollo/subgraph';
@@ -14,7 +14,7 @@ import { parse } from 'graphql';
 import { Agent } from 'undici';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config.ts';
-import { buildFederatedSchema } from '../../src/federation.ts';
+import { buildFederatedSchema, federatedTypeDefs } from '../../src/federation.ts';
 import { buildSchema } from '../../src/schema.ts';
 import { startHarness, type GqlResult, type Harness } from '../helpers/gateway.ts';
 
@@ -180,7 +180,7 @@ describe('federation subgraph mode, the subgraph itself', () => {
     const r = await h.gql(`{ _service { sdl } }`);
     expect(r.errors).toBeUndefined();
     const sdl: string = r.data._service.sdl;
-    expect(sdl).toContain('@link(url: "https://specs.apollo.dev/federation/v2.3", import: ["@key"])');
+    expect(sdl).toContain('@link(url: "https://specs.apollo.dev/federation/v2.4", import: ["@key"])');
     for (const t of ['Event', 'Venue', 'Organizer', 'Post', 'Category', 'Tag', 'Series']) {
       expect(sdl).toMatch(new RegExp(`type ${t} implements Node\\s+@key\\(fields: "id"\\)`));
     }
@@ -251,6 +251,16 @@ describe('federation setting', () => {
     expect(loadConfig({}).federation).toBe(false);
     expect(loadConfig({ FEDERATION: '1' }).federation).toBe(true);
     expect(() => loadConfig({ FEDERATION: 'maybe' })).toThrow(ConfigError);
+  });
+
+  it('keeps its subscriptions in the composed supergraph (the link is Federation 2.4, which Apollo Router needs for them)', async () => {
+    const gateway = new ApolloGateway({ supergraphSdl: new LocalCompose({ localServiceList: [{ name: 'sitegraph', url: 'http://127.0.0.1:1/graphql', typeDefs: federatedTypeDefs() }] }) });
+    const { schema } = await gateway.load();
+    try {
+      expect(Object.keys(schema.getSubscriptionType()?.getFields() ?? {})).toEqual(expect.arrayContaining(['eventChanged', 'eventChangedById']));
+    } finally {
+      await gateway.stop();
+    }
   });
 
   it('adds _service and _entities only in subgraph mode', () => {
