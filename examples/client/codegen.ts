@@ -14,8 +14,9 @@ import { preset as clientPreset } from '@graphql-codegen/client-preset';
  *
  * - `graphql()`: give it an operation's text, get a typed document back;
  * - `persisted-documents.json`: `{ "sha256:<hex>": "<document>" }`, the manifest
- *   the gateway's `PERSISTED_DOCUMENTS` / `SAFELIST=1` take (README "Operation
- *   safelist and persisted queries"). Each document also carries its id
+ *   the gateway's `PERSISTED_DOCUMENTS` / `SAFELIST=1` take (docs/production.md,
+ *   "Operation safelist and persisted queries"; the example's client sends ids only,
+ *   so the gateway it calls must be started with this manifest). Each document also carries its id
  *   (`__meta__.hash`), which src/client.ts sends as `documentId`.
  *
  * Paths are relative to this file, so it works from any directory.

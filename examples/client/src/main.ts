@@ -1,6 +1,8 @@
 /**
  * The typed call: `npx tsx examples/client/src/main.ts [gateway URL]` (after
- * `npm run codegen:client`, with `npm start` running). `data` is fully typed:
+ * `npm run codegen:client`, with a gateway running that was given the manifest:
+ * `PERSISTED_DOCUMENTS=examples/client/src/gql/persisted-documents.json npm run dev`;
+ * the client sends ids only, see examples/client/README.md). `data` is fully typed:
  * `event.venues[0]?.title` is `string | null | undefined`, and a misspelled
  * field is a compile error.
  */
@@ -9,7 +11,8 @@ import { execute } from './client.ts';
 import { UpcomingEventsQuery } from './operations.ts';
 
 export async function upcomingTitles(endpoint: string, first = 5): Promise<string[]> {
-  const data = await execute(endpoint, UpcomingEventsQuery, { first });
+  // From now on: without a start date the list would begin with the site's earliest events.
+  const data = await execute(endpoint, UpcomingEventsQuery, { first, startDate: new Date().toISOString() });
   return (data.events?.nodes ?? []).map((event) => `${event.startDate ?? '?'} ${event.title ?? '(untitled)'} @ ${event.venues[0]?.title ?? 'no venue'}`);
 }
 
