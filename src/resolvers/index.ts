@@ -7,7 +7,7 @@ import { mutationsResolvers } from './mutations.ts';
 import { Organizer, Venue, placeQuery } from './places.ts';
 import { platformResolvers } from './platform.ts';
 import { DateTime, JSONScalar } from './scalars.ts';
-import { seoResolvers } from './seo.ts';
+import { seoResolvers } from '../namespaces/seo/resolvers.ts';
 import { Series, seriesQuery } from './series.ts';
 import { Namespace, siteMutation, siteQuery } from './site.ts';
 import { subscriptionResolvers } from './subscriptions.ts';

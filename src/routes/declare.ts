@@ -63,6 +63,8 @@ export interface DataStatus<A> {
 export interface Answer<A> {
   readonly status: number;
   readonly args: A;
+  /** The answer's headers (lower-case names). */
+  readonly headers: Readonly<Record<string, string>>;
 }
 
 export type Method = UpstreamRequest['method'];
@@ -76,6 +78,14 @@ export interface RouteDecl<A, T> {
   readonly query?: (a: A) => Record<string, QueryValue>;
   /** The JSON body of a write; undefined values are left out (the site applies its defaults). Default `{}` for writes. */
   readonly body?: (a: A) => Record<string, unknown>;
+  /** Request headers the route needs (`accept` of a CSV export); never a caller's secret (those are arguments). */
+  readonly headers?: Readonly<Record<string, string>>;
+  /**
+   * False when sending the request twice is not the same as once (a feed that
+   * pops what it answers): never retried, never cached. Default: GETs are
+   * idempotent, writes are not retried anyway.
+   */
+  readonly idempotent?: boolean | ((a: A) => boolean);
   /** Checks the arguments before anything is sent; throws BAD_USER_INPUT (`GatewayError.badInput`). */
   readonly check?: (a: A) => void;
   readonly dataStatus?: DataStatus<A>;
@@ -138,6 +148,8 @@ function bodyOf<A>(d: RouteDecl<A, unknown>, a: A): Record<string, unknown> {
 export function requestOf<A>(d: RouteDecl<A, unknown>, a: A): UpstreamRequest {
   const req: UpstreamRequest = { method: d.method, ...target(d, a) };
   if (d.query) req.query = d.query(a);
+  if (d.headers) req.headers = { ...d.headers };
+  if (d.idempotent !== undefined) req.idempotent = typeof d.idempotent === 'function' ? d.idempotent(a) : d.idempotent;
   if (d.method !== 'GET' && d.method !== 'HEAD') req.body = bodyOf(d, a);
   return req;
 }
@@ -162,7 +174,7 @@ export async function callRoute<A, T>(s: UpstreamSession, d: RouteDecl<A, T>, a:
   if (ds && res.status === ds.status && !ds.isData(res.body)) {
     throw ds.refusal?.(res.body, a, req.route) ?? fromUpstreamResponse(res.status, res.body, req.route, res.headers);
   }
-  return d.result(res.body, { status: res.status, args: a });
+  return d.result(res.body, { status: res.status, args: a, headers: res.headers });
 }
 
 /** The resolvers of every declared field of R, each served from its declaration through the operation's session. */

@@ -1,5 +1,5 @@
 /**
- * seo/v1 served from its declarations (src/routes/seo.ts): every field of
+ * seo/v1 served from its declarations (src/namespaces/seo/routes.ts): every field of
  * SeoQuery and SeoMutation has a resolver, and the declarations' coverage rows
  * are exactly the spec's seo/v1 routes but the index (which Query.namespace
  * reads). The behaviour of each field is proven end to end in
@@ -7,9 +7,9 @@
  */
 import { isObjectType } from 'graphql';
 import { describe, expect, it } from 'vitest';
-import { seoResolvers } from '../../src/resolvers/seo.ts';
+import { seoResolvers } from '../../src/namespaces/seo/resolvers.ts';
 import { fieldText } from '../../src/routes/route-use.ts';
-import { SEO_MUTATION_ROUTES, SEO_QUERY_ROUTES, SEO_ROUTES } from '../../src/routes/seo.ts';
+import { SEO_MUTATION_ROUTES, SEO_QUERY_ROUTES, SEO_ROUTES } from '../../src/namespaces/seo/routes.ts';
 import { readSpecRoutes } from '../../src/routes-tsv.ts';
 import { buildSchema } from '../../src/schema.ts';
 

@@ -1,17 +1,17 @@
 /**
  * Query.seo and Mutation.seo (schema/seo.graphql). Every field is served from
- * its route declaration (routes/seo.ts, derived by routes/declare.ts) but
+ * its route declaration (routes.ts, derived by src/routes/declare.ts) but
  * `importRedirects`, which sends many `createRedirect` requests through the
  * bulk writer. The roots carry nothing; a site without `seo/v1` (or one of its
  * routes) fails the fields that need it, at the operation's session's gate.
  */
-import type { Resolvers, SeoMutationResolvers, SeoQueryResolvers } from '../generated/graphql.ts';
-import type { EmptyModel } from '../mapping/models.ts';
-import * as map from '../mapping/seo.ts';
-import { resolversOf, writeRequestOf } from '../routes/declare.ts';
-import { CREATE_REDIRECT, SEO_MUTATION_ROUTES, SEO_QUERY_ROUTES, checkTarget } from '../routes/seo.ts';
-import { sendWrites } from '../upstream/batch.ts';
-import { GatewayError } from '../errors.ts';
+import type { Resolvers, SeoMutationResolvers, SeoQueryResolvers } from '../../generated/graphql.ts';
+import type { EmptyModel } from '../../mapping/models.ts';
+import * as map from './mapping.ts';
+import { resolversOf, writeRequestOf } from '../../routes/declare.ts';
+import { CREATE_REDIRECT, SEO_MUTATION_ROUTES, SEO_QUERY_ROUTES, checkTarget } from './routes.ts';
+import { sendWrites } from '../../upstream/batch.ts';
+import { GatewayError } from '../../errors.ts';
 
 /** Most redirects `importRedirects` takes at once. */
 const MAX_IMPORT = 500;

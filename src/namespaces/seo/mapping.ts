@@ -36,12 +36,12 @@ import type {
   SeoWorkoutInput,
   SeoWorkoutLinkSuggestion,
   SeoWorkouts,
-} from '../generated/graphql.ts';
-import { cleanText, unescapeUrl } from './text.ts';
-import { UpstreamShapeError, arr, bool, int, isJson, num, obj, str, type Json } from './json.ts';
+} from '../../generated/graphql.ts';
+import { cleanText, unescapeUrl } from '../../mapping/text.ts';
+import { UpstreamShapeError, arr, bool, int, isJson, num, obj, str, type Json } from '../../mapping/json.ts';
 
 // ---------------------------------------------------------------------------
-// Payloads (what routes/seo.ts sends)
+// Payloads (what routes.ts sends)
 
 export type RedirectFormatParam = 'plain' | 'regex';
 

@@ -1,9 +1,9 @@
 /**
  * `seo/v1` (Yoast SEO's `yoast/v1`, renamed) as data: one declaration per
  * route of spec/routes.tsv (but the index, which `Query.namespace` reads),
- * keyed by the SeoQuery / SeoMutation field it serves. routes/declare.ts
+ * keyed by the SeoQuery / SeoMutation field it serves. src/routes/declare.ts
  * derives the upstream request, the resolver and the route-coverage row from
- * each; mapping/seo.ts reads the bodies (docs/sandbox-seo.md says what the
+ * each; mapping.ts reads the bodies (docs/sandbox-seo.md says what the
  * sandbox decides where Yoast is silent).
  *
  * Many of these routes answer failures inside an HTTP 200 body
@@ -14,7 +14,7 @@
  * Hand-written, because the logic is real: `redirects` calls its route once
  * per format when none is given (`resolve`), and `importRedirects` sends the
  * `createRedirect` request of each input through the bulk writer
- * (resolvers/seo.ts).
+ * (resolvers.ts).
  */
 import type {
   RedirectInput,
@@ -22,12 +22,12 @@ import type {
   SeoMutationResolvers,
   SeoQueryResolvers,
   SeoQueryReadabilityScoresArgs,
-} from '../generated/graphql.ts';
-import * as map from '../mapping/seo.ts';
-import { isJson } from '../mapping/json.ts';
-import { GatewayError } from '../errors.ts';
-import type { RouteUse } from './route-use.ts';
-import { byArg, routeRows, type FieldRoute, type FieldRoutes, type RouteDecl } from './declare.ts';
+} from '../../generated/graphql.ts';
+import * as map from './mapping.ts';
+import { isJson } from '../../mapping/json.ts';
+import { GatewayError } from '../../errors.ts';
+import type { RouteUse } from '../../routes/route-use.ts';
+import { byArg, routeRows, type FieldRoute, type FieldRoutes, type RouteDecl } from '../../routes/declare.ts';
 
 /** A body that is an object with this key (`'html' in body`), the mark of Yoast's data answers at a non-2xx status. */
 const hasKey = (key: string) => (b: unknown): boolean => typeof b === 'object' && b !== null && key in b;
@@ -148,7 +148,7 @@ export const SEO_QUERY_ROUTES: FieldRoutes<SeoQueryResolvers> = {
   cornerstoneData: { method: 'GET', path: '/seo/v1/workouts/cornerstone_data', result: map.cornerstoneData },
 };
 
-/** Also the request of each item of `importRedirects` (resolvers/seo.ts), so both send the same body. */
+/** Also the request of each item of `importRedirects` (resolvers.ts), so both send the same body. */
 export const CREATE_REDIRECT: FieldRoute<SeoMutationResolvers, 'createRedirect'> = {
   method: 'POST',
   path: '/seo/v1/redirects',
