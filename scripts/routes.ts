@@ -9,7 +9,7 @@
 import { relative } from 'node:path';
 import { ROUTES_TSV, readSpecRoutes, specPath, type SpecRoute } from '../src/routes-tsv.ts';
 import { toSpecPath } from '../src/upstream/names.ts';
-import { ROUTE_TABLE, pluginPathOf } from '../src/routes/route-table.ts';
+import { ROUTE_TABLE, pluginPathOf } from '../src/namespaces/route-table.ts';
 import { fieldText } from '../src/routes/route-use.ts';
 import { readRouteLogs } from '../test/helpers/route-log.ts';
 

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { readSpecRoutes, specPath } from '../../src/routes-tsv.ts';
-import { ROUTE_TABLE } from '../../src/routes/route-table.ts';
+import { ROUTE_TABLE } from '../../src/namespaces/route-table.ts';
 import { readRouteLogs } from '../helpers/route-log.ts';
 
 describe('route coverage', () => {

@@ -13,7 +13,7 @@ import { UpstreamClient, type UpstreamAttemptEvent, type UpstreamRequest, type U
 import { allowsBatch, declaredArgs, parseIndex } from '../../src/upstream/discovery.ts';
 import { siteOffers } from '../../src/upstream/gate.ts';
 import { NAMESPACE_RENAMES, ROUTE_RENAMES, specNamespace, toSitePath, toSiteRequest, toSpecPath } from '../../src/upstream/names.ts';
-import { pluginPathOf } from '../../src/routes/route-table.ts';
+import { pluginPathOf } from '../../src/namespaces/route-table.ts';
 import { createOperationSession } from '../../src/upstream/session.ts';
 import { sendWrites } from '../../src/upstream/batch.ts';
 import { GatewayError } from '../../src/errors.ts';

@@ -3,16 +3,16 @@
  * the rows of the route declarations (derived), the site index's (derived from
  * the indexed namespaces) and the hand-written modules' rows.
  */
-import { CORE_READ_ROUTES } from '../namespaces/calendar/core-requests.ts';
+import { CORE_READ_ROUTES } from './calendar/core-requests.ts';
 import { EXTRAS_ROUTES } from '../upstream/calendar-extras.ts';
-import { LEGACY_READ_ROUTES } from '../namespaces/calendar/legacy-requests.ts';
-import { WRITE_ROUTES } from '../namespaces/calendar/write-requests.ts';
+import { LEGACY_READ_ROUTES } from './calendar/legacy-requests.ts';
+import { WRITE_ROUTES } from './calendar/write-requests.ts';
 import { PLATFORM_ROUTES } from '../upstream/platform.ts';
 import { pluginNames, toSitePath } from '../upstream/names.ts';
 import type { RouteUse as UncheckedRouteUse } from '../upstream/route-use.ts';
-import { INDEXED_NAMESPACES } from '../upstream/site-index.ts';
-import { use, type RouteUse } from './route-use.ts';
-import { SEO_ROUTES } from '../namespaces/seo/routes.ts';
+import { INDEXED_NAMESPACES } from './catalog.ts';
+import { use, type RouteUse } from '../routes/route-use.ts';
+import { SEO_ROUTES } from './seo/routes.ts';
 
 /** The root index and every namespace index of the spec. */
 export const SITE_ROUTES: RouteUse[] = [
