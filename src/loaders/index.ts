@@ -23,8 +23,8 @@ import type { EventModel, OrganizerModel, SeriesModel, TermModel, VenueModel } f
 import type { UpstreamSession } from '../upstream/client.ts';
 import type { SiteInfo } from '../upstream/discovery.ts';
 import { isGatewayError } from '../errors.ts';
-import { LEGACY_MAX_PER_PAGE, legacyGet, legacyList } from '../upstream/calendar-legacy.ts';
-import { CORE_MAX_PER_PAGE, coreGet, coreList } from '../upstream/calendar-core.ts';
+import { LEGACY_MAX_PER_PAGE, legacyGet, legacyList } from '../namespaces/calendar/legacy-requests.ts';
+import { CORE_MAX_PER_PAGE, coreGet, coreList } from '../namespaces/calendar/core-requests.ts';
 import { readAll } from '../paging/window.ts';
 import { chooseInterface, chosenOr } from '../namespaces/calendar/choose.ts';
 import type { CalendarKind } from '../namespaces/calendar/served.ts';

@@ -4,7 +4,7 @@ import type { EventResolvers, QueryResolvers } from '../generated/graphql.ts';
 import { idArgument, toGlobalId } from '../mapping/ids.ts';
 import { legacyEvent } from '../mapping/legacy.ts';
 import type { EventModel, TermModel } from '../mapping/models.ts';
-import { legacyGet } from '../upstream/calendar-legacy.ts';
+import { legacyGet } from '../namespaces/calendar/legacy-requests.ts';
 import { orNull } from '../loaders/index.ts';
 import { GatewayError } from '../errors.ts';
 import { crossField, crossFields, otherIface, statusEnum, andThen, type OtherLoader } from './fields.ts';

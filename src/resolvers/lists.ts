@@ -12,8 +12,8 @@ import { legacyEvent, legacyOrganizer, legacyTerm, legacyVenue } from '../mappin
 import type { ConnectionModel, EventModel, OrganizerModel, SeriesModel, TermModel, VenueModel } from '../mapping/models.ts';
 import { planEvents, planPlaces, planSeries, planTerms, WITH_IDS } from '../namespaces/calendar/where.ts';
 import { GatewayError } from '../errors.ts';
-import { CORE_MAX_PER_PAGE, coreList } from '../upstream/calendar-core.ts';
-import { LEGACY_MAX_PER_PAGE, legacyList } from '../upstream/calendar-legacy.ts';
+import { CORE_MAX_PER_PAGE, coreList } from '../namespaces/calendar/core-requests.ts';
+import { LEGACY_MAX_PER_PAGE, legacyList } from '../namespaces/calendar/legacy-requests.ts';
 import { connection, listIdentity, memoryConnection } from './connection.ts';
 import type { CursorScope } from '../paging/window.ts';
 

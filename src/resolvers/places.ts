@@ -5,7 +5,7 @@ import type { OrganizerResolvers, QueryResolvers, VenueResolvers } from '../gene
 import { idArgument, toGlobalId, type NodeType } from '../mapping/ids.ts';
 import { legacyOrganizer, legacyVenue } from '../mapping/legacy.ts';
 import type { OrganizerModel, VenueModel } from '../mapping/models.ts';
-import { legacyGet } from '../upstream/calendar-legacy.ts';
+import { legacyGet } from '../namespaces/calendar/legacy-requests.ts';
 import { orNull } from '../loaders/index.ts';
 import { GatewayError } from '../errors.ts';
 import { crossField, crossFields, statusEnum, andThen, type OtherLoader } from './fields.ts';

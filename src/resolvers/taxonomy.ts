@@ -4,7 +4,7 @@ import type { CategoryResolvers, QueryResolvers, TagResolvers } from '../generat
 import { idArgument, toGlobalId } from '../mapping/ids.ts';
 import { legacyTerm } from '../mapping/legacy.ts';
 import type { TermModel } from '../mapping/models.ts';
-import { legacyGet } from '../upstream/calendar-legacy.ts';
+import { legacyGet } from '../namespaces/calendar/legacy-requests.ts';
 import { orNull } from '../loaders/index.ts';
 import { GatewayError } from '../errors.ts';
 import { eventsConnection, termsConnection } from './lists.ts';

@@ -12,7 +12,7 @@ import { graphField, termPayload, validateTerm } from '../mapping/inputs.ts';
 import { legacyTerm } from '../mapping/legacy.ts';
 import type { TermModel } from '../mapping/models.ts';
 import { sendWrites } from '../upstream/batch.ts';
-import { writeRequest, type Target, type WriteMethod } from '../upstream/calendar-writes.ts';
+import { writeRequest, type Target, type WriteMethod } from '../namespaces/calendar/write-requests.ts';
 import { GatewayError } from '../errors.ts';
 import { run } from './engine.ts';
 import type { AnyInput, AnyModel, KindSpec } from './kinds.ts';

@@ -29,7 +29,7 @@ import type { Context } from '../context.ts';
 import { graphField, legacyEventState, restName, storedDates, type Api, type Json } from '../mapping/inputs.ts';
 import type { WriteOutcome, WriteRequest } from '../upstream/batch.ts';
 import { offers, other } from '../namespaces/calendar/vocabulary.ts';
-import { writeRequest } from '../upstream/calendar-writes.ts';
+import { writeRequest } from '../namespaces/calendar/write-requests.ts';
 import type { AnyInput, AnyModel, KindSpec, PostKind } from './kinds.ts';
 import { convertOptions, followMethod, legacyRepair, onlyDeclared, withCoreResets, type Job } from './plan.ts';
 import { readState } from './reads.ts';

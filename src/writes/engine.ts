@@ -23,8 +23,8 @@ import type { Context } from '../context.ts';
 import { graphField, type Api, type Json } from '../mapping/inputs.ts';
 import { UpstreamShapeError } from '../mapping/json.ts';
 import { checkAtomic, sendWrites, type WriteOutcome, type WriteRequest } from '../upstream/batch.ts';
-import { writeRequest, type Target, type WriteMethod } from '../upstream/calendar-writes.ts';
-import { CORE_NS, LEGACY_NS } from '../upstream/discovery.ts';
+import { writeRequest, type Target, type WriteMethod } from '../namespaces/calendar/write-requests.ts';
+import { NAMESPACE } from '../namespaces/calendar/vocabulary.ts';
 import { GatewayError } from '../errors.ts';
 import { checkWrites, type Answer, type Written } from './check.ts';
 import { modelOf, type AnyInput, type AnyModel, type KindSpec, type PostKind } from './kinds.ts';
@@ -348,7 +348,7 @@ async function sendAndCheck<I extends AnyInput, M extends AnyModel>(ctx: Context
       const o = done[k]!;
       const r = results.get(f.job)!;
       const w = written.get(f.job)!;
-      const ns = f.api === 'core' ? CORE_NS : LEGACY_NS;
+      const ns = NAMESPACE[f.api];
       if (!o.ok && o.unknown) {
         r.error = unknownError(o.error, f.job.itemPath, `Written (ID ${r.databaseId}), but whether the ${ns} fields were written is unknown: the follow-up update was sent but its answer was lost (${o.error.message})`);
         return;

@@ -15,7 +15,7 @@ import {
   type Api, type ConvertOptions, type Declared, type Json, type SplitPayloads, type StoredDates,
 } from '../mapping/inputs.ts';
 import { allBatchable, type WriteRequest } from '../upstream/batch.ts';
-import { writeRequest, type Target, type WriteMethod } from '../upstream/calendar-writes.ts';
+import { writeRequest, type Target, type WriteMethod } from '../namespaces/calendar/write-requests.ts';
 import type { SiteInfo } from '../upstream/discovery.ts';
 import { chooseInterface } from '../namespaces/calendar/choose.ts';
 import { NAMESPACE, offers, other } from '../namespaces/calendar/vocabulary.ts';

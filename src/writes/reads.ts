@@ -15,22 +15,22 @@
 import type { Context } from '../context.ts';
 import { eventReferences, type RefKind } from '../mapping/inputs.ts';
 import type { EventInput } from '../generated/graphql.ts';
-import { legacyGet } from '../upstream/calendar-legacy.ts';
-import { stateRead, type Target } from '../upstream/calendar-writes.ts';
+import { legacyGet } from '../namespaces/calendar/legacy-requests.ts';
+import { stateRead, type Target } from '../namespaces/calendar/write-requests.ts';
 import { GatewayError, isGatewayError } from '../errors.ts';
+import { calendarPath } from '../namespaces/calendar/paths.ts';
+import type { Iface, PostKind } from '../namespaces/calendar/vocabulary.ts';
 import { fromTransportError } from '../upstream/errors.ts';
 
-export type ReadApi = 'core' | 'legacy';
-export type StateKind = 'events' | 'venues' | 'organizers';
 
 export type StateRead = { ok: true; body: unknown } | { ok: false; error: GatewayError };
 
-export function stateKey(api: ReadApi, kind: StateKind, target: Target): string {
+export function stateKey(api: Iface, kind: PostKind, target: Target): string {
   return `${api} ${kind} ${'id' in target ? `#${target.id}` : `slug:${target.slug}`}`;
 }
 
 /** One fresh read of an object (never from the upstream cache: upstream/calendar-writes.ts `stateRead`); failures are values. */
-export async function readState(ctx: Context, api: ReadApi, kind: StateKind, target: Target): Promise<StateRead> {
+export async function readState(ctx: Context, api: Iface, kind: PostKind, target: Target): Promise<StateRead> {
   const req = stateRead(api, kind, target);
   try {
     return { ok: true, body: (await ctx.upstream.request(req)).body };
@@ -44,9 +44,9 @@ export async function readState(ctx: Context, api: ReadApi, kind: StateKind, tar
  * session caps the concurrency). Failures are values: the item that needed the read
  * carries the error, its neighbours are not affected.
  */
-export async function readStates(ctx: Context, wanted: { api: ReadApi; kind: StateKind; target: Target }[]): Promise<Map<string, StateRead>> {
+export async function readStates(ctx: Context, wanted: { api: Iface; kind: PostKind; target: Target }[]): Promise<Map<string, StateRead>> {
   const out = new Map<string, StateRead>();
-  const todo = new Map<string, { api: ReadApi; kind: StateKind; target: Target }>();
+  const todo = new Map<string, { api: Iface; kind: PostKind; target: Target }>();
   for (const w of wanted) todo.set(stateKey(w.api, w.kind, w.target), w);
   await Promise.all([...todo].map(async ([key, w]) => out.set(key, await readState(ctx, w.api, w.kind, w.target))));
   return out;
@@ -88,7 +88,7 @@ export function ambiguous(e: GatewayError): boolean {
  * "not allowed" apart), in parallel. Without the legacy interface nothing can
  * be told apart, and the refusal stands.
  */
-export async function confirmAbsent(ctx: Context, kind: StateKind, ids: readonly number[]): Promise<Set<number>> {
+export async function confirmAbsent(ctx: Context, kind: PostKind, ids: readonly number[]): Promise<Set<number>> {
   const gone = new Set<number>();
   if (!ctx.site.hasLegacy) return gone;
   await Promise.all(
@@ -100,10 +100,10 @@ export async function confirmAbsent(ctx: Context, kind: StateKind, ids: readonly
   return gone;
 }
 
-const LABEL_OF: Record<StateKind, string> = { events: 'event', venues: 'venue', organizers: 'organizer' };
+const LABEL_OF: Record<PostKind, string> = { events: 'event', venues: 'venue', organizers: 'organizer' };
 
 /** The NOT_FOUND a write answers for a missing object, keeping what the site said. */
-export function notFoundError(e: GatewayError, kind: StateKind, target: Target): GatewayError {
+export function notFoundError(e: GatewayError, kind: PostKind, target: Target): GatewayError {
   const which = 'id' in target ? `ID ${target.id}` : `slug ${JSON.stringify(target.slug)}`;
   return new GatewayError('NOT_FOUND', `No ${LABEL_OF[kind]} with ${which} exists on the site.`, { ...(e.extensions.upstream ? { upstream: e.extensions.upstream } : {}) });
 }
@@ -188,7 +188,7 @@ export async function checkReferences(ctx: Context, inputs: { key: number; input
             legacyGet(ctx.upstream, route, id).then(
               () => undefined,
               (err: unknown) => {
-                if (missing(fromTransportError(err, `GET /calendar/events/v1/${route}/<id>`))) gone.add(id);
+                if (missing(fromTransportError(err, `GET ${calendarPath('legacy', route).label}/<id>`))) gone.add(id);
               },
             ),
           ),

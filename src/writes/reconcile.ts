@@ -25,8 +25,8 @@
 import type { Context } from '../context.ts';
 import type { EventInput } from '../generated/graphql.ts';
 import { UpstreamShapeError, type Json } from '../mapping/json.ts';
-import { TEC_EEA_HEADER } from '../upstream/calendar-core.ts';
-import type { Api, Target, WriteMethod } from '../upstream/calendar-writes.ts';
+import { calendarGet } from '../namespaces/calendar/paths.ts';
+import type { Api, Target, WriteMethod } from '../namespaces/calendar/write-requests.ts';
 import type { UpstreamRequest } from '../upstream/client.ts';
 import { cleanText } from '../mapping/text.ts';
 import { fromTransportError } from '../upstream/errors.ts';
@@ -62,8 +62,6 @@ export interface ReconcileOptions {
   claimed: Set<number>;
 }
 
-const LEGACY = '/calendar/events/v1';
-const CORE = '/calendar-core/v1';
 const ANY_STATUS = ['publish', 'future', 'draft', 'pending', 'private'];
 /** modified_gmt has whole seconds; the site's clock may lag the gateway's a little. */
 const CLOCK_SLACK_MS = 2_000;
@@ -203,13 +201,8 @@ function readApi(ctx: Context, u: Unsure): Api {
 }
 
 function readOne(ctx: Context, u: Unsure): Promise<Read> {
-  const t = u.target!;
-  if (readApi(ctx, u) === 'core') {
-    if (!('id' in t)) throw new TypeError('calendar-core/v1 has no by-slug routes');
-    return get(ctx, 'core', { method: 'GET', path: `${CORE}/${u.kind}/${t.id}`, headers: TEC_EEA_HEADER, route: `GET ${CORE}/${u.kind}/<id>` });
-  }
-  const path = 'id' in t ? `${LEGACY}/${u.kind}/${t.id}` : `${LEGACY}/${u.kind}/by-slug/${encodeURIComponent(t.slug)}`;
-  return get(ctx, 'legacy', { method: 'GET', path, route: `GET ${LEGACY}/${u.kind}/${'id' in t ? '<id>' : 'by-slug/<slug>'}` });
+  const api = readApi(ctx, u);
+  return get(ctx, api, calendarGet(api, u.kind, u.target!));
 }
 
 /** `YYYY-MM-DD` moved by `days`. */
@@ -224,12 +217,12 @@ function search(ctx: Context, u: Unsure, title: string): Promise<Read> {
   if (u.api === 'core') {
     const query: Record<string, string | number | string[]> = { search: title, status: ANY_STATUS, per_page: 100 };
     if (u.kind === 'events') Object.assign(query, { orderby: 'modified', order: 'DESC' });
-    return get(ctx, 'core', { method: 'GET', path: `${CORE}/${u.kind}`, query, headers: TEC_EEA_HEADER, route: `GET ${CORE}/${u.kind}` });
+    return get(ctx, 'core', calendarGet('core', u.kind, null, query));
   }
   const query: Record<string, string | number> = { search: title, per_page: 50 };
   // The legacy archive shows upcoming events unless given a window.
   if (u.kind === 'events' && input.startDate && input.endDate) Object.assign(query, { start_date: day(input.startDate, -2), end_date: day(input.endDate, 2) });
-  return get(ctx, 'legacy', { method: 'GET', path: `${LEGACY}/${u.kind}`, query, route: `GET ${LEGACY}/${u.kind}` });
+  return get(ctx, 'legacy', calendarGet('legacy', u.kind, null, query));
 }
 
 function listItems(api: Api, kind: PostKind, body: unknown): unknown[] | null {

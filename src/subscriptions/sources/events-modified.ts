@@ -15,7 +15,7 @@
  */
 import { coreEvent } from '../../mapping/core.ts';
 import type { EventModel } from '../../mapping/models.ts';
-import { coreList } from '../../upstream/calendar-core.ts';
+import { coreList } from '../../namespaces/calendar/core-requests.ts';
 import { declaredArgs } from '../../upstream/discovery.ts';
 import type { Change } from '../types.ts';
 import { fingerprint, isoNow, isPublic, looksCreated, utcSecond, type Source } from './source.ts';

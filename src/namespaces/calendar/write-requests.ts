@@ -1,23 +1,23 @@
 /**
- * Calendar writes (legacy `calendar/events/v1` and `calendar-core/v1`): the
- * only place their paths are built (docs/writes.md). What is
- * sent, and how (batched or direct), is `batch.ts`'s business; this module
- * only says which request a write is.
+ * Calendar writes (legacy `calendar/events/v1` and `calendar-core/v1`): which
+ * request a write is (docs/writes.md), its path from paths.ts. What is sent,
+ * and how (batched or direct), is upstream/batch.ts's business.
  */
-import type { WriteRequest } from './batch.ts';
-import { TEC_EEA_HEADER } from './calendar-core.ts';
-import type { UpstreamRequest } from './client.ts';
-import type { RouteUse } from './route-use.ts';
+import type { WriteRequest } from '../../upstream/batch.ts';
+import type { UpstreamRequest } from '../../upstream/client.ts';
+import type { RouteUse } from '../../upstream/route-use.ts';
+import { calendarGet, calendarPath, TEC_EEA_HEADER, type Target } from './paths.ts';
+import { PREFIX, type Iface, type PostKind, type WriteKind } from './vocabulary.ts';
 
-const LEGACY = '/calendar/events/v1';
-const CORE = '/calendar-core/v1';
+export type { Target } from './paths.ts';
+export type { WriteKind } from './vocabulary.ts';
 
-export type Api = 'core' | 'legacy';
-export type WriteKind = 'events' | 'venues' | 'organizers' | 'categories' | 'tags';
+const LEGACY = PREFIX.legacy;
+const CORE = PREFIX.core;
+
+/** The interface a write goes through (the vocabulary's `Iface`, as the write engine names it). */
+export type Api = Iface;
 export type WriteMethod = 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-
-/** How a write addresses an existing object: by ID, or (legacy events, venues, organizers) by slug. */
-export type Target = { id: number } | { slug: string };
 
 function routes(kind: 'events' | 'venues' | 'organizers', Type: string): RouteUse[] {
   const one = (method: RouteUse['method'], path: string, field: string): RouteUse => ({ method, path, field });
@@ -67,19 +67,7 @@ export const WRITE_ROUTES: RouteUse[] = [
  */
 export function writeRequest(api: Api, kind: WriteKind, method: WriteMethod, target: Target | null, body?: Record<string, unknown>, query?: Record<string, string | number | boolean>): WriteRequest {
   if (api === 'core' && (kind === 'categories' || kind === 'tags')) throw new TypeError(`calendar-core/v1 has no ${kind} routes`);
-  if (api === 'core' && target && 'slug' in target) throw new TypeError('calendar-core/v1 has no by-slug routes');
-  const ns = api === 'core' ? CORE : LEGACY;
-  let path = `${ns}/${kind}`;
-  let label = path;
-  if (target) {
-    if ('id' in target) {
-      path += `/${target.id}`;
-      label += '/<id>';
-    } else {
-      path += `/by-slug/${encodeURIComponent(target.slug)}`;
-      label += '/by-slug/<slug>';
-    }
-  }
+  const { path, label } = calendarPath(api, kind, target);
   const req: WriteRequest = { method, path, route: `${method} ${label}` };
   if (body !== undefined) req.body = body;
   if (query !== undefined) req.query = query;
@@ -94,11 +82,8 @@ export function writeRequest(api: Api, kind: WriteKind, method: WriteMethod, tar
  * cached copy may predate an edit made on the site, which a complete-state
  * update would then undo) and not retried.
  */
-export function stateRead(api: Api, kind: 'events' | 'venues' | 'organizers', target: Target): UpstreamRequest {
-  if (api === 'core' && 'slug' in target) throw new TypeError('calendar-core/v1 has no by-slug routes');
-  const ns = api === 'core' ? CORE : LEGACY;
-  const tail = 'id' in target ? [`/${target.id}`, '/<id>'] : [`/by-slug/${encodeURIComponent(target.slug)}`, '/by-slug/<slug>'];
-  const req: UpstreamRequest = { method: 'GET', path: `${ns}/${kind}${tail[0]}`, route: `GET ${ns}/${kind}${tail[1]}`, idempotent: false };
+export function stateRead(api: Api, kind: PostKind, target: Target): UpstreamRequest {
+  const req: UpstreamRequest = { ...calendarGet(api, kind, target), idempotent: false };
   if (api === 'core') req.headers = { ...TEC_EEA_HEADER };
   return req;
 }

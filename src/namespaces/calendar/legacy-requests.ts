@@ -1,13 +1,14 @@
 /**
- * `calendar/events/v1` (legacy): the only place its paths are built
- * (../shared/reference/calendar-upstream.md §1). Lists are envelopes with X-TEC-Total;
- * `per_page` is clamped to 50 by the site; a page past the end is a 404.
+ * `calendar/events/v1`'s reads, the legacy interface (docs/real-sites.md):
+ * lists are envelopes with X-TEC-Total; `per_page` is clamped to 50 by the
+ * site; a page past the end is a 404. Its paths are built in paths.ts.
  */
-import type { QueryValue, UpstreamSession } from './client.ts';
-import type { RouteUse } from './route-use.ts';
-import { headerInt, listItems, okOrPastEnd, pastEndOrThrow, type ListPage } from './paging.ts';
+import type { QueryValue, UpstreamSession } from '../../upstream/client.ts';
+import type { RouteUse } from '../../upstream/route-use.ts';
+import { headerInt, listItems, okOrPastEnd, pastEndOrThrow, type ListPage } from '../../upstream/paging.ts';
+import { calendarGet, calendarPath } from './paths.ts';
+import type { LegacyKind } from './vocabulary.ts';
 
-const NS = '/calendar/events/v1';
 /** The legacy site clamps per_page to 50 (tribe_rest_event_max_per_page). */
 export const LEGACY_MAX_PER_PAGE = 50;
 
@@ -28,18 +29,13 @@ export const LEGACY_READ_ROUTES: RouteUse[] = [
   { method: 'GET', path: '/calendar/events/v1/tags/<id>', field: 'Query.tag' },
 ];
 
-export type LegacyList = 'events' | 'venues' | 'organizers' | 'categories' | 'tags';
+export type LegacyList = LegacyKind;
 export type LegacyQuery = Record<string, QueryValue>;
 
 export async function legacyList(session: UpstreamSession, kind: LegacyList, query: LegacyQuery, page: number, perPage: number): Promise<ListPage> {
-  const route = `GET ${NS}/${kind}`;
-  const res = await session.request({
-    method: 'GET',
-    path: `${NS}/${kind}`,
-    query: { ...query, page, per_page: Math.min(perPage, LEGACY_MAX_PER_PAGE) },
-    route,
-    okStatuses: okOrPastEnd,
-  });
+  const req = { ...calendarGet('legacy', kind, null, { ...query, page, per_page: Math.min(perPage, LEGACY_MAX_PER_PAGE) }), okStatuses: okOrPastEnd };
+  const route = req.route;
+  const res = await session.request(req);
   const pastEnd = pastEndOrThrow(res, page, route);
   if (pastEnd) return pastEnd;
   const body = res.body as Record<string, unknown> | null;
@@ -49,7 +45,8 @@ export async function legacyList(session: UpstreamSession, kind: LegacyList, que
 }
 
 export async function legacyGet(session: UpstreamSession, kind: LegacyList, id: number | string, bySlug = false, query: LegacyQuery = {}): Promise<unknown> {
-  const path = bySlug ? `${NS}/${kind}/by-slug/${encodeURIComponent(String(id))}` : `${NS}/${kind}/${id}`;
-  const res = await session.request({ method: 'GET', path, query, route: `GET ${NS}/${kind}/${bySlug ? '<slug>' : '<id>'}` });
+  const { path } = calendarPath('legacy', kind, bySlug ? { slug: String(id) } : { id: Number(id) });
+  // The label of a by-slug read says `<slug>` where the path says `by-slug/<slug>` (as it always has: metrics and errors keep it).
+  const res = await session.request({ method: 'GET', path, query, route: `GET ${calendarPath('legacy', kind).label}/${bySlug ? '<slug>' : '<id>'}` });
   return res.body;
 }
