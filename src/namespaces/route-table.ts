@@ -12,6 +12,7 @@ import { pluginNames, toSitePath } from '../upstream/names.ts';
 import type { RouteUse as UncheckedRouteUse } from '../upstream/route-use.ts';
 import { INDEXED_NAMESPACES } from './catalog.ts';
 import { use, type RouteUse } from '../routes/route-use.ts';
+import { GOVERNANCE_ROWS } from './governance/routes.ts';
 import { SEO_ROUTES } from './seo/routes.ts';
 
 /** The root index and every namespace index of the spec. */
@@ -28,6 +29,7 @@ export const ROUTE_TABLE: readonly (RouteUse | UncheckedRouteUse)[] = [
   ...EXTRAS_ROUTES,
   ...SEO_ROUTES,
   ...PLATFORM_ROUTES,
+  ...GOVERNANCE_ROWS,
 ];
 
 const PLUGIN_NAMES = pluginNames();

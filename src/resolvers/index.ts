@@ -6,8 +6,8 @@ import { extrasResolvers } from './extras.ts';
 import { mutationsResolvers } from './mutations.ts';
 import { Organizer, Venue, placeQuery } from './places.ts';
 import { platformResolvers } from './platform.ts';
+import { NAMESPACE_RESOLVERS } from '../namespaces/resolvers.ts';
 import { DateTime, JSONScalar } from './scalars.ts';
-import { seoResolvers } from '../namespaces/seo/resolvers.ts';
 import { Series, seriesQuery } from './series.ts';
 import { Namespace, siteMutation, siteQuery } from './site.ts';
 import { subscriptionResolvers } from './subscriptions.ts';
@@ -48,8 +48,8 @@ export const resolvers: Resolvers = mergeResolvers(
     Series,
   },
   mutationsResolvers,
-  seoResolvers,
   platformResolvers,
   extrasResolvers,
   subscriptionResolvers,
+  ...NAMESPACE_RESOLVERS,
 );

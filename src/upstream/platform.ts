@@ -1,5 +1,5 @@
 /**
- * The site-platform namespaces (core/v2, oembed/1.0, site-governance/v1,
+ * The site-platform namespaces (core/v2, oembed/1.0,
  * site-audit-log/v1, site-blocks/v1, duplicate-post/v1, site/v1, facet/v1):
  * the only place their paths are built. Their namespace indexes are read by
  * site-index.ts (`Query.namespace`).
@@ -15,7 +15,6 @@ import type { RouteUse } from './route-use.ts';
 export const PLATFORM_NAMESPACES = {
   core: 'core/v2',
   oembed: 'oembed/1.0',
-  governance: 'site-governance/v1',
   audit: 'site-audit-log/v1',
   blocks: 'site-blocks/v1',
   duplicate: 'duplicate-post/v1',
@@ -34,17 +33,6 @@ export const PLATFORM_ROUTES: RouteUse[] = [
   { method: 'POST', path: '/core/v2/posts', field: 'Mutation.createPost' },
   { method: 'GET', path: '/oembed/1.0/embed', field: 'Query.oembed' },
   { method: 'GET', path: '/oembed/1.0/proxy', field: 'Query.oembedProxy' },
-  { method: 'GET', path: '/site-governance/v1/users-overview', field: 'Governance.usersOverview' },
-  { method: 'GET', path: '/site-governance/v1/users-training-status', field: 'Governance.usersTrainingStatus' },
-  { method: 'GET', path: '/site-governance/v1/content-review-status/<post_id>', field: 'Governance.contentReviewStatus' },
-  { method: 'GET', path: '/site-governance/v1/network/compliance-overview', field: 'GovernanceNetwork.complianceOverview' },
-  { method: 'GET', path: '/site-governance/v1/network/sites-out-of-compliance', field: 'GovernanceNetwork.sitesOutOfCompliance' },
-  { method: 'GET', path: '/site-governance/v1/network/users-overdue-training', field: 'GovernanceNetwork.usersOverdueTraining' },
-  { method: 'GET', path: '/site-governance/v1/network/sites-training-compliance-summary', field: 'GovernanceNetwork.sitesTrainingCompliance' },
-  { method: 'GET', path: '/site-governance/v1/network/sites-qa-compliance-summary', field: 'GovernanceNetwork.sitesQaCompliance' },
-  { method: 'GET', path: '/site-governance/v1/network/sites-content-review-compliance-summary', field: 'GovernanceNetwork.sitesContentReviewCompliance' },
-  { method: 'GET', path: '/site-governance/v1/remote/training-status', field: 'GovernanceRemote.trainingStatuses, GovernanceRemote.trainingStatus' },
-  { method: 'GET', path: '/site-governance/v1/remote/content-review-meta', field: 'GovernanceRemote.contentReviewMeta' },
   { method: 'GET', path: '/site-audit-log/v1/logs', field: 'Query.auditLog' },
   { method: 'GET', path: '/site-audit-log/v1/export', field: 'Query.auditLogExport' },
   { method: 'GET', path: '/site-blocks/v1/get-attachment-id', field: 'Query.attachmentByUrl' },
@@ -123,45 +111,6 @@ export async function deletePost(session: UpstreamSession, id: number, force: bo
 
 export async function oembed(session: UpstreamSession, kind: 'embed' | 'proxy', query: Query): Promise<UpstreamResponse> {
   return session.request({ method: 'GET', path: `/oembed/1.0/${kind}`, query, route: `GET /oembed/1.0/${kind}` });
-}
-
-// ---- site-governance/v1
-
-export const GOVERNANCE_PATHS = {
-  usersOverview: 'users-overview',
-  usersTrainingStatus: 'users-training-status',
-  complianceOverview: 'network/compliance-overview',
-  sitesOutOfCompliance: 'network/sites-out-of-compliance',
-  usersOverdueTraining: 'network/users-overdue-training',
-  sitesTrainingCompliance: 'network/sites-training-compliance-summary',
-  sitesQaCompliance: 'network/sites-qa-compliance-summary',
-  sitesContentReviewCompliance: 'network/sites-content-review-compliance-summary',
-} as const;
-export type GovernanceRead = keyof typeof GOVERNANCE_PATHS;
-
-export async function governanceRead(session: UpstreamSession, what: GovernanceRead): Promise<unknown> {
-  const path = `/site-governance/v1/${GOVERNANCE_PATHS[what]}`;
-  return (await session.request({ method: 'GET', path, route: `GET ${path}` })).body;
-}
-
-export async function contentReviewStatus(session: UpstreamSession, postId: number): Promise<unknown> {
-  const res = await session.request({
-    method: 'GET',
-    path: `/site-governance/v1/content-review-status/${postId}`,
-    route: 'GET /site-governance/v1/content-review-status/<post_id>',
-  });
-  return res.body;
-}
-
-/**
- * The remote routes take the shared key as `api_key` (spec "Authentication").
- * The client logs paths without their query and errors.ts redacts `api_key`
- * from messages, so the key never reaches a log.
- */
-export async function governanceRemote(session: UpstreamSession, what: 'training-status' | 'content-review-meta', apiKey: string, query: Query): Promise<unknown> {
-  const path = `/site-governance/v1/remote/${what}`;
-  const res = await session.request({ method: 'GET', path, query: { ...query, api_key: apiKey }, route: `GET ${path}` });
-  return res.body;
 }
 
 // ---- site-audit-log/v1

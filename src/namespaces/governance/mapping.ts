@@ -1,6 +1,6 @@
 /**
  * site-governance/v1 bodies -> graph objects (docs/sandbox-platform.md
- * "site-governance/v1"; ../shared/reference/other-upstream.md §1 has no real server to follow).
+ * "site-governance/v1"; no real server to follow).
  */
 import {
   arr,
@@ -18,7 +18,7 @@ import {
   read,
   shape,
   type Json,
-} from './json.ts';
+} from '../../mapping/json.ts';
 
 const SITE = {
   blogId: ['blog_id', asId],
