@@ -3,10 +3,8 @@
  * the rows of the route declarations (derived), the site index's (derived from
  * the indexed namespaces) and the hand-written modules' rows.
  */
-import { CORE_READ_ROUTES } from './calendar/core-requests.ts';
+import { CORE_READ_ROUTES, LEGACY_READ_ROUTES, WRITE_ROUTES } from './calendar/routes.ts';
 import { EXTRAS_ROUTES } from '../upstream/calendar-extras.ts';
-import { LEGACY_READ_ROUTES } from './calendar/legacy-requests.ts';
-import { WRITE_ROUTES } from './calendar/write-requests.ts';
 import { PLATFORM_ROUTES } from '../upstream/platform.ts';
 import { pluginNames, toSitePath } from '../upstream/names.ts';
 import type { RouteUse as UncheckedRouteUse } from '../upstream/route-use.ts';

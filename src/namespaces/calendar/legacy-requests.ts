@@ -1,33 +1,16 @@
 /**
  * `calendar/events/v1`'s reads, the legacy interface (docs/real-sites.md):
  * lists are envelopes with X-TEC-Total; `per_page` is clamped to 50 by the
- * site; a page past the end is a 404. Its paths are built in paths.ts.
+ * site; a page past the end is a 404. Its paths are built in paths.ts, its
+ * rows of the route table are in routes.ts.
  */
 import type { QueryValue, UpstreamSession } from '../../upstream/client.ts';
-import type { RouteUse } from '../../upstream/route-use.ts';
 import { headerInt, listItems, okOrPastEnd, pastEndOrThrow, type ListPage } from '../../upstream/paging.ts';
 import { calendarGet, calendarPath } from './paths.ts';
 import type { LegacyKind } from './vocabulary.ts';
 
 /** The legacy site clamps per_page to 50 (tribe_rest_event_max_per_page). */
 export const LEGACY_MAX_PER_PAGE = 50;
-
-/** Routes read through this module, and the fields that read them. */
-export const LEGACY_READ_ROUTES: RouteUse[] = [
-  { method: 'GET', path: '/calendar/events/v1/events', field: 'Query.events (legacy-only filters), Query.event (batched by include), Event.website and other legacy-only fields' },
-  { method: 'GET', path: '/calendar/events/v1/events/<id>', field: 'Event.jsonLd' },
-  { method: 'GET', path: '/calendar/events/v1/events/by-slug/<slug>', field: 'Query.event(idType: SLUG)' },
-  { method: 'GET', path: '/calendar/events/v1/venues', field: 'Query.venues (sites without calendar-core/v1)' },
-  { method: 'GET', path: '/calendar/events/v1/venues/<id>', field: 'Venue.showMap and other legacy-only venue fields' },
-  { method: 'GET', path: '/calendar/events/v1/venues/by-slug/<slug>', field: 'Query.venue(idType: SLUG)' },
-  { method: 'GET', path: '/calendar/events/v1/organizers', field: 'Query.organizers (sites without calendar-core/v1)' },
-  { method: 'GET', path: '/calendar/events/v1/organizers/<id>', field: 'Query.organizer (sites without calendar-core/v1)' },
-  { method: 'GET', path: '/calendar/events/v1/organizers/by-slug/<slug>', field: 'Query.organizer(idType: SLUG)' },
-  { method: 'GET', path: '/calendar/events/v1/categories', field: 'Query.categories, Event.categories' },
-  { method: 'GET', path: '/calendar/events/v1/tags', field: 'Query.tags, Event.tags' },
-  { method: 'GET', path: '/calendar/events/v1/categories/<id>', field: 'Query.category' },
-  { method: 'GET', path: '/calendar/events/v1/tags/<id>', field: 'Query.tag' },
-];
 
 export type LegacyList = LegacyKind;
 export type LegacyQuery = Record<string, QueryValue>;
