@@ -10,7 +10,12 @@ import { pluginNames, toSitePath } from '../upstream/names.ts';
 import type { RouteUse as UncheckedRouteUse } from '../upstream/route-use.ts';
 import { INDEXED_NAMESPACES } from './catalog.ts';
 import { use, type RouteUse } from '../routes/route-use.ts';
+import { BLOCKS_ROWS } from './blocks/routes.ts';
+import { CHALLENGE_ROWS } from './challenge/routes.ts';
+import { DUPLICATE_POST_ROWS } from './duplicate-post/routes.ts';
+import { FACET_ROWS } from './facet/routes.ts';
 import { GOVERNANCE_ROWS } from './governance/routes.ts';
+import { OEMBED_ROWS } from './oembed/routes.ts';
 import { SEO_ROUTES } from './seo/routes.ts';
 
 /** The root index and every namespace index of the spec. */
@@ -28,6 +33,11 @@ export const ROUTE_TABLE: readonly (RouteUse | UncheckedRouteUse)[] = [
   ...SEO_ROUTES,
   ...PLATFORM_ROUTES,
   ...GOVERNANCE_ROWS,
+  ...OEMBED_ROWS,
+  ...BLOCKS_ROWS,
+  ...DUPLICATE_POST_ROWS,
+  ...CHALLENGE_ROWS,
+  ...FACET_ROWS,
 ];
 
 const PLUGIN_NAMES = pluginNames();

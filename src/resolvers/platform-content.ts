@@ -1,42 +1,19 @@
 /**
  * Query.posts and the post mutations (core/v2: createPost, updatePost,
- * deletePost, createPosts), oEmbed, attachment lookup, duplicate-post links,
- * the form challenge and FacetWP facets. Thin: args -> mapping ->
+ * deletePost, createPosts). Thin: args -> mapping ->
  * upstream/platform.ts (writes/posts.ts for bulk writes) -> mapping.
  */
 import type { Context } from '../context.ts';
-import type { FacetsResolvers, MutationResolvers, PostOrderField, PostResolvers, PostsOrderBy, PostsWhere, QueryResolvers } from '../generated/graphql.ts';
+import type { MutationResolvers, PostOrderField, PostResolvers, PostsOrderBy, PostsWhere, QueryResolvers } from '../generated/graphql.ts';
 import type { CursorScope } from '../paging/window.ts';
 import { databaseIdOf, toGlobalId } from '../mapping/ids.ts';
-import {
-  attachmentLookup,
-  challengeOf,
-  challengePayload,
-  corePost,
-  deletedPost,
-  facetFetchOf,
-  facetRefreshOf,
-  fetchData,
-  oembedOf,
-  postBody,
-  postsQuery,
-  refreshData,
-  suggestionsOf,
-  verificationOf,
-  type PostModel,
-} from '../mapping/platform.ts';
-import { obj } from '../mapping/json.ts';
+import { corePost, deletedPost, postBody, postsQuery, type PostModel } from '../namespaces/posts/mapping.ts';
 import { GatewayError } from '../errors.ts';
 import * as platform from '../upstream/platform.ts';
 import { declaredArgs } from '../upstream/discovery.ts';
 import { createPosts } from '../writes/posts.ts';
 import { bulkPayload } from '../writes/results.ts';
 import { connection, listIdentity } from './connection.ts';
-
-const NS = platform.PLATFORM_NAMESPACES;
-
-/** Facets has no state of its own: its fields are the two FacetWP routes. */
-export type FacetsModel = Record<string, never>;
 
 /** `Post` by database ID, through the list (core/v2 has no single-post route in the spec). Published posts only. */
 export async function postById(ctx: Context, id: number): Promise<PostModel | null> {
@@ -62,7 +39,7 @@ function idArg(id: string, arg: string): number {
   return n;
 }
 
-export const contentQuery: Pick<QueryResolvers, 'posts' | 'oembed' | 'oembedProxy' | 'attachmentByUrl' | 'challenge' | 'facets'> = {
+export const contentQuery: Pick<QueryResolvers, 'posts'> = {
   posts: (_p, args, ctx) => {
     // Arguments the site's list does not declare are refused, not silently ignored (mapping/platform.ts postsQuery).
     const declared = declaredArgs(ctx.site, 'GET', '/core/v2/posts');
@@ -76,26 +53,9 @@ export const contentQuery: Pick<QueryResolvers, 'posts' | 'oembed' | 'oembedProx
       { cursors: postCursors(args.where, args.orderBy) },
     );
   },
-  oembed: async (_p, { url, maxWidth, format }, ctx) => {
-    const res = await platform.oembed(ctx.upstream, 'embed', { url, maxwidth: maxWidth, format: format?.toLowerCase() });
-    return oembedOf(res.body);
-  },
-  oembedProxy: async (_p, { url, maxWidth, maxHeight, format, discover }, ctx) => {
-    const res = await platform.oembed(ctx.upstream, 'proxy', { url, maxwidth: maxWidth, maxheight: maxHeight, format: format?.toLowerCase(), discover });
-    return oembedOf(res.body);
-  },
-  attachmentByUrl: async (_p, { url }, ctx) => {
-    return attachmentLookup(await platform.attachmentId(ctx.upstream, url));
-  },
-  challenge: async (_p, _a, ctx) => {
-    return challengeOf(await platform.getChallenge(ctx.upstream));
-  },
-  facets: (_p, _a, ctx) => {
-    return {};
-  },
 };
 
-export const contentMutation: Pick<MutationResolvers, 'createPost' | 'updatePost' | 'deletePost' | 'createPosts' | 'removeDuplicatePostOriginal' | 'verifyChallenge'> = {
+export const contentMutation: Pick<MutationResolvers, 'createPost' | 'updatePost' | 'deletePost' | 'createPosts'> = {
   createPost: async (_p, { input }, ctx) => {
     const post = corePost(await platform.createPost(ctx.upstream, postBody(input)), ctx.site.timezone);
     ctx.changes?.written('posts', post.databaseId, 'CREATED', post);
@@ -115,26 +75,8 @@ export const contentMutation: Pick<MutationResolvers, 'createPost' | 'updatePost
     return deleted;
   },
   createPosts: async (_p, { inputs, atomic }, ctx) => bulkPayload(await createPosts(ctx, inputs, Boolean(atomic)), (post) => ({ post })),
-  removeDuplicatePostOriginal: async (_p, { postId }, ctx) => {
-    const body = obj(await platform.removeDuplicateOriginal(ctx.upstream, idArg(postId, 'postId')), 'duplicate-post answer');
-    return { success: body.success === true, message: typeof body.message === 'string' ? body.message : null, raw: body };
-  },
-  verifyChallenge: async (_p, { solution, payload }, ctx) => {
-    if ((solution == null) === (payload == null)) {
-      throw GatewayError.badInput('verifyChallenge: pass exactly one of `solution` and `payload`', { arguments: ['solution', 'payload'] });
-    }
-    const encoded = solution ? challengePayload(solution) : payload!;
-    return verificationOf(await platform.verifyChallenge(ctx.upstream, encoded));
-  },
 };
 
 export const Post: PostResolvers = {
   id: (p) => toGlobalId('Post', p.databaseId),
-};
-
-export const Facets: FacetsResolvers = {
-  refresh: async (_p, { input }, ctx) => facetRefreshOf(await platform.facetRefresh(ctx.upstream, 'facetwp_refresh', refreshData(input))),
-  autocomplete: async (_p, { facetName, query }, ctx) =>
-    suggestionsOf(await platform.facetRefresh(ctx.upstream, 'facetwp_autocomplete_load', { facet_name: facetName, query })),
-  fetch: async (_p, { input }, ctx) => facetFetchOf(await platform.facetFetch(ctx.upstream, fetchData(input))),
 };

@@ -6,7 +6,7 @@
 import type { Resolvers } from '../generated/graphql.ts';
 import { connectionFields } from './connection.ts';
 import { auditQueryResolvers } from './platform-audit.ts';
-import { contentMutation, contentQuery, Facets, Post } from './platform-content.ts';
+import { contentMutation, contentQuery, Post } from './platform-content.ts';
 
 export const platformResolvers: Resolvers = {
   Query: { ...contentQuery, ...auditQueryResolvers },
@@ -14,5 +14,4 @@ export const platformResolvers: Resolvers = {
   Post,
   PostConnection: connectionFields,
   AuditLogConnection: connectionFields,
-  Facets,
 };

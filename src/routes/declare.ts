@@ -76,7 +76,7 @@ export interface RouteDecl<A, T> {
   /** The values of the path's `<param>` segments (URI-encoded here). */
   readonly params?: (a: A) => Record<string, string>;
   readonly query?: (a: A) => Record<string, QueryValue>;
-  /** The JSON body of a write; undefined values are left out (the site applies its defaults). Default `{}` for writes. */
+  /** The JSON body of a write; undefined values are left out (the site applies its defaults). Default `{}` for writes but DELETE (none). */
   readonly body?: (a: A) => Record<string, unknown>;
   /** Request headers the route needs (`accept` of a CSV export); never a caller's secret (those are arguments). */
   readonly headers?: Readonly<Record<string, string>>;
@@ -150,7 +150,8 @@ export function requestOf<A>(d: RouteDecl<A, unknown>, a: A): UpstreamRequest {
   if (d.query) req.query = d.query(a);
   if (d.headers) req.headers = { ...d.headers };
   if (d.idempotent !== undefined) req.idempotent = typeof d.idempotent === 'function' ? d.idempotent(a) : d.idempotent;
-  if (d.method !== 'GET' && d.method !== 'HEAD') req.body = bodyOf(d, a);
+  // A DELETE sends a body only when it declares one (WordPress reads a DELETE's parameters from the query).
+  if (d.method !== 'GET' && d.method !== 'HEAD' && (d.method !== 'DELETE' || d.body)) req.body = bodyOf(d, a);
   return req;
 }
 

@@ -1,6 +1,5 @@
 /**
- * The site-platform namespaces (core/v2, oembed/1.0,
- * site-audit-log/v1, site-blocks/v1, duplicate-post/v1, site/v1, facet/v1):
+ * The site-platform namespaces (core/v2, site-audit-log/v1):
  * the only place their paths are built. Their namespace indexes are read by
  * site-index.ts (`Query.namespace`).
  *
@@ -14,12 +13,7 @@ import type { RouteUse } from './route-use.ts';
 
 export const PLATFORM_NAMESPACES = {
   core: 'core/v2',
-  oembed: 'oembed/1.0',
   audit: 'site-audit-log/v1',
-  blocks: 'site-blocks/v1',
-  duplicate: 'duplicate-post/v1',
-  site: 'site/v1',
-  facet: 'facet/v1',
 } as const;
 
 /** `per_page` maximum of GET /core/v2/posts (spec "Limits"; ../shared/reference/site-upstream.md §2). */
@@ -31,16 +25,8 @@ export const AUDIT_MAX_PER_PAGE = 100;
 export const PLATFORM_ROUTES: RouteUse[] = [
   { method: 'GET', path: '/core/v2/posts', field: 'Query.posts; Query.node (Post)' },
   { method: 'POST', path: '/core/v2/posts', field: 'Mutation.createPost' },
-  { method: 'GET', path: '/oembed/1.0/embed', field: 'Query.oembed' },
-  { method: 'GET', path: '/oembed/1.0/proxy', field: 'Query.oembedProxy' },
   { method: 'GET', path: '/site-audit-log/v1/logs', field: 'Query.auditLog' },
   { method: 'GET', path: '/site-audit-log/v1/export', field: 'Query.auditLogExport' },
-  { method: 'GET', path: '/site-blocks/v1/get-attachment-id', field: 'Query.attachmentByUrl' },
-  { method: 'DELETE', path: '/duplicate-post/v1/original/<post_id>', field: 'Mutation.removeDuplicatePostOriginal' },
-  { method: 'GET', path: '/site/v1/challenge', field: 'Query.challenge' },
-  { method: 'POST', path: '/site/v1/challenge', field: 'Mutation.verifyChallenge' },
-  { method: 'POST', path: '/facet/v1/refresh', field: 'Facets.refresh, Facets.autocomplete' },
-  { method: 'POST', path: '/facet/v1/fetch', field: 'Facets.fetch' },
 ];
 
 export type Query = Record<string, QueryValue>;
@@ -107,12 +93,6 @@ export async function deletePost(session: UpstreamSession, id: number, force: bo
   return res.body;
 }
 
-// ---- oembed/1.0
-
-export async function oembed(session: UpstreamSession, kind: 'embed' | 'proxy', query: Query): Promise<UpstreamResponse> {
-  return session.request({ method: 'GET', path: `/oembed/1.0/${kind}`, query, route: `GET /oembed/1.0/${kind}` });
-}
-
 // ---- site-audit-log/v1
 
 export function auditLogPage(session: UpstreamSession, query: Query, page: number, perPage: number): Promise<ListPage> {
@@ -121,40 +101,4 @@ export function auditLogPage(session: UpstreamSession, query: Query, page: numbe
 
 export async function auditLogExport(session: UpstreamSession, query: Query): Promise<UpstreamResponse> {
   return session.request({ method: 'GET', path: '/site-audit-log/v1/export', query, headers: { accept: 'text/csv, application/json' }, route: 'GET /site-audit-log/v1/export' });
-}
-
-// ---- site-blocks/v1, duplicate-post/v1
-
-export async function attachmentId(session: UpstreamSession, url: string): Promise<unknown> {
-  const res = await session.request({ method: 'GET', path: '/site-blocks/v1/get-attachment-id', query: { url }, route: 'GET /site-blocks/v1/get-attachment-id' });
-  return res.body;
-}
-
-export async function removeDuplicateOriginal(session: UpstreamSession, postId: number): Promise<unknown> {
-  const res = await session.request({
-    method: 'DELETE',
-    path: `/duplicate-post/v1/original/${postId}`,
-    route: 'DELETE /duplicate-post/v1/original/<post_id>',
-  });
-  return res.body;
-}
-
-// ---- site/v1 challenge
-
-export async function getChallenge(session: UpstreamSession): Promise<unknown> {
-  return (await session.request({ method: 'GET', path: '/site/v1/challenge', route: 'GET /site/v1/challenge' })).body;
-}
-
-export async function verifyChallenge(session: UpstreamSession, payload: string): Promise<unknown> {
-  return (await session.request({ method: 'POST', path: '/site/v1/challenge', body: { payload }, route: 'POST /site/v1/challenge' })).body;
-}
-
-// ---- facet/v1 (FacetWP)
-
-export async function facetRefresh(session: UpstreamSession, action: string, data: Record<string, unknown>): Promise<unknown> {
-  return (await session.request({ method: 'POST', path: '/facet/v1/refresh', body: { action, data }, route: 'POST /facet/v1/refresh' })).body;
-}
-
-export async function facetFetch(session: UpstreamSession, data: Record<string, unknown>): Promise<unknown> {
-  return (await session.request({ method: 'POST', path: '/facet/v1/fetch', body: { data }, route: 'POST /facet/v1/fetch' })).body;
 }

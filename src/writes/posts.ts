@@ -8,7 +8,7 @@
 import type { Context } from '../context.ts';
 import type { CreatePostInput } from '../generated/graphql.ts';
 import { UpstreamShapeError } from '../mapping/json.ts';
-import { corePost, postBody, postInputField, type PostModel } from '../mapping/platform.ts';
+import { corePost, postBody, postInputField, type PostModel } from '../namespaces/posts/mapping.ts';
 import { checkAtomic, sendWrites, type WriteOutcome } from '../upstream/batch.ts';
 import { GatewayError } from '../errors.ts';
 import * as platform from '../upstream/platform.ts';

@@ -7,7 +7,7 @@
  * route's other endpoints. Also the post write bodies and delete answers.
  */
 import { describe, expect, it } from 'vitest';
-import { deletedPost, postBody, postInputField, postsQuery } from '../../src/mapping/platform.ts';
+import { deletedPost, postBody, postInputField, postsQuery } from '../../src/namespaces/posts/mapping.ts';
 import { declaredArgs, parseIndex } from '../../src/upstream/discovery.ts';
 import { GatewayError } from '../../src/errors.ts';
 

@@ -11,7 +11,7 @@
  * anonymous poll), are not found here; gateway writes publish them.
  */
 import { isGatewayError } from '../../errors.ts';
-import { corePost, type PostModel } from '../../mapping/platform.ts';
+import { corePost, type PostModel } from '../../namespaces/posts/mapping.ts';
 import { POSTS_MAX_PER_PAGE, postsPage } from '../../upstream/platform.ts';
 import type { Change } from '../types.ts';
 import { fingerprint, isPublic, utcSecond, type Source } from './source.ts';

@@ -1,34 +1,28 @@
-/**
- * Pure mapping for the platform content routes: core/v2 posts (both ways),
- * oEmbed (JSON and XML), attachment lookups, challenges and FacetWP bodies.
- */
+/** Pure mapping of core/v2 posts, both ways: the site's JSON -> `PostModel`, the graph's filters and inputs -> query and payloads. */
 import { DateTime } from 'luxon';
-import type { CreatePostInput, FacetFetchInput, FacetRefreshInput, PostsOrderBy, PostsWhere, RestContext, UpdatePostInput } from '../generated/graphql.ts';
-import { GatewayError } from '../errors.ts';
-import { withOffset, toUtc } from './dates.ts';
+import type {
+  CreatePostInput,
+  PostsOrderBy,
+  PostsWhere,
+  RestContext,
+  UpdatePostInput,
+} from '../../generated/graphql.ts';
+import { GatewayError } from '../../errors.ts';
+import { withOffset, toUtc } from '../../mapping/dates.ts';
 import {
-  asInt,
-  asStr,
-  asStrings,
   bool,
   idOf,
   int,
   intList,
-  isJson,
-  listOf,
-  nested,
   obj,
   rendered,
-  shape,
   str,
   type Json,
-} from './json.ts';
-import type { PostModel } from './platform-models.ts';
-
-// ---- posts
+} from '../../mapping/json.ts';
+import type { PostModel } from '../../mapping/platform-models.ts';
 
 // The models live in platform-models.ts (codegen maps `Post` onto them); importers here keep their path.
-export type { PostConnectionModel, PostModel } from './platform-models.ts';
+export type { PostConnectionModel, PostModel } from '../../mapping/platform-models.ts';
 
 /** A posts-controller object (../shared/reference/site-upstream.md §7). Dates come without offset: `date` local, `date_gmt` UTC. */
 export function corePost(raw: unknown, siteZone: string): PostModel {
@@ -236,222 +230,3 @@ export function deletedPost(id: number, body: unknown, siteZone: string): Delete
   const post = corePost(o, siteZone);
   return { databaseId: post.databaseId, permanently: false, post };
 }
-
-// ---- oEmbed
-
-export interface OEmbedModel {
-  format: 'JSON' | 'XML';
-  version: string | null;
-  type: string | null;
-  providerName: string | null;
-  providerUrl: string | null;
-  authorName: string | null;
-  authorUrl: string | null;
-  title: string | null;
-  width: number | null;
-  height: number | null;
-  html: string | null;
-  thumbnailUrl: string | null;
-  thumbnailWidth: number | null;
-  thumbnailHeight: number | null;
-  xml: string | null;
-  raw: unknown;
-}
-
-const XML_ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
-const unxml = (s: string) =>
-  s
-    .replace(/^<!\[CDATA\[([\s\S]*)\]\]>$/, '$1')
-    .replace(/&(#x[0-9a-f]+|#\d+|amp|lt|gt|quot|apos);/gi, (m, e: string) =>
-      e[0] === '#' ? String.fromCodePoint(e[1] === 'x' || e[1] === 'X' ? parseInt(e.slice(2), 16) : parseInt(e.slice(1), 10)) : (XML_ENTITIES[e.toLowerCase()] ?? m),
-    );
-
-/** The flat `<oembed><key>value</key>…</oembed>` document WordPress writes (EMB `_oembed_create_xml`). */
-export function parseOEmbedXml(xml: string): Json {
-  const root = /<oembed>([\s\S]*)<\/oembed>/.exec(xml);
-  if (!root) throw GatewayError.badInput('the site answered XML without an <oembed> root');
-  const out: Json = {};
-  for (const m of root[1]!.matchAll(/<([a-z_]+)>([\s\S]*?)<\/\1>/g)) out[m[1]!] = unxml(m[2]!);
-  return out;
-}
-
-/** JSON bodies as they are; XML bodies (a string) read into the same fields. */
-export function oembedOf(body: unknown): OEmbedModel {
-  const xml = typeof body === 'string' ? body : null;
-  const o = xml !== null ? parseOEmbedXml(xml) : obj(body, 'oEmbed response');
-  return {
-    format: xml !== null ? 'XML' : 'JSON',
-    version: str(o.version),
-    type: str(o.type),
-    providerName: str(o.provider_name),
-    providerUrl: str(o.provider_url),
-    authorName: str(o.author_name),
-    authorUrl: str(o.author_url),
-    title: str(o.title),
-    width: int(o.width),
-    height: int(o.height),
-    html: str(o.html),
-    thumbnailUrl: str(o.thumbnail_url),
-    thumbnailWidth: int(o.thumbnail_width),
-    thumbnailHeight: int(o.thumbnail_height),
-    xml,
-    raw: xml !== null ? o : body,
-  };
-}
-
-// ---- site-blocks/v1/get-attachment-id
-
-export interface AttachmentLookupModel {
-  databaseId: number;
-  url: string | null;
-  width: number | null;
-  height: number | null;
-  sizes: { name: string; url: string | null; width: number | null; height: number | null }[];
-  raw: unknown;
-}
-
-/** GenerateBlocks-style `{success: true, response: {id, full_url, width, height, sizes}}` (../shared/reference/other-upstream.md §5). */
-export function attachmentLookup(body: unknown): AttachmentLookupModel {
-  const o = obj(body, 'attachment lookup');
-  const r = obj(o.response, 'attachment lookup response');
-  const sizes = isJson(r.sizes) ? r.sizes : {};
-  return {
-    databaseId: idOf(r, 'attachment'),
-    url: str(r.full_url),
-    width: int(r.width),
-    height: int(r.height),
-    sizes: Object.entries(sizes)
-      .filter(([, s]) => typeof s === 'object' && s !== null)
-      .map(([name, s]) => ({ name, url: str((s as Json).url), width: int((s as Json).width), height: int((s as Json).height) })),
-    raw: body,
-  };
-}
-
-// ---- site/v1/challenge
-
-export interface ChallengeModel {
-  algorithm: string;
-  challenge: string;
-  maxNumber: number | null;
-  salt: string;
-  signature: string;
-  expiresAt: string | null;
-  raw: unknown;
-}
-
-/** ALTCHA v1 `{algorithm, challenge, maxnumber, salt, signature}`; `salt` may carry `?expires=<unix>`. */
-export function challengeOf(body: unknown): ChallengeModel {
-  const o = obj(body, 'challenge');
-  const salt = str(o.salt) ?? '';
-  const exp = /[?&]expires=(\d+)/.exec(salt);
-  return {
-    algorithm: str(o.algorithm) ?? '',
-    challenge: str(o.challenge) ?? '',
-    maxNumber: int(o.maxnumber),
-    salt,
-    signature: str(o.signature) ?? '',
-    expiresAt: exp ? new Date(Number(exp[1]) * 1000).toISOString().replace(/\.000Z$/, 'Z') : null,
-    raw: body,
-  };
-}
-
-/** A solution -> ALTCHA's `payload`: base64 of its JSON. */
-export function challengePayload(s: { algorithm?: string | null; challenge: string; number: number; salt: string; signature: string }): string {
-  const json = JSON.stringify({ algorithm: s.algorithm ?? 'SHA-256', challenge: s.challenge, number: s.number, salt: s.salt, signature: s.signature });
-  return Buffer.from(json, 'utf8').toString('base64');
-}
-
-export function verificationOf(body: unknown): { verified: boolean; raw: unknown } {
-  return { verified: bool(obj(body, 'challenge verification').verified) === true, raw: body };
-}
-
-// ---- facet/v1
-
-const selections = (facets: { name: string; values: string[] }[] | null | undefined): Record<string, string[]> =>
-  Object.fromEntries((facets ?? []).map((f) => [f.name, f.values]));
-
-/** FacetRefreshInput -> FacetWP's `data` (includes/class-request.php `process_post_data`). */
-export function refreshData(input: FacetRefreshInput | null | undefined): Record<string, unknown> {
-  const i = input ?? {};
-  const extra = isJson(i.extra) ? i.extra : {};
-  const extras: Json = typeof extra.extras === 'object' && extra.extras !== null ? { ...(extra.extras as Json) } : {};
-  if (i.pagerHtml) extras.pager = true;
-  if (i.countsHtml) extras.counts = true;
-  if (i.perPage != null) extras.per_page = i.perPage;
-  else if (i.perPageHtml) extras.per_page = 'default';
-  if (i.sort) extras.sort = i.sort.toLowerCase();
-  else if (i.sortHtml) extras.sort = 'default';
-  const data: Json = { ...extra, facets: selections(i.facets), extras };
-  if (i.page != null) data.paged = i.page;
-  if (i.firstLoad != null) data.first_load = i.firstLoad ? 1 : 0;
-  return data;
-}
-
-export function fetchData(input: FacetFetchInput | null | undefined): Record<string, unknown> {
-  const q = input?.query;
-  const query_args: Json = {};
-  if (q?.postType) query_args.post_type = q.postType;
-  if (q?.postStatus?.length) query_args.post_status = q.postStatus.length === 1 ? q.postStatus[0] : q.postStatus;
-  if (q?.postsPerPage != null) query_args.posts_per_page = q.postsPerPage;
-  if (q?.paged != null) query_args.paged = q.paged;
-  if (q?.orderby) query_args.orderby = q.orderby;
-  if (q?.order) query_args.order = q.order;
-  return { facets: selections(input?.facets), query_args };
-}
-
-const pagerOf = nested(shape('pager', { page: ['page', asInt], perPage: ['per_page', asInt], totalRows: ['total_rows', asInt], totalPages: ['total_pages', asInt] } as const));
-
-export function facetRefreshOf(body: unknown) {
-  const o = obj(body, 'facet refresh');
-  const facets = typeof o.facets === 'object' && o.facets !== null ? (o.facets as Json) : {};
-  const settings = typeof o.settings === 'object' && o.settings !== null ? (o.settings as Json) : null;
-  return {
-    facets: Object.entries(facets).map(([name, html]) => ({ name, html: str(html) ?? '' })),
-    template: str(o.template),
-    pager: settings ? pagerOf(settings.pager) : null,
-    settings,
-    pagerHtml: str(o.pager),
-    counts: str(o.counts),
-    perPageHtml: str(o.per_page),
-    sortHtml: str(o.sort),
-    raw: body,
-  };
-}
-
-export function suggestionsOf(body: unknown): { value: string; label: string | null }[] {
-  if (!Array.isArray(body)) return [];
-  return body.filter((x) => typeof x === 'object' && x !== null).map((x) => ({ value: str((x as Json).value) ?? '', label: str((x as Json).label) }));
-}
-
-const choiceOf = shape('facet choice', {
-  value: ['value', (v) => str(v) ?? ''],
-  label: ['label', asStr],
-  depth: ['depth', asInt],
-  count: ['count', asInt],
-  termId: ['term_id', asInt],
-  parentId: ['parent_id', asInt],
-} as const);
-
-export function facetFetchOf(body: unknown) {
-  const o = obj(body, 'facet fetch');
-  const facets = typeof o.facets === 'object' && o.facets !== null ? (o.facets as Json) : {};
-  return {
-    results: intList(o.results),
-    facets: Object.entries(facets)
-      .filter(([, f]) => typeof f === 'object' && f !== null)
-      .map(([name, f]) => {
-        const x = f as Json;
-        return {
-          name: str(x.name) ?? name,
-          label: str(x.label),
-          type: str(x.type),
-          selected: asStrings(x.selected),
-          choices: Array.isArray(x.choices) ? listOf(choiceOf)(x.choices) : null,
-          settings: x.settings ?? null,
-        };
-      }),
-    pager: pagerOf(o.pager),
-    raw: body,
-  };
-}
-
