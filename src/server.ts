@@ -27,7 +27,7 @@ import { createMetrics, type Metrics } from './metrics.ts';
 import { buildSchema } from './schema.ts';
 import { buildFederatedSchema } from './federation.ts';
 import { SiteState } from './site.ts';
-import { applyPersistedDocuments, loadPersistedDocuments } from './plugins/safelist.ts';
+import { applyPersistedDocuments, documentIdWithoutManifest, loadPersistedDocuments } from './plugins/safelist.ts';
 import { clientKey, createRateLimiter, rateLimitHeaders, sendRateLimited } from './ratelimit.ts';
 import { connectRedis, type SharedRedis } from './store/redis.ts';
 import { createWriteLocks } from './writes/lock.ts';
@@ -298,14 +298,15 @@ export async function startGateway(config: Config, upstreamUrl: string, options:
         body = raw.toString('utf8');
       }
     }
-    const headers = new HeaderMap();
-    for (const [k, v] of Object.entries(req.headers)) if (v !== undefined) headers.set(k, Array.isArray(v) ? v.join(', ') : v);
     let search = url.search;
     if (persisted) {
       // Manifest ids to document text; with SAFELIST=1, anything else refused (plugins/safelist.ts).
       const r = applyPersistedDocuments(persisted, method, body, search);
       if ('status' in r) return json(res, r.status, r.body);
       ({ body, search } = r);
+    } else {
+      const r = documentIdWithoutManifest(method, body, search);
+      if (r) return json(res, r.status, r.body);
     }
     // The response cache (cache/operation-http.ts): a hot query is answered here, without Apollo.
     let cached: CachedOperation = { pending: null };
@@ -317,6 +318,9 @@ export async function startGateway(config: Config, upstreamUrl: string, options:
       }
       cached = found;
     }
+    // Made only now: a response-cache hit never needs them.
+    const headers = new HeaderMap();
+    for (const [k, v] of Object.entries(req.headers)) if (v !== undefined) headers.set(k, Array.isArray(v) ? v.join(', ') : v);
     let session: OperationSession | undefined;
     const httpGraphQLRequest: HTTPGraphQLRequest = { method, headers, search, body };
     const cancel = new AbortController();

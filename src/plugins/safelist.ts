@@ -210,3 +210,24 @@ export function applyPersistedDocuments(
   const r = persistedSearch(docs, search);
   return isRefusal(r) ? r : { body, search: r.search };
 }
+
+/**
+ * A request that names a document by `documentId` on a gateway with no manifest (PERSISTED_DOCUMENTS
+ * unset): refused saying so, rather than with Apollo's "must contain a non-empty query". Requests
+ * with their query text, and APQ hashes (Apollo's own), pass.
+ */
+export function documentIdWithoutManifest(method: string, body: unknown, search: string): Refusal | undefined {
+  const items: unknown[] = method === 'POST' ? (Array.isArray(body) ? body : [body]) : [Object.fromEntries(new URLSearchParams(search))];
+  const named = items.some((item) => {
+    const r = (item && typeof item === 'object' ? item : {}) as RequestFields;
+    return typeof r.documentId === 'string' && r.documentId !== '' && (typeof r.query !== 'string' || r.query === '');
+  });
+  if (!named) return undefined;
+  return refusal(
+    400,
+    'PERSISTED_QUERY_NOT_FOUND',
+    'This gateway has no persisted-document manifest (PERSISTED_DOCUMENTS is unset), so a documentId names nothing here: ' +
+      'send the query text, or start the gateway with PERSISTED_DOCUMENTS=<manifest> (the client\'s generated persisted-documents.json).',
+  );
+}
+

@@ -21,7 +21,7 @@ import { GatewayError } from '../errors.ts';
 import { maxAliasesRule, maxDepthRule } from '../limits.ts';
 import { limitsCheck } from '../plugins/limits.ts';
 import { SECRET_HEADERS, authorizationSecrets, credentialSecrets, scrubValue } from '../plugins/redaction.ts';
-import { persistedBody, type PersistedDocuments } from '../plugins/safelist.ts';
+import { documentIdWithoutManifest, persistedBody, type PersistedDocuments } from '../plugins/safelist.ts';
 import { clientIp } from '../ratelimit.ts';
 import { secretForms } from '../redact.ts';
 import type { SubscriptionContext } from './context.ts';
@@ -103,6 +103,9 @@ export function createOperations(deps: OperationDeps) {
       const r = persistedBody(persisted, { ...raw, query: raw.query || undefined });
       if ('status' in r) return { errors: r.body.errors.map((e) => coded(e.message, e.extensions.code)) };
       params = r.body as OperationParams;
+    } else {
+      const r = documentIdWithoutManifest('POST', raw, '');
+      if (r) return { errors: r.body.errors.map((e) => coded(e.message, e.extensions.code)) };
     }
     if (typeof params.query !== 'string' || !params.query) return { errors: [coded('The request has no query (or documentId of a persisted document).', 'BAD_REQUEST')] };
     let document: DocumentNode;

@@ -164,6 +164,25 @@ describe('a manifest without the safelist, and APQ', () => {
   });
 });
 
+describe('no manifest', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness();
+  }, 60_000);
+  afterAll(() => h?.close());
+
+  it('answers a documentId with what is missing (PERSISTED_DOCUMENTS), not a generic empty-query error', async () => {
+    for (const r of [await post(h.gateway.url, { documentId: `sha256:${sha256(EVENTS)}`, variables: { first: 2 } }), await get(h.gateway.url, { documentId: 'abc' })]) {
+      expect(r.status).toBe(400);
+      expect(r.body.errors![0]!.extensions).toEqual({ code: 'PERSISTED_QUERY_NOT_FOUND' });
+      expect(r.body.errors![0]!.message).toMatch(/no persisted-document manifest \(PERSISTED_DOCUMENTS is unset\)/);
+    }
+    // With its text the same request runs; an APQ hash is still Apollo's to answer.
+    expect((await post(h.gateway.url, { query: EVENTS, documentId: 'abc', variables: { first: 1 } })).body.data.events.nodes).toHaveLength(1);
+    expect((await post(h.gateway.url, { extensions: apq(sha256(TYPENAME)) })).body.errors![0]!.extensions!.code).toBe('PERSISTED_QUERY_NOT_FOUND');
+  });
+});
+
 describe('manifests at start', () => {
   const start = (manifest: string, safelist = true) => startGateway(parseConfig({ port: 0, persistedDocuments: { manifest, safelist } }), 'http://127.0.0.1:9/');
 
