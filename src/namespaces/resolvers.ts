@@ -3,6 +3,7 @@
  * to merge with the rest (a field defined twice throws there).
  */
 import type { Resolvers } from '../generated/graphql.ts';
+import { auditResolvers } from './audit/resolvers.ts';
 import { blocksResolvers } from './blocks/routes.ts';
 import { challengeResolvers } from './challenge/routes.ts';
 import { duplicatePostResolvers } from './duplicate-post/routes.ts';
@@ -12,5 +13,5 @@ import { oembedResolvers } from './oembed/routes.ts';
 import { seoResolvers } from './seo/resolvers.ts';
 
 export const NAMESPACE_RESOLVERS: readonly Resolvers[] = [
-  seoResolvers, governanceResolvers, oembedResolvers, blocksResolvers, duplicatePostResolvers, challengeResolvers, facetResolvers,
+  seoResolvers, governanceResolvers, oembedResolvers, blocksResolvers, duplicatePostResolvers, challengeResolvers, facetResolvers, auditResolvers,
 ];

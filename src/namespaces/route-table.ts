@@ -10,6 +10,7 @@ import { pluginNames, toSitePath } from '../upstream/names.ts';
 import type { RouteUse as UncheckedRouteUse } from '../upstream/route-use.ts';
 import { INDEXED_NAMESPACES } from './catalog.ts';
 import { use, type RouteUse } from '../routes/route-use.ts';
+import { AUDIT_ROWS } from './audit/routes.ts';
 import { BLOCKS_ROWS } from './blocks/routes.ts';
 import { CHALLENGE_ROWS } from './challenge/routes.ts';
 import { DUPLICATE_POST_ROWS } from './duplicate-post/routes.ts';
@@ -38,6 +39,7 @@ export const ROUTE_TABLE: readonly (RouteUse | UncheckedRouteUse)[] = [
   ...DUPLICATE_POST_ROWS,
   ...CHALLENGE_ROWS,
   ...FACET_ROWS,
+  ...AUDIT_ROWS,
 ];
 
 const PLUGIN_NAMES = pluginNames();

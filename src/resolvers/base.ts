@@ -5,7 +5,7 @@ import { fromGlobalId } from '../mapping/ids.ts';
 import type { NodeModel } from '../mapping/models.ts';
 import type { PostModel } from '../mapping/platform-models.ts';
 import { GatewayError } from '../errors.ts';
-import { connectionFields } from './connection.ts';
+import { connectionFields } from '../routes/connection.ts';
 import { postById } from './platform-content.ts';
 
 /** `node(id:)`: the object of a global ID, through the request's loaders (also federation's `_entities`). */

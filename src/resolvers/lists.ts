@@ -14,7 +14,7 @@ import { planEvents, planPlaces, planSeries, planTerms, WITH_IDS } from '../name
 import { GatewayError } from '../errors.ts';
 import { CORE_MAX_PER_PAGE, coreList } from '../namespaces/calendar/core-requests.ts';
 import { LEGACY_MAX_PER_PAGE, legacyList } from '../namespaces/calendar/legacy-requests.ts';
-import { connection, listIdentity, memoryConnection } from './connection.ts';
+import { connection, listIdentity, memoryConnection } from '../routes/connection.ts';
 import type { CursorScope } from '../paging/window.ts';
 
 /** A list field's arguments: paging, and the generated `where`/`orderBy` input types of the list. */

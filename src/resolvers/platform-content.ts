@@ -13,7 +13,7 @@ import * as platform from '../upstream/platform.ts';
 import { declaredArgs } from '../upstream/discovery.ts';
 import { createPosts } from '../writes/posts.ts';
 import { bulkPayload } from '../writes/results.ts';
-import { connection, listIdentity } from './connection.ts';
+import { connection, listIdentity } from '../routes/connection.ts';
 
 /** `Post` by database ID, through the list (core/v2 has no single-post route in the spec). Published posts only. */
 export async function postById(ctx: Context, id: number): Promise<PostModel | null> {

@@ -4,14 +4,12 @@
  * audit log, attachments, duplicate-post, the challenge and facets.
  */
 import type { Resolvers } from '../generated/graphql.ts';
-import { connectionFields } from './connection.ts';
-import { auditQueryResolvers } from './platform-audit.ts';
+import { connectionFields } from '../routes/connection.ts';
 import { contentMutation, contentQuery, Post } from './platform-content.ts';
 
 export const platformResolvers: Resolvers = {
-  Query: { ...contentQuery, ...auditQueryResolvers },
+  Query: { ...contentQuery },
   Mutation: { ...contentMutation },
   Post,
   PostConnection: connectionFields,
-  AuditLogConnection: connectionFields,
 };

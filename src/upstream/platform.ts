@@ -1,5 +1,5 @@
 /**
- * The site-platform namespaces (core/v2, site-audit-log/v1):
+ * core/v2 posts:
  * the only place their paths are built. Their namespace indexes are read by
  * site-index.ts (`Query.namespace`).
  *
@@ -13,29 +13,18 @@ import type { RouteUse } from './route-use.ts';
 
 export const PLATFORM_NAMESPACES = {
   core: 'core/v2',
-  audit: 'site-audit-log/v1',
 } as const;
 
 /** `per_page` maximum of GET /core/v2/posts (spec "Limits"; ../shared/reference/site-upstream.md §2). */
 export const POSTS_MAX_PER_PAGE = 100;
-/** `per_page` maximum of GET /site-audit-log/v1/logs (the spec leaves it open; the site refuses more than 100). */
-export const AUDIT_MAX_PER_PAGE = 100;
 
 /** Routes reached through this module, and the fields that reach them. */
 export const PLATFORM_ROUTES: RouteUse[] = [
   { method: 'GET', path: '/core/v2/posts', field: 'Query.posts; Query.node (Post)' },
   { method: 'POST', path: '/core/v2/posts', field: 'Mutation.createPost' },
-  { method: 'GET', path: '/site-audit-log/v1/logs', field: 'Query.auditLog' },
-  { method: 'GET', path: '/site-audit-log/v1/export', field: 'Query.auditLogExport' },
 ];
 
 export type Query = Record<string, QueryValue>;
-
-/** A bare-array list with X-WP-Total, one page of it. */
-async function listPage(session: UpstreamSession, path: string, query: Query, route: string): Promise<ListPage> {
-  const res = await session.request({ method: 'GET', path, query, route });
-  return { items: listItems(res, route), total: headerInt(res.headers, 'x-wp-total') };
-}
 
 // ---- core/v2 posts
 
@@ -91,14 +80,4 @@ export async function deletePost(session: UpstreamSession, id: number, force: bo
     route: `DELETE ${POST_ITEM_ROUTE}`,
   });
   return res.body;
-}
-
-// ---- site-audit-log/v1
-
-export function auditLogPage(session: UpstreamSession, query: Query, page: number, perPage: number): Promise<ListPage> {
-  return listPage(session, '/site-audit-log/v1/logs', { ...query, page, per_page: Math.min(perPage, AUDIT_MAX_PER_PAGE) }, 'GET /site-audit-log/v1/logs');
-}
-
-export async function auditLogExport(session: UpstreamSession, query: Query): Promise<UpstreamResponse> {
-  return session.request({ method: 'GET', path: '/site-audit-log/v1/export', query, headers: { accept: 'text/csv, application/json' }, route: 'GET /site-audit-log/v1/export' });
 }

@@ -1,7 +1,7 @@
 /** site-audit-log/v1: filters -> query, entries -> graph objects, the CSV export (docs/sandbox-platform.md). */
-import type { AuditLogWhere, OrderDirection } from '../generated/graphql.ts';
-import type { AuditEntryModel } from './platform-models.ts';
-import { asDateTime, asId, asInt, asStr, shape } from './json.ts';
+import type { AuditLogWhere, OrderDirection } from '../../generated/graphql.ts';
+import type { AuditEntryModel } from '../../mapping/platform-models.ts';
+import { asDateTime, asId, asInt, asStr, shape } from '../../mapping/json.ts';
 
 /** Typed as the model, so the reader and the model the graph is mapped onto cannot drift apart. */
 export const auditEntry: (v: unknown) => AuditEntryModel = shape('audit-log entry', {
