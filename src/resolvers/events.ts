@@ -7,6 +7,7 @@ import type { EventModel, TermModel } from '../mapping/models.ts';
 import { legacyGet } from '../namespaces/calendar/legacy-requests.ts';
 import { orNull } from '../loaders/index.ts';
 import { GatewayError } from '../errors.ts';
+import { NAMESPACE } from '../namespaces/calendar/vocabulary.ts';
 import { crossField, crossFields, otherIface, statusEnum, andThen, type OtherLoader } from './fields.ts';
 import { eventsConnection } from './lists.ts';
 import { prefetchCategoryTree } from './prefetch.ts';
@@ -60,7 +61,7 @@ async function termsById(ctx: Context, model: EventModel, kind: 'categories' | '
 
 export async function eventBy(ctx: Context, id: string, idType: string | null | undefined): Promise<EventModel | null> {
   if (idType === 'SLUG') {
-    if (!ctx.site.hasLegacy) throw GatewayError.badInput('event(idType: SLUG) needs calendar/events/v1, which this site does not offer', { arguments: ['idType'] });
+    if (!ctx.site.hasLegacy) throw GatewayError.badInput(`event(idType: SLUG) needs ${NAMESPACE.legacy}, which this site does not offer`, { arguments: ['idType'] });
     const m = await orNull(legacyGet(ctx.upstream, 'events', id, true).then(legacyEvent));
     if (m) ctx.loaders.prime(m);
     return m;

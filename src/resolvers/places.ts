@@ -8,6 +8,7 @@ import type { OrganizerModel, VenueModel } from '../mapping/models.ts';
 import { legacyGet } from '../namespaces/calendar/legacy-requests.ts';
 import { orNull } from '../loaders/index.ts';
 import { GatewayError } from '../errors.ts';
+import { NAMESPACE } from '../namespaces/calendar/vocabulary.ts';
 import { crossField, crossFields, statusEnum, andThen, type OtherLoader } from './fields.ts';
 import { eventsConnection, placesConnection } from './lists.ts';
 
@@ -29,7 +30,7 @@ const ORGANIZERS: PlaceKind<OrganizerModel> = { type: 'Organizer', kind: 'organi
 
 async function placeBy<M extends VenueModel | OrganizerModel>(ctx: Context, { type, kind, loader, fromLegacy }: PlaceKind<M>, id: string, idType: string | null | undefined): Promise<M | null> {
   if (idType === 'SLUG') {
-    if (!ctx.site.hasLegacy) throw GatewayError.badInput(`${type.toLowerCase()}(idType: SLUG) needs calendar/events/v1, which this site does not offer`, { arguments: ['idType'] });
+    if (!ctx.site.hasLegacy) throw GatewayError.badInput(`${type.toLowerCase()}(idType: SLUG) needs ${NAMESPACE.legacy}, which this site does not offer`, { arguments: ['idType'] });
     const m = await orNull(legacyGet(ctx.upstream, kind, id, true).then(fromLegacy));
     if (m) ctx.loaders.prime(m);
     return m;

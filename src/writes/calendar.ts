@@ -8,7 +8,7 @@
 import type { Context } from '../context.ts';
 import type { CategoryInput, TagInput, UpdateMethod, WriteInterface } from '../generated/graphql.ts';
 import { databaseIdOf, type NodeType } from '../mapping/ids.ts';
-import { graphField, termPayload, validateTerm } from '../mapping/inputs.ts';
+import { graphField, termPayload, validateTerm } from './inputs.ts';
 import { legacyTerm } from '../mapping/legacy.ts';
 import type { TermModel } from '../mapping/models.ts';
 import { sendWrites } from '../upstream/batch.ts';

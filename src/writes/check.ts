@@ -26,9 +26,9 @@
  * needs a repair.
  */
 import type { Context } from '../context.ts';
-import { graphField, legacyEventState, restName, storedDates, type Api, type Json } from '../mapping/inputs.ts';
+import { graphField, legacyEventState, restName, storedDates, type Json } from './inputs.ts';
 import type { WriteOutcome, WriteRequest } from '../upstream/batch.ts';
-import { offers, other } from '../namespaces/calendar/vocabulary.ts';
+import { offers, other, type Iface } from '../namespaces/calendar/vocabulary.ts';
 import { writeRequest } from '../namespaces/calendar/write-requests.ts';
 import type { AnyInput, AnyModel, KindSpec, PostKind } from './kinds.ts';
 import { convertOptions, followMethod, legacyRepair, onlyDeclared, withCoreResets, type Job } from './plan.ts';
@@ -38,7 +38,7 @@ import { askedOf, mismatches, overlay, shows, unseen, viewOf, type Asked, type F
 
 /** One answer about the object: a write's, or a read after the writes. */
 export interface Answer {
-  api: Api;
+  api: Iface;
   body: unknown;
   /** A read back, not a write's answer. */
   read?: boolean;
@@ -49,13 +49,13 @@ export interface Written<I extends AnyInput> {
   job: Job<I>;
   databaseId: number;
   answers: Answer[];
-  sent: { api: Api; payload: Json }[];
+  sent: { api: Iface; payload: Json }[];
   /** Set when the check fails the item. */
   error?: ItemError;
 }
 
 /** Sends requests the way the engine sends writes (batched where allowed; lost answers reconciled). */
-export type Sender = (reqs: WriteRequest[], what: { api: Api; databaseId: number; payload: Json }[]) => Promise<WriteOutcome[]>;
+export type Sender = (reqs: WriteRequest[], what: { api: Iface; databaseId: number; payload: Json }[]) => Promise<WriteOutcome[]>;
 
 interface State<I extends AnyInput> {
   item: Written<I>;
@@ -72,7 +72,7 @@ interface State<I extends AnyInput> {
    */
   same: View;
   /** The interface of the last write (not read). */
-  lastWrite: Api;
+  lastWrite: Iface;
 }
 
 const lastOf = <T>(xs: readonly T[]): T => xs[xs.length - 1]!;
@@ -83,8 +83,8 @@ const lastOf = <T>(xs: readonly T[]): T => xs[xs.length - 1]!;
  * the legacy repair: it sends the complete state as read before, so what the
  * read would show is restored anyway, and the repair's answer shows it.
  */
-function readBacks<I extends AnyInput>(ctx: Context, spec: KindSpec<I, AnyModel>, s: State<I>): Api[] {
-  const has = (api: Api) => offers(ctx.site, api);
+function readBacks<I extends AnyInput>(ctx: Context, spec: KindSpec<I, AnyModel>, s: State<I>): Iface[] {
+  const has = (api: Iface) => offers(ctx.site, api);
   const last = lastOf(s.item.answers).api;
   const api = other(last);
   if (!has(api)) return [];
@@ -94,8 +94,8 @@ function readBacks<I extends AnyInput>(ctx: Context, spec: KindSpec<I, AnyModel>
 }
 
 /** The graph fields each interface's payloads carried. */
-function carried<I extends AnyInput>(spec: KindSpec<I, AnyModel>, item: Written<I>): Map<Api, Set<string>> {
-  const out = new Map<Api, Set<string>>([['core', new Set()], ['legacy', new Set()]]);
+function carried<I extends AnyInput>(spec: KindSpec<I, AnyModel>, item: Written<I>): Map<Iface, Set<string>> {
+  const out = new Map<Iface, Set<string>>([['core', new Set()], ['legacy', new Set()]]);
   for (const s of item.sent) for (const key of Object.keys(s.payload)) out.get(s.api)!.add(graphField(spec.kind, s.api, key, item.job.input));
   return out;
 }
@@ -103,10 +103,10 @@ function carried<I extends AnyInput>(spec: KindSpec<I, AnyModel>, item: Written<
 const DATE_FIELDS = new Set(['startDate', 'endDate', 'timezone', 'duration']);
 
 /** The interface each differing field can be written through once more; fields with none are left out. */
-function repairRoutes<I extends AnyInput>(ctx: Context, spec: KindSpec<I, AnyModel>, s: State<I>, mm: Mismatch[]): Map<Api, Mismatch[]> {
-  const has = (api: Api) => offers(ctx.site, api);
+function repairRoutes<I extends AnyInput>(ctx: Context, spec: KindSpec<I, AnyModel>, s: State<I>, mm: Mismatch[]): Map<Iface, Mismatch[]> {
+  const has = (api: Iface) => offers(ctx.site, api);
   const sent = carried(spec, s.item);
-  const out = new Map<Api, Mismatch[]>();
+  const out = new Map<Iface, Mismatch[]>();
   for (const m of mm) {
     const field = DATE_FIELDS.has(m.field) ? 'startDate' : m.field;
     const api = [other(s.lastWrite), s.lastWrite].find((a) => has(a) && restName(spec.kind, field, a, s.item.job.declared) !== null && !sent.get(a)!.has(field));
@@ -129,7 +129,7 @@ function repairInput<I extends AnyInput>(s: State<I>, mm: Mismatch[]): Record<st
 }
 
 /** The request that writes the differing fields again through `api`; null when none can be made. */
-function repairRequest<I extends AnyInput>(ctx: Context, spec: KindSpec<I, AnyModel>, s: State<I>, api: Api, mm: Mismatch[]): WriteRequest | null {
+function repairRequest<I extends AnyInput>(ctx: Context, spec: KindSpec<I, AnyModel>, s: State<I>, api: Iface, mm: Mismatch[]): WriteRequest | null {
   const { job, databaseId } = s.item;
   const event = job.input ? spec.asEvent(job.input) : null;
   const before = job.target && job.stored?.ok ? job.stored.body : undefined;
@@ -163,7 +163,7 @@ function notApplied<I extends AnyInput>(s: State<I>, mm: Mismatch[]): NotApplied
  * repair's answer through the other interface counts for the fields it
  * repaired: nothing else shows them since.
  */
-function see<I extends AnyInput>(s: State<I>, api: Api, body: unknown, repaired: readonly string[] = []): void {
+function see<I extends AnyInput>(s: State<I>, api: Iface, body: unknown, repaired: readonly string[] = []): void {
   const v = viewOf(s.kind, api, body);
   s.after = overlay(s.after, v);
   if (api === s.item.job.read) s.same = overlay(s.same, v);
@@ -218,7 +218,7 @@ export async function checkWrites<I extends AnyInput>(ctx: Context, spec: KindSp
   );
 
   // 2. What differs, and the repairs (one level of writes).
-  const repairs: { s: State<I>; req: WriteRequest; api: Api; fields: string[] }[] = [];
+  const repairs: { s: State<I>; req: WriteRequest; api: Iface; fields: string[] }[] = [];
   const still = new Map<State<I>, Mismatch[]>();
   for (const s of states) {
     if (s.item.error) continue;

@@ -20,11 +20,11 @@
  * docs/writes.md says what is verified and serialized, and what it costs.
  */
 import type { Context } from '../context.ts';
-import { graphField, type Api, type Json } from '../mapping/inputs.ts';
+import { graphField, type Json } from './inputs.ts';
 import { UpstreamShapeError } from '../mapping/json.ts';
 import { checkAtomic, sendWrites, type WriteOutcome, type WriteRequest } from '../upstream/batch.ts';
 import { writeRequest, type Target, type WriteMethod } from '../namespaces/calendar/write-requests.ts';
-import { NAMESPACE } from '../namespaces/calendar/vocabulary.ts';
+import { NAMESPACE, type Iface } from '../namespaces/calendar/vocabulary.ts';
 import { GatewayError } from '../errors.ts';
 import { checkWrites, type Answer, type Written } from './check.ts';
 import { modelOf, type AnyInput, type AnyModel, type KindSpec, type PostKind } from './kinds.ts';
@@ -32,7 +32,7 @@ import { lockKey, type HeldLocks } from './lock.ts';
 import { atomicRequests, completePayloads, convertOptions, databaseIdOfTarget, legacyFollowUp, readFor, throughOther, type Job } from './plan.ts';
 import { absent, ambiguous, checkReferences, confirmAbsent, notFoundError, readState, readStates, refMessage, stateKey, type RefProblem, type StateRead } from './reads.ts';
 import { reconcile, type Unsure } from './reconcile.ts';
-import { inputError, notExecuted, siteError, unknownError, upstreamOf, type ItemError, type ItemResult, type Problem } from './results.ts';
+import { failedItem, inputError, notExecuted, siteError, unknownError, upstreamOf, type ItemError, type ItemResult, type Problem } from './results.ts';
 
 // ---------------------------------------------------------------------------
 // Loaders: what the site answered replaces what the request had read
@@ -62,7 +62,7 @@ function fromGateway(e: GatewayError, path: string[]): ItemError {
 }
 
 /** An upstream error of one job: its path is the input field of the first parameter the site refused. */
-function jobSiteError<I extends AnyInput>(e: GatewayError, job: Job<I>, kind: PostKind, api: Api): ItemError {
+function jobSiteError<I extends AnyInput>(e: GatewayError, job: Job<I>, kind: PostKind, api: Iface): ItemError {
   return siteError(e, job.itemPath, (param) => [...job.fieldPrefix, graphField(kind, api, param, job.input)]);
 }
 
@@ -122,7 +122,7 @@ async function prepare<I extends AnyInput, M extends AnyModel>(ctx: Context, spe
  * calendar-core delete's `[]`) says the site did something, but not what:
  * the outcome is unknown, as if the answer had been lost.
  */
-function readable<I extends AnyInput, M extends AnyModel>(spec: KindSpec<I, M>, job: { api: Api; method: WriteMethod }, o: WriteOutcome, route: string): WriteOutcome {
+function readable<I extends AnyInput, M extends AnyModel>(spec: KindSpec<I, M>, job: { api: Iface; method: WriteMethod }, o: WriteOutcome, route: string): WriteOutcome {
   if (!o.ok) return o;
   let fine: boolean;
   if (job.method === 'DELETE') fine = idOfBody(o.body) !== null || (job.api === 'core' && Array.isArray(o.body));
@@ -142,7 +142,7 @@ function readable<I extends AnyInput, M extends AnyModel>(spec: KindSpec<I, M>, 
 
 interface Sent<I extends AnyInput> {
   job: Job<I>;
-  api: Api;
+  api: Iface;
   method: WriteMethod;
   target: Target | null;
   payload: Json | undefined;
@@ -298,17 +298,16 @@ async function sendAndCheck<I extends AnyInput, M extends AnyModel>(ctx: Context
   const results = new Map<Job<I>, ItemResult<M>>();
   const written = new Map<Job<I>, Written<I>>();
   const refused = new Map<Job<I>, GatewayError>();
-  const follow: { job: Job<I>; api: Api; req: WriteRequest }[] = [];
+  const follow: { job: Job<I>; api: Iface; req: WriteRequest }[] = [];
   live.forEach((job, k) => {
     const o = outcomes[k]!;
     const known = databaseIdOfTarget(job.target);
     if (!o.ok) {
       const what = `${spec.type.toLowerCase()} ${job.target ? (job.method === 'DELETE' ? 'delete' : 'update') : 'create'}`;
-      const error = o.notExecuted
-        ? notExecuted(job.itemPath, o.error.message)
-        : o.unknown
-          ? unknownError(o.error, job.itemPath, `Outcome unknown: the ${what} was sent but its answer was lost (${o.error.message})`)
-          : jobSiteError(o.error, job, spec.kind, job.api);
+      const error = failedItem(o, job.itemPath, {
+        unknown: (e) => `Outcome unknown: the ${what} was sent but its answer was lost (${e.message})`,
+        fieldOf: (param) => [...job.fieldPrefix, graphField(spec.kind, job.api, param, job.input)],
+      });
       if (!o.notExecuted && !o.unknown) refused.set(job, o.error);
       results.set(job, { index: job.index, databaseId: known, model: null, error });
       return;
@@ -333,7 +332,7 @@ async function sendAndCheck<I extends AnyInput, M extends AnyModel>(ctx: Context
     results.set(job, { index: job.index, databaseId: model.databaseId, model, error: null });
     let second = job.payloads?.secondary;
     if (second && job.input) {
-      const api: Api = job.api === 'core' ? 'legacy' : 'core';
+      const api: Iface = job.api === 'core' ? 'legacy' : 'core';
       const event = spec.asEvent(job.input);
       if (event && api === 'legacy') second = legacyFollowUp(job, event, o.body, second, convertOptions(ctx.site.timezone, spec, job.input));
       // Legacy follow-ups use POST (its canonical EDIT), core ones PATCH: only the named fields change.

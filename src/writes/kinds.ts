@@ -1,6 +1,6 @@
 /**
  * The three post kinds the calendar writes (events, venues, organizers), as
- * data: how an input is checked and split into payloads (mapping/inputs.ts),
+ * data: how an input is checked and split into payloads (inputs.ts),
  * and how either interface's answer becomes the graph's model. The write
  * engine is written once over these; nothing else in writes/ branches on
  * the kind except through `asEvent` (what only events have: dates, zone,
@@ -11,12 +11,13 @@ import { coreEvent, coreOrganizer, coreVenue } from '../mapping/core.ts';
 import type { NodeType } from '../mapping/ids.ts';
 import {
   eventPayloads, organizerPayloads, validateEvent, validateOrganizer, validateVenue, venuePayloads,
-  type Api, type ConvertOptions, type FieldIssue, type SplitPayloads, type ValidateOptions,
-} from '../mapping/inputs.ts';
+  type ConvertOptions, type FieldIssue, type SplitPayloads, type ValidateOptions,
+} from './inputs.ts';
 import { legacyEvent, legacyOrganizer, legacyVenue } from '../mapping/legacy.ts';
 import type { EventModel, OrganizerModel, VenueModel } from '../mapping/models.ts';
+import type { Iface, PostKind } from '../namespaces/calendar/vocabulary.ts';
 
-export type PostKind = 'events' | 'venues' | 'organizers';
+export type { PostKind } from '../namespaces/calendar/vocabulary.ts';
 export type AnyInput = EventInput | VenueInput | OrganizerInput;
 export type AnyModel = EventModel | VenueModel | OrganizerModel;
 
@@ -24,7 +25,7 @@ export interface KindSpec<I extends AnyInput, M extends AnyModel> {
   kind: PostKind;
   type: NodeType;
   validate(input: I, o: ValidateOptions): FieldIssue[];
-  payloads(input: I, api: Api, o: ConvertOptions): SplitPayloads;
+  payloads(input: I, api: Iface, o: ConvertOptions): SplitPayloads;
   fromCore(body: unknown): M;
   fromLegacy(body: unknown): M;
   /** The input as an event input, for what only events have; null for venues and organizers. */
@@ -42,7 +43,7 @@ export const ORGANIZERS: KindSpec<OrganizerInput, OrganizerModel> = {
 };
 
 /** Either interface's answer as the kind's model. Throws UpstreamShapeError when the body is not one. */
-export function modelOf(api: Api, kind: PostKind, body: unknown): AnyModel {
+export function modelOf(api: Iface, kind: PostKind, body: unknown): AnyModel {
   const spec = kind === 'events' ? EVENTS : kind === 'venues' ? VENUES : ORGANIZERS;
   return api === 'core' ? spec.fromCore(body) : spec.fromLegacy(body);
 }

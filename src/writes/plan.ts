@@ -12,13 +12,13 @@ import type { EventInput, UpdateMethod, WriteInterface } from '../generated/grap
 import { idArgument, type NodeType } from '../mapping/ids.ts';
 import {
   completeCoreDates, completeLegacyUpdate, eventPayloads, isIssue, legacyEventState, storedDates, touchesDates,
-  type Api, type ConvertOptions, type Declared, type Json, type SplitPayloads, type StoredDates,
-} from '../mapping/inputs.ts';
+  type ConvertOptions, type Declared, type Json, type SplitPayloads, type StoredDates,
+} from './inputs.ts';
 import { allBatchable, type WriteRequest } from '../upstream/batch.ts';
 import { writeRequest, type Target, type WriteMethod } from '../namespaces/calendar/write-requests.ts';
 import type { SiteInfo } from '../upstream/discovery.ts';
 import { chooseInterface } from '../namespaces/calendar/choose.ts';
-import { NAMESPACE, offers, other } from '../namespaces/calendar/vocabulary.ts';
+import { NAMESPACE, offers, other, type Iface } from '../namespaces/calendar/vocabulary.ts';
 import { GatewayError } from '../errors.ts';
 import type { AnyInput, AnyModel, KindSpec, PostKind } from './kinds.ts';
 import { inputError, issuesAt, notAppliedError, type ItemError, type Problem } from './results.ts';
@@ -41,14 +41,14 @@ export interface Job<I extends AnyInput> {
   idPath: string[];
   input?: I;
   target: Target | null;
-  api: Api;
+  api: Iface;
   method: WriteMethod;
   query?: Record<string, string | number | boolean>;
   payloads?: SplitPayloads;
   /** Set once the item will not be sent: every problem found, or why it was not written. */
   error?: ItemError;
   /** The stored object this write needs first, through which interface. */
-  read?: Api;
+  read?: Iface;
   stored?: StateRead;
   /** The event's legacy state as read before the write (for a legacy follow-up after a core update). */
   legacyState?: Json;
@@ -62,7 +62,7 @@ export interface Job<I extends AnyInput> {
 // Choosing the interface
 
 /** The interface chosen (or asked for with `via`) must be one the site has: said before anything is read or sent. */
-export function needNamespace(site: SiteInfo, api: Api): void {
+export function needNamespace(site: SiteInfo, api: Iface): void {
   if (!offers(site, api)) throw GatewayError.badInput(`This write needs ${NAMESPACE[api]}, which this site does not offer.`, { arguments: ['via'] });
 }
 
@@ -82,7 +82,7 @@ export interface ApiOptions {
  * legacy DELETE answers the trashed object, calendar-core's answers `[]`
  * (docs/ARCHITECTURE.md "A write").
  */
-export function chooseApi(site: SiteInfo, via: Via, opts: ApiOptions = {}): Api {
+export function chooseApi(site: SiteInfo, via: Via, opts: ApiOptions = {}): Iface {
   const legacyOnly = opts.slug ? 'idType: SLUG' : opts.method === 'POST' ? 'method: POST' : null;
   const pins = (...xs: (string | false | null)[]) => xs.filter((x): x is string => Boolean(x));
   const c = chooseInterface(site, {
@@ -91,7 +91,7 @@ export function chooseApi(site: SiteInfo, via: Via, opts: ApiOptions = {}): Api 
   });
   if (!('refused' in c)) return c.iface;
   const forceError = () =>
-    GatewayError.badInput(`force: true needs calendar-core/v1 and an ID (legacy deletes always trash)${site.hasCore ? '' : '; this site does not offer calendar-core/v1'}.`, { arguments: ['force'] });
+    GatewayError.badInput(`force: true needs ${NAMESPACE.core} and an ID (legacy deletes always trash)${site.hasCore ? '' : `; this site does not offer ${NAMESPACE.core}`}.`, { arguments: ['force'] });
   switch (c.refused) {
     case 'conflict':
       if (via === 'CORE' && legacyOnly) throw GatewayError.badInput(`${legacyOnly} uses the legacy interface; it cannot go through via: CORE.`, { arguments: ['via'] });
@@ -114,7 +114,7 @@ export function chooseApi(site: SiteInfo, via: Via, opts: ApiOptions = {}): Api 
  * the same request), except atomic ones on a site that batches
  * calendar-core deletes, which need /batch/v1.
  */
-export function deleteManyApi(site: SiteInfo, kind: PostKind, via: Via, force: boolean, atomic: boolean): Api {
+export function deleteManyApi(site: SiteInfo, kind: PostKind, via: Via, force: boolean, atomic: boolean): Iface {
   const coreBatches = site.hasCore && allBatchable(site, [writeRequest('core', kind, 'DELETE', { id: 1 })]);
   return chooseApi(site, via, { force, preferLegacy: !(atomic && coreBatches) });
 }
@@ -155,14 +155,14 @@ interface Paths {
 // Declared arguments (docs/writes.md "Declared spellings")
 
 /** The method of a follow-up (or a repair) through the other interface (vocabulary.ts `other`). */
-export const followMethod = (api: Api): WriteMethod => (api === 'legacy' ? 'POST' : 'PATCH');
+export const followMethod = (api: Iface): WriteMethod => (api === 'legacy' ? 'POST' : 'PATCH');
 
 /**
  * The argument names the site's root index declares for the route a write
  * request goes to; null when the index does not describe it (then the spec's
  * names are sent); an empty set when the site has no such interface.
  */
-export function routeDeclared(site: SiteInfo, api: Api, kind: PostKind, method: WriteMethod, target: Target | null): ReadonlySet<string> | null {
+export function routeDeclared(site: SiteInfo, api: Iface, kind: PostKind, method: WriteMethod, target: Target | null): ReadonlySet<string> | null {
   if (!offers(site, api)) return new Set();
   const { path } = writeRequest(api, kind, method, target);
   const route = site.routes.find((r) => r.re?.test(path) && r.methods.includes(method));
@@ -171,7 +171,7 @@ export function routeDeclared(site: SiteInfo, api: Api, kind: PostKind, method: 
 }
 
 /** What the job's own route declares, and the other interface's follow-up route. */
-export function jobDeclared(site: SiteInfo, kind: PostKind, api: Api, method: WriteMethod, target: Target | null): Declared {
+export function jobDeclared(site: SiteInfo, kind: PostKind, api: Iface, method: WriteMethod, target: Target | null): Declared {
   const alt = other(api);
   const mine = routeDeclared(site, api, kind, method, target && 'slug' in target && api === 'core' ? { id: 1 } : target);
   const theirs = routeDeclared(site, alt, kind, followMethod(alt), { id: 1 });
@@ -179,7 +179,7 @@ export function jobDeclared(site: SiteInfo, kind: PostKind, api: Api, method: Wr
 }
 
 /** The route label a field would go to through `api` (for messages). */
-export function routeLabel(api: Api, kind: PostKind, method: WriteMethod, target: Target | null): string {
+export function routeLabel(api: Iface, kind: PostKind, method: WriteMethod, target: Target | null): string {
   return writeRequest(api, kind, method, api === 'core' && target && 'slug' in target ? { id: 1 } : target).route;
 }
 
@@ -195,7 +195,7 @@ function undeclaredProblems<I extends AnyInput>(site: SiteInfo, spec: KindSpec<I
 
 /** A create or update job, every problem of its input found (payloads come after the reads). */
 export function writeJob<I extends AnyInput>(
-  site: SiteInfo, spec: KindSpec<I, AnyModel>, index: number, paths: Paths, input: I, target: Target | null, api: Api, method: WriteMethod, more: Problem[] = [],
+  site: SiteInfo, spec: KindSpec<I, AnyModel>, index: number, paths: Paths, input: I, target: Target | null, api: Iface, method: WriteMethod, more: Problem[] = [],
 ): Job<I> {
   const job: Job<I> = { index, itemPath: paths.item, fieldPrefix: paths.fields, idPath: paths.id, input, target, api, method };
   job.declared = jobDeclared(site, spec.kind, api, method, target);
@@ -210,7 +210,7 @@ export function writeJob<I extends AnyInput>(
   return job;
 }
 
-export function createJobs<I extends AnyInput>(site: SiteInfo, spec: KindSpec<I, AnyModel>, inputs: readonly I[], api: Api): Job<I>[] {
+export function createJobs<I extends AnyInput>(site: SiteInfo, spec: KindSpec<I, AnyModel>, inputs: readonly I[], api: Iface): Job<I>[] {
   return inputs.map((input, i) => {
     const item = ['inputs', String(i)];
     return writeJob(site, spec, i, { item, fields: item, id: item }, input, null, api, 'POST');
@@ -223,7 +223,7 @@ export function createJobs<I extends AnyInput>(site: SiteInfo, spec: KindSpec<I,
  * would race, the later undoing the earlier. So each object is updated by
  * one item; a second one is a problem of that item.
  */
-export function updateJobs<I extends AnyInput>(site: SiteInfo, spec: KindSpec<I, AnyModel>, items: readonly { id: string; input: I }[], api: Api, method: WriteMethod): Job<I>[] {
+export function updateJobs<I extends AnyInput>(site: SiteInfo, spec: KindSpec<I, AnyModel>, items: readonly { id: string; input: I }[], api: Iface, method: WriteMethod): Job<I>[] {
   const seen = new Map<number, number>();
   return items.map((x, i) => {
     const item = ['inputs', String(i)];
@@ -240,7 +240,7 @@ export function updateJobs<I extends AnyInput>(site: SiteInfo, spec: KindSpec<I,
   });
 }
 
-export function deleteJobs<I extends AnyInput>(spec: KindSpec<I, AnyModel>, ids: readonly string[], api: Api, force: boolean): Job<I>[] {
+export function deleteJobs<I extends AnyInput>(spec: KindSpec<I, AnyModel>, ids: readonly string[], api: Iface, force: boolean): Job<I>[] {
   return ids.map((id, i): Job<I> => {
     const itemPath = ['ids', String(i)];
     const target = targetOf(id, 'ID', spec.type);
@@ -301,7 +301,7 @@ export function convertOptions<I extends AnyInput>(siteZone: string, spec: KindS
  *   both: they are read through the interface written;
  * - a calendar-core delete answers `[]`, so the object is read first.
  */
-export function readFor<I extends AnyInput>(site: SiteInfo, spec: KindSpec<I, AnyModel>, job: Job<I>): Api | undefined {
+export function readFor<I extends AnyInput>(site: SiteInfo, spec: KindSpec<I, AnyModel>, job: Job<I>): Iface | undefined {
   if (!job.target) return undefined;
   if (job.method === 'DELETE') return job.api === 'core' ? 'core' : undefined;
   // calendar-core/v1 has no by-slug routes.

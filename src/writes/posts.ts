@@ -11,22 +11,25 @@ import { UpstreamShapeError } from '../mapping/json.ts';
 import { corePost, postBody, postInputField, type PostModel } from '../namespaces/posts/mapping.ts';
 import { checkAtomic, sendWrites, type WriteOutcome } from '../upstream/batch.ts';
 import { GatewayError } from '../errors.ts';
-import * as platform from '../upstream/platform.ts';
+import * as platform from '../namespaces/posts/requests.ts';
 import { checkBulkSize, needAuth } from './plan.ts';
-import { notExecuted, siteError, unknownError, type ItemResult } from './results.ts';
+import { failedItem, unknownError, type ItemResult } from './results.ts';
 
-/** A post write sent whose answer was lost or unreadable: it may have been written (see the README, "Write outcomes"). */
+/** Why a post write sent may have been written though its answer was lost or unreadable (see the README, "Write outcomes"). */
+const unknownMessage = (why: string) => `Outcome unknown: the post create was sent but ${why}; look for the post (by title, status any) before creating it again`;
+
 function unknownPost(e: GatewayError, index: number, why: string) {
-  return unknownError(e, ['inputs', String(index)], `Outcome unknown: the post create was sent but ${why}; look for the post (by title, status any) before creating it again`);
+  return unknownError(e, ['inputs', String(index)], unknownMessage(why));
 }
 
 /** One item's result: the post the site answered, or why it was not (or may not have been) written. */
 export function postResult(o: WriteOutcome, index: number, siteZone: string): ItemResult<PostModel> {
   const item = ['inputs', String(index)];
-  if (!o.ok && o.unknown) return { index, databaseId: null, model: null, error: unknownPost(o.error, index, `its answer was lost (${o.error.message})`) };
-  if (!o.ok && o.notExecuted) return { index, databaseId: null, model: null, error: notExecuted(item, o.error.message) };
-  // The path names the input field of the first parameter the site refused, as the calendar bulk writes do.
-  if (!o.ok) return { index, databaseId: null, model: null, error: siteError(o.error, item, (param) => [...item, postInputField(param)]) };
+  // As the calendar's bulk writes answer (results.ts `failedItem`): the path names the input field of the first parameter the site refused.
+  if (!o.ok) {
+    const error = failedItem(o, item, { unknown: (e) => unknownMessage(`its answer was lost (${e.message})`), fieldOf: (param) => [...item, postInputField(param)] });
+    return { index, databaseId: null, model: null, error };
+  }
   try {
     const post = corePost(o.body, siteZone);
     return { index, databaseId: post.databaseId, model: post, error: null };

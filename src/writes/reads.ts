@@ -13,13 +13,13 @@
  *   through the request's loaders, whatever the number of items.
  */
 import type { Context } from '../context.ts';
-import { eventReferences, type RefKind } from '../mapping/inputs.ts';
+import { eventReferences, type RefKind } from './inputs.ts';
 import type { EventInput } from '../generated/graphql.ts';
 import { legacyGet } from '../namespaces/calendar/legacy-requests.ts';
 import { stateRead, type Target } from '../namespaces/calendar/write-requests.ts';
 import { GatewayError, isGatewayError } from '../errors.ts';
 import { calendarPath } from '../namespaces/calendar/paths.ts';
-import type { Iface, PostKind } from '../namespaces/calendar/vocabulary.ts';
+import type { PostKind, Iface } from '../namespaces/calendar/vocabulary.ts';
 import { fromTransportError } from '../upstream/errors.ts';
 
 

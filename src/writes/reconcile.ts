@@ -26,20 +26,21 @@ import type { Context } from '../context.ts';
 import type { EventInput } from '../generated/graphql.ts';
 import { UpstreamShapeError, type Json } from '../mapping/json.ts';
 import { calendarGet } from '../namespaces/calendar/paths.ts';
-import type { Api, Target, WriteMethod } from '../namespaces/calendar/write-requests.ts';
+import type { Target, WriteMethod } from '../namespaces/calendar/write-requests.ts';
 import type { UpstreamRequest } from '../upstream/client.ts';
 import { cleanText } from '../mapping/text.ts';
 import { fromTransportError } from '../upstream/errors.ts';
 import type { GatewayError } from '../errors.ts';
 import { modelOf, type AnyInput, type AnyModel, type PostKind } from './kinds.ts';
 import { isMissing } from './reads.ts';
+import type { Iface } from '../namespaces/calendar/vocabulary.ts';
 
 export type { PostKind };
 
 /** One write whose outcome is unknown. */
 export interface Unsure {
   key: number;
-  api: Api;
+  api: Iface;
   kind: PostKind;
   method: WriteMethod;
   /** null: a create. */
@@ -68,7 +69,7 @@ const CLOCK_SLACK_MS = 2_000;
 const TYPE: Record<PostKind, string> = { events: 'event', venues: 'venue', organizers: 'organizer' };
 const A: Record<PostKind, string> = { events: 'an event', venues: 'a venue', organizers: 'an organizer' };
 
-function tryModel(api: Api, kind: PostKind, body: unknown): AnyModel | null {
+function tryModel(api: Iface, kind: PostKind, body: unknown): AnyModel | null {
   try {
     return modelOf(api, kind, body);
   } catch (err) {
@@ -172,14 +173,14 @@ function compare(model: AnyModel, raw: unknown, input: AnyInput | undefined, pay
 interface Read {
   ok: boolean;
   /** The interface read. */
-  api: Api;
+  api: Iface;
   body?: unknown;
   error?: GatewayError;
   /** Site clock minus ours, from the `Date` header, when it differs by more than the slack. */
   skew: number;
 }
 
-async function get(ctx: Context, api: Api, req: UpstreamRequest): Promise<Read> {
+async function get(ctx: Context, api: Iface, req: UpstreamRequest): Promise<Read> {
   try {
     const res = await ctx.upstream.request(req);
     const date = Date.parse(res.headers.date ?? '');
@@ -196,7 +197,7 @@ async function get(ctx: Context, api: Api, req: UpstreamRequest): Promise<Read> 
  * site has it (calendar-core answers a trashed event like a missing one, 404;
  * the legacy GET says 403 `event-no-longer-available`).
  */
-function readApi(ctx: Context, u: Unsure): Api {
+function readApi(ctx: Context, u: Unsure): Iface {
   return u.api === 'core' && u.method === 'DELETE' && !u.force && u.kind === 'events' && ctx.site.hasLegacy ? 'legacy' : u.api;
 }
 
@@ -225,7 +226,7 @@ function search(ctx: Context, u: Unsure, title: string): Promise<Read> {
   return get(ctx, 'legacy', calendarGet('legacy', u.kind, null, query));
 }
 
-function listItems(api: Api, kind: PostKind, body: unknown): unknown[] | null {
+function listItems(api: Iface, kind: PostKind, body: unknown): unknown[] | null {
   if (api === 'core') return Array.isArray(body) ? body : null;
   const items = body && typeof body === 'object' ? (body as Json)[kind] : null;
   return Array.isArray(items) ? items : null;

@@ -10,7 +10,7 @@
  * in `extensions.problems` and names every argument in `extensions.arguments`.
  */
 import type { MutationError } from '../generated/graphql.ts';
-import type { FieldIssue } from '../mapping/inputs.ts';
+import type { FieldIssue } from './inputs.ts';
 import { GatewayError, type GatewayCode, type GatewayErrorInit, type UpstreamErrorSource } from '../errors.ts';
 
 /** The site's answer as `MutationError.upstream`: `{code, status, route, params, details}`. */
@@ -89,6 +89,26 @@ export function unknownError(e: GatewayError, itemPath: string[], message: strin
 
 export function notExecuted(itemPath: string[], message = 'Not written: another item of this atomic write is invalid.'): ItemError {
   return { code: 'NOT_EXECUTED', message, path: itemPath, upstream: null };
+}
+
+/** A write the site did not take, or whose answer was lost (a `WriteOutcome` of upstream/batch.ts that is not ok). */
+export interface FailedWrite {
+  error: GatewayError;
+  notExecuted?: boolean;
+  unknown?: boolean;
+}
+
+/**
+ * The error of an item whose write failed, for every bulk writer (the
+ * calendar's engine, `createPosts`): NOT_EXECUTED for a valid item an atomic
+ * batch stopped; OUTCOME_UNKNOWN for one whose answer was lost (`unknown`
+ * says what was sent and what to check); else the site's error, its path the
+ * input field of the first parameter the site refused (`fieldOf`).
+ */
+export function failedItem(o: FailedWrite, itemPath: string[], how: { unknown: (e: GatewayError) => string; fieldOf: (param: string) => string[] }): ItemError {
+  if (o.notExecuted) return notExecuted(itemPath, o.error.message);
+  if (o.unknown) return unknownError(o.error, itemPath, how.unknown(o.error));
+  return siteError(o.error, itemPath, how.fieldOf);
 }
 
 /** Where several paths meet: their longest common prefix. */

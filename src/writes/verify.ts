@@ -19,10 +19,11 @@
 import { DateTime } from 'luxon';
 import type { EventInput } from '../generated/graphql.ts';
 import { luxonZone, toUtc } from '../mapping/dates.ts';
-import { isIssue, storedDates, updatedDates, type Api, type Json } from '../mapping/inputs.ts';
+import { isIssue, storedDates, updatedDates, type Json } from './inputs.ts';
 import { bool, int, isJson, num, rendered, str } from '../mapping/json.ts';
 import { cleanText, unescapeUrl } from '../mapping/text.ts';
 import type { AnyInput, PostKind } from './kinds.ts';
+import type { Iface } from '../namespaces/calendar/vocabulary.ts';
 
 /** A field's value as the graph input gives it: text, a number, a flag, an instant (`…Z`), IDs (sorted). */
 export type FieldValue = string | number | boolean | null | number[];
@@ -87,7 +88,7 @@ const POST_CORE: Record<string, Reader> = {
   tagIds: has('tags', ids),
 };
 
-const VIEWS: Record<PostKind, Record<Api, Record<string, Reader>>> = {
+const VIEWS: Record<PostKind, Record<Iface, Record<string, Reader>>> = {
   events: {
     legacy: {
       title: has('title', textOrNull),
@@ -186,7 +187,7 @@ const VIEWS: Record<PostKind, Record<Api, Record<string, Reader>>> = {
 };
 
 /** What an answer of `api` about a `kind` object shows, field by field. */
-export function viewOf(kind: PostKind, api: Api, body: unknown): View {
+export function viewOf(kind: PostKind, api: Iface, body: unknown): View {
   const o = rec(body);
   const out: View = new Map();
   for (const [field, read] of Object.entries(VIEWS[kind][api])) {
@@ -197,7 +198,7 @@ export function viewOf(kind: PostKind, api: Api, body: unknown): View {
 }
 
 /** Whether answers of `api` show `field` at all (which interface to read a field back through). */
-export function shows(kind: PostKind, api: Api, field: string): boolean {
+export function shows(kind: PostKind, api: Iface, field: string): boolean {
   return field in VIEWS[kind][api];
 }
 

@@ -1,11 +1,11 @@
 /**
  * Declared spellings and resets (docs/writes.md): what each field is sent
  * under, given the arguments the site's root index declares for the routes of
- * a write (src/writes/plan.ts `jobDeclared`, src/mapping/inputs.ts `split`),
+ * a write (src/writes/plan.ts `jobDeclared`, src/writes/inputs.ts `split`),
  * and what a payload carries from the stored state. Pure.
  */
 import { describe, expect, it } from 'vitest';
-import { legacyEventState } from '../../src/mapping/inputs.ts';
+import { legacyEventState } from '../../src/writes/inputs.ts';
 import { parseIndex } from '../../src/upstream/discovery.ts';
 import { EVENTS, ORGANIZERS, VENUES } from '../../src/writes/kinds.ts';
 import { completePayloads, jobDeclared, routeDeclared, throughOther, writeJob } from '../../src/writes/plan.ts';

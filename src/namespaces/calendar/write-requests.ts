@@ -12,8 +12,6 @@ import type { Iface, PostKind, WriteKind } from './vocabulary.ts';
 export type { Target } from './paths.ts';
 export type { WriteKind } from './vocabulary.ts';
 
-/** The interface a write goes through (the vocabulary's `Iface`, as the write engine names it). */
-export type Api = Iface;
 export type WriteMethod = 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /**
@@ -22,7 +20,7 @@ export type WriteMethod = 'POST' | 'PUT' | 'PATCH' | 'DELETE';
  * which batch items must carry too (a batch item's `headers` replace the
  * outer request's).
  */
-export function writeRequest(api: Api, kind: WriteKind, method: WriteMethod, target: Target | null, body?: Record<string, unknown>, query?: Record<string, string | number | boolean>): WriteRequest {
+export function writeRequest(api: Iface, kind: WriteKind, method: WriteMethod, target: Target | null, body?: Record<string, unknown>, query?: Record<string, string | number | boolean>): WriteRequest {
   if (api === 'core' && (kind === 'categories' || kind === 'tags')) throw new TypeError(`calendar-core/v1 has no ${kind} routes`);
   const { path, label } = calendarPath(api, kind, target);
   const req: WriteRequest = { method, path, route: `${method} ${label}` };
@@ -39,7 +37,7 @@ export function writeRequest(api: Api, kind: WriteKind, method: WriteMethod, tar
  * cached copy may predate an edit made on the site, which a complete-state
  * update would then undo) and not retried.
  */
-export function stateRead(api: Api, kind: PostKind, target: Target): UpstreamRequest {
+export function stateRead(api: Iface, kind: PostKind, target: Target): UpstreamRequest {
   const req: UpstreamRequest = { ...calendarGet(api, kind, target), idempotent: false };
   if (api === 'core') req.headers = { ...TEC_EEA_HEADER };
   return req;

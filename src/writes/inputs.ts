@@ -12,9 +12,9 @@ import { DateTime } from 'luxon';
 import type {
   CategoryInput, EventInput, OrganizerInput, TagInput, VenueInput,
 } from '../generated/graphql.ts';
-import { isValidDateTimeInput, luxonZone, toSiteLocal } from './dates.ts';
+import { isValidDateTimeInput, luxonZone, toSiteLocal } from '../mapping/dates.ts';
+import { NAMESPACE, other, type Iface, type PostKind, type WriteKind } from '../namespaces/calendar/vocabulary.ts';
 
-export type Api = 'core' | 'legacy';
 export type Json = Record<string, unknown>;
 
 /** One problem with one field, `path` relative to the input object. */
@@ -67,7 +67,7 @@ interface FieldDef {
   coreAlt?: string;
   legacy?: string;
   /** Value conversion per interface (default: as given). */
-  conv?: (v: unknown, o: ConvertOptions, api: Api) => unknown;
+  conv?: (v: unknown, o: ConvertOptions, api: Iface) => unknown;
 }
 
 /** Limits on sizes (WordPress stores titles as text, but nobody's title is longer). */
@@ -172,14 +172,13 @@ export const CATEGORY_FIELDS: FieldDef[] = [
 export const TAG_FIELDS: FieldDef[] = CATEGORY_FIELDS.filter((f) => f.graph !== 'parentId');
 
 const given = (v: unknown) => v !== undefined && v !== null;
-const other = (api: Api): Api => (api === 'core' ? 'legacy' : 'core');
 
 /**
  * The name a field is sent under through `api`: the spec's, or its other
  * spelling, whichever the route declares; null when the route declares
  * neither (or the interface has no such field).
  */
-export function spelling(d: Pick<FieldDef, 'core' | 'coreAlt' | 'legacy'>, api: Api, declared?: Declared): string | null {
+export function spelling(d: Pick<FieldDef, 'core' | 'coreAlt' | 'legacy'>, api: Iface, declared?: Declared): string | null {
   const names = (api === 'core' ? [d.core, d.coreAlt] : [d.legacy]).filter((n): n is string => Boolean(n));
   if (!names.length) return null;
   const set = declared?.[api];
@@ -193,7 +192,7 @@ export function spelling(d: Pick<FieldDef, 'core' | 'coreAlt' | 'legacy'>, api: 
  * follow-up when that route declares it; a field neither declares is listed
  * in `undeclared` and sent nowhere.
  */
-function split(defs: FieldDef[], input: object, api: Api, o: ConvertOptions): SplitPayloads {
+function split(defs: FieldDef[], input: object, api: Iface, o: ConvertOptions): SplitPayloads {
   const primary: Json = {};
   const secondary: Json = {};
   const undeclared: string[] = [];
@@ -228,7 +227,7 @@ export function legacyOrganizerData(v: OrganizerInput, o: ConvertOptions): Json 
  * (docs/writes.md); when they go to a legacy follow-up, the
  * organizer IDs go with them so the list is set once.
  */
-export function eventPayloads(input: EventInput, api: Api, o: ConvertOptions): SplitPayloads {
+export function eventPayloads(input: EventInput, api: Iface, o: ConvertOptions): SplitPayloads {
   const { venue, organizers, ...plain } = input;
   const out = split(EVENT_FIELDS, plain, api, o);
   const legacy: Json = api === 'legacy' ? out.primary : { ...(out.secondary ?? {}) };
@@ -241,11 +240,11 @@ export function eventPayloads(input: EventInput, api: Api, o: ConvertOptions): S
   return out;
 }
 
-export function venuePayloads(input: VenueInput, api: Api, o: ConvertOptions): SplitPayloads {
+export function venuePayloads(input: VenueInput, api: Iface, o: ConvertOptions): SplitPayloads {
   return split(VENUE_FIELDS, input, api, o);
 }
 
-export function organizerPayloads(input: OrganizerInput, api: Api, o: ConvertOptions): SplitPayloads {
+export function organizerPayloads(input: OrganizerInput, api: Iface, o: ConvertOptions): SplitPayloads {
   return split(ORGANIZER_FIELDS, input, api, o);
 }
 
@@ -254,7 +253,7 @@ export function termPayload(input: CategoryInput | TagInput, kind: 'categories' 
 }
 
 /** The name `field` of a `kind` input is sent under through `api` (its route's declared spelling); null when that route takes no such field. */
-export function restName(kind: 'events' | 'venues' | 'organizers', field: string, api: Api, declared?: Declared): string | null {
+export function restName(kind: PostKind, field: string, api: Iface, declared?: Declared): string | null {
   const d = { events: EVENT_FIELDS, venues: VENUE_FIELDS, organizers: ORGANIZER_FIELDS }[kind].find((x) => x.graph === field);
   return d ? spelling(d, api, declared) : null;
 }
@@ -263,7 +262,7 @@ export function restName(kind: 'events' | 'venues' | 'organizers', field: string
  * An upstream parameter name -> the graph field it came from, for error
  * paths (`data.params` of a `rest_invalid_param`). Unknown names pass through.
  */
-export function graphField(kind: 'events' | 'venues' | 'organizers' | 'categories' | 'tags', api: Api, param: string, input?: object): string {
+export function graphField(kind: WriteKind, api: Iface, param: string, input?: object): string {
   const defs = { events: EVENT_FIELDS, venues: VENUE_FIELDS, organizers: ORGANIZER_FIELDS, categories: CATEGORY_FIELDS, tags: TAG_FIELDS }[kind];
   const src = (input ?? {}) as Record<string, unknown>;
   if (kind === 'events' && api === 'legacy') {
@@ -287,7 +286,7 @@ export interface SiteFacts {
 export interface ValidateOptions {
   create: boolean;
   /** The interface the write goes through first. */
-  api: Api;
+  api: Iface;
   site: SiteFacts;
 }
 
@@ -345,8 +344,7 @@ function checkReachable(out: Issues, defs: FieldDef[], src: Record<string, unkno
     if (!given(src[d.graph]) || d[o.api]) continue;
     const alt = other(o.api);
     if (!d[alt] || !has[alt]) {
-      const ns = alt === 'core' ? 'calendar-core/v1' : 'calendar/events/v1';
-      out.add([...prefix, d.graph], `${d.graph} needs ${ns}, which this site does not offer.`);
+      out.add([...prefix, d.graph], `${d.graph} needs ${NAMESPACE[alt]}, which this site does not offer.`);
     }
   }
 }
@@ -422,7 +420,7 @@ export function validateEvent(input: EventInput, o: ValidateOptions): FieldIssue
     });
   }
   if ((given(input.venue) || (input.organizers?.length ?? 0) > 0) && !o.site.hasLegacy) {
-    out.add([given(input.venue) ? 'venue' : 'organizers'], 'inline venues and organizers need calendar/events/v1, which this site does not offer.');
+    out.add([given(input.venue) ? 'venue' : 'organizers'], `inline venues and organizers need ${NAMESPACE.legacy}, which this site does not offer.`);
   }
   checkReachable(out, EVENT_FIELDS, src, o);
   return out.list;
@@ -505,7 +503,7 @@ const idsOf = (v: unknown): number[] =>
  * shortcodes; writing that back would alter them), and `slug`, `author`
  * (post fields, kept likewise).
  */
-export function legacyEventState(raw: unknown, from: Api): Json {
+export function legacyEventState(raw: unknown, from: Iface): Json {
   const o = rec(raw) ?? {};
   const out: Json = {};
   for (const k of ['start_date', 'end_date']) if (typeof o[k] === 'string' && o[k]) out[k] = (o[k] as string).replace('T', ' ').slice(0, 19);

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import {
   completeCoreDates, completeLegacyUpdate, eventPayloads, eventReferences, graphField, isIssue, legacyEventState, organizerPayloads, storedDates,
   termPayload, touchesDates, updatedDates, validateEvent, validateOrganizer, validateTerm, validateVenue, venuePayloads,
-} from '../../src/mapping/inputs.ts';
+} from '../../src/writes/inputs.ts';
 
 const legacyBody = {
   id: 83, url: 'https://example.org/event/x/', status: 'publish', title: 'Rock &#038; Roll', description: '<p>Body</p>',
