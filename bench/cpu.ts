@@ -21,80 +21,10 @@
  * BENCH_REQUESTS (default 300 per workload and side), BENCH_BLOCK (25).
  */
 import '../src/production.ts';
-import { fork, spawn, type ChildProcess } from 'node:child_process';
-import { Pool } from 'undici';
+import { client, gateway, gql, rest, sandbox, TYPENAME, W1, type GatewayProcess } from './cpu-kit.ts';
 
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 300);
 const BLOCK = Number(process.env.BENCH_BLOCK ?? 25);
-const W1 = '{ events(first: 20) { nodes { title startDate venues { title city } organizers { title } } } }';
-const TYPENAME = '{ __typename }';
-const OPEN = 'status=publish&start_date=1900-01-01%2000%3A00%3A00&end_date=9999-12-31%2023%3A59%3A59';
-
-async function sandbox(): Promise<{ url: string; stop: () => void }> {
-  const child = spawn(process.execPath, ['--import', 'tsx/esm', 'packages/sandbox/src/cli.ts', '--port', '0', '--db', ':memory:'], {
-    env: { ...process.env, SANDBOX_CONTROL: '0', SANDBOX_LATENCY_MS: '0', SANDBOX_JITTER_MS: '0' },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  return new Promise((resolve) => {
-    let buf = '';
-    child.stdout!.on('data', (c) => {
-      buf += String(c);
-      const m = /sandbox REST root: (\S+)/.exec(buf);
-      if (m) resolve({ url: m[1]!, stop: () => child.kill('SIGTERM') });
-    });
-  });
-}
-
-interface GatewayProcess {
-  url: string;
-  child: ChildProcess;
-  cpu(): Promise<number>;
-}
-
-/** A gateway process with these settings; `cpu()` is its own user + system CPU so far, in µs. */
-async function gateway(upstream: string, env: Record<string, string>): Promise<GatewayProcess> {
-  const child = fork('bench/gateway-process.ts', [], {
-    execArgv: ['--import', 'tsx/esm'],
-    env: { ...process.env, BENCH_UPSTREAM: upstream, PORT: '0', ADMIN_PORT: '0', LOG_LEVEL: 'info', LOG_FORMAT: 'json', RATE_LIMIT_MAX: '0', ...env },
-    stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
-  });
-  child.stdout!.resume();
-  const url = await new Promise<string>((resolve) => child.once('message', (m: any) => resolve(m.url)));
-  return {
-    url,
-    child,
-    cpu: () =>
-      new Promise((resolve) => {
-        child.once('message', (m: any) => resolve(m.cpu.user + m.cpu.system));
-        child.send('cpu');
-      }),
-  };
-}
-
-function client(url: string): { pool: Pool; path: string } {
-  const u = new URL(url);
-  return { pool: new Pool(u.origin, { connections: 16, pipelining: 1 }), path: u.pathname };
-}
-
-async function gql(c: { pool: Pool; path: string }, query: string): Promise<void> {
-  const r = await c.pool.request({ method: 'POST', path: c.path, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query }) });
-  const body = (await r.body.json()) as { errors?: unknown };
-  if (r.statusCode !== 200 || body.errors) throw new Error(`gateway answered ${r.statusCode}: ${JSON.stringify(body.errors)}`);
-}
-
-/** The REST client W1 stands for: the legacy list, parsed, its fields picked. */
-async function rest(c: { pool: Pool; path: string }): Promise<void> {
-  const r = await c.pool.request({ method: 'GET', path: `${c.path}/calendar/events/v1/events?per_page=20&page=1&${OPEN}` });
-  const body = (await r.body.json()) as { events: any[] };
-  let n = 0;
-  for (const e of body.events) {
-    n += String(e.title).length + String(e.start_date).length;
-    for (const v of Array.isArray(e.venue) ? e.venue : e.venue ? [e.venue] : []) n += String(v.venue).length + String(v.city ?? '').length;
-    for (const o of e.organizer ?? []) n += String(o.organizer).length;
-  }
-  if (n === 0) throw new Error('the REST client read nothing');
-}
-
 const own = () => {
   const u = process.cpuUsage();
   return u.user + u.system;

@@ -2,11 +2,13 @@
  * The gateway as its own process, for bench/cpu.ts: started with the
  * configuration of the environment (as `npm start` reads it), logging as
  * shipped (info, JSON to stdout, which the parent drains), and answering the
- * parent's `cpu` messages with this process's own `process.cpuUsage()`.
+ * parent's `cpu` messages with this process's own `process.cpuUsage()`
+ * (and bench/profile.ts's `profile-start` / `profile-stop` with a CPU profile).
  */
 import '../src/production.ts';
 import { loadConfig } from '../src/config.ts';
 import { startGateway } from '../src/server.ts';
+import { Session } from 'node:inspector/promises';
 
 const upstream = process.env.BENCH_UPSTREAM;
 if (!upstream || !process.send) {
@@ -15,7 +17,22 @@ if (!upstream || !process.send) {
 }
 const gateway = await startGateway(loadConfig(process.env), upstream);
 process.send({ url: gateway.url });
-process.on('message', (m) => {
+// bench/profile.ts: a CPU profile of the measured requests only (not the start).
+let inspector: Session | null = null;
+process.on('message', async (m) => {
   if (m === 'cpu') process.send!({ cpu: process.cpuUsage(), rss: process.memoryUsage().rss });
+  if (m === 'profile-start') {
+    inspector = new Session();
+    inspector.connect();
+    await inspector.post('Profiler.enable');
+    await inspector.post('Profiler.setSamplingInterval', { interval: 100 });
+    await inspector.post('Profiler.start');
+    process.send!({ profiling: true });
+  }
+  if (m === 'profile-stop' && inspector) {
+    const { profile } = await inspector.post('Profiler.stop');
+    inspector.disconnect();
+    process.send!({ profile });
+  }
   if (m === 'stop') void gateway.close().then(() => process.exit(0));
 });

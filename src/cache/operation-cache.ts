@@ -20,7 +20,6 @@
  * - **What a CDN sees.** Cacheable answers carry `Surrogate-Key` with the same
  *   tags, so a CDN can purge by them.
  */
-import { createHash } from 'node:crypto';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import type { SharedRedis } from '../store/redis.ts';
 import { ALL } from './tags.ts';
@@ -66,6 +65,11 @@ export class RedisTagVersions implements TagVersions {
 interface Entry {
   body: Buffer;
   headers: Record<string, string>;
+  /** `headers` and `x-sitegraph-cache: hit` as `writeHead` takes them, `cache-control` apart. */
+  head: string[];
+  /** `cache-control` split around its max-age, which a hit fills with what is left (a string: it has none). */
+  cacheControl: readonly [string, string] | string;
+  key: string;
   tags: readonly string[];
   versions: readonly number[];
   expires: number;
@@ -78,6 +82,8 @@ export interface Hit {
   headers: Record<string, string>;
   /** Seconds it may still be reused. */
   maxAge: number;
+  /** The headers a hit is written with (`cache-control` with what is left of its max-age last), flat. */
+  head(): string[];
   /** The body in `coding`, made once per entry. */
   encoded(coding: 'br' | 'gzip'): Buffer;
 }
@@ -118,7 +124,8 @@ export class OperationCache {
     const hash = typeof op.hash === 'string' ? op.hash : null;
     if (text === null && hash === null) return null;
     if (text !== null && /^\s*(mutation|subscription)\b/.test(text)) return null;
-    return createHash('sha256').update(JSON.stringify([identity, text ?? `#${hash}`, op.operationName ?? null, op.variables ?? null])).digest('base64url');
+    // Only a key of this process's memory (the credential in `identity` is already a hash): no need to hash it again.
+    return JSON.stringify([identity, text ?? `#${hash}`, op.operationName ?? null, op.variables ?? null]);
   }
 
   /** A kept, current answer; else what `store` needs. Never throws (a store that fails is a miss). */
@@ -133,7 +140,7 @@ export class OperationCache {
           // Most recently used last: the oldest go first when memory is short.
           this.#entries.delete(key);
           this.#entries.set(key, e);
-          return { hit: hitOf(e) };
+          return { hit: this.#hitOf(e) };
         }
         this.#delete(key);
         this.options.onLookup?.('miss');
@@ -164,7 +171,21 @@ export class OperationCache {
     }
     if (versions.pop() !== pending.counter) return;
     this.#delete(pending.key);
-    this.#entries.set(pending.key, { body, headers, tags: all, versions, expires: Date.now() + maxAgeSeconds * 1000 });
+    const cc = headers['cache-control'] ?? 'private';
+    const at = /max-age=\d+/.exec(cc);
+    const head: string[] = [];
+    for (const [k, v] of Object.entries(headers)) if (k !== 'cache-control') head.push(k, v);
+    head.push('x-sitegraph-cache', 'hit');
+    this.#entries.set(pending.key, {
+      body,
+      headers,
+      head,
+      cacheControl: at ? [cc.slice(0, at.index + 'max-age='.length), cc.slice(at.index + at[0].length)] : cc,
+      key: pending.key,
+      tags: all,
+      versions,
+      expires: Date.now() + maxAgeSeconds * 1000,
+    });
     this.#bytes += body.length;
     for (const [k] of this.#entries) {
       if (this.#bytes <= this.options.maxBytes) break;
@@ -183,24 +204,33 @@ export class OperationCache {
     this.#bytes = 0;
   }
 
+  #hitOf(e: Entry): Hit {
+    const maxAge = Math.max(0, Math.floor((e.expires - Date.now()) / 1000));
+    return {
+      body: e.body,
+      headers: e.headers,
+      maxAge,
+      head: () => [...e.head, 'cache-control', typeof e.cacheControl === 'string' ? e.cacheControl : `${e.cacheControl[0]}${maxAge}${e.cacheControl[1]}`],
+      encoded: (coding) => {
+        const have = coding === 'br' ? e.br : e.gzip;
+        if (have) return have;
+        const made = coding === 'br' ? brotliCompressSync(e.body, { params: { [constants.BROTLI_PARAM_QUALITY]: 4, [constants.BROTLI_PARAM_SIZE_HINT]: e.body.length } }) : gzipSync(e.body);
+        // Counted while the entry is kept (and uncounted with it, #delete), so the bound covers them.
+        if (this.#entries.get(e.key) !== e) return made;
+        this.#bytes += made.length;
+        if (coding === 'br') e.br = made;
+        else e.gzip = made;
+        return made;
+      },
+    };
+  }
+
   #delete(key: string): void {
     const e = this.#entries.get(key);
     if (!e) return;
     this.#bytes -= e.body.length + (e.br?.length ?? 0) + (e.gzip?.length ?? 0);
     this.#entries.delete(key);
   }
-}
-
-function hitOf(e: Entry): Hit {
-  return {
-    body: e.body,
-    headers: e.headers,
-    maxAge: Math.max(0, Math.floor((e.expires - Date.now()) / 1000)),
-    encoded(coding) {
-      if (coding === 'br') return (e.br ??= brotliCompressSync(e.body, { params: { [constants.BROTLI_PARAM_QUALITY]: 4, [constants.BROTLI_PARAM_SIZE_HINT]: e.body.length } }));
-      return (e.gzip ??= gzipSync(e.body));
-    },
-  };
 }
 
 /** The `Surrogate-Key` value for these tags (space-separated, bounded). */

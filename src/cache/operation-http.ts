@@ -53,11 +53,11 @@ export async function answerFromCache(cache: OperationCache, responder: Responde
 }
 
 function send(responder: Responder, req: IncomingMessage, res: ServerResponse, hit: Hit): void {
+  // The headers made once when the answer was kept, `cache-control` with what is left of its
+  // freshness (public or private, as it was given), and `x-sitegraph-cache: hit`.
   res.statusCode = 200;
-  for (const [k, v] of Object.entries(hit.headers)) res.setHeader(k, v);
-  // What is left of its freshness, with the directive it was given (public or private).
-  res.setHeader('cache-control', (hit.headers['cache-control'] ?? 'private').replace(/max-age=\d+/, `max-age=${hit.maxAge}`));
-  res.setHeader('x-sitegraph-cache', 'hit');
+  const head = hit.head();
+  for (let i = 0; i < head.length; i += 2) res.setHeader(head[i]!, head[i + 1]!);
   responder.endEncoded(req, res, hit.body, (coding) => hit.encoded(coding));
 }
 

@@ -1,0 +1,96 @@
+/**
+ * What bench/cpu.ts and bench/profile.ts share: the sandbox and gateways as
+ * processes of their own, a pooled client, and the workloads.
+ */
+import { fork, spawn, type ChildProcess } from 'node:child_process';
+import { Pool } from 'undici';
+
+export const W1 = '{ events(first: 20) { nodes { title startDate venues { title city } organizers { title } } } }';
+export const TYPENAME = '{ __typename }';
+const OPEN = 'status=publish&start_date=1900-01-01%2000%3A00%3A00&end_date=9999-12-31%2023%3A59%3A59';
+
+export async function sandbox(): Promise<{ url: string; stop: () => void }> {
+  const child = spawn(process.execPath, ['--import', 'tsx/esm', 'packages/sandbox/src/cli.ts', '--port', '0', '--db', ':memory:'], {
+    env: { ...process.env, SANDBOX_CONTROL: '0', SANDBOX_LATENCY_MS: '0', SANDBOX_JITTER_MS: '0' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  return new Promise((resolve) => {
+    let buf = '';
+    child.stdout!.on('data', (c) => {
+      buf += String(c);
+      const m = /sandbox REST root: (\S+)/.exec(buf);
+      if (m) resolve({ url: m[1]!, stop: () => child.kill('SIGTERM') });
+    });
+  });
+}
+
+export interface GatewayProcess {
+  url: string;
+  child: ChildProcess;
+  cpu(): Promise<number>;
+  /** A CPU profile (node:inspector) of what the process does between these two calls. */
+  profileStart(): Promise<void>;
+  profileStop(): Promise<unknown>;
+  /** Closes the gateway and waits for its process to exit (a --cpu-prof profile is written then). */
+  stop(): Promise<void>;
+}
+
+/** A gateway process with these settings; `cpu()` is its own user + system CPU so far, in µs. */
+export async function gateway(upstream: string, env: Record<string, string>): Promise<GatewayProcess> {
+  const child = fork('bench/gateway-process.ts', [], {
+    execArgv: ['--import', 'tsx/esm'],
+    env: { ...process.env, BENCH_UPSTREAM: upstream, PORT: '0', ADMIN_PORT: '0', LOG_LEVEL: 'info', LOG_FORMAT: 'json', RATE_LIMIT_MAX: '0', ...env },
+    stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
+  });
+  child.stdout!.resume();
+  const url = await new Promise<string>((resolve) => child.once('message', (m: any) => resolve(m.url)));
+  return {
+    url,
+    child,
+    cpu: () =>
+      new Promise((resolve) => {
+        child.once('message', (m: any) => resolve(m.cpu.user + m.cpu.system));
+        child.send('cpu');
+      }),
+    profileStart: () =>
+      new Promise((resolve) => {
+        child.once('message', () => resolve());
+        child.send('profile-start');
+      }),
+    profileStop: () =>
+      new Promise((resolve) => {
+        child.once('message', (m: any) => resolve(m.profile));
+        child.send('profile-stop');
+      }),
+    stop: () =>
+      new Promise((resolve) => {
+        child.once('exit', () => resolve());
+        child.send('stop');
+      }),
+  };
+}
+
+export function client(url: string): { pool: Pool; path: string } {
+  const u = new URL(url);
+  return { pool: new Pool(u.origin, { connections: 16, pipelining: 1 }), path: u.pathname };
+}
+
+export async function gql(c: { pool: Pool; path: string }, query: string): Promise<void> {
+  const r = await c.pool.request({ method: 'POST', path: c.path, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query }) });
+  const body = (await r.body.json()) as { errors?: unknown };
+  if (r.statusCode !== 200 || body.errors) throw new Error(`gateway answered ${r.statusCode}: ${JSON.stringify(body.errors)}`);
+}
+
+/** The REST client W1 stands for: the legacy list, parsed, its fields picked. */
+export async function rest(c: { pool: Pool; path: string }): Promise<void> {
+  const r = await c.pool.request({ method: 'GET', path: `${c.path}/calendar/events/v1/events?per_page=20&page=1&${OPEN}` });
+  const body = (await r.body.json()) as { events: any[] };
+  let n = 0;
+  for (const e of body.events) {
+    n += String(e.title).length + String(e.start_date).length;
+    for (const v of Array.isArray(e.venue) ? e.venue : e.venue ? [e.venue] : []) n += String(v.venue).length + String(v.city ?? '').length;
+    for (const o of e.organizer ?? []) n += String(o.organizer).length;
+  }
+  if (n === 0) throw new Error('the REST client read nothing');
+}
+
