@@ -5,7 +5,6 @@
  */
 import { CORE_READ_ROUTES, LEGACY_READ_ROUTES, WRITE_ROUTES } from './calendar/routes.ts';
 import { EXTRAS_ROUTES } from '../upstream/calendar-extras.ts';
-import { PLATFORM_ROUTES } from '../upstream/platform.ts';
 import { pluginNames, toSitePath } from '../upstream/names.ts';
 import type { RouteUse as UncheckedRouteUse } from '../upstream/route-use.ts';
 import { INDEXED_NAMESPACES } from './catalog.ts';
@@ -17,6 +16,7 @@ import { DUPLICATE_POST_ROWS } from './duplicate-post/routes.ts';
 import { FACET_ROWS } from './facet/routes.ts';
 import { GOVERNANCE_ROWS } from './governance/routes.ts';
 import { OEMBED_ROWS } from './oembed/routes.ts';
+import { POSTS_ROWS } from './posts/routes.ts';
 import { SEO_ROUTES } from './seo/routes.ts';
 
 /** The root index and every namespace index of the spec. */
@@ -32,7 +32,7 @@ export const ROUTE_TABLE: readonly (RouteUse | UncheckedRouteUse)[] = [
   ...WRITE_ROUTES,
   ...EXTRAS_ROUTES,
   ...SEO_ROUTES,
-  ...PLATFORM_ROUTES,
+  ...POSTS_ROWS,
   ...GOVERNANCE_ROWS,
   ...OEMBED_ROWS,
   ...BLOCKS_ROWS,

@@ -6,7 +6,7 @@ import type { NodeModel } from '../mapping/models.ts';
 import type { PostModel } from '../mapping/platform-models.ts';
 import { GatewayError } from '../errors.ts';
 import { connectionFields } from '../routes/connection.ts';
-import { postById } from './platform-content.ts';
+import { postById } from './posts.ts';
 
 /** `node(id:)`: the object of a global ID, through the request's loaders (also federation's `_entities`). */
 export async function nodeOf(ctx: Context, id: string): Promise<NodeModel | PostModel | null> {

@@ -5,8 +5,8 @@ import { Event, eventQuery } from './events.ts';
 import { extrasResolvers } from './extras.ts';
 import { mutationsResolvers } from './mutations.ts';
 import { Organizer, Venue, placeQuery } from './places.ts';
-import { platformResolvers } from './platform.ts';
 import { NAMESPACE_RESOLVERS } from '../namespaces/resolvers.ts';
+import { postsResolvers } from './posts.ts';
 import { DateTime, JSONScalar } from './scalars.ts';
 import { Series, seriesQuery } from './series.ts';
 import { Namespace, siteMutation, siteQuery } from './site.ts';
@@ -48,7 +48,7 @@ export const resolvers: Resolvers = mergeResolvers(
     Series,
   },
   mutationsResolvers,
-  platformResolvers,
+  postsResolvers,
   extrasResolvers,
   subscriptionResolvers,
   ...NAMESPACE_RESOLVERS,

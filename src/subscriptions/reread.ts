@@ -14,7 +14,7 @@ import type { Context } from '../context.ts';
 import { isGatewayError, type GatewayError } from '../errors.ts';
 import type { EventModel } from '../mapping/models.ts';
 import { corePost, type PostModel } from '../namespaces/posts/mapping.ts';
-import { postsPage } from '../upstream/platform.ts';
+import { postsPage } from '../namespaces/posts/requests.ts';
 import { namespaceIndex } from '../upstream/site-index.ts';
 import type { Topic } from './types.ts';
 

@@ -12,7 +12,7 @@
  */
 import { isGatewayError } from '../../errors.ts';
 import { corePost, type PostModel } from '../../namespaces/posts/mapping.ts';
-import { POSTS_MAX_PER_PAGE, postsPage } from '../../upstream/platform.ts';
+import { POSTS_MAX_PER_PAGE, postsPage } from '../../namespaces/posts/requests.ts';
 import type { Change } from '../types.ts';
 import { fingerprint, isPublic, utcSecond, type Source } from './source.ts';
 

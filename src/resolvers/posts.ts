@@ -1,23 +1,26 @@
 /**
  * Query.posts and the post mutations (core/v2: createPost, updatePost,
- * deletePost, createPosts). Thin: args -> mapping ->
- * upstream/platform.ts (writes/posts.ts for bulk writes) -> mapping.
+ * deletePost, createPosts; schema/content.graphql). Thin: args -> mapping ->
+ * src/namespaces/posts/requests.ts (writes/posts.ts for bulk writes) ->
+ * mapping. Here, not in src/namespaces/posts/, because it composes the write
+ * engine (writes/posts.ts), which itself builds on the namespace's requests
+ * and mapping: from the namespace folder that would be a two-way dependency.
  */
 import type { Context } from '../context.ts';
-import type { MutationResolvers, PostOrderField, PostResolvers, PostsOrderBy, PostsWhere, QueryResolvers } from '../generated/graphql.ts';
+import type { Resolvers, MutationResolvers, PostOrderField, PostResolvers, PostsOrderBy, PostsWhere, QueryResolvers } from '../generated/graphql.ts';
 import type { CursorScope } from '../paging/window.ts';
 import { databaseIdOf, toGlobalId } from '../mapping/ids.ts';
 import { corePost, deletedPost, postBody, postsQuery, type PostModel } from '../namespaces/posts/mapping.ts';
 import { GatewayError } from '../errors.ts';
-import * as platform from '../upstream/platform.ts';
+import * as posts from '../namespaces/posts/requests.ts';
 import { declaredArgs } from '../upstream/discovery.ts';
 import { createPosts } from '../writes/posts.ts';
 import { bulkPayload } from '../writes/results.ts';
-import { connection, listIdentity } from '../routes/connection.ts';
+import { connection, connectionFields, listIdentity } from '../routes/connection.ts';
 
 /** `Post` by database ID, through the list (core/v2 has no single-post route in the spec). Published posts only. */
 export async function postById(ctx: Context, id: number): Promise<PostModel | null> {
-  const page = await platform.postsPage(ctx.upstream, { include: [id] }, 1, 1);
+  const page = await posts.postsPage(ctx.upstream, { include: [id] }, 1, 1);
   return page.items.length ? corePost(page.items[0], ctx.site.timezone) : null;
 }
 
@@ -41,14 +44,14 @@ function idArg(id: string, arg: string): number {
 
 export const contentQuery: Pick<QueryResolvers, 'posts'> = {
   posts: (_p, args, ctx) => {
-    // Arguments the site's list does not declare are refused, not silently ignored (mapping/platform.ts postsQuery).
+    // Arguments the site's list does not declare are refused, not silently ignored (mapping/posts.ts postsQuery).
     const declared = declaredArgs(ctx.site, 'GET', '/core/v2/posts');
     const { query, offset } = postsQuery(args.where, args.orderBy, args.context, declared);
     return connection(
       ctx,
       args,
-      (page, per) => platform.postsPage(ctx.upstream, query, page, per, offset),
-      platform.POSTS_MAX_PER_PAGE,
+      (page, per) => posts.postsPage(ctx.upstream, query, page, per, offset),
+      posts.POSTS_MAX_PER_PAGE,
       (raw) => corePost(raw, ctx.site.timezone),
       { cursors: postCursors(args.where, args.orderBy) },
     );
@@ -57,20 +60,20 @@ export const contentQuery: Pick<QueryResolvers, 'posts'> = {
 
 export const contentMutation: Pick<MutationResolvers, 'createPost' | 'updatePost' | 'deletePost' | 'createPosts'> = {
   createPost: async (_p, { input }, ctx) => {
-    const post = corePost(await platform.createPost(ctx.upstream, postBody(input)), ctx.site.timezone);
+    const post = corePost(await posts.createPost(ctx.upstream, postBody(input)), ctx.site.timezone);
     ctx.changes?.written('posts', post.databaseId, 'CREATED', post);
     return post;
   },
-  // A missing post answers 404 rest_post_invalid_id (../shared/reference/real-site-behaviour.md "core/v2 single posts"): NOT_FOUND.
+  // A missing post answers 404 rest_post_invalid_id (docs/real-sites.md): NOT_FOUND.
   updatePost: async (_p, { id, input }, ctx) => {
     const n = idArg(id, 'id');
-    const post = corePost(await platform.updatePost(ctx.upstream, n, postBody(input)), ctx.site.timezone);
+    const post = corePost(await posts.updatePost(ctx.upstream, n, postBody(input)), ctx.site.timezone);
     ctx.changes?.written('posts', post.databaseId, 'UPDATED', post);
     return post;
   },
   deletePost: async (_p, { id, force }, ctx) => {
     const n = idArg(id, 'id');
-    const deleted = deletedPost(n, await platform.deletePost(ctx.upstream, n, Boolean(force)), ctx.site.timezone);
+    const deleted = deletedPost(n, await posts.deletePost(ctx.upstream, n, Boolean(force)), ctx.site.timezone);
     ctx.changes?.written('posts', n, 'DELETED', null);
     return deleted;
   },
@@ -79,4 +82,11 @@ export const contentMutation: Pick<MutationResolvers, 'createPost' | 'updatePost
 
 export const Post: PostResolvers = {
   id: (p) => toGlobalId('Post', p.databaseId),
+};
+
+export const postsResolvers: Resolvers = {
+  Query: { ...contentQuery },
+  Mutation: { ...contentMutation },
+  Post,
+  PostConnection: connectionFields,
 };

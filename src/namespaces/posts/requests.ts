@@ -1,28 +1,17 @@
 /**
- * core/v2 posts:
- * the only place their paths are built. Their namespace indexes are read by
- * site-index.ts (`Query.namespace`).
- *
- * Bodies follow ../shared/reference/site-upstream.md §2, §7, §9 and ../shared/reference/other-upstream.md
- * §1-§6; where the reference is silent, the contract in docs/sandbox-platform.md.
+ * core/v2 posts (WordPress's wp/v2): the only place their paths are built.
+ * Hand-written, because the logic is real: the list is paged behind a Relay
+ * connection with the caller's offset spread over the pages and a page past
+ * the end answered short; writes are also items of the bulk writer
+ * (src/writes/posts.ts). Bodies: docs/sandbox-platform.md ("core/v2 posts").
+ * The rows of the route table are in routes.ts.
  */
-import type { WriteRequest } from './batch.ts';
-import type { QueryValue, UpstreamResponse, UpstreamSession } from './client.ts';
-import { headerInt, listItems, okOrInvalidPage, pastEndOrThrow, type ListPage } from './paging.ts';
-import type { RouteUse } from './route-use.ts';
+import type { WriteRequest } from '../../upstream/batch.ts';
+import type { QueryValue, UpstreamSession } from '../../upstream/client.ts';
+import { headerInt, listItems, okOrInvalidPage, pastEndOrThrow, type ListPage } from '../../upstream/paging.ts';
 
-export const PLATFORM_NAMESPACES = {
-  core: 'core/v2',
-} as const;
-
-/** `per_page` maximum of GET /core/v2/posts (spec "Limits"; ../shared/reference/site-upstream.md §2). */
+/** `per_page` maximum of GET /core/v2/posts (spec "Limits"). */
 export const POSTS_MAX_PER_PAGE = 100;
-
-/** Routes reached through this module, and the fields that reach them. */
-export const PLATFORM_ROUTES: RouteUse[] = [
-  { method: 'GET', path: '/core/v2/posts', field: 'Query.posts; Query.node (Post)' },
-  { method: 'POST', path: '/core/v2/posts', field: 'Mutation.createPost' },
-];
 
 export type Query = Record<string, QueryValue>;
 
@@ -30,7 +19,7 @@ export type Query = Record<string, QueryValue>;
 
 /**
  * One page of GET /core/v2/posts. WP_Query ignores `page` when `offset` is
- * given (../shared/reference/site-upstream.md §2), so a caller's offset is turned into an offset
+ * given (docs/sandbox-platform.md, "core/v2 posts"), so a caller's offset is turned into an offset
  * per page; the total the site reports still counts the skipped posts.
  */
 export async function postsPage(session: UpstreamSession, query: Query, page: number, perPage: number, offset = 0): Promise<ListPage> {
@@ -50,7 +39,7 @@ export async function postsPage(session: UpstreamSession, query: Query, page: nu
 /**
  * `/core/v2/posts/<id>`: beyond the spec's rows (routes.tsv has only GET/POST
  * /core/v2/posts) but served by real WordPress, batchable
- * (../shared/reference/real-site-behaviour.md "core/v2 single posts"); so not in PLATFORM_ROUTES,
+ * (docs/real-sites.md); so not in the route table (routes.ts),
  * which lists spec rows. The label is for errors and metrics.
  */
 const POST_ITEM_ROUTE = '/core/v2/posts/<id>';
@@ -71,7 +60,7 @@ export async function updatePost(session: UpstreamSession, id: number, body: Rec
   return res.body;
 }
 
-/** Trashes the post, or with `force` deletes it for good (../shared/reference/site-upstream.md §7 "Delete"). */
+/** Trashes the post, or with `force` deletes it for good (WordPress's posts controller, `delete_item`). */
 export async function deletePost(session: UpstreamSession, id: number, force: boolean): Promise<unknown> {
   const res = await session.request({
     method: 'DELETE',
