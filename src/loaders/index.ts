@@ -4,7 +4,7 @@
  *
  * - Events by ID batch into one legacy `include=` list request per 50 IDs
  *   (the legacy list is the only one that takes `include`). `include=` forces
- *   the default window (yesterday to +24 months, ../shared/reference/real-site-behaviour.md), so
+ *   the default window (yesterday to +24 months, docs/sandbox.md "As strict as the real site"), so
  *   the IDs it does not return are read one by one, in parallel, through the
  *   legacy single route. Without the legacy interface they are single
  *   calendar-core GETs in parallel (the operation's session caps how many
@@ -17,8 +17,8 @@
  *   object, batched the same way.
  */
 import DataLoader from 'dataloader';
-import { legacyEvent, legacyOrganizer, legacyTerm, legacyVenue } from '../mapping/legacy.ts';
-import { coreEvent, coreOrganizer, coreSeries, coreVenue } from '../mapping/core.ts';
+import { legacyEvent, legacyOrganizer, legacyTerm, legacyVenue } from '../namespaces/calendar/legacy-mapping.ts';
+import { coreEvent, coreOrganizer, coreSeries, coreVenue } from '../namespaces/calendar/core-mapping.ts';
 import type { EventModel, OrganizerModel, SeriesModel, TermModel, VenueModel } from '../mapping/models.ts';
 import type { UpstreamSession } from '../upstream/client.ts';
 import type { SiteInfo } from '../upstream/discovery.ts';
@@ -37,7 +37,7 @@ const CREDENTIAL_CODES = new Set(['incorrect_password', 'invalid_username', 'inv
 /**
  * Not found is `null`, however the site says it. One rule for every read by ID
  * or slug: a 404 or 410; calendar-core's 401/403 `rest_forbidden` for an ID that
- * does not exist (../shared/reference/calendar-upstream.md §2), the legacy 403s for trashed and
+ * does not exist (docs/sandbox.md, "As strict as the real site"), the legacy 403s for trashed and
  * unreadable objects; the legacy 400s for a slug that matches nothing or an ID
  * of another type ("Invalid parameter(s): slug", `rest-invalid-event-id`). A
  * wrong password stays an error.

@@ -2,7 +2,7 @@
 import type { Context } from '../context.ts';
 import type { EventResolvers, QueryResolvers } from '../generated/graphql.ts';
 import { idArgument, toGlobalId } from '../mapping/ids.ts';
-import { legacyEvent } from '../mapping/legacy.ts';
+import { legacyEvent } from '../namespaces/calendar/legacy-mapping.ts';
 import type { EventModel, TermModel } from '../mapping/models.ts';
 import { legacyGet } from '../namespaces/calendar/legacy-requests.ts';
 import { orNull } from '../loaders/index.ts';

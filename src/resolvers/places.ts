@@ -3,7 +3,7 @@ import type DataLoader from 'dataloader';
 import type { Context } from '../context.ts';
 import type { OrganizerResolvers, QueryResolvers, VenueResolvers } from '../generated/graphql.ts';
 import { idArgument, toGlobalId, type NodeType } from '../mapping/ids.ts';
-import { legacyOrganizer, legacyVenue } from '../mapping/legacy.ts';
+import { legacyOrganizer, legacyVenue } from '../namespaces/calendar/legacy-mapping.ts';
 import type { OrganizerModel, VenueModel } from '../mapping/models.ts';
 import { legacyGet } from '../namespaces/calendar/legacy-requests.ts';
 import { orNull } from '../loaders/index.ts';

@@ -2,7 +2,7 @@
 import type { Context } from '../context.ts';
 import type { CategoryResolvers, QueryResolvers, TagResolvers } from '../generated/graphql.ts';
 import { idArgument, toGlobalId } from '../mapping/ids.ts';
-import { legacyTerm } from '../mapping/legacy.ts';
+import { legacyTerm } from '../namespaces/calendar/legacy-mapping.ts';
 import type { TermModel } from '../mapping/models.ts';
 import { legacyGet } from '../namespaces/calendar/legacy-requests.ts';
 import { orNull } from '../loaders/index.ts';

@@ -39,6 +39,9 @@ export interface RouteRename {
  * Every namespace the spec renames. The calendar, views, aggregator and
  * onboarding names are The Events Calendar's; the automation namespaces are
  * Common's Zapier and Power Automate connectors (docs/sandbox-extras.md).
+ * The calendar's two interfaces' rows stay here, in the one table discovery
+ * reads; the calendar names them from it (src/namespaces/calendar/vocabulary.ts
+ * `PLUGIN_NAMESPACE`).
  */
 export const NAMESPACE_RENAMES: readonly NamespaceRename[] = [
   { spec: 'calendar/events/v1', plugin: 'tribe/events/v1' },

@@ -9,7 +9,7 @@ import type { Context } from '../context.ts';
 import type { CategoryInput, TagInput, UpdateMethod, WriteInterface } from '../generated/graphql.ts';
 import { databaseIdOf, type NodeType } from '../mapping/ids.ts';
 import { graphField, termPayload, validateTerm } from './inputs.ts';
-import { legacyTerm } from '../mapping/legacy.ts';
+import { legacyTerm } from '../namespaces/calendar/legacy-mapping.ts';
 import type { TermModel } from '../mapping/models.ts';
 import { sendWrites } from '../upstream/batch.ts';
 import { writeRequest, type Target, type WriteMethod } from '../namespaces/calendar/write-requests.ts';

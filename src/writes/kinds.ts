@@ -7,13 +7,13 @@
  * references, the legacy update's complete state).
  */
 import type { EventInput, OrganizerInput, VenueInput } from '../generated/graphql.ts';
-import { coreEvent, coreOrganizer, coreVenue } from '../mapping/core.ts';
+import { coreEvent, coreOrganizer, coreVenue } from '../namespaces/calendar/core-mapping.ts';
 import type { NodeType } from '../mapping/ids.ts';
 import {
   eventPayloads, organizerPayloads, validateEvent, validateOrganizer, validateVenue, venuePayloads,
   type ConvertOptions, type FieldIssue, type SplitPayloads, type ValidateOptions,
 } from './inputs.ts';
-import { legacyEvent, legacyOrganizer, legacyVenue } from '../mapping/legacy.ts';
+import { legacyEvent, legacyOrganizer, legacyVenue } from '../namespaces/calendar/legacy-mapping.ts';
 import type { EventModel, OrganizerModel, VenueModel } from '../mapping/models.ts';
 import type { Iface, PostKind } from '../namespaces/calendar/vocabulary.ts';
 

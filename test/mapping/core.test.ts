@@ -1,12 +1,12 @@
 /**
- * calendar-core/v1 bodies -> graph models (src/mapping/core.ts), on plain
+ * calendar-core/v1 bodies -> graph models (src/namespaces/calendar/core-mapping.ts), on plain
  * data. The bodies are trimmed copies of what the sandbox answers (TEC 6.15's
  * tec/v1 shapes: posts-controller objects, `duration` as a string, `multiday`
  * false or a day count, masked password-protected posts), plus the real
  * site's spellings where they differ (`tribe_events_cat`).
  */
 import { describe, expect, it } from 'vitest';
-import { coreEvent, coreOrganizer, coreSeries, coreVenue } from '../../src/mapping/core.ts';
+import { coreEvent, coreOrganizer, coreSeries, coreVenue } from '../../src/namespaces/calendar/core-mapping.ts';
 import { UpstreamShapeError } from '../../src/mapping/json.ts';
 
 const ORIGIN = 'http://127.0.0.1:43515';

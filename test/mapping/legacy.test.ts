@@ -1,12 +1,12 @@
 /**
- * calendar/events/v1 (legacy) bodies -> graph models (src/mapping/legacy.ts),
+ * calendar/events/v1 (legacy) bodies -> graph models (src/namespaces/calendar/legacy-mapping.ts),
  * on plain data. Bodies are trimmed copies of the sandbox's answers and of a
  * real site's (TEC 5.7): `author` as a string, `image: false`, `venue` as
  * `[]` / an object / an array, venues and organizers that drop empty keys,
  * embedded terms with `urls` but no `url`, archive terms with `url`.
  */
 import { describe, expect, it } from 'vitest';
-import { legacyEvent, legacyImage, legacyOrganizer, legacyTerm, legacyVenue } from '../../src/mapping/legacy.ts';
+import { legacyEvent, legacyImage, legacyOrganizer, legacyTerm, legacyVenue } from '../../src/namespaces/calendar/legacy-mapping.ts';
 import { UpstreamShapeError } from '../../src/mapping/json.ts';
 
 const ORIGIN = 'http://127.0.0.1:43515';

@@ -7,8 +7,8 @@
  * call never served must come out undefined.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { coreEvent, coreOrganizer, coreVenue } from '../../src/mapping/core.ts';
-import { legacyEvent, legacyOrganizer, legacyVenue } from '../../src/mapping/legacy.ts';
+import { coreEvent, coreOrganizer, coreVenue } from '../../src/namespaces/calendar/core-mapping.ts';
+import { legacyEvent, legacyOrganizer, legacyVenue } from '../../src/namespaces/calendar/legacy-mapping.ts';
 import { NEVER_SERVED, preferFor, type CalendarKind } from '../../src/namespaces/calendar/served.ts';
 import type { RunningSandbox } from '../../packages/sandbox/src/server.ts';
 import { restClient, testSandbox, type RestClient } from '../helpers/sandbox.ts';

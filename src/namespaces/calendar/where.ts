@@ -184,7 +184,7 @@ const DATE_KEYS: readonly (readonly ['startDate' | 'endDate' | 'startsBefore' | 
  * The open window a legacy list must be given to mean "every event": with no
  * dates the legacy list covers only yesterday to +24 months, and one date alone
  * keeps the default of the other. The epoch is refused as "not a date"
- * (../shared/reference/real-site-behaviour.md, "The default date window"); these two are accepted.
+ * (docs/sandbox.md, "As strict as the real site"; docs/graph.md, "How reads go upstream"); these two are accepted.
  */
 export const OPEN_START = '1900-01-01 00:00:00';
 export const OPEN_END = '9999-12-31 23:59:59';
@@ -192,7 +192,7 @@ export const OPEN_END = '9999-12-31 23:59:59';
 /**
  * Without `strict_dates` the legacy list widens `start_date` to the start of
  * its (site-local) day and every other bound to the end of its day
- * (../shared/reference/calendar-upstream.md §1.2). calendar-core/v1 takes times exactly, so the
+ * (docs/graph.md, "How reads go upstream"). calendar-core/v1 takes times exactly, so the
  * gateway widens them itself: one meaning whichever interface answers.
  */
 function widen(param: string, local: string): string {
@@ -304,7 +304,7 @@ export interface TermPlan extends ListPlan {
   /**
    * Only children of this term (0: top-level terms). Filtered by the gateway:
    * the legacy term archives refuse `parent=0` and take only the ID of an
-   * existing term (../shared/reference/real-site-behaviour.md, "Categories").
+   * existing term (docs/sandbox.md, "As strict as the real site").
    */
   parent: number | null;
 }

@@ -13,7 +13,7 @@
  *   events up) was trashed, deleted or hidden from the poll's credential: it
  *   is read by ID once, and DELETED when that finds nothing.
  */
-import { coreEvent } from '../../mapping/core.ts';
+import { coreEvent } from '../../namespaces/calendar/core-mapping.ts';
 import type { EventModel } from '../../mapping/models.ts';
 import { coreList } from '../../namespaces/calendar/core-requests.ts';
 import { declaredArgs } from '../../upstream/discovery.ts';

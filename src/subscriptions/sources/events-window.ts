@@ -22,9 +22,9 @@
  * automation feeds.
  */
 import { DateTime } from 'luxon';
-import { coreEvent } from '../../mapping/core.ts';
+import { coreEvent } from '../../namespaces/calendar/core-mapping.ts';
 import { luxonZone } from '../../mapping/dates.ts';
-import { legacyEvent } from '../../mapping/legacy.ts';
+import { legacyEvent } from '../../namespaces/calendar/legacy-mapping.ts';
 import type { EventModel } from '../../mapping/models.ts';
 import { CORE_MAX_PER_PAGE, coreList } from '../../namespaces/calendar/core-requests.ts';
 import { LEGACY_MAX_PER_PAGE, legacyList } from '../../namespaces/calendar/legacy-requests.ts';

@@ -1,11 +1,11 @@
 /**
- * `calendar/events/v1` (legacy) JSON -> graph models (../shared/reference/calendar-upstream.md
- * §1.3–1.5, samples/legacy-*.json). Legacy venue and organizer objects drop
+ * `calendar/events/v1` (legacy) JSON -> graph models (docs/real-sites.md,
+ * "Fields by interface"; test/mapping/legacy.test.ts). Legacy venue and organizer objects drop
  * empty values, so an absent key there means "empty" (null), not "not served".
  */
-import { secondsBetween, toUtc, withOffset } from './dates.ts';
-import { bool, int, idOf, num, obj, str, type Json } from './json.ts';
-import type { CostDetailsModel, EventModel, ImageModel, OrganizerModel, TermModel, VenueModel } from './models.ts';
+import { secondsBetween, toUtc, withOffset } from '../../mapping/dates.ts';
+import { bool, int, idOf, num, obj, str, type Json } from '../../mapping/json.ts';
+import type { CostDetailsModel, EventModel, ImageModel, OrganizerModel, TermModel, VenueModel } from '../../mapping/models.ts';
 
 export function legacyImage(v: unknown): ImageModel | null {
   if (typeof v !== 'object' || v === null || Array.isArray(v)) return null;
@@ -172,7 +172,7 @@ class LegacyEvent extends LegacyPost implements EventModel {
   get venues(): VenueModel[] {
     if (this.venueList === undefined) {
       const v = this.o.venue;
-      // `venue` is [] for none, an object for one, an array for several (../shared/reference/calendar-upstream.md §1.3).
+      // `venue` is [] for none, an object for one, an array for several (docs/sandbox.md, "What the sandbox serves, namespace by namespace").
       const raws = Array.isArray(v) ? v : v && typeof v === 'object' ? [v] : [];
       this.venueList = raws.map((x) => legacyVenue(x));
     }

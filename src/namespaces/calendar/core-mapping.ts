@@ -1,12 +1,12 @@
 /**
- * `calendar-core/v1` JSON -> graph models (../shared/reference/calendar-upstream.md §2):
+ * `calendar-core/v1` JSON -> graph models (docs/real-sites.md, "Fields by interface"):
  * WordPress posts-controller objects with `title.rendered`, dates without
  * offsets, embedded `venues`/`organizers`, term IDs only.
  */
-import { secondsBetween, toUtc, withOffset } from './dates.ts';
-import { bool, boolOpt, int, intList, idOf, num, obj, rendered, str, strOpt, type Json } from './json.ts';
-import type { EventModel, OrganizerModel, SeriesModel, VenueModel } from './models.ts';
-import { unescapeUrl } from './text.ts';
+import { secondsBetween, toUtc, withOffset } from '../../mapping/dates.ts';
+import { bool, boolOpt, int, intList, idOf, num, obj, rendered, str, strOpt, type Json } from '../../mapping/json.ts';
+import type { EventModel, OrganizerModel, SeriesModel, VenueModel } from '../../mapping/models.ts';
+import { unescapeUrl } from '../../mapping/text.ts';
 
 function postBase(o: Json) {
   const content = typeof o.content === 'object' && o.content !== null ? (o.content as Json) : {};
@@ -24,7 +24,7 @@ function postBase(o: Json) {
     modifiedAtUtc: toUtc(str(o.modified_gmt)),
     // Only the ID is here; the image itself comes from the legacy interface.
     featuredImage: int(o.featured_media) ? undefined : null,
-    // Masked protected posts say `{rendered: "Password protected", protected: null}` (../shared/reference/calendar-upstream.md §2).
+    // Masked protected posts say `{rendered: "Password protected", protected: null}` (docs/graph.md, "How reads go upstream").
     passwordProtected: 'protected' in content ? (bool(content.protected) ?? (content.rendered === 'Password protected' ? true : null)) : undefined,
   };
 }
@@ -32,7 +32,7 @@ function postBase(o: Json) {
 /**
  * A password-protected post as calendar-core/v1 sends it: every field but the
  * post basics becomes "Password protected", 0 or null, and `content.protected`
- * is null (../shared/reference/calendar-upstream.md §2). Those values are not data.
+ * is null (docs/graph.md, "How reads go upstream"). Those values are not data.
  */
 function isMasked(o: Json): boolean {
   const c = o.content;
