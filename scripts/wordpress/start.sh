@@ -60,7 +60,14 @@ WEB_PORT="$(free_port)"
 while [ "$WEB_PORT" = "$DB_PORT" ]; do WEB_PORT="$(free_port)"; done
 URL="http://127.0.0.1:$WEB_PORT"
 SOCK="$DIR/run/mysqld.sock"
-[ "${#SOCK}" -lt 100 ] || die "socket path too long for a unix socket: $SOCK (set SITEGRAPH_WP_DIR to a shorter directory)"
+# A unix socket's path has room for about 100 bytes: a clone deep in the file system puts MariaDB's
+# socket in a short folder of its own instead (recorded in sock-dir, removed by stop.sh).
+if [ "${#SOCK}" -ge 100 ]; then
+  SOCK_DIR="$(mktemp -d "${TMPDIR:-/tmp}/sgwp.XXXXXX")"
+  echo "$SOCK_DIR" >"$DIR/sock-dir"
+  SOCK="$SOCK_DIR/mysqld.sock"
+  [ "${#SOCK}" -lt 100 ] || die "socket path too long for a unix socket: $SOCK (set TMPDIR or SITEGRAPH_WP_DIR to a shorter directory)"
+fi
 RUN_AS=()
 [ "$(id -u)" = 0 ] && RUN_AS=(--user=root)
 

@@ -21,4 +21,10 @@ stop() { # $1: pid file. Each server was started with setsid: it leads its own p
 }
 stop php.pid
 stop mariadb.pid
+# The short socket folder start.sh made when the clone's own path was too long for a socket.
+if [ -f "$DIR/sock-dir" ]; then
+  sock_dir="$(cat "$DIR/sock-dir")"
+  case "$sock_dir" in */sgwp.*) rm -rf -- "$sock_dir" ;; esac
+  rm -f "$DIR/sock-dir"
+fi
 echo "[wordpress] stopped" >&2
