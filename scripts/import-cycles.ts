@@ -145,7 +145,6 @@ export const KNOWN_TWO_WAY: Readonly<Record<string, string>> = {
   'context.ts <-> subscriptions': 'the context names subscriptions/types.ts; subscriptions/ build contexts',
   'context.ts <-> writes': 'the context holds writes/lock.ts; the write engine takes the context',
   'namespaces <-> upstream': 'performance: upstream/session.ts names a namespace the site lacks from INDEXED_NAMESPACES, which upstream/site-index.ts re-exports from src/namespaces/catalog.ts; handed to the session by src/context.ts (SessionPolicy), the re-export goes',
-  'generated <-> mapping': 'codegen maps onto mapping/*models.ts; mapping/inputs.ts (calendar: to writes/) and the namespaces\' mapping still in mapping/ read the generated types',
 };
 
 const pairName = (t: TwoWay) => `${t.a} <-> ${t.b}`;

@@ -4,20 +4,24 @@
  * the indexed namespaces) and the hand-written modules' rows.
  */
 import { CORE_READ_ROUTES, LEGACY_READ_ROUTES, WRITE_ROUTES } from './calendar/routes.ts';
-import { EXTRAS_ROUTES } from '../upstream/calendar-extras.ts';
 import { pluginNames, toSitePath } from '../upstream/names.ts';
 import type { RouteUse as UncheckedRouteUse } from '../upstream/route-use.ts';
 import { INDEXED_NAMESPACES } from './catalog.ts';
 import { use, type RouteUse } from '../routes/route-use.ts';
+import { AGGREGATOR_ROWS } from './aggregator/routes.ts';
 import { AUDIT_ROWS } from './audit/routes.ts';
+import { AUTOMATION_ROWS } from './automation/routes.ts';
 import { BLOCKS_ROWS } from './blocks/routes.ts';
+import { CALENDAR_EXTRAS_ROWS } from './calendar-extras/routes.ts';
 import { CHALLENGE_ROWS } from './challenge/routes.ts';
 import { DUPLICATE_POST_ROWS } from './duplicate-post/routes.ts';
 import { FACET_ROWS } from './facet/routes.ts';
 import { GOVERNANCE_ROWS } from './governance/routes.ts';
 import { OEMBED_ROWS } from './oembed/routes.ts';
+import { ONBOARDING_ROWS } from './onboarding/routes.ts';
 import { POSTS_ROWS } from './posts/routes.ts';
 import { SEO_ROUTES } from './seo/routes.ts';
+import { VIEWS_ROWS } from './views/routes.ts';
 
 /** The root index and every namespace index of the spec. */
 export const SITE_ROUTES: RouteUse[] = [
@@ -30,7 +34,11 @@ export const ROUTE_TABLE: readonly (RouteUse | UncheckedRouteUse)[] = [
   ...LEGACY_READ_ROUTES,
   ...CORE_READ_ROUTES,
   ...WRITE_ROUTES,
-  ...EXTRAS_ROUTES,
+  ...CALENDAR_EXTRAS_ROWS,
+  ...VIEWS_ROWS,
+  ...ONBOARDING_ROWS,
+  ...AGGREGATOR_ROWS,
+  ...AUTOMATION_ROWS,
   ...SEO_ROUTES,
   ...POSTS_ROWS,
   ...GOVERNANCE_ROWS,

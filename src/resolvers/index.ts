@@ -2,7 +2,6 @@
 import type { Resolvers } from '../generated/graphql.ts';
 import { baseResolvers, nodeQuery } from './base.ts';
 import { Event, eventQuery } from './events.ts';
-import { extrasResolvers } from './extras.ts';
 import { mutationsResolvers } from './mutations.ts';
 import { Organizer, Venue, placeQuery } from './places.ts';
 import { NAMESPACE_RESOLVERS } from '../namespaces/resolvers.ts';
@@ -49,7 +48,6 @@ export const resolvers: Resolvers = mergeResolvers(
   },
   mutationsResolvers,
   postsResolvers,
-  extrasResolvers,
   subscriptionResolvers,
   ...NAMESPACE_RESOLVERS,
 );

@@ -18,8 +18,8 @@
  */
 import { DateTime } from 'luxon';
 import { luxonZone } from '../../mapping/dates.ts';
-import { automationFeed, type AutomationFeedItemModel } from '../../mapping/automation.ts';
-import { feed, type Connector, type FeedKind } from '../../upstream/calendar-extras.ts';
+import { automationFeed, type AutomationFeedItemModel } from '../../namespaces/automation/mapping.ts';
+import { feed, type Connector, type FeedKind } from '../../namespaces/automation/routes.ts';
 import type { Change, ChangeKind } from '../types.ts';
 import { isoNow, utcSecond, type Source } from './source.ts';
 

@@ -10,9 +10,9 @@
  * `Event`.
  */
 import { DateTime } from 'luxon';
-import type { AutomationEventInput, AutomationFindEventsInput } from '../generated/graphql.ts';
-import type { EventModel } from './models.ts';
-import { bool, int, isJson, strict as str, type Json } from './json.ts';
+import type { AutomationEventInput, AutomationFindEventsInput } from '../../generated/graphql.ts';
+import type { EventModel } from '../../mapping/models.ts';
+import { bool, int, isJson, strict as str, type Json } from '../../mapping/json.ts';
 
 export interface AutomationFeedItemModel {
   itemId: string;
