@@ -1,11 +1,11 @@
 /**
  * Every spec route the gateway reaches, with the GraphQL fields that reach it:
  * the rows of the route declarations (derived), the site index's (derived from
- * the indexed namespaces) and the hand-written modules' rows.
+ * the namespaces' descriptors) and the hand-written routes' rows, every field
+ * a schema coordinate the compiler checks (src/routes/route-use.ts).
  */
 import { CORE_READ_ROUTES, LEGACY_READ_ROUTES, WRITE_ROUTES } from './calendar/routes.ts';
 import { pluginNames, toSitePath } from '../upstream/names.ts';
-import type { RouteUse as UncheckedRouteUse } from '../upstream/route-use.ts';
 import { INDEXED_NAMESPACES } from './catalog.ts';
 import { use, type RouteUse } from '../routes/route-use.ts';
 import { AGGREGATOR_ROWS } from './aggregator/routes.ts';
@@ -29,7 +29,7 @@ export const SITE_ROUTES: RouteUse[] = [
   ...INDEXED_NAMESPACES.map((ns): RouteUse => ({ method: 'GET', path: `/${ns}`, field: use('Query.namespace', { args: { name: ns } }) })),
 ];
 
-export const ROUTE_TABLE: readonly (RouteUse | UncheckedRouteUse)[] = [
+export const ROUTE_TABLE: readonly RouteUse[] = [
   ...SITE_ROUTES,
   ...LEGACY_READ_ROUTES,
   ...CORE_READ_ROUTES,

@@ -7,7 +7,8 @@
  * names and values are checked against the field's generated argument type.
  *
  * Declared routes (src/routes/declare.ts) derive their rows; hand-written
- * routes write theirs with these types. `npm run routes` prints the table;
+ * routes write theirs with these types; src/namespaces/route-table.ts
+ * collects them all. `npm run routes` prints the table;
  * the route-coverage test proves each row is reached through the gateway.
  *
  * This module names the generated types, which name `Context`: a module that
