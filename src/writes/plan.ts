@@ -17,7 +17,7 @@ import {
 import { allBatchable, type WriteRequest } from '../upstream/batch.ts';
 import { writeRequest, type Target, type WriteMethod } from '../namespaces/calendar/write-requests.ts';
 import type { SiteInfo } from '../upstream/discovery.ts';
-import { chooseInterface } from '../namespaces/calendar/choose.ts';
+import { chooseInterface, chosenOr } from '../namespaces/calendar/choose.ts';
 import { NAMESPACE, offers, other, type Iface } from '../namespaces/calendar/vocabulary.ts';
 import { GatewayError } from '../errors.ts';
 import type { AnyInput, AnyModel, KindSpec, PostKind } from './kinds.ts';
@@ -307,7 +307,7 @@ export function readFor<I extends AnyInput>(site: SiteInfo, spec: KindSpec<I, An
   // calendar-core/v1 has no by-slug routes.
   if ('slug' in job.target) return 'legacy';
   if (spec.kind === 'organizers') return job.api;
-  return site.hasLegacy ? 'legacy' : 'core';
+  return chosenOr(chooseInterface(site, { prefer: 'legacy' }), 'core');
 }
 
 /** Fields a release resets when a calendar-core update omits them, sent from the stored state (docs/writes.md "Resets"). */

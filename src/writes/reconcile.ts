@@ -25,6 +25,7 @@
 import type { Context } from '../context.ts';
 import type { EventInput } from '../generated/graphql.ts';
 import { UpstreamShapeError, type Json } from '../mapping/json.ts';
+import { chooseInterface, chosenOr } from '../namespaces/calendar/choose.ts';
 import { calendarGet } from '../namespaces/calendar/paths.ts';
 import type { Target, WriteMethod } from '../namespaces/calendar/write-requests.ts';
 import type { UpstreamRequest } from '../upstream/client.ts';
@@ -198,7 +199,8 @@ async function get(ctx: Context, api: Iface, req: UpstreamRequest): Promise<Read
  * the legacy GET says 403 `event-no-longer-available`).
  */
 function readApi(ctx: Context, u: Unsure): Iface {
-  return u.api === 'core' && u.method === 'DELETE' && !u.force && u.kind === 'events' && ctx.site.hasLegacy ? 'legacy' : u.api;
+  const trashedEvent = u.api === 'core' && u.method === 'DELETE' && !u.force && u.kind === 'events';
+  return trashedEvent ? chosenOr(chooseInterface(ctx.site, { prefer: 'legacy' }), u.api) : u.api;
 }
 
 function readOne(ctx: Context, u: Unsure): Promise<Read> {
