@@ -36,7 +36,7 @@ export interface PostModel {
 
 export type PostConnectionModel = ConnectionModel<PostModel>;
 
-/** One site-audit-log/v1 entry (mapping/platform-audit.ts reads it). */
+/** One site-audit-log/v1 entry (src/namespaces/audit/mapping.ts reads it). */
 export interface AuditEntryModel {
   databaseId: number;
   blogId: number | null;
