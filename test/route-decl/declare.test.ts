@@ -42,6 +42,18 @@ describe('requests from declarations', () => {
     expect('body' in get).toBe(false);
   });
 
+  it('sends the headers a declaration names, and marks a non-idempotent read (never retried, never cached)', () => {
+    const feed: RouteDecl<{ pop: boolean }, number> = { method: 'GET', path: '/demo/v1/feed', headers: { accept: 'text/csv' }, idempotent: (a) => !a.pop, result: () => 1 };
+    expect(requestOf(feed, { pop: true })).toEqual({ method: 'GET', path: '/demo/v1/feed', route: 'GET /demo/v1/feed', headers: { accept: 'text/csv' }, idempotent: false });
+    expect(requestOf(feed, { pop: false }).idempotent).toBe(true);
+    expect('idempotent' in requestOf(item, { id: '1', kind: 'A' })).toBe(false);
+  });
+
+  it('sends no body with a DELETE that declares none', () => {
+    expect('body' in requestOf({ method: 'DELETE', path: '/demo/v1/x', result: () => 1 }, {})).toBe(false);
+    expect(requestOf({ method: 'DELETE', path: '/demo/v1/x', body: () => ({ force: true }), result: () => 1 }, {}).body).toEqual({ force: true });
+  });
+
   it('refuses a declaration whose path param has no value (a bug of the declaration, not of the caller)', () => {
     expect(() => requestOf({ ...item, params: () => ({}) }, { id: 'x', kind: 'A' })).toThrow(/no value for <item_id>/);
   });
