@@ -13,9 +13,12 @@
  * what was stored before is no longer trusted.
  */
 import type { SharedRedis } from '../store/redis.ts';
-import type { CacheStore, StoredRead } from './store.ts';
+import type { CacheStore, StoredRead, StoredValue } from './store.ts';
 
 export class RedisStore implements CacheStore {
+  /** Redis holds bytes: entries are written as JSON text and parsed when read. */
+  readonly keepsObjects = false;
+
   constructor(private readonly redis: SharedRedis) {}
 
   get up(): boolean {
@@ -27,8 +30,8 @@ export class RedisStore implements CacheStore {
     return { generation: generation ?? '0', value: value ?? undefined };
   }
 
-  async write(key: string, value: string, ttlMs: number): Promise<void> {
-    await this.redis.client.set(this.redis.key('c', key), value, 'PX', ttlMs);
+  async write(key: string, value: StoredValue, ttlMs: number): Promise<void> {
+    await this.redis.client.set(this.redis.key('c', key), typeof value === 'string' ? value : JSON.stringify(value), 'PX', ttlMs);
   }
 
   async bump(families: readonly string[]): Promise<void> {

@@ -123,7 +123,8 @@ export class UpstreamCache {
     }
     const slot = { key, generation: read.generation, shared: identity === ANONYMOUS };
     if (read.value !== undefined) {
-      const entry = parseEntry(read.value);
+      // From memory the entry itself (frozen when saved: parsed once, by the client); from Redis its text.
+      const entry = typeof read.value === 'string' ? parseEntry(read.value) : (read.value as Entry);
       const left = entry ? entry.e - Date.now() : 0;
       if (entry && entry.g === read.generation && left > 0) {
         this.#o.onLookup?.('hit');
@@ -166,11 +167,21 @@ export class UpstreamCache {
     const graceMs = staleGraceMs(res.headers, slot.shared, this.#o.staleMs ?? 0);
     const e = Date.now() + ttlMs;
     const entry: Entry = { g: slot.generation, e, ...(graceMs > 0 ? { w: e + graceMs } : {}), s: res.status, h: headers, b: res.body };
-    const value = JSON.stringify(entry);
-    if (value.length > this.#o.maxEntryBytes) return 0;
+    let value: string | Entry;
+    let size: number;
+    if (this.#store.keepsObjects) {
+      // The parsed answer itself, frozen: every later hit (and the operation that read it now)
+      // shares it, and none can change it for another. Its size is the bytes the client read.
+      size = res.size ?? JSON.stringify(entry).length;
+      value = deepFreeze(entry);
+    } else {
+      value = JSON.stringify(entry);
+      size = value.length;
+    }
+    if (size > this.#o.maxEntryBytes) return 0;
     try {
       // Kept through its grace too: the store's own expiry is the end of all use.
-      await this.#store.write(slot.key, value, ttlMs + graceMs);
+      await this.#store.write(slot.key, value, ttlMs + graceMs, size);
       return ttlMs;
     } catch {
       return 0;
@@ -232,6 +243,15 @@ function keyOf(family: string, identity: string, req: UpstreamRequest): string {
     .sort();
   const material = JSON.stringify([identity, req.method, req.path, encodeQuery(req.query), headers]);
   return `${family}:${createHash('sha256').update(material).digest('base64url')}`;
+}
+
+/** Freezes `value` and everything it holds (plain JSON: objects and arrays). */
+function deepFreeze<T>(value: T): T {
+  if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return value;
+  Object.freeze(value);
+  if (Array.isArray(value)) for (const v of value) deepFreeze(v);
+  else for (const k in value) deepFreeze((value as Record<string, unknown>)[k]);
+  return value;
 }
 
 function parseEntry(value: string): Entry | null {

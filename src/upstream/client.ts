@@ -223,6 +223,8 @@ export interface UpstreamResponse<T = unknown> {
   body: T;
   /** This answer was shared with identical requests of the same moment, and another sharer is the one to store it. */
   joined?: boolean;
+  /** Bytes of the decoded body as read: what the upstream cache counts it as in memory, where it keeps the parsed body. */
+  size?: number;
 }
 
 export interface UpstreamSession {
@@ -436,14 +438,14 @@ function finish<T>(req: UpstreamRequest, last: Exchange, ok: (status: number) =>
   const { raw } = last;
   const joined = own ? {} : { joined: true };
   if (ok(raw.status)) {
-    if (own && last.parsed) return { status: raw.status, headers: raw.headers, body: last.parsed.value as T };
+    if (own && last.parsed) return { status: raw.status, headers: raw.headers, body: last.parsed.value as T, size: raw.bytes.length };
     let body: unknown;
     try {
       body = decodeBody(raw, true);
     } catch (err) {
       throw fromTransportError(err, req.route);
     }
-    return { status: raw.status, headers: { ...raw.headers }, body: body as T, ...joined };
+    return { status: raw.status, headers: { ...raw.headers }, body: body as T, size: raw.bytes.length, ...joined };
   }
   if (own && last.failure) throw last.failure;
   throw fromUpstreamResponse(raw.status, decodeBody(raw, false), req.route, raw.headers);
