@@ -24,6 +24,13 @@
  * pull (total from the first page's X-TEC-Total, then every other 50-event
  * page with 8 in flight); total time, ratio, and this process's RSS.
  *
+ * Bulk pull under changes (issue 19): a sandbox with BENCH_CHANGING_EVENTS
+ * (2 500) events, all of them paged with `events(first: 100, after:)` while
+ * another client adds and removes events on the site, with the upstream cache
+ * off and on; asserts that every event present throughout was seen exactly
+ * once (exit code 1 otherwise).
+ * BENCH_CHANGING=0 skips it.
+ *
  * Gateway CPU back to back: scripts/profile-w1.ts in a child process (W1 over
  * replayed sandbox answers, gateway, client and direct REST call in
  * interleaved blocks), the figure the CPU goal is judged by.
@@ -43,6 +50,7 @@ import { Pool } from 'undici';
 import { parseConfig } from '../src/config.ts';
 import { startGateway } from '../src/server.ts';
 import { dependencyDepth, traceRequests } from '../test/helpers/round-trips.ts';
+import { walkWhileChanging, type WalkResult } from '../test/helpers/changing-walk.ts';
 
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 100);
 const LATENCIES = (process.env.BENCH_LATENCIES ?? '0,30')
@@ -58,6 +66,10 @@ const BULK_LATENCY_MS = Number(process.env.BENCH_BULK_LATENCY_MS ?? 30);
 const BULK_PARALLEL = Number(process.env.BENCH_BULK_PARALLEL ?? parseConfig({}).limits.upstreamConcurrency);
 const CPU = !['0', 'false', 'off'].includes(process.env.BENCH_CPU ?? '1');
 const BULK_PAGE = 500;
+/** The pull under changes: events in its sandbox, and the page size of the walk. */
+const CHANGING = !['0', 'false', 'off'].includes(process.env.BENCH_CHANGING ?? '1');
+const CHANGING_EVENTS = Number(process.env.BENCH_CHANGING_EVENTS ?? 2_500);
+const CHANGING_PAGE = 100;
 const LEGACY_PAGE = 50;
 /** The legacy list's open window, as the gateway sends it (README "How reads go upstream"). */
 const OPEN_WINDOW = 'status=publish&start_date=1900-01-01%2000%3A00%3A00&end_date=9999-12-31%2023%3A59%3A59';
@@ -71,6 +83,8 @@ interface SandboxProcess {
   origin: string;
   /** REST path prefix, e.g. `/wp-json`. */
   prefix: string;
+  /** The sandbox administrator's Authorization (HTTP Basic, from the banner). */
+  admin: string;
   log: LogTail;
   stop: () => void;
 }
@@ -93,12 +107,14 @@ async function startSandboxProcess(name: string, env: Record<string, string>): P
     child.stdout!.on('data', (chunk) => {
       buf += String(chunk);
       const m = /sandbox REST root: (\S+)/.exec(buf);
-      if (m && !stopping) {
+      const admin = /^ +(admin) +\S+ +(.+)$/m.exec(buf);
+      if (m && admin && !stopping) {
         const url = new URL(m[1]!);
         resolve({
           url: m[1]!,
           origin: url.origin,
           prefix: url.pathname.replace(/\/$/, ''),
+          admin: `Basic ${Buffer.from(`${admin[1]}:${admin[2]!.trim()}`).toString('base64')}`,
           log: new LogTail(logFile),
           stop: () => {
             stopping = true;
@@ -573,6 +589,79 @@ async function benchBulk(): Promise<{ floor: Pull; gw: Pull }> {
   }
 }
 
+// ---------------------------------------------------------------- bulk pull under changes
+
+/**
+ * A back-end job pages every event with `events(first: 100, after:)` while
+ * another client adds events (dated before all others, where offset cursors
+ * would repeat one) and removes events (seen and not yet seen) on the site,
+ * without waiting for the walk (test/helpers/changing-walk.ts, shared with
+ * test/e2e/cursors.test.ts). Every event present throughout must be seen
+ * exactly once. Twice: with the upstream cache off, and as shipped (cache on,
+ * 10 s), where the changes go to the site directly, so the gateway learns of
+ * none of them until its entries expire.
+ */
+async function benchChangingPull(ttlSeconds: number): Promise<WalkResult & { ms: number; events: number; ttlSeconds: number }> {
+  const sandbox = await startSandboxProcess(`changing-${ttlSeconds}`, { SANDBOX_LATENCY_MS: '0', SANDBOX_EVENTS: String(CHANGING_EVENTS) });
+  const gateway = await startGateway(parseConfig({ port: 0, log: { level: 'warn' }, cache: { ttlSeconds } }), sandbox.url);
+  const rest = new Pool(sandbox.origin, { connections: 4 });
+  const client = graphqlClient(gateway.url);
+  const PAGE_QUERY = `query Walk($after: String) { events(first: ${CHANGING_PAGE}, after: $after) { pageInfo { hasNextPage endCursor } nodes { databaseId } } }`;
+  let made = 0;
+  const send = async (method: 'POST' | 'DELETE', path: string, body?: unknown): Promise<any> => {
+    const res = await rest.request({
+      method,
+      path: `${sandbox.prefix}${path}`,
+      headers: { authorization: sandbox.admin, 'content-type': 'application/json', 'user-agent': 'bench-editor' },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    const out: any = await res.body.json();
+    if (res.statusCode >= 300) throw new Error(`${method} ${path}: ${res.statusCode} ${JSON.stringify(out).slice(0, 300)}`);
+    return out;
+  };
+  try {
+    // Every published event at the start: the legacy list, page after page (the site's own view).
+    const initial: number[] = [];
+    for (let page = 1; ; page++) {
+      const { body } = await restGet(rest, sandbox, `/calendar/events/v1/events?${OPEN_WINDOW}&page=${page}&per_page=${LEGACY_PAGE}`);
+      initial.push(...(body.events as { id: number }[]).map((e) => e.id));
+      if (page >= Number(body.total_pages)) break;
+    }
+    const t0 = performance.now();
+    const walk = await walkWhileChanging(
+      {
+        page: async (after) => {
+          const data = await client.query(PAGE_QUERY, { after });
+          return { ids: (data.events.nodes as { databaseId: number }[]).map((n) => n.databaseId), hasNextPage: data.events.pageInfo.hasNextPage, endCursor: data.events.pageInfo.endCursor };
+        },
+        insert: async () => {
+          made++;
+          const day = String(1 + (made % 27)).padStart(2, '0');
+          const created = await send('POST', '/calendar/events/v1/events', { title: `Inserted ${made}`, status: 'publish', start_date: `2001-01-${day} 10:00:00`, end_date: `2001-01-${day} 11:00:00` });
+          return created.id as number;
+        },
+        remove: async (id) => void (await send('DELETE', `/calendar/events/v1/events/${id}`)),
+      },
+      initial,
+      { changes: 'concurrent' },
+    );
+    const ms = performance.now() - t0;
+    console.log(
+      `\nbulk pull under changes (CACHE_TTL_SECONDS=${ttlSeconds}): ${initial.length} published events, events(first: ${CHANGING_PAGE}, after:) page after page while another client adds and removes events on the site`,
+    );
+    console.log(
+      `  ${walk.pages} pages in ${f(ms / 1000, 2)} s; meanwhile ${walk.inserted} events added (before the walk's position) and ${walk.removed} removed; ${walk.throughout} present throughout`,
+    );
+    console.log(`  skipped ${walk.skipped.length}, repeated ${walk.repeated.length}${walk.skipped.length || walk.repeated.length ? ` (skipped ${walk.skipped.slice(0, 20).join(' ')}; repeated ${walk.repeated.slice(0, 20).join(' ')})` : ''}`);
+    return { ...walk, ms, events: initial.length, ttlSeconds };
+  } finally {
+    await gateway.close();
+    await rest.close();
+    await client.pool.close();
+    sandbox.stop();
+  }
+}
+
 // ---------------------------------------------------------------- gateway CPU, back to back
 
 interface CpuFigures {
@@ -618,6 +707,7 @@ async function main(): Promise<void> {
   const results = new Map<number, Awaited<ReturnType<typeof benchLatency>>>();
   for (const latency of LATENCIES) results.set(latency, await benchLatency(latency));
   const bulk = BULK ? await benchBulk() : null;
+  const changing = CHANGING ? [await benchChangingPull(0), await benchChangingPull(parseConfig({}).cache.ttlSeconds)] : [];
   let cpu: CpuFigures | null = null;
   if (CPU) {
     console.log('\ngateway CPU, back to back (scripts/profile-w1.ts, the operation line logged at info):');
@@ -642,6 +732,11 @@ async function main(): Promise<void> {
     console.log(`  info     gateway CPU per W1, measured between requests (latency ${latency} ms)`.padEnd(73) + ` ${f(w1.gw.cpuMs - w1.floor.cpuMs, 2)} ms`);
   }
   if (bulk) goal('bulk pull ≤ 1.2× the floor', `${f(bulk.gw.ms / bulk.floor.ms, 3)}×`, bulk.gw.ms / bulk.floor.ms <= 1.2);
+  for (const c of changing) {
+    goal(`bulk pull under changes, CACHE_TTL_SECONDS=${c.ttlSeconds}: 0 skipped (issue 19)`, `${c.skipped.length} of ${c.throughout}`, c.skipped.length === 0);
+    goal(`bulk pull under changes, CACHE_TTL_SECONDS=${c.ttlSeconds}: 0 repeated (issue 19)`, `${c.repeated.length} of ${c.seen} seen`, c.repeated.length === 0);
+    if (c.skipped.length || c.repeated.length) process.exitCode = 1;
+  }
   console.log(`\ndone in ${f((performance.now() - started) / 1000, 0)} s`);
 }
 

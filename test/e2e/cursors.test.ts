@@ -8,6 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RELEASE_SHAPES, startHarness, type GqlResult, type Harness } from '../helpers/gateway.ts';
 import { restClient, type RestClient } from '../helpers/sandbox.ts';
+import { walkWhileChanging } from '../helpers/changing-walk.ts';
 
 const PAGE = `query($after: String) { events(first: 40, after: $after) { totalCount pageInfo { hasNextPage endCursor } nodes { databaseId } } }`;
 
@@ -39,32 +40,25 @@ describe.each(RELEASE_SHAPES.slice(0, 2))('cursors over a changing list ($shape)
     const start = await h.gql(`{ events(first: 500) { nodes { databaseId } } }`);
     const initial: number[] = start.data.events.nodes.map((n: { databaseId: number }) => n.databaseId);
     expect(initial.length).toBeGreaterThan(200);
-    const removed = new Set<number>();
-    const seen: number[] = [];
-    let after: string | null = null;
-    for (let page = 0; page < 100; page++) {
-      const r: GqlResult = await h.gql(PAGE, { after });
-      expect(r.errors, JSON.stringify(r.errors)).toBeUndefined();
-      const { nodes, pageInfo } = r.data.events as { nodes: { databaseId: number }[]; pageInfo: { hasNextPage: boolean; endCursor: string } };
-      seen.push(...nodes.map((n: { databaseId: number }) => n.databaseId));
-      if (!pageInfo.hasNextPage) break;
-      after = pageInfo.endCursor;
-      // Between pages: three events added before everything, one seen event removed,
-      // and one not yet seen removed (it did not exist for the whole walk).
-      for (let i = 0; i < 3; i++) await early();
-      const seenOne = seen[page * 3]!;
-      const unseen = initial.find((id) => !seen.includes(id) && !removed.has(id))!;
-      for (const id of [seenOne, unseen]) {
-        await remove(id);
-        removed.add(id);
-      }
-    }
-    const throughout = initial.filter((id) => !removed.has(id) || seen.slice(0, seen.indexOf(id) + 1).includes(id));
-    const counts = new Map<number, number>();
-    for (const id of seen) counts.set(id, (counts.get(id) ?? 0) + 1);
-    expect([...counts].filter(([, n]) => n > 1), 'repeated').toEqual([]);
-    const missing = throughout.filter((id) => !counts.has(id) && !removed.has(id));
-    expect(missing, 'skipped').toEqual([]);
+    // Between pages: three events added before everything, one seen event removed,
+    // and one not yet seen removed (it did not exist for the whole walk).
+    const walk = await walkWhileChanging(
+      {
+        page: async (after) => {
+          const r: GqlResult = await h.gql(PAGE, { after });
+          expect(r.errors, JSON.stringify(r.errors)).toBeUndefined();
+          const { nodes, pageInfo } = r.data.events as { nodes: { databaseId: number }[]; pageInfo: { hasNextPage: boolean; endCursor: string } };
+          return { ids: nodes.map((n) => n.databaseId), hasNextPage: pageInfo.hasNextPage, endCursor: pageInfo.endCursor };
+        },
+        insert: early,
+        remove,
+      },
+      initial,
+      { changes: 'between', maxPages: 100 },
+    );
+    expect(walk.removed).toBeGreaterThan(0);
+    expect(walk.repeated, 'repeated').toEqual([]);
+    expect(walk.skipped, 'skipped').toEqual([]);
   });
 
   it('refuses a cursor of another list, or of the same list with other filters', async () => {
