@@ -7,7 +7,8 @@ import { Pool } from 'undici';
 
 export const W1 = '{ events(first: 20) { nodes { title startDate venues { title city } organizers { title } } } }';
 export const TYPENAME = '{ __typename }';
-const OPEN = 'status=publish&start_date=1900-01-01%2000%3A00%3A00&end_date=9999-12-31%2023%3A59%3A59';
+/** The legacy list's open window, as the gateway sends it. */
+export const OPEN = 'status=publish&start_date=1900-01-01%2000%3A00%3A00&end_date=9999-12-31%2023%3A59%3A59';
 
 export async function sandbox(): Promise<{ url: string; stop: () => void }> {
   const child = spawn(process.execPath, ['--import', 'tsx/esm', 'packages/sandbox/src/cli.ts', '--port', '0', '--db', ':memory:'], {

@@ -15,13 +15,16 @@
  *
  * Workloads: W1 uncached (CACHE_TTL_SECONDS=0), W1 hot (the response cache:
  * the same query again), `{ __typename }`; then W1 hot and `{ __typename }`
- * throughput at concurrency 8, and the bytes of a 200-event answer with and
- * without compression.
+ * throughput at concurrency 8; then compression both ways: a 200-event answer
+ * of the gateway (uncached and hot) and a 50-event page of the site, each in
+ * identity, gzip and br: bytes on the wire, p50 wall time, CPU per request.
  *
  * BENCH_REQUESTS (default 300 per workload and side), BENCH_BLOCK (25).
  */
 import '../src/production.ts';
-import { client, gateway, gql, rest, sandbox, TYPENAME, W1, type GatewayProcess } from './cpu-kit.ts';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import type { Pool } from 'undici';
+import { client, gateway, gql, OPEN, rest, sandbox, TYPENAME, W1, type GatewayProcess } from './cpu-kit.ts';
 
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 300);
 const BLOCK = Number(process.env.BENCH_BLOCK ?? 25);
@@ -67,14 +70,65 @@ async function throughput(g: GatewayProcess, query: string, concurrency: number,
   return rps;
 }
 
-/** Bytes on the wire (undici's request does not decode): the answer as sent in `encoding`. */
-async function bytes(url: string, query: string, encoding: string): Promise<number> {
-  const c = client(url);
-  const r = await c.pool.request({ method: 'POST', path: c.path, headers: { 'content-type': 'application/json', 'accept-encoding': encoding }, body: JSON.stringify({ query }) });
-  let n = 0;
-  for await (const chunk of r.body) n += (chunk as Buffer).length;
+const ENCODINGS = ['identity', 'gzip', 'br'] as const;
+const p50 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+/**
+ * One answer asked for in each coding, `n` times: bytes on the wire (undici's
+ * request does not decode), the wall time to the last byte (p50), and the
+ * gateway process's CPU per request (compressing included).
+ */
+async function coded(g: GatewayProcess, query: string, encoding: string, n: number): Promise<{ bytes: number; ms: number; cpu: number }> {
+  const c = client(g.url);
+  const once = async () => {
+    const r = await c.pool.request({ method: 'POST', path: c.path, headers: { 'content-type': 'application/json', 'accept-encoding': encoding }, body: JSON.stringify({ query }) });
+    let size = 0;
+    for await (const chunk of r.body) size += (chunk as Buffer).length;
+    if (r.statusCode !== 200) throw new Error(`gateway answered ${r.statusCode}`);
+    return size;
+  };
+  for (let i = 0; i < 5; i++) await once();
+  const times: number[] = [];
+  let size = 0;
+  const c0 = await g.cpu();
+  for (let i = 0; i < n; i++) {
+    const t0 = performance.now();
+    size = await once();
+    times.push(performance.now() - t0);
+  }
+  const cpu = ((await g.cpu()) - c0) / n / 1000;
   await c.pool.close();
-  return n;
+  return { bytes: size, ms: p50(times), cpu };
+}
+
+/**
+ * A site request as the gateway's client makes it (the 50-event legacy page
+ * W1's reads are made of), asked for in each coding: bytes on the wire, wall
+ * time to the last byte (p50), and this process's CPU per request to read,
+ * decompress and parse it.
+ */
+async function siteCoded(c: { pool: Pool; path: string }, encoding: string, n: number): Promise<{ bytes: number; ms: number; cpu: number }> {
+  const once = async () => {
+    const r = await c.pool.request({ method: 'GET', path: `${c.path}/calendar/events/v1/events?per_page=50&page=1&${OPEN}`, headers: { 'accept-encoding': encoding } });
+    const chunks: Buffer[] = [];
+    for await (const chunk of r.body) chunks.push(chunk as Buffer);
+    const raw = Buffer.concat(chunks);
+    const coding = r.headers['content-encoding'];
+    if ((encoding === 'identity') !== (coding === undefined)) throw new Error(`asked for ${encoding}, the site sent ${coding ?? 'identity'}`);
+    const body = coding === 'br' ? brotliDecompressSync(raw) : coding === 'gzip' ? gunzipSync(raw) : raw;
+    if (!(JSON.parse(body.toString('utf8')) as { events?: unknown[] }).events?.length) throw new Error('the site sent no events');
+    return raw.length;
+  };
+  for (let i = 0; i < 5; i++) await once();
+  const times: number[] = [];
+  let size = 0;
+  const c0 = own();
+  for (let i = 0; i < n; i++) {
+    const t0 = performance.now();
+    size = await once();
+    times.push(performance.now() - t0);
+  }
+  return { bytes: size, ms: p50(times), cpu: (own() - c0) / n / 1000 };
 }
 
 const sb = await sandbox();
@@ -94,11 +148,18 @@ try {
   const hotRps = await throughput(hot, W1, 8, REQUESTS * 4);
   const typeRps = await throughput(uncached, TYPENAME, 8, REQUESTS * 4);
   console.log(`\nthroughput at concurrency 8: W1 hot ${hotRps.toFixed(0)} req/s, { __typename } ${typeRps.toFixed(0)} req/s, ratio ${(hotRps / typeRps).toFixed(2)}`);
+  // Compression, both ways: the gateway's answers (a 200-event answer, uncached: compressed as it is
+  // sent; hot: the response cache keeps each coding's bytes) and the site's (its 50-event page).
   const big = '{ events(first: 200) { nodes { title startDate endDate venues { title city address } organizers { title email } } } }';
-  const plain = await bytes(uncached.url, big, 'identity');
-  const gz = await bytes(uncached.url, big, 'gzip');
-  const br = await bytes(uncached.url, big, 'br');
-  console.log(`events(first: 200) answer: ${plain} bytes plain, ${gz} gzip, ${br} br`);
+  const n = Math.max(20, Math.round(REQUESTS / 5));
+  console.log(`\ncompression, ${n} requests each (bytes on the wire; p50 wall time to the last byte; CPU per request)`);
+  console.log(`${'answer'.padEnd(44)}${'coding'.padEnd(10)}${'bytes'.padStart(8)}${'p50'.padStart(10)}${'CPU'.padStart(10)}`);
+  const row = (what: string, coding: string, r: { bytes: number; ms: number; cpu: number }, whose: string) =>
+    console.log(`${what.padEnd(44)}${coding.padEnd(10)}${String(r.bytes).padStart(8)}${`${r.ms.toFixed(2)} ms`.padStart(10)}${`${r.cpu.toFixed(2)} ms`.padStart(10)}  ${whose}`);
+  for (const [what, g] of [['gateway: events(first: 200), uncached', uncached], ['gateway: events(first: 200), hot', hot]] as const) {
+    for (const coding of ENCODINGS) row(what, coding, await coded(g, big, coding, n), 'gateway process');
+  }
+  for (const coding of ENCODINGS) row('site: legacy list, 50 events', coding, await siteCoded(restClient, coding, n * 2), 'client: read, decompress, parse');
 } finally {
   for (const g of [uncached, hot]) g.child.kill('SIGTERM');
   await restClient.pool.close();
