@@ -6,7 +6,9 @@
  *
  * The sandbox and the gateway run as processes of their own (as in
  * bench/cpu.ts). After a warm-up, the gateway's profiler (node:inspector) runs
- * for the measured requests only, sent 4 at a time; the profile is written to
+ * for the measured requests only, sent BENCH_CONCURRENCY at a time (default 1,
+ * as bench:cpu measures: identical requests sent together would share one
+ * upstream request and each decode its own copy); the profile is written to
  * outdir (default `./profiles`, a `.cpuprofile` for Chrome DevTools) and its
  * top functions by self time printed (TOP, default 40), then by total time
  * for the project's own functions.
@@ -27,7 +29,8 @@ for (let i = 0; i < 200; i++) await gql(c, query);
 await g.profileStart();
 const c0 = await g.cpu();
 let next = 0;
-await Promise.all(Array.from({ length: 4 }, async () => { while (next++ < total) await gql(c, query); }));
+const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 1);
+await Promise.all(Array.from({ length: concurrency }, async () => { while (next++ < total) await gql(c, query); }));
 const used = (await g.cpu()) - c0;
 const profile = (await g.profileStop()) as Profile;
 await c.pool.close();
