@@ -1,8 +1,7 @@
 /**
  * What `npm start` (src/main.ts) and `npm run sandbox` (packages/sandbox/src/cli.ts)
  * share: reading a setting's text, flags with one-line errors, the help table,
- * the port check, exit codes and stopping on signals. No dependency on the gateway or the sandbox;
- * the sandbox imports it through the gateway package (`sitegraph/src/cli-kit.ts`, its dependency).
+ * the port check, exit codes and stopping on signals. No dependency on the gateway or the sandbox.
  */
 import { createServer } from 'node:net';
 import { parseArgs } from 'node:util';

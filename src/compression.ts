@@ -1,7 +1,6 @@
 /**
  * HTTP content codings, shared by the gateway (its answers, src/server.ts)
- * and the sandbox (its REST answers, packages/sandbox/src/server.ts, which imports it as
- * `sitegraph/src/compression.ts`, through its dependency on the gateway package): which coding an
+ * and the sandbox (its REST answers, packages/sandbox/src/server.ts): which coding an
  * `Accept-Encoding` asks for (RFC 9110 §12.5.3: q-values, `*`, `identity`),
  * and brotli or gzip through node:zlib streams (the work runs on libuv's
  * thread pool, not the event loop). No dependency on either side.

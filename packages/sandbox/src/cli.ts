@@ -4,7 +4,7 @@
  * SIGINT/SIGTERM. Other options come from `SANDBOX_*` variables (`--help`).
  * A bad flag or value is one line and exit code 2; a taken port one line and 1.
  */
-import { assertPortFree, columns, parseFlags, portError, runCli, stopOnSignals, type FlagSpec } from 'sitegraph/src/cli-kit.ts';
+import { assertPortFree, columns, parseFlags, portError, runCli, stopOnSignals, type FlagSpec } from '../../../src/cli-kit.ts';
 import { describeNames, type Names } from './names.ts';
 import { SANDBOX_SETTINGS, SandboxConfigError, parseSandboxOptions, sandboxOptions, sandboxSettingDefault } from './options.ts';
 import { describeRelease, type Tec } from './release.ts';

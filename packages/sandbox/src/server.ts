@@ -16,7 +16,7 @@ import { parseQuery } from './rest/query.ts';
 import { RequestLog, undeclaredUses, type LogEntry } from './requestlog.ts';
 import { seedIfEmpty, type SeededUser } from './seed.ts';
 import { Sandbox, errorOutput } from './site.ts';
-import { negotiate } from 'sitegraph/src/compression.ts';
+import { negotiate } from '../../../src/compression.ts';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
 
