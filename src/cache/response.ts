@@ -17,8 +17,12 @@
  * it: they get the configured TTL.
  */
 import type { ApolloServerPlugin } from '@apollo/server';
-import type { Context } from '../context.ts';
 import type { CacheHint } from '../upstream/session.ts';
+
+/** What the plugin reads of the operation's context (src/context.ts): its upstream session, when it was made. */
+interface SessionContext {
+  readonly upstream?: { readonly authenticated: boolean; readonly cacheHint: CacheHint };
+}
 
 /** Request headers that carry a credential (README "Auth"): their answers are the caller's alone. */
 export const CREDENTIAL_HEADERS = ['authorization', 'cookie', 'x-automation-token', 'x-governance-api-key'];
@@ -40,7 +44,7 @@ export function cacheControlFor(f: ResponseFacts): string {
   return `${f.credential || f.hint.private ? 'private' : 'public'}, max-age=${seconds}`;
 }
 
-export function cacheControlPlugin(ttlMs: number): ApolloServerPlugin<Context> {
+export function cacheControlPlugin(ttlMs: number): ApolloServerPlugin<SessionContext> {
   return {
     async requestDidStart() {
       return {
@@ -48,7 +52,7 @@ export function cacheControlPlugin(ttlMs: number): ApolloServerPlugin<Context> {
           const body = response.body;
           const errors = body.kind !== 'single' || (body.singleResult.errors?.length ?? 0) > 0;
           // The context may be incomplete when the request failed before execution.
-          const session = (contextValue as Partial<Context> | undefined)?.upstream;
+          const session = (contextValue as SessionContext | undefined)?.upstream;
           const credential = Boolean(session?.authenticated) || CREDENTIAL_HEADERS.some((h) => request.http?.headers.get(h));
           response.http.headers.set(
             'cache-control',
