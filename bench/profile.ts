@@ -9,17 +9,19 @@
  * for the measured requests only, sent BENCH_CONCURRENCY at a time (default 1,
  * as bench:cpu measures: identical requests sent together would share one
  * upstream request and each decode its own copy); the profile is written to
- * outdir (default `./profiles`, a `.cpuprofile` for Chrome DevTools) and its
+ * outdir (default `sitegraph-profiles` in the system's temporary directory; a
+ * `.cpuprofile` for Chrome DevTools) and its
  * top functions by self time printed (TOP, default 40), then by total time
  * for the project's own functions.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { client, gateway, gql, sandbox, TYPENAME, W1 } from './cpu-kit.ts';
 
 const kind = process.argv[2] ?? 'w1-hot';
 const total = Number(process.argv[3] ?? 2000);
-const dir = resolve(process.argv[4] ?? 'profiles');
+const dir = resolve(process.argv[4] ?? join(tmpdir(), 'sitegraph-profiles'));
 const top = Number(process.env.TOP ?? 40);
 const query = kind === 'typename' ? TYPENAME : W1;
 const sb = await sandbox();
