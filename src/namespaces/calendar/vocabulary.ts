@@ -3,8 +3,9 @@
  * serves, their namespaces (the spec's names and the plugins' own), and the
  * path prefixes every calendar request is built from. Everything in the
  * gateway that says "legacy" or "core", or builds a calendar path, takes it
- * from here (the one exception is upstream/discovery.ts, which reads the root
- * index below this folder and spells the two namespaces itself).
+ * from here (paths.ts builds the paths). Below this folder, upstream/ spells
+ * the two namespaces itself where it must: discovery.ts (`hasLegacy`,
+ * `hasCore`) and names.ts (the plugins' names, read here).
  *
  * The Events Calendar serves the same events, venues, organizers, categories
  * and tags through two parallel REST interfaces (docs/real-sites.md):
@@ -73,7 +74,7 @@ export type TermKind = 'categories' | 'tags';
 /** What a write can address: the post kinds through either interface, the terms through legacy. */
 export type WriteKind = PostKind | TermKind;
 
-/** The graph type of each post kind (the kinds `mapping/served.ts`-style tables and cross-interface fields key on). */
+/** The graph type of each post kind (what served.ts, the interface choice and cross-interface fields key on). */
 export const TYPE_OF = { events: 'Event', venues: 'Venue', organizers: 'Organizer' } as const satisfies Record<PostKind, string>;
 export type PostType = (typeof TYPE_OF)[PostKind];
 
