@@ -104,7 +104,7 @@ describe('rate limit keys and windows', () => {
     expect((await post(h.gateway.url)).status).toBe(200);
     expect((await post(h.gateway.url, { authorization: h.auth('editor') })).status).toBe(200);
     // Invented credentials would be free buckets if they were the key.
-    expect((await post(h.gateway.url, { authorization: 'Bearer made-up-1' })).status).toBe(429);
+    expect((await post(h.gateway.url, { authorization: `Basic ${Buffer.from('made-up:1').toString('base64')}` })).status).toBe(429);
     expect((await post(h.gateway.url, { authorization: h.auth('author') })).status).toBe(429);
   });
 
