@@ -6,9 +6,9 @@
 import type DataLoader from 'dataloader';
 import type { Context } from '../context.ts';
 import type { PostStatus } from '../generated/graphql.ts';
-import { chooseInterface } from '../namespaces/calendar/choose.ts';
+import { otherCopy } from '../namespaces/calendar/choose.ts';
 import type { CalendarKind } from '../namespaces/calendar/served.ts';
-import { other, type Iface } from '../namespaces/calendar/vocabulary.ts';
+import type { Iface } from '../namespaces/calendar/vocabulary.ts';
 
 interface Sourced {
   kind: CalendarKind;
@@ -19,16 +19,9 @@ interface Sourced {
 /** The loader of a kind's copies read through `iface`. */
 export type OtherLoader<M> = (iface: Iface, ctx: Context) => DataLoader<number, M | null>;
 
-/**
- * The interface the copy of `m` that has `fields` is read through: the other
- * one, when the site offers it and it can serve them (namespaces/calendar/choose.ts);
- * else null, and no request.
- */
+/** The interface the copy of `m` that has `fields` is read through, or null (namespaces/calendar/choose.ts otherCopy). */
 export function otherIface(m: Sourced, ctx: Context, fields: readonly string[] = []): Iface | null {
-  const there = other(m.source);
-  const copy = [`the ${there} copy`];
-  const c = chooseInterface(ctx.site, { type: m.kind, fields, only: there === 'core' ? { core: copy } : { legacy: copy }, prefer: there });
-  return 'refused' in c || !c.servesFields ? null : c.iface;
+  return otherCopy(ctx.site, m, fields);
 }
 
 /** A resolver of the field `key` of M: its value, or null, now or once the other copy is read. */

@@ -17,6 +17,7 @@ import { luxonZone, toSiteLocal } from '../mapping/dates.ts';
 import type { EventModel, TermModel } from '../mapping/models.ts';
 import type { PostModel } from '../mapping/platform-models.ts';
 import type { SiteInfo } from '../upstream/discovery.ts';
+import { otherCopy } from '../namespaces/calendar/choose.ts';
 
 export interface ObjectFilter<M> {
   /** Only these IDs, when the filter names them. */
@@ -53,7 +54,7 @@ function refuse(field: string, why: string): never {
   throw GatewayError.badInput(`where.${field} cannot be used by a subscription: ${why}. Filter the events you receive instead.`, { arguments: [`where.${field}`] });
 }
 
-/** A DateTime argument as an instant (ms), widened to its site-local day unless `strict` (mapping/where.ts widen). */
+/** A DateTime argument as an instant (ms), widened to its site-local day unless `strict` (namespaces/calendar/where.ts widen). */
 function bound(site: SiteInfo, field: string, value: string, strict: boolean, startOfDay: boolean): number {
   const local = toSiteLocal(value, site.timezone);
   if (!local) throw GatewayError.badInput(`where.${field}: ${JSON.stringify(value)} is not a valid DateTime`, { arguments: [`where.${field}`] });
@@ -67,11 +68,12 @@ const ms = (iso: string | null | undefined): number | null => {
   return Number.isNaN(t) ? null : t;
 };
 
-/** The other interface's copy of an event, for a field this one lacks (resolvers/events.ts does the same). */
+/** The other interface's copy of an event, for a field this one lacks: the calendar's one choice (namespaces/calendar/choose.ts otherCopy). */
 async function withField(ctx: Context, m: EventModel, key: keyof EventModel): Promise<EventModel> {
   if (m[key] !== undefined) return m;
-  const other = m.source === 'legacy' ? (ctx.site.hasCore ? ctx.loaders.eventCore : null) : ctx.site.hasLegacy ? ctx.loaders.eventLegacy : null;
-  return (other && (await other.load(m.databaseId))) || m;
+  const iface = otherCopy(ctx.site, m, [key]);
+  if (!iface) return m;
+  return (await (iface === 'core' ? ctx.loaders.eventCore : ctx.loaders.eventLegacy).load(m.databaseId)) || m;
 }
 
 /** Category IDs given, with every descendant (a parent matches its children's events, as the lists do). */

@@ -39,6 +39,7 @@ import { isoNow, utcSecond } from './sources/source.ts';
 import { sseTransport } from './sse.ts';
 import type { Change, ChangeSink, Topic } from './types.ts';
 import { wsTransport } from './ws.ts';
+import { calendarPath } from '../namespaces/calendar/paths.ts';
 
 export interface SubscriptionsDeps {
   config: Config;
@@ -89,7 +90,7 @@ function sharedBudget(config: Config, subscribers: number): Config {
 }
 
 /** The path whose cache family a change touches (cache/policy.ts). */
-const pathOf = (c: Change) => (c.topic === 'posts' ? `/core/v2/posts/${c.id}` : `/calendar/events/v1/events/${c.id}`);
+const pathOf = (c: Change) => (c.topic === 'posts' ? `/core/v2/posts/${c.id}` : calendarPath('legacy', 'events', { id: c.id }).path);
 
 export function createSubscriptions(deps: SubscriptionsDeps): Subscriptions {
   const { config, client, site, totals, locks, log } = deps;

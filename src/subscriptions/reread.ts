@@ -17,6 +17,7 @@ import { corePost, type PostModel } from '../namespaces/posts/mapping.ts';
 import { postsPage } from '../namespaces/posts/requests.ts';
 import { namespaceIndex } from '../upstream/site-index.ts';
 import type { Topic } from './types.ts';
+import { NAMESPACE } from '../namespaces/calendar/vocabulary.ts';
 
 export type LiveModel = EventModel | PostModel;
 
@@ -72,6 +73,6 @@ export async function reread(ctx: Context, topic: Topic, ids: readonly number[])
 
 /** The credential check of a new subscription: one small request (the namespace index) per credential and minute. */
 export async function probe(ctx: Context, topic: Topic): Promise<void> {
-  const ns = topic === 'posts' ? 'core/v2' : ctx.site.hasLegacy ? 'calendar/events/v1' : 'calendar-core/v1';
+  const ns = topic === 'posts' ? 'core/v2' : NAMESPACE[ctx.site.hasLegacy ? 'legacy' : 'core'];
   await namespaceIndex(ctx.upstream, ns);
 }

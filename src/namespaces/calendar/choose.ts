@@ -83,3 +83,23 @@ export function chooseInterface(site: Offer, need: Need): Choice {
 export function chosenOr(choice: Choice, fallback: Iface): Iface {
   return 'refused' in choice ? fallback : choice.iface;
 }
+
+/** A model read through one interface: which kind, which interface. */
+export interface Copy {
+  kind: CalendarKind;
+  source: Iface;
+}
+
+/**
+ * The interface the copy of `m` that has `fields` is read through: the other
+ * one, when the site offers it and it can serve them; else null, and no
+ * request. Cross-interface fields (resolvers/fields.ts) and the subscription
+ * filters (subscriptions/filter.ts) both ask it.
+ */
+export function otherCopy(site: Offer, m: Copy, fields: readonly string[] = []): Iface | null {
+  const there = other(m.source);
+  const copy = [`the ${there} copy`];
+  const c = chooseInterface(site, { type: m.kind, fields, only: there === 'core' ? { core: copy } : { legacy: copy }, prefer: there });
+  return 'refused' in c || !c.servesFields ? null : c.iface;
+}
+
