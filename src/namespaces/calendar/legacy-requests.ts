@@ -28,8 +28,7 @@ export async function legacyList(session: UpstreamSession, kind: LegacyList, que
 }
 
 export async function legacyGet(session: UpstreamSession, kind: LegacyList, id: number | string, bySlug = false, query: LegacyQuery = {}): Promise<unknown> {
-  const { path } = calendarPath('legacy', kind, bySlug ? { slug: String(id) } : { id: Number(id) });
-  // The label of a by-slug read says `<slug>` where the path says `by-slug/<slug>` (as it always has: metrics and errors keep it).
-  const res = await session.request({ method: 'GET', path, query, route: `GET ${calendarPath('legacy', kind).label}/${bySlug ? '<slug>' : '<id>'}` });
+  const { path, label } = calendarPath('legacy', kind, bySlug ? { slug: String(id) } : { id: Number(id) });
+  const res = await session.request({ method: 'GET', path, query, route: `GET ${label}` });
   return res.body;
 }
