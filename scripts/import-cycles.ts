@@ -5,9 +5,10 @@
  * question a level up: two top-level parts of the folder (a folder, or a file
  * at its root such as src/context.ts) that import each other, a two-way
  * folder dependency, with the imports that make each direction. Those
- * fail too, but for the ones listed in KNOWN_TWO_WAY (what is left to fix,
- * each with who fixes it); a listed pair that is gone fails as well, so the
- * list only shrinks.
+ * fail too, but for the ones listed as known (KNOWN_TWO_WAY for src/,
+ * KNOWN_SANDBOX_TWO_WAY for packages/sandbox/src/: what is left to fix, each
+ * with who fixes it); a listed pair that is gone fails as well, so the lists
+ * only shrink.
  *
  * Type-only imports count. They erase at run time, but they are part of the
  * design: a namespace that names `type { Sandbox }` depends on the whole site
@@ -146,6 +147,26 @@ export const KNOWN_TWO_WAY: Readonly<Record<string, string>> = {
   'namespaces <-> upstream': 'performance: upstream/session.ts names a namespace the site lacks from INDEXED_NAMESPACES, which upstream/site-index.ts re-exports from src/namespaces/catalog.ts; handed to the session by src/context.ts (SessionPolicy), the re-export goes',
 };
 
+/**
+ * The sandbox's (packages/sandbox/src/), found when the check came: its
+ * namespaces share the calendar's representations and the OpenAPI builder
+ * both ways, and auth.ts and rest/ name each other. Left to whoever next
+ * works on the sandbox's layout, under the same rule.
+ */
+export const KNOWN_SANDBOX_TWO_WAY: Readonly<Record<string, string>> = {
+  'auth.ts <-> rest': 'sandbox: rest/ names auth.ts, auth.ts answers with rest/errors.ts',
+  'calendar <-> namespaces': "sandbox: the calendar's representations read seo's yoast head; the namespaces read the calendar model",
+  'namespaces <-> openapi.ts': 'sandbox: the namespaces publish documents built by openapi.ts, which reads namespaces/root.ts',
+};
+
+/** The known two-way dependencies of a root this script checks (none for any other folder). */
+export function knownTwoWay(root: string): Readonly<Record<string, string>> {
+  const r = root.replace(/\/$/, '');
+  if (r === 'src') return KNOWN_TWO_WAY;
+  if (r === 'packages/sandbox/src') return KNOWN_SANDBOX_TWO_WAY;
+  return {};
+}
+
 const pairName = (t: TwoWay) => `${t.a} <-> ${t.b}`;
 
 function main(root: string): number {
@@ -158,7 +179,7 @@ function main(root: string): number {
     for (const f of c) console.log(`  ${f}`);
   }
   console.log(cycles.length ? `\n${cycles.length} import circle(s), ${cycles.reduce((n, c) => n + c.length, 0)} files in them` : 'no import circle');
-  const known = root.replace(/\/$/, '') === 'src' ? KNOWN_TWO_WAY : {};
+  const known = knownTwoWay(root);
   const twoWay = twoWayParts(graph);
   const fresh = twoWay.filter((t) => !(pairName(t) in known));
   const gone = Object.keys(known).filter((k) => !twoWay.some((t) => pairName(t) === k));
@@ -170,7 +191,7 @@ function main(root: string): number {
     for (const e of t.bToA.slice(0, 3)) console.log(`  ${e}`);
     if (t.bToA.length > 3) console.log(`  … ${t.bToA.length - 3} more`);
   }
-  for (const k of gone) console.log(`\n${k} is fixed: remove it from KNOWN_TWO_WAY (scripts/import-cycles.ts)`);
+  for (const k of gone) console.log(`\n${k} is fixed: remove it from the known two-way dependencies (scripts/import-cycles.ts)`);
   console.log(twoWay.length ? `\n${twoWay.length} two-way folder dependenc${twoWay.length === 1 ? 'y' : 'ies'}, ${fresh.length} new` : 'no two-way folder dependency');
   return cycles.length || fresh.length || gone.length ? 1 : 0;
 }
