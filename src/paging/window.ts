@@ -234,7 +234,10 @@ async function locate(fetch: PageFetcher, anchor: Anchor, scope: CursorScope<unk
   }
 }
 
-async function resolveWindow(fetch: PageFetcher, args: PagingArgs, limits: PageLimits, maxPerPage: number, hint: TotalHint, scope?: CursorScope<unknown>): Promise<WindowResult<unknown>> {
+async function resolveWindow(given: PageFetcher, args: PagingArgs, limits: PageLimits, maxPerPage: number, hint: TotalHint, scope?: CursorScope<unknown>): Promise<WindowResult<unknown>> {
+  // A window placed by a cursor is read from the site, never from the upstream cache: a page cached
+  // before a change, joined to the pages the walk read after it, would skip or repeat an item.
+  const fetch: PageFetcher = args.after || args.before ? (page, per) => given(page, per, { fresh: true }) : given;
   checkCount(args.first, 'first', limits);
   checkCount(args.last, 'last', limits);
   if (args.first != null && args.last != null) throw GatewayError.badInput('pass first or last, not both', { arguments: ['first', 'last'] });

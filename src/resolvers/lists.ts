@@ -57,7 +57,7 @@ export function eventsConnection(ctx: Context, args: ListArgs<EventsWhere, Event
   return connection(
     ctx,
     args,
-    (page, per) => (legacy ? legacyList(ctx.upstream, 'events', plan.query, page, per) : coreList(ctx.upstream, 'events', plan.query, page, per)),
+    (page, per, read) => (legacy ? legacyList(ctx.upstream, 'events', plan.query, page, per, read) : coreList(ctx.upstream, 'events', plan.query, page, per, read)),
     legacy ? LEGACY_MAX_PER_PAGE : CORE_MAX_PER_PAGE,
     (raw) => {
       const m = legacy ? legacyEvent(raw) : coreEvent(raw);
@@ -99,7 +99,7 @@ export function placesConnection<K extends 'venues' | 'organizers'>(
   return connection(
     ctx,
     args,
-    (page, per) => (legacy ? legacyList(ctx.upstream, kind, plan.query, page, per) : coreList(ctx.upstream, kind, plan.query, page, per)),
+    (page, per, read) => (legacy ? legacyList(ctx.upstream, kind, plan.query, page, per, read) : coreList(ctx.upstream, kind, plan.query, page, per, read)),
     legacy ? LEGACY_MAX_PER_PAGE : CORE_MAX_PER_PAGE,
     (raw) => {
       const m = map(raw);
@@ -133,7 +133,7 @@ export async function termsConnection(ctx: Context, kind: 'categories' | 'tags',
   };
   const list = `legacy:${kind}:${JSON.stringify(plan.query)}`;
   const cursors = byId<TermModel>(kind, where, args.orderBy ?? null);
-  if (plan.parent === null) return connection(ctx, args, (page, per) => legacyList(ctx.upstream, kind, plan.query, page, per), LEGACY_MAX_PER_PAGE, map, { hint: list, cursors });
+  if (plan.parent === null) return connection(ctx, args, (page, per, read) => legacyList(ctx.upstream, kind, plan.query, page, per, read), LEGACY_MAX_PER_PAGE, map, { hint: list, cursors });
   // The legacy archives refuse `parent=0` (and any ID that is not a term): the
   // gateway filters by parent itself, over the complete taxonomy when the other
   // filters allow, else over every page of the site's answer.
@@ -145,7 +145,7 @@ export async function termsConnection(ctx: Context, kind: 'categories' | 'tags',
 
 export function seriesConnection(ctx: Context, args: ListArgs<SeriesWhere, EventsOrderBy>): Promise<ConnectionModel<SeriesModel>> {
   const plan = planSeries(ctx.site, args.where ?? {}, args.orderBy);
-  return connection(ctx, args, (page, per) => coreList(ctx.upstream, 'series', plan.query, page, per), CORE_MAX_PER_PAGE, coreSeries, {
+  return connection(ctx, args, (page, per, read) => coreList(ctx.upstream, 'series', plan.query, page, per, read), CORE_MAX_PER_PAGE, coreSeries, {
     hint: `core:series:${JSON.stringify(plan.query)}`,
     cursors: byId('series', args.where ?? null, args.orderBy ?? null),
   });

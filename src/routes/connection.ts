@@ -30,7 +30,7 @@ export async function connection<T>(
 ): Promise<ConnectionModel<T>> {
   const scope = options.cursors;
   // With keyset cursors the window compares items, so they are mapped as they arrive (mapping is lazy).
-  const source: PageFetcher = scope ? async (page, per) => { const p = await fetch(page, per); return { ...p, items: p.items.map(map) }; } : fetch;
+  const source: PageFetcher = scope ? async (page, per, read) => { const p = await fetch(page, per, read); return { ...p, items: p.items.map(map) }; } : fetch;
   const w = await fetchWindow<unknown>(source, args, ctx.config.limits, maxPerPage, options.hint === undefined ? undefined : ctx.totals.for(options.hint), scope as CursorScope<unknown> | undefined);
   return {
     nodes: scope ? (w.items as T[]) : w.items.map(map),

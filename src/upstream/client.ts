@@ -188,6 +188,11 @@ export interface UpstreamRequest {
   headers?: Record<string, string>;
   /** Label for errors and metrics, e.g. `GET /calendar-core/v1/events/<id>`. */
   route: string;
+  /**
+   * Read from the site, not the upstream cache (the answer is not kept either): the pages of a
+   * cursor walk, which a cached page read before a change could not be joined to (paging/window.ts).
+   */
+  fresh?: boolean;
   /** Statuses returned as data instead of thrown. @default 2xx */
   okStatuses?: (status: number) => boolean;
   /**

@@ -8,7 +8,12 @@ export interface ListPage {
   total: number | null;
 }
 
-export type PageFetcher = (page: number, perPage: number) => Promise<ListPage>;
+/** How a page is read. `fresh`: from the site, not the upstream cache (upstream/session.ts). */
+export interface PageRead {
+  fresh?: boolean;
+}
+
+export type PageFetcher = (page: number, perPage: number, read?: PageRead) => Promise<ListPage>;
 
 export function headerInt(headers: Record<string, string>, name: string): number | null {
   const v = headers[name.toLowerCase()];

@@ -172,7 +172,8 @@ class Session implements OperationSession {
     // The cache first: a hit spends no budget and takes no slot.
     const cache = this.#policy.cache;
     let slot: CacheSlot | undefined;
-    if (cache && this.#inner.identity !== undefined) {
+    if (req.fresh) this.#used(0);
+    else if (cache && this.#inner.identity !== undefined) {
       const found = await cache.lookup(this.#inner.identity, req);
       if (found.kind === 'hit') {
         this.#used(found.ttlMs);

@@ -5,7 +5,7 @@
  * rows of the route table are in routes.ts.
  */
 import type { QueryValue, UpstreamSession } from '../../upstream/client.ts';
-import { headerInt, listItems, okOrPastEnd, pastEndOrThrow, type ListPage } from '../../upstream/paging.ts';
+import { headerInt, listItems, okOrPastEnd, pastEndOrThrow, type ListPage, type PageRead } from '../../upstream/paging.ts';
 import { calendarGet, calendarPath } from './paths.ts';
 import type { LegacyKind } from './vocabulary.ts';
 
@@ -15,8 +15,8 @@ export const LEGACY_MAX_PER_PAGE = 50;
 export type LegacyList = LegacyKind;
 export type LegacyQuery = Record<string, QueryValue>;
 
-export async function legacyList(session: UpstreamSession, kind: LegacyList, query: LegacyQuery, page: number, perPage: number): Promise<ListPage> {
-  const req = { ...calendarGet('legacy', kind, null, { ...query, page, per_page: Math.min(perPage, LEGACY_MAX_PER_PAGE) }), okStatuses: okOrPastEnd };
+export async function legacyList(session: UpstreamSession, kind: LegacyList, query: LegacyQuery, page: number, perPage: number, read: PageRead = {}): Promise<ListPage> {
+  const req = { ...calendarGet('legacy', kind, null, { ...query, page, per_page: Math.min(perPage, LEGACY_MAX_PER_PAGE) }), okStatuses: okOrPastEnd, ...(read.fresh ? { fresh: true } : {}) };
   const route = req.route;
   const res = await session.request(req);
   const pastEnd = pastEndOrThrow(res, page, route);
