@@ -188,6 +188,8 @@ describe('LOG_FORMAT=json', () => {
   it('writes the banner as JSON lines like the rest of the log, its values as fields', async () => {
     const cli = await startCli(GATEWAY_CLI, ['--upstream', sandbox.url, '--port', String(await freePort())], { LOG_FORMAT: 'json', LOG_LEVEL: 'warn', ADMIN_PORT: '0' });
     try {
+      // The banner's later lines may arrive in another chunk than the GraphQL one.
+      await expect.poll(() => cli.output(), { timeout: 20_000 }).toMatch(/sitegraph admin: /);
       const lines = cli.output().trim().split('\n');
       const parsed = lines.map((l) => {
         try {
