@@ -189,7 +189,7 @@ describe('LOG_FORMAT=json', () => {
     const cli = await startCli(GATEWAY_CLI, ['--upstream', sandbox.url, '--port', String(await freePort())], { LOG_FORMAT: 'json', LOG_LEVEL: 'warn', ADMIN_PORT: '0' });
     try {
       // The banner's later lines may arrive in another chunk than the GraphQL one.
-      await expect.poll(() => cli.output(), { timeout: 20_000 }).toMatch(/sitegraph admin: /);
+      await expect.poll(() => cli.output(), { timeout: 20_000 }).toMatch(/sitegraph admin: [^\n]*\n/);
       const lines = cli.output().trim().split('\n');
       const parsed = lines.map((l) => {
         try {
