@@ -110,7 +110,7 @@ export class GatewayError extends GraphQLError {
   static notImplemented(message: string, init?: GatewayErrorInit): GatewayError {
     return new GatewayError('NOT_IMPLEMENTED', message, init);
   }
-  /** A REST namespace absent from the site's root index (../shared/DESIGN.md "The graph"). */
+  /** A REST namespace absent from the site's root index (docs/graph.md). */
   static namespaceUnavailable(namespace: string, init?: GatewayErrorInit): GatewayError {
     return new GatewayError('NAMESPACE_UNAVAILABLE', `The site does not provide the REST namespace "${namespace}".`, init);
   }

@@ -1,6 +1,6 @@
 /**
  * Reads an operation will need, started before the answer they depend on
- * arrives (../shared/DESIGN.md "Reads: fewest round trips": one round trip per level of
+ * arrives (docs/graph.md "How reads go upstream": one round trip per level of
  * real data dependency). Only where the read would be made anyway, so the
  * upstream request count does not grow.
  */

@@ -248,7 +248,7 @@ export class UpstreamClient {
   readonly options: Readonly<Omit<ResolvedUpstreamOptions, 'serviceAuthorization'>> & { readonly hasServiceAuthorization: boolean };
   readonly #serviceAuthorization: string | undefined;
   readonly #resolved: ResolvedUpstreamOptions;
-  /** One Pool per origin, created lazily; safe to share across sessions (../shared/STYLE.md §10). */
+  /** One Pool per origin, created lazily; safe to share across sessions (one pool per origin, as undici advises). */
   readonly #pools = new Map<string, Pool>();
   /** Identical GETs in flight (one site per client, so the site is part of every key). */
   readonly flights = new Flights<Exchange>();

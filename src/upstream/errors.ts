@@ -2,8 +2,7 @@
  * Upstream failures -> typed `GatewayError`s with a stable `extensions.code`.
  *
  * This is the one place that knows every error body the site can send
- * (../shared/DESIGN.md "Errors"; ../shared/reference/site-upstream.md §1, §8; ../shared/reference/calendar-upstream.md
- * §0, §2, §3, §4; ../shared/reference/other-upstream.md §5, §7) and every way the transport can
+ * (docs/upstream-answers.md "Errors"; the codes a caller sees are in docs/graph.md) and every way the transport can
  * fail (undici and Node socket errors). Everything else in the gateway sees
  * only `GatewayError`.
  */
@@ -132,7 +131,7 @@ function nonEmpty(v: unknown): unknown {
   return v;
 }
 
-/** WP `data.params`: `{name: reason}` for invalid params, `[name, ...]` for missing ones (../shared/reference/site-upstream.md §1). */
+/** WP `data.params`: `{name: reason}` for invalid params, `[name, ...]` for missing ones (docs/upstream-answers.md "WP_Error"). */
 function toParams(v: unknown): Record<string, string> | string[] | undefined {
   if (Array.isArray(v)) return v.length ? v.map((x) => cleanText(String(x))) : undefined;
   if (isJson(v)) {
@@ -145,7 +144,7 @@ function toParams(v: unknown): Record<string, string> | string[] | undefined {
 
 /**
  * GenerateBlocks-style bodies always come with HTTP 401, whatever went wrong
- * (../shared/reference/other-upstream.md §5); permission failures use core `rest_forbidden`
+ * (docs/upstream-answers.md "GenerateBlocks-style bodies"); permission failures use core `rest_forbidden`
  * instead, so the 401 here says nothing about credentials.
  */
 const GENERATEBLOCKS_CODES: Record<string, GatewayCode> = {
@@ -166,11 +165,11 @@ function extract(raw: unknown): Extracted | null {
   }
   if (!isJson(body)) return null; // `[]` (Yoast introductions 400), scalars, null
 
-  // Yoast wraps many answers in `{json: ...}` (../shared/reference/other-upstream.md §7).
+  // Yoast wraps many answers in `{json: ...}` (docs/upstream-answers.md "Yoast").
   if (isJson(body.json) && !('code' in body)) body = body.json as Json;
   const b = body as Json;
 
-  // Serialised WP_Error used as response data (Zapier, ../shared/reference/calendar-upstream.md §4):
+  // Serialised WP_Error used as response data (the automation connectors; docs/upstream-answers.md "Serialised WP_Error"):
   // {"errors":{"<code>":["<msg>"]},"error_data":{"<code>":{"status":400}}}. The
   // HTTP status is always 400, so the status inside decides.
   if (isJson(b.errors) && !('code' in b)) {
@@ -191,9 +190,9 @@ function extract(raw: unknown): Extracted | null {
     }
   }
 
-  // WP_Error: {code, message, data: {status, params, details} | null} (../shared/reference/site-upstream.md §1),
-  // including tec/v1's page-not-found with no `data` (../shared/reference/calendar-upstream.md §2) and the
-  // aggregator's WP_Error whose code is a sentence and message empty (§3).
+  // WP_Error: {code, message, data: {status, params, details} | null} (docs/upstream-answers.md "WP_Error"),
+  // including the legacy namespace's page-not-found with no `data` and the
+  // aggregator's WP_Error whose code is a sentence and message empty.
   if (typeof b.code === 'string' && (typeof b.message === 'string' || b.message === undefined || b.message === null)) {
     const data = isJson(b.data) ? b.data : undefined;
     return {
@@ -205,7 +204,7 @@ function extract(raw: unknown): Extracted | null {
     };
   }
 
-  // GenerateBlocks: {error:true, success:false, error_code, response} (../shared/reference/other-upstream.md §5).
+  // GenerateBlocks: {error:true, success:false, error_code, response} (docs/upstream-answers.md "GenerateBlocks-style bodies").
   if (b.error === true && typeof b.error_code === 'string') {
     return {
       code: b.error_code,
@@ -214,7 +213,7 @@ function extract(raw: unknown): Extracted | null {
     };
   }
 
-  // Yoast Premium redirects: {title, message, success:false, fields?, type?} (../shared/reference/site-upstream.md §8).
+  // Yoast Premium redirects: {title, message, success:false, fields?, type?} (docs/upstream-answers.md "Yoast").
   // A validation failure may come with HTTP 200; its `type` says error or warning.
   if (b.success === false && typeof b.title === 'string') {
     const type = strict(b.type);
@@ -269,7 +268,7 @@ export function fromUpstreamResponse(
   const code = x?.override ?? codeForStatus(effective);
 
   // Message as given, HTML stripped; a WP_Error with an empty message carries
-  // its sentence in `code` (../shared/reference/calendar-upstream.md §3).
+  // its sentence in `code` (docs/upstream-answers.md "WP_Error").
   let message = x?.message ? cleanText(x.message) : '';
   if (!message && x?.code && /\s/.test(x.code)) message = cleanText(x.code);
   if (!message) message = `HTTP ${status} from upstream`;

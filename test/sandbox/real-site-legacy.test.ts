@@ -1,6 +1,6 @@
 /**
  * The legacy calendar interface as strict as a real site: one test (or more)
- * per legacy point of ../shared/reference/real-site-behaviour.md. The clock
+ * per legacy point of docs/real-sites.md. The clock
  * is pinned to the instant of the document's samples (2026-11-22 19:09:38 UTC),
  * so the expected windows are literal strings and the tests pass on any day.
  * The site's zone is the default America/New_York (west of UTC); a second

@@ -1,6 +1,6 @@
 /**
  * The automation connectors' answers -> graph objects, and graph inputs ->
- * their payloads (../shared/reference/calendar-upstream.md §4). Pure: no I/O, no context.
+ * their payloads (docs/upstream-answers.md "Automation feeds"). Pure: no I/O, no context.
  *
  * A connector's "mapped event" (TC `Traits/Maps/Event.php`) is flat, with ISO
  * 8601 dates carrying the event's offset. It becomes an `EventModel` whose
@@ -71,7 +71,7 @@ export function mappedEventModel(o: Json, databaseId: number): EventModel {
 }
 
 /**
- * A feed or find-events answer -> items. The shapes (../shared/reference/calendar-upstream.md §4):
+ * A feed or find-events answer -> items. The shapes (docs/upstream-answers.md "Automation feeds"):
  * automation-a feeds `[mapped…]` or `[{"id":"no-new-events"}]`; automation-b
  * feeds `{"events":[mapped]}` or `{"events":{"id":"no-new-events"}}`;
  * find-events `[{"events":[mapped…]}]` or `[]`.

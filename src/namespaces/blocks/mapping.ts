@@ -17,7 +17,7 @@ export interface AttachmentLookupModel {
   raw: unknown;
 }
 
-/** GenerateBlocks-style `{success: true, response: {id, full_url, width, height, sizes}}` (../shared/reference/other-upstream.md §5). */
+/** GenerateBlocks-style `{success: true, response: {id, full_url, width, height, sizes}}` (docs/upstream-answers.md "GenerateBlocks-style bodies"). */
 export function attachmentLookup(body: unknown): AttachmentLookupModel {
   const o = obj(body, 'attachment lookup');
   const r = obj(o.response, 'attachment lookup response');

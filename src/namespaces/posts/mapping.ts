@@ -24,7 +24,7 @@ import type { PostModel } from '../../mapping/platform-models.ts';
 // The models live in platform-models.ts (codegen maps `Post` onto them); importers here keep their path.
 export type { PostConnectionModel, PostModel } from '../../mapping/platform-models.ts';
 
-/** A posts-controller object (../shared/reference/site-upstream.md §7). Dates come without offset: `date` local, `date_gmt` UTC. */
+/** A posts-controller object (docs/upstream-answers.md "core/v2 posts"). Dates come without offset: `date` local, `date_gmt` UTC. */
 export function corePost(raw: unknown, siteZone: string): PostModel {
   const o = obj(raw, 'post');
   const content = typeof o.content === 'object' && o.content !== null ? (o.content as Json) : null;
@@ -79,7 +79,7 @@ type PostsQueryValue = string | number | boolean | Array<string | number>;
  * a query parameter its endpoint does not declare without a word (6.1 has no
  * `search_columns`, 6.2+; `format`, 6.3+; `search_semantics`, 6.9+: it
  * answers every post as if the filter had not been given;
- * ../shared/reference/real-site-behaviour.md, test/wordpress/). So every graph argument whose
+ * docs/real-sites.md, test/wordpress/). So every graph argument whose
  * REST parameter the site does not declare is refused with BAD_USER_INPUT
  * naming it, before anything is sent; a silently wider answer would be wrong.
  */
@@ -167,7 +167,7 @@ function dateFields(value: string): Record<string, string> {
 
 /**
  * CreatePostInput / UpdatePostInput -> the body of POST /core/v2/posts or of
- * an update of /core/v2/posts/<id> (../shared/reference/site-upstream.md §7 "Writes"). Fields
+ * an update of /core/v2/posts/<id> (docs/upstream-answers.md "core/v2 posts", writes). Fields
  * left out or null are not sent: WordPress's update is partial, so they keep
  * their stored values.
  */
@@ -217,7 +217,7 @@ export interface DeletedPostModel {
 }
 
 /**
- * The answer of DELETE /core/v2/posts/<id> (../shared/reference/site-upstream.md §7 "Delete"):
+ * The answer of DELETE /core/v2/posts/<id> (docs/upstream-answers.md "core/v2 posts", delete):
  * with `force`, `{deleted: true, previous: <the post>}`; without, the trashed
  * post itself (status `trash`).
  */

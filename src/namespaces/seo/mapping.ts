@@ -1,6 +1,6 @@
 /**
  * `seo/v1` JSON <-> graph objects (pure; no I/O). Shapes follow
- * ../shared/reference/site-upstream.md §8, ../shared/reference/other-upstream.md §7 and the seo-* samples;
+ * docs/upstream-answers.md "Yoast" and docs/graph-seo.md;
  * docs/sandbox-seo.md says what the sandbox decides where those are silent.
  * Yoast wraps many answers in `{json: ...}` and puts a `status` inside 200
  * bodies; `unwrap` and `actionResult` own those differences.
