@@ -1,5 +1,5 @@
 /**
- * The upstream cache, over loopback only (README "Caching" quotes the figures).
+ * The upstream cache, over loopback only (docs/caching.md quotes the figures).
  *
  *   npm run bench:cache
  *

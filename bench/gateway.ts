@@ -71,7 +71,7 @@ const CHANGING = !['0', 'false', 'off'].includes(process.env.BENCH_CHANGING ?? '
 const CHANGING_EVENTS = Number(process.env.BENCH_CHANGING_EVENTS ?? 2_500);
 const CHANGING_PAGE = 100;
 const LEGACY_PAGE = 50;
-/** The legacy list's open window, as the gateway sends it (README "How reads go upstream"). */
+/** The legacy list's open window, as the gateway sends it (docs/graph.md "How reads go upstream"). */
 const OPEN_WINDOW = 'status=publish&start_date=1900-01-01%2000%3A00%3A00&end_date=9999-12-31%2023%3A59%3A59';
 
 const tmp = mkdtempSync(join(tmpdir(), 'sitegraph-bench-'));

@@ -146,7 +146,7 @@ export const configSchema = z.object({
       /**
        * `UPSTREAM_BUDGET_ANONYMOUS`: the same budget for operations the site sees as anonymous
        * (no Authorization from the caller, no SITEGRAPH_SERVICE_AUTH): 50. The canonical
-       * front-end reads need 1 to 21 requests (README "How reads go upstream"); 50 leaves room
+       * front-end reads need 1 to 21 requests (docs/graph.md "How reads go upstream"); 50 leaves room
        * for a page with several lists while one anonymous request can no longer make hundreds
        * (issue 19: 190 requests, two seconds of a ten-worker PHP site, from one request).
        * Callers with a credential keep `budget`: the site knows who they are.
@@ -206,7 +206,7 @@ export const configSchema = z.object({
       /**
        * `RATE_LIMIT_MAX`: requests per window and client; 0 (the default) is off, since a
        * sound number depends on the deployment (behind a proxy, without `RATE_LIMIT_TRUST_PROXY`
-       * every caller has the proxy's address). README recommends 600 per 60 s.
+       * every caller has the proxy's address). docs/production.md "Rate limits" recommends 600 per 60 s.
        */
       max: z.number().int().min(0).default(0),
       /** `RATE_LIMIT_WINDOW_SECONDS`: 60, the usual unit of API quotas; short bursts of a page's queries fit in it. */
@@ -258,7 +258,7 @@ export const configSchema = z.object({
        * `CACHE_STALE_SECONDS`: stale-while-revalidate (RFC 5861): an entry past its freshness but
        * within this grace is answered at once while one request refreshes it in the background.
        * 0 (the default) is off: an answer is then never older than the TTL, which is what the
-       * README promises by default; turn it on where a few seconds more of staleness beat a
+       * documentation promises by default; turn it on where a few seconds more of staleness beat a
        * visitor waiting for the site. The site's own directives win: its `stale-while-revalidate=N`
        * shortens the grace, and `must-revalidate`, `proxy-revalidate`, `no-cache` allow none.
        */
@@ -278,7 +278,7 @@ export const configSchema = z.object({
       responsesMaxBytes: z.number().int().min(0).default(32 * 1024 * 1024),
     })
     .prefault({}),
-  /** Compression of the gateway's answers (src/compression.ts, README "Compression"). */
+  /** Compression of the gateway's answers (src/compression.ts, docs/production.md "Compression"). */
   compression: z
     .object({
       /**
@@ -291,7 +291,7 @@ export const configSchema = z.object({
       enabled: z.boolean().default(true),
     })
     .prefault({}),
-  /** The admin listener: /metrics, /readyz, POST /purge (src/admin/, README "Admin listener"). */
+  /** The admin listener: /metrics, /readyz, POST /purge (src/admin/, docs/production.md "Admin listener"). */
   admin: z
     .object({
       /**
@@ -380,7 +380,7 @@ export const configSchema = z.object({
   graphiql: z.boolean().default(true),
   /** `INTROSPECTION=0` turns introspection off. */
   introspection: z.boolean().default(true),
-  /** Browsers on other origins (README "CORS"). */
+  /** Browsers on other origins (docs/production.md "CORS"). */
   cors: z
     .object({
       /**
@@ -426,7 +426,7 @@ export const configSchema = z.object({
    */
   federation: z.boolean().default(false),
   /**
-   * OpenTelemetry traces (src/telemetry.ts, README "Tracing (OpenTelemetry)"), set by the
+   * OpenTelemetry traces (src/telemetry.ts, docs/production.md "Tracing (OpenTelemetry)"), set by the
    * standard `OTEL_*` variables. Off unless `OTEL_TRACES_EXPORTER` names an exporter or an
    * OTLP endpoint is given: the spec's default exporter is `otlp`, but a gateway nobody
    * collects traces from should do no tracing work and send nothing to a localhost port.
@@ -599,7 +599,7 @@ export const SETTINGS: readonly Setting[] = [
   { env: 'OTEL_TRACES_SAMPLER_ARG', path: 'tracing.samplerArg', kind: 'json', meaning: 'ratio 0..1 of the traceidratio samplers', unset: '1' },
 ];
 
-/** `--config <file>` / `SITEGRAPH_CONFIG`: the optional JSON config file (README "Configuration file"). */
+/** `--config <file>` / `SITEGRAPH_CONFIG`: the optional JSON config file (docs/configuration.md). */
 export const CONFIG_FILE_SETTING = {
   env: 'SITEGRAPH_CONFIG', flag: 'config', kind: 'string', meaning: 'JSON config file, keys as in config.schema.json (flags > environment > file > defaults)',
 } as const;

@@ -1,5 +1,5 @@
 /**
- * CORS for `/graphql` (README "CORS"): pages on the origins of `CORS_ORIGINS`
+ * CORS for `/graphql` (docs/production.md "CORS"): pages on the origins of `CORS_ORIGINS`
  * may call the gateway from a browser; every other origin gets no
  * Access-Control-* header, so the browser refuses to hand it the answer (and,
  * for the preflighted JSON POST, never sends the request).

@@ -1,6 +1,6 @@
 /**
  * Prometheus metrics (prom-client), one registry per gateway instance.
- * Every label has bounded values (README "Metrics"): operation names are the
+ * Every label has bounded values (docs/production.md "Metrics"): operation names are the
  * callers' choice, so only the first `maxOperations` distinct ones get their
  * own series; error codes are the gateway's stable codes; upstream routes are
  * route templates (`GET /calendar-core/v1/events/<id>`), never raw paths.

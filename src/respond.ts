@@ -1,7 +1,7 @@
 /**
  * How the gateway writes an answer's body: compressed with brotli or gzip
  * when the client's `Accept-Encoding` asks for it and the body is at least
- * `COMPRESS_MIN_BYTES` (src/compression.ts negotiates; README "Compression"),
+ * `COMPRESS_MIN_BYTES` (src/compression.ts negotiates; docs/production.md "Compression"),
  * streamed through node:zlib; as is otherwise. Every answer written here says
  * `Vary: Accept-Encoding`, so a shared cache keeps one copy per coding.
  *

@@ -1,5 +1,5 @@
 /**
- * OpenTelemetry traces (README "Tracing (OpenTelemetry)"), set by the standard
+ * OpenTelemetry traces (docs/production.md "Tracing (OpenTelemetry)"), set by the standard
  * `OTEL_*` variables (config.ts `tracing`) or by a tracer provider handed to
  * `startGateway` (tests). Off by default, and then nothing here is made: no
  * plugin, no upstream hook, no SDK loaded, so the hot path does no tracing

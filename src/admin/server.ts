@@ -2,7 +2,7 @@
  * The admin listener (`ADMIN_PORT`, on `ADMIN_HOST`, loopback by default):
  * what operators and their tools use, kept off the public port so that
  * callers never see the site's URL, its namespaces or the metrics, and
- * probes and scrapes are never counted by rate limits (README "Admin listener").
+ * probes and scrapes are never counted by rate limits (docs/production.md "Admin listener").
  *
  *   GET  /metrics   Prometheus text (src/metrics.ts), compressed when asked
  *   GET  /readyz    readiness from the last background reading (src/readiness.ts)

@@ -14,7 +14,7 @@ import type { SharedRedis } from '../store/redis.ts';
  * Seconds an entry is kept when Apollo gives no TTL (APQ registrations): a day.
  * A client whose hash was dropped registers it again on PERSISTED_QUERY_NOT_FOUND,
  * and an expiry lets Redis's `volatile-lru` evict these rather than the generation
- * counters, which carry none (README "Redis: several gateway instances").
+ * counters, which carry none (docs/production.md "Redis: several gateway instances").
  */
 const DEFAULT_TTL_SECONDS = 24 * 60 * 60;
 

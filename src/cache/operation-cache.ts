@@ -1,6 +1,6 @@
 /**
  * The response cache: whole GraphQL answers, so a hot read skips parsing,
- * validation, execution and mapping (README "Caching").
+ * validation, execution and mapping (docs/caching.md).
  *
  * - **What is kept.** Queries whose answer says it may be reused
  *   (`cache-control` with a max-age: no errors, no mutation, every upstream

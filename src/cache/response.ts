@@ -24,7 +24,7 @@ interface SessionContext {
   readonly upstream?: { readonly authenticated: boolean; readonly cacheHint: CacheHint };
 }
 
-/** Request headers that carry a credential (README "Auth"): their answers are the caller's alone. */
+/** Request headers that carry a credential (docs/graph.md "Auth"): their answers are the caller's alone. */
 export const CREDENTIAL_HEADERS = ['authorization', 'cookie', 'x-automation-token', 'x-governance-api-key'];
 
 export interface ResponseFacts {

@@ -1,5 +1,5 @@
 /**
- * The upstream GET cache (README "Caching"). It sits in the operation's
+ * The upstream GET cache (docs/caching.md). It sits in the operation's
  * session (upstream/session.ts), below the request-scoped DataLoaders: they
  * still batch within an operation, and what they send is looked up here first.
  *

@@ -3019,7 +3019,7 @@ export type Query = {
   /** One event; null when it does not exist or is not visible to the caller. */
   event?: Maybe<Event>;
   /**
-   * Events. `first` defaults to 10 and is capped (see the README); pages beyond one
+   * Events. `first` defaults to 10 and is capped (MAX_PAGE_SIZE); pages beyond one
    * upstream page are fetched in parallel.
    */
   events?: Maybe<EventConnection>;

@@ -1,6 +1,6 @@
 /**
  * What one GraphQL request leaves behind for operators: one log line and its
- * metrics (README "Logs", "Metrics"), plus a log line for every upstream
+ * metrics (docs/production.md "Logs", "Metrics"), plus a log line for every upstream
  * attempt that failed on the site's side.
  *
  * server.ts wraps each `/graphql` request in `track`: a `RequestRecord` is

@@ -306,7 +306,7 @@ class Session implements OperationSession {
 /**
  * NAMESPACE_UNAVAILABLE, naming the namespace when the site lacks all of it
  * (no calendar-core/v1 before TEC 6.15), else the route (Yoast SEO free has
- * seo/v1 without its redirects routes; README, "Against a real site"). Both
+ * seo/v1 without its redirects routes; docs/real-sites.md). Both
  * in the spec's names, whatever the site serves them as.
  */
 function routeUnavailable(site: SiteInfo, req: UpstreamRequest): GatewayError {

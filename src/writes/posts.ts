@@ -15,7 +15,7 @@ import * as platform from '../namespaces/posts/requests.ts';
 import { checkBulkSize, needAuth } from './plan.ts';
 import { failedItem, unknownError, type ItemResult } from './results.ts';
 
-/** Why a post write sent may have been written though its answer was lost or unreadable (see the README, "Write outcomes"). */
+/** Why a post write sent may have been written though its answer was lost or unreadable (docs/writes.md, "Write outcomes"). */
 const unknownMessage = (why: string) => `Outcome unknown: the post create was sent but ${why}; look for the post (by title, status any) before creating it again`;
 
 function unknownPost(e: GatewayError, index: number, why: string) {

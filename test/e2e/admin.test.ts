@@ -1,5 +1,5 @@
 /**
- * The admin listener (README "Admin listener"; src/admin/server.ts): /metrics,
+ * The admin listener (docs/production.md "Admin listener"; src/admin/server.ts): /metrics,
  * /readyz and POST /purge there, and nothing of them on the public port, whose
  * /healthz says only that the process answers. Readiness comes from the
  * background reading of the site's index (READINESS_REFRESH_SECONDS), never a

@@ -1,5 +1,5 @@
 /**
- * Limits by caller kind (README "Budget, deadline, cancellation"): an
+ * Limits by caller kind (docs/graph.md "Budget, deadline, cancellation"): an
  * operation the site sees as anonymous may send UPSTREAM_BUDGET_ANONYMOUS (50)
  * requests, one with a credential UPSTREAM_BUDGET (500). Issue 19's query
  * passes the cost limit (an estimated 501 of 1,000) and made 190 requests

@@ -1,5 +1,5 @@
 /**
- * Stale-while-revalidate (CACHE_STALE_SECONDS, README "Caching"): an entry past
+ * Stale-while-revalidate (CACHE_STALE_SECONDS, docs/caching.md): an entry past
  * its TTL but within its grace is answered at once, without waiting for the
  * site, while one background request refreshes it; the next read gets the
  * refreshed entry. A write through the gateway still invalidates at once, and

@@ -1,5 +1,5 @@
 /**
- * Compression both ways (README "Compression"): the gateway's answers of at
+ * Compression both ways (docs/production.md "Compression"): the gateway's answers of at
  * least COMPRESS_MIN_BYTES in brotli or gzip as Accept-Encoding negotiates
  * (q-values, `*`, `identity`; 406 when nothing is acceptable), with
  * `Vary: Accept-Encoding`; GraphiQL's page and assets too; and the gateway's

@@ -134,7 +134,7 @@ describe('CORS', () => {
     // Actual answers carry them too, and Vary tells caches the answer depends on Origin.
     const post = await fetch(h.gateway.url, { method: 'POST', headers: { origin: allowed.origin, 'content-type': 'application/json' }, body: '{"query":"{ __typename }"}' });
     expect(post.headers.get('access-control-allow-origin')).toBe(allowed.origin);
-    // An answer also varies with Accept-Encoding (it may be compressed: README "Compression").
+    // An answer also varies with Accept-Encoding (it may be compressed: docs/production.md "Compression").
     expect(post.headers.get('vary')).toBe('Origin, Accept-Encoding');
   });
 

@@ -13,7 +13,7 @@
  * - reads: HTTP 200, the failing field null with the right code (or its data,
  *   when the one retry of a read recovered), the rest of the query intact.
  *
- * The summary table (fault x operation -> outcome) is printed for the README.
+ * The summary table (fault x operation -> outcome) is printed for docs/writes.md.
  * Timeouts are short (headers/body 1 s: long enough that a loaded CI machine
  * never times out a healthy request; undici's coarse timer fires them within
  * about two seconds), so the faults that stall wait 3 s.

@@ -1,5 +1,5 @@
 /**
- * Structured logs (README "Logs"): one JSON line per GraphQL operation, a line
+ * Structured logs (docs/production.md "Logs"): one JSON line per GraphQL operation, a line
  * per upstream attempt that failed on the site's side (5xx, HTML error pages,
  * malformed bodies, resets, timeouts) with the route template, and no secret
  * in any line. The gateway runs over real loopback HTTP with a logger whose

@@ -1,5 +1,5 @@
 /**
- * `/metrics` (README "Metrics"): GraphQL requests by operation name and
+ * `/metrics` (docs/production.md "Metrics"): GraphQL requests by operation name and
  * outcome taken from the GraphQL answer (an error inside a 200 is not
  * success), with the operation names bounded; durations by operation; upstream
  * attempts and latencies by route template, never by raw path. Asserted on

@@ -181,7 +181,7 @@ describe('a list means the same whichever interface serves it', () => {
       const viaLegacy: number[] = a.data.events.nodes.map((n: any) => n.databaseId);
       const viaCore: number[] = b.data.events.nodes.map((n: any) => n.databaseId);
       // The one difference the sites themselves make: legacy lists leave out events hidden
-      // from listings, calendar-core lists show them (see the README).
+      // from listings, calendar-core lists show them (docs/real-sites.md).
       const shown = new Set(viaLegacy);
       const hidden = viaCore.filter((id) => !shown.has(id));
       for (const id of hidden) {

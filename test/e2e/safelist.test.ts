@@ -3,7 +3,7 @@
  * HTTP: manifest ids by `documentId` and by APQ's `sha256Hash`, in POST bodies
  * and GET URLs; with SAFELIST=1 unknown ids and ad-hoc text are refused before
  * anything goes upstream and APQ registration is off; without it, APQ works as
- * Apollo's (the flow the README shows with curl); a bad manifest is a
+ * Apollo's (the flow docs/production.md shows with curl); a bad manifest is a
  * ConfigError at start.
  */
 import { createHash } from 'node:crypto';

@@ -1,5 +1,5 @@
 /**
- * One Redis for many sites (README "Redis: several gateway instances"): two
+ * One Redis for many sites (docs/production.md "Redis: several gateway instances"): two
  * gateways in front of two different sandboxes on ONE real redis-server share
  * nothing. Every key is under REDIS_KEY_PREFIX and the site's hash
  * (src/store/keys.ts): an event read through one answers its own site's value

@@ -1,5 +1,5 @@
 /**
- * Single flight end to end (README "Caching", src/upstream/flight.ts): 20
+ * Single flight end to end (docs/caching.md, src/upstream/flight.ts): 20
  * identical `events(first: 20)` queries sent at once on a cold cache, with the
  * site answering in 300 ms, are ONE GET in the sandbox's log (issue 19: 13),
  * with the cache on and with it off (CACHE_TTL_SECONDS=0); callers with other

@@ -1,5 +1,5 @@
 /**
- * Traces in process (README "Tracing (OpenTelemetry)"): the gateway traces
+ * Traces in process (docs/production.md "Tracing (OpenTelemetry)"): the gateway traces
  * into an injected provider with an InMemorySpanExporter (no global state),
  * in front of the sandbox behind a recording proxy, so the test sees both the
  * span tree and the `traceparent` each upstream request carried.

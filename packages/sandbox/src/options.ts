@@ -183,7 +183,7 @@ export const SANDBOX_SETTINGS: readonly SandboxSetting[] = [
   { key: 'appPassword', env: 'SANDBOX_APP_PASSWORD', kind: 'string', meaning: "the administrator's application password" },
   { key: 'latencyMs', env: 'SANDBOX_LATENCY_MS', kind: 'int', meaning: 'added to every response' },
   { key: 'jitterMs', env: 'SANDBOX_JITTER_MS', kind: 'int', meaning: 'plus a random [0, jitter) ms' },
-  { key: 'faults', env: 'SANDBOX_FAULTS', kind: 'json', meaning: 'fault rules (JSON array; README "Control routes")' },
+  { key: 'faults', env: 'SANDBOX_FAULTS', kind: 'json', meaning: 'fault rules (JSON array; docs/sandbox.md "Control routes")' },
   { key: 'requestLog', env: 'SANDBOX_REQUEST_LOG', kind: 'string', meaning: 'append one JSON line per request to this file' },
   { key: 'disable', env: 'SANDBOX_DISABLE', kind: 'list', meaning: 'namespaces (calendar-core/v1) or route paths (/seo/v1/redirects) the site does not have, comma-separated' },
   { key: 'batchable', env: 'SANDBOX_BATCHABLE', kind: 'bool', meaning: '0: mark no route allow_batch' },
