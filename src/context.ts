@@ -48,6 +48,8 @@ export interface ContextInit {
   client: UpstreamClient;
   /** The site, or why it is not known (then fields that need it fail with this error). */
   site: SiteInfo | GatewayError;
+  /** The namespaces the spec indexes (namespaces/catalog.ts), for naming one the site lacks (SessionPolicy.namespaces). */
+  namespaces?: readonly string[];
   authorization?: string | undefined;
   refreshSite?: () => Promise<SiteInfo>;
   headers?: Readonly<Record<string, string | string[] | undefined>>;
@@ -76,6 +78,7 @@ export function createContext(init: ContextInit): Context {
     budget: config.session.budget,
     anonymousBudget: config.session.anonymousBudget,
     deadlineMs: config.session.deadlineMs,
+    ...(init.namespaces ? { namespaces: init.namespaces } : {}),
     ...(init.signal ? { signal: init.signal } : {}),
     ...(init.cache ? { cache: init.cache } : {}),
     ...(init.tag ? { tag: init.tag } : {}),

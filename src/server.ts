@@ -42,6 +42,7 @@ import { GatewayError, isGatewayError } from './errors.ts';
 import { json, readBody } from './http.ts';
 import { authorizationOf, unauthenticatedAnswer } from './authorization.ts';
 import { introspectionOffRule } from './introspection.ts';
+import { INDEXED_NAMESPACES } from './namespaces/catalog.ts';
 import { adminPortOf } from './config.ts';
 import { portError } from './cli-kit.ts';
 import { Readiness } from './readiness.ts';
@@ -347,6 +348,7 @@ export async function startGateway(config: Config, upstreamUrl: string, options:
             config,
             client,
             site: info,
+            namespaces: INDEXED_NAMESPACES,
             authorization: req.headers.authorization,
             refreshSite: () => site.refresh(),
             headers: req.headers,

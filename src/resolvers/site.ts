@@ -5,7 +5,7 @@ import type { NamespaceModel, SiteInfo } from '../mapping/site-models.ts';
 import { parseIndex } from '../upstream/discovery.ts';
 import { GatewayError } from '../errors.ts';
 import { INDEXED_NAMESPACES } from '../namespaces/catalog.ts';
-import { namespaceIndex } from '../upstream/site-index.ts';
+import { namespaceIndex } from '../namespaces/site-index.ts';
 import { specNamespace } from '../upstream/names.ts';
 
 function fromSite(site: SiteInfo, name: string): NamespaceModel {

@@ -40,6 +40,7 @@ import { sseTransport } from './sse.ts';
 import type { Change, ChangeSink, Topic } from './types.ts';
 import { wsTransport } from './ws.ts';
 import { calendarPath } from '../namespaces/calendar/paths.ts';
+import { INDEXED_NAMESPACES } from '../namespaces/catalog.ts';
 
 export interface SubscriptionsDeps {
   config: Config;
@@ -105,6 +106,7 @@ export function createSubscriptions(deps: SubscriptionsDeps): Subscriptions {
       config: cfg,
       client,
       site: siteInfo,
+      namespaces: INDEXED_NAMESPACES,
       ...(credential.authorization ? { authorization: credential.authorization } : {}),
       headers: credential.headers,
       totals,

@@ -15,7 +15,7 @@ import { isGatewayError, type GatewayError } from '../errors.ts';
 import type { EventModel } from '../mapping/models.ts';
 import { corePost, type PostModel } from '../namespaces/posts/mapping.ts';
 import { postsPage } from '../namespaces/posts/requests.ts';
-import { namespaceIndex } from '../upstream/site-index.ts';
+import { namespaceIndex } from '../namespaces/site-index.ts';
 import type { Topic } from './types.ts';
 import { NAMESPACE } from '../namespaces/calendar/vocabulary.ts';
 

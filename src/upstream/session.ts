@@ -40,7 +40,6 @@ import type { SiteInfo } from './discovery.ts';
 import { GatewayError, isGatewayError } from '../errors.ts';
 import { siteOffers } from './gate.ts';
 import { toSiteRequest } from './names.ts';
-import { INDEXED_NAMESPACES } from './site-index.ts';
 
 export interface SessionPolicy {
   /**
@@ -56,6 +55,11 @@ export interface SessionPolicy {
   anonymousBudget?: number;
   /** Wall time allowed for the operation's upstream work, from the session's creation. */
   deadlineMs: number;
+  /**
+   * The namespaces the spec indexes (src/namespaces/catalog.ts INDEXED_NAMESPACES): a request to a
+   * namespace the site lacks is refused naming the one its path falls under. Absent: none known.
+   */
+  namespaces?: readonly string[];
   /**
    * Aborted when the operation's answer is no longer wanted (the client
    * disconnected) or cannot be given (the gateway is shutting down). Its
@@ -165,7 +169,7 @@ class Session implements OperationSession {
     if (this.signal.aborted) throw this.#stopped(req.route);
     const site = this.#policy.site;
     if (site instanceof Error) throw site;
-    if (!siteOffers(site, req.method, req.path)) throw routeUnavailable(site, req);
+    if (!siteOffers(site, req.method, req.path)) throw routeUnavailable(site, req, this.#policy.namespaces ?? []);
     if (carriesSecret(req)) this.#private = true;
     if (req.method === 'GET') this.#reads.push(req);
 
@@ -309,7 +313,7 @@ class Session implements OperationSession {
  * seo/v1 without its redirects routes; docs/real-sites.md). Both
  * in the spec's names, whatever the site serves them as.
  */
-function routeUnavailable(site: SiteInfo, req: UpstreamRequest): GatewayError {
+function routeUnavailable(site: SiteInfo, req: UpstreamRequest, known: readonly string[]): GatewayError {
   const present = site.namespaces.filter((n) => req.path === `/${n}` || req.path.startsWith(`/${n}/`)).sort((a, b) => b.length - a.length)[0];
   if (present) {
     return new GatewayError('NAMESPACE_UNAVAILABLE', `The site's "${present}" namespace does not provide the REST route ${req.route}.`, {
@@ -317,7 +321,7 @@ function routeUnavailable(site: SiteInfo, req: UpstreamRequest): GatewayError {
       upstream: { code: null, status: null, route: req.route },
     });
   }
-  const namespace = namespaceOf(req.path);
+  const namespace = namespaceOf(req.path, known);
   return new GatewayError('NAMESPACE_UNAVAILABLE', `The site does not provide the REST namespace "${namespace}" (needed for ${req.route}).`, {
     namespace,
     upstream: { code: null, status: null, route: req.route },
@@ -325,11 +329,11 @@ function routeUnavailable(site: SiteInfo, req: UpstreamRequest): GatewayError {
 }
 
 /**
- * The namespace of a REST path the site does not know: the spec namespace it
- * falls under (site-index.ts; the longest, so `calendar-core/v2/onboarding`
- * wins over a shorter prefix), else its first two segments (`vendor/v1`).
+ * The namespace of a REST path the site does not know: the namespace of `known`
+ * it falls under (the longest, so `calendar-core/v2/onboarding` wins over a
+ * shorter prefix), else its first two segments (`vendor/v1`).
  */
-export function namespaceOf(path: string): string {
-  const known = [...INDEXED_NAMESPACES, 'batch/v1'].filter((n) => path === `/${n}` || path.startsWith(`/${n}/`)).sort((a, b) => b.length - a.length)[0];
-  return known ?? path.split('/').filter(Boolean).slice(0, 2).join('/');
+export function namespaceOf(path: string, known: readonly string[] = []): string {
+  const under = [...known, 'batch/v1'].filter((n) => path === `/${n}` || path.startsWith(`/${n}/`)).sort((a, b) => b.length - a.length)[0];
+  return under ?? path.split('/').filter(Boolean).slice(0, 2).join('/');
 }

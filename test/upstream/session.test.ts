@@ -13,6 +13,7 @@ import type { UpstreamRequest, UpstreamResponse, UpstreamSession } from '../../s
 import { parseIndex } from '../../src/upstream/discovery.ts';
 import { GatewayError } from '../../src/errors.ts';
 import { createOperationSession, namespaceOf, type SessionPolicy } from '../../src/upstream/session.ts';
+import { INDEXED_NAMESPACES } from '../../src/namespaces/catalog.ts';
 
 const site = parseIndex({
   namespaces: ['calendar/events/v1', 'seo/v1'],
@@ -79,9 +80,9 @@ describe('the route gate', () => {
   });
 
   it('names nested spec namespaces whole', () => {
-    expect(namespaceOf('/calendar-core/v2/onboarding/wizard')).toBe('calendar-core/v2/onboarding');
-    expect(namespaceOf('/calendar/automation-a/v1/new-events')).toBe('calendar/automation-a/v1');
-    expect(namespaceOf('/vendor/v3/things/1')).toBe('vendor/v3');
+    expect(namespaceOf('/calendar-core/v2/onboarding/wizard', INDEXED_NAMESPACES)).toBe('calendar-core/v2/onboarding');
+    expect(namespaceOf('/calendar/automation-a/v1/new-events', INDEXED_NAMESPACES)).toBe('calendar/automation-a/v1');
+    expect(namespaceOf('/vendor/v3/things/1', INDEXED_NAMESPACES)).toBe('vendor/v3');
   });
 
   it('fails every request with the discovery error while the site is unknown', async () => {
