@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { CATEGORY_TAX, ORGANIZER, TAG_TAX, VENUE } from '../../packages/sandbox/src/calendar/model.ts';
-import { yoastPostHead, yoastTermHead } from '../../packages/sandbox/src/namespaces/seo/yoast-head.ts';
+import { yoastPostHead, yoastTermHead } from '../../packages/sandbox/src/yoast-head.ts';
 import type { RunningSandbox } from '../../packages/sandbox/src/server.ts';
 import { restClient, testSandbox, type RestClient } from '../helpers/sandbox.ts';
 

@@ -10,7 +10,7 @@
  * (real-site-behaviour.md "Authentication"): the `anonymous` mode.
  */
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
-import { RestError } from './rest/errors.ts';
+import { RestError } from './errors.ts';
 
 export type Role = 'administrator' | 'editor' | 'author' | 'contributor' | 'subscriber';
 

@@ -3,8 +3,8 @@
  * 3.0.0, `calendar-core/v1/docs` 3.0.4, as the real servers send), so the
  * documents, the index and the validation can never disagree.
  */
-import { argForIndex } from './namespaces/root.ts';
 import type { Origin } from './capabilities.ts';
+import { argForIndex } from './rest/arg-index.ts';
 import type { ArgSchema, RouteDecl, RouteTable } from './rest/types.ts';
 
 function toTemplate(path: string): { template: string; names: string[] } {

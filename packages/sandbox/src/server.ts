@@ -11,7 +11,7 @@ import { authenticate, createNonce } from './auth.ts';
 import { Faults } from './faults.ts';
 import { parseSandboxOptions, type FaultRule, type SandboxOptionsInput } from './options.ts';
 import type { DispatchOutput } from './rest/dispatch.ts';
-import { RestError } from './rest/errors.ts';
+import { RestError } from './errors.ts';
 import { parseQuery } from './rest/query.ts';
 import { RequestLog, undeclaredUses, type LogEntry } from './requestlog.ts';
 import { seedIfEmpty, type SeededUser } from './seed.ts';

@@ -7,7 +7,7 @@
 import { EventEmitter } from 'node:events';
 import { createHash } from 'node:crypto';
 import { authenticate, type User } from './auth.ts';
-import { RawError, RestError, forbidden, noRoute } from './rest/errors.ts';
+import { RawError, RestError, forbidden, noRoute } from './errors.ts';
 import { parseQuery } from './rest/query.ts';
 import type { Site, SiteEvents } from './capabilities.ts';
 import type { DispatchInput, DispatchOutput, Dispatcher } from './rest/dispatch.ts';

@@ -17,7 +17,7 @@ import {
   CATEGORY_TAX, EVENT, ORGANIZER, VENUE, permalink,
   type AttachmentMeta, type EventMeta, type EventPost, type OrganizerMeta, type OrganizerPost, type VenueMeta, type VenuePost,
 } from './model.ts';
-import { seoActive, yoastSite, yoastTermHead } from '../namespaces/seo/yoast-head.ts';
+import { seoActive, yoastSite, yoastTermHead } from '../yoast-head.ts';
 import { stripTags } from './query.ts';
 
 export const LEGACY_NAMESPACE = 'calendar/events/v1';

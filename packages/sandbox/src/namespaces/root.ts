@@ -6,6 +6,7 @@
 import { gmtOffsetHours } from '../dates.ts';
 import { servedNamespaces, specNamespace } from '../names.ts';
 import type { Origin, Settings, Site } from '../capabilities.ts';
+import { argForIndex } from '../rest/arg-index.ts';
 import type { ArgSchema, RouteDecl, RouteTable } from '../rest/types.ts';
 
 /** Every namespace of both spec documents, in the order the spec lists them. */
@@ -27,21 +28,6 @@ export const NAMESPACES = [
   'facet/v1',
   'core/v2',
 ] as const;
-
-const SCHEMA_KEYS = ['type', 'description', 'default', 'enum', 'minimum', 'maximum', 'format', 'pattern', 'items', 'uniqueItems', 'minItems', 'maxItems', 'properties', 'additionalProperties'] as const;
-
-/** An argument as the index shows it: JSON-schema keywords plus `required`. */
-export function argForIndex(a: ArgSchema): Record<string, unknown> {
-  const out: Record<string, unknown> = { required: Boolean(a.required) };
-  for (const k of SCHEMA_KEYS) {
-    const v = a[k];
-    if (v === undefined) continue;
-    if (k === 'items' && typeof v === 'object') out.items = argForIndex(v as ArgSchema);
-    else if (k === 'properties') out.properties = Object.fromEntries(Object.entries(v as Record<string, ArgSchema>).map(([n, s]) => [n, argForIndex(s)]));
-    else out[k] = v;
-  }
-  return out;
-}
 
 export function routeData(site: Origin & Settings, decl: RouteDecl): Record<string, unknown> {
   const data: Record<string, unknown> = {

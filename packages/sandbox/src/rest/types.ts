@@ -1,4 +1,4 @@
-import type { RestError } from './errors.ts';
+import type { RestError } from '../errors.ts';
 import type { Site } from '../capabilities.ts';
 import type { User } from '../auth.ts';
 

@@ -5,7 +5,7 @@
  * validate_callback, all failures gathered into one `rest_invalid_param`, then
  * sanitising (type coercion), whose failures are reported the same way.
  */
-import { RestError, listJoin } from './errors.ts';
+import { RestError, listJoin } from '../errors.ts';
 import type { ArgSchema, RestRequest } from './types.ts';
 
 /** A schema failure: `rest_invalid_type`, `rest_out_of_bounds`, ... */

@@ -6,7 +6,7 @@
  * InvalidRestArgumentException (calendar-upstream.md §2 "Argument errors").
  */
 import { parseLooseDate } from '../../dates.ts';
-import { RestError } from '../../rest/errors.ts';
+import { RestError } from '../../errors.ts';
 import type { ArgSchema, RestRequest } from '../../rest/types.ts';
 import { sanitizeValue, validateValue } from '../../rest/validate.ts';
 import { WRITE_STATUSES } from '../../calendar/model.ts';

@@ -30,7 +30,7 @@
 import { can, type User } from '../../auth.ts';
 import type { ReprSource } from '../../calendar/core-repr.ts';
 import { TAG_TAX, WRITE_STATUSES, canDelete, canEdit, canRead, trashPost, type PostFields } from '../../calendar/model.ts';
-import { RawError, RestError, forbidden } from '../../rest/errors.ts';
+import { RawError, RestError, forbidden } from '../../errors.ts';
 import { RestResult, type ArgSchema, type RestRequest, type RouteDecl } from '../../rest/types.ts';
 import type { PostRow, PostType } from '../../store/db.ts';
 import type { Settings } from '../../capabilities.ts';

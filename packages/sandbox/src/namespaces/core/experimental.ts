@@ -5,7 +5,7 @@
  * the callback, so argument and permission checks come first: an anonymous
  * write is a 401, not this 400.
  */
-import { RestError } from '../../rest/errors.ts';
+import { RestError } from '../../errors.ts';
 import type { Handler, RestRequest } from '../../rest/types.ts';
 
 /** The sentence `X-TEC-EEA` must carry (compared trimmed and case-insensitively). */

@@ -13,7 +13,7 @@
 import { can } from '../../auth.ts';
 import { WRITE_STATUSES } from '../../calendar/model.ts';
 import { geocode, paginate, type GeoFilter } from '../../calendar/query.ts';
-import { RawError } from '../../rest/errors.ts';
+import { RawError } from '../../errors.ts';
 import { buildQuery } from '../../rest/query.ts';
 import { RestResult, type RestRequest } from '../../rest/types.ts';
 

@@ -10,7 +10,7 @@
 import { can, type User } from '../../auth.ts';
 import { legacyEvent } from '../../calendar/legacy-repr.ts';
 import { EVENT, canEdit, saveEvent, type EventMeta } from '../../calendar/model.ts';
-import { RawError, RestError, forbidden } from '../../rest/errors.ts';
+import { RawError, RestError, forbidden } from '../../errors.ts';
 import { EDITABLE, RestResult, type ArgSchema, type Endpoint, type RestRequest, type RouteDecl } from '../../rest/types.ts';
 import { unrequired } from '../legacy/args.ts';
 import { eventArchiveArgs, eventWriteArgs, passwordArg } from '../legacy/event-args.ts';

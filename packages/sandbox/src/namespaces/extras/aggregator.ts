@@ -15,7 +15,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { DateTime } from 'luxon';
 import { SQL, localToUtc, nowIn, nowUtc } from '../../dates.ts';
-import { RawError } from '../../rest/errors.ts';
+import { RawError } from '../../errors.ts';
 import { isNumberLike } from '../../rest/validate.ts';
 import type { ArgSchema, RestRequest, RouteDecl } from '../../rest/types.ts';
 import type { Clock, Secrets, Settings, Storage } from '../../capabilities.ts';

@@ -6,7 +6,7 @@
  * and connection failures in callbacks are HTTP 400 with the serialised
  * WP_Error as the body, whatever the error's own status.
  */
-import { RawError } from '../../rest/errors.ts';
+import { RawError } from '../../errors.ts';
 import { RestResult, type RouteDecl, type RouteTable } from '../../rest/types.ts';
 import type { Site } from '../../capabilities.ts';
 import { NO_CACHE, TOKEN_READS, accessTokenArg, createEventsRoutes, findEventsRoute, updateEventsRoute } from './actions.ts';

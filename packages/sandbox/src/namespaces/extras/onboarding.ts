@@ -12,7 +12,7 @@
  */
 import { can, verifyNonce } from '../../auth.ts';
 import { saveOrganizer, saveVenue } from '../../calendar/model.ts';
-import { RestError } from '../../rest/errors.ts';
+import { RestError } from '../../errors.ts';
 import { RestResult, type RestRequest, type RouteDecl } from '../../rest/types.ts';
 import type { Clock, Site, Storage } from '../../capabilities.ts';
 

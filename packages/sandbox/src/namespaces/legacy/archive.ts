@@ -5,7 +5,7 @@
  * points at page 1), totals in the body and in `X-TEC-Total` /
  * `X-TEC-TotalPages` — never `X-WP-Total*` or a `Link: rel=next`.
  */
-import { RestError } from '../../rest/errors.ts';
+import { RestError } from '../../errors.ts';
 import { RestResult } from '../../rest/types.ts';
 import { addQueryArg, removeQueryArg, type QueryValue } from './add-query-arg.ts';
 

@@ -10,7 +10,7 @@ import {
   CATEGORY_TAX, ORGANIZER, TAG_TAX, VENUE, saveEvent,
   type EventFields, type EventPost, type EventMeta,
 } from '../../calendar/model.ts';
-import { RestError } from '../../rest/errors.ts';
+import { RestError } from '../../errors.ts';
 import type { RestRequest } from '../../rest/types.ts';
 import { checkParams, parseList } from '../../rest/validate.ts';
 import { organizerWriteArgs, venueWriteArgs } from './args.ts';

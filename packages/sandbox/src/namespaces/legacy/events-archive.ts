@@ -7,7 +7,7 @@ import { endOfDay, parseLooseDate, startOfDay } from '../../dates.ts';
 import { legacyEvent, legacyRestUrl } from '../../calendar/legacy-repr.ts';
 import { EVENT } from '../../calendar/model.ts';
 import { findEvents, paginate, type EventCriteria } from '../../calendar/query.ts';
-import { RestError } from '../../rest/errors.ts';
+import { RestError } from '../../errors.ts';
 import type { RestRequest, RestResult } from '../../rest/types.ts';
 import type { QueryValue } from './add-query-arg.ts';
 import { currentRestUrl, postArchive } from './archive.ts';

@@ -10,7 +10,7 @@
 import { can } from '../../auth.ts';
 import { LEGACY_NAMESPACE, legacyEvent } from '../../calendar/legacy-repr.ts';
 import { EVENT, canDelete, canEdit, canRead, trashPost, type EventMeta, type EventPost } from '../../calendar/model.ts';
-import { RestError, forbidden } from '../../rest/errors.ts';
+import { RestError, forbidden } from '../../errors.ts';
 import { EDITABLE, RestResult, type ArgSchema, type RestRequest, type RouteDecl } from '../../rest/types.ts';
 import type { Clock } from '../../capabilities.ts';
 import { idArg, unrequired } from './args.ts';

@@ -12,7 +12,7 @@ import {
 } from '../../calendar/model.ts';
 import { findPlaces, paginate } from '../../calendar/query.ts';
 import { nowUtc } from '../../dates.ts';
-import { RestError, forbidden } from '../../rest/errors.ts';
+import { RestError, forbidden } from '../../errors.ts';
 import { EDITABLE, RestResult, type ArgSchema, type RestRequest, type RouteDecl } from '../../rest/types.ts';
 import type { PostRow, PostType } from '../../store/db.ts';
 import { idArg, organizerWriteArgs, pageArgs, slugArg, statusArg, unrequired, venueWriteArgs, type Args } from './args.ts';

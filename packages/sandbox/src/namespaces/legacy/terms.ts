@@ -8,7 +8,7 @@ import { can } from '../../auth.ts';
 import { LEGACY_NAMESPACE, archiveTerm, legacyRestUrl } from '../../calendar/legacy-repr.ts';
 import { CATEGORY_TAX, EVENT, TAG_TAX, slugify } from '../../calendar/model.ts';
 import { paginate } from '../../calendar/query.ts';
-import { RestError } from '../../rest/errors.ts';
+import { RestError } from '../../errors.ts';
 import { EDITABLE, RestResult, type RestRequest, type RouteDecl } from '../../rest/types.ts';
 import { parseList } from '../../rest/validate.ts';
 import type { TermRow } from '../../store/db.ts';

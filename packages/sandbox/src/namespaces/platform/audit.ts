@@ -18,7 +18,7 @@
 import { DateTime } from 'luxon';
 import { can } from '../../auth.ts';
 import { SQL } from '../../dates.ts';
-import { RestError } from '../../rest/errors.ts';
+import { RestError } from '../../errors.ts';
 import { buildQuery } from '../../rest/query.ts';
 import { RestResult, type ArgSchema, type RestRequest, type RouteDecl } from '../../rest/types.ts';
 import { AUDIT_PRIORITIES } from './seed.ts';

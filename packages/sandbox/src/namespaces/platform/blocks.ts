@@ -11,7 +11,7 @@
  */
 import { can } from '../../auth.ts';
 import type { AttachmentMeta } from '../../calendar/model.ts';
-import { RawError } from '../../rest/errors.ts';
+import { RawError } from '../../errors.ts';
 import type { RestRequest, RouteDecl } from '../../rest/types.ts';
 import type { Origin } from '../../capabilities.ts';
 import { imageSizes, stripSizeSuffix } from './media.ts';

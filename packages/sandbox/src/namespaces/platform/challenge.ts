@@ -16,7 +16,7 @@
  * spent until it expires (replays answer `verified: false`).
  */
 import { createHash, createHmac, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
-import { RestError } from '../../rest/errors.ts';
+import { RestError } from '../../errors.ts';
 import { RestResult, type RestRequest, type RouteDecl } from '../../rest/types.ts';
 import type { Clock, Secrets, Storage } from '../../capabilities.ts';
 import { OPTIONS, derivedKey } from './seed.ts';

@@ -9,7 +9,7 @@
  */
 import { can } from '../../auth.ts';
 import { canEdit } from '../../calendar/model.ts';
-import { RestError } from '../../rest/errors.ts';
+import { RestError } from '../../errors.ts';
 import type { RestRequest, RouteDecl } from '../../rest/types.ts';
 import type { PlatformPostMeta } from './post-json.ts';
 

@@ -21,7 +21,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import { can, type User } from '../../auth.ts';
 import { canEdit } from '../../calendar/model.ts';
-import { RestError, authStatus } from '../../rest/errors.ts';
+import { RestError, authStatus } from '../../errors.ts';
 import type { ArgSchema, RestRequest, RouteDecl } from '../../rest/types.ts';
 import type { Clock, Origin, Site, Storage } from '../../capabilities.ts';
 import { OPTIONS } from './seed.ts';

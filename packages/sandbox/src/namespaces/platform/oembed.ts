@@ -15,7 +15,7 @@
 import { createHmac } from 'node:crypto';
 import { can } from '../../auth.ts';
 import { permalink, type AttachmentMeta } from '../../calendar/model.ts';
-import { RestError, authStatus } from '../../rest/errors.ts';
+import { RestError, authStatus } from '../../errors.ts';
 import { RestResult, type ArgSchema, type RestRequest, type RouteDecl } from '../../rest/types.ts';
 import type { Origin, Secrets, Storage } from '../../capabilities.ts';
 import type { PostRow, PostType } from '../../store/db.ts';

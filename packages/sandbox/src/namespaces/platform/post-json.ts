@@ -14,7 +14,7 @@ import { toRfc3339NoOffset } from '../../dates.ts';
 import type { Origin, Site, Storage } from '../../capabilities.ts';
 import type { PostRow } from '../../store/db.ts';
 import { postMetaAll, type PostSeoMeta } from '../seo/analysis.ts';
-import { seoActive, yoastPostHead, yoastSite, type YoastFields, type YoastSite } from '../seo/yoast-head.ts';
+import { seoActive, yoastPostHead, yoastSite, type YoastFields, type YoastSite } from '../../yoast-head.ts';
 
 export const CORE_NS = 'core/v2';
 /** The posts' hierarchical taxonomy (WordPress's `category`; events have their own). */

@@ -22,7 +22,7 @@ import { canDelete, canEdit, canRead, slugify, trashPost } from '../../calendar/
 import { localToUtc, nowIn, nowUtc, parseLooseDate, utcToLocal } from '../../dates.ts';
 import { prng } from '../../prng.ts';
 import { ANY_STATUSES } from '../legacy/post-status.ts';
-import { RestError, authStatus } from '../../rest/errors.ts';
+import { RestError, authStatus } from '../../errors.ts';
 import { buildQuery } from '../../rest/query.ts';
 import { validateValue } from '../../rest/validate.ts';
 import { RestResult, type ArgSchema, type RestRequest, type RouteDecl } from '../../rest/types.ts';

@@ -7,8 +7,9 @@
 import { can } from '../../auth.ts';
 import type { ArgSchema, Endpoint, Handler, Method, RestRequest, RouteDecl } from '../../rest/types.ts';
 import type { Origin, Storage } from '../../capabilities.ts';
+import { SEO_NAMESPACE } from '../../yoast-head.ts';
 
-export const NS = 'seo/v1';
+export const NS = SEO_NAMESPACE;
 
 /** A route of this namespace; `path` is relative to `/seo/v1`. */
 export function route(path: string, ...endpoints: Endpoint[]): RouteDecl {

@@ -7,7 +7,7 @@
  * per user, as Yoast keeps it in user meta.
  */
 import { can } from '../../auth.ts';
-import { RawError, RestError } from '../../rest/errors.ts';
+import { RawError, RestError } from '../../errors.ts';
 import { RestResult, type ArgSchema, type RestRequest, type RouteDecl } from '../../rest/types.ts';
 import type { Site } from '../../capabilities.ts';
 import { postMetaAll, seoRank, seoScore } from './analysis.ts';

@@ -11,7 +11,7 @@
  * bypasses the cache and adds `ids` (comma-separated post IDs, as MySQL's
  * GROUP_CONCAT gives them) to every non-empty group.
  */
-import { RawError } from '../../rest/errors.ts';
+import { RawError } from '../../errors.ts';
 import type { ArgSchema, RestRequest, RouteDecl } from '../../rest/types.ts';
 import type { Origin, Storage } from '../../capabilities.ts';
 import type { PostType } from '../../store/db.ts';

@@ -6,7 +6,7 @@
  */
 import { can } from '../../auth.ts';
 import { canEdit } from '../../calendar/model.ts';
-import { RawError, RestError } from '../../rest/errors.ts';
+import { RawError, RestError } from '../../errors.ts';
 import { RestResult, type RestRequest, type RouteDecl } from '../../rest/types.ts';
 import type { PostType } from '../../store/db.ts';
 import { CONTENT_TYPES, postSeoMeta } from './analysis.ts';

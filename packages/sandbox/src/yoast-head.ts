@@ -6,11 +6,15 @@
  * samples/core-posts-list.json, terms in samples/legacy-categories-archive.json.
  *
  * Pure builders over plain inputs, so any namespace can call them; `yoastSite`
- * and `seoActive` read what they need from the sandbox.
+ * and `seoActive` read what they need from the sandbox. They sit below both
+ * their callers, the namespaces (platform/post-json.ts) and the calendar's
+ * representations (calendar/legacy-repr.ts), and import neither.
  */
 import { createHash } from 'node:crypto';
-import type { Origin, Settings, Storage } from '../../capabilities.ts';
-import { NS } from './common.ts';
+import type { Origin, Settings, Storage } from './capabilities.ts';
+
+/** Yoast's namespace under the spec's name; `NS` of namespaces/seo/common.ts. */
+export const SEO_NAMESPACE = 'seo/v1';
 
 export type Json = Record<string, unknown>;
 
@@ -62,7 +66,7 @@ const END_COMMENT = '<!-- / Yoast SEO plugin. -->';
 
 /** Whether Yoast is active: `seo/v1` is served unless the `disable` option names it. */
 export function seoActive(site: Settings): boolean {
-  return !site.options.disable.includes(NS);
+  return !site.options.disable.includes(SEO_NAMESPACE);
 }
 
 export function yoastSite(site: Origin & Storage): YoastSite {

@@ -6,6 +6,9 @@
  * routes answer with bodies of their own instead (tec/v1 traits send
  * `{"error": msg}`, Zapier sends a serialised WP_Error): those are `RawError`s,
  * which carry the exact body to send.
+ *
+ * Imports nothing, so everything can answer with it: rest/ (validation), the
+ * namespaces, site.ts, and auth.ts (its 401s are raised before routing).
  */
 export class RestError extends Error {
   readonly code: string;
