@@ -142,8 +142,6 @@ export function twoWayParts(graph: ImportGraph): TwoWay[] {
  */
 export const KNOWN_TWO_WAY: Readonly<Record<string, string>> = {
   'cache <-> upstream': 'performance: the upstream cache and the client import each other (cache/identity.ts, upstream/client.ts)',
-  'context.ts <-> subscriptions': 'the context names subscriptions/types.ts; subscriptions/ build contexts',
-  'context.ts <-> writes': 'the context holds writes/lock.ts; the write engine takes the context',
 };
 
 /**

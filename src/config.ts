@@ -181,7 +181,7 @@ export const configSchema = z.object({
    * `redis.namespace` plays the same part.
    */
   redisKeyPrefix: z.string().min(1).max(100).regex(/^[!-~]+$/, 'must be printable ASCII without spaces').default('sitegraph:'),
-  /** Write locks: one update of an object at a time (src/writes/lock.ts, docs/writes.md). */
+  /** Write locks: one update of an object at a time (src/store/lock.ts, docs/writes.md). */
   writes: z
     .object({
       /**

@@ -13,8 +13,28 @@ import type { UpstreamClient } from './upstream/client.ts';
 import type { SiteInfo } from './upstream/discovery.ts';
 import type { GatewayError } from './errors.ts';
 import { createOperationSession, type OperationSession } from './upstream/session.ts';
-import type { ChangeSink } from './subscriptions/types.ts';
-import { createWriteLocks, type WriteLocks } from './writes/lock.ts';
+import { createWriteLocks, type WriteLocks } from './store/lock.ts';
+
+/** What a write did to an object, as subscriptions tell it (the graph's `ChangeKind`). */
+export type ChangeKind = 'CREATED' | 'UPDATED' | 'CANCELED' | 'DELETED';
+
+/** The few fields of a written object the sink reads (a calendar model or a post model). */
+export interface WrittenObject {
+  databaseId: number;
+  status?: string | null;
+  modifiedAtUtc?: string | null;
+  passwordProtected?: boolean | null;
+}
+
+/**
+ * Told of every write the gateway made that the site took (src/writes/engine.ts, the post
+ * writes, the automation actions), so subscribers hear of it at once rather than at the next
+ * poll. `kind` is the write's kind of object (`events`, `venues`, `organizers`, `posts`): only
+ * events and posts are followed. Never throws, never waits.
+ */
+export interface ChangeSink {
+  written(kind: string, id: number, change: ChangeKind, model?: WrittenObject | null): void;
+}
 
 export interface Context {
   config: Config;
@@ -37,7 +57,7 @@ export interface Context {
   header: (name: string) => string | undefined;
   /** Whom this operation is for in logs: the request's record (plugins/observability.ts), when it has one. */
   readonly tag: object | undefined;
-  /** The gateway's write locks: one update of an object at a time (writes/lock.ts). */
+  /** The gateway's write locks: one update of an object at a time (store/lock.ts). */
   readonly locks: WriteLocks;
   /** Told of every write the site took, so subscribers hear of it at once (src/subscriptions/); unset: no subscriptions. */
   readonly changes: ChangeSink | undefined;

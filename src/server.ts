@@ -30,7 +30,7 @@ import { SiteState } from './site.ts';
 import { applyPersistedDocuments, documentIdWithoutManifest, loadPersistedDocuments } from './plugins/safelist.ts';
 import { clientKey, createRateLimiter, rateLimitHeaders, sendRateLimited } from './ratelimit.ts';
 import { connectRedis, type SharedRedis } from './store/redis.ts';
-import { createWriteLocks } from './writes/lock.ts';
+import { createWriteLocks } from './store/lock.ts';
 import { createGatewayCache } from './cache/index.ts';
 import { createSubscriptions } from './subscriptions/index.ts';
 import { cacheControlPlugin } from './cache/response.ts';
@@ -137,7 +137,7 @@ export async function startGateway(config: Config, upstreamUrl: string, options:
   }
   // The upstream GET cache (CACHE_TTL_SECONDS) and the APQ store, in Redis when there is one (cache/index.ts).
   const cache = createGatewayCache(config, redis, metrics, log);
-  // One update of an object at a time: in this process, and through Redis across instances (writes/lock.ts).
+  // One update of an object at a time: in this process, and through Redis across instances (store/lock.ts).
   const locks = createWriteLocks({ leaseMs: config.writes.lockLeaseMs, waitMs: config.writes.lockWaitMs }, redis);
   // RATE_LIMIT_MAX=0 (the default): no limiter at all (ratelimit.ts).
   const rateLimiter = config.rateLimit.max > 0 ? createRateLimiter(config.rateLimit, redis) : null;

@@ -14,10 +14,11 @@ import type { Loaders } from '../loaders/index.ts';
 import type { TotalHints } from '../paging/hints.ts';
 import type { SiteInfo } from '../upstream/discovery.ts';
 import type { OperationSession } from '../upstream/session.ts';
-import type { WriteLocks } from '../writes/lock.ts';
+import type { WriteLocks } from '../store/lock.ts';
 import type { ObjectFilter } from './filter.ts';
 import type { Credential, Delivery } from './hub.ts';
-import type { ChangeSink, Topic } from './types.ts';
+import type { ChangeSink } from '../context.ts';
+import type { Topic } from './types.ts';
 
 /** What the subscription resolvers ask of the transport that started the operation. */
 export interface LiveSession {

@@ -36,7 +36,8 @@ import { Ledger } from './ledger.ts';
 import type { SubscriptionMetrics } from './metrics.ts';
 import { isCredentialError, probe, reread, type LiveModel } from './reread.ts';
 import { fingerprint, isPublic, type SubscriptionSettings } from './sources/source.ts';
-import type { Change, ChangeBatch, ChangeKind, Topic } from './types.ts';
+import type { ChangeKind } from '../context.ts';
+import type { Change, ChangeBatch, Topic } from './types.ts';
 
 /** Changes queued for one subscriber, not yet taken by its transport, before it is dropped as slow. */
 export const MAX_QUEUE = 1_000;

@@ -1,15 +1,13 @@
 /**
  * What subscriptions pass around (docs/subscriptions.md): a change as it
  * travels from where it was seen (a write through the gateway, a poll of the
- * site) to every instance and its subscribers, and the sink the write paths
- * tell of their writes. Types only: the write engine and the context import
- * this module, so it imports nothing but model types.
+ * site) to every instance and its subscribers. The sink the write paths tell
+ * of their writes (ChangeSink) is the context's (src/context.ts). Types only.
  */
+import type { ChangeKind, WrittenObject } from '../context.ts';
 
 /** What a subscription follows: calendar events, or core/v2 posts. */
 export type Topic = 'events' | 'posts';
-
-export type ChangeKind = 'CREATED' | 'UPDATED' | 'CANCELED' | 'DELETED';
 
 /** The graph's `ChangeSource`. */
 export type ChangeSource = 'GATEWAY' | 'AUTOMATION_FEED' | 'MODIFIED_LIST' | 'UPCOMING_WINDOW';
@@ -49,20 +47,4 @@ export interface ChangeBatch {
   changes: Change[];
 }
 
-/** The few fields of a written object the sink reads (a calendar model or a post model). */
-export interface WrittenObject {
-  databaseId: number;
-  status?: string | null;
-  modifiedAtUtc?: string | null;
-  passwordProtected?: boolean | null;
-}
 
-/**
- * Told of every write the gateway made that the site took (src/writes/engine.ts, the post
- * writes, the automation actions), so subscribers hear of it at once rather than at the next
- * poll. `kind` is the write's kind of object (`events`, `venues`, `organizers`, `posts`): only
- * events and posts are followed. Never throws, never waits.
- */
-export interface ChangeSink {
-  written(kind: string, id: number, change: ChangeKind, model?: WrittenObject | null): void;
-}

@@ -4,7 +4,7 @@
  *
  * jobs planned (writes/plan.ts: validated input, target, interface, method,
  * the routes' declared arguments) -> what `atomic` needs is checked before
- * any request -> the objects updated are locked (writes/lock.ts: one update
+ * any request -> the objects updated are locked (store/lock.ts: one update
  * of an object at a time, across instances through Redis) -> one level of
  * reads the writes depend on (writes/reads.ts: the stored state of every
  * update, referenced objects, the object a calendar-core delete will not
@@ -28,7 +28,7 @@ import { NAMESPACE, type Iface } from '../namespaces/calendar/vocabulary.ts';
 import { GatewayError } from '../errors.ts';
 import { checkWrites, type Answer, type Written } from './check.ts';
 import { modelOf, type AnyInput, type AnyModel, type KindSpec, type PostKind } from './kinds.ts';
-import { lockKey, type HeldLocks } from './lock.ts';
+import { lockKey, type HeldLocks } from '../store/lock.ts';
 import { atomicRequests, completePayloads, convertOptions, databaseIdOfTarget, legacyFollowUp, readFor, throughOther, type Job } from './plan.ts';
 import { absent, ambiguous, checkReferences, confirmAbsent, notFoundError, readState, readStates, refMessage, stateKey, type RefProblem, type StateRead } from './reads.ts';
 import { reconcile, type Unsure } from './reconcile.ts';
@@ -192,7 +192,7 @@ async function send<I extends AnyInput, M extends AnyModel>(ctx: Context, spec: 
 }
 
 // ---------------------------------------------------------------------------
-// Serialization (writes/lock.ts)
+// Serialization (store/lock.ts)
 
 /**
  * The objects a job's update reads, merges and writes: its ID, or, for a

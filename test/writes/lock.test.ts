@@ -1,10 +1,10 @@
 /**
- * Write locks (src/writes/lock.ts): in process, and across processes through
+ * Write locks (src/store/lock.ts): in process, and across processes through
  * a real redis-server (test/helpers/redis.ts).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectRedis, type SharedRedis } from '../../src/store/redis.ts';
-import { createWriteLocks, LocalLocks, lockKey } from '../../src/writes/lock.ts';
+import { createWriteLocks, LocalLocks, lockKey } from '../../src/store/lock.ts';
 import { Redis } from 'ioredis';
 import { startTestRedis, type TestRedis } from '../helpers/redis.ts';
 

@@ -20,7 +20,8 @@ import { DateTime } from 'luxon';
 import { luxonZone } from '../../mapping/dates.ts';
 import { automationFeed, type AutomationFeedItemModel } from '../../namespaces/automation/mapping.ts';
 import { feed, type Connector, type FeedKind } from '../../namespaces/automation/routes.ts';
-import type { Change, ChangeKind } from '../types.ts';
+import type { ChangeKind } from '../../context.ts';
+import type { Change } from '../types.ts';
 import { isoNow, utcSecond, type Source } from './source.ts';
 
 const FEEDS: readonly [FeedKind, ChangeKind][] = [

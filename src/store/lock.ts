@@ -21,7 +21,7 @@
  * update between instances.
  */
 import { randomBytes } from 'node:crypto';
-import type { SharedRedis } from '../store/redis.ts';
+import type { SharedRedis } from './redis.ts';
 
 export interface LockSettings {
   /** How long a Redis lock lives if its holder never releases it (a crash): WRITE_LOCK_LEASE_MS. */
