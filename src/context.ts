@@ -14,6 +14,7 @@ import type { SiteInfo } from './upstream/discovery.ts';
 import type { GatewayError } from './errors.ts';
 import { createOperationSession, type OperationSession } from './upstream/session.ts';
 import { createWriteLocks, type WriteLocks } from './store/lock.ts';
+import { carriesSecret } from './cache/policy.ts';
 
 /** What a write did to an object, as subscriptions tell it (the graph's `ChangeKind`). */
 export type ChangeKind = 'CREATED' | 'UPDATED' | 'CANCELED' | 'DELETED';
@@ -101,6 +102,7 @@ export function createContext(init: ContextInit): Context {
     ...(init.namespaces ? { namespaces: init.namespaces } : {}),
     ...(init.signal ? { signal: init.signal } : {}),
     ...(init.cache ? { cache: init.cache } : {}),
+    isPrivate: carriesSecret,
     ...(init.tag ? { tag: init.tag } : {}),
   });
   return new RequestContext(config, site, upstream, init.refreshSite, init.headers ?? {}, init.totals ?? new TotalHints(), init.tag, init.locks ?? processLocks, init.changes);

@@ -48,7 +48,7 @@ import { portError } from './cli-kit.ts';
 import { Readiness } from './readiness.ts';
 import { createResponder } from './respond.ts';
 import { answerFromCache, keep, type CachedOperation } from './cache/operation-http.ts';
-import { ALL } from './cache/tags.ts';
+import { ALL, tagsOfReads } from './cache/tags.ts';
 import type { OperationSession } from './upstream/session.ts';
 import { startAdmin, type AdminListener } from './admin/server.ts';
 
@@ -370,7 +370,7 @@ export async function startGateway(config: Config, upstreamUrl: string, options:
     for (const [k, v] of response.headers) res.setHeader(k, v);
     res.statusCode = response.status ?? 200;
     if (response.body.kind === 'complete') {
-      keep(cache.operations, cached.pending, res, response.headers, res.statusCode, response.body.string, session ? () => session!.readTags() : undefined);
+      keep(cache.operations, cached.pending, res, response.headers, res.statusCode, response.body.string, session ? () => tagsOfReads(session!.reads()) : undefined);
       responder.end(req, res, response.body.string);
     } else {
       await responder.stream(req, res, response.body.asyncIterator);

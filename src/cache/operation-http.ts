@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Responder } from '../respond.ts';
-import { ANONYMOUS } from './identity.ts';
+import { ANONYMOUS } from '../upstream/identity.ts';
 import { surrogateKey, type Hit, type OperationCache, type Pending } from './operation-cache.ts';
 import { CREDENTIAL_HEADERS } from './response.ts';
 

@@ -98,3 +98,11 @@ export function writeTags(path: string, body?: unknown): string[] {
   }
   return [...out];
 }
+
+/** The entity tags of an operation's reads (its session's GETs), each once. */
+export function tagsOfReads(reads: readonly { path: string; query?: Record<string, unknown> | undefined }[]): string[] {
+  const out = new Set<string>();
+  for (const r of reads) for (const t of readTags(r.path, r.query)) out.add(t);
+  return [...out];
+}
+

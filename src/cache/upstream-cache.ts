@@ -30,9 +30,10 @@
  */
 import { createHash } from 'node:crypto';
 import { encodeQuery, type UpstreamRequest, type UpstreamResponse } from '../upstream/client.ts';
-import { ANONYMOUS } from './identity.ts';
+import { ANONYMOUS } from '../upstream/identity.ts';
 import { ALL_FAMILIES, carriesSecret, familiesWrittenBy, familyOf, freshnessMs, isWrite, staleGraceMs } from './policy.ts';
 import type { CacheStore } from './store.ts';
+import type { CacheSlot, Lookup, SessionCache } from '../upstream/session.ts';
 
 export interface UpstreamCacheOptions {
   /** The configured TTL (`CACHE_TTL_SECONDS`) in ms; 0 turns the cache off. */
@@ -49,25 +50,6 @@ export interface UpstreamCacheOptions {
   onInvalidationError?: (err: unknown) => void;
 }
 
-/** A miss: what to store the answer under once it arrives. */
-export interface CacheSlot {
-  readonly key: string;
-  readonly generation: string;
-  readonly shared: boolean;
-}
-
-export type Lookup =
-  | { kind: 'hit'; response: UpstreamResponse<unknown>; ttlMs: number }
-  /**
-   * Past its freshness, within its stale-while-revalidate grace: answer with it
-   * now; `revalidate` is true for the one lookup that should refresh it (then
-   * `revalidated(slot)` when done), false while another refresh is under way.
-   */
-  | { kind: 'stale'; response: UpstreamResponse<unknown>; slot: CacheSlot; revalidate: boolean }
-  | { kind: 'miss'; slot: CacheSlot }
-  /** Not cacheable, the cache is off, or the store failed: send it, store nothing. */
-  | { kind: 'skip' };
-
 interface Entry {
   /** The family's generation when the request was sent. */
   g: string;
@@ -80,7 +62,7 @@ interface Entry {
   b: unknown;
 }
 
-export class UpstreamCache {
+export class UpstreamCache implements SessionCache {
   readonly #store: CacheStore;
   readonly #o: UpstreamCacheOptions;
   /** Writes through this instance, per family: in-flight reads sent before one are not joined after it. */
@@ -191,6 +173,11 @@ export class UpstreamCache {
   /** The background refresh of a stale entry ended (stored or not): another may start. */
   revalidated(slot: CacheSlot): void {
     this.#revalidating.delete(slot.key);
+  }
+
+  /** Whether a request sent changes what this cache holds (cache/policy.ts). */
+  writes(req: UpstreamRequest): boolean {
+    return isWrite(req);
   }
 
   /** After a write was sent (whatever its outcome: a timeout may still have written). Never throws. */

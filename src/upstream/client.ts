@@ -17,7 +17,7 @@ import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import { Pool } from 'undici';
 import type { Dispatcher } from 'undici';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { identityOf } from '../cache/identity.ts';
+import { identityOf } from './identity.ts';
 import { UPSTREAM_DEFAULTS } from './defaults.ts';
 import { GatewayError } from '../errors.ts';
 import {

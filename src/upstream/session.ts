@@ -32,14 +32,46 @@
  * answered. The deadline still applies to them.
  */
 import { setMaxListeners } from 'node:events';
-import { readTags } from '../cache/tags.ts';
-import { carriesSecret, isWrite } from '../cache/policy.ts';
-import type { CacheSlot, UpstreamCache } from '../cache/upstream-cache.ts';
 import type { UpstreamRequest, UpstreamResponse, UpstreamSession } from './client.ts';
 import type { SiteInfo } from './discovery.ts';
 import { GatewayError, isGatewayError } from '../errors.ts';
 import { siteOffers } from './gate.ts';
 import { toSiteRequest } from './names.ts';
+
+/** A miss: what to store the answer under once it arrives. */
+export interface CacheSlot {
+  readonly key: string;
+  readonly generation: string;
+  readonly shared: boolean;
+}
+
+export type Lookup =
+  | { kind: 'hit'; response: UpstreamResponse<unknown>; ttlMs: number }
+  /**
+   * Past its freshness, within its stale-while-revalidate grace: answer with it
+   * now; `revalidate` is true for the one lookup that should refresh it (then
+   * `revalidated(slot)` when done), false while another refresh is under way.
+   */
+  | { kind: 'stale'; response: UpstreamResponse<unknown>; slot: CacheSlot; revalidate: boolean }
+  | { kind: 'miss'; slot: CacheSlot }
+  /** Not cacheable, the cache is off, or the store failed: send it, store nothing. */
+  | { kind: 'skip' };
+
+
+/**
+ * What the session asks of the upstream GET cache (src/cache/upstream-cache.ts is one): a lookup
+ * before sending, the answer kept after, whether identical reads in flight may be shared, and
+ * invalidation after a write.
+ */
+export interface SessionCache {
+  lookup(identity: string, req: UpstreamRequest): Promise<Lookup>;
+  save(slot: CacheSlot, res: UpstreamResponse<unknown>, store?: boolean): Promise<number>;
+  revalidated(slot: CacheSlot): void;
+  shareToken(req: UpstreamRequest, slot: CacheSlot | undefined): string | undefined;
+  /** Whether `req`, once sent, changes what the cache holds. */
+  writes(req: UpstreamRequest): boolean;
+  invalidate(req: UpstreamRequest): Promise<void>;
+}
 
 export interface SessionPolicy {
   /**
@@ -71,7 +103,9 @@ export interface SessionPolicy {
    * and the concurrency cap (a hit sends nothing), told about every write.
    * Absent: nothing is cached.
    */
-  cache?: UpstreamCache;
+  cache?: SessionCache;
+  /** Whether a request carries a secret, which makes the operation's answer private (cache/policy.ts carriesSecret). Absent: none does. */
+  isPrivate?: (req: UpstreamRequest) => boolean;
   /** Whom the operation's requests are for, handed to the client's attempt events (the request's log record). */
   tag?: object;
 }
@@ -96,8 +130,8 @@ export interface OperationSession extends UpstreamSession {
   /** Requests in flight now. */
   readonly active: number;
   readonly cacheHint: CacheHint;
-  /** The entity tags of what the operation read (cache/tags.ts), for the response cache and `Surrogate-Key`. */
-  readTags(): string[];
+  /** The GETs the operation made (paths and queries): their entity tags (cache/tags.ts) are the response cache's and `Surrogate-Key`'s. */
+  reads(): readonly Pick<UpstreamRequest, 'path' | 'query'>[];
 }
 
 const IDEMPOTENT = new Set(['GET', 'HEAD']);
@@ -154,10 +188,8 @@ class Session implements OperationSession {
     return { maxAgeMs: this.#maxAgeMs, private: this.#private };
   }
 
-  readTags(): string[] {
-    const out = new Set<string>();
-    for (const r of this.#reads) for (const t of readTags(r.path, r.query)) out.add(t);
-    return [...out];
+  reads(): readonly Pick<UpstreamRequest, 'path' | 'query'>[] {
+    return this.#reads;
   }
 
   /** An answer was used that may be reused for `ms` more (0: not at all). */
@@ -170,7 +202,7 @@ class Session implements OperationSession {
     const site = this.#policy.site;
     if (site instanceof Error) throw site;
     if (!siteOffers(site, req.method, req.path)) throw routeUnavailable(site, req, this.#policy.namespaces ?? []);
-    if (carriesSecret(req)) this.#private = true;
+    if (this.#policy.isPrivate?.(req)) this.#private = true;
     if (req.method === 'GET') this.#reads.push(req);
 
     // The cache first: a hit spends no budget and takes no slot.
@@ -224,7 +256,7 @@ class Session implements OperationSession {
       this.#release();
       // Whatever the outcome (a timeout may still have written): before the
       // operation answers, so a read after it never sees the old state.
-      if (sent && cache && isWrite(req)) await cache.invalidate(req);
+      if (sent && cache && cache.writes(req)) await cache.invalidate(req);
     }
   }
 
@@ -233,7 +265,7 @@ class Session implements OperationSession {
    * budget, no slot, not cut when the operation ends; bounded by the deadline),
    * shared with identical reads of the moment, stored when it succeeds.
    */
-  #revalidate(req: UpstreamRequest, site: SiteInfo, cache: UpstreamCache, slot: CacheSlot): void {
+  #revalidate(req: UpstreamRequest, site: SiteInfo, cache: SessionCache, slot: CacheSlot): void {
     const { signal: _own, mayRetry: _retry, tag: _tag, ...rest } = req;
     this.#inner
       .request({ ...toSiteRequest(site.names, rest), signal: AbortSignal.timeout(this.#policy.deadlineMs), share: cache.shareToken(req, slot) })
