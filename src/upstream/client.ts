@@ -238,7 +238,7 @@ export interface UpstreamSession {
   readonly authenticated: boolean;
   /**
    * Who the site sees, for the upstream cache's keys: `anonymous`, or a hash of
-   * the credential sent (cache/identity.ts). Absent: never cached.
+   * the credential sent (upstream/identity.ts). Absent: never cached.
    */
   readonly identity?: string;
 }
@@ -463,7 +463,7 @@ function copyError(e: GatewayError, route: string): GatewayError {
 }
 
 /**
- * What makes two requests the same request: the caller's identity (cache/identity.ts),
+ * What makes two requests the same request: the caller's identity (upstream/identity.ts),
  * method, path and query as sent, every header but the credential (the identity
  * stands for it), and the cache's share token. The site is the client's own.
  */
