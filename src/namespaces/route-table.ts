@@ -7,7 +7,7 @@
 import { CORE_READ_ROUTES, LEGACY_READ_ROUTES, WRITE_ROUTES } from './calendar/routes.ts';
 import { pluginNames, toSitePath } from '../upstream/names.ts';
 import { INDEXED_NAMESPACES } from './catalog.ts';
-import { use, type RouteUse } from '../routes/route-use.ts';
+import { rowOf, use, type RouteUse } from '../routes/route-use.ts';
 import { AGGREGATOR_ROWS } from './aggregator/routes.ts';
 import { AUDIT_ROWS } from './audit/routes.ts';
 import { AUTOMATION_ROWS } from './automation/routes.ts';
@@ -22,11 +22,13 @@ import { ONBOARDING_ROWS } from './onboarding/routes.ts';
 import { POSTS_ROWS } from './posts/routes.ts';
 import { SEO_ROUTES } from './seo/routes.ts';
 import { VIEWS_ROWS } from './views/routes.ts';
+import { ROOT_INDEX } from '../upstream/discovery.ts';
+import { namespaceIndexRoute } from './site-index.ts';
 
 /** The root index and every namespace index of the spec. */
 export const SITE_ROUTES: RouteUse[] = [
-  { method: 'GET', path: '/', field: [use('Query.site', { note: 'read at start and on /readyz' }), 'Mutation.refreshSite'] },
-  ...INDEXED_NAMESPACES.map((ns): RouteUse => ({ method: 'GET', path: `/${ns}`, field: use('Query.namespace', { args: { name: ns } }) })),
+  rowOf(ROOT_INDEX, [use('Query.site', { note: 'read at start and on /readyz' }), 'Mutation.refreshSite']),
+  ...INDEXED_NAMESPACES.map((ns) => rowOf(namespaceIndexRoute(ns), use('Query.namespace', { args: { name: ns } }))),
 ];
 
 export const ROUTE_TABLE: readonly RouteUse[] = [

@@ -89,3 +89,8 @@ export interface RouteUse {
 export function fieldText(field: RouteUse['field'] | string): string {
   return typeof field === 'string' ? field : field.join(', ');
 }
+
+/** The route table's row of a hand-written route (routes/hand.ts): its method and path from the route itself. */
+export function rowOf(route: { readonly method: Method; readonly path: string }, field: RouteUse['field']): RouteUse {
+  return { method: route.method, path: route.path, field };
+}

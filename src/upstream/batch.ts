@@ -43,7 +43,9 @@ export interface WriteOptions {
   atomic?: boolean;
 }
 
-const BATCH_ROUTE = 'POST /batch/v1';
+/** The batch route, said once: the requests below and the route table's row (namespaces/calendar/routes.ts). */
+export const BATCH = { method: 'POST', path: '/batch/v1', label: 'POST /batch/v1' } as const;
+const BATCH_ROUTE = BATCH.label;
 
 interface Envelope {
   body?: unknown;
@@ -151,7 +153,7 @@ async function sendBatch(session: UpstreamSession, reqs: WriteRequest[], atomic:
   try {
     res = await session.request<{ responses?: (Envelope | null)[]; failed?: string }>({
       method: 'POST',
-      path: '/batch/v1',
+      path: BATCH.path,
       body: { validation: atomic ? 'require-all-validate' : 'normal', requests },
       route: BATCH_ROUTE,
       okStatuses: (s) => s === 207 || (s >= 200 && s < 300),

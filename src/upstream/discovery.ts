@@ -10,6 +10,8 @@ import type { UpstreamSession } from './client.ts';
 import type { RouteInfo, SiteInfo, SiteNames } from '../mapping/site-models.ts';
 import { NAMESPACE_RENAMES, ROUTE_RENAMES, SPEC_NAMES, isUnder, pluginNamespaceOf, siteNames, specNamespace } from './names.ts';
 
+/** The root index's route, said once: the request below and the route table's row (namespaces/route-table.ts). */
+export const ROOT_INDEX = { method: 'GET', path: '/', label: 'GET /' } as const;
 export const LEGACY_NS = 'calendar/events/v1';
 export const CORE_NS = 'calendar-core/v1';
 /** WordPress's default `rest_get_max_batch_size`. */
@@ -156,6 +158,6 @@ export function allowsBatch(site: SiteInfo, method: string, path: string): boole
 
 /** Reads the root index; `signal` bounds the whole reading, retries included. */
 export async function discover(session: UpstreamSession, signal?: AbortSignal): Promise<SiteInfo> {
-  const res = await session.request({ method: 'GET', path: '/', route: 'GET /', ...(signal ? { signal } : {}) });
+  const res = await session.request({ method: ROOT_INDEX.method, path: ROOT_INDEX.path, route: ROOT_INDEX.label, ...(signal ? { signal } : {}) });
   return parseIndex(res.body);
 }

@@ -7,7 +7,8 @@
  */
 import type { QueryResolvers } from '../../generated/graphql.ts';
 import { routeRows, type FieldRoutes } from '../../routes/declare.ts';
-import type { RouteUse } from '../../routes/route-use.ts';
+import { handRoute } from '../../routes/hand.ts';
+import { rowOf, type RouteUse } from '../../routes/route-use.ts';
 import type { QueryValue, UpstreamSession } from '../../upstream/client.ts';
 import { headerInt, listItems, type ListPage } from '../../upstream/paging.ts';
 import { auditExport, auditQuery } from './mapping.ts';
@@ -25,14 +26,16 @@ export const AUDIT_ROUTES: FieldRoutes<QueryResolvers> = {
   },
 };
 
+const LOGS = handRoute('GET', '/site-audit-log/v1/logs');
+
 /** One page of GET /site-audit-log/v1/logs: a bare array with X-WP-Total. */
 export async function auditLogPage(session: UpstreamSession, query: Record<string, QueryValue>, page: number, perPage: number): Promise<ListPage> {
-  const route = 'GET /site-audit-log/v1/logs';
-  const res = await session.request({ method: 'GET', path: '/site-audit-log/v1/logs', query: { ...query, page, per_page: Math.min(perPage, AUDIT_MAX_PER_PAGE) }, route });
+  const route = LOGS.label;
+  const res = await session.request({ method: LOGS.method, path: LOGS.path, query: { ...query, page, per_page: Math.min(perPage, AUDIT_MAX_PER_PAGE) }, route });
   return { items: listItems(res, route), total: headerInt(res.headers, 'x-wp-total') };
 }
 
 export const AUDIT_ROWS: RouteUse[] = [
-  { method: 'GET', path: '/site-audit-log/v1/logs', field: 'Query.auditLog' },
+  rowOf(LOGS, 'Query.auditLog'),
   ...routeRows('Query', AUDIT_ROUTES),
 ];

@@ -14,7 +14,9 @@
 import type { AutomationAResolvers } from '../../generated/graphql.ts';
 import { GatewayError } from '../../errors.ts';
 import { routeRows, type FieldRoutes } from '../../routes/declare.ts';
-import { use, type RouteUse } from '../../routes/route-use.ts';
+import { handRoute } from '../../routes/hand.ts';
+import { rowOf, use, type RouteUse } from '../../routes/route-use.ts';
+import { API_DOCUMENT } from '../calendar-extras/routes.ts';
 import type { QueryValue, UpstreamSession } from '../../upstream/client.ts';
 import { accessTokenOf } from './mapping.ts';
 
@@ -25,6 +27,12 @@ export type Connector = 'A' | 'B';
 export type FeedKind = 'new' | 'updated' | 'canceled';
 
 const base = (c: Connector) => (c === 'A' ? AUTOMATION_A : AUTOMATION_B);
+
+/** The connectors' hand-written routes, each built once: the requests below and the route table's rows take them. */
+const feedRoute = (c: Connector, kind: FeedKind) => handRoute('GET', `${base(c)}/${kind}-events`);
+const FIND = handRoute('GET', `${AUTOMATION_A}/find-events`);
+const createRoute = (c: Connector) => handRoute('POST', `${base(c)}/create-events`);
+const updateRoute = <M extends 'POST' | 'PUT' | 'PATCH'>(method: M) => handRoute(method, `${AUTOMATION_A}/update-events`);
 
 export const AUTOMATION_A_ROUTES: FieldRoutes<AutomationAResolvers> = {
   /** Exchanges a consumer pair for a token (automation-a only): `{access_token}`. */
@@ -46,24 +54,23 @@ export const AUTOMATION_A_ROUTES: FieldRoutes<AutomationAResolvers> = {
  * is not idempotent, but the site's own contract makes it a GET.
  */
 export async function feed(session: UpstreamSession, c: Connector, kind: FeedKind, token: string | undefined): Promise<unknown> {
-  const path = `${base(c)}/${kind}-events`;
+  const r = feedRoute(c, kind);
   // automation-b pops an event per read: a retry after a lost answer would lose that event.
-  const res = await session.request({ method: 'GET', path, query: { access_token: token }, route: `GET ${path}`, idempotent: c !== 'B' });
+  const res = await session.request({ method: r.method, path: r.path, query: { access_token: token }, route: r.label, idempotent: c !== 'B' });
   return res.body;
 }
 
 /** find-events (automation-a): the legacy archive query plus the token. */
 export async function findEvents(session: UpstreamSession, token: string | undefined, query: Record<string, QueryValue>): Promise<unknown> {
-  const path = `${AUTOMATION_A}/find-events`;
-  const res = await session.request({ method: 'GET', path, query: { ...query, access_token: token }, route: `GET ${path}` });
+  const res = await session.request({ method: FIND.method, path: FIND.path, query: { ...query, access_token: token }, route: FIND.label });
   return res.body;
 }
 
 /** create-events: the legacy create; the token goes in the JSON body, out of URLs and logs. */
 export async function createEvent(session: UpstreamSession, c: Connector, token: string | undefined, payload: Record<string, unknown>): Promise<unknown> {
-  const path = `${base(c)}/create-events`;
+  const r = createRoute(c);
   const body = token === undefined ? payload : { ...payload, access_token: token };
-  return (await session.request({ method: 'POST', path, body, route: `POST ${path}` })).body;
+  return (await session.request({ method: r.method, path: r.path, body, route: r.label })).body;
 }
 
 /** update-events (automation-a): POST, PUT or PATCH, all the legacy update. */
@@ -73,25 +80,32 @@ export async function updateEvent(
   token: string | undefined,
   payload: Record<string, unknown>,
 ): Promise<unknown> {
-  const path = `${AUTOMATION_A}/update-events`;
+  const r = updateRoute(method);
   const body = token === undefined ? payload : { ...payload, access_token: token };
-  return (await session.request({ method, path, body, route: `${method} ${path}` })).body;
+  return (await session.request({ method: r.method, path: r.path, body, route: r.label })).body;
+}
+
+/** `AutomationA.doc` and `AutomationB.doc` call the API-document declaration (calendar-extras) with their `api`. */
+function docRoute(api: 'AUTOMATION_A' | 'AUTOMATION_B') {
+  const { method, path } = API_DOCUMENT;
+  if (method === 'HEAD') throw new TypeError('the API document is read with GET');
+  return { method, path: typeof path === 'string' ? path : path.paths[api]! };
 }
 
 export const AUTOMATION_ROWS: RouteUse[] = [
-  { method: 'GET', path: `${AUTOMATION_A}/doc`, field: 'AutomationA.doc' },
+  rowOf(docRoute('AUTOMATION_A'), 'AutomationA.doc'),
   ...routeRows('AutomationA', AUTOMATION_A_ROUTES),
-  { method: 'GET', path: `${AUTOMATION_A}/canceled-events`, field: 'AutomationA.canceledEvents' },
-  { method: 'GET', path: `${AUTOMATION_A}/new-events`, field: 'AutomationA.newEvents' },
-  { method: 'GET', path: `${AUTOMATION_A}/updated-events`, field: 'AutomationA.updatedEvents' },
-  { method: 'POST', path: `${AUTOMATION_A}/create-events`, field: 'Mutation.automationACreateEvent' },
-  { method: 'POST', path: `${AUTOMATION_A}/update-events`, field: use('Mutation.automationAUpdateEvent', { args: { method: 'POST' } }) },
-  { method: 'PUT', path: `${AUTOMATION_A}/update-events`, field: use('Mutation.automationAUpdateEvent', { args: { method: 'PUT' } }) },
-  { method: 'PATCH', path: `${AUTOMATION_A}/update-events`, field: use('Mutation.automationAUpdateEvent', { args: { method: 'PATCH' } }) },
-  { method: 'GET', path: `${AUTOMATION_A}/find-events`, field: 'AutomationA.findEvents' },
-  { method: 'GET', path: `${AUTOMATION_B}/doc`, field: 'AutomationB.doc' },
-  { method: 'GET', path: `${AUTOMATION_B}/canceled-events`, field: 'AutomationB.canceledEvents' },
-  { method: 'GET', path: `${AUTOMATION_B}/new-events`, field: 'AutomationB.newEvents' },
-  { method: 'GET', path: `${AUTOMATION_B}/updated-events`, field: 'AutomationB.updatedEvents' },
-  { method: 'POST', path: `${AUTOMATION_B}/create-events`, field: 'Mutation.automationBCreateEvent' },
+  rowOf(feedRoute('A', 'canceled'), 'AutomationA.canceledEvents'),
+  rowOf(feedRoute('A', 'new'), 'AutomationA.newEvents'),
+  rowOf(feedRoute('A', 'updated'), 'AutomationA.updatedEvents'),
+  rowOf(createRoute('A'), 'Mutation.automationACreateEvent'),
+  rowOf(updateRoute('POST'), use('Mutation.automationAUpdateEvent', { args: { method: 'POST' } })),
+  rowOf(updateRoute('PUT'), use('Mutation.automationAUpdateEvent', { args: { method: 'PUT' } })),
+  rowOf(updateRoute('PATCH'), use('Mutation.automationAUpdateEvent', { args: { method: 'PATCH' } })),
+  rowOf(FIND, 'AutomationA.findEvents'),
+  rowOf(docRoute('AUTOMATION_B'), 'AutomationB.doc'),
+  rowOf(feedRoute('B', 'canceled'), 'AutomationB.canceledEvents'),
+  rowOf(feedRoute('B', 'new'), 'AutomationB.newEvents'),
+  rowOf(feedRoute('B', 'updated'), 'AutomationB.updatedEvents'),
+  rowOf(createRoute('B'), 'Mutation.automationBCreateEvent'),
 ];

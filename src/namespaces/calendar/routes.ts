@@ -11,10 +11,11 @@
  * loaders or the session (src/routes/route-use.ts); only the route table
  * imports it.
  */
-import { use, type FieldUse, type Method, type RouteUse } from '../../routes/route-use.ts';
+import { rowOf, use, type FieldUse, type Method, type RouteUse } from '../../routes/route-use.ts';
 import { calendarGet, type Target } from './paths.ts';
 import { writeRequest, type WriteMethod } from './write-requests.ts';
 import { TYPE_OF, type Iface, type Kind, type PostKind, type TermKind } from './vocabulary.ts';
+import { BATCH } from '../../upstream/batch.ts';
 
 const ID: Target = { id: 0 };
 const SLUG: Target = { slug: '' };
@@ -105,12 +106,8 @@ export const WRITE_ROUTES: RouteUse[] = [
   ...postWrites('organizers'),
   ...termWrites('categories', 'Category'),
   ...termWrites('tags', 'Tag'),
-  {
-    method: 'POST',
-    path: '/batch/v1',
-    field: [
-      ...(['Event', 'Venue', 'Organizer'] as const).flatMap((T) => [`Mutation.create${T}s`, `Mutation.update${T}s`, `Mutation.delete${T}s`] as const),
-      use('Mutation.updateEvent', { note: 'follow-ups of single writes' }),
-    ],
-  },
+  rowOf(BATCH, [
+    ...(['Event', 'Venue', 'Organizer'] as const).flatMap((T) => [`Mutation.create${T}s`, `Mutation.update${T}s`, `Mutation.delete${T}s`] as const),
+    use('Mutation.updateEvent', { note: 'follow-ups of single writes' }),
+  ]),
 ];

@@ -13,7 +13,8 @@ import type { GovernanceNetworkResolvers, GovernanceResolvers } from '../../gene
 import { GatewayError } from '../../errors.ts';
 import { databaseIdOf } from '../../mapping/ids.ts';
 import { routeRows, type FieldRoutes } from '../../routes/declare.ts';
-import type { RouteUse } from '../../routes/route-use.ts';
+import { handRoute } from '../../routes/hand.ts';
+import { rowOf, type RouteUse } from '../../routes/route-use.ts';
 import type { QueryValue, UpstreamSession } from '../../upstream/client.ts';
 import * as m from './mapping.ts';
 
@@ -46,16 +47,21 @@ export const GOVERNANCE_NETWORK_ROUTES: FieldRoutes<GovernanceNetworkResolvers> 
 
 /** The remote routes: the shared key travels as `api_key` (spec "Authentication"); the cache never keeps what it opened (namespace.ts). */
 export type RemoteRoute = 'training-status' | 'content-review-meta';
+/** The remote routes (hand-written: their shared key is their parent field's), the request's and the table's. */
+const REMOTE: Readonly<Record<RemoteRoute, ReturnType<typeof handRoute<'GET'>>>> = {
+  'training-status': handRoute('GET', `${NS}/remote/training-status`),
+  'content-review-meta': handRoute('GET', `${NS}/remote/content-review-meta`),
+};
 
 export async function governanceRemote(session: UpstreamSession, what: RemoteRoute, apiKey: string, query: Record<string, QueryValue>): Promise<unknown> {
-  const path = `${NS}/remote/${what}`;
-  const res = await session.request({ method: 'GET', path, query: { ...query, api_key: apiKey }, route: `GET ${path}` });
+  const r = REMOTE[what];
+  const res = await session.request({ method: r.method, path: r.path, query: { ...query, api_key: apiKey }, route: r.label });
   return res.body;
 }
 
 export const GOVERNANCE_ROWS: RouteUse[] = [
   ...routeRows('Governance', GOVERNANCE_ROUTES),
   ...routeRows('GovernanceNetwork', GOVERNANCE_NETWORK_ROUTES),
-  { method: 'GET', path: `${NS}/remote/training-status`, field: ['GovernanceRemote.trainingStatuses', 'GovernanceRemote.trainingStatus'] },
-  { method: 'GET', path: `${NS}/remote/content-review-meta`, field: 'GovernanceRemote.contentReviewMeta' },
+  rowOf(REMOTE['training-status'], ['GovernanceRemote.trainingStatuses', 'GovernanceRemote.trainingStatus']),
+  rowOf(REMOTE['content-review-meta'], 'GovernanceRemote.contentReviewMeta'),
 ];

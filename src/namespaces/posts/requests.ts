@@ -9,6 +9,7 @@
 import type { WriteRequest } from '../../upstream/batch.ts';
 import type { QueryValue, UpstreamSession } from '../../upstream/client.ts';
 import { headerInt, listItems, okOrInvalidPage, pastEndOrThrow, type ListPage } from '../../upstream/paging.ts';
+import { handRoute } from '../../routes/hand.ts';
 
 /** `per_page` maximum of GET /core/v2/posts (spec "Limits"). */
 export const POSTS_MAX_PER_PAGE = 100;
@@ -22,14 +23,18 @@ export type Query = Record<string, QueryValue>;
  * given (docs/sandbox-platform.md, "core/v2 posts"), so a caller's offset is turned into an offset
  * per page; the total the site reports still counts the skipped posts.
  */
+/** The spec's two rows of core/v2 posts (the route table's, in routes.ts, from these). */
+export const POSTS_LIST = handRoute('GET', '/core/v2/posts');
+export const POSTS_CREATE = handRoute('POST', '/core/v2/posts');
+
 export async function postsPage(session: UpstreamSession, query: Query, page: number, perPage: number, offset = 0): Promise<ListPage> {
   const per = Math.min(perPage, POSTS_MAX_PER_PAGE);
   const q: Query = offset > 0 ? { ...query, offset: offset + (page - 1) * per, per_page: per } : { ...query, page, per_page: per };
-  const route = 'GET /core/v2/posts';
+  const route = POSTS_LIST.label;
   // A page past the end is a 400 here (rest_post_invalid_page_number): windows
   // ask for every page they span at once, so a shorter list answers it.
   const paged = offset === 0 && page > 1;
-  const raw = await session.request({ method: 'GET', path: '/core/v2/posts', query: q, route, ...(paged ? { okStatuses: okOrInvalidPage } : {}) });
+  const raw = await session.request({ method: POSTS_LIST.method, path: POSTS_LIST.path, query: q, route, ...(paged ? { okStatuses: okOrInvalidPage } : {}) });
   const pastEnd = pastEndOrThrow(raw, page, route);
   if (pastEnd) return pastEnd;
   const total = headerInt(raw.headers, 'x-wp-total');
@@ -45,13 +50,13 @@ export async function postsPage(session: UpstreamSession, query: Query, page: nu
 const POST_ITEM_ROUTE = '/core/v2/posts/<id>';
 
 export async function createPost(session: UpstreamSession, body: Record<string, unknown>): Promise<unknown> {
-  const res = await session.request({ method: 'POST', path: '/core/v2/posts', body, route: 'POST /core/v2/posts' });
+  const res = await session.request({ method: POSTS_CREATE.method, path: POSTS_CREATE.path, body, route: POSTS_CREATE.label });
   return res.body;
 }
 
 /** One create of POST /core/v2/posts as a write for upstream/batch.ts (`/batch/v1` where the site allows). */
 export function createPostWrite(body: Record<string, unknown>): WriteRequest {
-  return { method: 'POST', path: '/core/v2/posts', body, route: 'POST /core/v2/posts' };
+  return { method: POSTS_CREATE.method, path: POSTS_CREATE.path, body, route: POSTS_CREATE.label };
 }
 
 /** A partial update (WordPress's update_item serves POST, PUT and PATCH alike; PATCH says what it does). */
