@@ -8,7 +8,8 @@ import { legacyGet } from '../namespaces/calendar/legacy-requests.ts';
 import { orNull } from '../loaders/index.ts';
 import { GatewayError } from '../errors.ts';
 import { NAMESPACE } from '../namespaces/calendar/vocabulary.ts';
-import { crossField, crossFields, otherIface, statusEnum, andThen, type OtherLoader } from './fields.ts';
+import { crossField, crossFields, statusEnum, andThen, type OtherLoader } from './fields.ts';
+import { otherCopy as otherCopyIface } from '../namespaces/calendar/choose.ts';
 import { eventsConnection } from './lists.ts';
 import { prefetchCategoryTree } from './prefetch.ts';
 
@@ -23,7 +24,7 @@ const SCALARS = [
 
 /** The model itself, or the other interface's copy when this one lacks `key` (masked, or not served). */
 async function otherCopy(ctx: Context, m: EventModel): Promise<EventModel> {
-  const iface = otherIface(m, ctx);
+  const iface = otherCopyIface(ctx.site, m);
   return (iface && (await otherEvent(iface, ctx).load(m.databaseId))) || m;
 }
 

@@ -19,11 +19,6 @@ interface Sourced {
 /** The loader of a kind's copies read through `iface`. */
 export type OtherLoader<M> = (iface: Iface, ctx: Context) => DataLoader<number, M | null>;
 
-/** The interface the copy of `m` that has `fields` is read through, or null (namespaces/calendar/choose.ts otherCopy). */
-export function otherIface(m: Sourced, ctx: Context, fields: readonly string[] = []): Iface | null {
-  return otherCopy(ctx.site, m, fields);
-}
-
 /** A resolver of the field `key` of M: its value, or null, now or once the other copy is read. */
 export type CrossField<M, K extends keyof M> = (m: M, _args: unknown, ctx: Context) => NonNullable<M[K]> | null | Promise<NonNullable<M[K]> | null>;
 
@@ -39,7 +34,7 @@ export function crossField<M extends Sourced, K extends keyof M>(key: K, other: 
 
 function fromOther<M extends Sourced, K extends keyof M>(m: M, key: K, loaderOf: OtherLoader<M>, ctx: Context): null | Promise<NonNullable<M[K]> | null> {
   // The site lacks the other interface, or its copy never has it either: null, and no request (namespaces/calendar/served.ts).
-  const iface = otherIface(m, ctx, [String(key)]);
+  const iface = otherCopy(ctx.site, m, [String(key)]);
   return iface === null ? null : loadOther(m, key, loaderOf(iface, ctx));
 }
 

@@ -253,7 +253,7 @@ describe('federation setting', () => {
     expect(() => loadConfig({ FEDERATION: 'maybe' })).toThrow(ConfigError);
   });
 
-  it('keeps its subscriptions in the composed supergraph (the link is Federation 2.4, which Apollo Router needs for them)', async () => {
+  it('keeps its subscriptions in the composed supergraph (the 2.4 link itself is asserted on _service above)', async () => {
     const gateway = new ApolloGateway({ supergraphSdl: new LocalCompose({ localServiceList: [{ name: 'sitegraph', url: 'http://127.0.0.1:1/graphql', typeDefs: federatedTypeDefs() }] }) });
     const { schema } = await gateway.load();
     try {

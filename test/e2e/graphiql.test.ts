@@ -4,24 +4,18 @@
  * runs the first example query and reads the result. (Playwright gives the
  * browser a fresh, empty profile directory of its own.)
  */
-import { existsSync } from 'node:fs';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../helpers/gateway.ts';
-
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+import { externalRequests, launchChromium } from '../helpers/browser.ts';
 
 describe('GraphiQL in a browser', () => {
   let h: Harness;
   let browser: Browser;
 
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM)) throw new Error(`Chromium not found at ${CHROMIUM}: install Debian's chromium (.ci/run does) or set CHROMIUM_PATH`);
     h = await startHarness();
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
+    browser = await launchChromium();
   }, 60_000);
 
   afterAll(async () => {
@@ -31,11 +25,7 @@ describe('GraphiQL in a browser', () => {
 
   it('loads from the gateway, runs an example query and shows the result', async () => {
     const page = await browser.newPage();
-    const external: string[] = [];
-    page.on('request', (req) => {
-      const u = new URL(req.url());
-      if (!['127.0.0.1', 'localhost'].includes(u.hostname) && u.protocol.startsWith('http')) external.push(req.url());
-    });
+    const external = externalRequests(page);
     // What the page sends to /graphql: its blank headers editor adds no Authorization header.
     const sent: Record<string, string>[] = [];
     page.on('request', (req) => {

@@ -5,13 +5,11 @@
  * through the gateway then shows up in the result pane. Everything comes from
  * the gateway itself.
  */
-import { existsSync } from 'node:fs';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { subscriptionExamples } from '../../src/graphiql.ts';
 import { at, startLive, subscribed, type LiveHarness } from '../subscriptions/helpers.ts';
-
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+import { externalRequests, launchChromium } from '../helpers/browser.ts';
 
 describe('GraphiQL runs subscriptions', () => {
   let h: LiveHarness;
@@ -19,12 +17,8 @@ describe('GraphiQL runs subscriptions', () => {
   let n = 0;
 
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM)) throw new Error(`Chromium not found at ${CHROMIUM}: install Debian's chromium (.ci/run does) or set CHROMIUM_PATH`);
     h = await startLive();
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
+    browser = await launchChromium();
   }, 60_000);
 
   afterAll(async () => {
@@ -40,11 +34,7 @@ describe('GraphiQL runs subscriptions', () => {
   for (const transport of ['sse', 'ws'] as const) {
     it(`runs the tab over ${transport === 'sse' ? 'SSE' : 'WebSocket'} and shows a change as it comes`, async () => {
       const page = await browser.newPage();
-      const external: string[] = [];
-      page.on('request', (req) => {
-        const u = new URL(req.url());
-        if (!['127.0.0.1', 'localhost'].includes(u.hostname) && u.protocol.startsWith('http')) external.push(req.url());
-      });
+      const external = externalRequests(page);
       await page.goto(transport === 'ws' ? `${h.gateway.url}?subscriptions=ws` : h.gateway.url, { waitUntil: 'load' });
       await page.locator('.graphiql-container').waitFor({ timeout: 20_000 });
       await page.locator('.graphiql-tab', { hasText: 'LiveEvents' }).click();
