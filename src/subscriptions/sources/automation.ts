@@ -8,8 +8,10 @@
  *   by item ID (`<ID>` on the new feed; `<ID>|<modified stamp>` on the others,
  *   a new item per save).
  * - automation-b (SUBSCRIPTION_AUTOMATION_B_TOKEN, off unless set): each read
- *   pops one item, taking it from whatever else reads that connection; each
- *   poll pops until a feed says it is empty (at most 15 per feed).
+ *   pops one item (the newest), taking it from whatever else reads that
+ *   connection; each poll pops until a feed says it is empty (at most 15 per
+ *   feed). A popped item is gone from the feed, so each one is a change: the
+ *   same event queued again after another save (same item ID) included.
  *
  * The feeds are the only place a site says an event was canceled (its event
  * status); the lists only see another save. An item without a modification
@@ -61,14 +63,14 @@ function automationSource(connector: Connector): Source<FeedState> {
       const token = tokenOf(ctx.config.subscriptions);
       const read = async (kind: FeedKind): Promise<AutomationFeedItemModel[]> => {
         if (connector === 'A') return automationFeed(await feed(ctx.upstream, 'A', kind, token)).items;
-        // Pops: oldest first, until the feed is empty (or a poll's share is read).
+        // Pops: the newest first, as the feed lists them, until the feed is empty (or a poll's share is read).
         const out: AutomationFeedItemModel[] = [];
         for (let i = 0; i < MAX_POPS; i++) {
           const items = automationFeed(await feed(ctx.upstream, 'B', kind, token)).items;
           if (!items.length) break;
           out.push(...items);
         }
-        return out.reverse();
+        return out;
       };
       const feeds = await Promise.all(FEEDS.map(([kind]) => read(kind)));
       const seen = { new: [], updated: [], canceled: [] } as Record<FeedKind, string[]>;
@@ -78,8 +80,9 @@ function automationSource(connector: Connector): Source<FeedState> {
         const before = new Set(state?.seen[feedKind] ?? []);
         seen[feedKind] = [...new Set([...items.map((x) => x.itemId), ...(state?.seen[feedKind] ?? [])])].slice(0, KEEP);
         if (!state && connector === 'A') return;
-        // Newest first on the feed: reversed, so changes go out in the order they happened.
-        for (const item of [...items].reverse()) if (!before.has(item.itemId)) fresh.push({ item, kind });
+        // Newest first on the feed: reversed, so changes go out in the order they happened. A listed
+        // (automation-a) item seen before is not new; a popped (automation-b) one always is.
+        for (const item of [...items].reverse()) if (connector === 'B' || !before.has(item.itemId)) fresh.push({ item, kind });
       });
       if (!fresh.length) return { changes: [], state: { seen } };
 
