@@ -6,7 +6,7 @@
  * one marked `# needs: calendar-core/v1` is refused clearly by a site without it.
  */
 import { readFileSync } from 'node:fs';
-import { parse, print, type OperationDefinitionNode } from 'graphql';
+import { buildClientSchema, getIntrospectionQuery, parse, print, validate, type IntrospectionQuery, type OperationDefinitionNode } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { examples } from '../../src/graphiql.ts';
 import { SITE_SHAPES, startHarness, type Harness } from '../helpers/gateway.ts';
@@ -15,6 +15,8 @@ interface Example {
   name: string;
   query: string;
   mutation: boolean;
+  /** A subscription cannot run as a plain request: it is validated against the served schema. */
+  subscription: boolean;
   batching: boolean;
   core: boolean;
 }
@@ -41,7 +43,7 @@ function pageExamples(page: string): Example[] {
       // A `# needs: calendar-core/v1` comment applies to the operation that follows it.
       const before = block.slice(0, def.loc!.start).split('\n').slice(-3).join('\n');
       const core = /# needs: calendar-core\/v1/.test(before);
-      out.push({ name: `${page} block ${i + 1}: ${query.replace(/\s+/g, ' ').slice(0, 90)}`, query, mutation: def.operation === 'mutation', batching, core });
+      out.push({ name: `${page} block ${i + 1}: ${query.replace(/\s+/g, ' ').slice(0, 90)}`, query, mutation: def.operation === 'mutation', subscription: def.operation === 'subscription', batching, core });
     }
   }
   return out;
@@ -56,7 +58,7 @@ const VARIABLES: Record<string, unknown> = {
 
 const BY_PAGE = Object.fromEntries(Object.keys(PAGES).map((page) => [page, pageExamples(page)]));
 const DOCS = Object.values(BY_PAGE).flat();
-const TABS: Example[] = examples().map((e) => ({ name: `GraphiQL tab: ${e.title}`, query: e.query, mutation: false, batching: false, core: false }));
+const TABS: Example[] = examples().map((e) => ({ name: `GraphiQL tab: ${e.title}`, query: e.query, mutation: false, subscription: false, batching: false, core: false }));
 
 describe.each(SITE_SHAPES)('the examples ($shape)', ({ sandbox, hasCore }) => {
   let h: Harness;
@@ -80,6 +82,12 @@ describe.each(SITE_SHAPES)('the examples ($shape)', ({ sandbox, hasCore }) => {
   for (const ex of [...TABS, ...DOCS]) {
     it.runIf(!(ex.batching && noCore))(ex.name, async () => {
       const harness = ex.batching ? batchable : h;
+      if (ex.subscription) {
+        const served = await harness.gql(getIntrospectionQuery());
+        const errors = validate(buildClientSchema(served.data as IntrospectionQuery), parse(ex.query));
+        expect(errors.map((e) => e.message)).toEqual([]);
+        return;
+      }
       const r = await harness.gql(ex.query, VARIABLES, ex.mutation ? 'admin' : null);
       if (ex.core && noCore) {
         expect(r.errors![0]!.extensions).toMatchObject({ code: 'BAD_USER_INPUT' });
