@@ -35,6 +35,10 @@
  * replayed sandbox answers, gateway, client and direct REST call in
  * interleaved blocks), the figure the CPU goal is judged by.
  *
+ * Subscriptions (issue 21): bench/subscriptions.ts in a child process of its
+ * own (5,000 SSE subscribers, RSS per subscriber, delays, site polls per
+ * interval with 1 and with all of them). BENCH_SUBSCRIPTIONS=0 skips it.
+ *
  * Environment: BENCH_REQUESTS (default 100 per workload and side; W3 half),
  * BENCH_LATENCIES (default `0,30`), BENCH_BULK=0 to skip the bulk pull,
  * BENCH_CPU=0 to skip the back-to-back CPU figure, BENCH_BULK_EVENTS (10000), BENCH_BULK_LATENCY_MS (30), BENCH_BULK_PARALLEL (the gateway's
@@ -65,6 +69,7 @@ const BULK_EVENTS = Number(process.env.BENCH_BULK_EVENTS ?? 10_000);
 const BULK_LATENCY_MS = Number(process.env.BENCH_BULK_LATENCY_MS ?? 30);
 const BULK_PARALLEL = Number(process.env.BENCH_BULK_PARALLEL ?? parseConfig({}).limits.upstreamConcurrency);
 const CPU = !['0', 'false', 'off'].includes(process.env.BENCH_CPU ?? '1');
+const SUBSCRIPTIONS = !['0', 'false', 'off'].includes(process.env.BENCH_SUBSCRIPTIONS ?? '1');
 const BULK_PAGE = 500;
 /** The pull under changes: events in its sandbox, and the page size of the walk. */
 const CHANGING = !['0', 'false', 'off'].includes(process.env.BENCH_CHANGING ?? '1');
@@ -736,6 +741,16 @@ async function main(): Promise<void> {
     goal(`bulk pull under changes, CACHE_TTL_SECONDS=${c.ttlSeconds}: 0 skipped (issue 19)`, `${c.skipped.length} of ${c.throughout}`, c.skipped.length === 0);
     goal(`bulk pull under changes, CACHE_TTL_SECONDS=${c.ttlSeconds}: 0 repeated (issue 19)`, `${c.repeated.length} of ${c.seen} seen`, c.repeated.length === 0);
     if (c.skipped.length || c.repeated.length) process.exitCode = 1;
+  }
+  if (SUBSCRIPTIONS) {
+    console.log('\nsubscriptions (bench/subscriptions.ts):');
+    const code = await new Promise<number | null>((resolve) => {
+      spawn(process.execPath, ['--expose-gc', '--import', 'tsx/esm', 'bench/subscriptions.ts'], { stdio: 'inherit' }).once('exit', resolve);
+    });
+    if (code !== 0) {
+      console.error(`bench/subscriptions.ts exited with ${code}`);
+      process.exitCode = 1;
+    }
   }
   console.log(`\ndone in ${f((performance.now() - started) / 1000, 0)} s`);
 }
