@@ -13,6 +13,7 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     exclude: ['test/routes/**', 'test/wordpress/**', 'node_modules/**'],
     globalSetup: ['test/global-setup.ts'],
+    setupFiles: ['test/setup-file.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',

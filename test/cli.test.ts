@@ -11,8 +11,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONFIG_FILE_SETTING, SETTINGS, settingDefault, settingPaths } from '../src/config.ts';
 import { SANDBOX_SETTINGS, sandboxOptionsSchema, sandboxSettingDefault } from '../packages/sandbox/src/options.ts';
-import { startSandbox, type RunningSandbox } from '../packages/sandbox/src/server.ts';
+import type { RunningSandbox } from '../packages/sandbox/src/server.ts';
 import { GATEWAY_CLI, SANDBOX_CLI, runCli, startCli } from './helpers/cli.ts';
+import { testSandbox } from './helpers/sandbox.ts';
 
 /** One line on stderr naming the problem, nothing on stdout (no banner), no stack. */
 function expectOneLineError(r: { code: number | null; stdout: string; stderr: string }, code: number, prog: string, message: RegExp) {
@@ -139,7 +140,7 @@ describe('config file', () => {
     return path;
   };
   let sandbox: RunningSandbox;
-  beforeAll(async () => (sandbox = await startSandbox({ db: ':memory:', port: 0 })));
+  beforeAll(async () => (sandbox = await testSandbox()));
   afterAll(() => sandbox.close());
 
   it('refuses unknown keys, naming each, and bad values, naming file and path (exit 2)', async () => {
@@ -182,7 +183,7 @@ describe('config file', () => {
 
 describe('LOG_FORMAT=json', () => {
   let sandbox: RunningSandbox;
-  beforeAll(async () => (sandbox = await startSandbox({ db: ':memory:', port: 0 })));
+  beforeAll(async () => (sandbox = await testSandbox()));
   afterAll(() => sandbox?.close());
 
   it('writes the banner as JSON lines like the rest of the log, its values as fields', async () => {

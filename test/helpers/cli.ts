@@ -1,11 +1,12 @@
 /**
  * The CLIs as a user runs them: `node --import tsx/esm src/main.ts` (what `npm start`
  * runs) or packages/sandbox/src/cli.ts in a child process, from the repository root,
- * with a clean environment (only PATH and HOME of ours, then the test's), and
- * bounded in time.
+ * with a clean environment (only PATH and HOME of ours, a request log for a demo
+ * sandbox in the run's route logs (route-log.ts), then the test's), and bounded in time.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { newRouteLogFile } from './route-log.ts';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const GATEWAY_CLI = 'src/main.ts';
@@ -20,7 +21,7 @@ export interface Exited {
 function spawnCli(script: string, args: string[], env: Record<string, string>): ChildProcess {
   return spawn(process.execPath, ['--import', 'tsx/esm', script, ...args], {
     cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', SANDBOX_REQUEST_LOG: newRouteLogFile(), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
 }

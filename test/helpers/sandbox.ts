@@ -7,11 +7,22 @@ import { startSandbox, type RunningSandbox } from '../../packages/sandbox/src/se
 import type { SandboxModule } from '../../src/demo.ts';
 import type { SandboxOptionsInput } from '../../packages/sandbox/src/options.ts';
 import { TEC_EEA } from '../../packages/sandbox/src/namespaces/core/experimental.ts';
+import { newRouteLogFile } from './route-log.ts';
 
 export type Who = 'admin' | 'editor' | 'author' | 'contributor' | 'subscriber' | null;
 
+const started: RunningSandbox[] = [];
+
+/** A sandbox for a test; its request log goes to the run's route logs (route-log.ts) unless the test names a file. */
 export async function testSandbox(options: SandboxOptionsInput = {}): Promise<RunningSandbox> {
-  return startSandbox({ db: ':memory:', port: 0, ...options });
+  const sb = await startSandbox({ db: ':memory:', port: 0, requestLog: newRouteLogFile(), ...options });
+  started.push(sb);
+  return sb;
+}
+
+/** Every sandbox testSandbox started in this test file (test/setup-file.ts reads their logs). */
+export function startedSandboxes(): readonly RunningSandbox[] {
+  return started;
 }
 
 export interface Reply<T = any> {
