@@ -5,11 +5,13 @@
  * same moment, unserialized, each send a state without the other's change.
  *
  * 30 pairs of simultaneous partial updates (title, cost) of one event, through
- * one gateway (its in-process lock), and through two gateways that share a
- * real redis-server (each with its own in-process lock: only the Redis lock
- * stands between them). After each pair, both changes are stored. Then the
- * bounded wait: an update that cannot have the lock in time fails with
- * WRITE_LOCK_TIMEOUT and sends nothing, in one process and across two.
+ * one gateway (its in-process lock), through two gateways that share a real
+ * redis-server (each with its own in-process lock: only the Redis lock stands
+ * between them), and split across two gateway OS processes (src/main.ts as
+ * `npm start` runs it, REDIS_URL set) on that redis-server. After each pair,
+ * both changes are stored. Then the bounded wait: an update that cannot have
+ * the lock in time fails with WRITE_LOCK_TIMEOUT and sends nothing, in one
+ * process and across two.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config.ts';
@@ -17,6 +19,7 @@ import { startGateway, type Gateway } from '../../src/server.ts';
 import { startHarness, type Harness } from '../helpers/gateway.ts';
 import { restClient } from '../helpers/sandbox.ts';
 import { startTestRedis, type TestRedis } from '../helpers/redis.ts';
+import { startInstance, stopInstance, type Instance } from '../subscriptions/instances.ts';
 
 const PAIRS = 30;
 const UPDATE = `mutation($id: ID!, $input: EventInput!) { updateEvent(id: $id, input: $input) { event { title cost } } }`;
@@ -99,6 +102,21 @@ describe('concurrent partial updates of one event, TEC 5.7 at 20 ms', () => {
     const id = await anEvent(pair.h);
     expect(await pairs(pair.h, id, client(pair.h, pair.h.gateway.url), client(pair.h, pair.second.url))).toEqual([]);
   });
+
+  // The same two processes without REDIS_URL lose a change or fail in most pairs (as the control below).
+  it(`${PAIRS} pairs split across two gateway processes on the redis-server: nothing lost`, async () => {
+    const env = { REDIS_URL: pair.redis.url, CACHE_TTL_SECONDS: '0', LOG_LEVEL: 'warn' };
+    let a: Instance | undefined;
+    let b: Instance | undefined;
+    try {
+      [a, b] = await Promise.all([startInstance(pair.h.sandbox.url, env), startInstance(pair.h.sandbox.url, env)]);
+      expect(a.proc.pid).not.toBe(b.proc.pid);
+      const id = await anEvent(pair.h);
+      expect(await pairs(pair.h, id, client(pair.h, a.url), client(pair.h, b.url))).toEqual([]);
+    } finally {
+      await Promise.all([stopInstance(a), stopInstance(b)]);
+    }
+  }, 60_000);
 
   // Unserialized, each update's complete state undoes the other's change, or its verification finds a
   // field it did not set changed under it (WRITE_NOT_APPLIED, CHANGED): the test would see either.
