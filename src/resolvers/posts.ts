@@ -14,6 +14,7 @@ import { corePost, deletedPost, postBody, postsQuery, type PostModel } from '../
 import { GatewayError } from '../errors.ts';
 import * as posts from '../namespaces/posts/requests.ts';
 import { declaredArgs } from '../upstream/discovery.ts';
+import { missingObject } from '../upstream/errors.ts';
 import { createPosts } from '../writes/posts.ts';
 import { bulkPayload } from '../writes/results.ts';
 import { connection, connectionFields, listIdentity } from '../routes/connection.ts';
@@ -58,22 +59,28 @@ export const contentQuery: Pick<QueryResolvers, 'posts'> = {
   },
 };
 
+/** Rethrows a write's error, a missing post as NOT_FOUND (upstream/errors.ts `missingObject`). */
+const missingPost = (id: number) => (err: unknown): never => {
+  throw missingObject(err, { argument: 'id', param: 'id', label: 'post', id });
+};
+
 export const contentMutation: Pick<MutationResolvers, 'createPost' | 'updatePost' | 'deletePost' | 'createPosts'> = {
   createPost: async (_p, { input }, ctx) => {
     const post = corePost(await posts.createPost(ctx.upstream, postBody(input)), ctx.site.timezone);
     ctx.changes?.written('posts', post.databaseId, 'CREATED', post);
     return post;
   },
-  // A missing post answers 404 rest_post_invalid_id (docs/real-sites.md): NOT_FOUND.
+  // A missing post answers 404 rest_post_invalid_id (docs/real-sites.md): NOT_FOUND naming `id`.
   updatePost: async (_p, { id, input }, ctx) => {
     const n = idArg(id, 'id');
-    const post = corePost(await posts.updatePost(ctx.upstream, n, postBody(input)), ctx.site.timezone);
+    const raw = await posts.updatePost(ctx.upstream, n, postBody(input)).catch(missingPost(n));
+    const post = corePost(raw, ctx.site.timezone);
     ctx.changes?.written('posts', post.databaseId, 'UPDATED', post);
     return post;
   },
   deletePost: async (_p, { id, force }, ctx) => {
     const n = idArg(id, 'id');
-    const deleted = deletedPost(n, await posts.deletePost(ctx.upstream, n, Boolean(force)), ctx.site.timezone);
+    const deleted = deletedPost(n, await posts.deletePost(ctx.upstream, n, Boolean(force)).catch(missingPost(n)), ctx.site.timezone);
     ctx.changes?.written('posts', n, 'DELETED', null);
     return deleted;
   },

@@ -19,7 +19,7 @@
 import type { Context } from '../context.ts';
 import type { WriteRequest } from '../upstream/batch.ts';
 import type { QueryValue, UpstreamRequest, UpstreamSession } from '../upstream/client.ts';
-import { fromUpstreamResponse } from '../upstream/errors.ts';
+import { fromUpstreamResponse, missingObject, type WriteTarget } from '../upstream/errors.ts';
 import type { GatewayError } from '../errors.ts';
 import type { ArgsOf, FieldCoordinate, FieldName, FieldUse, QualifiedField, RouteUse, SchemaTypeName } from './route-use.ts';
 
@@ -89,6 +89,8 @@ export interface RouteDecl<A, T> {
   /** Checks the arguments before anything is sent; throws BAD_USER_INPUT (`GatewayError.badInput`). */
   readonly check?: (a: A) => void;
   readonly dataStatus?: DataStatus<A>;
+  /** A write to one object named by ID: the site's refusal of a missing one is NOT_FOUND (upstream/errors.ts `missingObject`). */
+  readonly target?: (a: A) => WriteTarget;
   /** The body (and status) -> the field's result; pure (mapping/*.ts), throws UpstreamShapeError on a wrong shape. */
   readonly result: (body: unknown, answer: Answer<A>) => T;
 }
@@ -171,7 +173,9 @@ export async function callRoute<A, T>(s: UpstreamSession, d: RouteDecl<A, T>, a:
   const req = requestOf(d, a);
   const ds = d.dataStatus;
   if (ds) req.okStatuses = (st) => (st >= 200 && st < 300) || st === ds.status;
-  const res = await s.request(req);
+  const res = await s.request(req).catch((err: unknown) => {
+    throw d.target ? missingObject(err, d.target(a)) : err;
+  });
   if (ds && res.status === ds.status && !ds.isData(res.body)) {
     throw ds.refusal?.(res.body, a, req.route) ?? fromUpstreamResponse(res.status, res.body, req.route, res.headers);
   }

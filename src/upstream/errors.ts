@@ -409,3 +409,32 @@ export function fromTransportError(err: unknown, route: string): GatewayError {
   const known = [...f.codes].find((c) => /^[A-Z][A-Z0-9_]+$/.test(c)) ?? null;
   return new GatewayError('UPSTREAM_UNAVAILABLE', `Upstream request failed (${route})${known ? ` with ${known}` : ''}.`, { upstream: upstream(known), originalError: err });
 }
+
+/** The object a write names by ID, for `missingObject`. */
+export interface WriteTarget {
+  /** The GraphQL argument that names it (`id`, `eventId`, `postId`). */
+  argument: string;
+  /** The route's ID parameter (`id`, `post_id`). */
+  param: string;
+  /** What it is, for the message (`post`, `event`). */
+  label: string;
+  id: number;
+}
+
+/**
+ * One not-found rule for writes (docs/writes.md "Not found"): the site's
+ * refusal of a write to an object that does not exist, however it says it (a
+ * 404, or a 400 `rest_invalid_param` naming only the ID parameter, where the
+ * route validates the ID as an argument), is NOT_FOUND naming the argument,
+ * with the site's answer kept. Any other error is returned as it is.
+ */
+export function missingObject(err: unknown, t: WriteTarget): unknown {
+  if (!isGatewayError(err) || !err.extensions.upstream) return err;
+  const up = err.extensions.upstream;
+  const params = err.extensions.params;
+  const named = Array.isArray(params) ? params : Object.keys(params ?? {});
+  const idRefused = err.code === 'BAD_USER_INPUT' && up.code === 'rest_invalid_param' && named.length === 1 && named[0] === t.param;
+  const absent = err.code === 'NOT_FOUND' && up.code !== 'rest_no_route';
+  if (!idRefused && !absent) return err;
+  return GatewayError.notFound(`No ${t.label} with ID ${t.id} exists on the site.`, { arguments: [t.argument], upstream: up });
+}

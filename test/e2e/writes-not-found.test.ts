@@ -4,12 +4,15 @@
  * exist is NOT_FOUND on every release and interface, however the site says it
  * (the legacy 400 `rest_invalid_param` naming `id`, calendar-core's 401/403
  * `rest_forbidden`, a 404), as `deletePost` already answers. An object that
- * exists but the caller may not change stays FORBIDDEN.
+ * exists but the caller may not change stays FORBIDDEN. Every other write that
+ * names an object by ID answers the same: categories, tags, posts, a
+ * duplicate's link, the automation connector's update, an occurrences notice.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SandboxOptionsInput } from '../../packages/sandbox/src/options.ts';
 import { startHarness, type Harness } from '../helpers/gateway.ts';
 import { restClient } from '../helpers/sandbox.ts';
+import { extrasCredentials } from '../../packages/sandbox/src/namespaces/extras/index.ts';
 
 const MISSING = '987654';
 
@@ -79,5 +82,63 @@ describe.each(SHAPES)('a missing ID is NOT_FOUND on every write, $shape', ({ san
     }
     expect(restClient(h.sandbox)).toBeTruthy();
     expect(h.sandbox.site.store.post(Number(id))!.title).toBe('Not yours');
+  });
+});
+
+/** Every other write that takes an object's ID, with the argument that names it. */
+const OTHER_WRITES: { name: string; argument: string; label?: string; query: string }[] = [
+  { name: 'updateCategory', argument: 'id', query: `mutation($id: ID!) { updateCategory(id: $id, input: { name: "Nobody" }) { __typename } }` },
+  { name: 'updateCategory (PUT)', argument: 'id', query: `mutation($id: ID!) { updateCategory(id: $id, method: PUT, input: { name: "Nobody" }) { __typename } }` },
+  { name: 'deleteCategory', argument: 'id', query: `mutation($id: ID!) { deleteCategory(id: $id) { __typename } }` },
+  { name: 'updateTag', argument: 'id', query: `mutation($id: ID!) { updateTag(id: $id, input: { name: "Nobody" }) { __typename } }` },
+  { name: 'deleteTag', argument: 'id', query: `mutation($id: ID!) { deleteTag(id: $id) { __typename } }` },
+  { name: 'updatePost', argument: 'id', label: 'post', query: `mutation($id: ID!) { updatePost(id: $id, input: { title: "Nobody" }) { __typename } }` },
+  { name: 'deletePost', argument: 'id', label: 'post', query: `mutation($id: ID!) { deletePost(id: $id) { __typename } }` },
+  { name: 'deletePost (force: true)', argument: 'id', label: 'post', query: `mutation($id: ID!) { deletePost(id: $id, force: true) { __typename } }` },
+  { name: 'removeDuplicatePostOriginal', argument: 'postId', label: 'post', query: `mutation($id: ID!) { removeDuplicatePostOriginal(postId: $id) { success } }` },
+];
+
+describe.each(SHAPES)('a missing ID is NOT_FOUND on every other write that takes one, $shape', ({ sandbox, core }) => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness({ sandbox });
+  });
+  afterAll(() => h.close());
+
+  for (const w of OTHER_WRITES) {
+    it(w.name, async () => {
+      const r = await h.gql(w.query, { id: MISSING }, 'admin');
+      expect(r.errors![0]!.extensions).toMatchObject({ code: 'NOT_FOUND', arguments: [w.argument] });
+      if (w.label) expect(r.errors![0]!.message).toBe(`No ${w.label} with ID ${MISSING} exists on the site.`);
+    });
+  }
+
+  it("automationAUpdateEvent: the route's 400 for an ID that is no event", async () => {
+    const c = extrasCredentials(h.sandbox.site).zapier.find((z) => z.user === 'editor')!;
+    const auth = await h.gql(`query($id: String!, $s: String!) { automationA { authorize(consumerId: $id, consumerSecret: $s, appName: "e2e") { accessToken } } }`, { id: c.consumerId, s: c.consumerSecret });
+    const t = auth.data.automationA.authorize.accessToken as string;
+    h.mark();
+    const r = await h.gql(`mutation($id: Int!, $t: String) { automationAUpdateEvent(id: $id, accessToken: $t, input: { title: "Nobody" }) { databaseId } }`, { id: Number(MISSING), t });
+    expect(r.errors![0]!.extensions).toMatchObject({ code: 'NOT_FOUND', arguments: ['id'], upstream: { code: 'rest_invalid_param', status: 400 } });
+    expect(r.errors![0]!.message).toBe(`No event with ID ${MISSING} exists on the site.`);
+  });
+
+  it(`clearOccurrencesNotice: ${core ? "calendar-core's 400 for an ID that is no event" : 'no calendar-core on this release, so no such write'}`, async () => {
+    const r = await h.gql(`mutation($id: Int!) { clearOccurrencesNotice(eventId: $id) }`, { id: Number(MISSING) }, 'editor');
+    if (core) {
+      expect(r.errors![0]!.extensions).toMatchObject({ code: 'NOT_FOUND', arguments: ['eventId'], upstream: { code: 'rest_invalid_param', status: 400 } });
+      expect(r.errors![0]!.message).toBe(`No event with ID ${MISSING} exists on the site.`);
+    } else {
+      expect(r.errors![0]!.extensions!.code).toBe('NAMESPACE_UNAVAILABLE');
+    }
+  });
+
+  it('a post that exists but the caller may not change stays FORBIDDEN', async () => {
+    const made = await h.gql(`mutation { createPost(input: { title: "Not yours", status: PUBLISH }) { databaseId } }`, undefined, 'admin');
+    const id = String(made.data.createPost.databaseId);
+    const up = await h.gql(`mutation($id: ID!) { updatePost(id: $id, input: { title: "Mine" }) { __typename } }`, { id }, 'contributor');
+    expect(up.errors![0]!.extensions!.code).toBe('FORBIDDEN');
+    const del = await h.gql(`mutation($id: ID!) { deletePost(id: $id) { __typename } }`, { id }, 'contributor');
+    expect(del.errors![0]!.extensions!.code).toBe('FORBIDDEN');
   });
 });

@@ -16,6 +16,7 @@ import { callRoute, resolversOf } from '../../routes/declare.ts';
 import { API_DOCUMENT } from '../calendar-extras/routes.ts';
 import { AUTOMATION_A_ROUTES, createEvent, feed, findEvents, updateEvent, type Connector, type FeedKind } from './routes.ts';
 import { GatewayError } from '../../errors.ts';
+import { missingObject } from '../../upstream/errors.ts';
 
 /** The request header a token may come in when no argument gives one. */
 export const AUTOMATION_TOKEN_HEADER = 'x-automation-token';
@@ -68,7 +69,11 @@ export const automationMutation: MutationResolvers = {
     const payload: Record<string, unknown> = { ...legacyEventPayload(args.input), id: args.id };
     if (args.password != null) payload.password = args.password;
     if (args.eventStatus != null) payload.event_status = args.eventStatus.toLowerCase();
-    const m = legacyEvent(await updateEvent(ctx.upstream, args.method ?? 'POST', tokenOf(ctx, args.accessToken), payload));
+    // The route validates `id` as an argument: a missing event is a 400 rest_invalid_param naming it, here NOT_FOUND.
+    const raw = await updateEvent(ctx.upstream, args.method ?? 'POST', tokenOf(ctx, args.accessToken), payload).catch((err: unknown) => {
+      throw missingObject(err, { argument: 'id', param: 'id', label: 'event', id: args.id });
+    });
+    const m = legacyEvent(raw);
     ctx.loaders.prime(m);
     ctx.changes?.written('events', m.databaseId, args.eventStatus === 'CANCELED' ? 'CANCELED' : 'UPDATED', m);
     return m;

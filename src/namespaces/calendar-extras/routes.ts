@@ -44,7 +44,14 @@ export const EXTRAS_QUERY_ROUTES: FieldRoutes<QueryResolvers> = {
 };
 
 export const EXTRAS_MUTATION_ROUTES: FieldRoutes<MutationResolvers> = {
-  clearOccurrencesNotice: { method: 'DELETE', path: NOTICES, params: ({ eventId }) => ({ id: String(eventId) }), result: () => true },
+  // The route validates the ID as an argument: a missing event is a 400 rest_invalid_param naming `id`, here NOT_FOUND.
+  clearOccurrencesNotice: {
+    method: 'DELETE',
+    path: NOTICES,
+    params: ({ eventId }) => ({ id: String(eventId) }),
+    target: ({ eventId }) => ({ argument: 'eventId', param: 'id', label: 'event', id: eventId }),
+    result: () => true,
+  },
 };
 
 export const calendarExtrasResolvers: Resolvers = {

@@ -18,6 +18,7 @@ export const DUPLICATE_POST_ROUTES: FieldRoutes<MutationResolvers> = {
       }
     },
     params: ({ postId }) => ({ post_id: String(postIdOf(postId)) }),
+    target: ({ postId }) => ({ argument: 'postId', param: 'post_id', label: 'post', id: postIdOf(postId)! }),
     result: (b) => {
       const body = obj(b, 'duplicate-post answer');
       return { success: body.success === true, message: typeof body.message === 'string' ? body.message : null, raw: body };
