@@ -212,9 +212,24 @@ export async function metric(gateway: Gateway, name: string, labels: Record<stri
     .reduce((sum, v) => sum + v.value, 0);
 }
 
+/** The values of a gateway metric by one label (summed over the others), of the series matching `where`. */
+async function metricBy(gateway: Gateway, name: string, label: string, where: Record<string, string> = {}): Promise<Map<string, number>> {
+  const m = await gateway.metrics.registry.getSingleMetric(name)?.get();
+  const out = new Map<string, number>();
+  for (const v of m?.values ?? []) {
+    const labels = v.labels as Record<string, unknown>;
+    if (!Object.entries(where).every(([k, x]) => String(labels[k]) === x)) continue;
+    out.set(String(labels[label]), (out.get(String(labels[label])) ?? 0) + v.value);
+  }
+  return out;
+}
+
 /**
  * Waits until the gateway holds at least `n` subscriptions, then `settleMs` (by default two poll
  * intervals): a change made before a source's first poll is where it starts from, not a change.
+ * On a busy machine a poll can outlast its interval, so it then also waits (up to `ms`) until
+ * every source this gateway polls (holds the lease of) has finished two polls since the
+ * subscriptions were held: the second of them began after they were, so its baseline is in place.
  */
 export async function subscribed(gateway: Gateway, n: number, settleMs = 2 * POLL_SECONDS * 1000 + 200, ms = 10_000): Promise<void> {
   const until = Date.now() + ms;
@@ -222,7 +237,19 @@ export async function subscribed(gateway: Gateway, n: number, settleMs = 2 * POL
     if (Date.now() > until) throw new Error(`fewer than ${n} subscriptions after ${ms} ms`);
     await sleep(20);
   }
+  const polls = () => metricBy(gateway, 'sitegraph_subscription_polls_total', 'source', { outcome: 'ok' });
+  const before = await polls();
   await sleep(settleMs);
+  if (settleMs === 0) return;
+  const settled = Date.now() + ms;
+  for (;;) {
+    const now = await polls();
+    const held = await metricBy(gateway, 'sitegraph_subscription_lease_held', 'source');
+    const behind = [...held].filter(([source, on]) => on === 1 && (now.get(source) ?? 0) < (before.get(source) ?? 0) + 2);
+    if (behind.length === 0) return;
+    if (Date.now() > settled) throw new Error(`sources ${behind.map(([s]) => s).join(', ')} did not finish two polls within ${ms} ms of the subscriptions`);
+    await sleep(50);
+  }
 }
 
 /** `Y-m-d H:i:s`, `days` from now at `hour` UTC (the sandbox runs in UTC unless told otherwise). */
