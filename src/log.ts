@@ -143,7 +143,23 @@ const STDOUT_BATCH_BYTES = 8 * 1024;
 let shared: DestinationStream | undefined;
 function stdout(): DestinationStream {
   if (shared) return shared;
-  const boom = pino.destination({ dest: 1, sync: true, minLength: STDOUT_BATCH_BYTES, periodicFlush: STDOUT_FLUSH_MS });
+  const boom = pino.destination({ dest: 1, sync: true, minLength: STDOUT_BATCH_BYTES });
+  // The flush is armed by a write, never by a clock: sonic-boom's own periodicFlush is an interval
+  // that writes (nothing) every 25 ms, waking an idle gateway 40 times a second.
+  let armed: NodeJS.Timeout | undefined;
+  const flush = () => {
+    armed = undefined;
+    boom.flush();
+  };
+  const write = boom.write.bind(boom);
+  boom.write = (line: string) => {
+    const ok = write(line);
+    if (!armed) {
+      armed = setTimeout(flush, STDOUT_FLUSH_MS);
+      armed.unref();
+    }
+    return ok;
+  };
   process.once('exit', () => {
     try {
       boom.flushSync();
