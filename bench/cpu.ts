@@ -16,7 +16,8 @@
  * request stands beside it.
  *
  * Workloads: W1 uncached (CACHE_TTL_SECONDS=0), W1 hot (the response cache:
- * the same query again), `{ __typename }`; then W1 hot and `{ __typename }`
+ * the same query again), `{ __typename }`, and both W1s again back to back
+ * (no REST blocks between, so the gateway never idles); then W1 hot and `{ __typename }`
  * throughput at concurrency 8; then compression both ways: a 200-event answer
  * of the gateway (uncached and hot) and a 50-event page of the site, each in
  * identity, gzip and br: bytes on the wire, p50 wall time, CPU per request.
@@ -151,6 +152,9 @@ try {
     ['W1 uncached', await measure(uncached, W1, () => rest(restClient))],
     ['W1 hot (response cache)', await measure(hot, W1, () => rest(restClient))],
     ['{ __typename }', await measure(uncached, TYPENAME, null)],
+    // The same with no REST blocks between: traffic that never lets the process go idle.
+    ['W1 uncached, back to back', await measure(uncached, W1, null)],
+    ['W1 hot, back to back', await measure(hot, W1, null)],
   ];
   const f = (n: number | null) => (n === null ? '—' : `${n.toFixed(2)} ms`);
   console.log(`\nCPU per request, ${REQUESTS} requests per workload and side, blocks of ${BLOCK}, logging at info (JSON)`);
