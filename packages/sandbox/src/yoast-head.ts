@@ -62,7 +62,7 @@ export interface YoastTermInput {
 }
 
 const VERSION_COMMENT = '<!-- This site is optimized with the Yoast SEO plugin v19.3 - https://yoast.com/wordpress/plugins/seo/ -->';
-const END_COMMENT = '<!-- / Yoast SEO plugin. -->';
+export const END_COMMENT = '<!-- / Yoast SEO plugin. -->';
 
 /** Whether Yoast is active: `seo/v1` is served unless the `disable` option names it. */
 export function seoActive(site: Settings): boolean {
@@ -83,7 +83,7 @@ function esc(s: string): string {
 }
 
 /** UTC `Y-m-d H:i:s` -> `2026-11-22T01:50:15+00:00`, as the sample prints dates. */
-function iso(utc: string): string {
+export function iso(utc: string): string {
   return `${utc.replace(' ', 'T')}+00:00`;
 }
 
@@ -138,21 +138,27 @@ function personNode(site: YoastSite, author: { name: string; url: string }): Jso
   };
 }
 
-/** What both heads share: the JSON keys and `<head>` lines up to `og:site_name`. */
-interface Common {
+/**
+ * What every head shares (these, seo/v1's `get_head`): the JSON keys and `<head>` lines up to
+ * `og:site_name`.
+ */
+export interface Common {
   title: string;
   description: string;
+  /** The page's canonical URL, else the URL asked for (`og:url` either way). */
   canonical: string;
+  /** False when the page has no canonical URL of its own: no `canonical` key or link. */
+  canonicalTag?: boolean;
   ogType: string;
   noindex: boolean;
 }
 
-function commonJson(site: YoastSite, c: Common): Json {
+export function commonJson(site: YoastSite, c: Common): Json {
   return {
     title: c.title,
     ...(c.description ? { description: c.description } : {}),
     robots: robots(c.noindex),
-    canonical: c.canonical,
+    ...(c.canonicalTag === false ? {} : { canonical: c.canonical }),
     og_locale: 'en_US',
     og_type: c.ogType,
     og_title: c.title,
@@ -162,13 +168,13 @@ function commonJson(site: YoastSite, c: Common): Json {
   };
 }
 
-function commonLines(site: YoastSite, c: Common): string[] {
+export function commonLines(site: YoastSite, c: Common): string[] {
   return [
     VERSION_COMMENT,
     `<title>${esc(c.title)}</title>`,
     ...(c.description ? [`<meta name="description" content="${esc(c.description)}" />`] : []),
     `<meta name="robots" content="${Object.values(robots(c.noindex)).join(', ')}" />`,
-    `<link rel="canonical" href="${esc(c.canonical)}" />`,
+    ...(c.canonicalTag === false ? [] : [`<link rel="canonical" href="${esc(c.canonical)}" />`]),
     '<meta property="og:locale" content="en_US" />',
     `<meta property="og:type" content="${c.ogType}" />`,
     `<meta property="og:title" content="${esc(c.title)}" />`,
@@ -178,7 +184,7 @@ function commonLines(site: YoastSite, c: Common): string[] {
   ];
 }
 
-function schemaLine(schema: Json): string {
+export function schemaLine(schema: Json): string {
   return `<script type="application/ld+json" class="yoast-schema-graph">${JSON.stringify(schema)}</script>`;
 }
 

@@ -15,6 +15,7 @@ import type { Origin, Storage } from '../../capabilities.ts';
 import { postSeoMeta } from './analysis.ts';
 import { endpoint, route, type Json } from './common.ts';
 import { ARCHIVES, indexablePosts, indexableTerms, postUrl, termUrl } from './indexables.ts';
+import { commonJson, commonLines, END_COMMENT, iso, schemaLine, yoastSite } from '../../yoast-head.ts';
 
 interface Page {
   title: string;
@@ -27,8 +28,6 @@ interface Page {
   modified?: string;
 }
 
-const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-const iso = (sql: string) => `${sql.replace(' ', 'T')}+00:00`;
 
 function findPage(site: Origin & Storage, url: string): Page | null {
   const blogname = site.store.option('blogname', 'Sitegraph Sandbox');
@@ -69,51 +68,22 @@ function findPage(site: Origin & Storage, url: string): Page | null {
 }
 
 function render(site: Origin & Storage, page: Page, url: string): { html: string; json: Json } {
-  const blogname = site.store.option('blogname', 'Sitegraph Sandbox');
-  const robots = {
-    index: page.noindex ? 'noindex' : 'index', follow: 'follow',
-    ...(page.noindex ? {} : { 'max-snippet': 'max-snippet:-1', 'max-image-preview': 'max-image-preview:large', 'max-video-preview': 'max-video-preview:-1' }),
-  };
-  const canonical = page.canonical ?? url;
+  const head = yoastSite(site);
+  const c = { title: page.title, description: page.description, canonical: page.canonical ?? url, canonicalTag: page.canonical !== null, ogType: page.type, noindex: page.noindex };
   const json: Json = {
-    title: page.title,
-    ...(page.description ? { description: page.description } : {}),
-    robots,
-    ...(page.canonical ? { canonical: page.canonical } : {}),
-    og_locale: 'en_US',
-    og_type: page.type,
-    og_title: page.title,
-    ...(page.description ? { og_description: page.description } : {}),
-    og_url: canonical,
-    og_site_name: blogname,
+    ...commonJson(head, c),
     ...(page.published ? { article_published_time: iso(page.published) } : {}),
     ...(page.modified ? { article_modified_time: iso(page.modified) } : {}),
     twitter_card: 'summary_large_image',
     schema: {
       '@context': 'https://schema.org',
       '@graph': [
-        { '@type': page.schemaType, '@id': canonical, url: canonical, name: page.title, isPartOf: { '@id': `${site.origin}/#website` }, inLanguage: 'en-US' },
-        { '@type': 'WebSite', '@id': `${site.origin}/#website`, url: `${site.origin}/`, name: blogname, inLanguage: 'en-US' },
+        { '@type': page.schemaType, '@id': c.canonical, url: c.canonical, name: page.title, isPartOf: { '@id': `${site.origin}/#website` }, inLanguage: 'en-US' },
+        { '@type': 'WebSite', '@id': `${site.origin}/#website`, url: `${site.origin}/`, name: head.name, inLanguage: 'en-US' },
       ],
     },
   };
-  const robotsContent = Object.values(robots).join(', ');
-  const lines = [
-    '<!-- This site is optimized with the Yoast SEO plugin - https://yoast.com/wordpress/plugins/seo/ -->',
-    `<title>${esc(page.title)}</title>`,
-    ...(page.description ? [`<meta name="description" content="${esc(page.description)}" />`] : []),
-    `<meta name="robots" content="${robotsContent}" />`,
-    ...(page.canonical ? [`<link rel="canonical" href="${esc(page.canonical)}" />`] : []),
-    '<meta property="og:locale" content="en_US" />',
-    `<meta property="og:type" content="${page.type}" />`,
-    `<meta property="og:title" content="${esc(page.title)}" />`,
-    ...(page.description ? [`<meta property="og:description" content="${esc(page.description)}" />`] : []),
-    `<meta property="og:url" content="${esc(canonical)}" />`,
-    `<meta property="og:site_name" content="${esc(blogname)}" />`,
-    '<meta name="twitter:card" content="summary_large_image" />',
-    `<script type="application/ld+json" class="yoast-schema-graph">${JSON.stringify(json.schema)}</script>`,
-    '<!-- / Yoast SEO plugin. -->',
-  ];
+  const lines = [...commonLines(head, c), '<meta name="twitter:card" content="summary_large_image" />', schemaLine(json.schema as Json), END_COMMENT];
   return { html: `${lines.join('\n')}\n`, json };
 }
 
