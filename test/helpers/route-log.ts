@@ -11,6 +11,7 @@ import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { toSpecPath } from '../../src/upstream/names.ts';
+import { undeclaredUses, type LogEntry, type UndeclaredUse } from '../../packages/sandbox/src/requestlog.ts';
 
 export const ROUTE_LOG_DIR = fileURLToPath(new URL('../../.test-logs/routes/', import.meta.url));
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -47,14 +48,9 @@ export interface LoggedCall {
   status: number;
 }
 
-/** A request or /batch/v1 item the gateway sent with arguments its route does not declare. */
-export interface UndeclaredCall {
+/** A request or /batch/v1 item the gateway sent with arguments its route does not declare, and the test file whose sandbox saw it. */
+export interface UndeclaredCall extends UndeclaredUse {
   testFile: string;
-  method: string;
-  path: string;
-  route?: string;
-  undeclared: string[];
-  inBatch?: true;
   /** When the request started (ms since the epoch): the same request read from memory and from its file is one. */
   at?: number;
 }
@@ -116,12 +112,7 @@ export function undeclaredIn(testFile: string, entries: readonly Line[]): Undecl
 }
 
 function undeclaredOf(testFile: string, e: Line): UndeclaredCall[] {
-  return [
-    ...(e.undeclared?.length ? [{ testFile, method: e.method, path: e.path, route: spec(e.route), undeclared: e.undeclared, at: e.at }] : []),
-    ...(e.batch ?? []).flatMap((b) =>
-      b.undeclared?.length ? [{ testFile, method: b.method, path: b.path, route: spec(b.route), undeclared: b.undeclared, inBatch: true as const, at: e.at }] : [],
-    ),
-  ];
+  return undeclaredUses(e as LogEntry).map((u) => ({ testFile, ...u, route: spec(u.route), at: e.at }));
 }
 
 /** `calls` with each request counted once (read both from a sandbox's memory and from its file). */
