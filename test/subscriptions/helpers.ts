@@ -202,21 +202,20 @@ export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** The value of a gateway metric, summed over its labels (those matching `labels`, when given). */
 export async function metric(gateway: Gateway, name: string, labels: Record<string, string> = {}): Promise<number> {
-  const m = await gateway.metrics.registry.getSingleMetric(name)?.get();
-  return (m?.values ?? [])
-    .filter((v) => { const n = (v as { metricName?: string }).metricName; return !n || n === name; })
-    .filter((v) => Object.entries(labels).every(([k, x]) => String((v.labels as Record<string, unknown>)[k]) === x))
-    .reduce((sum, v) => sum + v.value, 0);
+  return [...(await metricBy(gateway, name, '', labels)).values()].reduce((sum, v) => sum + v, 0);
 }
 
-/** The values of a gateway metric by one label (summed over the others), of the series matching `where`. */
+/** The values of a gateway metric by one label (summed over the others), of the series matching `where` (a histogram's own series only). */
 async function metricBy(gateway: Gateway, name: string, label: string, where: Record<string, string> = {}): Promise<Map<string, number>> {
   const m = await gateway.metrics.registry.getSingleMetric(name)?.get();
   const out = new Map<string, number>();
   for (const v of m?.values ?? []) {
+    const n = (v as { metricName?: string }).metricName;
+    if (n && n !== name) continue;
     const labels = v.labels as Record<string, unknown>;
     if (!Object.entries(where).every(([k, x]) => String(labels[k]) === x)) continue;
-    out.set(String(labels[label]), (out.get(String(labels[label])) ?? 0) + v.value);
+    const key = label ? String(labels[label]) : '';
+    out.set(key, (out.get(key) ?? 0) + v.value);
   }
   return out;
 }
