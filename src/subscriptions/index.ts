@@ -41,6 +41,7 @@ import type { ChangeSink } from '../context.ts';
 import type { Change, Topic } from './types.ts';
 import { wsTransport } from './ws.ts';
 import { calendarPath } from '../namespaces/calendar/paths.ts';
+import { postPath } from '../namespaces/posts/requests.ts';
 import { INDEXED_NAMESPACES } from '../namespaces/catalog.ts';
 
 export interface SubscriptionsDeps {
@@ -92,7 +93,7 @@ function sharedBudget(config: Config, subscribers: number): Config {
 }
 
 /** The path whose cache family a change touches (cache/policy.ts). */
-const pathOf = (c: Change) => (c.topic === 'posts' ? `/core/v2/posts/${c.id}` : calendarPath('legacy', 'events', { id: c.id }).path);
+const pathOf = (c: Change) => (c.topic === 'posts' ? postPath(c.id) : calendarPath('legacy', 'events', { id: c.id }).path);
 
 export function createSubscriptions(deps: SubscriptionsDeps): Subscriptions {
   const { config, client, site, totals, locks, log } = deps;

@@ -49,6 +49,11 @@ export async function postsPage(session: UpstreamSession, query: Query, page: nu
  */
 const POST_ITEM_ROUTE = '/core/v2/posts/<id>';
 
+/** One post's path (the subscriptions name a changed post's cache family by it too). */
+export function postPath(id: number): string {
+  return `/core/v2/posts/${id}`;
+}
+
 export async function createPost(session: UpstreamSession, body: Record<string, unknown>): Promise<unknown> {
   const res = await session.request({ method: POSTS_CREATE.method, path: POSTS_CREATE.path, body, route: POSTS_CREATE.label });
   return res.body;
@@ -61,7 +66,7 @@ export function createPostWrite(body: Record<string, unknown>): WriteRequest {
 
 /** A partial update (WordPress's update_item serves POST, PUT and PATCH alike; PATCH says what it does). */
 export async function updatePost(session: UpstreamSession, id: number, body: Record<string, unknown>): Promise<unknown> {
-  const res = await session.request({ method: 'PATCH', path: `/core/v2/posts/${id}`, body, route: `PATCH ${POST_ITEM_ROUTE}` });
+  const res = await session.request({ method: 'PATCH', path: postPath(id), body, route: `PATCH ${POST_ITEM_ROUTE}` });
   return res.body;
 }
 
@@ -69,7 +74,7 @@ export async function updatePost(session: UpstreamSession, id: number, body: Rec
 export async function deletePost(session: UpstreamSession, id: number, force: boolean): Promise<unknown> {
   const res = await session.request({
     method: 'DELETE',
-    path: `/core/v2/posts/${id}`,
+    path: postPath(id),
     query: force ? { force: true } : undefined,
     route: `DELETE ${POST_ITEM_ROUTE}`,
   });
