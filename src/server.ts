@@ -366,14 +366,19 @@ export async function startGateway(config: Config, upstreamUrl: string, options:
     } finally {
       inProgress.delete(cancel);
     }
-    if (cancel.signal.aborted && res.destroyed) return;
-    for (const [k, v] of response.headers) res.setHeader(k, v);
-    res.statusCode = response.status ?? 200;
-    if (response.body.kind === 'complete') {
-      keep(cache.operations, cached.pending, res, response.headers, res.statusCode, response.body.string, session ? () => tagsOfReads(session!.reads()) : undefined);
-      responder.end(req, res, response.body.string);
-    } else {
-      await responder.stream(req, res, response.body.asyncIterator);
+    try {
+      if (cancel.signal.aborted && res.destroyed) return;
+      for (const [k, v] of response.headers) res.setHeader(k, v);
+      res.statusCode = response.status ?? 200;
+      if (response.body.kind === 'complete') {
+        keep(cache.operations, cached.pending, res, response.headers, res.statusCode, response.body.string, session ? () => tagsOfReads(session!.reads()) : undefined);
+        responder.end(req, res, response.body.string);
+      } else {
+        await responder.stream(req, res, response.body.asyncIterator);
+      }
+    } finally {
+      // Its deadline's timer goes with it (nothing of it left in flight).
+      (session as OperationSession | undefined)?.end();
     }
   }
 

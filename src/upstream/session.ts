@@ -132,6 +132,12 @@ export interface OperationSession extends UpstreamSession {
   readonly cacheHint: CacheHint;
   /** The GETs the operation made (paths and queries): their entity tags (cache/tags.ts) are the response cache's and `Surrogate-Key`'s. */
   reads(): readonly Pick<UpstreamRequest, 'path' | 'query'>[];
+  /**
+   * The operation has answered. Its deadline's timer is cleared when nothing
+   * of it is still in flight or waiting (what is keeps the deadline); a
+   * session never ended keeps its timer until the deadline, harmlessly.
+   */
+  end(): void;
 }
 
 const IDEMPOTENT = new Set(['GET', 'HEAD']);
@@ -152,6 +158,8 @@ class Session implements OperationSession {
   readonly #deadline: AbortSignal;
   /** Cuts everything: the deadline and cancellation. */
   readonly #cancel: AbortSignal | undefined;
+  readonly #timer: ReturnType<typeof setTimeout>;
+  #detach: (() => void) | null = null;
   #sent = 0;
   #active = 0;
   #maxAgeMs: number | null = null;
@@ -164,9 +172,27 @@ class Session implements OperationSession {
     this.#inner = inner;
     this.#policy = policy;
     this.authenticated = inner.authenticated;
-    this.#deadline = AbortSignal.timeout(policy.deadlineMs);
+    // The deadline is a timer of this session's own, cleared when the operation
+    // ends (end()): AbortSignal.timeout's timer could not be, and fired for
+    // every operation long after its answer, a DOMException and an abort event each.
+    const deadline = new AbortController();
+    this.#deadline = deadline.signal;
+    this.#timer = setTimeout(() => deadline.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError')), policy.deadlineMs);
+    this.#timer.unref();
     this.#cancel = policy.signal;
-    this.signal = policy.signal ? AbortSignal.any([this.#deadline, policy.signal]) : this.#deadline;
+    if (policy.signal) {
+      // Cut by either: the deadline, or the cancellation (client gone, shutdown).
+      const cut = new AbortController();
+      const cancel = policy.signal;
+      const onCancel = () => cut.abort(cancel.reason);
+      if (cancel.aborted) onCancel();
+      else cancel.addEventListener('abort', onCancel, { once: true });
+      this.#deadline.addEventListener('abort', () => cut.abort(this.#deadline.reason), { once: true });
+      this.#detach = () => cancel.removeEventListener('abort', onCancel);
+      this.signal = cut.signal;
+    } else {
+      this.signal = this.#deadline;
+    }
     // Every request in flight listens on these signals (undici adds one
     // listener per request); the cap bounds them, so the leak warning is noise.
     setMaxListeners(0, this.signal, this.#deadline);
@@ -190,6 +216,13 @@ class Session implements OperationSession {
 
   reads(): readonly Pick<UpstreamRequest, 'path' | 'query'>[] {
     return this.#reads;
+  }
+
+  end(): void {
+    if (this.#active > 0 || this.#waiting.length > 0) return;
+    clearTimeout(this.#timer);
+    this.#detach?.();
+    this.#detach = null;
   }
 
   /** An answer was used that may be reused for `ms` more (0: not at all). */

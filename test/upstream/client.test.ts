@@ -507,6 +507,41 @@ describe('compressed answers', () => {
     expect(process.memoryUsage().arrayBuffers - before).toBeLessThan(32 * 1024 * 1024);
   });
 
+  it('cuts a small bomb (undone in one synchronous call) at the cap too, in every coding', async () => {
+    // 8 MiB of one character is a few KiB compressed: the bodies undone without the thread pool.
+    const raw = Buffer.alloc(8 * 1024 * 1024, 0x20);
+    const { client } = await setup((req, res) => {
+      const coding = req.url!.split('/').pop()!;
+      const body = encoders[coding]!(raw);
+      res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': coding, 'content-length': body.length });
+      res.end(body);
+    }, { maxResponseBytes: 1024 * 1024 });
+    for (const coding of ['gzip', 'br', 'deflate']) {
+      expect(encoders[coding]!(raw).length, coding).toBeLessThan(64 * 1024);
+      const e = await failure(client.session().request(GET(`/small-bomb/${coding}`)));
+      expect(e.extensions.upstream?.code, coding).toBe('UPSTREAM_RESPONSE_TOO_LARGE');
+    }
+  });
+
+  it('undoes a body compressed twice (gzip, then br), last coding first', async () => {
+    const { client } = await setup((_req, res) => {
+      const body = brotliCompressSync(gzipSync(Buffer.from(text)));
+      res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip, br', 'content-length': body.length });
+      res.end(body);
+    });
+    expect((await client.session().request(GET('/twice'))).body).toEqual(page);
+  });
+
+  it('reads a truncated compressed body as UPSTREAM_BAD_ENCODING', async () => {
+    const { client } = await setup((_req, res) => {
+      const body = gzipSync(Buffer.from(text)).subarray(0, 200);
+      res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip', 'content-length': body.length });
+      res.end(body);
+    });
+    const e = await failure(client.session().request(GET('/truncated')));
+    expect(e.extensions.upstream?.code).toBe('UPSTREAM_BAD_ENCODING');
+  });
+
   it('refuses a corrupt or unknown coding as UPSTREAM_BAD_RESPONSE, without retrying', async () => {
     const { server, client } = await setup((req, res) => {
       const unknown = req.url!.endsWith('/zstd');

@@ -179,6 +179,38 @@ describe('the deadline', () => {
   });
 });
 
+describe('the end of the operation', () => {
+  it('clears the deadline and drops its listener on the cancellation signal when nothing is in flight', async () => {
+    const t = fakeTransport(5);
+    const cancel = new AbortController();
+    const s = createOperationSession(t.session, policy({ deadlineMs: 60, signal: cancel.signal }));
+    await s.request(get());
+    s.end();
+    await sleep(120);
+    expect(s.signal.aborted).toBe(false);
+    cancel.abort(new GatewayError('UPSTREAM_UNAVAILABLE', 'gone'));
+    expect(s.signal.aborted).toBe(false);
+  });
+
+  it('keeps the deadline while a request of the operation is still in flight', async () => {
+    const t = fakeTransport(5_000);
+    const s = createOperationSession(t.session, policy({ deadlineMs: 60 }));
+    const left = s.request(get()).catch((e: GatewayError) => e);
+    await sleep(5);
+    s.end();
+    expect(((await left) as GatewayError).code).toBe('UPSTREAM_TIMEOUT');
+    expect(s.signal.aborted).toBe(true);
+  });
+
+  it('is cut by a cancellation that came before the session was made', async () => {
+    const cancel = new AbortController();
+    cancel.abort(new GatewayError('UPSTREAM_UNAVAILABLE', 'The gateway is shutting down'));
+    const s = createOperationSession(fakeTransport(5).session, policy({ signal: cancel.signal }));
+    expect(s.signal.aborted).toBe(true);
+    await expect(s.request(get())).rejects.toMatchObject({ code: 'UPSTREAM_UNAVAILABLE', message: expect.stringMatching(/shutting down/) });
+  });
+});
+
 describe('cancellation', () => {
   it('aborts reads in flight and starts none once the operation is cancelled, reporting the reason', async () => {
     const t = fakeTransport(5_000);
