@@ -524,20 +524,50 @@ export function buildTarget(baseUrl: string, req: Pick<UpstreamRequest, 'path' |
   if (typeof p !== 'string' || !p.startsWith('/') || /[?#\s]/.test(p)) {
     throw new TypeError(`UpstreamRequest.path must be a REST path starting with "/" with no query string or spaces (put parameters in "query"); got ${JSON.stringify(stripQuery(String(p)))}`);
   }
-  const url = new URL(baseUrl);
-  const baseParams = url.search.replace(/^\?/, '').split('&').filter(Boolean);
+  const base = rootOf(baseUrl);
   const extra = encodeQuery(req.query);
-  const routeIdx = baseParams.findIndex((kv) => kv === 'rest_route' || kv.startsWith('rest_route='));
   let path: string;
-  if (routeIdx >= 0) {
-    const current = decodeURIComponent(baseParams[routeIdx]!.slice('rest_route='.length)).replace(/\/+$/, '');
-    baseParams[routeIdx] = `rest_route=${current}${p}`;
-    path = `${url.pathname}?${[...baseParams, ...extra].join('&')}`;
+  if (base.route !== null) {
+    const params = [...base.params];
+    params[base.route.index] = `rest_route=${base.route.current}${p}`;
+    path = `${base.pathname}?${[...params, ...extra].join('&')}`;
   } else {
-    const all = [...baseParams, ...extra];
-    path = `${url.pathname.replace(/\/+$/, '')}${p}${all.length ? `?${all.join('&')}` : ''}`;
+    const all = base.params.length ? [...base.params, ...extra] : extra;
+    path = `${base.trimmed}${p}${all.length ? `?${all.join('&')}` : ''}`;
   }
-  return { origin: url.origin, path, restPath: p };
+  return { origin: base.origin, path, restPath: p };
+}
+
+interface Root {
+  origin: string;
+  pathname: string;
+  /** The pathname without trailing slashes (a pretty root's REST paths are appended to it). */
+  trimmed: string;
+  /** The root's own query parameters, as sent. */
+  params: readonly string[];
+  /** A `?rest_route=` root: which parameter it is, and its value. */
+  route: { index: number; current: string } | null;
+}
+
+/** A REST root, read once (a client has one: this is not a cache of callers' input). */
+const roots = new Map<string, Root>();
+
+function rootOf(baseUrl: string): Root {
+  let root = roots.get(baseUrl);
+  if (root) return root;
+  const url = new URL(baseUrl);
+  const params = url.search.replace(/^\?/, '').split('&').filter(Boolean);
+  const index = params.findIndex((kv) => kv === 'rest_route' || kv.startsWith('rest_route='));
+  root = {
+    origin: url.origin,
+    pathname: url.pathname,
+    trimmed: url.pathname.replace(/\/+$/, ''),
+    params,
+    route: index >= 0 ? { index, current: decodeURIComponent(params[index]!.slice('rest_route='.length)).replace(/\/+$/, '') } : null,
+  };
+  if (roots.size >= 16) roots.clear();
+  roots.set(baseUrl, root);
+  return root;
 }
 
 /** PHP-style query: `key[]=a&key[]=b`, booleans `true`/`false`, null/undefined (and empty arrays) skipped. */
