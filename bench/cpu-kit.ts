@@ -3,7 +3,9 @@
  * processes of their own, a pooled client, and the workloads.
  */
 import { fork, spawn, type ChildProcess } from 'node:child_process';
-import { Pool } from 'undici';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Pool, request } from 'undici';
 
 export const W1 = '{ events(first: 20) { nodes { title startDate venues { title city } organizers { title } } } }';
 export const TYPENAME = '{ __typename }';
@@ -23,6 +25,50 @@ export async function sandbox(): Promise<{ url: string; stop: () => void }> {
       if (m) resolve({ url: m[1]!, stop: () => child.kill('SIGTERM') });
     });
   });
+}
+
+/**
+ * An instant site: a recording proxy in front of the sandbox. The first answer
+ * to each GET (by path and query, Accept-Encoding and Authorization) comes from
+ * the sandbox and is kept, bytes as sent (compressed as negotiated); every later
+ * one is sent from memory at once. The sandbox takes about 20 ms to build a
+ * 20-event page, and a process that idles that long between requests finds its
+ * CPU caches cold: against this site the gateway and the REST client are
+ * measured without that (bench/cpu.ts "instant site"; bench/profile.ts
+ * BENCH_SITE=instant). Anything but a GET, and answers other than 200, are
+ * passed through every time.
+ */
+export async function instantSite(upstream: string): Promise<{ url: string; close: () => Promise<void> }> {
+  const u = new URL(upstream);
+  const kept = new Map<string, { status: number; headers: Record<string, string>; body: Buffer }>();
+  const hop = new Set(['connection', 'keep-alive', 'transfer-encoding', 'date', 'host']);
+  const server = createServer((req, res) => {
+    void (async () => {
+      const key = `${req.url} ${req.headers['accept-encoding'] ?? ''} ${req.headers.authorization ?? ''}`;
+      let answer = req.method === 'GET' ? kept.get(key) : undefined;
+      if (!answer) {
+        const chunks: Buffer[] = [];
+        for await (const c of req) chunks.push(c as Buffer);
+        const headers: Record<string, string> = {};
+        for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string' && !hop.has(k)) headers[k] = v;
+        const r = await request(`${u.origin}${req.url}`, { method: req.method as 'GET', headers, ...(chunks.length ? { body: Buffer.concat(chunks) } : {}) });
+        const body = Buffer.from(await r.body.arrayBuffer());
+        const h: Record<string, string> = {};
+        for (const [k, v] of Object.entries(r.headers)) if (typeof v === 'string' && !hop.has(k)) h[k] = v;
+        h['content-length'] = String(body.length);
+        answer = { status: r.statusCode, headers: h, body };
+        if (req.method === 'GET' && r.statusCode === 200) kept.set(key, answer);
+      }
+      res.writeHead(answer.status, answer.headers);
+      res.end(answer.body);
+    })().catch((err: unknown) => res.destroy(err as Error));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}${u.pathname}${u.search}`,
+    close: () => new Promise((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+  };
 }
 
 export interface GatewayProcess {

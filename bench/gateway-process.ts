@@ -25,7 +25,7 @@ process.on('message', async (m) => {
     inspector = new Session();
     inspector.connect();
     await inspector.post('Profiler.enable');
-    await inspector.post('Profiler.setSamplingInterval', { interval: 100 });
+    await inspector.post('Profiler.setSamplingInterval', { interval: Number(process.env.BENCH_PROFILE_INTERVAL ?? 100) });
     await inspector.post('Profiler.start');
     process.send!({ profiling: true });
   }
