@@ -117,7 +117,7 @@ export function sseTransport(deps: SseDeps) {
   /** Whether a `/graphql` request is one of this transport's. */
   function accepts(req: IncomingMessage, url: URL): boolean {
     const method = (req.method ?? 'GET').toUpperCase();
-    return (req.headers.accept ?? '').includes('text/event-stream') || method === 'PUT' || method === 'DELETE' || req.headers[TOKEN_HEADER] !== undefined || url.searchParams.has('token');
+    return (req.headers.accept ?? '').includes('text/event-stream') || method === 'PUT' || method === 'DELETE' || req.headers[TOKEN_HEADER] !== undefined || (url.search !== '' && url.searchParams.has('token'));
   }
 
   async function serve(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {

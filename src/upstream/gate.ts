@@ -22,5 +22,21 @@ import type { SiteInfo } from './discovery.ts';
 export function siteOffers(site: SiteInfo, method: string, path: string): boolean {
   if (path === '/') return true;
   if (site.routes.length === 0) return site.namespaces.length === 0 || site.namespaces.some((n) => path === `/${n}` || path.startsWith(`/${n}/`));
-  return site.routes.some((r) => r.re?.test(path) && (r.methods.length === 0 || r.methods.includes(method)));
+  // A site lists a couple of hundred routes, each a regular expression: every request tried them
+  // in turn. The answers are kept per index read (a new read is a new SiteInfo), a bounded number.
+  let seen = answers.get(site);
+  if (!seen) answers.set(site, (seen = new Map()));
+  const key = `${method} ${path}`;
+  let offered = seen.get(key);
+  if (offered === undefined) {
+    offered = site.routes.some((r) => r.re?.test(path) && (r.methods.length === 0 || r.methods.includes(method)));
+    if (seen.size >= MAX_ANSWERS) seen.clear();
+    seen.set(key, offered);
+  }
+  return offered;
 }
+
+/** What siteOffers answered, per index read. */
+const answers = new WeakMap<SiteInfo, Map<string, boolean>>();
+/** Paths carry IDs: the answers kept per index read are bounded. */
+const MAX_ANSWERS = 4096;

@@ -159,6 +159,14 @@ describe('a site that serves the plugins’ names only', () => {
     expect(siteOffers(site, 'GET', '/tribe/events/v1/things/5')).toBe(false);
     expect(siteOffers(site, 'DELETE', '/calendar/events/v1/things/5')).toBe(false);
     expect(siteOffers(site, 'GET', '/calendar/events/v1/nothing')).toBe(false);
+    // Asked again: the same answers (kept per index read), then an index read again without the route.
+    expect(siteOffers(site, 'GET', '/calendar/events/v1/things/5')).toBe(true);
+    expect(siteOffers(site, 'DELETE', '/calendar/events/v1/things/5')).toBe(false);
+    const without = { ...site, routes: site.routes.filter((r) => !r.re?.test('/calendar/events/v1/things/5')) };
+    expect(siteOffers(without, 'GET', '/calendar/events/v1/things/5')).toBe(false);
+    expect(siteOffers(site, 'GET', '/calendar/events/v1/things/5')).toBe(true);
+    // Paths carry IDs: thousands of them are answered alike, the kept answers bounded.
+    for (let id = 0; id < 10_000; id++) expect(siteOffers(site, 'GET', `/calendar/events/v1/things/${id}`)).toBe(true);
   });
 
   it('declaredArgs and allowsBatch take the spec’s patterns and paths', () => {
