@@ -3,6 +3,7 @@
  * processes of their own, a pooled client, and the workloads.
  */
 import { fork, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Pool, request } from 'undici';
@@ -84,8 +85,11 @@ export interface GatewayProcess {
 
 /** A gateway process with these settings; `cpu()` is its own user + system CPU so far, in µs. */
 export async function gateway(upstream: string, env: Record<string, string>): Promise<GatewayProcess> {
-  const child = fork('bench/gateway-process.ts', [], {
-    execArgv: ['--import', 'tsx/esm'],
+  // As shipped (dist/, plain Node) unless BENCH_FROM=src (gateway-process.mjs).
+  const fromSrc = process.env.BENCH_FROM === 'src';
+  if (!fromSrc && !existsSync('dist/server.js')) throw new Error('no dist/: run npm run compile first (the bench scripts do), or set BENCH_FROM=src');
+  const child = fork('bench/gateway-process.mjs', [], {
+    execArgv: fromSrc ? ['--import', 'tsx/esm'] : [],
     env: { ...process.env, BENCH_UPSTREAM: upstream, PORT: '0', ADMIN_PORT: '0', LOG_LEVEL: 'info', LOG_FORMAT: 'json', RATE_LIMIT_MAX: '0', ...env },
     stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
   });

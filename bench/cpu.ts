@@ -6,7 +6,7 @@
  *
  * The sandbox and each gateway run as processes of their own, on loopback;
  * each gateway logs as shipped (info, JSON). A gateway's CPU is its own
- * `process.cpuUsage()` (bench/gateway-process.ts), read before and after the
+ * `process.cpuUsage()` (bench/gateway-process.mjs), read before and after the
  * whole measured run of a workload (after BENCH_WARMUP requests: a serving
  * process is warm), so everything it does is counted: HTTP, parsing,
  * execution, its upstream requests and their JSON, logging, metrics, timers,

@@ -52,7 +52,7 @@ interface Profile { nodes: Node[] }
 mkdirSync(dir, { recursive: true });
 const file = join(dir, `${kind}-${Date.now()}.cpuprofile`);
 writeFileSync(file, JSON.stringify(profile));
-const name = (n: Node) => `${n.callFrame.functionName || '(anonymous)'} ${n.callFrame.url.replace(/^.*node_modules\//, '').replace(/^file:\/\/.*?\/(src|bench)\//, '$1/')}`;
+const name = (n: Node) => `${n.callFrame.functionName || '(anonymous)'} ${n.callFrame.url.replace(/^.*node_modules\//, '').replace(/^file:\/\/.*?\/(src|bench|dist)\//, '$1/')}`;
 const self = new Map<string, number>();
 let busy = 0;
 for (const n of profile.nodes) {
@@ -72,7 +72,7 @@ const walk = (n: Node, seen: Set<string>): number => {
 };
 const visit = (n: Node, open: Set<string>) => {
   const k = name(n);
-  const mine = /^\S+ (src|bench)\//.test(k);
+  const mine = /^\S+ (src|bench|dist)\//.test(k);
   if (mine && !open.has(k)) inclusive.set(k, (inclusive.get(k) ?? 0) + walk(n, open));
   const next = mine ? new Set(open).add(k) : open;
   for (const c of n.children ?? []) visit(byId.get(c)!, next);
