@@ -39,6 +39,9 @@
  * own (5,000 SSE subscribers, RSS per subscriber, delays, site polls per
  * interval with 1 and with all of them). BENCH_SUBSCRIPTIONS=0 skips it.
  *
+ * The gateway is the compiled dist/ (as `npm start` runs it; the script
+ * compiles first); BENCH_FROM=src runs src/ through tsx.
+ *
  * Environment: BENCH_REQUESTS (default 100 per workload and side; W3 half),
  * BENCH_LATENCIES (default `0,30`), BENCH_BULK=0 to skip the bulk pull,
  * BENCH_CPU=0 to skip the back-to-back CPU figure, BENCH_BULK_EVENTS (10000), BENCH_BULK_LATENCY_MS (30), BENCH_BULK_PARALLEL (the gateway's
@@ -51,8 +54,10 @@ import { closeSync, mkdtempSync, openSync, readSync, rmSync, statSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Pool } from 'undici';
-import { parseConfig } from '../src/config.ts';
-import { startGateway } from '../src/server.ts';
+// The gateway as shipped (dist/, compiled: the script compiles first), unless BENCH_FROM=src (through tsx).
+const FROM_SRC = process.env.BENCH_FROM === 'src';
+const { parseConfig } = (await import(FROM_SRC ? '../src/config.ts' : '../dist/config.js')) as typeof import('../src/config.ts');
+const { startGateway } = (await import(FROM_SRC ? '../src/server.ts' : '../dist/server.js')) as typeof import('../src/server.ts');
 import { dependencyDepth, traceRequests } from '../test/helpers/round-trips.ts';
 import { walkWhileChanging, type WalkResult } from '../test/helpers/changing-walk.ts';
 
