@@ -83,13 +83,33 @@ export interface GatewayProcess {
   stop(): Promise<void>;
 }
 
+/**
+ * Which gateway the benchmarks run: the compiled `dist/`, as `npm start` and
+ * the image run it (the bench scripts compile first), unless BENCH_FROM=src
+ * (`src/` through tsx). bench/gateway-process.mjs, plain JavaScript, reads the
+ * same variable.
+ */
+export const FROM_SRC = process.env.BENCH_FROM === 'src';
+
+function checkDist(): void {
+  if (!FROM_SRC && !existsSync('dist/server.js')) throw new Error('no dist/: run npm run compile first (the bench scripts do), or set BENCH_FROM=src');
+}
+
+/** The gateway's modules in this process (bench/gateway.ts), from where FROM_SRC says. */
+export async function gatewayModules(): Promise<typeof import('../src/config.ts') & typeof import('../src/server.ts')> {
+  checkDist();
+  const [config, server] = await Promise.all([
+    import(FROM_SRC ? '../src/config.ts' : '../dist/config.js') as Promise<typeof import('../src/config.ts')>,
+    import(FROM_SRC ? '../src/server.ts' : '../dist/server.js') as Promise<typeof import('../src/server.ts')>,
+  ]);
+  return { ...config, ...server };
+}
+
 /** A gateway process with these settings; `cpu()` is its own user + system CPU so far, in µs. */
 export async function gateway(upstream: string, env: Record<string, string>): Promise<GatewayProcess> {
-  // As shipped (dist/, plain Node) unless BENCH_FROM=src (gateway-process.mjs).
-  const fromSrc = process.env.BENCH_FROM === 'src';
-  if (!fromSrc && !existsSync('dist/server.js')) throw new Error('no dist/: run npm run compile first (the bench scripts do), or set BENCH_FROM=src');
+  checkDist();
   const child = fork('bench/gateway-process.mjs', [], {
-    execArgv: fromSrc ? ['--import', 'tsx/esm'] : [],
+    execArgv: FROM_SRC ? ['--import', 'tsx/esm'] : [],
     env: { ...process.env, BENCH_UPSTREAM: upstream, PORT: '0', ADMIN_PORT: '0', LOG_LEVEL: 'info', LOG_FORMAT: 'json', RATE_LIMIT_MAX: '0', ...env },
     stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
   });

@@ -21,7 +21,8 @@
  * sandbox's answers replayed from memory, cpu-kit.ts instantSite), with the
  * REST client reading the same instant site: the sandbox takes about 20 ms a
  * page, and both processes pay more per request for idling that long (cold
- * caches), so this row is each one's cost without the wait; then W1 hot and `{ __typename }`
+ * caches), so this row is each one's cost without the wait, and then back to
+ * back (b2b: the gateway never idles at all); then W1 hot and `{ __typename }`
  * throughput at concurrency 8; then compression both ways: a 200-event answer
  * of the gateway (uncached and hot) and a 50-event page of the site, each in
  * identity, gzip and br: bytes on the wire, p50 wall time, CPU per request.
@@ -164,6 +165,7 @@ try {
     ['W1 hot, back to back', await measure(hot, W1, null)],
     // The site's wait taken away (see the header): the same read by both sides, from memory.
     ['W1 uncached, instant site', await measure(quick, W1, () => rest(instantRest))],
+    ['W1 uncached, instant, b2b', await measure(quick, W1, null)],
   ];
   const f = (n: number | null) => (n === null ? '—' : `${n.toFixed(2)} ms`);
   console.log(`\nCPU per request, ${REQUESTS} requests per workload and side, blocks of ${BLOCK}, logging at info (JSON)`);

@@ -54,12 +54,12 @@ import { closeSync, mkdtempSync, openSync, readSync, rmSync, statSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Pool } from 'undici';
-// The gateway as shipped (dist/, compiled: the script compiles first), unless BENCH_FROM=src (through tsx).
-const FROM_SRC = process.env.BENCH_FROM === 'src';
-const { parseConfig } = (await import(FROM_SRC ? '../src/config.ts' : '../dist/config.js')) as typeof import('../src/config.ts');
-const { startGateway } = (await import(FROM_SRC ? '../src/server.ts' : '../dist/server.js')) as typeof import('../src/server.ts');
+import { gatewayModules } from './cpu-kit.ts';
 import { dependencyDepth, traceRequests } from '../test/helpers/round-trips.ts';
 import { walkWhileChanging, type WalkResult } from '../test/helpers/changing-walk.ts';
+
+// The gateway as shipped (dist/, compiled: the script compiles first), unless BENCH_FROM=src (through tsx).
+const { parseConfig, startGateway } = await gatewayModules();
 
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 100);
 const LATENCIES = (process.env.BENCH_LATENCIES ?? '0,30')
