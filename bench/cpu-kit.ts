@@ -6,6 +6,7 @@ import { fork, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { Pool, request } from 'undici';
 
 export const W1 = '{ events(first: 20) { nodes { title startDate venues { title city } organizers { title } } } }';
@@ -13,9 +14,10 @@ export const TYPENAME = '{ __typename }';
 /** The legacy list's open window, as the gateway sends it. */
 export const OPEN = 'status=publish&start_date=1900-01-01%2000%3A00%3A00&end_date=9999-12-31%2023%3A59%3A59';
 
-export async function sandbox(): Promise<{ url: string; stop: () => void }> {
+/** The sandbox as a process of its own; `env` overrides its settings (SANDBOX_LATENCY_MS, 0 here). */
+export async function sandbox(env: Record<string, string> = {}): Promise<{ url: string; stop: () => void }> {
   const child = spawn(process.execPath, ['--import', 'tsx/esm', 'packages/sandbox/src/cli.ts', '--port', '0', '--db', ':memory:'], {
-    env: { ...process.env, SANDBOX_CONTROL: '0', SANDBOX_LATENCY_MS: '0', SANDBOX_JITTER_MS: '0' },
+    env: { ...process.env, SANDBOX_CONTROL: '0', SANDBOX_LATENCY_MS: '0', SANDBOX_JITTER_MS: '0', ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   return new Promise((resolve) => {
@@ -105,10 +107,14 @@ export async function gatewayModules(): Promise<typeof import('../src/config.ts'
   return { ...config, ...server };
 }
 
-/** A gateway process with these settings; `cpu()` is its own user + system CPU so far, in µs. */
-export async function gateway(upstream: string, env: Record<string, string>): Promise<GatewayProcess> {
+/**
+ * A gateway process with these settings; `cpu()` is its own user + system CPU
+ * so far, in µs. `script` another process speaking the same IPC protocol
+ * (bench/floor-process.mjs).
+ */
+export async function gateway(upstream: string, env: Record<string, string>, script = 'bench/gateway-process.mjs'): Promise<GatewayProcess> {
   checkDist();
-  const child = fork('bench/gateway-process.mjs', [], {
+  const child = fork(script, [], {
     execArgv: FROM_SRC ? ['--import', 'tsx/esm'] : [],
     env: { ...process.env, BENCH_UPSTREAM: upstream, PORT: '0', ADMIN_PORT: '0', LOG_LEVEL: 'info', LOG_FORMAT: 'json', RATE_LIMIT_MAX: '0', ...env },
     stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
@@ -152,10 +158,21 @@ export async function gql(c: { pool: Pool; path: string }, query: string): Promi
   if (r.statusCode !== 200 || body.errors) throw new Error(`gateway answered ${r.statusCode}: ${JSON.stringify(body.errors)}`);
 }
 
-/** The REST client W1 stands for: the legacy list, parsed, its fields picked. */
-export async function rest(c: { pool: Pool; path: string }): Promise<void> {
-  const r = await c.pool.request({ method: 'GET', path: `${c.path}/calendar/events/v1/events?per_page=20&page=1&${OPEN}` });
-  const body = (await r.body.json()) as { events: any[] };
+/**
+ * The REST client W1 stands for: the legacy list, parsed, its fields picked.
+ * `acceptEncoding` (none by default, as undici's `request` sends) asks the site
+ * to compress, as `fetch` and browsers do, and the body is undone here.
+ */
+export async function rest(c: { pool: Pool; path: string }, acceptEncoding?: string): Promise<void> {
+  const r = await c.pool.request({ method: 'GET', path: `${c.path}/calendar/events/v1/events?per_page=20&page=1&${OPEN}`, ...(acceptEncoding ? { headers: { 'accept-encoding': acceptEncoding } } : {}) });
+  let body: { events: any[] };
+  if (acceptEncoding) {
+    const raw = Buffer.from(await r.body.arrayBuffer());
+    const coding = r.headers['content-encoding'];
+    body = JSON.parse((coding === 'gzip' ? gunzipSync(raw) : coding === 'br' ? brotliDecompressSync(raw) : raw).toString('utf8')) as typeof body;
+  } else {
+    body = (await r.body.json()) as typeof body;
+  }
   let n = 0;
   for (const e of body.events) {
     n += String(e.title).length + String(e.start_date).length;
