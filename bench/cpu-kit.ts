@@ -158,6 +158,11 @@ export async function gql(c: { pool: Pool; path: string }, query: string): Promi
   if (r.statusCode !== 200 || body.errors) throw new Error(`gateway answered ${r.statusCode}: ${JSON.stringify(body.errors)}`);
 }
 
+/** A site body as sent (gzip, br or none), undone: what the bench's REST clients do with `accept-encoding`. */
+export function undoCoding(raw: Buffer, coding: string | string[] | undefined): Buffer {
+  return coding === 'gzip' ? gunzipSync(raw) : coding === 'br' ? brotliDecompressSync(raw) : raw;
+}
+
 /**
  * The REST client W1 stands for: the legacy list, parsed, its fields picked.
  * `acceptEncoding` (none by default, as undici's `request` sends) asks the site
@@ -165,14 +170,10 @@ export async function gql(c: { pool: Pool; path: string }, query: string): Promi
  */
 export async function rest(c: { pool: Pool; path: string }, acceptEncoding?: string): Promise<void> {
   const r = await c.pool.request({ method: 'GET', path: `${c.path}/calendar/events/v1/events?per_page=20&page=1&${OPEN}`, ...(acceptEncoding ? { headers: { 'accept-encoding': acceptEncoding } } : {}) });
-  let body: { events: any[] };
-  if (acceptEncoding) {
-    const raw = Buffer.from(await r.body.arrayBuffer());
-    const coding = r.headers['content-encoding'];
-    body = JSON.parse((coding === 'gzip' ? gunzipSync(raw) : coding === 'br' ? brotliDecompressSync(raw) : raw).toString('utf8')) as typeof body;
-  } else {
-    body = (await r.body.json()) as typeof body;
-  }
+  type Page = { events: any[] };
+  const body = acceptEncoding
+    ? (JSON.parse(undoCoding(Buffer.from(await r.body.arrayBuffer()), r.headers['content-encoding']).toString('utf8')) as Page)
+    : ((await r.body.json()) as Page);
   let n = 0;
   for (const e of body.events) {
     n += String(e.title).length + String(e.start_date).length;

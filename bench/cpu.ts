@@ -31,9 +31,8 @@
  * BENCH_WARMUP (2000 requests before each workload is measured).
  */
 import '../src/production.ts';
-import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import type { Pool } from 'undici';
-import { client, gateway, gql, instantSite, OPEN, rest, sandbox, TYPENAME, W1, type GatewayProcess } from './cpu-kit.ts';
+import { client, gateway, gql, instantSite, OPEN, rest, sandbox, TYPENAME, undoCoding, W1, type GatewayProcess } from './cpu-kit.ts';
 
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 300);
 const BLOCK = Number(process.env.BENCH_BLOCK ?? 25);
@@ -132,7 +131,7 @@ async function siteCoded(c: { pool: Pool; path: string }, encoding: string, n: n
     const raw = Buffer.concat(chunks);
     const coding = r.headers['content-encoding'];
     if ((encoding === 'identity') !== (coding === undefined)) throw new Error(`asked for ${encoding}, the site sent ${coding ?? 'identity'}`);
-    const body = coding === 'br' ? brotliDecompressSync(raw) : coding === 'gzip' ? gunzipSync(raw) : raw;
+    const body = undoCoding(raw, coding);
     if (!(JSON.parse(body.toString('utf8')) as { events?: unknown[] }).events?.length) throw new Error('the site sent no events');
     return raw.length;
   };

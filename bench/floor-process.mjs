@@ -1,7 +1,9 @@
 /**
  * Floors for W1 uncached: the least a process in the gateway's place does,
- * layer by layer, as a process of its own for bench/cpu.ts (the IPC protocol
- * of bench/gateway-process.mjs). Each takes a GraphQL POST, reads and parses
+ * layer by layer, as a process of its own for bench/floors.ts (the IPC
+ * protocol of bench/gateway-process.mjs). Plain JavaScript, started without a
+ * TypeScript loader as the compiled gateway is, so the legacy list's window
+ * (cpu-kit.ts OPEN) and the undoing of the coding are written here again. Each takes a GraphQL POST, reads and parses
  * its JSON body, asks the site for the legacy list as the gateway does (undici,
  * `accept-encoding: gzip, br`), undoes the coding, parses the page, and answers
  * W1's fields as JSON. No checks, limits, logging, metrics, cache, sessions or
@@ -25,7 +27,7 @@ import { Pool } from 'undici';
 const upstream = process.env.BENCH_UPSTREAM;
 const mode = process.env.BENCH_FLOOR ?? 'proxy';
 if (!upstream || !process.send || !['proxy', 'graphql-js', 'apollo', 'jit'].includes(mode)) {
-  console.error('bench/floor-process.mjs is started by bench/cpu.ts (BENCH_UPSTREAM, BENCH_FLOOR and an IPC channel)');
+  console.error('bench/floor-process.mjs is started by bench/floors.ts (BENCH_UPSTREAM, BENCH_FLOOR and an IPC channel)');
   process.exit(2);
 }
 const site = new URL(upstream);
@@ -37,9 +39,9 @@ const OPEN = 'status=publish&start_date=1900-01-01%2000%3A00%3A00&end_date=9999-
 async function legacyEvents(first) {
   const r = await pool.request({ method: 'GET', path: `${root}/calendar/events/v1/events?per_page=${first}&page=1&${OPEN}`, headers: { accept: 'application/json', 'accept-encoding': 'gzip, br' } });
   const raw = Buffer.from(await r.body.arrayBuffer());
+  if (r.statusCode !== 200) throw new Error(`the site answered ${r.statusCode}`);
   const coding = r.headers['content-encoding'];
   const body = coding === 'gzip' ? gunzipSync(raw) : coding === 'br' ? brotliDecompressSync(raw) : raw;
-  if (r.statusCode !== 200) throw new Error(`the site answered ${r.statusCode}`);
   return JSON.parse(body.toString('utf8')).events;
 }
 const venuesOf = (e) => (Array.isArray(e.venue) ? e.venue : e.venue ? [e.venue] : []);
