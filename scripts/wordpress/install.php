@@ -3,20 +3,24 @@
  * Installs WordPress non-interactively into the test site and seeds it
  * (scripts/wordpress/start.sh runs it with php-cli):
  *
- *   php install.php <site dir> <site url> <out.json>
+ *   php install.php <site dir> <site url> <out.json> [<plugin main file> ...]
  *
  * Creates the administrator `admin` with a fresh application password, an
  * author, post categories and tags, and posts that exercise every list filter
  * of the graph (dates, authors, categories with a child, tags, sticky,
  * formats, statuses, a password). Writes what the tests need to <out.json>
- * (inside .wordpress/, never committed).
+ * (inside .wordpress/, never committed). The plugins named after <out.json>
+ * (already unpacked into wp-content/plugins/) are activated in that order,
+ * as wp-admin would; the calendar's data is seeded through REST afterwards
+ * (test/real/seed.ts).
  */
 
-if ( PHP_SAPI !== 'cli' || count( $argv ) !== 4 ) {
-	fwrite( STDERR, "usage: php install.php <site dir> <site url> <out.json>\n" );
+if ( PHP_SAPI !== 'cli' || count( $argv ) < 4 ) {
+	fwrite( STDERR, "usage: php install.php <site dir> <site url> <out.json> [<plugin main file> ...]\n" );
 	exit( 2 );
 }
 list( , $site_dir, $site_url, $out_file ) = $argv;
+$plugin_files = array_slice( $argv, 4 );
 $parts = parse_url( $site_url );
 
 $_SERVER['HTTP_HOST']       = $parts['host'] . ( isset( $parts['port'] ) ? ':' . $parts['port'] : '' );
@@ -166,10 +170,24 @@ foreach ( $others as $what => $id ) {
 	}
 }
 
+// ---- plugins, activated as wp-admin would (their activation hooks run here)
+require_once ABSPATH . 'wp-admin/includes/plugin.php';
+$plugins = array();
+foreach ( $plugin_files as $file ) {
+	$activated = activate_plugin( $file, '', false, false );
+	if ( is_wp_error( $activated ) ) {
+		sitegraph_fail( "activating $file", $activated );
+	}
+	$data                       = get_plugin_data( WP_PLUGIN_DIR . '/' . $file, false, false );
+	$plugins[ dirname( $file ) ] = $data['Version'];
+}
+$wp_rewrite->flush_rules( false );
+
 $out = array(
 	'origin'     => untrailingslashit( home_url() ),
 	'restUrl'    => rest_url(),
 	'wpVersion'  => get_bloginfo( 'version' ),
+	'plugins'    => (object) $plugins,
 	'admin'      => array( 'id' => $admin_id, 'login' => 'admin', 'appPassword' => $app[0] ),
 	'author'     => array( 'id' => (int) $author_id, 'login' => 'author' ),
 	'categories' => array( 'uncategorized' => 1, 'news' => $news, 'local' => $local, 'sports' => $sports ),

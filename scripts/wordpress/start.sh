@@ -9,6 +9,15 @@
 #   .wordpress/site.json  REST root, users, the administrator's fresh application password, seeded IDs
 #   .wordpress/*.pid      what stop.sh stops
 # PHP's built-in server answers on 127.0.0.1. Each start is a fresh install (stop.sh runs first).
+# SITEGRAPH_WP_SHAPE picks the site (docs/real-sites.md, "The real-calendar tier"):
+#   core     WordPress 6.1 (bookworm's package) alone: the real-WordPress tier (default)
+#   tec57    WordPress 6.1 + The Events Calendar 5.7.1 + Yoast SEO 19.3 + Duplicate Post 4.5
+#   tec615   WordPress 6.8 (Debian trixie's package, scripts/wordpress/fetch-wordpress.sh) + The Events
+#            Calendar 6.15.14 (legacy interface and calendar-core)
+# The calendar shapes unpack the real plugins from SITEGRAPH_WP_PLUGINS (default ../shared/wp-plugins
+# beside the clone; their SHA256SUMS are checked) and add the mu-plugin sitegraph-rest-names.php, which
+# serves the REST API under the plugins' names or the contract's (the file wp-content/sitegraph-names).
+# SITEGRAPH_WP_WPGRAPHQL=1 adds WPGraphQL 1.8.6, WPGraphQL Yoast SEO and ql-events (tec57, for bench:real).
 # Installs Debian's packages (wordpress mariadb-server php-cli php-mysql) when something is missing;
 # `start.sh --packages-only` does only that (CI runs it before the tests).
 set -euo pipefail
@@ -16,7 +25,21 @@ set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 ROOT="$(cd "$HERE/../.." && pwd)"
 DIR="${SITEGRAPH_WP_DIR:-$ROOT/.wordpress}"
+SHAPE="${SITEGRAPH_WP_SHAPE:-core}"
+PLUGINS_SRC="${SITEGRAPH_WP_PLUGINS:-$ROOT/../shared/wp-plugins}"
 WP_SRC=/usr/share/wordpress
+case "$SHAPE" in
+  core) PLUGINS=() ;;
+  tec57)
+    PLUGINS=(the-events-calendar-5.7.1:the-events-calendar/the-events-calendar.php
+      wordpress-seo-19.3:wordpress-seo/wp-seo.php duplicate-post-4.5:duplicate-post/duplicate-post.php)
+    if [ "${SITEGRAPH_WP_WPGRAPHQL:-0}" = 1 ]; then
+      PLUGINS+=(wp-graphql-1.8.6:wp-graphql/wp-graphql.php wp-graphql-yoast-seo-4.18.1:add-wpgraphql-seo/wp-graphql-yoast-seo.php
+        ql-events-0.1.0:ql-events/ql-events.php)
+    fi ;;
+  tec615) PLUGINS=(the-events-calendar-6.15.14:the-events-calendar/the-events-calendar.php) ;;
+  *) echo "[wordpress] error: SITEGRAPH_WP_SHAPE must be core, tec57 or tec615 (got '$SHAPE')" >&2; exit 2 ;;
+esac
 export PATH="$PATH:/usr/sbin:/sbin"
 
 log() { echo "[wordpress] $*" >&2; }
@@ -41,6 +64,13 @@ if missing; then
   missing && die "packages installed but WordPress, php-mysql or MariaDB is still missing"
 fi
 [ "${1:-}" = --packages-only ] && exit 0
+if [ "$SHAPE" != core ]; then
+  [ -f "$PLUGINS_SRC/SHA256SUMS" ] || die "no plugin tarballs at $PLUGINS_SRC (set SITEGRAPH_WP_PLUGINS)"
+  (cd "$PLUGINS_SRC" && sha256sum --quiet -c SHA256SUMS) || die "$PLUGINS_SRC: SHA256SUMS does not match"
+fi
+if [ "$SHAPE" = tec615 ]; then
+  WP_SRC="$("$HERE/fetch-wordpress.sh" "${SITEGRAPH_WP_CACHE:-$ROOT/.wordpress-cache}")"
+fi
 MARIADBD="$(command -v mariadbd || command -v mysqld)"
 INSTALL_DB="$(command -v mariadb-install-db || command -v mysql_install_db)"
 CLIENT="$(command -v mariadb || command -v mysql)"
@@ -108,6 +138,15 @@ ln -s "$WP_SRC/wp-admin" "$SITE/wp-admin"
 ln -s "$WP_SRC/wp-includes" "$SITE/wp-includes"
 ln -s "$WP_SRC/wp-content/themes" "$SITE/wp-content/themes"
 ln -s "$HERE/sitegraph-test-site.php" "$SITE/wp-content/mu-plugins/sitegraph-test-site.php"
+ACTIVATE=()
+for p in "${PLUGINS[@]}"; do
+  tar -xJf "$PLUGINS_SRC/${p%%:*}.tar.xz" -C "$SITE/wp-content/plugins"
+  ACTIVATE+=("${p#*:}")
+done
+if [ "$SHAPE" != core ]; then
+  ln -s "$HERE/sitegraph-rest-names.php" "$SITE/wp-content/mu-plugins/sitegraph-rest-names.php"
+  echo "${SITEGRAPH_WP_NAMES:-plugin}" >"$SITE/wp-content/sitegraph-names"
+fi
 
 salt() { php -r 'echo bin2hex(random_bytes(32));'; }
 cat >"$SITE/wp-config.php" <<PHP
@@ -145,7 +184,7 @@ PHP
 
 log "installing WordPress"
 php -d error_reporting=E_ALL\&~E_DEPRECATED\&~E_NOTICE -d display_errors=stderr \
-  "$HERE/install.php" "$SITE" "$URL" "$DIR/site.json" >&2
+  "$HERE/install.php" "$SITE" "$URL" "$DIR/site.json" "${ACTIVATE[@]}" >&2
 
 # ---- PHP's built-in server (several workers, so parallel upstream requests do not queue)
 PHP_CLI_SERVER_WORKERS="${SITEGRAPH_WP_WORKERS:-4}" setsid php -d display_errors=0 -d log_errors=1 -d error_log="$DIR/php-errors.log" \
