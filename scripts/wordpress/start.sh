@@ -145,7 +145,7 @@ for p in "${PLUGINS[@]}"; do
 done
 if [ "$SHAPE" != core ]; then
   ln -s "$HERE/sitegraph-rest-names.php" "$SITE/wp-content/mu-plugins/sitegraph-rest-names.php"
-  echo "${SITEGRAPH_WP_NAMES:-plugin}" >"$SITE/wp-content/sitegraph-names"
+  echo plugin >"$SITE/wp-content/sitegraph-names"
 fi
 
 salt() { php -r 'echo bin2hex(random_bytes(32));'; }
@@ -197,6 +197,15 @@ for _ in $(seq 1 100); do
   sleep 0.1
 done
 http_ok "$URL/wp-json/wp/v2/posts" || { tail -20 "$DIR/php.log" >&2; die "WordPress does not answer $URL/wp-json/wp/v2/posts"; }
+if [ "$SHAPE" != core ]; then
+  log "seeding the calendar through REST"
+  (cd "$ROOT" && node --import tsx/esm "$HERE/seed-calendar.ts" "$DIR/site.json") || die "seeding failed"
+  # Seeded under the plugins' names; from here on the site serves the names asked for.
+  echo "${SITEGRAPH_WP_NAMES:-plugin}" >"$SITE/wp-content/sitegraph-names"
+  php -r '$j = json_decode(file_get_contents($argv[1]), true); $j["shape"] = $argv[2]; $j["names"] = $argv[3];
+    file_put_contents($argv[1], json_encode($j, JSON_PRETTY_PRINT | JSON_UNESCAPED_SLASHES) . "\n");' \
+    "$DIR/site.json" "$SHAPE" "${SITEGRAPH_WP_NAMES:-plugin}"
+fi
 started=1
 log "WordPress ready at $URL/wp-json/ ($DIR/site.json)"
 echo "$URL/wp-json/"
