@@ -14,6 +14,7 @@ import type { TermModel } from '../mapping/models.ts';
 import { sendWrites } from '../upstream/batch.ts';
 import { writeRequest, type Target, type WriteMethod } from '../namespaces/calendar/write-requests.ts';
 import { GatewayError } from '../errors.ts';
+import { missingObject } from '../upstream/errors.ts';
 import { run } from './engine.ts';
 import type { AnyInput, AnyModel, KindSpec } from './kinds.ts';
 import { checkBulkSize, chooseApi, needAuth, createJobs, deleteJobs, deleteManyApi, idMessage, needNamespace, targetOf, updateJobs, updateMethod, writeJob, type Job } from './plan.ts';
@@ -117,7 +118,15 @@ export async function termWrite(
     const what = `${type.toLowerCase()} ${method === 'POST' && !target ? 'create' : method === 'DELETE' ? 'delete' : 'update'}`;
     throw toGraphError(unknownError(o!.error, itemPath, `Outcome unknown: the ${what} was sent but its answer was lost (${o!.error.message}); read the ${type.toLowerCase()}s before sending it again`), known);
   }
-  if (!o!.ok) throw toGraphError(siteError(o!.error, itemPath, (param) => ['input', graphField(kind, 'legacy', param, input ?? undefined)]), known);
+  if (!o!.ok) {
+    // A missing term: real sites (TEC 5.7.1, 6.15.14) answer a 400 `rest_invalid_param` naming only
+    // `id` (the route validates the ID as an argument), which is not a problem of the input.
+    if (known !== null) {
+      const absent = missingObject(o!.error, { argument: 'id', param: 'id', label: type.toLowerCase(), id: known });
+      if (absent !== o!.error) throw absent;
+    }
+    throw toGraphError(siteError(o!.error, itemPath, (param) => ['input', graphField(kind, 'legacy', param, input ?? undefined)]), known);
+  }
   const model = legacyTerm(o!.body, type);
   const loader = kind === 'categories' ? ctx.loaders.category : ctx.loaders.tag;
   loader.clear(model.databaseId);
