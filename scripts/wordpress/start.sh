@@ -18,7 +18,8 @@
 # beside the clone; their SHA256SUMS are checked) and add the mu-plugin sitegraph-rest-names.php, which
 # serves the REST API under the plugins' names or the contract's (the file wp-content/sitegraph-names).
 # SITEGRAPH_WP_WPGRAPHQL=1 adds WPGraphQL 1.8.6, WPGraphQL Yoast SEO and ql-events (tec57, for bench:real).
-# Installs Debian's packages (wordpress mariadb-server php-cli php-mysql) when something is missing;
+# Installs Debian's packages (wordpress mariadb-server php-cli php-mysql php-curl php-xml php-mbstring; the
+# calendar and SEO plugins need the last three) when something is missing;
 # `start.sh --packages-only` does only that (CI runs it before the tests).
 set -euo pipefail
 
@@ -49,16 +50,16 @@ die() { echo "[wordpress] error: $*" >&2; exit 1; }
 missing() {
   [ -f "$WP_SRC/wp-settings.php" ] || return 0
   command -v php >/dev/null 2>&1 || return 0
-  php -r 'exit(extension_loaded("mysqli") ? 0 : 1);' 2>/dev/null || return 0
+  php -r 'exit(extension_loaded("mysqli") && extension_loaded("curl") && extension_loaded("dom") && extension_loaded("mbstring") ? 0 : 1);' 2>/dev/null || return 0
   command -v mariadbd >/dev/null 2>&1 || command -v mysqld >/dev/null 2>&1 || return 0
   command -v mariadb-install-db >/dev/null 2>&1 || command -v mysql_install_db >/dev/null 2>&1 || return 0
   return 1
 }
 if missing; then
-  [ "$(id -u)" = 0 ] || die "Debian packages missing; run as root or: apt-get install -y wordpress mariadb-server php-cli php-mysql"
-  log "installing Debian packages (wordpress mariadb-server php-cli php-mysql)"
+  [ "$(id -u)" = 0 ] || die "Debian packages missing; run as root or: apt-get install -y wordpress mariadb-server php-cli php-mysql php-curl php-xml php-mbstring"
+  pkgs=(wordpress mariadb-server php-cli php-mysql php-curl php-xml php-mbstring)
+  log "installing Debian packages (${pkgs[*]})"
   export DEBIAN_FRONTEND=noninteractive
-  pkgs=(wordpress mariadb-server php-cli php-mysql)
   apt-get install -y -qq "${pkgs[@]}" >/dev/null </dev/null \
     || { apt-get update -qq </dev/null && apt-get install -y -qq "${pkgs[@]}" >/dev/null </dev/null; }
   missing && die "packages installed but WordPress, php-mysql or MariaDB is still missing"
