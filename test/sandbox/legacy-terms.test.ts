@@ -120,7 +120,7 @@ describe('legacy categories and tags (calendar/events/v1)', () => {
   });
 
   describe('single terms', () => {
-    it('answers one term in the archive form, and unknown or other-taxonomy IDs with 404 rest_term_invalid', async () => {
+    it('answers one term in the archive form, and unknown or other-taxonomy IDs with 400 rest_invalid_param naming id', async () => {
       const rock = store().termBySlug(CATEGORY_TAX, 'rock')!;
       const r = await api.get(`${CATS}/${rock.id}`);
       expect(r.status).toBe(200);
@@ -128,8 +128,12 @@ describe('legacy categories and tags (calendar/events/v1)', () => {
       const tag = store().termBySlug(TAG_TAX, 'outdoor')!;
       for (const bad of [`${CATS}/999999`, `${CATS}/${tag.id}`, `${TAGS}/${rock.id}`]) {
         const res = await api.get(bad);
-        expect(res.status, bad).toBe(404);
-        expect(res.body).toEqual({ code: 'rest_term_invalid', message: 'Term does not exist.', data: { status: 404 } });
+        expect(res.status, bad).toBe(400);
+        expect(res.body).toMatchObject({ code: 'rest_invalid_param', data: { status: 400, params: { id: expect.any(String) } } });
+      }
+      for (const method of ['DELETE', 'POST']) {
+        const res = await api.send(method, `${CATS}/999999`, method === 'POST' ? { name: 'x' } : undefined, 'admin');
+        expect([res.status, res.body.code], method).toEqual([400, 'rest_invalid_param']);
       }
     });
   });
@@ -187,7 +191,7 @@ describe('legacy categories and tags (calendar/events/v1)', () => {
       r = await api.send('PUT', `${TAGS}/${created.id}`, { slug: 'very-sunny' }, 'admin');
       expect(r.body.slug).toBe('very-sunny');
       expect((await api.send('POST', `${TAGS}/${created.id}`, { name: 'x' }, 'author')).status).toBe(403);
-      expect((await api.send('PATCH', `${TAGS}/999999`, { name: 'x' }, 'admin')).status).toBe(404);
+      expect((await api.send('PATCH', `${TAGS}/999999`, { name: 'x' }, 'admin')).status).toBe(400); // the ID check comes before the callback
     });
 
     it('deletes for good, answering with the term as it was, and unlinks it from events', async () => {
@@ -200,8 +204,8 @@ describe('legacy categories and tags (calendar/events/v1)', () => {
       expect(r.body).toMatchObject({ id: created.id, name: 'Doomed', count: 1 });
       expect(store().term(created.id)).toBeUndefined();
       expect(store().termIdsOf(e.id, CATEGORY_TAX)).not.toContain(created.id);
-      expect((await api.get(`${CATS}/${created.id}`)).status).toBe(404);
-      expect((await api.send('DELETE', `${CATS}/${created.id}`, undefined, 'admin')).status).toBe(404);
+      expect((await api.get(`${CATS}/${created.id}`)).status).toBe(400);
+      expect((await api.send('DELETE', `${CATS}/${created.id}`, undefined, 'admin')).status).toBe(400);
     });
   });
 });

@@ -202,7 +202,17 @@ function writeArgs(tx: Taxonomy): Args {
 function termRoutes(tx: Taxonomy): RouteDecl[] {
   // Creating, editing and deleting terms is `manage_categories` (editors and administrators).
   const manage = (req: RestRequest) => can(req.user, 'manage_categories');
-  const id: Args = { id: { type: 'integer', required: true, description: `the ${tx.hierarchical ? 'event category' : 'event tag'} term ID` } };
+  // TEC checks the ID is a term of the taxonomy before the callback (as `is_event_id` does for events): an
+  // unknown ID, or another taxonomy's, is 400 rest_invalid_param naming `id` on GET, EDIT and DELETE, as
+  // the real 5.7.1 and 6.15.14 answer (test/real/differential.test.ts).
+  const id: Args = {
+    id: {
+      type: 'integer',
+      required: true,
+      description: `the ${tx.hierarchical ? 'event category' : 'event tag'} term ID`,
+      validate: (_v, req) => isTermId(tx.taxonomy)(req.urlParams.id, req),
+    },
+  };
   return [
     {
       namespace: NS,
