@@ -11,7 +11,7 @@ export default defineConfig({
   },
   test: {
     include: ['test/**/*.test.ts'],
-    exclude: ['test/routes/**', 'test/wordpress/**', 'node_modules/**'],
+    exclude: ['test/routes/**', 'test/wordpress/**', 'test/real/**', 'node_modules/**'],
     globalSetup: ['test/global-setup.ts'],
     setupFiles: ['test/setup-file.ts'],
     testTimeout: 30_000,
