@@ -148,8 +148,10 @@ class LegacyEvent extends LegacyPost implements EventModel {
   get costDetails(): CostDetailsModel | null {
     return this.cost_ === undefined ? (this.cost_ = costDetails(this.o.cost_details)) : this.cost_;
   }
+  /** The legacy read shows the event's permalink as `website` when it has none (5.7.1 and 6.15.14): that is no website. */
   get website(): string | null {
-    return str(this.o.website);
+    const website = str(this.o.website);
+    return website && website !== str(this.o.url) ? website : null;
   }
   get showMap(): boolean | null {
     return bool(this.o.show_map);
