@@ -16,8 +16,10 @@ import type { EventsWhere, PostChangesWhere } from '../generated/graphql.ts';
 import { luxonZone, toSiteLocal } from '../mapping/dates.ts';
 import type { EventModel, TermModel } from '../mapping/models.ts';
 import type { PostModel } from '../mapping/platform-models.ts';
-import type { SiteInfo } from '../upstream/discovery.ts';
+import { CORE_NS, type SiteInfo } from '../upstream/discovery.ts';
+import { inertArg } from '../upstream/inert.ts';
 import { otherCopy } from '../namespaces/calendar/choose.ts';
+import { calendarRelease } from '../namespaces/calendar/where.ts';
 
 export interface ObjectFilter<M> {
   /** Only these IDs, when the filter names them. */
@@ -45,8 +47,13 @@ const EVENT_REFUSED: Partial<Record<keyof EventsWhere, string>> = {
   postParent: 'events do not carry their parent',
 };
 
-/** Filters read from calendar-core/v1's copy of an event. */
-const CORE_ONLY: readonly (keyof EventsWhere)[] = ['virtual', 'inSeries', 'seriesIds'];
+/**
+ * Filters read from calendar-core/v1's copy of an event, with the parameter of
+ * its events list each one is: where the site declares that parameter without
+ * applying it (upstream/inert.ts), the copy's field says nothing either, and
+ * the filter is refused as `events` refuses it.
+ */
+const CORE_ONLY: Readonly<Partial<Record<keyof EventsWhere, string>>> = { virtual: 'virtual', ticketed: 'ticketed', inSeries: 'in_series', seriesIds: 'series' };
 
 const given = (v: unknown) => v !== undefined && v !== null;
 
@@ -106,8 +113,14 @@ function termIdsOf(m: EventModel, kind: 'categories' | 'tags'): { ids: number[];
 export function eventFilter(site: SiteInfo, where: EventsWhere | null | undefined): ObjectFilter<EventModel> {
   const w = where ?? {};
   for (const [k, why] of Object.entries(EVENT_REFUSED)) if (given(w[k as keyof EventsWhere])) refuse(k, why);
-  if (!site.hasCore) {
-    for (const k of CORE_ONLY) if (given(w[k])) throw GatewayError.badInput(`events: where.${k} needs calendar-core/v1, which this site does not offer`, { arguments: [`where.${k}`] });
+  for (const [k, param] of Object.entries(CORE_ONLY)) {
+    if (!given(w[k as keyof EventsWhere])) continue;
+    if (!site.hasCore) throw GatewayError.badInput(`events: where.${k} needs calendar-core/v1, which this site does not offer`, { arguments: [`where.${k}`] });
+    const inert = inertArg(site, 'GET', `/${CORE_NS}/events`, param);
+    if (inert) {
+      const release = calendarRelease(site);
+      throw GatewayError.badInput(`events: where.${k} cannot be used on this site (${release}): ${inert.why}`, { arguments: [`where.${k}`], release });
+    }
   }
   const strict = w.strictDates === true;
   const checks: ((ctx: Context, m: EventModel) => boolean | Promise<boolean>)[] = [];

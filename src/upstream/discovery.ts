@@ -9,6 +9,7 @@ import { isJson, obj, str, num, type Json } from '../mapping/json.ts';
 import type { UpstreamSession } from './client.ts';
 import type { RouteInfo, SiteInfo, SiteNames } from '../mapping/site-models.ts';
 import { NAMESPACE_RENAMES, ROUTE_RENAMES, SPEC_NAMES, isUnder, pluginNamespaceOf, siteNames, specNamespace } from './names.ts';
+import { inertArgs } from './inert.ts';
 
 /** The root index's route, said once: the request below and the route table's row (namespaces/route-table.ts). */
 export const ROOT_INDEX = { method: 'GET', path: '/', label: 'GET /' } as const;
@@ -142,10 +143,14 @@ function gmtZone(offset: number | null): string {
 /**
  * The argument names the site declares for `method` on the route `pattern`, or
  * null when the index does not describe that endpoint (then nothing can be checked).
+ * An argument the release declares but does not apply on this site (inert.ts)
+ * is left out: sending it would answer as if it were not declared.
  */
 export function declaredArgs(site: SiteInfo, method: string, pattern: string): ReadonlySet<string> | null {
   const names = site.routes.find((r) => r.pattern === pattern)?.args[method];
-  return names ? new Set(names) : null;
+  if (!names) return null;
+  const inert = new Set(inertArgs(site, method, pattern).map((r) => r.arg));
+  return new Set(inert.size ? names.filter((n) => !inert.has(n)) : names);
 }
 
 /** Whether `method path` may go through /batch/v1 on this site. */

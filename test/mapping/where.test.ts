@@ -87,6 +87,70 @@ const tec615 = declaring(['calendar/events/v1', 'calendar-core/v1'], {
   '/calendar-core/v1/events': CORE_615, '/calendar-core/v1/venues': PLACES, '/calendar-core/v1/organizers': PLACES,
 });
 
+/** 6.15.14 with Event Tickets active: its root index lists tribe/tickets/v1, so both lists apply `ticketed`. */
+const tec615Tickets = parseIndex({ ...(tec615.raw as object), namespaces: [...tec615.namespaces, 'tribe/tickets/v1'] });
+const SERIES_ARGS = ['event_post_id', 'order', 'orderby', 'page', 'per_page', 'search', 'status', 'ticketed'];
+const withSeries = (namespaces: string[]) => declaring(namespaces, { '/calendar/events/v1/events': LEGACY_615, '/calendar-core/v1/events': CORE_615, '/calendar-core/v1/series': SERIES_ARGS });
+
+/** The error `f` throws (undefined when it does not). */
+function thrown(f: () => unknown): (Error & { extensions?: Record<string, unknown> }) | undefined {
+  try {
+    f();
+  } catch (e) {
+    return e as Error & { extensions?: Record<string, unknown> };
+  }
+  return undefined;
+}
+
+describe('inert arguments: declared, not applied (upstream/inert.ts)', () => {
+  it('refuses ticketed, true and false, on 6.15 without Event Tickets, naming the argument, both lists, the release and why', () => {
+    for (const ticketed of [true, false]) {
+      const err = thrown(() => planEvents(tec615, { ticketed }));
+      expect(err, String(ticketed)).toMatchObject({
+        extensions: {
+          code: 'BAD_USER_INPUT',
+          arguments: ['where.ticketed'],
+          routes: ['GET /calendar/events/v1/events', 'GET /calendar-core/v1/events'],
+          release: 'The Events Calendar 6.15 or later (calendar-core/v1 present)',
+        },
+      });
+      expect(err!.message).toContain('GET /calendar/events/v1/events and GET /calendar-core/v1/events declare ticketed but do not apply it');
+      expect(err!.message).toContain('Event Tickets is not active on the site (its root index lists no tribe/tickets/v1)');
+      // Not the undeclared wording: the routes do declare it.
+      expect(err!.message).not.toContain('does not declare');
+    }
+    // Whatever else is asked and whichever list is preferred.
+    expect(() => planEvents(tec615, { ticketed: true, startsAfter: '2027-03-01T00:00:00Z' }, null, 'core')).toThrow(/where\.ticketed/);
+    expect(() => planEvents(tec615, { ticketed: true }, { field: 'TITLE' })).toThrow(/GET \/calendar-core\/v1\/events declares ticketed but does not apply it/);
+  });
+
+  it('names both reasons when one argument is undeclared and another inert', () => {
+    const err = thrown(() => planEvents(tec615, { ticketed: true, virtual: true }));
+    expect(err?.extensions).toMatchObject({ arguments: expect.arrayContaining(['where.ticketed', 'where.virtual']) });
+    expect(err!.message).toMatch(/GET \/calendar-core\/v1\/events does not declare virtual.*declares ticketed but does not apply it/);
+    expect(err!.message).toContain('WordPress ignores an argument a route does not declare');
+  });
+
+  it('applies ticketed, true and false, once the index lists tribe/tickets/v1', () => {
+    expect(planEvents(tec615Tickets, { ticketed: true })).toMatchObject({ iface: 'legacy', query: { ticketed: true } });
+    expect(planEvents(tec615Tickets, { ticketed: false }, null, 'core')).toMatchObject({ iface: 'core', query: { ticketed: false } });
+  });
+
+  it('keeps 5.7\'s refusal as an undeclared argument: its legacy list does not declare ticketed', () => {
+    const err = thrown(() => planEvents(tec57, { ticketed: true }));
+    expect(err?.extensions).toMatchObject({ arguments: ['where.ticketed'], routes: ['GET /calendar/events/v1/events'], release: expect.stringMatching(/before 6\.0/) });
+    expect(err!.message).toContain('GET /calendar/events/v1/events does not declare ticketed');
+    expect(err!.message).not.toContain('Event Tickets');
+  });
+
+  it('refuses the series list\'s ticketed the same way, and applies it with Event Tickets', () => {
+    const err = thrown(() => planSeries(withSeries(['calendar/events/v1', 'calendar-core/v1']), { ticketed: false }));
+    expect(err?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', arguments: ['where.ticketed'], routes: ['GET /calendar-core/v1/series'] });
+    expect(err!.message).toContain('GET /calendar-core/v1/series declares ticketed but does not apply it: Event Tickets is not active');
+    expect(planSeries(withSeries(['calendar/events/v1', 'calendar-core/v1', 'tribe/tickets/v1']), { ticketed: false }).query).toEqual({ ticketed: false });
+  });
+});
+
 describe('the site declares what is sent', () => {
   it('refuses on 5.7 the date bounds and ticketed its legacy list does not declare, naming the route and release', () => {
     for (const where of [{ startsAfter: '2027-03-01T00:00:00Z' }, { startsBefore: '2027-03-01T00:00:00Z' }, { endsAfter: '2027-03-01T00:00:00Z' }, { endsBefore: '2027-03-01T00:00:00Z' }, { ticketed: true }, { ticketed: false }, { strictDates: true }]) {
@@ -103,7 +167,7 @@ describe('the site declares what is sent', () => {
   });
 
   it('serves on 6.15 what either list declares, from the list that declares it', () => {
-    expect(planEvents(tec615, { startsAfter: '2027-03-01T00:00:00Z', ticketed: true })).toMatchObject({ iface: 'legacy', query: { starts_after: '2027-03-01 00:00:00', ticketed: true } });
+    expect(planEvents(tec615Tickets, { startsAfter: '2027-03-01T00:00:00Z', ticketed: true })).toMatchObject({ iface: 'legacy', query: { starts_after: '2027-03-01 00:00:00', ticketed: true } });
     // A legacy-only argument the core list lacks, with a preference for core: still the legacy list.
     expect(planEvents(tec615, { hasGeolocation: true }, null, 'core').iface).toBe('legacy');
     expect(planEvents(tec615, {}, { field: 'TITLE' }).iface).toBe('core');

@@ -33,7 +33,8 @@ describe('calendar-core/v1 events (read)', () => {
   };
 
   beforeAll(async () => {
-    sb = await testSandbox({ anchor: '2026-06-01', tec: '6.17' });
+    // Event Tickets active, so `ticketed` filters (without it, every release ignores it: tickets.test.ts).
+    sb = await testSandbox({ anchor: '2026-06-01', tec: '6.17', tickets: true });
     api = restClient(sb);
   });
   afterAll(() => sb.close());

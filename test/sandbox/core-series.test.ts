@@ -21,7 +21,8 @@ describe('calendar-core/v1 series', () => {
     ).map((r) => r.id);
 
   beforeAll(async () => {
-    sb = await testSandbox({ anchor: '2026-06-01' });
+    // Event Tickets active, so `ticketed` filters (without it the list ignores it: tickets.test.ts).
+    sb = await testSandbox({ anchor: '2026-06-01', tickets: true });
     api = restClient(sb);
   });
   afterAll(() => sb.close());

@@ -4,7 +4,7 @@ import type { Context } from '../../src/context.ts';
 import { eventFilter, postFilter, statusPasses } from '../../src/subscriptions/filter.ts';
 import type { EventModel } from '../../src/mapping/models.ts';
 import type { PostModel } from '../../src/mapping/platform-models.ts';
-import type { SiteInfo } from '../../src/upstream/discovery.ts';
+import { parseIndex, type SiteInfo } from '../../src/upstream/discovery.ts';
 
 const site = { timezone: 'America/New_York', hasCore: true, hasLegacy: true } as SiteInfo;
 const legacyOnly = { ...site, hasCore: false } as SiteInfo;
@@ -56,6 +56,40 @@ describe('event filters', () => {
     } catch (err) {
       expect((err as { extensions: unknown }).extensions).toMatchObject({ code: 'BAD_USER_INPUT', arguments: ['where.virtual'] });
     }
+  });
+});
+
+describe('ticketed, as events refuses it (upstream/inert.ts)', () => {
+  /** TEC 6.15.14's calendar-core events list, which declares ticketed; Event Tickets active or not. */
+  const tec615 = (tickets: boolean) => parseIndex({
+    namespaces: ['tribe/events/v1', 'tec/v1', ...(tickets ? ['tribe/tickets/v1'] : [])],
+    timezone_string: 'America/New_York',
+    routes: { '/tec/v1/events': { namespace: 'tec/v1', methods: ['GET'], endpoints: [{ methods: ['GET'], args: { ticketed: {}, featured: {} } }] } },
+  });
+
+  it('is refused, true and false, where Event Tickets is not active, naming the argument, the release and why', () => {
+    for (const ticketed of [true, false]) {
+      let err: unknown;
+      try {
+        eventFilter(tec615(false), { ticketed });
+      } catch (e) {
+        err = e;
+      }
+      expect(err, String(ticketed)).toMatchObject({ extensions: { code: 'BAD_USER_INPUT', arguments: ['where.ticketed'], release: expect.stringMatching(/6\.15 or later/) } });
+      expect((err as Error).message).toContain('Event Tickets is not active on the site');
+    }
+    // Other calendar-core filters are unaffected.
+    expect(() => eventFilter(tec615(false), { featured: true })).not.toThrow();
+  });
+
+  it('filters on the calendar-core copy\'s flag where Event Tickets is active', async () => {
+    const f = eventFilter(tec615(true), { ticketed: true });
+    expect(await f.fields(ctx, event({ source: 'core', ticketed: true }))).toBe(true);
+    expect(await f.fields(ctx, event({ source: 'core', ticketed: false }))).toBe(false);
+  });
+
+  it('needs calendar-core/v1, whose copies alone carry it, as events does', () => {
+    expect(() => eventFilter(legacyOnly, { ticketed: true })).toThrow(/where\.ticketed needs calendar-core\/v1/);
   });
 });
 

@@ -13,14 +13,15 @@ export function sandboxBanner(sb: RunningSandbox): string {
   for (const c of x.powerAutomate) lines.push(`  automation-b "${c.name}" (as ${c.user}): access_token=${c.accessToken ?? ''}`);
   if (x.aggregatorImports.length) lines.push('aggregator imports:');
   for (const i of x.aggregatorImports) lines.push(`  ${i.importId} ${i.status}${i.nextBatchHash ? ` batch_hash=${i.nextBatchHash}` : ''}${i.locked ? ' (locked)' : ''}`);
-  // The real-site behaviours the options choose (options.ts: tec, names, wrongPassword, calendarBatchable).
+  // The real-site behaviours the options choose (options.ts: tec, names, wrongPassword, calendarBatchable, tickets).
   const o = sb.site.options;
   lines.push(`acts as: ${describeRelease(o.tec)}`);
   lines.push(`namespace names: ${describeNames(o.names)}`);
   lines.push(
     `calendar-core writes ${o.calendarBatchable && o.batchable ? '' : 'not '}batchable; ` +
       `wrong application password ${o.wrongPassword === 'error' ? '401 incorrect_password (WordPress 6.8)' : 'treated as anonymous (WordPress 6.1)'}; ` +
-      `undeclared arguments dropped${o.strictArgs ? ' and printed' : ''} (request log: undeclared)`,
+      `undeclared arguments dropped${o.strictArgs ? ' and printed' : ''} (request log: undeclared); ` +
+      `Event Tickets ${o.tickets ? 'active (tribe/tickets/v1 listed, ticketed applied)' : 'not active (ticketed declared, refused or ignored)'}`,
   );
   lines.push(`nonces (with Basic auth): ${x.nonces.views}, ${x.nonces.wizard}, ${sb.origin}/wp-admin/admin-ajax.php?action=rest-nonce`);
   return lines.join('\n');

@@ -1,5 +1,5 @@
 /**
- * `npm run sandbox -- [--port <p>] [--db <file|:memory:>] [--host <h>]`: runs the
+ * `npm run sandbox -- [--port <p>] [--db <file|:memory:>] [--host <h>] [--tickets <1|0>]`: runs the
  * sandbox site alone, prints its REST root and credentials, stops cleanly on
  * SIGINT/SIGTERM. Other options come from `SANDBOX_*` variables (`--help`).
  * A bad flag or value is one line and exit code 2; a taken port one line and 1.
@@ -15,11 +15,11 @@ const CLI_PORT = 8080;
 const FLAGS: FlagSpec[] = [...SANDBOX_SETTINGS.flatMap((s) => (s.flag ? [{ name: s.flag }] : [])), { name: 'help', short: 'h', boolean: true }];
 
 function sandboxHelp(): string {
-  const arg: Record<string, string> = { port: '<n>', host: '<address>', db: '<file|:memory:>' };
+  const arg: Record<string, string> = { port: '<n>', host: '<address>', db: '<file|:memory:>', tickets: '<1|0>' };
   const flags = SANDBOX_SETTINGS.filter((s) => s.flag).map((s) => [`--${s.flag} ${arg[s.flag!] ?? '<value>'}`, s.env ?? '', s.meaning]);
   const env = SANDBOX_SETTINGS.filter((s) => s.env).map((s) => [s.env!, sandboxSettingDefault(s), s.meaning]);
   return [
-    'usage: npm run sandbox -- [--port <n>] [--db <file|:memory:>] [--host <address>]',
+    'usage: npm run sandbox -- [--port <n>] [--db <file|:memory:>] [--host <address>] [--tickets <1|0>]',
     '',
     'Runs the sandbox site (a WordPress-style REST API with demo data) alone and prints its',
     'REST root and credentials. By default the database is in memory: every start serves the',

@@ -105,6 +105,15 @@ export const sandboxOptionsSchema = z.object({
    */
   tec: z.enum(['5.7', '6.15', '6.17']).default('6.15'),
   /**
+   * Event Tickets is active (`SANDBOX_TICKETS=1`, `--tickets 1`; docs/sandbox.md
+   * "Event Tickets"): the root index lists `tribe/tickets/v1` and the event and
+   * series lists apply `ticketed`. Default off, on every release: as on a real
+   * site without the plugin, the lists still declare `ticketed`, the legacy one
+   * refuses `ticketed=1` (400 `rest_invalid_param`) and ignores `ticketed=0`,
+   * and calendar-core/v1 ignores it.
+   */
+  tickets: z.boolean().default(false),
+  /**
    * The names the namespaces are served under (`SANDBOX_NAMES`; docs/sandbox.md
    * "Names"): `spec` (default) the spec's (`calendar/events/v1`, ...); `plugin`
    * the plugins' own (`tribe/events/v1`, `tec/v1`, `yoast/v1`, `wp/v2`, ...),
@@ -189,6 +198,7 @@ export const SANDBOX_SETTINGS: readonly SandboxSetting[] = [
   { key: 'batchable', env: 'SANDBOX_BATCHABLE', kind: 'bool', meaning: '0: mark no route allow_batch' },
   { key: 'calendarBatchable', env: 'SANDBOX_CALENDAR_BATCHABLE', kind: 'bool', meaning: '1: mark the calendar-core/v1 writes allow_batch' },
   { key: 'tec', env: 'SANDBOX_TEC', kind: 'string', meaning: 'the release the site acts as: 5.7 (WordPress 6.1 + TEC 5.7.1, no calendar-core), 6.15 (TEC 6.15.14) or 6.17; each declares its own arguments' },
+  { key: 'tickets', env: 'SANDBOX_TICKETS', flag: 'tickets', kind: 'bool', meaning: '1: Event Tickets active: tribe/tickets/v1 in the root index, ticketed applied by the event and series lists (0: declared, but refused or ignored, as on a site without it)' },
   { key: 'names', env: 'SANDBOX_NAMES', kind: 'string', meaning: "namespace names: spec (calendar/events/v1, ...), plugin (the plugins' own: tribe/events/v1, tec/v1, yoast/v1, wp/v2, ...) or both" },
   { key: 'strictArgs', env: 'SANDBOX_STRICT_ARGS', kind: 'bool', meaning: '1: print every undeclared argument dropped on stderr (the request log always records them)' },
   { key: 'wrongPassword', env: 'SANDBOX_WRONG_PASSWORD', kind: 'string', meaning: 'a wrong application password: error (401, WordPress 6.8) or anonymous (WordPress 6.1)', shown: 'error (SANDBOX_TEC=5.7: anonymous)' },

@@ -8,6 +8,7 @@
 import type { EventsOrderBy, EventsWhere, PlacesWhere, PostStatus, SeriesWhere, TermsOrderBy, TermsWhere } from '../../generated/graphql.ts';
 import { GatewayError } from '../../errors.ts';
 import { declaredArgs, type SiteInfo } from '../../upstream/discovery.ts';
+import { inertArg, type InertArg } from '../../upstream/inert.ts';
 import type { QueryValue } from '../../upstream/client.ts';
 import { toSiteLocal } from '../../mapping/dates.ts';
 import { chooseInterface, type Refusal } from './choose.ts';
@@ -66,7 +67,10 @@ export function calendarRelease(site: SiteInfo): string {
   return legacy.has('starts_after') ? 'The Events Calendar 6.0 to 6.14 (no calendar-core/v1)' : 'The Events Calendar before 6.0 (such as 5.7)';
 }
 
-/** The parameters of `d` its list route does not declare (none when the index lists no arguments). */
+/**
+ * The parameters of `d` its list route does not declare, or declares without
+ * applying them on this site (upstream/inert.ts); none when the index lists no arguments.
+ */
 function undeclared(site: SiteInfo, kind: string, d: Draft): string[] {
   const declared = declaredArgs(site, 'GET', listRoute(d.iface, kind));
   if (!declared) return [];
@@ -120,12 +124,29 @@ function refused(site: SiteInfo, kind: string, drafts: Record<Iface, Draft>, r: 
   }
 }
 
-/** The BAD_USER_INPUT for arguments no offered list route declares. */
+/**
+ * The BAD_USER_INPUT for arguments no offered list route applies: each route
+ * either does not declare them, or declares them without applying them on this
+ * site (upstream/inert.ts, whose reason the message gives).
+ */
 function refusal(site: SiteInfo, kind: string, refusals: readonly { draft: Draft; params: string[] }[]): GatewayError {
   const args = [...new Set(refusals.flatMap((r) => r.params.map((p) => r.draft.origin[p] ?? p)))];
-  const why = refusals.map((r) => `GET ${listRoute(r.draft.iface, kind)} does not declare ${r.params.join(', ')}`).join('; ');
+  const undeclaredWhy: string[] = [];
+  const inert = new Map<InertArg, string[]>();
+  for (const r of refusals) {
+    const route = listRoute(r.draft.iface, kind);
+    const missing: string[] = [];
+    for (const p of r.params) {
+      const row = inertArg(site, 'GET', route, p);
+      if (row) inert.set(row, [...(inert.get(row) ?? []), `GET ${route}`]);
+      else missing.push(p);
+    }
+    if (missing.length) undeclaredWhy.push(`GET ${route} does not declare ${missing.join(', ')}`);
+  }
+  const inertWhy = [...inert].map(([row, routes]) => `${routes.join(' and ')} declare${routes.length > 1 ? '' : 's'} ${row.arg} but do${routes.length > 1 ? '' : 'es'} not apply it: ${row.why}`);
+  const because = undeclaredWhy.length ? 'WordPress ignores an argument a route does not declare, so the gateway' : 'The gateway';
   return GatewayError.badInput(
-    `${kind}: ${args.join(', ')} cannot be applied on this site (${calendarRelease(site)}): ${why}. WordPress ignores an argument a route does not declare, so the gateway refuses it rather than answer an unfiltered list`,
+    `${kind}: ${args.join(', ')} cannot be applied on this site (${calendarRelease(site)}): ${[...undeclaredWhy, ...inertWhy].join('; ')}. ${because} refuses it rather than answer an unfiltered list`,
     { arguments: args, routes: refusals.map((r) => `GET ${listRoute(r.draft.iface, kind)}`), release: calendarRelease(site) },
   );
 }

@@ -8,6 +8,7 @@ import { servedNamespaces, specNamespace } from '../names.ts';
 import type { Origin, Settings, Site } from '../capabilities.ts';
 import { argForIndex } from '../rest/arg-index.ts';
 import type { ArgSchema, RouteDecl, RouteTable } from '../rest/types.ts';
+import { TICKETS_NAMESPACE } from './tickets.ts';
 
 /** Every namespace of both spec documents, in the order the spec lists them. */
 export const NAMESPACES = [
@@ -28,6 +29,16 @@ export const NAMESPACES = [
   'facet/v1',
   'core/v2',
 ] as const;
+
+/**
+ * Namespaces of plugins outside both spec documents, listed as an active
+ * plugin registers them: Event Tickets' (the `tickets` option), served as its
+ * namespace index alone, since what the gateway reads of it is its presence
+ * (docs/sandbox.md "Event Tickets"). One name under every `names` option.
+ */
+function plugins(site: Settings): string[] {
+  return site.options.tickets ? [TICKETS_NAMESPACE] : [];
+}
 
 export function routeData(site: Origin & Settings, decl: RouteDecl): Record<string, unknown> {
   const data: Record<string, unknown> = {
@@ -76,7 +87,7 @@ export function rootRoutes(site: Site & RouteTable): RouteDecl[] {
             page_for_posts: 0,
             page_on_front: 0,
             show_on_front: 'posts',
-            namespaces: servedNamespaces(NAMESPACES.filter((ns) => !site.options.disable.includes(ns)), site.options.names),
+            namespaces: [...servedNamespaces(NAMESPACES.filter((ns) => !site.options.disable.includes(ns)), site.options.names), ...plugins(site)],
             authentication: {
               'application-passwords': { endpoints: { authorization: `${site.origin}/wp-admin/authorize-application.php` } },
             },
@@ -91,7 +102,7 @@ export function rootRoutes(site: Site & RouteTable): RouteDecl[] {
     ],
   };
   // One index per name served (the `names` option): `GET /tribe/events/v1` lists the plugin-named copies.
-  const indexes: RouteDecl[] = servedNamespaces(NAMESPACES, site.options.names).map((ns) => ({
+  const indexes: RouteDecl[] = [...servedNamespaces(NAMESPACES, site.options.names), ...plugins(site)].map((ns) => ({
     namespace: ns,
     path: `/${ns}`,
     endpoints: [

@@ -13,7 +13,9 @@
  * unchecked: an unparsable date, an unknown `orderby`/`order` or status is
  * ignored, an unknown venue matches nothing, and `categories`/`tags` filter
  * nothing ("73 of 73 events with categories=3", real-site-behaviour.md). As
- * TEC 6.17 they are validated and the terms filter.
+ * TEC 6.17 they are validated and the terms filter. On every release
+ * `ticketed` filters only with Event Tickets active (the `tickets` option,
+ * ../tickets.ts); without it the list answers every event.
  *
  * A create needs a title, a start and an end (or a duration): TEC's event
  * repository refuses a postarr without them, and TC answers its 500. An update
@@ -45,6 +47,7 @@ import {
 import { cannotCreate, type EntityKind } from './entity.ts';
 import { geoFilter } from './listing.ts';
 import { leaveOccurrenceNotice, takeOccurrenceNotice } from './notices.ts';
+import { ticketedFilter } from '../tickets.ts';
 
 const listArgs: Record<string, ArgSchema> = {
   start_date: dateTimeArg('start_date', 'Limit events to those starting after the specified date.'),
@@ -102,7 +105,8 @@ function find(req: RestRequest, statuses: string[]): EventPost[] {
     organizers: ids('organizer'),
     featured: flag('featured'),
     postParent: p.post_parent as number | undefined,
-    ticketed: flag('ticketed'),
+    // Declared on every release, applied only with Event Tickets (the `tickets` option).
+    ticketed: ticketedFilter(req.site, flag('ticketed')),
     hasGeoloc: flag('has_geoloc'),
     geo: loc.geo,
     inSeries: flag('in_series'),

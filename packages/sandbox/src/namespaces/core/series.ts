@@ -17,6 +17,7 @@ import { NS } from './entity.ts';
 import { experimental } from './experimental.ts';
 import { collectionResult, listStatuses } from './listing.ts';
 import { reprSource } from './source.ts';
+import { ticketedFilter } from '../tickets.ts';
 
 function findSeries(req: RestRequest): PostRow[] {
   const { store } = req.site;
@@ -30,11 +31,13 @@ function findSeries(req: RestRequest): PostRow[] {
   }
   const wanted = p.event_post_id as number[] | undefined;
   const needle = typeof p.search === 'string' ? p.search.toLowerCase() : '';
+  // Declared on every release, applied only with Event Tickets (the `tickets` option), as the event lists.
+  const ticketed = ticketedFilter(req.site, p.ticketed as boolean | undefined);
   const list = store.posts(SERIES, listStatuses(req)).filter((s) => {
     if (!canRead(s, req.user, (cap) => can(req.user, cap))) return false;
     const events = members.get(s.id) ?? [];
     if (wanted?.length && !events.some((e) => wanted.includes(e.id))) return false;
-    if (p.ticketed !== undefined && events.some((e) => e.meta.ticketed) !== p.ticketed) return false;
+    if (ticketed !== undefined && events.some((e) => e.meta.ticketed) !== ticketed) return false;
     if (needle && !`${s.title} ${stripTags(s.content)}`.toLowerCase().includes(needle)) return false;
     return true;
   });

@@ -9,6 +9,7 @@ import { CATEGORY_TAX, ORGANIZER, TAG_TAX, VENUE } from '../../calendar/model.ts
 import type { ArgSchema, RestRequest } from '../../rest/types.ts';
 import { checkParams, isIntegerLike, parseList } from '../../rest/validate.ts';
 import type { Clock } from '../../capabilities.ts';
+import { supportsTicketed } from '../tickets.ts';
 import { organizerWriteArgs, pageArgs, statusArg, venueWriteArgs, type Args } from './args.ts';
 import {
   isEmptyRef, isImage, isNumber, isPlainObject, isPositiveIntList, isPostOfType, isPostStatus, isString, isTime, isTimezone, isUrl,
@@ -97,7 +98,8 @@ export function eventArchiveArgs(site: Clock): Args {
     },
     // Checked in the callback: an invalid parent is `rest-invalid-event-id` (calendar-upstream.md §1.2).
     post_parent: { type: 'integer', description: 'Events should be filtered by their post_parent being the specified one.' },
-    ticketed: { type: 'boolean', description: 'Filter events with or without tickets.' },
+    // TEC's `supports_ticketed`: `ticketed=1` needs Event Tickets (the `tickets` option).
+    ticketed: { type: 'boolean', description: 'Filter events with or without tickets.', validate: supportsTicketed },
   };
 }
 

@@ -13,6 +13,7 @@ import type { QueryValue } from './add-query-arg.ts';
 import { currentRestUrl, postArchive } from './archive.ts';
 import { defaultEndDate, defaultStartDate } from './event-args.ts';
 import { ANY_STATUSES, isEditor } from './post-status.ts';
+import { ticketedFilter } from '../tickets.ts';
 
 const DATE_ARGS = ['start_date', 'end_date', 'starts_before', 'starts_after', 'ends_before', 'ends_after'] as const;
 type DateArg = (typeof DATE_ARGS)[number];
@@ -93,7 +94,8 @@ export function eventArchive(req: RestRequest): RestResult {
     organizers: sent('organizer') ? (p.organizer as number[]) : undefined,
     featured: sent('featured') ? Boolean(p.featured) : undefined,
     postParent: sent('post_parent') ? Number(p.post_parent) : undefined,
-    ticketed: sent('ticketed') ? Boolean(p.ticketed) : undefined,
+    // Without Event Tickets only `ticketed=0` gets here (its validator refuses 1), and the query drops it.
+    ticketed: ticketedFilter(site, sent('ticketed') ? Boolean(p.ticketed) : undefined),
     // `geoloc=false` filters nothing (ECP only acts on a truthy value).
     hasGeoloc: p.geoloc === true ? true : undefined,
     geo,
