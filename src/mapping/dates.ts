@@ -83,6 +83,12 @@ export function toSiteLocal(value: string, zone: string): string | null {
   return d.setZone(luxonZone(zone) ?? 'utc').toFormat(SQL);
 }
 
+/** A `Y-m-d H:i:s` in `zone` -> the same instant as `Y-m-d H:i:s` in UTC (null when it is no date). */
+export function siteLocalToUtc(local: string, zone: string): string | null {
+  const d = DateTime.fromISO(local.trim().replace(' ', 'T'), { zone: luxonZone(zone) ?? 'utc' });
+  return d.isValid ? d.toUTC().toFormat(SQL) : null;
+}
+
 /** Seconds between two UTC `Y-m-d H:i:s` strings. */
 export function secondsBetween(startUtc: string | null | undefined, endUtc: string | null | undefined): number | null {
   if (!startUtc || !endUtc) return null;

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CATEGORY_TAX, EVENT, TAG_TAX, VENUE, type EventMeta, type EventPost, type VenueMeta } from '../../packages/sandbox/src/calendar/model.ts';
 import type { RunningSandbox } from '../../packages/sandbox/src/server.ts';
 import { restClient, testSandbox, type RestClient } from '../helpers/sandbox.ts';
+import { localToUtc, utcToLocal } from '../../packages/sandbox/src/dates.ts';
 
 const EVENTS = '/calendar/events/v1/events';
 
@@ -139,12 +140,13 @@ describe('legacy events (calendar/events/v1)', () => {
       const loose = await api.get(`${EVENTS}?per_page=50&start_date=${q(later)}&end_date=${q(e.meta.endDate.slice(0, 10))}`);
       expect(loose.body.rest_url).toContain(`start_date=${e.meta.startDate.slice(0, 10)} 00:00:00`);
       expect(loose.body.rest_url).toContain(`end_date=${e.meta.endDate.slice(0, 10)} 23:59:59`);
+      // Strict bounds are read as UTC and moved into the site's zone, as 6.15.14 does.
       const strict = await api.get(`${EVENTS}?per_page=50&strict_dates=true&start_date=${q(later)}&end_date=${q(e.meta.endDate.slice(0, 10))}`);
-      expect(strict.body.rest_url).toContain(`start_date=${later}`);
-      expect(strict.body.rest_url).toContain(`end_date=${e.meta.endDate.slice(0, 10)} 00:00:00`);
+      expect(strict.body.rest_url).toContain(`start_date=${utcToLocal(later, tz())}`);
+      expect(strict.body.rest_url).toContain(`end_date=${utcToLocal(`${e.meta.endDate.slice(0, 10)} 00:00:00`, tz())}`);
       const looseIds = await collectIds(`${EVENTS}?start_date=${q(later)}&end_date=${q(e.meta.endDate.slice(0, 10))}`);
       expect(looseIds).toContain(e.id);
-      const strictIds = await collectIds(`${EVENTS}?strict_dates=true&start_date=${q(later)}&end_date=${q(`${e.meta.endDate.slice(0, 10)} 23:59:59`)}`);
+      const strictIds = await collectIds(`${EVENTS}?strict_dates=true&start_date=${q(localToUtc(later, tz()))}&end_date=${q(localToUtc(`${e.meta.endDate.slice(0, 10)} 23:59:59`, tz()))}`);
       expect(strictIds).not.toContain(e.id);
     });
 

@@ -114,6 +114,26 @@ describe('legacy interface as strict as the real site (real-site-behaviour.md)',
     });
   });
 
+  describe('a strict end in the year 9999', () => {
+    it('east of UTC, bounds a strict list at now (6.15.14 moves it past the year 9999); 9998 and a lax list are whole', async () => {
+      const east = await testSandbox({ ...PINNED, timezone: 'Europe/Paris' });
+      try {
+        const paris = restClient(east);
+        const list = async (query: string) => (await paris.get(`${EVENTS}?per_page=1&start_date=${q('1900-01-01 00:00:00')}&${query}`)).body.total as number;
+        const all = await list(`end_date=${q('9998-12-31 23:59:59')}&strict_dates=1`);
+        const upToNow = await list(`end_date=${q('2026-11-22 20:09:38')}&strict_dates=1`);
+        expect(upToNow).toBeLessThan(all);
+        expect(await list(`end_date=${q('9999-12-31 23:59:59')}&strict_dates=1`)).toBe(upToNow);
+        expect(await list(`end_date=${q('9999-12-31 23:59:59')}`)).toBe(all);
+      } finally {
+        await east.close();
+      }
+      // West of UTC the move stays within the year.
+      const west = async (query: string) => (await api.get(`${EVENTS}?per_page=1&start_date=${q('1900-01-01 00:00:00')}&${query}`)).body.total as number;
+      expect(await west(`end_date=${q('9999-12-31 23:59:59')}&strict_dates=1`)).toBe(await west(`end_date=${q('9998-12-31 23:59:59')}&strict_dates=1`));
+    });
+  });
+
   describe('3. include= forces the default window', () => {
     it('ignores the given dates: past and far-future events are not found, and rest_url shows the forced window', async () => {
       const past = await createEvent({ title: 'Include past probe', start_date: '2026-09-20 10:00:00', end_date: '2026-09-20 12:00:00' });

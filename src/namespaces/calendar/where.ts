@@ -10,7 +10,7 @@ import { GatewayError } from '../../errors.ts';
 import { declaredArgs, type SiteInfo } from '../../upstream/discovery.ts';
 import { inertArg, type InertArg } from '../../upstream/inert.ts';
 import type { QueryValue } from '../../upstream/client.ts';
-import { toSiteLocal } from '../../mapping/dates.ts';
+import { siteLocalToUtc, toSiteLocal } from '../../mapping/dates.ts';
 import { chooseInterface, type Refusal } from './choose.ts';
 import type { CalendarKind } from './served.ts';
 import { NAMESPACE, PREFIX, TYPE_OF, type Iface } from './vocabulary.ts';
@@ -206,9 +206,12 @@ const DATE_KEYS: readonly (readonly ['startDate' | 'endDate' | 'startsBefore' | 
  * dates the legacy list covers only yesterday to +24 months, and one date alone
  * keeps the default of the other. The epoch is refused as "not a date"
  * (docs/sandbox.md, "As strict as the real site"; docs/graph.md, "How reads go upstream"); these two are accepted.
+ * The end is short of the year 9999: with `strict_dates`, 6.15.14 moves a bound by the site's UTC
+ * offset, and a site east of UTC pushed 9999-12-31 23:59:59 into the year 10000, which it took as
+ * "now" (a strict list silently ended today).
  */
 export const OPEN_START = '1900-01-01 00:00:00';
-export const OPEN_END = '9999-12-31 23:59:59';
+export const OPEN_END = '9998-12-31 23:59:59';
 
 /**
  * Without `strict_dates` the legacy list widens `start_date` to the start of
@@ -216,6 +219,16 @@ export const OPEN_END = '9999-12-31 23:59:59';
  * (docs/graph.md, "How reads go upstream"). calendar-core/v1 takes times exactly, so the
  * gateway widens them itself: one meaning whichever interface answers.
  */
+/**
+ * With `strict_dates`, the legacy list of 6.15.14 reads each bound as UTC and moves it into the
+ * site's zone before filtering (its `rest_url` echoes `ends_after=… 11:00:00` for `10:00:00` in
+ * Europe/Paris), so a site-local bound sent as it is lands off by the site's UTC offset. Sending the
+ * bound's UTC time makes the site's move land it where it was meant.
+ */
+function strictLegacy(local: string, site: SiteInfo): string {
+  return siteLocalToUtc(local, site.timezone) ?? local;
+}
+
 function widen(param: string, local: string): string {
   return `${local.slice(0, 10)} ${param === 'start_date' ? '00:00:00' : '23:59:59'}`;
 }
@@ -253,7 +266,7 @@ export function planEvents(site: SiteInfo, where: EventsWhere = {}, orderBy?: Ev
       const v = where[k];
       if (v === undefined || v === null) continue;
       const local = localDate(v, `where.${k}`, site);
-      put(p, iface === 'core' && !strict ? widen(p, local) : local, `where.${k}`);
+      put(p, iface === 'core' && !strict ? widen(p, local) : iface === 'legacy' && strict ? strictLegacy(local, site) : local, `where.${k}`);
     }
     copy(where, put, [['search', 'search'], ['featured', 'featured'], ['postParent', 'post_parent'], ['ticketed', 'ticketed'], ['venueIds', 'venue'], ['organizerIds', 'organizer']]);
   };

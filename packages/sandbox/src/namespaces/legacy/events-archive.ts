@@ -3,7 +3,7 @@
  * TEC `Archive_Event::get`). The query vars become shared EventCriteria; the
  * filtering itself is calendar/query.ts's.
  */
-import { endOfDay, parseLooseDate, startOfDay } from '../../dates.ts';
+import { endOfDay, nowIn, parseLooseDate, parseSql, startOfDay, toSql, zoneOf } from '../../dates.ts';
 import { legacyEvent, legacyRestUrl } from '../../calendar/legacy-repr.ts';
 import { EVENT } from '../../calendar/model.ts';
 import { findEvents, paginate, type EventCriteria } from '../../calendar/query.ts';
@@ -27,6 +27,17 @@ function filterBoolean(v: unknown): boolean {
 }
 
 /**
+ * A strict bound as 6.15.14 takes it: read as UTC and moved into the site's zone (its `rest_url`
+ * echoes `ends_after=2026-12-02 11:00:00` for `10:00:00` in Europe/Paris). A bound the move pushes
+ * past the year 9999 is no date to PHP, and the list silently bounds at "now" instead
+ * (`strict_dates=1&end_date=9999-12-31 23:59:59` east of UTC). Both seen on the real plugin.
+ */
+function strictBound(local: string, tz: string, now: Date): string {
+  const moved = parseSql(local, 'utc').setZone(zoneOf(tz));
+  return moved.year > 9999 ? nowIn(now, tz) : toSql(moved);
+}
+
+/**
  * The date bounds in effect. Without `strict_dates` they widen to whole days:
  * `start_date` to the start of its day, every other bound to the end of its
  * day. Given `starts_*`/`ends_*`, the defaulted `start_date`/`end_date` drop out.
@@ -40,7 +51,7 @@ function dateBounds(req: RestRequest): Partial<Record<DateArg, string>> {
   for (const name of DATE_ARGS) {
     if (p[name] === undefined || p[name] === null) continue;
     const local = parseLooseDate(p[name], site.timezone, now)!;
-    out[name] = strict ? local : name === 'start_date' ? startOfDay(local) : endOfDay(local);
+    out[name] = strict ? strictBound(local, site.timezone, now) : name === 'start_date' ? startOfDay(local) : endOfDay(local);
   }
   if (DATE_ARGS.slice(2).some((n) => req.sent.has(n))) {
     if (!req.sent.has('start_date')) delete out.start_date;
