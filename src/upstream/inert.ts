@@ -18,8 +18,11 @@ export interface InertArg {
   readonly method: string;
   /** The routes that declare it, in the spec's names (as `SiteInfo.routes` keeps them). */
   readonly routes: readonly string[];
-  /** The namespace (spec name) whose presence in the root index's `namespaces` means the argument is applied. */
-  readonly appliedWith: string;
+  /**
+   * The namespace (spec name) whose presence in the root index's `namespaces` means the argument is
+   * applied; null where nothing in the index can show it, so the argument is never relied on.
+   */
+  readonly appliedWith: string | null;
   /** Why the argument is not applied without it, for the refusal's message. */
   readonly why: string;
 }
@@ -43,6 +46,26 @@ export const INERT_ARGS: readonly InertArg[] = [
       'Event Tickets is not active on the site (its root index lists no tribe/tickets/v1): ' +
       'the legacy list refuses ticketed=1 ("Event Tickets plugin is not activated.") and ignores ticketed=0, and calendar-core/v1 ignores ticketed',
   },
+  // The legacy list hands geoloc, geoloc_lat and geoloc_lng to Events Calendar Pro, which does the
+  // filtering ("Requires Events Calendar Pro.", their own descriptions in the index). Without Pro,
+  // 5.7.1 and 6.15.14 answer every event for geoloc=1 and for a point. Pro adds no namespace the
+  // gateway could check (the index looks the same with it), so these are never relied on.
+  ...(['geoloc', 'geoloc_lat', 'geoloc_lng'] as const).map((arg) => ({
+    arg,
+    method: 'GET',
+    routes: ['/calendar/events/v1/events'],
+    appliedWith: null,
+    why: `The Events Calendar leaves ${arg} to Events Calendar Pro ("Requires Events Calendar Pro."), which the root index cannot show, and without Pro answers every event`,
+  })),
+  {
+    // calendar-core/v1's venue and organizer lists of 6.15.14 declare only_with_upcoming and answer
+    // a place with no events at all alike with and without it; the legacy lists apply it.
+    arg: 'only_with_upcoming',
+    method: 'GET',
+    routes: ['/calendar-core/v1/venues', '/calendar-core/v1/organizers'],
+    appliedWith: null,
+    why: 'calendar-core/v1 answers places without upcoming events alike with and without only_with_upcoming (seen on 6.15.14)',
+  },
 ];
 
 type Index = Pick<SiteInfo, 'namespaces' | 'routes'>;
@@ -55,7 +78,9 @@ type Index = Pick<SiteInfo, 'namespaces' | 'routes'>;
 export function inertArgs(site: Index, method: string, pattern: string): readonly InertArg[] {
   const declared = site.routes.find((r) => r.pattern === pattern)?.args[method];
   if (!declared) return [];
-  return INERT_ARGS.filter((r) => r.method === method && r.routes.includes(pattern) && declared.includes(r.arg) && !site.namespaces.includes(r.appliedWith));
+  return INERT_ARGS.filter(
+    (r) => r.method === method && r.routes.includes(pattern) && declared.includes(r.arg) && (r.appliedWith === null || !site.namespaces.includes(r.appliedWith)),
+  );
 }
 
 /** The row that makes `arg` inert on `method pattern` of `site`, or null when the site applies it or does not declare it. */

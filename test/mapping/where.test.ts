@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseIndex } from '../../src/upstream/discovery.ts';
+import type { GatewayError } from '../../src/errors.ts';
 import type { EventsWhere } from '../../src/generated/graphql.ts';
 import { OPEN_END, OPEN_START, planEvents, planPlaces, planSeries, planTerms } from '../../src/namespaces/calendar/where.ts';
 
@@ -169,9 +170,21 @@ describe('the site declares what is sent', () => {
   it('serves on 6.15 what either list declares, from the list that declares it', () => {
     expect(planEvents(tec615Tickets, { startsAfter: '2027-03-01T00:00:00Z', ticketed: true })).toMatchObject({ iface: 'legacy', query: { starts_after: '2027-03-01 00:00:00', ticketed: true } });
     // A legacy-only argument the core list lacks, with a preference for core: still the legacy list.
-    expect(planEvents(tec615, { hasGeolocation: true }, null, 'core').iface).toBe('legacy');
+    expect(planEvents(tec615, { categoryIds: [3] }, null, 'core').iface).toBe('legacy');
     expect(planEvents(tec615, {}, { field: 'TITLE' }).iface).toBe('core');
     expect(planEvents(tec615, { featured: true }, null, 'core').iface).toBe('core');
+  });
+
+  it('refuses the legacy list\'s geolocation filters, which only Events Calendar Pro applies, naming the argument and why', () => {
+    for (const where of [{ hasGeolocation: true }, { geolocation: { latitude: 48.8, longitude: 2.3 } }]) {
+      try {
+        planEvents(tec615, where);
+        expect.unreachable();
+      } catch (err) {
+        expect((err as GatewayError).extensions).toMatchObject({ code: 'BAD_USER_INPUT', arguments: [`where.${Object.keys(where)[0]}`] });
+        expect((err as Error).message).toContain('Events Calendar Pro');
+      }
+    }
   });
 
   it('refuses on 6.15 the calendar-core filters its list does not declare', () => {

@@ -56,10 +56,7 @@ const KEPT: Kept[] = [
     why: "6.15.14 serves no calendar-core series, calendar-embed or occurrence-notice routes; the sandbox's 6.15 serves the contract's (a follow-up: take them out of 6.15 in release.ts, with the gateway's series tests moved to 6.17)",
   },
   // ---- filters
-  { where: /^(filter \| \/calendar\/events\/v1\/events geoloc(_lat|_lng)? |shape \| legacy events, geoloc=1 )\|/, why: 'the legacy list declares geoloc, geoloc_lat and geoloc_lng, but only Events Calendar Pro applies them: without it the real list ignores them; the sandbox applies them as a site with Pro, which the gateway\'s hasGeolocation relies on' },
-  { where: /^filter \| \/calendar\/events\/v1\/events post_parent \| \.code: real "rest_invalid_param", sandbox "rest-invalid-event-id"$/, why: "post_parent=0: both refuse with 400, the real site in the argument's validation (rest_invalid_param naming post_parent), the sandbox in its callback; left to the concurrent change of legacy/event-args.ts" },
   { where: /^filter \| \/calendar(-core)?\/(events\/)?v1\/(venues|organizers) [a-z_]+ \| \.order: /, why: 'venues and organizers: the same set on both; the real lists order by post date, newest first (ties as MySQL returns them), the sandbox by title' },
-  { shapes: ['tec615'], where: /^shape \| core events, orderby=bogus \| \.types\[0\]\.tags: real "\[\]", sandbox \["number"\]$/, why: 'an unknown orderby (unchecked on 6.15) falls back to another order on each side, so the first event differs' },
   // ---- writes
   { where: /^write \| legacy create \| \.excerpt: real "<p>An excerpt<\/p>", sandbox "An excerpt"$/, why: 'the real legacy event renders its excerpt through wpautop; the sandbox answers it as stored' },
 ];

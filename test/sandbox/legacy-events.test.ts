@@ -4,7 +4,7 @@
  */
 import { DateTime } from 'luxon';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CATEGORY_TAX, EVENT, TAG_TAX, VENUE, type EventMeta, type EventPost, type VenueMeta } from '../../packages/sandbox/src/calendar/model.ts';
+import { CATEGORY_TAX, EVENT, TAG_TAX, VENUE, type EventMeta, type EventPost } from '../../packages/sandbox/src/calendar/model.ts';
 import type { RunningSandbox } from '../../packages/sandbox/src/server.ts';
 import { restClient, testSandbox, type RestClient } from '../helpers/sandbox.ts';
 import { localToUtc, utcToLocal } from '../../packages/sandbox/src/dates.ts';
@@ -279,27 +279,24 @@ describe('legacy events (calendar/events/v1)', () => {
       expect((await collectIds(`${EVENTS}?ticketed=0`)).sort()).toEqual(all.filter((e) => listed(e) && inWindow(e)).map((e) => e.id).sort());
     });
 
-    it('filters by venue geolocation, and needs geoloc_lat and geoloc_lng together', async () => {
-      const venues = new Map(sb.site.store.posts<VenueMeta>(VENUE).map((v) => [v.id, v.meta]));
-      const geo = await collectEvents(`${EVENTS}?geoloc=true`);
-      expect(geo.length).toBeGreaterThan(0);
-      expect(geo.length).toBeLessThan(all.filter((e) => listed(e) && inWindow(e)).length);
-      for (const e of geo) expect([e.venue].flat().some((v: any) => v.geo_lat !== undefined)).toBe(true);
-      const paris = await collectEvents(`${EVENTS}?geoloc_lat=48.8566&geoloc_lng=2.3522`);
-      expect(paris.length).toBeGreaterThan(0);
-      for (const e of paris) expect([e.venue].flat().some((v: any) => venues.get(v.id)?.city === 'Paris')).toBe(true);
-      for (const query of ['geoloc_lat=48.8', 'geoloc_lng=2.35']) {
-        const r = await api.get(`${EVENTS}?${query}`);
-        expect(r.status, query).toBe(400);
-        expect(r.body.code).toBe('rest_invalid_param');
-      }
+    it('takes geoloc, geoloc_lat and geoloc_lng and filters nothing by them, as without Events Calendar Pro', async () => {
+      const every = (await collectEvents(EVENTS)).map((e) => e.id);
+      expect((await collectEvents(`${EVENTS}?geoloc=true`)).map((e) => e.id)).toEqual(every);
+      expect((await collectEvents(`${EVENTS}?geoloc=1&geoloc_lat=48.8566&geoloc_lng=2.3522`)).map((e) => e.id)).toEqual(every);
+      // One coordinate alone is taken too (200), and geoloc's echo carries both, empty when not given.
+      for (const query of ['geoloc_lat=48.8', 'geoloc_lng=2.35']) expect((await api.get(`${EVENTS}?${query}`)).status, query).toBe(200);
+      const echo = await api.get(`${EVENTS}?per_page=1&geoloc=1`);
+      expect(echo.body.rest_url).toContain('&geoloc=1&geoloc_lat&geoloc_lng&');
+      expect((await api.get(`${EVENTS}?per_page=1&geoloc_lat=48.8`)).body.rest_url).not.toContain('geoloc');
     });
 
-    it('refuses a post_parent that is not an event with rest-invalid-event-id', async () => {
+    it('refuses a post_parent that is not an event (0, a venue, a missing ID) as an invalid parameter, as 5.7.1 and 6.15.14 do', async () => {
       const venueId = sb.site.store.posts(VENUE)[0]!.id;
-      const r = await api.get(`${EVENTS}?post_parent=${venueId}`);
-      expect(r.status).toBe(400);
-      expect(r.body.code).toBe('rest-invalid-event-id');
+      for (const parent of [0, venueId, 999_999]) {
+        const r = await api.get(`${EVENTS}?post_parent=${parent}`);
+        expect(r.status, String(parent)).toBe(400);
+        expect(r.body).toMatchObject({ code: 'rest_invalid_param', data: { params: { post_parent: 'Invalid parameter.' } } });
+      }
       const ok = await api.get(`${EVENTS}?post_parent=${all[0]!.id}`);
       expect(ok.status).toBe(200);
       expect(ok.body.total).toBe(0);

@@ -61,11 +61,11 @@ describe('inert arguments in the root index', () => {
     expect(inertArgs(stripped, 'GET', '/calendar-core/v1/events')).toEqual([]);
   });
 
-  it('every row names routes of the contract in its names, a namespace and a reason', () => {
+  it('every row names routes of the contract in its names, a namespace (or none, where the index cannot show it) and a reason', () => {
     const spec = new Set(readSpecRoutes().map((r) => `${r.method} ${specPath(r.path)}`));
     for (const row of INERT_ARGS) {
       for (const r of row.routes) expect(spec.has(`${row.method} ${r}`), `${row.method} ${r}`).toBe(true);
-      expect(row.appliedWith).toMatch(/^[a-z-]+\/[a-z0-9-]+(\/[a-z0-9-]+)*$/);
+      if (row.appliedWith !== null) expect(row.appliedWith).toMatch(/^[a-z-]+\/[a-z0-9-]+(\/[a-z0-9-]+)*$/);
       expect(row.why).toContain(row.arg);
     }
   });

@@ -114,7 +114,9 @@ function find(req: RestRequest, statuses: string[]): EventPost[] {
     relatedTo: p.related_to as number | undefined,
     recurring: flag('recurring'),
     virtual: flag('virtual'),
-    orderby: inEnum('orderby', orderArgs.orderby!.enum!, 'event_date'),
+    // Omitted: the declared default, the start date. Unknown (unchecked on 6.15): 6.15.14 falls back
+    // to WP_Query's own default, the publication date.
+    orderby: p.orderby === undefined ? 'event_date' : inEnum('orderby', orderArgs.orderby!.enum!, 'date'),
     order: inEnum<'ASC' | 'DESC'>('order', orderArgs.order!.enum!, 'ASC'),
   });
 }

@@ -32,7 +32,8 @@ function criteria(req: RestRequest, statuses: string[]): PlaceCriteria {
     search: (p.search as string | undefined) || undefined,
     event: p.event as number | undefined,
     hasEvents: p.has_events as boolean | undefined,
-    onlyWithUpcoming: p.only_with_upcoming as boolean | undefined,
+    // 6.15.14 declares it and answers a place with no events alike with and without it; 6.17 applies it.
+    onlyWithUpcoming: req.site.options.tec === '6.15' ? undefined : (p.only_with_upcoming as boolean | undefined),
   };
 }
 

@@ -5,7 +5,7 @@
  */
 import { DateTime } from 'luxon';
 import { SQL, zoneOf } from '../../dates.ts';
-import { CATEGORY_TAX, ORGANIZER, TAG_TAX, VENUE } from '../../calendar/model.ts';
+import { CATEGORY_TAX, EVENT, ORGANIZER, TAG_TAX, VENUE } from '../../calendar/model.ts';
 import type { ArgSchema, RestRequest } from '../../rest/types.ts';
 import { checkParams, isIntegerLike, parseList } from '../../rest/validate.ts';
 import type { Clock } from '../../capabilities.ts';
@@ -33,9 +33,9 @@ export function defaultEndDate(site: Clock): string {
   return DateTime.fromJSDate(site.now(), { zone: 'utc' }).plus({ months: 24 }).toFormat(SQL);
 }
 
-/** Needs its twin: `geoloc_lat` without `geoloc_lng` (or the reverse) is refused. */
-function coordinate(other: string, description: string): ArgSchema {
-  return { description, validate: (v, req: RestRequest) => isNumber(v) && req.params[other] !== undefined && req.params[other] !== '' };
+/** A number; one alone is accepted (5.7.1 and 6.15.14 answer 200 for `geoloc_lat` without `geoloc_lng`). */
+function coordinate(description: string): ArgSchema {
+  return { description, validate: (v) => isNumber(v) };
 }
 
 export function eventArchiveArgs(site: Clock): Args {
@@ -87,17 +87,22 @@ export function eventArchiveArgs(site: Clock): Args {
     },
     featured: { type: 'boolean', description: 'Events should be filtered by their featured status' },
     status: statusArg('event'),
-    geoloc: { type: 'boolean', description: 'Events should be filtered by whether their venue has geolocation data' },
-    geoloc_lat: coordinate('geoloc_lng', 'Events should be filtered by their venue latitude location, must also provide geoloc_lng'),
-    geoloc_lng: coordinate('geoloc_lat', 'Events should be filtered by their venue longitude location, must also provide geoloc_lat'),
+    geoloc: { type: 'boolean', description: 'Requires Events Calendar Pro. Events should be filtered by whether their venue has geolocation data' },
+    geoloc_lat: coordinate('Requires Events Calendar Pro. Events should be filtered by their venue latitude location, must also provide geoloc_lng'),
+    geoloc_lng: coordinate('Requires Events Calendar Pro. Events should be filtered by their venue longitude location, must also provide geoloc_lat'),
     include: {
       description: 'Include events with one of the post IDs specified in the array of CSV list, date filters will be ignored.',
       items: { type: 'integer' },
       validate: isPositiveIntList,
       sanitize: toIntList,
     },
-    // Checked in the callback: an invalid parent is `rest-invalid-event-id` (calendar-upstream.md §1.2).
-    post_parent: { type: 'integer', description: 'Events should be filtered by their post_parent being the specified one.' },
+    // The contract says rest-invalid-event-id; 5.7.1 and 6.15.14 refuse a parent that is no event (0,
+    // a venue, a missing ID) in validation: 400 rest_invalid_param naming post_parent.
+    post_parent: {
+      type: 'integer',
+      description: 'Events should be filtered by their post_parent being the specified one.',
+      validate: (v, req: RestRequest) => isNumber(v) && req.site.store.post(Number(v))?.type === EVENT,
+    },
     // TEC's `supports_ticketed`: `ticketed=1` needs Event Tickets (the `tickets` option).
     ticketed: { type: 'boolean', description: 'Filter events with or without tickets.', validate: supportsTicketed },
   };
