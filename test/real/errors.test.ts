@@ -140,10 +140,9 @@ describe.each(realSites())('$label', (site: RealSite) => {
       expect(sent).toBe(0);
     });
 
-    // docs/real-sites.md: NAMESPACE_UNAVAILABLE names the contract's namespace in extensions.namespace,
-    // as the route gate's does on 6.15. The series plan's own refusal (planSeries in
-    // src/namespaces/calendar/where.ts) leaves it out.
-    it.fails('series: NAMESPACE_UNAVAILABLE carries extensions.namespace', async () => {
+    // NAMESPACE_UNAVAILABLE names the contract's namespace in extensions.namespace, the series plan's
+    // own refusal (a site without calendar-core) as the route gate's does on 6.15.
+    it('series: NAMESPACE_UNAVAILABLE carries extensions.namespace', async () => {
       const r = await g.gql(`{ series(first: 5) { nodes { databaseId } } }`, undefined, admin);
       expect(r.errors?.[0]?.extensions).toMatchObject({ code: 'NAMESPACE_UNAVAILABLE', namespace: 'calendar-core/v1' });
     });

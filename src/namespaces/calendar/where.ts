@@ -345,7 +345,7 @@ export interface TermPlan extends ListPlan {
 
 /** Lists of categories or tags (spec A3; the legacy interface has the only term routes). */
 export function planTerms(site: SiteInfo, kind: 'categories' | 'tags', where: TermsWhere = {}, orderBy?: TermsOrderBy | null): TermPlan {
-  if (!site.hasLegacy) throw new GatewayError('NAMESPACE_UNAVAILABLE', `${kind}: the site's term routes are in ${LEGACY}, which this site does not offer`);
+  if (!site.hasLegacy) throw new GatewayError('NAMESPACE_UNAVAILABLE', `${kind}: the site's term routes are in ${LEGACY}, which this site does not offer`, { namespace: LEGACY });
   if (kind === 'tags' && set(where, 'parent')) throw GatewayError.badInput('tags: where.parent applies to categories only', { arguments: ['where.parent'] });
   const parent = where.parent ?? null;
   if (parent !== null && (!Number.isInteger(parent) || parent < 0)) throw GatewayError.badInput(`categories: where.parent must be a term ID or 0, got ${parent}`, { arguments: ['where.parent'] });
@@ -361,7 +361,7 @@ export function planTerms(site: SiteInfo, kind: 'categories' | 'tags', where: Te
 
 /** Lists of series (spec B4; calendar-core/v1 only). */
 export function planSeries(site: SiteInfo, where: SeriesWhere = {}, orderBy?: EventsOrderBy | null): ListPlan {
-  if (!site.hasCore) throw new GatewayError('NAMESPACE_UNAVAILABLE', `series: series are served by ${CORE}, which this site does not offer`);
+  if (!site.hasCore) throw new GatewayError('NAMESPACE_UNAVAILABLE', `series: series are served by ${CORE}, which this site does not offer`, { namespace: CORE });
   const statuses = where.status ?? [];
   const bad = statuses.filter((s) => !CORE_STATUSES.includes(s));
   if (bad.length) throw GatewayError.badInput(`series: where.status ${bad.join(', ')} cannot be listed (allowed: ${CORE_STATUSES.join(', ')})`, { arguments: ['where.status'] });
