@@ -5,6 +5,7 @@
  * passed off as filtered: a filter the site declares but ignores (an inert argument) shows here as
  * a set that does not match.
  */
+import { DateTime } from 'luxon';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminAuth, allPublished, realSites, rest, startRealGateway, type RealGateway, type RealSite } from './kit.ts';
 
@@ -23,16 +24,19 @@ interface Case {
 const venueId = (e: any): number | null => (e.venue && typeof e.venue === 'object' && 'id' in e.venue ? e.venue.id : null);
 const orgIds = (e: any): number[] => (Array.isArray(e.organizer) ? e.organizer.map((o: any) => o.id) : []);
 const pad = (n: number) => String(n).padStart(2, '0');
+/** The zone install.php gives the sites. */
+const SITE_ZONE = 'Europe/Paris';
 /**
- * A site-local time `offset` days from today, as the site writes dates, as an RFC 3339 instant
- * (CET: the seeded range after late October), and the end of its day: without `strictDates` the
- * graph's bounds other than `startDate` mean whole days (docs/graph.md), as the legacy list has them.
+ * A site-local time `offset` days from today, as the site writes dates, as an RFC 3339 instant (with
+ * the site's offset on that day), and the end of its day: without `strictDates` the graph's bounds
+ * other than `startDate` mean whole days (docs/graph.md), as the legacy list has them.
  */
 function at(offset: number, time = '00:00:00'): { local: string; iso: string; endOfDay: string } {
   const now = new Date();
   const d = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + offset));
   const day = `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}`;
-  return { local: `${day} ${time}`, iso: `${day}T${time}+01:00`, endOfDay: `${day} 23:59:59` };
+  const iso = DateTime.fromISO(`${day}T${time}`, { zone: SITE_ZONE }).toISO({ suppressMilliseconds: true })!;
+  return { local: `${day} ${time}`, iso, endOfDay: `${day} 23:59:59` };
 }
 
 function cases(site: RealSite, events: any[]): Case[] {
