@@ -272,7 +272,8 @@ describe('declaredArgs under the plugins’ names (The Events Calendar 5.7.1, do
   });
 
   it('answers for the spec’s pattern', () => {
-    expect([...(declaredArgs(site, 'GET', '/calendar/events/v1/events') ?? [])].sort()).toEqual(LIST);
+    // Less the arguments the list declares but leaves to Events Calendar Pro (src/upstream/inert.ts).
+    expect([...(declaredArgs(site, 'GET', '/calendar/events/v1/events') ?? [])].sort()).toEqual(LIST.filter((a) => !a.startsWith('geoloc')));
     expect([...(declaredArgs(site, 'DELETE', '/calendar/events/v1/events/(?P<id>\\d+)') ?? [])]).toEqual(['id']);
     expect([...(declaredArgs(site, 'GET', '/core/v2/posts') ?? [])]).toEqual(['context', 'page', 'per_page', 'search']);
     expect(declaredArgs(site, 'GET', '/tribe/events/v1/events')).toBeNull();
