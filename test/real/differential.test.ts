@@ -55,6 +55,12 @@ const KEPT: Kept[] = [
     where: /^index \| \/calendar-core\/v1\/(series|events\/calendar-embed|events\/\(\?P<id>\\d\+\)\/notices\/occurrences) \| served: real false, sandbox true$/,
     why: "6.15.14 serves no calendar-core series, calendar-embed or occurrence-notice routes; the sandbox's 6.15 serves the contract's (a follow-up: take them out of 6.15 in release.ts, with the gateway's series tests moved to 6.17)",
   },
+  {
+    shapes: ['tec57'],
+    where: /^shape \| posts list \| \.types\[0\]\._links\.predecessor-version: real "array", sandbox \(none\)$/,
+    why: 'the seeder saves every post once through REST so that Yoast 19.3 keeps a record of it, and WordPress 6.1 keeps a revision of that save; the twin\'s copies have none',
+  },
+
   // ---- filters
   { where: /^filter \| \/calendar(-core)?\/(events\/)?v1\/(venues|organizers) [a-z_]+ \| \.order: /, why: 'venues and organizers: the same set on both; the real lists order by post date, newest first (ties as MySQL returns them), the sandbox by title' },
   // ---- writes
@@ -223,7 +229,9 @@ function coreCases(): Case[] {
     { name: 'core events, page past the end', path: (s) => `/${s.ns.core}/events?page=999` },
     { name: 'core events, status=bogus', path: (s) => `/${s.ns.core}/events?status=bogus` },
     { name: 'core events, status=draft anonymous', path: (s) => `/${s.ns.core}/events?status=draft` },
-    { name: 'core events, orderby=bogus', path: (s) => `/${s.ns.core}/events?orderby=bogus` },
+    // One event: an unknown orderby falls back to the publication date, which the seeded events share
+    // to the second, so which of them comes first is each side's own tie order.
+    { name: 'core events, orderby=bogus', path: (s) => `/${s.ns.core}/events?orderby=bogus&search=${encodeURIComponent('Seeded Event 04')}` },
     { name: 'core events without the experimental acknowledgement', path: (s) => `/${s.ns.core}/events`, noEea: true },
     { name: 'core event', path: (s) => `/${s.ns.core}/events/${ev(s, 3)}` },
     { name: 'core event with no venue', path: (s) => `/${s.ns.core}/events/${s.calendar.noVenue[0]}` },

@@ -48,8 +48,13 @@ export interface Reply<T = any> {
 }
 
 /** REST request to a root (`.../wp-json/`); `path` starts with `/`. */
-export async function rest<T = any>(root: string, method: string, path: string, opts: { body?: unknown; auth?: string | null } = {}): Promise<Reply<T>> {
-  const h: Record<string, string> = {};
+export async function rest<T = any>(
+  root: string,
+  method: string,
+  path: string,
+  opts: { body?: unknown; auth?: string | null; headers?: Record<string, string> } = {},
+): Promise<Reply<T>> {
+  const h: Record<string, string> = { ...opts.headers };
   if (opts.auth) h.authorization = opts.auth;
   if (opts.body !== undefined) h['content-type'] = 'application/json';
   const res = await fetch(root.replace(/\/$/, '') + path, { method, headers: h, body: opts.body === undefined ? undefined : JSON.stringify(opts.body) });
@@ -76,7 +81,7 @@ export interface WpGateway {
 }
 
 /** The gateway (`startGateway` + `parseConfig`, as test/helpers/gateway.ts) in front of the real site. */
-export async function startWpGateway(site: WpSite, config: ConfigInput = {}): Promise<WpGateway> {
+export async function startWpGateway(site: Pick<WpSite, 'restUrl'>, config: ConfigInput = {}): Promise<WpGateway> {
   // The upstream cache off unless asked for: these suites compare the gateway with direct REST reads and writes.
   const gateway = await startGateway(parseConfig({ port: 0, cache: { ttlSeconds: 0 }, ...config }), site.restUrl);
   return {
