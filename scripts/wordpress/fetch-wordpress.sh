@@ -12,6 +12,10 @@ VERSION="${SITEGRAPH_WP_DEB_VERSION:-6.8.12+dfsg1-0+deb13u1}"
 DEST="$CACHE/wordpress-$VERSION"
 TREE="$DEST/usr/share/wordpress"
 log() { echo "[wordpress] $*" >&2; }
+# Several sites start at once: one fetch at a time, the others then find the finished tree.
+mkdir -p "$CACHE"
+exec 9>"$CACHE/.fetch.lock"
+flock 9
 if [ -f "$TREE/wp-settings.php" ] && [ -f "$DEST/.complete" ]; then
   echo "$TREE"
   exit 0
