@@ -214,12 +214,6 @@ export const OPEN_START = '1900-01-01 00:00:00';
 export const OPEN_END = '9998-12-31 23:59:59';
 
 /**
- * Without `strict_dates` the legacy list widens `start_date` to the start of
- * its (site-local) day and every other bound to the end of its day
- * (docs/graph.md, "How reads go upstream"). calendar-core/v1 takes times exactly, so the
- * gateway widens them itself: one meaning whichever interface answers.
- */
-/**
  * With `strict_dates`, the legacy list of 6.15.14 reads each bound as UTC and moves it into the
  * site's zone before filtering (its `rest_url` echoes `ends_after=… 11:00:00` for `10:00:00` in
  * Europe/Paris), so a site-local bound sent as it is lands off by the site's UTC offset. Sending the
@@ -229,6 +223,12 @@ function strictLegacy(local: string, site: SiteInfo): string {
   return siteLocalToUtc(local, site.timezone) ?? local;
 }
 
+/**
+ * Without `strict_dates` the legacy list widens `start_date` to the start of
+ * its (site-local) day and every other bound to the end of its day
+ * (docs/graph.md, "How reads go upstream"). calendar-core/v1 takes times exactly, so the
+ * gateway widens them itself: one meaning whichever interface answers.
+ */
 function widen(param: string, local: string): string {
   return `${local.slice(0, 10)} ${param === 'start_date' ? '00:00:00' : '23:59:59'}`;
 }
