@@ -127,7 +127,25 @@ export function createMetrics(options: MetricsOptions = {}) {
     registers: [registry],
   });
 
-  return { registry, graphqlRequests, graphqlErrors, graphqlDuration, upstreamRequests, upstreamDuration, observeOperation, cacheLookups, responseCacheLookups, cacheStoreUp };
+  /**
+   * A gauge read when /metrics is scraped (what a long run watches for growth:
+   * open connections, listeners on long-lived signals, cache entries).
+   */
+  function sampled(name: string, help: string, read: () => number | Promise<number> | Record<string, number>, label?: string): void {
+    new Gauge({
+      name,
+      help,
+      labelNames: label ? [label] : [],
+      registers: [registry],
+      async collect() {
+        const v = await read();
+        if (typeof v === 'number') this.set(v);
+        else for (const [k, n] of Object.entries(v)) this.set({ [label!]: k }, n);
+      },
+    });
+  }
+
+  return { registry, sampled, graphqlRequests, graphqlErrors, graphqlDuration, upstreamRequests, upstreamDuration, observeOperation, cacheLookups, responseCacheLookups, cacheStoreUp };
 }
 
 export type Metrics = ReturnType<typeof createMetrics>;

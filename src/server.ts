@@ -6,6 +6,7 @@
  * `/readyz` (src/readiness.ts: from the background reading of the site's
  * index, never a request per call) and `POST /purge`.
  */
+import { getEventListeners } from 'node:events';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ApolloServer, HeaderMap, type HTTPGraphQLRequest } from '@apollo/server';
@@ -32,6 +33,7 @@ import { clientKey, createRateLimiter, rateLimitHeaders, sendRateLimited } from 
 import { connectRedis, type SharedRedis } from './store/redis.ts';
 import { createWriteLocks } from './store/lock.ts';
 import { createGatewayCache } from './cache/index.ts';
+import { MemoryStore } from './cache/store.ts';
 import { createSubscriptions } from './subscriptions/index.ts';
 import { cacheControlPlugin } from './cache/response.ts';
 import { UpstreamClient } from './upstream/client.ts';
@@ -225,6 +227,10 @@ export async function startGateway(config: Config, upstreamUrl: string, options:
     ? createSubscriptions({ config, schema, client, site, registry: metrics.registry, log, redis, rateLimiter, persisted, totals, locks, cache: cache.upstream, formatError })
     : null;
   live?.attach(httpServer);
+  // Read at each scrape: what a long run watches for growth (docs/production.md "Metrics").
+  metrics.sampled('sitegraph_http_open_connections', 'Open connections of the public listener', () => new Promise<number>((resolve) => httpServer.getConnections((_err, n) => resolve(n ?? 0))));
+  metrics.sampled('sitegraph_abort_listeners', "Listeners on the gateway's long-lived abort signals (the subscriptions' shutdown), and on the cancellation signals of requests in progress", () => (live?.listeners() ?? 0) + [...inProgress].reduce((n, c) => n + getEventListeners(c.signal, 'abort').length, 0));
+  metrics.sampled('sitegraph_cache_entries', 'Entries this process holds, by cache (upstream: in memory only, 0 with Redis; response)', () => ({ upstream: cache.upstream.store instanceof MemoryStore ? cache.upstream.store.size : 0, response: cache.operations?.size ?? 0 }), 'cache');
 
   httpServer.on('request', (req, res) => {
     handle(req, res).catch((err: unknown) => {

@@ -115,6 +115,11 @@ export class OperationCache {
     private readonly options: OperationCacheOptions,
   ) {}
 
+  /** Answers this process holds (a gauge of the admin listener's /metrics). */
+  get size(): number {
+    return this.#entries.size;
+  }
+
   /**
    * The key of a request's operation for this identity, or null when it is not
    * a plain query (no text or persisted hash, or a mutation by its text).

@@ -53,6 +53,11 @@ export class MemoryStore implements CacheStore {
 
   constructor(private readonly maxBytes: number) {}
 
+  /** Entries this process holds (a gauge of the admin listener's /metrics). */
+  get size(): number {
+    return this.#entries.size;
+  }
+
   async read(family: string, key: string): Promise<StoredRead> {
     const generation = String(this.#generations.get(family) ?? 0);
     const e = this.#entries.get(key);

@@ -10,6 +10,7 @@
  *                                                      │
  *   sse.ts (graphql-sse) / ws.ts (graphql-ws) ◀────────┘  operation.ts: the same checks as /graphql
  */
+import { getEventListeners, setMaxListeners } from 'node:events';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { GraphQLFormattedError, GraphQLSchema } from 'graphql';
 import type { Registry } from 'prom-client';
@@ -73,6 +74,8 @@ export interface Subscriptions {
   readonly hub: Hub;
   /** Runs a poll round now (tests). */
   poll(): Promise<void>;
+  /** Listeners on the shutdown signal every poll, re-read and subscription shares (a gauge: it must not grow). */
+  listeners(): number;
   /** Completes every subscription, stops polling, closes the streams and sockets. */
   close(): Promise<void>;
 }
@@ -101,6 +104,9 @@ export function createSubscriptions(deps: SubscriptionsDeps): Subscriptions {
   const metrics = createSubscriptionMetrics(deps.registry);
   const bus = deps.redis ? redisBus(deps.redis, { leaseMs: settings.leaseSeconds * 1000, log }) : memoryBus();
   const shutdown = new AbortController();
+  // Every poll's and re-read's request under way listens on it (their sessions link to it only
+  // then: upstream/session.ts), so its count follows the requests in flight, bounded by their caps.
+  setMaxListeners(0, shutdown.signal);
   const gone = () => new GatewayError('UPSTREAM_UNAVAILABLE', 'The gateway is shutting down.');
 
   const contextOf = (siteInfo: Parameters<typeof createContext>[0]['site'], credential: Pick<Credential, 'authorization' | 'headers'>, cfg = config): Context =>
@@ -169,6 +175,7 @@ export function createSubscriptions(deps: SubscriptionsDeps): Subscriptions {
     attach: ws.attach,
     hub,
     poll: () => poller.tick(),
+    listeners: () => getEventListeners(shutdown.signal, 'abort').length,
     async close() {
       // Subscriptions complete (after what is queued); a poll or a re-read still running is cut short.
       hub.close();

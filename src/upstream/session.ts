@@ -123,7 +123,10 @@ export interface CacheHint {
 
 /** A request gate with the operation's accounting, visible to tests and metrics. */
 export interface OperationSession extends UpstreamSession {
-  /** Aborted at the deadline or when the operation is cancelled. */
+  /**
+   * Aborted at the deadline, or when the operation is cancelled (seen at once while
+   * a request is under way, else by the next request).
+   */
   readonly signal: AbortSignal;
   /** Requests sent so far (attempts, retries included). */
   readonly sent: number;
@@ -159,7 +162,10 @@ class Session implements OperationSession {
   /** Cuts everything: the deadline and cancellation. */
   readonly #cancel: AbortSignal | undefined;
   readonly #timer: ReturnType<typeof setTimeout>;
-  #detach: (() => void) | null = null;
+  #link: (() => void) | null = null;
+  #unlink: (() => void) | null = null;
+  /** Requests of this session under way (in request(), from its first line to its last). */
+  #underWay = 0;
   #sent = 0;
   #active = 0;
   #maxAgeMs: number | null = null;
@@ -185,10 +191,16 @@ class Session implements OperationSession {
       const cut = new AbortController();
       const cancel = policy.signal;
       const onCancel = () => cut.abort(cancel.reason);
-      if (cancel.aborted) onCancel();
-      else cancel.addEventListener('abort', onCancel, { once: true });
       this.#deadline.addEventListener('abort', () => cut.abort(this.#deadline.reason), { once: true });
-      this.#detach = () => cancel.removeEventListener('abort', onCancel);
+      // Linked to the cancellation only while a request of this session is under way: a
+      // long-lived signal (the subscriptions' shutdown, shared by every poll and re-read)
+      // then holds no listener, and no session, of an operation that is over, ended or not.
+      this.#link = () => {
+        if (cancel.aborted) onCancel();
+        else cancel.addEventListener('abort', onCancel, { once: true });
+      };
+      this.#unlink = () => cancel.removeEventListener('abort', onCancel);
+      if (cancel.aborted) onCancel();
       this.signal = cut.signal;
     } else {
       this.signal = this.#deadline;
@@ -221,8 +233,6 @@ class Session implements OperationSession {
   end(): void {
     if (this.#active > 0 || this.#waiting.length > 0) return;
     clearTimeout(this.#timer);
-    this.#detach?.();
-    this.#detach = null;
   }
 
   /** An answer was used that may be reused for `ms` more (0: not at all). */
@@ -231,6 +241,15 @@ class Session implements OperationSession {
   }
 
   async request<T = unknown>(req: UpstreamRequest): Promise<UpstreamResponse<T>> {
+    if (this.#underWay++ === 0) this.#link?.();
+    try {
+      return await this.#request<T>(req);
+    } finally {
+      if (--this.#underWay === 0) this.#unlink?.();
+    }
+  }
+
+  async #request<T>(req: UpstreamRequest): Promise<UpstreamResponse<T>> {
     if (this.signal.aborted) throw this.#stopped(req.route);
     const site = this.#policy.site;
     if (site instanceof Error) throw site;

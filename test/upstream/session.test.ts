@@ -4,6 +4,7 @@
  * each as one contract. The e2e suite (test/e2e/session.test.ts) proves the
  * same over real HTTP against the sandbox.
  */
+import { getEventListeners, setMaxListeners } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { configSchema, loadConfig } from '../../src/config.ts';
@@ -208,6 +209,33 @@ describe('the end of the operation', () => {
     const s = createOperationSession(fakeTransport(5).session, policy({ signal: cancel.signal }));
     expect(s.signal.aborted).toBe(true);
     await expect(s.request(get())).rejects.toMatchObject({ code: 'UPSTREAM_UNAVAILABLE', message: expect.stringMatching(/shutting down/) });
+  });
+});
+
+describe('a long-lived cancellation signal', () => {
+  it('holds no listener of a session with nothing under way, ended or not (the subscriptions share one for every poll and re-read)', async () => {
+    const cancel = new AbortController();
+    setMaxListeners(0, cancel.signal);
+    const sessions = Array.from({ length: 40 }, () => createOperationSession(fakeTransport(20).session, policy({ signal: cancel.signal })));
+    const inFlight = sessions.map((s) => s.request(get()));
+    await sleep(5);
+    // While their requests are under way, each session listens (a cancellation must cut them at once).
+    expect(getEventListeners(cancel.signal, 'abort')).toHaveLength(40);
+    await Promise.all(inFlight);
+    // Half ended, half never: none is left on the signal.
+    for (const s of sessions.slice(0, 20)) s.end();
+    expect(getEventListeners(cancel.signal, 'abort')).toHaveLength(0);
+  });
+
+  it('still cuts a session whose cancellation came while it was idle: its next request is refused with the reason', async () => {
+    const t = fakeTransport(5);
+    const cancel = new AbortController();
+    const s = createOperationSession(t.session, policy({ signal: cancel.signal }));
+    await s.request(get());
+    cancel.abort(new GatewayError('UPSTREAM_UNAVAILABLE', 'The gateway is shutting down'));
+    await expect(s.request(get())).rejects.toMatchObject({ code: 'UPSTREAM_UNAVAILABLE', message: expect.stringMatching(/shutting down/) });
+    expect(t.seen).toHaveLength(1);
+    expect(s.signal.aborted).toBe(true);
   });
 });
 
