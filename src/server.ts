@@ -41,7 +41,7 @@ import type { TracerProvider } from '@opentelemetry/api';
 import { createTracing, type Tracing } from './telemetry.ts';
 import { tracingPlugin } from './plugins/tracing.ts';
 import { GatewayError, isGatewayError } from './errors.ts';
-import { json, readBody } from './http.ts';
+import { MAX_BODY, json, readBody, refuseOversizeBeforeContinue, tooLarge } from './http.ts';
 import { authorizationOf, unauthenticatedAnswer } from './authorization.ts';
 import { introspectionOffRule } from './introspection.ts';
 import { INDEXED_NAMESPACES } from './namespaces/catalog.ts';
@@ -54,7 +54,6 @@ import { ALL, tagsOfReads } from './cache/tags.ts';
 import type { OperationSession } from './upstream/session.ts';
 import { startAdmin, type AdminListener } from './admin/server.ts';
 
-const MAX_BODY = 1024 * 1024;
 /** How long the start waits for Redis before going on without it (a refused connection answers at once). */
 const REDIS_START_WAIT_MS = 1_500;
 
@@ -181,6 +180,8 @@ export async function startGateway(config: Config, upstreamUrl: string, options:
   // timeouts of the load balancers and routers in front (60 s is common), so they never send
   // a request on a socket this side is closing (an ECONNRESET at the router).
   httpServer.keepAliveTimeout = 65_000;
+  // A body whose Content-Length is over the cap is refused before it is sent (Expect: 100-continue).
+  refuseOversizeBeforeContinue(httpServer, MAX_BODY);
   // FEDERATION=1: the same schema as a Federation 2 subgraph (`_service`, `_entities`; federation.ts).
   const schema = config.federation ? buildFederatedSchema() : buildSchema();
   const apollo = new ApolloServer<Context>({
@@ -293,7 +294,7 @@ export async function startGateway(config: Config, upstreamUrl: string, options:
     let body: unknown;
     if (method === 'POST') {
       const raw = await readBody(req, MAX_BODY);
-      if (raw === null) return json(res, 413, { errors: [{ message: `Request body larger than ${MAX_BODY} bytes`, extensions: { code: 'BAD_REQUEST' } }] });
+      if (raw === null) return tooLarge(res, MAX_BODY);
       const ctype = req.headers['content-type'] ?? '';
       if (ctype.includes('json') && raw.length) {
         try {

@@ -17,7 +17,7 @@ import type { Logger } from '../log.ts';
 import type { Metrics } from '../metrics.ts';
 import type { Readiness } from '../readiness.ts';
 import type { Responder } from '../respond.ts';
-import { json, readBody } from '../http.ts';
+import { json, readBody, refuseOversizeBeforeContinue, tooLarge } from '../http.ts';
 import { purge, type PurgeTarget } from './purge.ts';
 
 /** A purge body is a short list of tags: 64 KiB holds the most a purge takes. */
@@ -45,6 +45,7 @@ export async function startAdmin(host: string, port: number, deps: AdminDeps): P
       res.end(JSON.stringify({ error: 'internal error' }));
     });
   });
+  refuseOversizeBeforeContinue(server, MAX_BODY, 'plain');
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {
@@ -85,7 +86,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, deps: AdminDeps
       return json(res, 405, { error: 'POST /purge with {"all": true} or {"tags": [...]}' });
     }
     const raw = await readBody(req, MAX_BODY);
-    if (raw === null) return json(res, 413, { error: `the body is larger than ${MAX_BODY} bytes` });
+    if (raw === null) return tooLarge(res, MAX_BODY, 'plain');
     let body: unknown;
     try {
       body = JSON.parse(raw.toString('utf8'));

@@ -22,7 +22,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { GraphQLError } from 'graphql';
 import { createHandler, type Request as SseRequest, type RequestParams } from 'graphql-sse';
-import { json, readBody } from '../http.ts';
+import { MAX_BODY, json, readBody, tooLarge } from '../http.ts';
 import type { Logger } from '../log.ts';
 import { persistedSearch, type PersistedDocuments } from '../plugins/safelist.ts';
 import { clientKey, rateLimitHeaders, sendRateLimited, type RateLimiter } from '../ratelimit.ts';
@@ -31,7 +31,6 @@ import type { SubscriptionContext } from './context.ts';
 import type { Connection, Hub } from './hub.ts';
 import { callerOf, type Caller, type OperationParams, type Operations } from './operation.ts';
 
-const MAX_BODY = 1024 * 1024;
 /** A reserved stream (`PUT`) that is not opened within this is forgotten. */
 const RESERVATION_MS = 30_000;
 /** A dropped stream is destroyed if its client has not read its last events by then. */
@@ -131,7 +130,7 @@ export function sseTransport(deps: SseDeps) {
     let body: Record<string, unknown> | string | null = null;
     if (method === 'POST') {
       const bytes = await readBody(req, MAX_BODY);
-      if (bytes === null) return json(res, 413, { errors: [{ message: `Request body larger than ${MAX_BODY} bytes`, extensions: { code: 'BAD_REQUEST' } }] });
+      if (bytes === null) return tooLarge(res, MAX_BODY);
       const raw = bytes.toString('utf8');
       body = raw;
       if ((req.headers['content-type'] ?? '').includes('json') && raw) {
