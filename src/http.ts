@@ -4,6 +4,7 @@
  * JSON answer.
  */
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { requestNesting } from './nesting.ts';
 
 /** What a GraphQL request's body may weigh, on /graphql and on the SSE transport. */
 export const MAX_BODY = 1024 * 1024;
@@ -95,6 +96,40 @@ export function refuseOversizeBeforeContinue(server: Server, max: number, body: 
     res.writeContinue();
     server.emit('request', req, res);
   });
+}
+
+/**
+ * A GraphQL-over-HTTP request's body (POST; undefined for GET), read and
+ * checked: too large (413), not JSON, or nested too deep in its JSON, its
+ * query string's `variables`/`extensions` or its document (nesting.ts):
+ * then answered here, and null.
+ */
+export async function readGraphQLRequest(req: IncomingMessage, res: ServerResponse, method: string, search: string): Promise<{ body: unknown } | null> {
+  let body: unknown;
+  let text: string | null = null;
+  if (method === 'POST') {
+    const raw = await readBody(req, MAX_BODY);
+    if (raw === null) {
+      tooLarge(res, MAX_BODY);
+      return null;
+    }
+    text = raw.toString('utf8');
+    body = text;
+    if ((req.headers['content-type'] ?? '').includes('json') && text) {
+      try {
+        body = JSON.parse(text);
+      } catch {
+        json(res, 400, { errors: [{ message: 'The request body is not valid JSON', extensions: { code: 'BAD_REQUEST' } }] });
+        return null;
+      }
+    }
+  }
+  const deep = requestNesting(text, body, search);
+  if (deep) {
+    json(res, deep.status, deep.body);
+    return null;
+  }
+  return { body };
 }
 
 export function json(res: ServerResponse, status: number, body: unknown): void {

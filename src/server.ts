@@ -41,7 +41,7 @@ import type { TracerProvider } from '@opentelemetry/api';
 import { createTracing, type Tracing } from './telemetry.ts';
 import { tracingPlugin } from './plugins/tracing.ts';
 import { GatewayError, isGatewayError } from './errors.ts';
-import { MAX_BODY, json, readBody, refuseOversizeBeforeContinue, tooLarge } from './http.ts';
+import { MAX_BODY, json, readGraphQLRequest, refuseOversizeBeforeContinue } from './http.ts';
 import { authorizationOf, unauthenticatedAnswer } from './authorization.ts';
 import { introspectionOffRule } from './introspection.ts';
 import { INDEXED_NAMESPACES } from './namespaces/catalog.ts';
@@ -100,7 +100,9 @@ function formatKnown(formatted: GraphQLFormattedError, error: unknown): GraphQLF
   // Bad literal values (a scalar's own check) and the abuse limits are the caller's to fix.
   const cause = (original as { originalError?: unknown })?.originalError ?? original;
   const causeCode = (cause as { extensions?: { code?: unknown } })?.extensions?.code;
-  if (causeCode === 'BAD_USER_INPUT' || (original as { extensions?: { limit?: unknown } })?.extensions?.limit) {
+  // (A request refused whole for its shape, as too deeply nested, stays BAD_REQUEST, as it is on /graphql.)
+  const own = (original as { extensions?: { limit?: unknown; code?: unknown } })?.extensions;
+  if (causeCode === 'BAD_USER_INPUT' || (own?.limit && own.code !== 'BAD_REQUEST')) {
     return { ...formatted, extensions: { ...formatted.extensions, ...(original as { extensions?: object }).extensions, code: 'BAD_USER_INPUT' } };
   }
   const code = formatted.extensions?.code;
@@ -291,21 +293,9 @@ export async function startGateway(config: Config, upstreamUrl: string, options:
       if (!decision.allowed) return sendRateLimited(res, decision, config.rateLimit.windowSeconds);
       for (const [k, v] of Object.entries(rateLimitHeaders(decision))) res.setHeader(k, v);
     }
-    let body: unknown;
-    if (method === 'POST') {
-      const raw = await readBody(req, MAX_BODY);
-      if (raw === null) return tooLarge(res, MAX_BODY);
-      const ctype = req.headers['content-type'] ?? '';
-      if (ctype.includes('json') && raw.length) {
-        try {
-          body = JSON.parse(raw.toString('utf8'));
-        } catch {
-          return json(res, 400, { errors: [{ message: 'The request body is not valid JSON', extensions: { code: 'BAD_REQUEST' } }] });
-        }
-      } else {
-        body = raw.toString('utf8');
-      }
-    }
+    const read = await readGraphQLRequest(req, res, method, url.search);
+    if (!read) return;
+    let { body } = read;
     let search = url.search;
     if (persisted) {
       // Manifest ids to document text; with SAFELIST=1, anything else refused (plugins/safelist.ts).

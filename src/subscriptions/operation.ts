@@ -19,6 +19,7 @@ import { authorizationOf } from '../authorization.ts';
 import { introspectionOffRule } from '../introspection.ts';
 import { GatewayError } from '../errors.ts';
 import { maxAliasesRule, maxDepthRule } from '../limits.ts';
+import { documentTooDeep, nestingRefusal } from '../nesting.ts';
 import { limitsCheck } from '../plugins/limits.ts';
 import { SECRET_HEADERS, authorizationSecrets, credentialSecrets, scrubValue } from '../plugins/redaction.ts';
 import { documentIdWithoutManifest, persistedBody, type PersistedDocuments } from '../plugins/safelist.ts';
@@ -108,6 +109,11 @@ export function createOperations(deps: OperationDeps) {
       if (r) return { errors: r.body.errors.map((e) => coded(e.message, e.extensions.code)) };
     }
     if (typeof params.query !== 'string' || !params.query) return { errors: [coded('The request has no query (or documentId of a persisted document).', 'BAD_REQUEST')] };
+    // A WebSocket message's document was never scanned (an SSE request's was, with its body).
+    if (documentTooDeep(params.query)) {
+      const e = nestingRefusal('The GraphQL document').body.errors[0]!;
+      return { errors: [new GraphQLError(e.message, { extensions: e.extensions })] };
+    }
     let document: DocumentNode;
     try {
       document = parse(params.query, { maxTokens: config.limits.maxTokens });

@@ -22,7 +22,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { GraphQLError } from 'graphql';
 import { createHandler, type Request as SseRequest, type RequestParams } from 'graphql-sse';
-import { MAX_BODY, json, readBody, tooLarge } from '../http.ts';
+import { json, readGraphQLRequest } from '../http.ts';
 import type { Logger } from '../log.ts';
 import { persistedSearch, type PersistedDocuments } from '../plugins/safelist.ts';
 import { clientKey, rateLimitHeaders, sendRateLimited, type RateLimiter } from '../ratelimit.ts';
@@ -127,20 +127,10 @@ export function sseTransport(deps: SseDeps) {
       for (const [k, v] of Object.entries(rateLimitHeaders(decision))) res.setHeader(k, v);
     }
     const streaming = (req.headers.accept ?? '').includes('text/event-stream');
-    let body: Record<string, unknown> | string | null = null;
-    if (method === 'POST') {
-      const bytes = await readBody(req, MAX_BODY);
-      if (bytes === null) return tooLarge(res, MAX_BODY);
-      const raw = bytes.toString('utf8');
-      body = raw;
-      if ((req.headers['content-type'] ?? '').includes('json') && raw) {
-        try {
-          body = JSON.parse(raw) as Record<string, unknown>;
-        } catch {
-          return json(res, 400, { errors: [{ message: 'The request body is not valid JSON', extensions: { code: 'BAD_REQUEST' } }] });
-        }
-      }
-    }
+    const read = await readGraphQLRequest(req, res, method, url.search);
+    if (!read) return;
+    // graphql-sse takes a JSON object or the text; anything else is no request.
+    let body: Record<string, unknown> | string | null = typeof read.body === 'string' || isRecord(read.body) ? read.body : null;
     let search = url.search;
     // graphql-sse wants a query: a persisted document's id becomes its text first (refusals come later, in operation.ts).
     if (deps.persisted) {
@@ -217,4 +207,5 @@ export function sseTransport(deps: SseDeps) {
 }
 
 const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 

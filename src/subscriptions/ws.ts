@@ -21,6 +21,7 @@ import { CloseCode, handleProtocols, makeServer } from 'graphql-ws';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { Config } from '../config.ts';
 import type { Logger } from '../log.ts';
+import { jsonTooDeep, nestingRefusal } from '../nesting.ts';
 import { clientKey, type RateLimiter } from '../ratelimit.ts';
 import type { SubscriptionContext } from './context.ts';
 import type { Connection, Hub } from './hub.ts';
@@ -145,8 +146,11 @@ export function wsTransport(deps: WsDeps) {
         close: (code, reason) => socket.close(code, reason),
         onMessage: (cb) =>
           socket.on('message', async (data) => {
+            const text = String(data);
+            // Refused before graphql-ws reads it: its variables and extensions are walked by code that recurses.
+            if (jsonTooDeep(text)) return socket.close(CloseCode.BadRequest, reasonOf(nestingRefusal('The message').body.errors[0]!.message));
             try {
-              await cb(String(data));
+              await cb(text);
             } catch (err) {
               log.error({ err }, 'subscriptions: a WebSocket message could not be handled');
               socket.close(CloseCode.InternalServerError, 'Internal server error');
