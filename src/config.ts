@@ -544,7 +544,7 @@ export const SETTINGS: readonly Setting[] = [
   { env: 'MAX_SLUG_LENGTH', path: 'limits.maxSlugLength', kind: 'int', meaning: 'characters of a slug' },
   { env: 'MAX_URL_LENGTH', path: 'limits.maxUrlLength', kind: 'int', meaning: 'characters of a URL argument' },
   { env: 'MAX_ARGUMENT_LENGTH', path: 'limits.maxArgumentLength', kind: 'int', meaning: 'characters of any other string or ID argument' },
-  { env: 'UPSTREAM_BUDGET', path: 'session.budget', kind: 'int', meaning: 'upstream requests (retries included) one operation with a credential may send' },
+  { env: 'UPSTREAM_BUDGET', path: 'session.budget', kind: 'int', meaning: 'upstream requests (retries included) one operation with a credential may send; a query estimated over it is refused before sending' },
   { env: 'UPSTREAM_BUDGET_ANONYMOUS', path: 'session.anonymousBudget', kind: 'int', meaning: 'the same, for operations the site sees as anonymous' },
   { env: 'OPERATION_DEADLINE_MS', path: 'session.deadlineMs', kind: 'int', meaning: "wall time for one operation's upstream work, retries included" },
   { env: 'SITE_RETRY_MS', path: 'session.siteRetryMs', kind: 'int', meaning: "while the site's index has never been read, operations retry it at most this often" },

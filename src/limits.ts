@@ -231,48 +231,95 @@ export function operationCost(r: ResolvedOperation, opts: CostOptions): number {
   const listFactor = opts.listFactor ?? 5;
   const introspectionListFactor = opts.introspectionListFactor ?? 10;
   const schemaCost = opts.schemaCost ?? 100;
-  let total = 0;
-  const fieldCost = (field: FieldNode, def: GraphQLField<unknown, unknown>, parent: GraphQLNamedType, mult: number): void => {
-    const name = field.name.value;
-    if (name === '__typename') return;
-    const args = argsOf(def, field, r.variables);
-    const named = getNamedType(def.type);
-    const isList = isListType(getNullableType(def.type));
-    let below = mult;
-    if (name === '__schema') {
-      total += mult * schemaCost;
-    } else if (name === '__type') {
-      total += mult;
-    } else if (isIntrospectionType(parent)) {
-      if (isList) {
-        total += mult;
-        below = mult * introspectionListFactor;
-      }
-    } else if (isConnectionType(named) && def.args.some((a) => a.name === 'first')) {
-      total += mult;
-      below = mult * Math.max(1, pageSize(args, opts.defaultPageSize));
-    } else if (isConnectionType(parent) || isEdgeType(parent)) {
-      // `nodes`, `edges`, `node`, `pageInfo`: the page the connection already counted.
-      below = mult;
-    } else if ((name === 'nodes' && Array.isArray(args.ids)) || (name === '_entities' && Array.isArray(args.representations))) {
-      // `_entities` (federation.ts) reads its representations as `nodes(ids:)` reads IDs.
-      const ids = (args.ids ?? args.representations) as unknown[];
-      total += mult * ids.length;
-      below = mult * Math.max(1, ids.length);
-    } else if (name === 'node' && 'id' in args) {
-      total += mult;
-    } else if (isList) {
-      below = mult * listFactor;
+  return walkOperation(r, ({ name, args, paged, parent, isList, mult }) => {
+    if (name === '__schema') return { add: mult * schemaCost, below: mult };
+    if (name === '__type') return { add: mult, below: mult };
+    if (isIntrospectionType(parent)) return isList ? { add: mult, below: mult * introspectionListFactor } : { add: 0, below: mult };
+    if (paged) return { add: mult, below: mult * Math.max(1, pageSize(args, opts.defaultPageSize)) };
+    // `nodes`, `edges`, `node`, `pageInfo`: the page the connection already counted.
+    if (isConnectionType(parent) || isEdgeType(parent)) return { add: 0, below: mult };
+    const ids = idsOf(name, args);
+    if (ids) return { add: mult * ids.length, below: mult * Math.max(1, ids.length) };
+    if (name === 'node' && 'id' in args) return { add: mult, below: mult };
+    return { add: 0, below: isList ? mult * listFactor : mult };
+  });
+}
+
+/** The site's largest page the gateway asks for (the calendar's legacy lists answer at most 50). */
+export const SITE_PAGE = 50;
+
+/**
+ * An estimate of the requests an operation sends the site, with its variables
+ * known, for the budget check before execution (UPSTREAM_BUDGET,
+ * UPSTREAM_BUDGET_ANONYMOUS): the most it may send, the lists being as long as
+ * their page sizes allow and every parent's list its own request.
+ * - a connection (`*Connection` with `first`) costs, per parent object, one
+ *   request per `SITE_PAGE` items of its page size (`first`, else `last`,
+ *   else `defaultPageSize`), and has that many objects below it;
+ * - `nodes(ids:)` and federation's `_entities` read their objects in pages of
+ *   `SITE_PAGE` per parent, `node(id:)` one request;
+ * - a plain list of related objects (an event's venues or organizers) counts
+ *   as one object per parent, and objects that come embedded or batched
+ *   (DataLoaders) cost nothing more; introspection is answered by the gateway.
+ * So the nested lists that amplify (`events { venues { events } }`) are what
+ * it counts; a single read's few lookups are left to the runtime budget,
+ * which stays the backstop for whatever the estimate misses.
+ */
+export function siteRequests(r: ResolvedOperation, opts: Pick<CostOptions, 'defaultPageSize'>): number {
+  const pages = (n: number) => Math.max(1, Math.ceil(n / SITE_PAGE));
+  return walkOperation(r, ({ name, args, paged, parent, mult }) => {
+    if (name.startsWith('__') || isIntrospectionType(parent)) return { add: 0, below: mult };
+    if (paged) {
+      const size = Math.max(1, pageSize(args, opts.defaultPageSize));
+      return { add: mult * pages(size), below: mult * size };
     }
-    walkSet(field.selectionSet, named, below, new Set());
-  };
+    if (isConnectionType(parent) || isEdgeType(parent)) return { add: 0, below: mult };
+    const ids = idsOf(name, args);
+    if (ids) return { add: mult * pages(ids.length), below: mult * Math.max(1, ids.length) };
+    if (name === 'node' && 'id' in args) return { add: mult, below: mult };
+    return { add: 0, below: mult };
+  });
+}
+
+/** `nodes(ids:)`'s IDs, or `_entities(representations:)`'s representations (federation.ts reads them as `nodes` reads IDs). */
+function idsOf(name: string, args: Record<string, unknown>): unknown[] | null {
+  if (name === 'nodes' && Array.isArray(args.ids)) return args.ids;
+  if (name === '_entities' && Array.isArray(args.representations)) return args.representations;
+  return null;
+}
+
+interface FieldAt {
+  name: string;
+  args: Record<string, unknown>;
+  named: GraphQLNamedType;
+  /** A connection the caller pages (`first`/`last`): a list of its own per parent. */
+  paged: boolean;
+  parent: GraphQLNamedType;
+  isList: boolean;
+  /** How many times the field is resolved (the objects above it). */
+  mult: number;
+}
+
+/**
+ * Walks the operation's fields (fragments where spread, aliases each,
+ * `@skip`/`@include` applied), summing what `rule` adds for each field and
+ * multiplying the fields below it as `rule` says.
+ */
+function walkOperation(r: ResolvedOperation, rule: (f: FieldAt) => { add: number; below: number }): number {
+  let total = 0;
   const walkSet = (set: SelectionSetNode | undefined, type: GraphQLNamedType, mult: number, seen: ReadonlySet<string>): void => {
     if (!set) return;
     for (const sel of set.selections) {
       if (!included(sel, r.variables)) continue;
       if (sel.kind === Kind.FIELD) {
         const def = fieldDef(r.schema, type, sel.name.value);
-        if (def) fieldCost(sel, def, type, mult);
+        if (!def || sel.name.value === '__typename') continue;
+        const named = getNamedType(def.type);
+        const args = argsOf(def, sel, r.variables);
+        const paged = isConnectionType(named) && def.args.some((a) => a.name === 'first');
+        const { add, below } = rule({ name: sel.name.value, args, named, parent: type, paged, isList: isListType(getNullableType(def.type)), mult });
+        total += add;
+        walkSet(sel.selectionSet, named, below, new Set());
       } else if (sel.kind === Kind.INLINE_FRAGMENT) {
         const cond = sel.typeCondition ? r.schema.getType(sel.typeCondition.name.value) : type;
         if (cond) walkSet(sel.selectionSet, cond, mult, seen);

@@ -211,8 +211,8 @@ export async function startGateway(config: Config, upstreamUrl: string, options:
       observer.plugin,
       // The operation's span, and the current field for resolver spans (plugins/tracing.ts).
       ...(tracing ? [tracingPlugin<Context>(tracing, schema)] : []),
-      // Subscriptions refused, argument sizes and cost checked with the variables known (limits.ts).
-      limitsPlugin(config.limits),
+      // Subscriptions refused, argument sizes, cost and a query's site requests (against the caller's budget) checked with the variables known (limits.ts).
+      limitsPlugin<Context>(config.limits, (ctx) => ctx.upstream.budget),
       // Every secret of the request, by value, out of every error sent or logged.
       redactionPlugin({ serviceAuth: config.serviceAuth }),
       ApolloServerPluginLandingPageDisabled(),

@@ -9,7 +9,9 @@
  *   docs/subscriptions.md), which apply the same limits through `limitsCheck`;
  * - argument sizes (`limits.ts` `oversizedArgument`): ID lists, search
  *   strings, slugs, URLs, page sizes;
- * - the cost estimate (`limits.ts` `operationCost`) against `MAX_QUERY_COST`.
+ * - the cost estimate (`limits.ts` `operationCost`) against `MAX_QUERY_COST`;
+ * - a query's estimate of site requests (`limits.ts` `siteRequests`) against
+ *   its caller's budget (`UPSTREAM_BUDGET`, `UPSTREAM_BUDGET_ANONYMOUS`).
  *
  * Why a plugin and not graphql-query-complexity: that library looks fields up
  * with `getFields()`, which has no `__schema`/`__type`, so introspection
@@ -21,7 +23,7 @@
 import type { ApolloServerPlugin } from '@apollo/server';
 import type { DocumentNode, GraphQLError, GraphQLSchema, OperationDefinitionNode } from 'graphql';
 import type { Config } from '../config.ts';
-import { costError, operationCost, oversizedArgument, perOperation, resolveOperation, sizeError, type SizeViolation } from '../limits.ts';
+import { costError, operationCost, oversizedArgument, perOperation, resolveOperation, siteRequests, sizeError, type SizeViolation } from '../limits.ts';
 import { GatewayError } from '../errors.ts';
 
 export type LimitsConfig = Pick<
@@ -30,7 +32,13 @@ export type LimitsConfig = Pick<
 >;
 
 /** What the limits say of an operation and its variables (null: variables that do not coerce, execution's to report). */
-type Verdict = { oversized: SizeViolation } | { cost: number } | null;
+type Verdict = { oversized: SizeViolation } | { cost: number; requests: number } | null;
+
+/** The upstream budget of the operation's caller (OperationSession['budget']). */
+export interface Budget {
+  max: number;
+  limit: 'UPSTREAM_BUDGET' | 'UPSTREAM_BUDGET_ANONYMOUS';
+}
 
 /**
  * The check of one operation with its variables: the error refusing it (an argument too large, a cost
@@ -44,17 +52,35 @@ export function limitsCheck(limits: LimitsConfig) {
     // Variables that do not coerce are refused by execution before any resolver runs.
     if (!resolved) return null;
     const oversized = oversizedArgument(resolved, limits);
-    return oversized ? { oversized } : { cost: operationCost(resolved, { defaultPageSize: limits.defaultPageSize }) };
+    if (oversized) return { oversized };
+    const paging = { defaultPageSize: limits.defaultPageSize };
+    return { cost: operationCost(resolved, paging), requests: operation.operation === 'query' ? siteRequests(resolved, paging) : 0 };
   });
-  return (schema: GraphQLSchema, document: DocumentNode, operation: OperationDefinitionNode, variables: Record<string, unknown> | undefined): GraphQLError | null => {
+  return (schema: GraphQLSchema, document: DocumentNode, operation: OperationDefinitionNode, variables: Record<string, unknown> | undefined, budget?: Budget): GraphQLError | null => {
     const verdict = verdictOf(schema, document, operation, variables);
     if (!verdict) return null;
     if ('oversized' in verdict) return sizeError(verdict.oversized);
-    return verdict.cost > limits.maxCost ? costError(verdict.cost, limits.maxCost) : null;
+    if (verdict.cost > limits.maxCost) return costError(verdict.cost, limits.maxCost);
+    return budget && verdict.requests > budget.max ? budgetError(verdict.requests, budget) : null;
   };
 }
 
-export function limitsPlugin<C extends object>(limits: LimitsConfig): ApolloServerPlugin<C> {
+/**
+ * A query whose estimate of site requests (limits.ts `siteRequests`) is over
+ * the caller's budget: refused before anything is sent, rather than spending
+ * the budget and answering part of it.
+ */
+function budgetError(estimate: number, budget: Budget): GatewayError {
+  const anonymous = budget.limit === 'UPSTREAM_BUDGET_ANONYMOUS';
+  return new GatewayError(
+    'REQUEST_BUDGET_EXCEEDED',
+    `This ${anonymous ? 'anonymous ' : ''}query may need about ${estimate} requests to the site, over its budget of ${budget.max} (${budget.limit}), so none was sent. Ask for smaller pages or fewer nested lists${anonymous ? ', or send credentials' : ''}.`,
+    { estimate, budget: budget.max, limit: budget.limit },
+  );
+}
+
+/** `budgetOf`: the caller's upstream budget, from the operation's context (none: not checked before execution). */
+export function limitsPlugin<C extends object>(limits: LimitsConfig, budgetOf?: (context: C) => Budget | undefined): ApolloServerPlugin<C> {
   const check = limitsCheck(limits);
   return {
     async requestDidStart() {
@@ -70,7 +96,7 @@ export function limitsPlugin<C extends object>(limits: LimitsConfig): ApolloServ
               'Subscriptions are not supported as a plain request: subscribe on this same URL over GraphQL over SSE (Accept: text/event-stream) or WebSocket (graphql-transport-ws); see docs/subscriptions.md.',
             );
           }
-          const refused = check(rc.schema, rc.document, op, rc.request.variables);
+          const refused = check(rc.schema, rc.document, op, rc.request.variables, budgetOf?.(rc.contextValue));
           if (refused) {
             rc.response.http.status = 400;
             throw refused;

@@ -135,6 +135,8 @@ export interface OperationSession extends UpstreamSession {
   readonly cacheHint: CacheHint;
   /** The GETs the operation made (paths and queries): their entity tags (cache/tags.ts) are the response cache's and `Surrogate-Key`'s. */
   reads(): readonly Pick<UpstreamRequest, 'path' | 'query'>[];
+  /** The budget that applies to this operation, and the setting it comes from (the anonymous one when the site sees no credential). */
+  readonly budget: { max: number; limit: 'UPSTREAM_BUDGET' | 'UPSTREAM_BUDGET_ANONYMOUS' };
   /**
    * The operation has answered. Its deadline's timer is cleared when nothing
    * of it is still in flight or waiting (what is keeps the deadline); a
@@ -220,6 +222,10 @@ class Session implements OperationSession {
 
   get active(): number {
     return this.#active;
+  }
+
+  get budget(): OperationSession['budget'] {
+    return { max: this.#budget, limit: this.#anonymousLimit ? 'UPSTREAM_BUDGET_ANONYMOUS' : 'UPSTREAM_BUDGET' };
   }
 
   get cacheHint(): CacheHint {
