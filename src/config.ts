@@ -140,7 +140,7 @@ export const configSchema = z.object({
        * and terms takes under 10; `first: 500` (the page cap) over five core pages with
        * single reads for what the lists do not embed stays well under 100. 500 requests at
        * the default cap of 8 in flight and ~100 ms each is ~6 s of the site's time, inside
-       * the deadline; more is a bulk job that should page (issue 9: 452 and 1 356 requests).
+       * the deadline; more is a bulk job that should page (reads of 452 and 1 356 requests were seen).
        */
       budget: z.number().int().min(1).default(500),
       /**
@@ -148,7 +148,7 @@ export const configSchema = z.object({
        * (no Authorization from the caller, no SITEGRAPH_SERVICE_AUTH): 50. The canonical
        * front-end reads need 1 to 21 requests (docs/graph.md "How reads go upstream"); 50 leaves room
        * for a page with several lists while one anonymous request can no longer make hundreds
-       * (issue 19: 190 requests, two seconds of a ten-worker PHP site, from one request).
+       * (190 requests, two seconds of a ten-worker PHP site, were seen from one request).
        * Callers with a credential keep `budget`: the site knows who they are.
        */
       anonymousBudget: z.number().int().min(1).default(50),

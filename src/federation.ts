@@ -1,5 +1,5 @@
 /**
- * Apollo Federation 2 subgraph mode (`FEDERATION=1`, issue 11).
+ * Apollo Federation 2 subgraph mode (`FEDERATION=1`).
  *
  * The same SDL (schema/*.graphql, as `buildSchema` merges it) and the same
  * resolvers as the plain schema, with the federation directives added here,

@@ -8,7 +8,7 @@
  *
  * Introspection fields (`__schema`, `__type`, ...) count like any other field:
  * a document of 50 aliased `__schema` selections is refused here, before it
- * builds megabytes of answer (issue 9, finding 4).
+ * builds megabytes of answer.
  */
 import {
   GraphQLError, GraphQLIncludeDirective, GraphQLSkipDirective, Kind, SchemaMetaFieldDef, TypeMetaFieldDef, TypeNameMetaFieldDef,
@@ -198,7 +198,7 @@ export interface CostOptions {
    * What one `__schema` selection costs before its lists: 100. Its answer is built from
    * the whole schema (here ~230 types, ~325 KB in full), whatever little is selected, so
    * a document holds at most a few: GraphiQL's one (272) passes, 50 aliased copies
-   * (issue 9: 7.7 MB of answer) cost 5000 and more.
+   * (7.7 MB of answer) cost 5000 and more.
    */
   schemaCost?: number;
 }

@@ -13,7 +13,7 @@
  *   client's attempt events). The scope is synchronous: pino writes a line
  *   within the log call, so the scope is simply current while it runs. No
  *   AsyncLocalStorage: on Node 20 it installs promise hooks that cost every
- *   request about a quarter of a millisecond of CPU (issue 10);
+ *   request about a quarter of a millisecond of CPU;
  * - redaction by value: the configured secrets (service credential) and the
  *   current request's secrets (its Authorization, secret headers and
  *   arguments, as src/plugins/redaction.ts knows them) are replaced in the
@@ -131,8 +131,8 @@ export function createLogger(options: LoggerOptions = {}): Logger {
 /**
  * How long a JSON line may wait before it is written to stdout, and how many
  * bytes are gathered before they are written at once: a write to a pipe per
- * line cost the gateway about a tenth of a millisecond of CPU per request
- * (issue 19). Lines keep their order; what is gathered is written
+ * line cost the gateway about a tenth of a millisecond of CPU per request.
+ * Lines keep their order; what is gathered is written
  * synchronously when the process exits (`process.exit`, an uncaught error, the
  * end of `main.ts`'s shutdown), so only a SIGKILL can lose the last 25 ms.
  */

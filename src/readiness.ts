@@ -4,7 +4,7 @@
  * index is read again in the background every READINESS_REFRESH_SECONDS, and
  * by operations and `refreshSite`; /readyz reports the latest reading (src/site.ts
  * `last`) and whether Redis answers. So a probe every second costs the site
- * nothing, and twenty at once cost no more (issue 19: 20 calls were 20 requests).
+ * nothing, and twenty at once cost no more (they were 20 requests when each probe read the site).
  *
  * - `ready` (200): the latest reading of the site's index succeeded, and Redis
  *   (when REDIS_URL is set) answers;

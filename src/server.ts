@@ -157,7 +157,7 @@ export async function startGateway(config: Config, upstreamUrl: string, options:
   try {
     await site.refresh();
   } catch (err) {
-    // Start anyway (issue 9, finding 10): gateway-only fields answer, fields that need
+    // Start anyway: gateway-only fields answer, fields that need
     // the site say UPSTREAM_UNAVAILABLE, /readyz says 503, and it recovers by itself.
     log.warn({ err: (err as Error).message }, "the site's index could not be read yet; it is read again in the background and by the next operations");
   }

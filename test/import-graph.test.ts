@@ -35,6 +35,23 @@ describe('the import graph of src/ and of the sandbox (packages/sandbox/src/)', 
     expect(specifiers.filter((s) => /sandbox/.test(s.split(': ')[1]!))).toEqual([]);
   });
 
+  it('has no cast through `unknown` or `never` in src/ (`x as unknown as T`, `x as never`)', () => {
+    const casts: string[] = [];
+    for (const f of readdirSync('src', { recursive: true, encoding: 'utf8' }).filter((n) => n.endsWith('.ts'))) {
+      const file = ts.createSourceFile(f, readFileSync(join('src', f), 'utf8'), ts.ScriptTarget.Latest, true);
+      const visit = (node: ts.Node): void => {
+        if (ts.isAsExpression(node) && (node.type.kind === ts.SyntaxKind.UnknownKeyword || node.type.kind === ts.SyntaxKind.NeverKeyword)) {
+          // `as unknown` alone widens (allowed); through it to another type, or to never, is a cast.
+          const through = node.type.kind === ts.SyntaxKind.NeverKeyword || ts.isAsExpression(node.parent);
+          if (through) casts.push(`src/${f}:${file.getLineAndCharacterOfPosition(node.getStart()).line + 1}: ${node.parent.getText().slice(0, 80)}`);
+        }
+        ts.forEachChild(node, visit);
+      };
+      visit(file);
+    }
+    expect(casts).toEqual([]);
+  });
+
   it('has the generated types import only model modules (and the context type)', () => {
     expect(graph.get('src/generated/graphql.ts')?.toSorted()).toEqual(
       ['src/context.ts', 'src/mapping/models.ts', 'src/mapping/platform-models.ts', 'src/mapping/site-models.ts'],

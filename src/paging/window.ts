@@ -52,12 +52,11 @@ const PREFIX = 'sg1';
  * item), the bare offset form `cursor:<offset>` earlier releases gave out,
  * which is still read, as an offset.
  */
-export function encodeCursor(offset: number, scope?: CursorScope<never> | null, item?: unknown): string {
+export function encodeCursor<T>(offset: number, scope?: CursorScope<T> | null, item?: T): string {
   if (!scope) return Buffer.from(`cursor:${offset}`, 'utf8').toString('base64');
-  const s = scope as unknown as CursorScope<unknown>;
-  const id = item === undefined ? null : s.id(item);
-  const key = item === undefined || !s.key ? null : s.key(item);
-  return Buffer.from(`${PREFIX}|${s.list}|${offset}|${id ?? ''}|${key ?? ''}`, 'utf8').toString('base64');
+  const id = item === undefined ? null : scope.id(item);
+  const key = item === undefined || !scope.key ? null : scope.key(item);
+  return Buffer.from(`${PREFIX}|${scope.list}|${offset}|${id ?? ''}|${key ?? ''}`, 'utf8').toString('base64');
 }
 
 /**

@@ -15,7 +15,7 @@
  *
  * Why a plugin and not graphql-query-complexity: that library looks fields up
  * with `getFields()`, which has no `__schema`/`__type`, so introspection
- * would cost nothing (issue 9, finding 4) and need a second counter; the cost
+ * would cost nothing and need a second counter; the cost
  * model here (connections multiply by their page size, `nodes` = `edges`,
  * `nodes(ids:)` per ID) is a custom estimator either way, and the same walk
  * serves the argument sizes.

@@ -3,7 +3,7 @@
  * `?api_key=…` and `Basic …`, but a site may echo a key anywhere: in a
  * message, in `data.params`, in details. This plugin knows the request's
  * secrets by value and removes every occurrence from every error the gateway
- * sends or logs (docs/graph.md "Auth"; issue 9, finding 9):
+ * sends or logs (docs/graph.md "Auth"):
  *
  * - the configured service credential (`SITEGRAPH_SERVICE_AUTH`);
  * - the caller's `Authorization` (the header, its Basic token, the password);

@@ -38,7 +38,7 @@ export async function connection<T>(
     totalCount: w.total,
     hasNextPage: w.hasNextPage,
     hasPreviousPage: w.hasPreviousPage,
-    ...(scope ? { cursor: (node: T, offset: number) => encodeCursor(offset, scope as CursorScope<never>, node) } : {}),
+    ...(scope ? { cursor: (node: T, offset: number) => encodeCursor(offset, scope, node) } : {}),
   };
 }
 

@@ -1,5 +1,5 @@
 /**
- * Routes as data (issue 13, "the long tail as data"). One declaration per REST
+ * Routes as data. One declaration per REST
  * route says its method, its path as spec/routes.tsv writes it (`<param>`
  * segments filled from the field's arguments), how the arguments become the
  * query or the JSON body, which non-2xx answers are data, how the body maps to

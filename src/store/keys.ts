@@ -10,7 +10,7 @@
  *   sitegraph:5f0c2a9be14d:write-lock:event:42     a write lock
  *
  * So gateways in front of different sites can share one Redis and never read
- * each other's answers, registrations, counts or locks (issue 19: a gateway
+ * each other's answers, registrations, counts or locks (a gateway once
  * answered another site's event), while every instance in front of the same
  * site (the same REST root URL) shares all of them. No key holds a
  * credential or a query string: callers' parts are hashes.

@@ -48,9 +48,10 @@ export interface SseDeps {
   context(caller: Caller, connection: Connection): SubscriptionContext;
 }
 
+/** What graphql-sse hands back to onSubscribe; all null for a reservation handed back unopened (abandon). */
 interface RequestContext {
-  res: ServerResponse;
-  caller: Caller;
+  res: ServerResponse | null;
+  caller: Caller | null;
   connection: Connection | null;
 }
 
@@ -78,7 +79,7 @@ export function sseTransport(deps: SseDeps) {
   const reserved = new Map<string, SseConnection>();
   const open = new Set<SseConnection>();
 
-  const handler = createHandler<IncomingMessage, RequestContext, SubscriptionContext>({
+  const handler = createHandler<IncomingMessage | null, RequestContext, SubscriptionContext>({
     authenticate(req) {
       const token = req.headers.get(TOKEN_HEADER) || new URL(req.url, 'http://gateway.invalid').searchParams.get('token');
       return token || randomUUID();
@@ -86,7 +87,7 @@ export function sseTransport(deps: SseDeps) {
     onSubscribe(req, params: RequestParams) {
       const { caller, connection } = req.context;
       // Errors are formatted by onNext, as every result is.
-      if (!connection) return { data: null, errors: [new GraphQLError('Stream not found: reserve one with PUT and open it before sending operations with its token.', { extensions: { code: 'BAD_REQUEST' } })] };
+      if (!connection || !caller) return { data: null, errors: [new GraphQLError('Stream not found: reserve one with PUT and open it before sending operations with its token.', { extensions: { code: 'BAD_REQUEST' } })] };
       const prepared = operations.prepare(params as OperationParams, () => deps.context(caller, connection));
       return 'errors' in prepared ? { data: null, errors: prepared.errors } : prepared.args;
     },
@@ -106,9 +107,9 @@ export function sseTransport(deps: SseDeps) {
 
   async function abandon(token: string): Promise<void> {
     const [body] = await handler({
-      method: 'GET', url: `/graphql?token=${encodeURIComponent(token)}`, body: null, raw: null as unknown as IncomingMessage,
+      method: 'GET', url: `/graphql?token=${encodeURIComponent(token)}`, body: null, raw: null,
       headers: { get: (k) => (k === 'accept' ? 'text/event-stream' : null) },
-      context: { res: null as unknown as ServerResponse, caller: null as unknown as Caller, connection: null },
+      context: { res: null, caller: null, connection: null },
     });
     if (body && typeof body !== 'string') await body.return(undefined);
   }
@@ -149,7 +150,7 @@ export function sseTransport(deps: SseDeps) {
     let connection: SseConnection | null = token ? (reserved.get(token) ?? null) : null;
     const distinct = streaming && !connection;
     if (distinct) connection = new SseConnection();
-    const request: SseRequest<IncomingMessage, RequestContext> = {
+    const request: SseRequest<IncomingMessage | null, RequestContext> = {
       method,
       url: `${url.pathname}${search}`,
       headers: { get: (k) => (k === 'accept' && streaming ? 'text/event-stream' : (first(req.headers[k.toLowerCase()]) ?? null)) },

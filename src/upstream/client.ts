@@ -765,7 +765,7 @@ const NON_ASCII_RUN = /[\x80-\xff]+/g;
  * JSON.parse returns the same value; the text stays one byte per character,
  * which V8 decodes and parses much faster than the two-byte string one
  * non-ASCII character makes of the whole body (a 77 KB list page with 51 such
- * bytes: ~0.45 ms against ~0.95 ms, issue 10). A run decodes alone exactly as
+ * bytes: ~0.45 ms against ~0.95 ms). A run decodes alone exactly as
  * in the whole (ASCII bytes end every UTF-8 sequence), invalid bytes included
  * (U+FFFD). Never used as text: a body that is not JSON is read by `utf8`.
  */

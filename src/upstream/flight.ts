@@ -1,7 +1,7 @@
 /**
  * Single flight: identical work asked for at the same moment is done once and
- * its outcome handed to everyone who asked (issue 19: 20 identical concurrent
- * reads on a cold cache sent 13 requests to the site). The client
+ * its outcome handed to everyone who asked (20 identical concurrent
+ * reads on a cold cache once sent 13 requests to the site). The client
  * (upstream/client.ts) keys its GETs by site, caller identity, method, path,
  * query and headers, and the cache's share token (cache/upstream-cache.ts).
  *

@@ -6,7 +6,7 @@
  * namespace (no calendar-core/v1 before TEC 6.15) or without some of a
  * namespace's routes (Yoast SEO free has no redirects routes) then costs only
  * the fields that need them: every such field is nullable, so its siblings
- * still answer (docs/real-sites.md; issue 8).
+ * still answer (docs/real-sites.md).
  *
  * Paths and the index's routes are both in the spec's names here: discovery
  * turned the site's names into the spec's, and the session translates a path

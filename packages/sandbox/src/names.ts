@@ -32,7 +32,7 @@ export const PLUGIN_NAMESPACES: Readonly<Record<string, string>> = {
 /**
  * Routes renamed inside a namespace: `[namespace, spec prefix, plugin prefix]`
  * of the path after the namespace. Only Yoast's SEMrush routes are known
- * (issue 18: Yoast 19.3 serves `semrush/*`); other-upstream.md's other guesses
+ * (Yoast 19.3 serves `semrush/*`); other-upstream.md's other guesses
  * (wistia, site_kit) are unconfirmed and left as the spec names them.
  */
 const ROUTE_RENAMES: readonly (readonly [string, string, string])[] = [['seo/v1', 'keyword_research/', 'semrush/']];

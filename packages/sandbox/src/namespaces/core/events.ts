@@ -6,7 +6,7 @@
  * at or after it and `end_date` events ending at or before it, exactly: unlike
  * the legacy list, calendar-core does not widen them to whole days (on a real
  * site `end_date` alone listed 13 events where the legacy list gave 14, and a
- * `+09:00` `start_date` 53 where it gave 54; issue 8). The `starts_*`/`ends_*`
+ * `+09:00` `start_date` 53 where it gave 54). The `starts_*`/`ends_*`
  * bounds are exact too. There is no default date window.
  *
  * As TEC 6.15 (the `tec` option, the real site's release) the arguments come
