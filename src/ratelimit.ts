@@ -153,18 +153,48 @@ export function rateLimitHeaders(d: RateLimitDecision): Record<string, string> {
   return headers;
 }
 
-/** The 429 answer: GraphQL-shaped, so clients read it like any other error. */
-export function sendRateLimited(res: ServerResponse, d: RateLimitDecision, windowSeconds: number): void {
-  const retryAfter = Math.max(1, Math.ceil(d.resetMs / 1000));
-  res.writeHead(429, { 'content-type': 'application/json; charset=utf-8', ...rateLimitHeaders(d) });
-  res.end(
-    JSON.stringify({
-      errors: [
-        {
-          message: `Too many requests: this client may send ${d.limit} per ${windowSeconds} s. Retry in ${retryAfter} s.`,
-          extensions: { code: 'RATE_LIMITED', retryAfter, limit: d.limit, windowSeconds },
+/** A request over its client's limit: its counts, and the error every transport answers with. */
+export interface RateLimitRefusal {
+  decision: RateLimitDecision;
+  error: { message: string; extensions: { code: 'RATE_LIMITED'; retryAfter: number; limit: number; windowSeconds: number } };
+}
+
+/**
+ * The rate-limit check every transport makes (/graphql, the SSE requests, a
+ * WebSocket upgrade and each of its `subscribe` messages), in one place.
+ */
+export interface RateGate {
+  /**
+   * Counts one request of the client: null when it is within the limit (the
+   * RateLimit headers then set on `res`, when there is one), else the refusal.
+   * Nothing is counted without a limit (RATE_LIMIT_MAX=0).
+   */
+  check(req: IncomingMessage, res?: ServerResponse): Promise<RateLimitRefusal | null> | null;
+}
+
+export function rateGate(limiter: RateLimiter | null, config: Pick<RateLimitConfig, 'key' | 'trustProxyHops' | 'windowSeconds'>): RateGate {
+  if (!limiter) return { check: () => null };
+  return {
+    async check(req, res) {
+      const decision = await limiter.hit(clientKey(req, config));
+      if (decision.allowed) {
+        if (res) for (const [k, v] of Object.entries(rateLimitHeaders(decision))) res.setHeader(k, v);
+        return null;
+      }
+      const retryAfter = Math.max(1, Math.ceil(decision.resetMs / 1000));
+      return {
+        decision,
+        error: {
+          message: `Too many requests: this client may send ${decision.limit} per ${config.windowSeconds} s. Retry in ${retryAfter} s.`,
+          extensions: { code: 'RATE_LIMITED', retryAfter, limit: decision.limit, windowSeconds: config.windowSeconds },
         },
-      ],
-    }),
-  );
+      };
+    },
+  };
+}
+
+/** The 429 answer: GraphQL-shaped, so clients read it like any other error. */
+export function sendRateLimited(res: ServerResponse, refusal: RateLimitRefusal): void {
+  res.writeHead(429, { 'content-type': 'application/json; charset=utf-8', ...rateLimitHeaders(refusal.decision) });
+  res.end(JSON.stringify({ errors: [refusal.error] }));
 }

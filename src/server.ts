@@ -29,7 +29,7 @@ import { buildSchema } from './schema.ts';
 import { buildFederatedSchema } from './federation.ts';
 import { SiteState } from './site.ts';
 import { applyPersistedDocuments, documentIdWithoutManifest, loadPersistedDocuments } from './plugins/safelist.ts';
-import { clientKey, createRateLimiter, rateLimitHeaders, sendRateLimited } from './ratelimit.ts';
+import { createRateLimiter, rateGate, sendRateLimited } from './ratelimit.ts';
 import { connectRedis, type SharedRedis } from './store/redis.ts';
 import { createWriteLocks } from './store/lock.ts';
 import { createGatewayCache } from './cache/index.ts';
@@ -143,7 +143,7 @@ export async function startGateway(config: Config, upstreamUrl: string, options:
   // One update of an object at a time: in this process, and through Redis across instances (store/lock.ts).
   const locks = createWriteLocks({ leaseMs: config.writes.lockLeaseMs, waitMs: config.writes.lockWaitMs }, redis);
   // RATE_LIMIT_MAX=0 (the default): no limiter at all (ratelimit.ts).
-  const rateLimiter = config.rateLimit.max > 0 ? createRateLimiter(config.rateLimit, redis) : null;
+  const rateLimit = rateGate(config.rateLimit.max > 0 ? createRateLimiter(config.rateLimit, redis) : null, config.rateLimit);
   // OTEL_* unset (the default): null, and no span, hook or plugin at all (telemetry.ts).
   const tracing = await createTracing(config.tracing, { provider: options.tracerProvider, log });
   const client = new UpstreamClient({
@@ -227,7 +227,7 @@ export async function startGateway(config: Config, upstreamUrl: string, options:
   await apollo.start();
   // Subscriptions over SSE and WebSocket on /graphql, fed by the site's changes (src/subscriptions/, docs/subscriptions.md).
   const live = config.subscriptions.enabled
-    ? createSubscriptions({ config, schema, client, site, registry: metrics.registry, log, redis, rateLimiter, persisted, totals, locks, cache: cache.upstream, formatError })
+    ? createSubscriptions({ config, schema, client, site, registry: metrics.registry, log, redis, rateLimit, persisted, totals, locks, cache: cache.upstream, formatError })
     : null;
   live?.attach(httpServer);
   // Read at each scrape: what a long run watches for growth (docs/production.md "Metrics").
@@ -288,10 +288,9 @@ export async function startGateway(config: Config, upstreamUrl: string, options:
 
   async function graphql(req: IncomingMessage, res: ServerResponse, url: URL, method: string, record: object): Promise<void> {
     // Counted before the body is read: a client over its limit costs no more than this.
-    if (rateLimiter && method !== 'OPTIONS') {
-      const decision = await rateLimiter.hit(clientKey(req, config.rateLimit));
-      if (!decision.allowed) return sendRateLimited(res, decision, config.rateLimit.windowSeconds);
-      for (const [k, v] of Object.entries(rateLimitHeaders(decision))) res.setHeader(k, v);
+    if (method !== 'OPTIONS') {
+      const refused = await rateLimit.check(req, res);
+      if (refused) return sendRateLimited(res, refused);
     }
     const read = await readGraphQLRequest(req, res, method, url.search);
     if (!read) return;

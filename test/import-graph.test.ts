@@ -52,6 +52,13 @@ describe('the import graph of src/ and of the sandbox (packages/sandbox/src/)', 
     expect(casts).toEqual([]);
   });
 
+  it('has the rate-limit check in one place, which every transport calls (ratelimit.ts rateGate)', () => {
+    const files = readdirSync('src', { recursive: true, encoding: 'utf8' }).filter((n) => n.endsWith('.ts'));
+    const where = (re: RegExp) => files.filter((f) => re.test(readFileSync(join('src', f), 'utf8'))).sort();
+    expect(where(/\.hit\(/)).toEqual(['ratelimit.ts']);
+    expect(where(/rateLimit\.check\(/)).toEqual(['server.ts', 'subscriptions/sse.ts', 'subscriptions/ws.ts']);
+  });
+
   it('has the generated types import only model modules (and the context type)', () => {
     expect(graph.get('src/generated/graphql.ts')?.toSorted()).toEqual(
       ['src/context.ts', 'src/mapping/models.ts', 'src/mapping/platform-models.ts', 'src/mapping/site-models.ts'],

@@ -21,7 +21,7 @@ import { GatewayError } from '../errors.ts';
 import type { Logger } from '../log.ts';
 import type { TotalHints } from '../paging/hints.ts';
 import type { PersistedDocuments } from '../plugins/safelist.ts';
-import type { RateLimiter } from '../ratelimit.ts';
+import type { RateGate } from '../ratelimit.ts';
 import type { SiteState } from '../site.ts';
 import type { SharedRedis } from '../store/redis.ts';
 import type { UpstreamClient } from '../upstream/client.ts';
@@ -54,7 +54,7 @@ export interface SubscriptionsDeps {
   registry: Registry;
   log: Logger;
   redis: SharedRedis | undefined;
-  rateLimiter: RateLimiter | null;
+  rateLimit: RateGate;
   persisted: PersistedDocuments | null;
   totals: TotalHints;
   locks: WriteLocks;
@@ -155,8 +155,8 @@ export function createSubscriptions(deps: SubscriptionsDeps): Subscriptions {
     };
     return new SubscriptionContext(initial, live);
   };
-  const sse = sseTransport({ config, hub, operations, persisted: deps.persisted, rateLimiter: deps.rateLimiter, log, context: subscriptionContext });
-  const ws = wsTransport({ config, hub, operations, rateLimiter: deps.rateLimiter, log, context: subscriptionContext });
+  const sse = sseTransport({ config, hub, operations, persisted: deps.persisted, rateLimit: deps.rateLimit, log, context: subscriptionContext });
+  const ws = wsTransport({ config, hub, operations, rateLimit: deps.rateLimit, log, context: subscriptionContext });
 
   const sink: ChangeSink = {
     written(kind, id, change, model) {

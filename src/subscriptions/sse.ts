@@ -25,7 +25,7 @@ import { createHandler, type Request as SseRequest, type RequestParams } from 'g
 import { json, readGraphQLRequest } from '../http.ts';
 import type { Logger } from '../log.ts';
 import { persistedSearch, type PersistedDocuments } from '../plugins/safelist.ts';
-import { clientKey, rateLimitHeaders, sendRateLimited, type RateLimiter } from '../ratelimit.ts';
+import { sendRateLimited, type RateGate } from '../ratelimit.ts';
 import type { Config } from '../config.ts';
 import type { SubscriptionContext } from './context.ts';
 import type { Connection, Hub } from './hub.ts';
@@ -42,7 +42,7 @@ export interface SseDeps {
   hub: Hub;
   operations: Operations;
   persisted: PersistedDocuments | null;
-  rateLimiter: RateLimiter | null;
+  rateLimit: RateGate;
   log: Logger;
   /** A SubscriptionContext for a caller on a connection. */
   context(caller: Caller, connection: Connection): SubscriptionContext;
@@ -122,11 +122,8 @@ export function sseTransport(deps: SseDeps) {
 
   async function serve(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
     const method = (req.method ?? 'GET').toUpperCase();
-    if (deps.rateLimiter) {
-      const decision = await deps.rateLimiter.hit(clientKey(req, config.rateLimit));
-      if (!decision.allowed) return sendRateLimited(res, decision, config.rateLimit.windowSeconds);
-      for (const [k, v] of Object.entries(rateLimitHeaders(decision))) res.setHeader(k, v);
-    }
+    const refused = await deps.rateLimit.check(req, res);
+    if (refused) return sendRateLimited(res, refused);
     const streaming = (req.headers.accept ?? '').includes('text/event-stream');
     const read = await readGraphQLRequest(req, res, method, url.search);
     if (!read) return;

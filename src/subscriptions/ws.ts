@@ -22,7 +22,7 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import type { Config } from '../config.ts';
 import type { Logger } from '../log.ts';
 import { jsonTooDeep, nestingRefusal } from '../nesting.ts';
-import { clientKey, type RateLimiter } from '../ratelimit.ts';
+import type { RateGate } from '../ratelimit.ts';
 import type { SubscriptionContext } from './context.ts';
 import type { Connection, Hub } from './hub.ts';
 import { callerOf, headersOf, type Caller, type OperationParams, type Operations } from './operation.ts';
@@ -37,7 +37,7 @@ export interface WsDeps {
   config: Config;
   hub: Hub;
   operations: Operations;
-  rateLimiter: RateLimiter | null;
+  rateLimit: RateGate;
   log: Logger;
   context(caller: Caller, connection: Connection): SubscriptionContext;
 }
@@ -78,13 +78,8 @@ export function wsTransport(deps: WsDeps) {
     async onSubscribe(ctx, _id, payload) {
       const caller = ctx.extra.caller!;
       if (caller.refused) return [caller.refused];
-      if (deps.rateLimiter) {
-        const d = await deps.rateLimiter.hit(clientKey(ctx.extra.request, config.rateLimit));
-        if (!d.allowed) {
-          const retryAfter = Math.max(1, Math.ceil(d.resetMs / 1000));
-          return [new GraphQLError(`Too many requests: this client may send ${d.limit} per ${config.rateLimit.windowSeconds} s. Retry in ${retryAfter} s.`, { extensions: { code: 'RATE_LIMITED', retryAfter } })];
-        }
-      }
+      const refused = await deps.rateLimit.check(ctx.extra.request);
+      if (refused) return [new GraphQLError(refused.error.message, { extensions: refused.error.extensions })];
       const prepared = operations.prepare(payload as OperationParams, () => deps.context(caller, ctx.extra.connection));
       return 'errors' in prepared ? prepared.errors : prepared.args;
     },
@@ -113,10 +108,7 @@ export function wsTransport(deps: WsDeps) {
     if (url.pathname !== '/graphql') return refuse(socket, 404, 'Not Found');
     if (stopping) return refuse(socket, 503, 'Service Unavailable');
     if (!originAllowed(req)) return refuse(socket, 403, 'Forbidden');
-    if (deps.rateLimiter) {
-      const d = await deps.rateLimiter.hit(clientKey(req, config.rateLimit));
-      if (!d.allowed) return refuse(socket, 429, 'Too Many Requests');
-    }
+    if (await deps.rateLimit.check(req)) return refuse(socket, 429, 'Too Many Requests');
     wss.handleUpgrade(req, socket, head, (ws) => connected(ws, req));
   }
 
