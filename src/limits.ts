@@ -15,9 +15,10 @@ import {
   getArgumentValues, getDirectiveValues, getNamedType, getNullableType, getVariableValues, isInputObjectType, isInterfaceType, isLeafType, isListType, isObjectType,
   type ASTVisitor, type DocumentNode, type FieldNode, type FragmentDefinitionNode, type FragmentSpreadNode, type GraphQLField,
   type GraphQLInputType, type GraphQLNamedType, type GraphQLSchema, type InlineFragmentNode, type OperationDefinitionNode,
-  type SelectionSetNode, type ValidationContext,
+  type SelectionSetNode, type ValidationContext, type ValidationRule,
 } from 'graphql';
 import { GatewayError } from './errors.ts';
+import { introspectionOffRule } from './introspection.ts';
 
 type Fragments = Map<string, FragmentDefinitionNode>;
 export type Variables = Record<string, unknown>;
@@ -59,6 +60,15 @@ export function maxDepthRule(limit: number) {
       }
     },
   });
+}
+
+/**
+ * The gateway's own validation rules, beside GraphQL's: depth, aliases, and
+ * introspection when it is off. Apollo runs them for /graphql, and the
+ * subscription transports (subscriptions/operation.ts) after GraphQL's.
+ */
+export function gatewayRules(limits: { maxDepth: number; maxAliases: number }, introspection: boolean): ValidationRule[] {
+  return [maxDepthRule(limits.maxDepth), maxAliasesRule(limits.maxAliases), ...(introspection ? [] : [introspectionOffRule])];
 }
 
 /** Aliased fields in the document, `__` fields included (`a1: __schema { ... }` is an alias like any other). */

@@ -20,7 +20,7 @@ import { createLogger, type Logger } from './log.ts';
 import { createObserver, RequestRecord } from './plugins/observability.ts';
 import { TotalHints } from './paging/hints.ts';
 import { graphiqlAsset, graphiqlPage } from './graphiql.ts';
-import { maxAliasesRule, maxDepthRule } from './limits.ts';
+import { gatewayRules } from './limits.ts';
 import { limitsPlugin } from './plugins/limits.ts';
 import { credentialSecrets, redactionPlugin } from './plugins/redaction.ts';
 import { UpstreamShapeError } from './mapping/json.ts';
@@ -43,7 +43,6 @@ import { tracingPlugin } from './plugins/tracing.ts';
 import { GatewayError, isGatewayError } from './errors.ts';
 import { MAX_BODY, json, readGraphQLRequest, refuseOversizeBeforeContinue } from './http.ts';
 import { authorizationOf, unauthenticatedAnswer } from './authorization.ts';
-import { introspectionOffRule } from './introspection.ts';
 import { INDEXED_NAMESPACES } from './namespaces/catalog.ts';
 import { adminPortOf } from './config.ts';
 import { portError } from './cli-kit.ts';
@@ -201,11 +200,7 @@ export async function startGateway(config: Config, upstreamUrl: string, options:
     formatError,
     logger: log.child({ component: 'apollo' }),
     parseOptions: { maxTokens: config.limits.maxTokens },
-    validationRules: [
-      maxDepthRule(config.limits.maxDepth),
-      maxAliasesRule(config.limits.maxAliases),
-      ...(config.introspection ? [] : [introspectionOffRule]),
-    ],
+    validationRules: gatewayRules(config.limits, config.introspection),
     plugins: [
       // First: the operation line is written whatever a later plugin decides.
       observer.plugin,

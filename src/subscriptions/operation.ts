@@ -16,9 +16,8 @@ import {
 } from 'graphql';
 import type { Config } from '../config.ts';
 import { authorizationOf } from '../authorization.ts';
-import { introspectionOffRule } from '../introspection.ts';
 import { GatewayError } from '../errors.ts';
-import { maxAliasesRule, maxDepthRule } from '../limits.ts';
+import { gatewayRules } from '../limits.ts';
 import { documentTooDeep, nestingRefusal } from '../nesting.ts';
 import { limitsCheck } from '../plugins/limits.ts';
 import { SECRET_HEADERS, authorizationSecrets, credentialSecrets, scrubValue } from '../plugins/redaction.ts';
@@ -85,12 +84,7 @@ export function headersOf(req: IncomingMessage, params: Readonly<Record<string, 
 
 export function createOperations(deps: OperationDeps) {
   const { config, schema, persisted } = deps;
-  const rules = [
-    ...specifiedRules,
-    maxDepthRule(config.limits.maxDepth),
-    maxAliasesRule(config.limits.maxAliases),
-    ...(config.introspection ? [] : [introspectionOffRule]),
-  ];
+  const rules = [...specifiedRules, ...gatewayRules(config.limits, config.introspection)];
   const limits = limitsCheck(config.limits);
   const configured = config.serviceAuth ? credentialSecrets(config.serviceAuth) : [];
 
