@@ -47,6 +47,7 @@ import { INDEXED_NAMESPACES } from './namespaces/catalog.ts';
 import { adminPortOf } from './config.ts';
 import { portError } from './cli-kit.ts';
 import { Readiness } from './readiness.ts';
+import { Lifecycle } from './lifecycle.ts';
 import { createResponder } from './respond.ts';
 import { answerFromCache, keep, type CachedOperation } from './cache/operation-http.ts';
 import { ALL, tagsOfReads } from './cache/tags.ts';
@@ -120,6 +121,18 @@ function encodeAuth(userPass: string | undefined): string | undefined {
 }
 
 export async function startGateway(config: Config, upstreamUrl: string, options: GatewayOptions = {}): Promise<Gateway> {
+  const lifecycle = new Lifecycle();
+  try {
+    return await compose(config, upstreamUrl, options, lifecycle);
+  } catch (err) {
+    // A start that fails halfway closes what it had opened.
+    await lifecycle.close().catch(() => {});
+    throw err;
+  }
+}
+
+/** The gateway's parts, made and wired in order; each one that holds something open registers its close with `lifecycle`. */
+async function compose(config: Config, upstreamUrl: string, options: GatewayOptions, lifecycle: Lifecycle): Promise<Gateway> {
   // Lines are redacted by value of the service credential too (log.ts), whoever logs them.
   const log = options.logger ?? createLogger({ ...config.log, secrets: config.serviceAuth ? credentialSecrets(config.serviceAuth) : [] });
   // First: a bad manifest is a ConfigError before anything is started.
@@ -128,10 +141,15 @@ export async function startGateway(config: Config, upstreamUrl: string, options:
   // One log line and the metrics of each operation, upstream failures logged (plugins/observability.ts).
   const observer = createObserver({ log, metrics, serviceAuth: config.serviceAuth !== undefined, isInternal });
   const cors = createCors(config.cors);
+  // OTEL_* unset (the default): null, and no span, hook or plugin at all (telemetry.ts).
+  const tracing = await createTracing(config.tracing, { provider: options.tracerProvider, log });
+  // Closed last: the spans of everything else are exported before close resolves.
+  if (tracing) lifecycle.add('tracing', () => tracing.shutdown());
   // The one Redis connection of this instance (REDIS_URL), shared by everything several
   // instances must agree on (store/redis.ts), every key under REDIS_KEY_PREFIX and the
   // site's hash (store/keys.ts). Unset: everything stays in memory.
   const redis = config.redisUrl ? connectRedis(config.redisUrl, { prefix: config.redisKeyPrefix, site: upstreamUrl }) : undefined;
+  if (redis) lifecycle.add('redis', () => redis.close());
   // A Redis that cannot be reached does not stop the start: said here, in the banner
   // (src/main.ts) and by /readyz ("degraded"); answers go uncached until it is back.
   if (redis && !(await redis.ready(REDIS_START_WAIT_MS))) {
@@ -143,8 +161,6 @@ export async function startGateway(config: Config, upstreamUrl: string, options:
   const locks = createWriteLocks({ leaseMs: config.writes.lockLeaseMs, waitMs: config.writes.lockWaitMs }, redis);
   // RATE_LIMIT_MAX=0 (the default): no limiter at all (ratelimit.ts).
   const rateLimit = rateGate(config.rateLimit.max > 0 ? createRateLimiter(config.rateLimit, redis) : null, config.rateLimit);
-  // OTEL_* unset (the default): null, and no span, hook or plugin at all (telemetry.ts).
-  const tracing = await createTracing(config.tracing, { provider: options.tracerProvider, log });
   const client = new UpstreamClient({
     baseUrl: upstreamUrl,
     ...config.upstream,
@@ -152,6 +168,7 @@ export async function startGateway(config: Config, upstreamUrl: string, options:
     onResponse: observer.upstream,
     ...(tracing ? { trace: tracing.upstream } : {}),
   });
+  lifecycle.add('upstream client', () => client.close());
   const site = new SiteState(client, { retryMs: config.session.siteRetryMs, timeoutMs: config.session.deadlineMs });
   try {
     await site.refresh();
@@ -163,6 +180,7 @@ export async function startGateway(config: Config, upstreamUrl: string, options:
   // /readyz answers from the latest reading; the index is read again every READINESS_REFRESH_SECONDS.
   const readiness = new Readiness(site, redis, config.admin.readinessRefreshSeconds * 1000, log);
   readiness.start();
+  lifecycle.add('readiness', () => readiness.stop());
   // Answers compressed as the client asks (COMPRESS_MIN_BYTES, COMPRESSION; src/respond.ts).
   const responder = createResponder(config.compression);
 
@@ -220,11 +238,20 @@ export async function startGateway(config: Config, upstreamUrl: string, options:
     ],
   });
   await apollo.start();
+  // Apollo's drain plugin closes the HTTP server: in-flight requests finish, idle connections go.
+  lifecycle.add('apollo and the HTTP server', () => apollo.stop());
+  // Before the drain: operations in progress are answered at once ("shutting down") instead of being cut by it.
+  lifecycle.add('operations in progress', () => {
+    stopping = true;
+    for (const c of inProgress) c.abort(SHUTTING_DOWN());
+  });
   // Subscriptions over SSE and WebSocket on /graphql, fed by the site's changes (src/subscriptions/, docs/subscriptions.md).
   const live = config.subscriptions.enabled
     ? createSubscriptions({ config, schema, client, site, registry: metrics.registry, log, redis, rateLimit, persisted, totals, locks, cache: cache.upstream, formatError })
     : null;
   live?.attach(httpServer);
+  // Every subscription completes before the HTTP server drains.
+  if (live) lifecycle.add('subscriptions', () => live.close());
   // Read at each scrape: what a long run watches for growth (docs/production.md "Metrics").
   metrics.sampled('sitegraph_http_open_connections', 'Open connections of the public listener', () => new Promise<number>((resolve) => httpServer.getConnections((_err, n) => resolve(n ?? 0))));
   metrics.sampled('sitegraph_abort_listeners', "Listeners on the gateway's long-lived abort signals (the subscriptions' shutdown), and on the cancellation signals of requests in progress", () => (live?.listeners() ?? 0) + [...inProgress].reduce((n, c) => n + getEventListeners(c.signal, 'abort').length, 0));
@@ -407,15 +434,9 @@ export async function startGateway(config: Config, upstreamUrl: string, options:
       },
     });
   } catch (err) {
-    readiness.stop();
-    await live?.close();
-    await new Promise<void>((resolve) => httpServer.close(() => resolve()));
-    await apollo.stop();
-    await client.close();
-    await redis?.close();
-    await tracing?.shutdown();
     throw portError(err, config.admin.host, adminPort, 'the admin listener is PORT + 1 by default: choose its port with ADMIN_PORT') ?? err;
   }
+  lifecycle.add('admin listener', () => admin.close());
   return {
     url: `http://${host}:${port}/graphql`,
     adminUrl: admin.url,
@@ -427,17 +448,9 @@ export async function startGateway(config: Config, upstreamUrl: string, options:
     log,
     tracing,
     close: async () => {
+      // New requests meanwhile are answered "shutting down" at once.
       stopping = true;
-      readiness.stop();
-      await admin.close();
-      // Every subscription completes before the HTTP server drains.
-      await live?.close();
-      for (const c of inProgress) c.abort(SHUTTING_DOWN());
-      await apollo.stop();
-      await client.close();
-      await redis?.close();
-      // Last: the spans of everything above are exported before close resolves.
-      await tracing?.shutdown();
+      await lifecycle.close();
     },
   };
 }
