@@ -118,10 +118,11 @@ const FAULTS: FaultRule[] = [
 
 class Faults {
   readonly posted: { at: number; name: string }[] = [];
-  paused = false;
+  /** Quiet windows open now (they may overlap in a short run). */
+  pauses = 0;
   constructor(private readonly sandbox: SandboxProcess) {}
   async add(): Promise<void> {
-    if (this.paused) return;
+    if (this.pauses > 0) return;
     const f = FAULTS[Math.floor(Math.random() * FAULTS.length)]!;
     const res = await fetch(`${this.sandbox.origin}/__sandbox/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(f.rule) });
     if (res.status !== 201) throw new Error(`the sandbox refused a fault rule: ${res.status} ${await res.text()}`);
@@ -311,12 +312,17 @@ async function main(): Promise<number> {
     })();
 
     // Purges: everything, or the events list's tag, on each instance in turn.
+    // Offset by a third of their period from the restarts, which fall on whole periods.
     let purgeN = 0;
-    every(PURGE_EVERY_MS, () => {
-      const t = targets[purgeN % 2]!;
-      purgeN++;
-      if (t.up) return driver.purge(t, purgeN % 4 < 2);
-    });
+    every(
+      PURGE_EVERY_MS,
+      () => {
+        const t = targets[purgeN % 2]!;
+        purgeN++;
+        if (t.up) return driver.purge(t, purgeN % 4 < 2);
+      },
+      PURGE_EVERY_MS / 3,
+    );
 
     // Subscriptions that come and go.
     every(CHURN_EVERY_MS, () => subscribers!.churnOne(3_000 + Math.random() * (CHURN_LIFE_MS - 3_000)));
@@ -415,7 +421,7 @@ async function main(): Promise<number> {
       await sleep(Math.max(0, t0 + atMs - QUIET_MS - Date.now()));
       if (stopped) return;
       const quietFrom = Date.now();
-      faults.paused = true;
+      faults.pauses++;
       await faults.clear();
       await sleep(QUIET_MS);
       const downAt = Date.now();
@@ -428,7 +434,7 @@ async function main(): Promise<number> {
       restarts.push(r);
       console.log(`  ${what}: down at ${minuteOf(downAt).toFixed(2)} min, back ${((backAt - downAt) / 1000).toFixed(1)} s later`);
       await sleep(QUIET_MS);
-      faults.paused = false;
+      faults.pauses--;
     };
     const redisRestart = quiet('redis restart', REDIS_AT_MS, () => redis.kill(), () => redis.start(), REDIS_DOWN_SECONDS * 1000);
     const gatewayRestart = quiet(
@@ -466,7 +472,8 @@ async function main(): Promise<number> {
     // Requests in flight to B when it was sent SIGTERM are excused, counted apart.
     const sigtermAt = B.g.sigtermAt[0];
     for (const o of driver.outcomes) {
-      if (o.target === 'B' && o.gen === 1 && sigtermAt && o.start < sigtermAt && o.end >= sigtermAt && o.klass !== 'ok') o.klass = 'excused';
+      const failed = o.klass === 'upstream' || o.klass === 'gateway' || o.klass === 'dropped';
+      if (o.target === 'B' && o.gen === 1 && sigtermAt && o.start < sigtermAt && o.end >= sigtermAt && failed) o.klass = 'excused';
     }
     for (const w of driver.ledger) if (w.target === 'B' && w.gen === 1 && sigtermAt && w.start < sigtermAt && w.end >= sigtermAt) w.atSigterm = true;
 
@@ -700,14 +707,22 @@ function buildReport(r: ReportInput): { failed: boolean } {
       const key = `${o.klass} ${o.kind}: ${o.codes.join(',')}`;
       failCodes.set(key, (failCodes.get(key) ?? 0) + 1);
     }
+    // When each failure was sent: in flight when it went down, while it was down, or after it was back.
+    const when = (o: Outcome) => (o.start <= rs.downAt ? 'in flight at the stop' : o.start < rs.backAt ? 'sent while down' : 'sent after it was back');
+    const sentWhileDown = outcomes.filter((o) => noise(o) && o.start > rs.downAt && o.start < rs.backAt).length;
+    const failedBy: Record<string, number> = {};
+    for (const o of failures) failedBy[when(o)] = (failedBy[when(o)] ?? 0) + 1;
     const fig = {
       what: rs.what,
       downAtMinute: minuteOf(rs.downAt),
       downSeconds: (rs.backAt - rs.downAt) / 1000,
       exit: rs.exit,
       inFlightAtDown: inFlight.length,
+      sentWhileDown,
       failuresInWindow: failures.length,
       failures: Object.fromEntries(failCodes),
+      failuresBySending: failedBy,
+      failed: failures.map((o) => ({ kind: o.kind, detail: o.detail, target: o.target, sent: when(o), sentSecondsAfterDown: (o.start - rs.downAt) / 1000, ms: o.end - o.start, status: o.status, codes: o.codes, note: o.note })),
       firstWriteWrittenAfterSeconds: firstWrite ? (firstWrite.end - rs.backAt) / 1000 : null,
       probesAfter: after.map((p) => ({ kind: p.kind, atSeconds: (p.start - rs.backAt) / 1000, via: p.via, reached: p.reached.length, eligible: p.eligible.length, gaps: gaps(p), maxDelayMs: p.maxDelayMs })),
       gatewayProbeDelivered: delivered('gateway')?.title ?? null,
@@ -715,7 +730,8 @@ function buildReport(r: ReportInput): { failed: boolean } {
     };
     restartFigures.push(fig);
     out(`\n${rs.what}: down at ${f(fig.downAtMinute, 2)} min for ${f(fig.downSeconds, 1)} s${rs.exit ? ` (SIGTERM to exit: ${rs.exit.ms} ms, ${rs.exit.exit})` : ''}; window ${f(minuteOf(rs.downAt), 2)}-${f(minuteOf(windowEnd), 2)} min, no faults from ${f(minuteOf(rs.quietFrom), 2)} min`);
-    out(`  requests in flight when it went down: ${inFlight.length}; failed in the window: ${failures.length}${failures.length ? ` (${[...failCodes].map(([c, n]) => `${c} ${n}`).join('; ')})` : ''}`);
+    out(`  requests in flight when it went down: ${inFlight.length}; sent while it was down: ${sentWhileDown}; failed in the window: ${failures.length}${failures.length ? ` (${Object.entries(failedBy).map(([c, n]) => `${c} ${n}`).join(', ')})` : ''}`);
+    for (const o of failures.slice(0, 12)) out(`    ${o.kind} (${o.detail}) to ${o.target}, sent at ${(o.start - rs.downAt) / 1000 >= 0 ? '+' : ''}${f((o.start - rs.downAt) / 1000, 2)} s, answered ${f((o.end - o.start) / 1000, 2)} s later: ${o.status ?? 'no answer'} ${o.codes.join(',')}${o.note ? ` (${o.note})` : ''}`);
     out(`  first write written after it was back: ${fig.firstWriteWrittenAfterSeconds === null ? 'none' : `${f(fig.firstWriteWrittenAfterSeconds, 1)} s`}`);
     for (const p of fig.probesAfter) out(`  probe (${p.kind} via ${p.via}) +${f(p.atSeconds, 0)} s: reached ${p.reached}/${p.eligible} watchers in time${p.gaps}${p.maxDelayMs !== null ? ` (slowest ${p.maxDelayMs} ms after the write's answer)` : ''}`);
     if (rs.what.startsWith('redis')) {
