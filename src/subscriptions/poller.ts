@@ -48,6 +48,12 @@ export interface Poller {
 class Runner {
   readonly lease: Lease;
   #stored: Stored | null = null;
+  /**
+   * The last state this runner committed: where it goes on when it takes the lease back
+   * and the store holds none (a Redis that restarted empty), rather than starting a
+   * baseline that would take the changes made meanwhile as the starting point.
+   */
+  #mine: Stored | null = null;
   #lastPoll = 0;
   #running: Promise<void> | null = null;
 
@@ -91,7 +97,8 @@ class Runner {
     }
     deps.metrics.leases.set({ source: source.name }, 1);
     if (!had) {
-      this.#stored = await deps.bus.load(source.name);
+      // Another instance's newer state, when the store has one, wins over this runner's own.
+      this.#stored = (await deps.bus.load(source.name)) ?? this.#mine;
       this.#lastPoll = 0;
       deps.log.info({ source: source.name, continued: this.#stored !== null }, 'subscriptions: polling this source (lease taken)');
     }
@@ -117,6 +124,7 @@ class Runner {
       return;
     }
     this.#stored = next;
+    this.#mine = next;
     deps.metrics.polls.inc({ source: source.name, outcome: 'ok' });
     for (const c of changes) if (c.modified) deps.metrics.pollLag.observe({ source: source.name }, Math.max(0, (Date.now() - Date.parse(c.modified)) / 1000));
   }

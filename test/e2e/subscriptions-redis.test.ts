@@ -11,6 +11,9 @@
  * - Killing the polling instance (SIGKILL: its lease is left to expire) moves
  *   polling to the other within the lease's life, which continues from the
  *   stored state: a change made while nobody polled is delivered, once.
+ * - Redis restarting empty (no persistence) loses no change: the instance that
+ *   polled goes on from the state it last stored, so a change made on the site
+ *   while Redis was away is delivered, once, and not taken as the baseline.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../packages/sandbox/src/server.ts';
@@ -141,4 +144,18 @@ describe('subscriptions on two instances sharing one Redis', () => {
     const after = await createOnSite();
     await everyoneOnce([during, after], [survivors]);
   });
+
+  it('a Redis that restarts empty loses no change made while it was away', async () => {
+    // The instance left by the test before (the other was killed) holds the lease.
+    const [holder, on] = (await holds(a).catch(() => false)) ? [a, 'a' as const] : [b, 'b' as const];
+    const before = await polls(holder);
+    await until('a poll', async () => (await polls(holder)) > before, 5_000);
+    await redis.stop();
+    const during = await createOnSite();
+    await sleep(3 * POLL_SECONDS * 1000);
+    await redis.start();
+    const back = await polls(holder);
+    await until('polls again after Redis is back', async () => (await polls(holder)) > back, 15_000);
+    await everyoneOnce([during], [on]);
+  }, 60_000);
 });
