@@ -428,9 +428,9 @@ export class Driver {
    * expected 413. With `Expect: 100-continue` the body is sent once the server says continue
    * (or not at all, if it answers first).
    */
-  oversize(expectContinue: boolean): Promise<Outcome> {
+  oversize(expectContinue: boolean): Promise<Outcome | null> {
     const t = this.pick();
-    if (!t) return Promise.resolve(null as unknown as Outcome);
+    if (!t) return Promise.resolve(null);
     const detail = expectContinue ? 'Expect: 100-continue' : 'body sent at once';
     const body = Buffer.from(JSON.stringify({ query: '{ site { name } }', variables: { pad: 'x'.repeat(1.5 * 2 ** 20) } }));
     const start = Date.now();

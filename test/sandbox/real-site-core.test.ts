@@ -252,9 +252,8 @@ describe('calendar-core/v1 as TEC 6.17 (tec: "6.17")', () => {
     [strict, loose] = await Promise.all([testSandbox({ ...CLOCK, tec: '6.17' }), testSandbox(CLOCK)]);
     api = restClient(strict);
   });
-  afterAll(() => {
-    strict.close();
-    loose.close();
+  afterAll(async () => {
+    await Promise.all([strict.close(), loose.close()]);
   });
 
   it('refuses bad query arguments with rest_invalid_param and TEC\'s argument details', async () => {
@@ -335,14 +334,14 @@ describe('options', () => {
       const r = await api.send('POST', '/batch/v1', { requests: [{ path: EVENTS, body: createBody('events', 'Batched') }] }, 'admin', { 'x-tec-eea': TEC_EEA });
       expect(r.body.responses[0].status).toBe(201);
     } finally {
-      sb.close();
+      await sb.close();
     }
     // `batchable: false` still wins: nothing is batchable at all.
     const none = await testSandbox({ demo: false, calendarBatchable: true, batchable: false });
     try {
       expect(batchableIn((await restClient(none).get('/')).body.routes)).toEqual([]);
     } finally {
-      none.close();
+      await none.close();
     }
   });
 
@@ -372,7 +371,7 @@ describe('7. a wrong application password', () => {
       expect(r.status).toBe(401);
       expect(r.body.code).toBe('invalid_username');
     } finally {
-      sb.close();
+      await sb.close();
     }
   });
 
@@ -393,7 +392,7 @@ describe('7. a wrong application password', () => {
       // The right password still signs in.
       expect((await api.send('POST', EVENTS, createBody('events', 'As admin'), 'admin')).status).toBe(201);
     } finally {
-      sb.close();
+      await sb.close();
     }
   });
 });
@@ -428,7 +427,7 @@ describe('8. core/v2 single posts', () => {
       expect(r.body).toMatchObject({ deleted: true, previous: { id: post.id } });
       expect((await api.get(`/core/v2/posts/${post.id}`, 'admin')).body).toEqual(missing);
     } finally {
-      sb.close();
+      await sb.close();
     }
   });
 });
