@@ -14,7 +14,17 @@ const CAST_TO_NEVER = {
 };
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'src/generated/**', 'coverage/**', '.wordpress-cache/**', 'packages/*/node_modules/**', 'examples/client/src/gql/**'] },
+  {
+    ignores: [
+      'dist/**',
+      'node_modules/**',
+      'src/generated/**',
+      'coverage/**',
+      '.wordpress-cache/**',
+      'packages/*/node_modules/**',
+      'examples/client/src/gql/**',
+    ],
+  },
   {
     files: ['**/*.ts'],
     languageOptions: {
@@ -25,7 +35,10 @@ export default tseslint.config(
     linterOptions: { reportUnusedDisableDirectives: 'error' },
     rules: {
       '@typescript-eslint/no-floating-promises': 'error',
-      '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { arguments: false, attributes: false } }],
+      '@typescript-eslint/no-misused-promises': [
+        'error',
+        { checksVoidReturn: { arguments: false, attributes: false } },
+      ],
       '@typescript-eslint/await-thenable': 'error',
       '@typescript-eslint/only-throw-error': 'error',
     },

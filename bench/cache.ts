@@ -46,7 +46,10 @@ const children: ChildProcess[] = [];
 
 /** Starts `args` with `env` and resolves the first match of `re` in its output. */
 function child(args: string[], env: Record<string, string>, re: RegExp): Promise<string> {
-  const proc = spawn(process.execPath, ['--import', 'tsx/esm', ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const proc = spawn(process.execPath, ['--import', 'tsx/esm', ...args], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   children.push(proc);
   let out = '';
   return new Promise((resolve, reject) => {
@@ -67,9 +70,18 @@ function child(args: string[], env: Record<string, string>, re: RegExp): Promise
 
 async function sandbox(latencyMs: number): Promise<{ url: string; requests: () => number }> {
   const log = join(tmp, `sandbox-${latencyMs}.log`);
-  const url = await child(['packages/sandbox/src/cli.ts', '--port', '0', '--db', ':memory:'], {
-    SANDBOX_LATENCY_MS: String(latencyMs), SANDBOX_JITTER_MS: '0', SANDBOX_FAULTS: '', SANDBOX_CONTROL: '0', SANDBOX_REQUEST_LOG: log, SANDBOX_APP_PASSWORD: PASSWORD,
-  }, /sandbox REST root: (\S+)/);
+  const url = await child(
+    ['packages/sandbox/src/cli.ts', '--port', '0', '--db', ':memory:'],
+    {
+      SANDBOX_LATENCY_MS: String(latencyMs),
+      SANDBOX_JITTER_MS: '0',
+      SANDBOX_FAULTS: '',
+      SANDBOX_CONTROL: '0',
+      SANDBOX_REQUEST_LOG: log,
+      SANDBOX_APP_PASSWORD: PASSWORD,
+    },
+    /sandbox REST root: (\S+)/,
+  );
   const requests = () => {
     try {
       return readFileSync(log, 'utf8').split('\n').filter(Boolean).length;
@@ -81,8 +93,15 @@ async function sandbox(latencyMs: number): Promise<{ url: string; requests: () =
 }
 
 /** A gateway process: its GraphQL URL and its admin listener's (metrics). */
-async function gatewayProcess(upstream: string, env: Record<string, string>): Promise<{ url: string; adminUrl: string }> {
-  const banner = await child(['src/main.ts', '--upstream', upstream, '--port', '0'], { LOG_LEVEL: 'warn', LOG_FORMAT: 'json', ...env }, /(sitegraph GraphQL: http:\/\/\S+\/graphql[\s\S]*?sitegraph admin: http:\/\/[^\s"]+)/);
+async function gatewayProcess(
+  upstream: string,
+  env: Record<string, string>,
+): Promise<{ url: string; adminUrl: string }> {
+  const banner = await child(
+    ['src/main.ts', '--upstream', upstream, '--port', '0'],
+    { LOG_LEVEL: 'warn', LOG_FORMAT: 'json', ...env },
+    /(sitegraph GraphQL: http:\/\/\S+\/graphql[\s\S]*?sitegraph admin: http:\/\/[^\s"]+)/,
+  );
   // LOG_FORMAT=json: the banner's lines are JSON lines whose msg holds the same text.
   const [, url, adminUrl] = /GraphQL: (\S+)[\s\S]*admin: ([^\s"]+)/.exec(banner)!;
   return { url: url!, adminUrl: adminUrl! };
@@ -102,9 +121,15 @@ function client(url: string, authorization?: string) {
     async query(query: string, variables?: Record<string, unknown>): Promise<any> {
       const headers: Record<string, string> = { 'content-type': 'application/json' };
       if (authorization) headers.authorization = authorization;
-      const res = await pool.request({ method: 'POST', path: u.pathname, headers, body: JSON.stringify({ query, variables }) });
+      const res = await pool.request({
+        method: 'POST',
+        path: u.pathname,
+        headers,
+        body: JSON.stringify({ query, variables }),
+      });
       const body = (await res.body.json()) as { data?: any; errors?: unknown };
-      if (body.errors || res.statusCode !== 200) throw new Error(`graphql ${res.statusCode}: ${JSON.stringify(body.errors ?? body).slice(0, 300)}`);
+      if (body.errors || res.statusCode !== 200)
+        throw new Error(`graphql ${res.statusCode}: ${JSON.stringify(body.errors ?? body).slice(0, 300)}`);
       return body.data;
     },
   };
@@ -116,32 +141,45 @@ async function timed(fn: () => Promise<unknown>): Promise<number> {
   return performance.now() - t0;
 }
 
-const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
+const pct = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
 const sorted = (xs: number[]) => [...xs].sort((a, b) => a - b);
 
 /** `n` calls of `fn(i)`, `concurrency` at a time; returns the elapsed ms. */
 async function burst(fn: (i: number) => Promise<unknown>, n: number, concurrency: number): Promise<number> {
   let next = 0;
   const t0 = performance.now();
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    while (next < n) await fn(next++);
-  }));
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < n) await fn(next++);
+    }),
+  );
   return performance.now() - t0;
 }
 
 /** A metric of a gateway, from its admin listener (`adminUrl`). */
 async function metric(adminUrl: string, name: string): Promise<number> {
   const text = await (await fetch(`${adminUrl}/metrics`)).text();
-  return text.split('\n').filter((l) => l.startsWith(name)).reduce((a, l) => a + Number(l.split(' ').pop()), 0);
+  return text
+    .split('\n')
+    .filter((l) => l.startsWith(name))
+    .reduce((a, l) => a + Number(l.split(' ').pop()), 0);
 }
 
 const f = (n: number, d = 2) => n.toFixed(d);
 
 // ---------------------------------------------------------------- 1. hit overhead
 
-async function hitOverhead(upstream: string, redisUrl: string, requests: () => number): Promise<{ store: string; only: number[]; hit: number[]; upstreamPerHit: number }[]> {
+async function hitOverhead(
+  upstream: string,
+  redisUrl: string,
+  requests: () => number,
+): Promise<{ store: string; only: number[]; hit: number[]; upstreamPerHit: number }[]> {
   const out = [];
-  for (const [store, extra] of [['memory', {}], ['Redis', { redisUrl }]] as const) {
+  for (const [store, extra] of [
+    ['memory', {}],
+    ['Redis', { redisUrl }],
+  ] as const) {
     const gw = await gatewayIn(upstream, { cache: { ttlSeconds: 3600 }, ...extra });
     const c = client(gw.url);
     const HIT = '{ organizers(first: 1) { nodes { title } } }';
@@ -170,7 +208,10 @@ async function hitOverhead(upstream: string, redisUrl: string, requests: () => n
 
 // ---------------------------------------------------------------- 2. W1 throughput
 
-async function w1Throughput(upstream: string, requests: () => number): Promise<{ off: number; on: number; offUp: number; onUp: number }> {
+async function w1Throughput(
+  upstream: string,
+  requests: () => number,
+): Promise<{ off: number; on: number; offUp: number; onUp: number }> {
   const off = await gatewayIn(upstream, { cache: { ttlSeconds: 0 } });
   const on = await gatewayIn(upstream, { cache: { ttlSeconds: 3600 } });
   const sides = { off: client(off.url), on: client(on.url) };
@@ -188,7 +229,12 @@ async function w1Throughput(upstream: string, requests: () => number): Promise<{
   for (const c of Object.values(sides)) await c.pool.close();
   await off.close();
   await on.close();
-  return { off: REQUESTS / (ms.off / 1000), on: REQUESTS / (ms.on / 1000), offUp: up.off / REQUESTS, onUp: up.on / REQUESTS };
+  return {
+    off: REQUESTS / (ms.off / 1000),
+    on: REQUESTS / (ms.on / 1000),
+    offUp: up.off / REQUESTS,
+    onUp: up.on / REQUESTS,
+  };
 }
 
 // ---------------------------------------------------------------- 3. two instances on one Redis
@@ -199,26 +245,39 @@ async function twoInstances(upstream: string, redisUrl: string, requests: () => 
   const urls = gateways.map((g) => g.url);
   const anon = urls.map((u) => client(u));
   const admin = client(urls[0]!, `Basic ${Buffer.from(`admin:${PASSWORD}`).toString('base64')}`);
-  const ids: number[] = (await anon[0]!.query('{ events(first: 30) { nodes { databaseId } } }')).events.nodes.map((e: any) => e.databaseId);
+  const ids: number[] = (await anon[0]!.query('{ events(first: 30) { nodes { databaseId } } }')).events.nodes.map(
+    (e: any) => e.databaseId,
+  );
   const reads = [
-    ...[5, 10, 15, 20, 25, 30, 35, 40, 45, 50].map((n) => `{ events(first: ${n}) { nodes { title startDate venues { title city } organizers { title } } } }`),
+    ...[5, 10, 15, 20, 25, 30, 35, 40, 45, 50].map(
+      (n) => `{ events(first: ${n}) { nodes { title startDate venues { title city } organizers { title } } } }`,
+    ),
     ...ids.map((id) => `{ event(id: "${id}", idType: DATABASE_ID) { title startDate venues { title } } }`),
   ];
   const lookups = async (result: string) =>
-    (await Promise.all(gateways.map((g) => metric(g.adminUrl, `sitegraph_cache_lookups_total{result="${result}"}`)))).reduce((a, b) => a + b, 0);
+    (
+      await Promise.all(gateways.map((g) => metric(g.adminUrl, `sitegraph_cache_lookups_total{result="${result}"}`)))
+    ).reduce((a, b) => a + b, 0);
   const n = REQUESTS * 2;
   /** `n` operations alternating between the instances; a write through the first every `writeEvery` (0: none). */
   const phase = async (writeEvery: number) => {
     const [hits0, misses0, before] = [await lookups('hit'), await lookups('miss'), requests()];
     let writes = 0;
-    const ms = await burst(async (i) => {
-      if (writeEvery && i % writeEvery === writeEvery - 1) {
-        writes += 1;
-        await admin.query(`mutation($id: ID!, $t: String) { updateEvent(id: $id, input: { title: $t }) { event { title } } }`, { id: String(ids[i % ids.length]), t: `Bench ${i}` });
-        return;
-      }
-      await anon[i % 2]!.query(reads[(i * 7919) % reads.length]!);
-    }, n, CONCURRENCY);
+    const ms = await burst(
+      async (i) => {
+        if (writeEvery && i % writeEvery === writeEvery - 1) {
+          writes += 1;
+          await admin.query(
+            `mutation($id: ID!, $t: String) { updateEvent(id: $id, input: { title: $t }) { event { title } } }`,
+            { id: String(ids[i % ids.length]), t: `Bench ${i}` },
+          );
+          return;
+        }
+        await anon[i % 2]!.query(reads[(i * 7919) % reads.length]!);
+      },
+      n,
+      CONCURRENCY,
+    );
     await new Promise((r) => setTimeout(r, 300)); // the log file catches up
     const hits = (await lookups('hit')) - hits0;
     const misses = (await lookups('miss')) - misses0;
@@ -235,11 +294,17 @@ async function twoInstances(upstream: string, redisUrl: string, requests: () => 
 async function part1(redisUrl: string): Promise<void> {
   const fast = await sandbox(0);
   const hits = await hitOverhead(fast.url, redisUrl, fast.requests);
-  console.log(`\n1. cache hit against a gateway-only query, sandbox latency 0, concurrency 1, ${REQUESTS} alternating requests each`);
-  console.log(`${'store'.padEnd(8)} ${'{ __typename } p50'.padStart(20)} ${'hit p50'.padStart(10)} ${'overhead p50'.padStart(14)} ${'hit p95'.padStart(10)}`);
+  console.log(
+    `\n1. cache hit against a gateway-only query, sandbox latency 0, concurrency 1, ${REQUESTS} alternating requests each`,
+  );
+  console.log(
+    `${'store'.padEnd(8)} ${'{ __typename } p50'.padStart(20)} ${'hit p50'.padStart(10)} ${'overhead p50'.padStart(14)} ${'hit p95'.padStart(10)}`,
+  );
   for (const h of hits) {
     const over = pct(h.hit, 50) - pct(h.only, 50);
-    console.log(`${h.store.padEnd(8)} ${`${f(pct(h.only, 50))} ms`.padStart(20)} ${`${f(pct(h.hit, 50))} ms`.padStart(10)} ${`${f(over)} ms`.padStart(14)} ${`${f(pct(h.hit, 95))} ms`.padStart(10)}   upstream requests per hit ${f(h.upstreamPerHit, 3)}; goal ≤ 1 ms: ${over <= 1 ? 'met' : 'MISSED'}`);
+    console.log(
+      `${h.store.padEnd(8)} ${`${f(pct(h.only, 50))} ms`.padStart(20)} ${`${f(pct(h.hit, 50))} ms`.padStart(10)} ${`${f(over)} ms`.padStart(14)} ${`${f(pct(h.hit, 95))} ms`.padStart(10)}   upstream requests per hit ${f(h.upstreamPerHit, 3)}; goal ≤ 1 ms: ${over <= 1 ? 'met' : 'MISSED'}`,
+    );
   }
 }
 
@@ -247,18 +312,31 @@ async function parts23(redisUrl: string): Promise<void> {
   const slow = await sandbox(30);
   if (!PARTS.has('2')) return void (await part3(slow, redisUrl));
   const w1 = await w1Throughput(slow.url, slow.requests);
-  console.log(`\n2. W1 throughput, sandbox latency 30 ms, concurrency ${CONCURRENCY}, ${REQUESTS} requests per side (alternating blocks)`);
+  console.log(
+    `\n2. W1 throughput, sandbox latency 30 ms, concurrency ${CONCURRENCY}, ${REQUESTS} requests per side (alternating blocks)`,
+  );
   console.log(`cache off: ${f(w1.off, 0)} req/s (${f(w1.offUp, 1)} upstream requests per operation)`);
-  console.log(`cache on:  ${f(w1.on, 0)} req/s (${f(w1.onUp, 3)} upstream requests per operation), ${f(w1.on / w1.off, 1)}×`);
+  console.log(
+    `cache on:  ${f(w1.on, 0)} req/s (${f(w1.onUp, 3)} upstream requests per operation), ${f(w1.on / w1.off, 1)}×`,
+  );
   if (PARTS.has('3')) await part3(slow, redisUrl);
 }
 
 async function part3(slow: { url: string; requests: () => number }, redisUrl: string): Promise<void> {
   const two = await twoInstances(slow.url, redisUrl, slow.requests);
-  console.log(`\n3. two gateway processes on one Redis (TTL 60 s), sandbox latency 30 ms, concurrency ${CONCURRENCY}: ${two.n} operations`);
-  console.log(`   per phase alternating between them, drawn from ${two.distinct} distinct reads (W1 variants, single events)`);
-  for (const [label, r] of [['reads only', two.readOnly], [`a write every 50 (${two.withWrites.writes})`, two.withWrites]] as const) {
-    console.log(`${label.padEnd(24)} hit rate ${f(r.hitRate * 100, 1)} %, ${f(r.rps, 0)} operations/s, ${f(r.upstreamPerOp, 2)} upstream requests per operation`);
+  console.log(
+    `\n3. two gateway processes on one Redis (TTL 60 s), sandbox latency 30 ms, concurrency ${CONCURRENCY}: ${two.n} operations`,
+  );
+  console.log(
+    `   per phase alternating between them, drawn from ${two.distinct} distinct reads (W1 variants, single events)`,
+  );
+  for (const [label, r] of [
+    ['reads only', two.readOnly],
+    [`a write every 50 (${two.withWrites.writes})`, two.withWrites],
+  ] as const) {
+    console.log(
+      `${label.padEnd(24)} hit rate ${f(r.hitRate * 100, 1)} %, ${f(r.rps, 0)} operations/s, ${f(r.upstreamPerOp, 2)} upstream requests per operation`,
+    );
   }
 }
 
@@ -278,15 +356,20 @@ async function main(): Promise<void> {
 
 /** SIGTERM, then SIGKILL for any child still running 5 s later. */
 async function stopChildren(): Promise<void> {
-  await Promise.all(children.map((c) => new Promise<void>((resolve) => {
-    if (c.exitCode !== null || c.signalCode !== null) return resolve();
-    const kill = setTimeout(() => c.kill('SIGKILL'), 5_000);
-    c.once('exit', () => {
-      clearTimeout(kill);
-      resolve();
-    });
-    c.kill('SIGTERM');
-  })));
+  await Promise.all(
+    children.map(
+      (c) =>
+        new Promise<void>((resolve) => {
+          if (c.exitCode !== null || c.signalCode !== null) return resolve();
+          const kill = setTimeout(() => c.kill('SIGKILL'), 5_000);
+          c.once('exit', () => {
+            clearTimeout(kill);
+            resolve();
+          });
+          c.kill('SIGTERM');
+        }),
+    ),
+  );
 }
 
 main().catch(async (err: unknown) => {

@@ -16,10 +16,14 @@ export const OPEN = 'status=publish&start_date=1900-01-01%2000%3A00%3A00&end_dat
 
 /** The sandbox as a process of its own; `env` overrides its settings (SANDBOX_LATENCY_MS, 0 here). */
 export async function sandbox(env: Record<string, string> = {}): Promise<{ url: string; stop: () => void }> {
-  const child = spawn(process.execPath, ['--import', 'tsx/esm', 'packages/sandbox/src/cli.ts', '--port', '0', '--db', ':memory:'], {
-    env: { ...process.env, SANDBOX_CONTROL: '0', SANDBOX_LATENCY_MS: '0', SANDBOX_JITTER_MS: '0', ...env },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx/esm', 'packages/sandbox/src/cli.ts', '--port', '0', '--db', ':memory:'],
+    {
+      env: { ...process.env, SANDBOX_CONTROL: '0', SANDBOX_LATENCY_MS: '0', SANDBOX_JITTER_MS: '0', ...env },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   return new Promise((resolve) => {
     let buf = '';
     child.stdout!.on('data', (c) => {
@@ -54,7 +58,11 @@ export async function instantSite(upstream: string): Promise<{ url: string; clos
         for await (const c of req) chunks.push(c as Buffer);
         const headers: Record<string, string> = {};
         for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string' && !hop.has(k)) headers[k] = v;
-        const r = await request(`${u.origin}${req.url}`, { method: req.method as 'GET', headers, ...(chunks.length ? { body: Buffer.concat(chunks) } : {}) });
+        const r = await request(`${u.origin}${req.url}`, {
+          method: req.method as 'GET',
+          headers,
+          ...(chunks.length ? { body: Buffer.concat(chunks) } : {}),
+        });
         const body = Buffer.from(await r.body.arrayBuffer());
         const h: Record<string, string> = {};
         for (const [k, v] of Object.entries(r.headers)) if (typeof v === 'string' && !hop.has(k)) h[k] = v;
@@ -70,7 +78,11 @@ export async function instantSite(upstream: string): Promise<{ url: string; clos
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}${u.pathname}${u.search}`,
-    close: () => new Promise((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 
@@ -94,7 +106,8 @@ export interface GatewayProcess {
 export const FROM_SRC = process.env.BENCH_FROM === 'src';
 
 function checkDist(): void {
-  if (!FROM_SRC && !existsSync('dist/server.js')) throw new Error('no dist/: run npm run compile first (the bench scripts do), or set BENCH_FROM=src');
+  if (!FROM_SRC && !existsSync('dist/server.js'))
+    throw new Error('no dist/: run npm run compile first (the bench scripts do), or set BENCH_FROM=src');
 }
 
 /** The gateway's modules in this process (bench/gateway.ts), from where FROM_SRC says. */
@@ -112,11 +125,24 @@ export async function gatewayModules(): Promise<typeof import('../src/config.ts'
  * so far, in µs. `script` another process speaking the same IPC protocol
  * (bench/floor-process.mjs).
  */
-export async function gateway(upstream: string, env: Record<string, string>, script = 'bench/gateway-process.mjs'): Promise<GatewayProcess> {
+export async function gateway(
+  upstream: string,
+  env: Record<string, string>,
+  script = 'bench/gateway-process.mjs',
+): Promise<GatewayProcess> {
   checkDist();
   const child = fork(script, [], {
     execArgv: FROM_SRC ? ['--import', 'tsx/esm'] : [],
-    env: { ...process.env, BENCH_UPSTREAM: upstream, PORT: '0', ADMIN_PORT: '0', LOG_LEVEL: 'info', LOG_FORMAT: 'json', RATE_LIMIT_MAX: '0', ...env },
+    env: {
+      ...process.env,
+      BENCH_UPSTREAM: upstream,
+      PORT: '0',
+      ADMIN_PORT: '0',
+      LOG_LEVEL: 'info',
+      LOG_FORMAT: 'json',
+      RATE_LIMIT_MAX: '0',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
   });
   child.stdout!.resume();
@@ -153,9 +179,15 @@ export function client(url: string): { pool: Pool; path: string } {
 }
 
 export async function gql(c: { pool: Pool; path: string }, query: string): Promise<void> {
-  const r = await c.pool.request({ method: 'POST', path: c.path, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query }) });
+  const r = await c.pool.request({
+    method: 'POST',
+    path: c.path,
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ query }),
+  });
   const body = (await r.body.json()) as { errors?: unknown };
-  if (r.statusCode !== 200 || body.errors) throw new Error(`gateway answered ${r.statusCode}: ${JSON.stringify(body.errors)}`);
+  if (r.statusCode !== 200 || body.errors)
+    throw new Error(`gateway answered ${r.statusCode}: ${JSON.stringify(body.errors)}`);
 }
 
 /** A site body as sent (gzip, br or none), undone: what the bench's REST clients do with `accept-encoding`. */
@@ -169,17 +201,23 @@ export function undoCoding(raw: Buffer, coding: string | string[] | undefined): 
  * to compress, as `fetch` and browsers do, and the body is undone here.
  */
 export async function rest(c: { pool: Pool; path: string }, acceptEncoding?: string): Promise<void> {
-  const r = await c.pool.request({ method: 'GET', path: `${c.path}/calendar/events/v1/events?per_page=20&page=1&${OPEN}`, ...(acceptEncoding ? { headers: { 'accept-encoding': acceptEncoding } } : {}) });
+  const r = await c.pool.request({
+    method: 'GET',
+    path: `${c.path}/calendar/events/v1/events?per_page=20&page=1&${OPEN}`,
+    ...(acceptEncoding ? { headers: { 'accept-encoding': acceptEncoding } } : {}),
+  });
   type Page = { events: any[] };
   const body = acceptEncoding
-    ? (JSON.parse(undoCoding(Buffer.from(await r.body.arrayBuffer()), r.headers['content-encoding']).toString('utf8')) as Page)
+    ? (JSON.parse(
+        undoCoding(Buffer.from(await r.body.arrayBuffer()), r.headers['content-encoding']).toString('utf8'),
+      ) as Page)
     : ((await r.body.json()) as Page);
   let n = 0;
   for (const e of body.events) {
     n += String(e.title).length + String(e.start_date).length;
-    for (const v of Array.isArray(e.venue) ? e.venue : e.venue ? [e.venue] : []) n += String(v.venue).length + String(v.city ?? '').length;
+    for (const v of Array.isArray(e.venue) ? e.venue : e.venue ? [e.venue] : [])
+      n += String(v.venue).length + String(v.city ?? '').length;
     for (const o of e.organizer ?? []) n += String(o.organizer).length;
   }
   if (n === 0) throw new Error('the REST client read nothing');
 }
-

@@ -32,7 +32,19 @@
  */
 import '../src/production.ts';
 import type { Pool } from 'undici';
-import { client, gateway, gql, instantSite, OPEN, rest, sandbox, TYPENAME, undoCoding, W1, type GatewayProcess } from './cpu-kit.ts';
+import {
+  client,
+  gateway,
+  gql,
+  instantSite,
+  OPEN,
+  rest,
+  sandbox,
+  TYPENAME,
+  undoCoding,
+  W1,
+  type GatewayProcess,
+} from './cpu-kit.ts';
 
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 300);
 const BLOCK = Number(process.env.BENCH_BLOCK ?? 25);
@@ -51,7 +63,11 @@ const own = () => {
  * own cost to the figure (about 0.4 ms a request at blocks of 25). The clients,
  * in this process, are read around their blocks.
  */
-async function measure(g: GatewayProcess, query: string, restSide: (() => Promise<void>) | null): Promise<{ gateway: number; client: number; rest: number | null }> {
+async function measure(
+  g: GatewayProcess,
+  query: string,
+  restSide: (() => Promise<void>) | null,
+): Promise<{ gateway: number; client: number; rest: number | null }> {
   const c = client(g.url);
   for (let i = 0; i < WARMUP; i++) await gql(c, query);
   let cl = 0;
@@ -94,10 +110,20 @@ const p50 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length
  * request does not decode), the wall time to the last byte (p50), and the
  * gateway process's CPU per request (compressing included).
  */
-async function coded(g: GatewayProcess, query: string, encoding: string, n: number): Promise<{ bytes: number; ms: number; cpu: number }> {
+async function coded(
+  g: GatewayProcess,
+  query: string,
+  encoding: string,
+  n: number,
+): Promise<{ bytes: number; ms: number; cpu: number }> {
   const c = client(g.url);
   const once = async () => {
-    const r = await c.pool.request({ method: 'POST', path: c.path, headers: { 'content-type': 'application/json', 'accept-encoding': encoding }, body: JSON.stringify({ query }) });
+    const r = await c.pool.request({
+      method: 'POST',
+      path: c.path,
+      headers: { 'content-type': 'application/json', 'accept-encoding': encoding },
+      body: JSON.stringify({ query }),
+    });
     let size = 0;
     for await (const chunk of r.body) size += (chunk as Buffer).length;
     if (r.statusCode !== 200) throw new Error(`gateway answered ${r.statusCode}`);
@@ -123,16 +149,26 @@ async function coded(g: GatewayProcess, query: string, encoding: string, n: numb
  * time to the last byte (p50), and this process's CPU per request to read,
  * decompress and parse it.
  */
-async function siteCoded(c: { pool: Pool; path: string }, encoding: string, n: number): Promise<{ bytes: number; ms: number; cpu: number }> {
+async function siteCoded(
+  c: { pool: Pool; path: string },
+  encoding: string,
+  n: number,
+): Promise<{ bytes: number; ms: number; cpu: number }> {
   const once = async () => {
-    const r = await c.pool.request({ method: 'GET', path: `${c.path}/calendar/events/v1/events?per_page=50&page=1&${OPEN}`, headers: { 'accept-encoding': encoding } });
+    const r = await c.pool.request({
+      method: 'GET',
+      path: `${c.path}/calendar/events/v1/events?per_page=50&page=1&${OPEN}`,
+      headers: { 'accept-encoding': encoding },
+    });
     const chunks: Buffer[] = [];
     for await (const chunk of r.body) chunks.push(chunk as Buffer);
     const raw = Buffer.concat(chunks);
     const coding = r.headers['content-encoding'];
-    if ((encoding === 'identity') !== (coding === undefined)) throw new Error(`asked for ${encoding}, the site sent ${coding ?? 'identity'}`);
+    if ((encoding === 'identity') !== (coding === undefined))
+      throw new Error(`asked for ${encoding}, the site sent ${coding ?? 'identity'}`);
     const body = undoCoding(raw, coding);
-    if (!(JSON.parse(body.toString('utf8')) as { events?: unknown[] }).events?.length) throw new Error('the site sent no events');
+    if (!(JSON.parse(body.toString('utf8')) as { events?: unknown[] }).events?.length)
+      throw new Error('the site sent no events');
     return raw.length;
   };
   for (let i = 0; i < 5; i++) await once();
@@ -167,28 +203,49 @@ try {
     ['W1 uncached, instant, b2b', await measure(quick, W1, null)],
   ];
   const f = (n: number | null) => (n === null ? '—' : `${n.toFixed(2)} ms`);
-  console.log(`\nCPU per request, ${REQUESTS} requests per workload and side, blocks of ${BLOCK}, logging at info (JSON)`);
-  console.log(`${'workload'.padEnd(28)}${'gateway process'.padEnd(18)}${'its client'.padEnd(14)}REST client, same interface`);
-  for (const [name, r] of rows) console.log(`${name.padEnd(28)}${f(r.gateway).padEnd(18)}${f(r.client).padEnd(14)}${f(r.rest)}`);
+  console.log(
+    `\nCPU per request, ${REQUESTS} requests per workload and side, blocks of ${BLOCK}, logging at info (JSON)`,
+  );
+  console.log(
+    `${'workload'.padEnd(28)}${'gateway process'.padEnd(18)}${'its client'.padEnd(14)}REST client, same interface`,
+  );
+  for (const [name, r] of rows)
+    console.log(`${name.padEnd(28)}${f(r.gateway).padEnd(18)}${f(r.client).padEnd(14)}${f(r.rest)}`);
   // What the process spends when nobody asks anything (its timers): part of every figure above.
   const i0 = await hot.cpu();
   await new Promise((r) => setTimeout(r, 5000));
   console.log(`idle gateway: ${(((await hot.cpu()) - i0) / 5000).toFixed(2)} ms of CPU per second`);
   const hotRps = await throughput(hot, W1, 8, REQUESTS * 4);
   const typeRps = await throughput(uncached, TYPENAME, 8, REQUESTS * 4);
-  console.log(`\nthroughput at concurrency 8: W1 hot ${hotRps.toFixed(0)} req/s, { __typename } ${typeRps.toFixed(0)} req/s, ratio ${(hotRps / typeRps).toFixed(2)}`);
+  console.log(
+    `\nthroughput at concurrency 8: W1 hot ${hotRps.toFixed(0)} req/s, { __typename } ${typeRps.toFixed(0)} req/s, ratio ${(hotRps / typeRps).toFixed(2)}`,
+  );
   // Compression, both ways: the gateway's answers (a 200-event answer, uncached: compressed as it is
   // sent; hot: the response cache keeps each coding's bytes) and the site's (its 50-event page).
-  const big = '{ events(first: 200) { nodes { title startDate endDate venues { title city address } organizers { title email } } } }';
+  const big =
+    '{ events(first: 200) { nodes { title startDate endDate venues { title city address } organizers { title email } } } }';
   const n = Math.max(20, Math.round(REQUESTS / 5));
   console.log(`\ncompression, ${n} requests each (bytes on the wire; p50 wall time to the last byte; CPU per request)`);
-  console.log(`${'answer'.padEnd(44)}${'coding'.padEnd(10)}${'bytes'.padStart(8)}${'p50'.padStart(10)}${'CPU'.padStart(10)}`);
+  console.log(
+    `${'answer'.padEnd(44)}${'coding'.padEnd(10)}${'bytes'.padStart(8)}${'p50'.padStart(10)}${'CPU'.padStart(10)}`,
+  );
   const row = (what: string, coding: string, r: { bytes: number; ms: number; cpu: number }, whose: string) =>
-    console.log(`${what.padEnd(44)}${coding.padEnd(10)}${String(r.bytes).padStart(8)}${`${r.ms.toFixed(2)} ms`.padStart(10)}${`${r.cpu.toFixed(2)} ms`.padStart(10)}  ${whose}`);
-  for (const [what, g] of [['gateway: events(first: 200), uncached', uncached], ['gateway: events(first: 200), hot', hot]] as const) {
+    console.log(
+      `${what.padEnd(44)}${coding.padEnd(10)}${String(r.bytes).padStart(8)}${`${r.ms.toFixed(2)} ms`.padStart(10)}${`${r.cpu.toFixed(2)} ms`.padStart(10)}  ${whose}`,
+    );
+  for (const [what, g] of [
+    ['gateway: events(first: 200), uncached', uncached],
+    ['gateway: events(first: 200), hot', hot],
+  ] as const) {
     for (const coding of ENCODINGS) row(what, coding, await coded(g, big, coding, n), 'gateway process');
   }
-  for (const coding of ENCODINGS) row('site: legacy list, 50 events', coding, await siteCoded(restClient, coding, n * 2), 'client: read, decompress, parse');
+  for (const coding of ENCODINGS)
+    row(
+      'site: legacy list, 50 events',
+      coding,
+      await siteCoded(restClient, coding, n * 2),
+      'client: read, decompress, parse',
+    );
 } finally {
   for (const g of [uncached, hot, quick]) g.child.kill('SIGTERM');
   await restClient.pool.close();

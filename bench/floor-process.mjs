@@ -27,7 +27,9 @@ import { Pool } from 'undici';
 const upstream = process.env.BENCH_UPSTREAM;
 const mode = process.env.BENCH_FLOOR ?? 'proxy';
 if (!upstream || !process.send || !['proxy', 'graphql-js', 'apollo', 'jit'].includes(mode)) {
-  console.error('bench/floor-process.mjs is started by bench/floors.ts (BENCH_UPSTREAM, BENCH_FLOOR and an IPC channel)');
+  console.error(
+    'bench/floor-process.mjs is started by bench/floors.ts (BENCH_UPSTREAM, BENCH_FLOOR and an IPC channel)',
+  );
   process.exit(2);
 }
 const site = new URL(upstream);
@@ -37,7 +39,11 @@ const OPEN = 'status=publish&start_date=1900-01-01%2000%3A00%3A00&end_date=9999-
 
 /** The site's legacy list, page 1: its events, parsed. */
 async function legacyEvents(first) {
-  const r = await pool.request({ method: 'GET', path: `${root}/calendar/events/v1/events?per_page=${first}&page=1&${OPEN}`, headers: { accept: 'application/json', 'accept-encoding': 'gzip, br' } });
+  const r = await pool.request({
+    method: 'GET',
+    path: `${root}/calendar/events/v1/events?per_page=${first}&page=1&${OPEN}`,
+    headers: { accept: 'application/json', 'accept-encoding': 'gzip, br' },
+  });
   const raw = Buffer.from(await r.body.arrayBuffer());
   if (r.statusCode !== 200) throw new Error(`the site answered ${r.statusCode}`);
   const coding = r.headers['content-encoding'];
@@ -59,10 +65,14 @@ const resolvers = {
   Venue: { title: (v) => v.venue },
   Organizer: { title: (o) => o.organizer },
 };
-for (const [type, fields] of Object.entries(resolvers)) for (const [name, fn] of Object.entries(fields)) schema.getType(type).getFields()[name].resolve = fn;
+for (const [type, fields] of Object.entries(resolvers))
+  for (const [name, fn] of Object.entries(fields)) schema.getType(type).getFields()[name].resolve = fn;
 
 const send = (res, status, text) => {
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
+  res.writeHead(status, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(text),
+  });
   res.end(text);
 };
 const documents = new Map();
@@ -112,8 +122,12 @@ const server = createServer((req, res) => {
       const body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
       if (!apollo) return send(res, 200, await answer[mode](body));
       const headers = new HeaderMap();
-      for (const [k, v] of Object.entries(req.headers)) if (v !== undefined) headers.set(k, Array.isArray(v) ? v.join(', ') : v);
-      const r = await apollo.executeHTTPGraphQLRequest({ httpGraphQLRequest: { method: req.method ?? 'POST', headers, search: '', body }, context: async () => ({}) });
+      for (const [k, v] of Object.entries(req.headers))
+        if (v !== undefined) headers.set(k, Array.isArray(v) ? v.join(', ') : v);
+      const r = await apollo.executeHTTPGraphQLRequest({
+        httpGraphQLRequest: { method: req.method ?? 'POST', headers, search: '', body },
+        context: async () => ({}),
+      });
       for (const [k, v] of r.headers) res.setHeader(k, v);
       res.statusCode = r.status ?? 200;
       res.end(r.body.kind === 'complete' ? r.body.string : '');

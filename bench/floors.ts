@@ -63,14 +63,29 @@ function sides(siteUrl: string): (() => Promise<Side>)[] {
   const proc = (name: string, start: () => Promise<GatewayProcess>) => async (): Promise<Side> => {
     const g = await start();
     const c = client(g.url);
-    return { name, once: () => gql(c, W1), process: g, close: async () => { await c.pool.close(); await g.stop(); } };
+    return {
+      name,
+      once: () => gql(c, W1),
+      process: g,
+      close: async () => {
+        await c.pool.close();
+        await g.stop();
+      },
+    };
   };
   return [
     proc('sitegraph', () => gateway(siteUrl, { CACHE_TTL_SECONDS: '0' })),
-    ...FLOORS.map(([name, floor]) => proc(name, () => gateway(siteUrl, { BENCH_FLOOR: floor }, 'bench/floor-process.mjs'))),
+    ...FLOORS.map(([name, floor]) =>
+      proc(name, () => gateway(siteUrl, { BENCH_FLOOR: floor }, 'bench/floor-process.mjs')),
+    ),
     async () => {
       const c = client(root);
-      return { name: 'REST client, gzip or br', once: () => rest(c, 'gzip, br'), process: null, close: () => c.pool.close() };
+      return {
+        name: 'REST client, gzip or br',
+        once: () => rest(c, 'gzip, br'),
+        process: null,
+        close: () => c.pool.close(),
+      };
     },
   ];
 }
@@ -79,7 +94,8 @@ const own = () => {
   const u = process.cpuUsage();
   return u.user + u.system;
 };
-const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))]!;
+const pct = (xs: number[], p: number) =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))]!;
 
 /**
  * One side against the yardstick, as bench/cpu.ts measures W1 uncached: after
@@ -88,7 +104,12 @@ const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(
  * client side, and the yardstick) around its blocks. `wall`: each request's
  * wall time too.
  */
-async function pair(side: Side, yardstick: Side, warmup: number, requests: number): Promise<{ cpu: number; rest: number; wall: number[]; restWall: number[] }> {
+async function pair(
+  side: Side,
+  yardstick: Side,
+  warmup: number,
+  requests: number,
+): Promise<{ cpu: number; rest: number; wall: number[]; restWall: number[] }> {
   for (let i = 0; i < warmup; i++) await side.once();
   const wall: number[] = [];
   const restWall: number[] = [];
@@ -96,7 +117,10 @@ async function pair(side: Side, yardstick: Side, warmup: number, requests: numbe
   let theirs = 0;
   const p0 = (await side.process?.cpu()) ?? 0;
   for (let done = 0; done < requests; done += BLOCK) {
-    for (const [s, times] of [[side, wall], [yardstick, restWall]] as const) {
+    for (const [s, times] of [
+      [side, wall],
+      [yardstick, restWall],
+    ] as const) {
       const c0 = own();
       for (let i = 0; i < BLOCK; i++) {
         const t0 = performance.now();
@@ -119,11 +143,19 @@ async function run(latency: number): Promise<void> {
   try {
     for (let i = 0; i < WARMUP; i++) await yardstick.once();
     if (wallOnly) {
-      console.log(`\n2. wall time per W1 uncached at sandbox latency ${latency} ms, ${WALL_REQUESTS} requests per side, alternating with the REST client in blocks of ${BLOCK}`);
-      console.log(`${'side'.padEnd(30)}${'p50'.padStart(10)}${'p95'.padStart(10)}${'REST p50'.padStart(10)}${'p50 × REST'.padStart(12)}`);
+      console.log(
+        `\n2. wall time per W1 uncached at sandbox latency ${latency} ms, ${WALL_REQUESTS} requests per side, alternating with the REST client in blocks of ${BLOCK}`,
+      );
+      console.log(
+        `${'side'.padEnd(30)}${'p50'.padStart(10)}${'p95'.padStart(10)}${'REST p50'.padStart(10)}${'p50 × REST'.padStart(12)}`,
+      );
     } else {
-      console.log(`\n1. CPU per W1 uncached, ${REQUESTS} requests per side after ${WARMUP}, alternating with the REST client in blocks of ${BLOCK}; sandbox latency 0`);
-      console.log(`${'side'.padEnd(30)}${'process CPU'.padStart(12)}${'REST client'.padStart(13)}${'× REST'.padStart(9)}`);
+      console.log(
+        `\n1. CPU per W1 uncached, ${REQUESTS} requests per side after ${WARMUP}, alternating with the REST client in blocks of ${BLOCK}; sandbox latency 0`,
+      );
+      console.log(
+        `${'side'.padEnd(30)}${'process CPU'.padStart(12)}${'REST client'.padStart(13)}${'× REST'.padStart(9)}`,
+      );
     }
     for (const start of sides(sb.url)) {
       const side = await start();
@@ -132,9 +164,13 @@ async function run(latency: number): Promise<void> {
         if (wallOnly) {
           const p50 = pct(r.wall, 0.5);
           const restP50 = pct(r.restWall, 0.5);
-          console.log(`${side.name.padEnd(30)}${`${p50.toFixed(1)} ms`.padStart(10)}${`${pct(r.wall, 0.95).toFixed(1)} ms`.padStart(10)}${`${restP50.toFixed(1)} ms`.padStart(10)}${(p50 / restP50).toFixed(3).padStart(12)}`);
+          console.log(
+            `${side.name.padEnd(30)}${`${p50.toFixed(1)} ms`.padStart(10)}${`${pct(r.wall, 0.95).toFixed(1)} ms`.padStart(10)}${`${restP50.toFixed(1)} ms`.padStart(10)}${(p50 / restP50).toFixed(3).padStart(12)}`,
+          );
         } else {
-          console.log(`${side.name.padEnd(30)}${`${r.cpu.toFixed(2)} ms`.padStart(12)}${`${r.rest.toFixed(2)} ms`.padStart(13)}${(r.cpu / r.rest).toFixed(2).padStart(9)}`);
+          console.log(
+            `${side.name.padEnd(30)}${`${r.cpu.toFixed(2)} ms`.padStart(12)}${`${r.rest.toFixed(2)} ms`.padStart(13)}${(r.cpu / r.rest).toFixed(2).padStart(9)}`,
+          );
         }
       } finally {
         await side.close();

@@ -13,8 +13,22 @@
  * 127.0.0.1 and the run is bounded by FUZZ_OPS.
  */
 import {
-  GraphQLEnumType, GraphQLInputObjectType, GraphQLInterfaceType, GraphQLList, GraphQLNonNull, GraphQLObjectType, GraphQLScalarType, GraphQLUnionType,
-  getNamedType, isLeafType, type GraphQLArgument, type GraphQLField, type GraphQLInputType, type GraphQLNamedType, type GraphQLOutputType, type GraphQLSchema,
+  GraphQLEnumType,
+  GraphQLInputObjectType,
+  GraphQLInterfaceType,
+  GraphQLList,
+  GraphQLNonNull,
+  GraphQLObjectType,
+  GraphQLScalarType,
+  GraphQLUnionType,
+  getNamedType,
+  isLeafType,
+  type GraphQLArgument,
+  type GraphQLField,
+  type GraphQLInputType,
+  type GraphQLNamedType,
+  type GraphQLOutputType,
+  type GraphQLSchema,
 } from 'graphql';
 import { parseConfig } from '../src/config.ts';
 import { buildSchema } from '../src/schema.ts';
@@ -51,24 +65,54 @@ class Generator {
       case 'Boolean':
         return this.chance(0.5);
       case 'ID':
-        return this.pick(['1', '42', '201', '999999', 'RXZlbnQ6MjQw', 'VmVudWU6Mw==', 'bm90LWFuLWlk', '', 'jazz-night', String(Math.floor(this.rnd() * 700))]);
+        return this.pick([
+          '1',
+          '42',
+          '201',
+          '999999',
+          'RXZlbnQ6MjQw',
+          'VmVudWU6Mw==',
+          'bm90LWFuLWlk',
+          '',
+          'jazz-night',
+          String(Math.floor(this.rnd() * 700)),
+        ]);
       case 'DateTime':
-        return this.pick(['2026-12-01T00:00:00-05:00', '2025-01-01T00:00:00Z', '1970-01-01T00:00:00Z', 'not-a-date', '2026-11-22T20:00:00+09:00']);
+        return this.pick([
+          '2026-12-01T00:00:00-05:00',
+          '2025-01-01T00:00:00Z',
+          '1970-01-01T00:00:00Z',
+          'not-a-date',
+          '2026-11-22T20:00:00+09:00',
+        ]);
       case 'JSON':
         return this.pick([{}, { a: 1 }, [1, 2], 'x', null]);
       default:
-        return this.pick(['', 'Paris', 'Harbor', 'music', 'https://example.org/', '<script>', 'ü', 'x'.repeat(300), 'admin', 'Europe/Paris']);
+        return this.pick([
+          '',
+          'Paris',
+          'Harbor',
+          'music',
+          'https://example.org/',
+          '<script>',
+          'ü',
+          'x'.repeat(300),
+          'admin',
+          'Europe/Paris',
+        ]);
     }
   }
 
   private value(type: GraphQLInputType, depth: number): unknown {
     if (type instanceof GraphQLNonNull) return this.value(type.ofType, depth);
-    if (type instanceof GraphQLList) return Array.from({ length: Math.floor(this.rnd() * 4) }, () => this.value(type.ofType, depth));
+    if (type instanceof GraphQLList)
+      return Array.from({ length: Math.floor(this.rnd() * 4) }, () => this.value(type.ofType, depth));
     if (type instanceof GraphQLEnumType) return this.pick(type.getValues()).value;
     if (type instanceof GraphQLScalarType) return this.scalar(type);
     const obj: Record<string, unknown> = {};
     for (const f of Object.values((type as GraphQLInputObjectType).getFields())) {
-      if (f.type instanceof GraphQLNonNull || (depth < 3 && this.chance(0.3))) obj[f.name] = this.value(f.type, depth + 1);
+      if (f.type instanceof GraphQLNonNull || (depth < 3 && this.chance(0.3)))
+        obj[f.name] = this.value(f.type, depth + 1);
     }
     return obj;
   }
@@ -81,7 +125,9 @@ class Generator {
     if (type instanceof GraphQLEnumType) return String(v);
     if (type instanceof GraphQLInputObjectType) {
       const fields = type.getFields();
-      return `{ ${Object.entries(v as Record<string, unknown>).map(([k, x]) => `${k}: ${this.literal(fields[k]!.type, x)}`).join(', ')} }`;
+      return `{ ${Object.entries(v as Record<string, unknown>)
+        .map(([k, x]) => `${k}: ${this.literal(fields[k]!.type, x)}`)
+        .join(', ')} }`;
     }
     if (type instanceof GraphQLScalarType && type.name === 'JSON') return JSON.stringify(JSON.stringify(v));
     return JSON.stringify(v);
@@ -157,7 +203,17 @@ async function main(): Promise<void> {
   const auth = `Basic ${Buffer.from(`${admin.login}:${admin.appPassword}`).toString('base64')}`;
   const gen = new Generator(buildSchema(), prng(SEED));
 
-  const counts = { ops: 0, http2xx: 0, http4xx: 0, http5xx: 0, badBody: 0, internal: 0, leaks: 0, withErrors: 0, networkErrors: 0 };
+  const counts = {
+    ops: 0,
+    http2xx: 0,
+    http4xx: 0,
+    http5xx: 0,
+    badBody: 0,
+    internal: 0,
+    leaks: 0,
+    withErrors: 0,
+    networkErrors: 0,
+  };
   const codes = new Map<string, number>();
   const samples: string[] = [];
   const upstreamSamples: string[] = [];
@@ -171,7 +227,11 @@ async function main(): Promise<void> {
     if (op.mutation || gen.chance(0.3)) headers.authorization = auth;
     let res: Response;
     try {
-      res = await fetch(gateway.url, { method: 'POST', headers, body: JSON.stringify({ query: op.query, variables: op.variables }) });
+      res = await fetch(gateway.url, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ query: op.query, variables: op.variables }),
+      });
     } catch (err) {
       counts.networkErrors += 1;
       if (samples.length < 10) samples.push(`network: ${String(err)}\n${op.query}`);
@@ -182,7 +242,10 @@ async function main(): Promise<void> {
     else if (res.status >= 400) counts.http4xx += 1;
     else counts.http2xx += 1;
     const text = await res.text();
-    let body: { data?: unknown; errors?: { message: string; extensions?: { code?: string } & Record<string, unknown> }[] };
+    let body: {
+      data?: unknown;
+      errors?: { message: string; extensions?: { code?: string } & Record<string, unknown> }[];
+    };
     try {
       body = JSON.parse(text);
     } catch {
@@ -190,13 +253,17 @@ async function main(): Promise<void> {
       if (samples.length < 10) samples.push(`not JSON (${res.status}): ${text.slice(0, 200)}\n${op.query}`);
       return;
     }
-    if (res.status >= 500 && samples.length < 10) samples.push(`HTTP ${res.status}: ${text.slice(0, 300)}\n${op.query}`);
+    if (res.status >= 500 && samples.length < 10)
+      samples.push(`HTTP ${res.status}: ${text.slice(0, 300)}\n${op.query}`);
     if (body.errors?.length) counts.withErrors += 1;
     for (const e of body.errors ?? []) {
       const code = e.extensions?.code ?? '(none)';
       codes.set(code, (codes.get(code) ?? 0) + 1);
       // The sandbox answering 5xx to some input is the sandbox's bug: show a few.
-      if (code === 'UPSTREAM_ERROR' && upstreamSamples.length < 5) upstreamSamples.push(`${e.message} ${JSON.stringify(e.extensions)}\n${op.query}\n${JSON.stringify(op.variables)}`);
+      if (code === 'UPSTREAM_ERROR' && upstreamSamples.length < 5)
+        upstreamSamples.push(
+          `${e.message} ${JSON.stringify(e.extensions)}\n${op.query}\n${JSON.stringify(op.variables)}`,
+        );
       if (code === 'INTERNAL_SERVER_ERROR') {
         counts.internal += 1;
         if (samples.length < 10) samples.push(`internal: ${e.message}\n${op.query}\n${JSON.stringify(op.variables)}`);
@@ -220,7 +287,11 @@ async function main(): Promise<void> {
   const pinger = (async () => {
     while (!done) {
       const t = performance.now();
-      await fetch(gateway.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"query":"{ __typename }"}' });
+      await fetch(gateway.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"query":"{ __typename }"}',
+      });
       maxPing = Math.max(maxPing, performance.now() - t);
       await new Promise((r) => setTimeout(r, 250));
     }
@@ -230,10 +301,21 @@ async function main(): Promise<void> {
   await pinger;
   const seconds = (performance.now() - t0) / 1000;
 
-  console.log(`sitegraph fuzz: ${counts.ops} operations (seed ${SEED}, concurrency ${CONCURRENCY}) in ${seconds.toFixed(1)} s`);
-  console.log(`  HTTP 2xx ${counts.http2xx}, 4xx ${counts.http4xx}, 5xx ${counts.http5xx}; network errors ${counts.networkErrors}; bodies not GraphQL JSON ${counts.badBody}`);
-  console.log(`  responses with errors ${counts.withErrors}; INTERNAL_SERVER_ERROR ${counts.internal}; leaked internals ${counts.leaks}`);
-  console.log(`  error codes: ${[...codes.entries()].sort((a, b) => b[1] - a[1]).map(([c, n]) => `${c} ${n}`).join(', ')}`);
+  console.log(
+    `sitegraph fuzz: ${counts.ops} operations (seed ${SEED}, concurrency ${CONCURRENCY}) in ${seconds.toFixed(1)} s`,
+  );
+  console.log(
+    `  HTTP 2xx ${counts.http2xx}, 4xx ${counts.http4xx}, 5xx ${counts.http5xx}; network errors ${counts.networkErrors}; bodies not GraphQL JSON ${counts.badBody}`,
+  );
+  console.log(
+    `  responses with errors ${counts.withErrors}; INTERNAL_SERVER_ERROR ${counts.internal}; leaked internals ${counts.leaks}`,
+  );
+  console.log(
+    `  error codes: ${[...codes.entries()]
+      .sort((a, b) => b[1] - a[1])
+      .map(([c, n]) => `${c} ${n}`)
+      .join(', ')}`,
+  );
   console.log(`  slowest { __typename } during the run: ${maxPing.toFixed(1)} ms`);
   for (const s of samples) console.log(`\n--- ${s}`);
   for (const s of upstreamSamples) console.log(`\n--- upstream 5xx: ${s}`);

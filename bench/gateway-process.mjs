@@ -20,7 +20,9 @@ const { loadConfig } = await import(`${from.dir}config${from.ext}`);
 const { startGateway } = await import(`${from.dir}server${from.ext}`);
 const upstream = process.env.BENCH_UPSTREAM;
 if (!upstream || !process.send) {
-  console.error('bench/gateway-process.mjs is started by bench/cpu.ts and bench/profile.ts (BENCH_UPSTREAM and an IPC channel)');
+  console.error(
+    'bench/gateway-process.mjs is started by bench/cpu.ts and bench/profile.ts (BENCH_UPSTREAM and an IPC channel)',
+  );
   process.exit(2);
 }
 const gateway = await startGateway(loadConfig(process.env), upstream);
@@ -34,7 +36,9 @@ process.on('message', async (m) => {
     inspector = new Session();
     inspector.connect();
     await inspector.post('Profiler.enable');
-    await inspector.post('Profiler.setSamplingInterval', { interval: Number(process.env.BENCH_PROFILE_INTERVAL ?? 100) });
+    await inspector.post('Profiler.setSamplingInterval', {
+      interval: Number(process.env.BENCH_PROFILE_INTERVAL ?? 100),
+    });
     await inspector.post('Profiler.start');
     process.send({ profiling: true });
   }

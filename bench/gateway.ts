@@ -101,10 +101,21 @@ interface SandboxProcess {
 
 async function startSandboxProcess(name: string, env: Record<string, string>): Promise<SandboxProcess> {
   const logFile = join(tmp, `${name}.log`);
-  const child = spawn(process.execPath, ['--import', 'tsx/esm', 'packages/sandbox/src/cli.ts', '--port', '0', '--db', ':memory:'], {
-    env: { ...process.env, SANDBOX_CONTROL: '0', SANDBOX_JITTER_MS: '0', SANDBOX_FAULTS: '', SANDBOX_REQUEST_LOG: logFile, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx/esm', 'packages/sandbox/src/cli.ts', '--port', '0', '--db', ':memory:'],
+    {
+      env: {
+        ...process.env,
+        SANDBOX_CONTROL: '0',
+        SANDBOX_JITTER_MS: '0',
+        SANDBOX_FAULTS: '',
+        SANDBOX_REQUEST_LOG: logFile,
+        ...env,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let stopping = false;
   let errors = '';
   child.stderr!.on('data', (c) => (errors += String(c)));
@@ -186,7 +197,10 @@ class LogTail {
 // ------------------------------------------------- round trips, from the gateway's side
 
 /** Runs `fn` alone and reports the upstream requests (sandbox log) and round trips it made. */
-async function count(sandbox: SandboxProcess, fn: () => Promise<unknown>): Promise<{ requests: number; roundTrips: number }> {
+async function count(
+  sandbox: SandboxProcess,
+  fn: () => Promise<unknown>,
+): Promise<{ requests: number; roundTrips: number }> {
   await sandbox.log.settle();
   sandbox.log.skip();
   const trace = traceRequests(sandbox.origin);
@@ -203,23 +217,40 @@ async function count(sandbox: SandboxProcess, fn: () => Promise<unknown>): Promi
 // ---------------------------------------------------------------- clients
 
 /** GET a sandbox REST path and parse its JSON body. */
-async function restGet(pool: Pool, sandbox: SandboxProcess, path: string): Promise<{ body: any; headers: Record<string, string | string[] | undefined> }> {
-  const res = await pool.request({ method: 'GET', path: `${sandbox.prefix}${path}`, headers: { 'user-agent': 'bench-floor' } });
+async function restGet(
+  pool: Pool,
+  sandbox: SandboxProcess,
+  path: string,
+): Promise<{ body: any; headers: Record<string, string | string[] | undefined> }> {
+  const res = await pool.request({
+    method: 'GET',
+    path: `${sandbox.prefix}${path}`,
+    headers: { 'user-agent': 'bench-floor' },
+  });
   const body: any = await res.body.json();
   if (res.statusCode !== 200) throw new Error(`GET ${path}: ${res.statusCode} ${JSON.stringify(body).slice(0, 300)}`);
   return { body, headers: res.headers };
 }
 
-function graphqlClient(url: string): { pool: Pool; query: (query: string, variables?: Record<string, unknown>) => Promise<any> } {
+function graphqlClient(url: string): {
+  pool: Pool;
+  query: (query: string, variables?: Record<string, unknown>) => Promise<any>;
+} {
   const u = new URL(url);
   const pool = new Pool(u.origin, { connections: 16 });
   const path = u.pathname === '/' ? '/graphql' : u.pathname;
   return {
     pool,
     query: async (query, variables) => {
-      const res = await pool.request({ method: 'POST', path, headers: { 'content-type': 'application/json', 'user-agent': 'bench-graphql' }, body: JSON.stringify({ query, variables }) });
+      const res = await pool.request({
+        method: 'POST',
+        path,
+        headers: { 'content-type': 'application/json', 'user-agent': 'bench-graphql' },
+        body: JSON.stringify({ query, variables }),
+      });
       const body = (await res.body.json()) as { data?: any; errors?: unknown };
-      if (body.errors || res.statusCode !== 200) throw new Error(`graphql ${res.statusCode}: ${JSON.stringify(body.errors ?? body).slice(0, 500)}`);
+      if (body.errors || res.statusCode !== 200)
+        throw new Error(`graphql ${res.statusCode}: ${JSON.stringify(body.errors ?? body).slice(0, 500)}`);
       return body.data;
     },
   };
@@ -250,10 +281,17 @@ interface Workload {
   same: (floor: any[], gateway: any[]) => boolean;
 }
 
-function workloads(rest: Pool, sandbox: SandboxProcess, gql: (q: string) => Promise<any>, upcoming: number[]): Workload[] {
-  const list = (perPage: number, page: number) => `/calendar/events/v1/events?${OPEN_WINDOW}&page=${page}&per_page=${perPage}`;
+function workloads(
+  rest: Pool,
+  sandbox: SandboxProcess,
+  gql: (q: string) => Promise<any>,
+  upcoming: number[],
+): Workload[] {
+  const list = (perPage: number, page: number) =>
+    `/calendar/events/v1/events?${OPEN_WINDOW}&page=${page}&per_page=${perPage}`;
   const W1 = '{ events(first: 20) { nodes { title startDate venues { title city } organizers { title } } } }';
-  const W2 = '{ events(first: 20) { nodes { title startDate venues { title city } organizers { title } categories { name } tags { name } } } }';
+  const W2 =
+    '{ events(first: 20) { nodes { title startDate venues { title city } organizers { title } categories { name } tags { name } } } }';
   const W3 = '{ events(first: 250) { nodes { databaseId title } } }';
   const W4 = `{ ${upcoming.map((id, i) => `e${i}: event(id: "${id}") { title startDate }`).join(' ')} }`;
   const sameTitles = (f: any[], g: any[]) => f.length === g.length && f.every((e, i) => g[i] && e.title === g[i].title);
@@ -274,7 +312,9 @@ function workloads(rest: Pool, sandbox: SandboxProcess, gql: (q: string) => Prom
       floorRoundTrips: 1,
       floor: async () => ((await restGet(rest, sandbox, list(20, 1))).body.events as any[]).map(w2Event),
       gateway: async () => (await gql(W2)).events.nodes,
-      same: (f, g) => sameTitles(f, g) && f.every((e, i) => e.categories.length === g[i].categories.length && e.tags.length === g[i].tags.length),
+      same: (f, g) =>
+        sameTitles(f, g) &&
+        f.every((e, i) => e.categories.length === g[i].categories.length && e.tags.length === g[i].tags.length),
     },
     {
       key: 'W3',
@@ -284,7 +324,9 @@ function workloads(rest: Pool, sandbox: SandboxProcess, gql: (q: string) => Prom
       // The page count is known from first / per_page: all five pages at once.
       floor: async () => {
         const pages = await Promise.all([1, 2, 3, 4, 5].map((p) => restGet(rest, sandbox, list(LEGACY_PAGE, p))));
-        return pages.flatMap((p) => (p.body.events as any[]).map((e) => ({ databaseId: e.id as number, title: e.title as string })));
+        return pages.flatMap((p) =>
+          (p.body.events as any[]).map((e) => ({ databaseId: e.id as number, title: e.title as string })),
+        );
       },
       gateway: async () => (await gql(W3)).events.nodes,
       same: (f, g) => f.length === g.length && f.every((e, i) => e.databaseId === g[i].databaseId),
@@ -295,8 +337,16 @@ function workloads(rest: Pool, sandbox: SandboxProcess, gql: (q: string) => Prom
       floorRequests: 1,
       floorRoundTrips: 1,
       floor: async () => {
-        const events = (await restGet(rest, sandbox, `/calendar/events/v1/events?include=${upcoming.join(',')}&page=1&per_page=${upcoming.length}`)).body.events as any[];
-        const byId = new Map(events.map((e) => [e.id as number, { title: e.title as string, startDate: e.start_date as string }]));
+        const events = (
+          await restGet(
+            rest,
+            sandbox,
+            `/calendar/events/v1/events?include=${upcoming.join(',')}&page=1&per_page=${upcoming.length}`,
+          )
+        ).body.events as any[];
+        const byId = new Map(
+          events.map((e) => [e.id as number, { title: e.title as string, startDate: e.start_date as string }]),
+        );
         return upcoming.map((id) => byId.get(id) ?? null);
       },
       gateway: async () => {
@@ -361,21 +411,33 @@ const range = ([a, b]: [number, number]) => (a === b ? String(a) : `${a}–${b}`
 const minMax = (xs: number[]): [number, number] => [Math.min(...xs), Math.max(...xs)];
 
 async function benchLatency(latencyMs: number): Promise<{ rows: Row[]; floorRps: number; gwRps: number }> {
-  const sandbox = await startSandboxProcess(`latency-${latencyMs}`, { SANDBOX_LATENCY_MS: String(latencyMs), SANDBOX_EVENTS: '' });
+  const sandbox = await startSandboxProcess(`latency-${latencyMs}`, {
+    SANDBOX_LATENCY_MS: String(latencyMs),
+    SANDBOX_EVENTS: '',
+  });
   // The upstream cache off: this measures the gateway's own work against the floor (bench/cache.ts measures the cache).
   // Operation lines off (warn): they would flood the table; at info they cost ~0.05 ms a request (scripts/profile-w1.ts).
-  const gateway = await startGateway(parseConfig({ port: 0, cache: { ttlSeconds: 0 }, log: { level: 'warn' } }), sandbox.url);
+  const gateway = await startGateway(
+    parseConfig({ port: 0, cache: { ttlSeconds: 0 }, log: { level: 'warn' } }),
+    sandbox.url,
+  );
   const rest = new Pool(sandbox.origin, { connections: 16 });
   const client = graphqlClient(gateway.url);
   try {
     // Upcoming events: inside the window the legacy `include=` answers (yesterday to +24 months).
-    const upcoming = ((await restGet(rest, sandbox, '/calendar/events/v1/events?status=publish&page=1&per_page=20')).body.events as any[]).map((e) => e.id as number);
+    const upcoming = (
+      (await restGet(rest, sandbox, '/calendar/events/v1/events?status=publish&page=1&per_page=20')).body
+        .events as any[]
+    ).map((e) => e.id as number);
     const ws = workloads(rest, sandbox, client.query, upcoming);
     const rows: Row[] = [];
     for (const w of ws) {
       const a = await w.floor();
       const b = await w.gateway();
-      if (!w.same(a, b)) throw new Error(`${w.key}: the floor and sitegraph answers differ:\n${JSON.stringify(a).slice(0, 400)}\n${JSON.stringify(b).slice(0, 400)}`);
+      if (!w.same(a, b))
+        throw new Error(
+          `${w.key}: the floor and sitegraph answers differ:\n${JSON.stringify(a).slice(0, 400)}\n${JSON.stringify(b).slice(0, 400)}`,
+        );
       const n = w.key === 'W3' ? W3_REQUESTS : REQUESTS;
       for (let i = 0; i < Math.min(10, n); i++) {
         await w.floor();
@@ -439,7 +501,17 @@ function printTable(latencyMs: number, r: { rows: Row[]; floorRps: number; gwRps
   console.log(
     `\nsandbox latency ${latencyMs} ms, concurrency 1: sitegraph against the optimal REST client (floor), ${n} interleaved requests per workload and side (W3: ${W3_REQUESTS})`,
   );
-  const head = ['workload'.padEnd(44), pad('floor p50', 10), pad('p95', 7), pad('sitegraph p50', 14), pad('p95', 7), pad('ratio', 6), pad('requests', 9), pad('round trips', 12), pad('gateway CPU ms/req', 19)];
+  const head = [
+    'workload'.padEnd(44),
+    pad('floor p50', 10),
+    pad('p95', 7),
+    pad('sitegraph p50', 14),
+    pad('p95', 7),
+    pad('ratio', 6),
+    pad('requests', 9),
+    pad('round trips', 12),
+    pad('gateway CPU ms/req', 19),
+  ];
   console.log(head.join(' '));
   for (const row of r.rows) {
     console.log(
@@ -459,8 +531,12 @@ function printTable(latencyMs: number, r: { rows: Row[]; floorRps: number; gwRps
   console.log(
     `${'W1 throughput, concurrency 8'.padEnd(44)} ${pad(`${f(r.floorRps, 0)} req/s`, 18)} ${pad(`${f(r.gwRps, 0)} req/s`, 22)} ${pad(`${f(r.gwRps / r.floorRps, 2)}×`, 6)}   (${REQUESTS * 2} requests per side, alternating blocks)`,
   );
-  console.log('  ms; ratio = sitegraph p50 / floor p50; requests and round trips: sitegraph per operation (floor in parentheses),');
-  console.log('  requests from the sandbox request log, round trips = dependency depth of the gateway\'s upstream requests.');
+  console.log(
+    '  ms; ratio = sitegraph p50 / floor p50; requests and round trips: sitegraph per operation (floor in parentheses),',
+  );
+  console.log(
+    "  requests from the sandbox request log, round trips = dependency depth of the gateway's upstream requests.",
+  );
   console.log(
     `  gateway CPU = this process's CPU per sitegraph request (load generator + gateway) minus per floor request (REST client + JSON parse);\n  the sandbox runs in a child process. Raw CPU ms/request, floor / sitegraph side: ${r.rows
       .map((row) => `${row.w.key} ${f(row.floor.cpuMs, 2)} / ${f(row.gw.cpuMs, 2)}`)
@@ -496,10 +572,16 @@ async function withRss(fn: () => Promise<{ events: number; idSum: number }>): Pr
 
 async function benchBulk(): Promise<{ floor: Pull; gw: Pull }> {
   const t0 = performance.now();
-  const sandbox = await startSandboxProcess('bulk', { SANDBOX_LATENCY_MS: String(BULK_LATENCY_MS), SANDBOX_EVENTS: String(BULK_EVENTS) });
+  const sandbox = await startSandboxProcess('bulk', {
+    SANDBOX_LATENCY_MS: String(BULK_LATENCY_MS),
+    SANDBOX_EVENTS: String(BULK_EVENTS),
+  });
   const seedS = (performance.now() - t0) / 1000;
   // The upstream cache off: this measures the gateway's own work against the floor (bench/cache.ts measures the cache).
-  const gateway = await startGateway(parseConfig({ port: 0, cache: { ttlSeconds: 0 }, log: { level: 'warn' } }), sandbox.url);
+  const gateway = await startGateway(
+    parseConfig({ port: 0, cache: { ttlSeconds: 0 }, log: { level: 'warn' } }),
+    sandbox.url,
+  );
   const rest = new Pool(sandbox.origin, { connections: 16 });
   const client = graphqlClient(gateway.url);
   const PAGE_QUERY = `query Pull($after: String) { events(first: ${BULK_PAGE}, after: $after) { pageInfo { hasNextPage endCursor } nodes { databaseId title startDate } } }`;
@@ -586,7 +668,9 @@ async function benchBulk(): Promise<{ floor: Pull; gw: Pull }> {
     );
     const pageRss = minMax(perPage.map((p) => p.rss));
     console.log(`  bench process RSS after each graph page: ${MB(pageRss[0])} to ${MB(pageRss[1])}`);
-    console.log(`  same events both ways: ${floor.events === gw.events && floor.idSum === gw.idSum ? 'yes' : `NO (floor ${floor.events}/${floor.idSum}, sitegraph ${gw.events}/${gw.idSum})`}`);
+    console.log(
+      `  same events both ways: ${floor.events === gw.events && floor.idSum === gw.idSum ? 'yes' : `NO (floor ${floor.events}/${floor.idSum}, sitegraph ${gw.events}/${gw.idSum})`}`,
+    );
     console.log(
       `  bench process RSS (gateway + load generator), sampled every 100 ms: floor pull ${MB(floor.rss.start)} → peak ${MB(floor.rss.peak)} → ${MB(floor.rss.end)}; sitegraph pull ${MB(gw.rss.start)} → peak ${MB(gw.rss.peak)} → ${MB(gw.rss.end)} (before both ${MB(rssStart)}, after ${MB(rssEnd)})`,
     );
@@ -611,9 +695,17 @@ async function benchBulk(): Promise<{ floor: Pull; gw: Pull }> {
  * 10 s), where the changes go to the site directly, so the gateway learns of
  * none of them until its entries expire.
  */
-async function benchChangingPull(ttlSeconds: number): Promise<WalkResult & { ms: number; events: number; ttlSeconds: number }> {
-  const sandbox = await startSandboxProcess(`changing-${ttlSeconds}`, { SANDBOX_LATENCY_MS: '0', SANDBOX_EVENTS: String(CHANGING_EVENTS) });
-  const gateway = await startGateway(parseConfig({ port: 0, log: { level: 'warn' }, cache: { ttlSeconds } }), sandbox.url);
+async function benchChangingPull(
+  ttlSeconds: number,
+): Promise<WalkResult & { ms: number; events: number; ttlSeconds: number }> {
+  const sandbox = await startSandboxProcess(`changing-${ttlSeconds}`, {
+    SANDBOX_LATENCY_MS: '0',
+    SANDBOX_EVENTS: String(CHANGING_EVENTS),
+  });
+  const gateway = await startGateway(
+    parseConfig({ port: 0, log: { level: 'warn' }, cache: { ttlSeconds } }),
+    sandbox.url,
+  );
   const rest = new Pool(sandbox.origin, { connections: 4 });
   const client = graphqlClient(gateway.url);
   const PAGE_QUERY = `query Walk($after: String) { events(first: ${CHANGING_PAGE}, after: $after) { pageInfo { hasNextPage endCursor } nodes { databaseId } } }`;
@@ -626,14 +718,19 @@ async function benchChangingPull(ttlSeconds: number): Promise<WalkResult & { ms:
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
     const out: any = await res.body.json();
-    if (res.statusCode >= 300) throw new Error(`${method} ${path}: ${res.statusCode} ${JSON.stringify(out).slice(0, 300)}`);
+    if (res.statusCode >= 300)
+      throw new Error(`${method} ${path}: ${res.statusCode} ${JSON.stringify(out).slice(0, 300)}`);
     return out;
   };
   try {
     // Every published event at the start: the legacy list, page after page (the site's own view).
     const initial: number[] = [];
     for (let page = 1; ; page++) {
-      const { body } = await restGet(rest, sandbox, `/calendar/events/v1/events?${OPEN_WINDOW}&page=${page}&per_page=${LEGACY_PAGE}`);
+      const { body } = await restGet(
+        rest,
+        sandbox,
+        `/calendar/events/v1/events?${OPEN_WINDOW}&page=${page}&per_page=${LEGACY_PAGE}`,
+      );
       initial.push(...(body.events as { id: number }[]).map((e) => e.id));
       if (page >= Number(body.total_pages)) break;
     }
@@ -642,12 +739,21 @@ async function benchChangingPull(ttlSeconds: number): Promise<WalkResult & { ms:
       {
         page: async (after) => {
           const data = await client.query(PAGE_QUERY, { after });
-          return { ids: (data.events.nodes as { databaseId: number }[]).map((n) => n.databaseId), hasNextPage: data.events.pageInfo.hasNextPage, endCursor: data.events.pageInfo.endCursor };
+          return {
+            ids: (data.events.nodes as { databaseId: number }[]).map((n) => n.databaseId),
+            hasNextPage: data.events.pageInfo.hasNextPage,
+            endCursor: data.events.pageInfo.endCursor,
+          };
         },
         insert: async () => {
           made++;
           const day = String(1 + (made % 27)).padStart(2, '0');
-          const created = await send('POST', '/calendar/events/v1/events', { title: `Inserted ${made}`, status: 'publish', start_date: `2001-01-${day} 10:00:00`, end_date: `2001-01-${day} 11:00:00` });
+          const created = await send('POST', '/calendar/events/v1/events', {
+            title: `Inserted ${made}`,
+            status: 'publish',
+            start_date: `2001-01-${day} 10:00:00`,
+            end_date: `2001-01-${day} 11:00:00`,
+          });
           return created.id as number;
         },
         remove: async (id) => void (await send('DELETE', `/calendar/events/v1/events/${id}`)),
@@ -662,7 +768,9 @@ async function benchChangingPull(ttlSeconds: number): Promise<WalkResult & { ms:
     console.log(
       `  ${walk.pages} pages in ${f(ms / 1000, 2)} s; meanwhile ${walk.inserted} events added (before the walk's position) and ${walk.removed} removed; ${walk.throughout} present throughout`,
     );
-    console.log(`  skipped ${walk.skipped.length}, repeated ${walk.repeated.length}${walk.skipped.length || walk.repeated.length ? ` (skipped ${walk.skipped.slice(0, 20).join(' ')}; repeated ${walk.repeated.slice(0, 20).join(' ')})` : ''}`);
+    console.log(
+      `  skipped ${walk.skipped.length}, repeated ${walk.repeated.length}${walk.skipped.length || walk.repeated.length ? ` (skipped ${walk.skipped.slice(0, 20).join(' ')}; repeated ${walk.repeated.slice(0, 20).join(' ')})` : ''}`,
+    );
     return { ...walk, ms, events: initial.length, ttlSeconds };
   } finally {
     await gateway.close();
@@ -690,10 +798,14 @@ interface CpuFigures {
  * gateway's own cost.
  */
 function cpuBackToBack(): Promise<CpuFigures> {
-  const child = spawn(process.execPath, ['--import', 'tsx/esm', 'scripts/profile-w1.ts', '--n', '3000', '--warmup', '500'], {
-    env: { ...process.env, LOG_LEVEL: 'info' },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx/esm', 'scripts/profile-w1.ts', '--n', '3000', '--warmup', '500'],
+    {
+      env: { ...process.env, LOG_LEVEL: 'info' },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   let out = '';
   child.stdout!.on('data', (c) => (out += String(c)));
   return new Promise((resolve, reject) => {
@@ -701,8 +813,16 @@ function cpuBackToBack(): Promise<CpuFigures> {
       const figure = (label: string) => Number(new RegExp(`${label}:\\s+([\\d.]+) ms`).exec(out)?.[1]);
       const gateway = figure('gateway CPU per W1 request');
       const onTop = figure('gateway CPU on top of the REST call');
-      if (code !== 0 || !Number.isFinite(gateway) || !Number.isFinite(onTop)) return reject(new Error(`scripts/profile-w1.ts exited with ${code}: ${out.slice(-2000)}`));
-      resolve({ gateway, onTop, text: out.split('\n').filter((l) => l && !l.startsWith('{')).join('\n') });
+      if (code !== 0 || !Number.isFinite(gateway) || !Number.isFinite(onTop))
+        return reject(new Error(`scripts/profile-w1.ts exited with ${code}: ${out.slice(-2000)}`));
+      resolve({
+        gateway,
+        onTop,
+        text: out
+          .split('\n')
+          .filter((l) => l && !l.startsWith('{'))
+          .join('\n'),
+      });
     });
   });
 }
@@ -717,7 +837,9 @@ async function main(): Promise<void> {
   const results = new Map<number, Awaited<ReturnType<typeof benchLatency>>>();
   for (const latency of LATENCIES) results.set(latency, await benchLatency(latency));
   const bulk = BULK ? await benchBulk() : null;
-  const changing = CHANGING ? [await benchChangingPull(0), await benchChangingPull(parseConfig({}).cache.ttlSeconds)] : [];
+  const changing = CHANGING
+    ? [await benchChangingPull(0), await benchChangingPull(parseConfig({}).cache.ttlSeconds)]
+    : [];
   let cpu: CpuFigures | null = null;
   if (CPU) {
     console.log('\ngateway CPU, back to back (scripts/profile-w1.ts, the operation line logged at info):');
@@ -728,10 +850,20 @@ async function main(): Promise<void> {
   // The goals of issue 10, against what was measured.
   const at30 = results.get(30);
   console.log('\ngoals (issue 10):');
-  const goal = (text: string, value: string, ok: boolean) => console.log(`  ${ok ? 'met    ' : 'NOT met'}  ${text.padEnd(62)} ${value}`);
+  const goal = (text: string, value: string, ok: boolean) =>
+    console.log(`  ${ok ? 'met    ' : 'NOT met'}  ${text.padEnd(62)} ${value}`);
   if (at30) {
-    for (const row of at30.rows) goal(`${row.w.key} p50 ≤ 1.05× the floor at 30 ms`, `${f(row.gw.p50 / row.floor.p50, 3)}×`, row.gw.p50 / row.floor.p50 <= 1.05);
-    goal('W1 throughput at concurrency 8 ≥ 0.95× direct REST at 30 ms', `${f(at30.gwRps / at30.floorRps, 3)}×`, at30.gwRps / at30.floorRps >= 0.95);
+    for (const row of at30.rows)
+      goal(
+        `${row.w.key} p50 ≤ 1.05× the floor at 30 ms`,
+        `${f(row.gw.p50 / row.floor.p50, 3)}×`,
+        row.gw.p50 / row.floor.p50 <= 1.05,
+      );
+    goal(
+      'W1 throughput at concurrency 8 ≥ 0.95× direct REST at 30 ms',
+      `${f(at30.gwRps / at30.floorRps, 3)}×`,
+      at30.gwRps / at30.floorRps >= 0.95,
+    );
   }
   if (cpu) {
     goal('gateway CPU per W1 request on top of the REST call ≤ 1.5 ms', `${f(cpu.onTop, 2)} ms`, cpu.onTop <= 1.5);
@@ -739,18 +871,32 @@ async function main(): Promise<void> {
   }
   for (const [latency, r] of results) {
     const w1 = r.rows[0]!;
-    console.log(`  info     gateway CPU per W1, measured between requests (latency ${latency} ms)`.padEnd(73) + ` ${f(w1.gw.cpuMs - w1.floor.cpuMs, 2)} ms`);
+    console.log(
+      `  info     gateway CPU per W1, measured between requests (latency ${latency} ms)`.padEnd(73) +
+        ` ${f(w1.gw.cpuMs - w1.floor.cpuMs, 2)} ms`,
+    );
   }
-  if (bulk) goal('bulk pull ≤ 1.2× the floor', `${f(bulk.gw.ms / bulk.floor.ms, 3)}×`, bulk.gw.ms / bulk.floor.ms <= 1.2);
+  if (bulk)
+    goal('bulk pull ≤ 1.2× the floor', `${f(bulk.gw.ms / bulk.floor.ms, 3)}×`, bulk.gw.ms / bulk.floor.ms <= 1.2);
   for (const c of changing) {
-    goal(`bulk pull under changes, CACHE_TTL_SECONDS=${c.ttlSeconds}: 0 skipped (issue 19)`, `${c.skipped.length} of ${c.throughout}`, c.skipped.length === 0);
-    goal(`bulk pull under changes, CACHE_TTL_SECONDS=${c.ttlSeconds}: 0 repeated (issue 19)`, `${c.repeated.length} of ${c.seen} seen`, c.repeated.length === 0);
+    goal(
+      `bulk pull under changes, CACHE_TTL_SECONDS=${c.ttlSeconds}: 0 skipped (issue 19)`,
+      `${c.skipped.length} of ${c.throughout}`,
+      c.skipped.length === 0,
+    );
+    goal(
+      `bulk pull under changes, CACHE_TTL_SECONDS=${c.ttlSeconds}: 0 repeated (issue 19)`,
+      `${c.repeated.length} of ${c.seen} seen`,
+      c.repeated.length === 0,
+    );
     if (c.skipped.length || c.repeated.length) process.exitCode = 1;
   }
   if (SUBSCRIPTIONS) {
     console.log('\nsubscriptions (bench/subscriptions.ts):');
     const code = await new Promise<number | null>((resolve) => {
-      spawn(process.execPath, ['--expose-gc', '--import', 'tsx/esm', 'bench/subscriptions.ts'], { stdio: 'inherit' }).once('exit', resolve);
+      spawn(process.execPath, ['--expose-gc', '--import', 'tsx/esm', 'bench/subscriptions.ts'], {
+        stdio: 'inherit',
+      }).once('exit', resolve);
     });
     if (code !== 0) {
       console.error(`bench/subscriptions.ts exited with ${code}`);

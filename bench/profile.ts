@@ -38,21 +38,35 @@ await g.profileStart();
 const c0 = await g.cpu();
 let next = 0;
 const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 1);
-await Promise.all(Array.from({ length: concurrency }, async () => { while (next++ < total) await gql(c, query); }));
+await Promise.all(
+  Array.from({ length: concurrency }, async () => {
+    while (next++ < total) await gql(c, query);
+  }),
+);
 const used = (await g.cpu()) - c0;
 const profile = (await g.profileStop()) as Profile;
 await c.pool.close();
 await g.stop();
 await instant?.close();
 sb.stop();
-console.log(`${kind}: ${(used / total / 1000).toFixed(3)} ms of gateway CPU per request over ${total} (profiled, so higher than bench:cpu)`);
+console.log(
+  `${kind}: ${(used / total / 1000).toFixed(3)} ms of gateway CPU per request over ${total} (profiled, so higher than bench:cpu)`,
+);
 
-interface Node { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; hitCount: number; children?: number[] }
-interface Profile { nodes: Node[] }
+interface Node {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  hitCount: number;
+  children?: number[];
+}
+interface Profile {
+  nodes: Node[];
+}
 mkdirSync(dir, { recursive: true });
 const file = join(dir, `${kind}-${Date.now()}.cpuprofile`);
 writeFileSync(file, JSON.stringify(profile));
-const name = (n: Node) => `${n.callFrame.functionName || '(anonymous)'} ${n.callFrame.url.replace(/^.*node_modules\//, '').replace(/^file:\/\/.*?\/(src|bench|dist)\//, '$1/')}`;
+const name = (n: Node) =>
+  `${n.callFrame.functionName || '(anonymous)'} ${n.callFrame.url.replace(/^.*node_modules\//, '').replace(/^file:\/\/.*?\/(src|bench|dist)\//, '$1/')}`;
 const self = new Map<string, number>();
 let busy = 0;
 for (const n of profile.nodes) {
@@ -61,7 +75,8 @@ for (const n of profile.nodes) {
   busy += n.hitCount;
 }
 console.log(`profile: ${file}\nself time, share of busy samples:`);
-for (const [k, v] of [...self].sort((a, b) => b[1] - a[1]).slice(0, top)) console.log(`${((v / busy) * 100).toFixed(1).padStart(5)}%  ${k}`);
+for (const [k, v] of [...self].sort((a, b) => b[1] - a[1]).slice(0, top))
+  console.log(`${((v / busy) * 100).toFixed(1).padStart(5)}%  ${k}`);
 // Total (inclusive) time of the project's functions: each counted once per sample however deep it recurs.
 const byId = new Map(profile.nodes.map((n) => [n.id, n]));
 const inclusive = new Map<string, number>();
@@ -78,6 +93,7 @@ const visit = (n: Node, open: Set<string>) => {
   for (const c of n.children ?? []) visit(byId.get(c)!, next);
 };
 visit(profile.nodes[0]!, new Set());
-console.log('total time of the project\'s functions:');
-for (const [k, v] of [...inclusive].sort((a, b) => b[1] - a[1]).slice(0, top)) console.log(`${((v / busy) * 100).toFixed(1).padStart(5)}%  ${k}`);
+console.log("total time of the project's functions:");
+for (const [k, v] of [...inclusive].sort((a, b) => b[1] - a[1]).slice(0, top))
+  console.log(`${((v / busy) * 100).toFixed(1).padStart(5)}%  ${k}`);
 process.exit(0);

@@ -148,15 +148,29 @@ function poolFor(origin: string): Pool {
   return p;
 }
 
-async function readJson(pool: Pool, opts: Parameters<Pool['request']>[0], ok: number[] = [200]): Promise<{ body: Json; bytes: number }> {
+async function readJson(
+  pool: Pool,
+  opts: Parameters<Pool['request']>[0],
+  ok: number[] = [200],
+): Promise<{ body: Json; bytes: number }> {
   const r = await pool.request(opts);
   const text = await r.body.text();
   if (!ok.includes(r.statusCode)) throw new Error(`${opts.method} ${opts.path}: ${r.statusCode} ${text.slice(0, 300)}`);
   return { body: JSON.parse(text), bytes: Buffer.byteLength(text) };
 }
 
-async function graphql(pool: Pool, path: string, query: string, variables: Record<string, unknown> = {}): Promise<{ data: Json; bytes: number }> {
-  const { body, bytes } = await readJson(pool, { method: 'POST', path, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query, variables }) });
+async function graphql(
+  pool: Pool,
+  path: string,
+  query: string,
+  variables: Record<string, unknown> = {},
+): Promise<{ data: Json; bytes: number }> {
+  const { body, bytes } = await readJson(pool, {
+    method: 'POST',
+    path,
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ query, variables }),
+  });
   if (body.errors) throw new Error(`${path}: ${JSON.stringify(body.errors).slice(0, 500)}`);
   return { data: body.data, bytes };
 }
@@ -186,14 +200,21 @@ interface Client {
 }
 
 const sorted = (xs: (string | null | undefined)[]): string[] => xs.map((x) => String(x ?? '')).sort();
-const seo = (s: Json): Item['seo'] => ({ title: s?.title ?? '', description: s?.description ?? s?.metaDesc ?? '', canonical: s?.canonical ?? '', ogTitle: s?.og_title ?? s?.opengraphTitle ?? '' });
+const seo = (s: Json): Item['seo'] => ({
+  title: s?.title ?? '',
+  description: s?.description ?? s?.metaDesc ?? '',
+  canonical: s?.canonical ?? '',
+  ogTitle: s?.og_title ?? s?.opengraphTitle ?? '',
+});
 
 const SG_POSTS = '{ posts(first: 10) { nodes { databaseId title raw } } }';
 const WPG_POSTS = '{ posts(first: 10) { nodes { databaseId title seo { title metaDesc canonical opengraphTitle } } } }';
-const SG_EVENTS = '{ events(first: 10) { nodes { databaseId title startDate venues { databaseId title city } organizers { databaseId title } } } }';
+const SG_EVENTS =
+  '{ events(first: 10) { nodes { databaseId title startDate venues { databaseId title city } organizers { databaseId title } } } }';
 // ql-events 0.1.0 cannot order by start date; the seeded events' titles follow their start dates, so
 // title order gives the legacy list's first ten.
-const WPG_EVENTS = '{ events(first: 10, where: { orderby: [{ field: TITLE, order: ASC }] }) { nodes { databaseId title startDate venue { databaseId title city } organizers { nodes { databaseId title } } } } }';
+const WPG_EVENTS =
+  '{ events(first: 10, where: { orderby: [{ field: TITLE, order: ASC }] }) { nodes { databaseId title startDate venue { databaseId title city } organizers { nodes { databaseId title } } } } }';
 const SG_EVENT = `query($slug: ID!, $url: String!) {
   event(id: $slug, idType: SLUG) { databaseId title description startDate endDate cost url venues { title address city } organizers { title email } categories { name slug } tags { name } }
   seo { head(url: $url) { title description canonical json } }
@@ -202,7 +223,8 @@ const WPG_EVENT = `query($slug: ID!) {
   event(id: $slug, idType: SLUG) { databaseId title content startDate endDate cost link venue { title address city } organizers { nodes { title email } } eventsCategories { nodes { name slug } } tags { nodes { name } } seo { title metaDesc canonical opengraphTitle } }
 }`;
 // The same document for both GraphQL servers: each pages with its own cursors (WPGraphQL in its default order).
-const BULK = 'query($after: String) { events(first: 100, after: $after) { nodes { databaseId title startDate } pageInfo { hasNextPage endCursor } } }';
+const BULK =
+  'query($after: String) { events(first: 100, after: $after) { nodes { databaseId title startDate } pageInfo { hasNextPage endCursor } } }';
 
 type Query = (query: string, variables?: Record<string, unknown>) => Promise<{ data: Json; bytes: number }>;
 
@@ -230,13 +252,25 @@ function sitegraphClient(name: string, gw: GatewayProcess, page: { slug: string;
       // Post has no typed SEO fields in sitegraph's schema: the site's object (`raw`) carries Yoast's yoast_head_json.
       posts: async () => {
         const { data, bytes } = await q(SG_POSTS);
-        return { bytes, items: data.posts.nodes.map((p: Json) => ({ id: p.databaseId, title: p.title, seo: seo(p.raw?.yoast_head_json) })) };
+        return {
+          bytes,
+          items: data.posts.nodes.map((p: Json) => ({
+            id: p.databaseId,
+            title: p.title,
+            seo: seo(p.raw?.yoast_head_json),
+          })),
+        };
       },
       events: async () => {
         const { data, bytes } = await q(SG_EVENTS);
         return {
           bytes,
-          items: data.events.nodes.map((e: Json) => ({ id: e.databaseId, title: e.title, venue: e.venues[0]?.title ?? null, organizers: sorted(e.organizers.map((o: Json) => o.title)) })),
+          items: data.events.nodes.map((e: Json) => ({
+            id: e.databaseId,
+            title: e.title,
+            venue: e.venues[0]?.title ?? null,
+            organizers: sorted(e.organizers.map((o: Json) => o.title)),
+          })),
         };
       },
       event: async () => {
@@ -244,11 +278,17 @@ function sitegraphClient(name: string, gw: GatewayProcess, page: { slug: string;
         const e = data.event;
         return {
           bytes,
-          items: [{
-            id: e.databaseId, title: e.title, venue: e.venues[0]?.title ?? null, organizers: sorted(e.organizers.map((o: Json) => o.title)),
-            categories: sorted(e.categories.map((c: Json) => c.name)), tags: sorted(e.tags.map((t: Json) => t.name)),
-            seo: seo({ ...data.seo.head, og_title: data.seo.head?.json?.og_title }),
-          }],
+          items: [
+            {
+              id: e.databaseId,
+              title: e.title,
+              venue: e.venues[0]?.title ?? null,
+              organizers: sorted(e.organizers.map((o: Json) => o.title)),
+              categories: sorted(e.categories.map((c: Json) => c.name)),
+              tags: sorted(e.tags.map((t: Json) => t.name)),
+              seo: seo({ ...data.seo.head, og_title: data.seo.head?.json?.og_title }),
+            },
+          ],
         };
       },
       bulk: () => pullAll(q),
@@ -264,13 +304,21 @@ function wpgraphqlClient(site: SiteJson, page: { slug: string }): Client {
     workloads: {
       posts: async () => {
         const { data, bytes } = await q(WPG_POSTS);
-        return { bytes, items: data.posts.nodes.map((p: Json) => ({ id: p.databaseId, title: p.title, seo: seo(p.seo) })) };
+        return {
+          bytes,
+          items: data.posts.nodes.map((p: Json) => ({ id: p.databaseId, title: p.title, seo: seo(p.seo) })),
+        };
       },
       events: async () => {
         const { data, bytes } = await q(WPG_EVENTS);
         return {
           bytes,
-          items: data.events.nodes.map((e: Json) => ({ id: e.databaseId, title: e.title, venue: e.venue?.title ?? null, organizers: sorted(e.organizers.nodes.map((o: Json) => o.title)) })),
+          items: data.events.nodes.map((e: Json) => ({
+            id: e.databaseId,
+            title: e.title,
+            venue: e.venue?.title ?? null,
+            organizers: sorted(e.organizers.nodes.map((o: Json) => o.title)),
+          })),
         };
       },
       event: async () => {
@@ -278,11 +326,17 @@ function wpgraphqlClient(site: SiteJson, page: { slug: string }): Client {
         const e = data.event;
         return {
           bytes,
-          items: [{
-            id: e.databaseId, title: e.title, venue: e.venue?.title ?? null, organizers: sorted(e.organizers.nodes.map((o: Json) => o.title)),
-            categories: sorted(e.eventsCategories.nodes.map((c: Json) => c.name)), tags: sorted(e.tags.nodes.map((t: Json) => t.name)),
-            seo: seo(e.seo),
-          }],
+          items: [
+            {
+              id: e.databaseId,
+              title: e.title,
+              venue: e.venue?.title ?? null,
+              organizers: sorted(e.organizers.nodes.map((o: Json) => o.title)),
+              categories: sorted(e.eventsCategories.nodes.map((c: Json) => c.name)),
+              tags: sorted(e.tags.nodes.map((t: Json) => t.name)),
+              seo: seo(e.seo),
+            },
+          ],
         };
       },
       bulk: () => pullAll(q),
@@ -293,7 +347,12 @@ function wpgraphqlClient(site: SiteJson, page: { slug: string }): Client {
 /** The legacy list's event reduced to what the check compares. */
 function legacyEvent(e: Json): Item {
   const venues = Array.isArray(e.venue) ? e.venue : e.venue ? [e.venue] : [];
-  return { id: e.id, title: e.title, venue: venues[0]?.venue ?? null, organizers: sorted((e.organizer ?? []).map((o: Json) => o.organizer)) };
+  return {
+    id: e.id,
+    title: e.title,
+    venue: venues[0]?.venue ?? null,
+    organizers: sorted((e.organizer ?? []).map((o: Json) => o.organizer)),
+  };
 }
 
 /** The requests sitegraph itself makes for each answer (seen on the wire), made by hand and parsed. */
@@ -306,7 +365,10 @@ function restClient(site: SiteJson, page: { slug: string; url: string }): Client
     workloads: {
       posts: async () => {
         const { body, bytes } = await get('wp/v2/posts?page=1&per_page=10');
-        return { bytes, items: body.map((p: Json) => ({ id: p.id, title: p.title.rendered, seo: seo(p.yoast_head_json) })) };
+        return {
+          bytes,
+          items: body.map((p: Json) => ({ id: p.id, title: p.title.rendered, seo: seo(p.yoast_head_json) })),
+        };
       },
       events: async () => {
         const { body, bytes } = await get(`tribe/events/v1/events?${OPEN}&page=1&per_page=10`);
@@ -314,23 +376,36 @@ function restClient(site: SiteJson, page: { slug: string; url: string }): Client
       },
       // get_head answers an unknown URL with 404 and the not-found page's head, which sitegraph passes on as data.
       event: async () => {
-        const [ev, head] = await Promise.all([get(`tribe/events/v1/events/by-slug/${page.slug}`), get(`yoast/v1/get_head?url=${encodeURIComponent(page.url)}`, [200, 404])]);
+        const [ev, head] = await Promise.all([
+          get(`tribe/events/v1/events/by-slug/${page.slug}`),
+          get(`yoast/v1/get_head?url=${encodeURIComponent(page.url)}`, [200, 404]),
+        ]);
         const e = ev.body;
         return {
           bytes: ev.bytes + head.bytes,
-          items: [{
-            ...legacyEvent(e),
-            categories: sorted((e.categories ?? []).map((c: Json) => c.name)), tags: sorted((e.tags ?? []).map((t: Json) => t.name)),
-            seo: seo(head.body.json),
-          }],
+          items: [
+            {
+              ...legacyEvent(e),
+              categories: sorted((e.categories ?? []).map((c: Json) => c.name)),
+              tags: sorted((e.tags ?? []).map((t: Json) => t.name)),
+              seo: seo(head.body.json),
+            },
+          ],
         };
       },
       // The first page says how many there are; the others are then asked for at once.
       bulk: async () => {
         const first = await get(`tribe/events/v1/events?${OPEN}&page=1&per_page=50`);
-        const rest = await Promise.all(Array.from({ length: Math.max(0, first.body.total_pages - 1) }, (_, i) => get(`tribe/events/v1/events?${OPEN}&page=${i + 2}&per_page=50`)));
+        const rest = await Promise.all(
+          Array.from({ length: Math.max(0, first.body.total_pages - 1) }, (_, i) =>
+            get(`tribe/events/v1/events?${OPEN}&page=${i + 2}&per_page=50`),
+          ),
+        );
         const pages = [first, ...rest];
-        return { bytes: pages.reduce((n, p) => n + p.bytes, 0), items: pages.flatMap((p) => p.body.events.map((e: Json) => ({ id: e.id, title: e.title }))) };
+        return {
+          bytes: pages.reduce((n, p) => n + p.bytes, 0),
+          items: pages.flatMap((p) => p.body.events.map((e: Json) => ({ id: e.id, title: e.title }))),
+        };
       },
     },
   };
@@ -349,7 +424,9 @@ function differences(workload: string, got: Answer, want: Answer, max = 6): stri
     if (got.items.length !== g.size) out.push(`${got.items.length - g.size} event(s) repeated`);
     for (const [id, i] of w) if (!g.has(id)) out.push(`missing ${id} ${i.title}`);
     for (const [id, i] of g) if (!w.has(id)) out.push(`extra ${id} ${i.title}`);
-    for (const [id, i] of g) if (w.has(id) && w.get(id)!.title !== i.title) out.push(`${id}: title ${JSON.stringify(i.title)} against ${JSON.stringify(w.get(id)!.title)}`);
+    for (const [id, i] of g)
+      if (w.has(id) && w.get(id)!.title !== i.title)
+        out.push(`${id}: title ${JSON.stringify(i.title)} against ${JSON.stringify(w.get(id)!.title)}`);
   } else {
     if (got.items.length !== want.items.length) out.push(`${got.items.length} items against ${want.items.length}`);
     for (let n = 0; n < Math.max(got.items.length, want.items.length); n++) {
@@ -357,7 +434,8 @@ function differences(workload: string, got: Answer, want: Answer, max = 6): stri
       const w = want.items[n];
       if (!g || !w || key(g) === key(w)) continue;
       for (const f of Object.keys({ ...g, ...w }) as (keyof Item)[]) {
-        if (JSON.stringify(g[f]) !== JSON.stringify(w[f])) out.push(`#${n + 1} (${w.id} ${w.title}) ${f}: ${JSON.stringify(g[f])} against ${JSON.stringify(w[f])}`);
+        if (JSON.stringify(g[f]) !== JSON.stringify(w[f]))
+          out.push(`#${n + 1} (${w.id} ${w.title}) ${f}: ${JSON.stringify(g[f])} against ${JSON.stringify(w[f])}`);
       }
     }
   }
@@ -387,13 +465,22 @@ async function main(): Promise<void> {
   if (given) console.error(`bench:real: using the site in ${siteDir} (left running)`);
   else await startSite();
   const site = JSON.parse(readFileSync(`${siteDir}/site.json`, 'utf8')) as SiteJson;
-  if (!site.plugins['wp-graphql']) throw new Error(`${siteDir} has no WPGraphQL: start it with SITEGRAPH_WP_SHAPE=tec57 SITEGRAPH_WP_WPGRAPHQL=1`);
+  if (!site.plugins['wp-graphql'])
+    throw new Error(`${siteDir} has no WPGraphQL: start it with SITEGRAPH_WP_SHAPE=tec57 SITEGRAPH_WP_WPGRAPHQL=1`);
   // The REST client asks for the plugins' own route names (wp/v2, tribe/events/v1, yoast/v1).
-  if ((site.names ?? 'plugin') !== 'plugin') throw new Error(`${siteDir} serves the contract's names (${site.names}); bench:real reads the plugins' (SITEGRAPH_WP_NAMES=plugin)`);
+  if ((site.names ?? 'plugin') !== 'plugin')
+    throw new Error(
+      `${siteDir} serves the contract's names (${site.names}); bench:real reads the plugins' (SITEGRAPH_WP_NAMES=plugin)`,
+    );
 
   // The event page: the first seeded event (a venue, two organizers, a category, a tag).
   const probe = new Pool(site.origin);
-  const firstEvent = (await readJson(probe, { method: 'GET', path: `${new URL(site.restUrl).pathname}tribe/events/v1/events/${site.calendar.events[0]}` })).body;
+  const firstEvent = (
+    await readJson(probe, {
+      method: 'GET',
+      path: `${new URL(site.restUrl).pathname}tribe/events/v1/events/${site.calendar.events[0]}`,
+    })
+  ).body;
   await probe.close();
   const page = { slug: String(firstEvent.slug), url: String(firstEvent.url) };
 
@@ -401,7 +488,12 @@ async function main(): Promise<void> {
   gateways.push(off);
   const on = await gateway(site.restUrl, {});
   gateways.push(on);
-  const clients = [sitegraphClient('sitegraph, caches off', off, page), sitegraphClient('sitegraph, caches on', on, page), wpgraphqlClient(site, page), restClient(site, page)];
+  const clients = [
+    sitegraphClient('sitegraph, caches off', off, page),
+    sitegraphClient('sitegraph, caches on', on, page),
+    wpgraphqlClient(site, page),
+    restClient(site, page),
+  ];
   const reference = clients[3]!;
   const siteCpu = siteCpuReader();
   const siteRequests = siteRequestCounter();
@@ -412,7 +504,10 @@ async function main(): Promise<void> {
   await new Promise((r) => setTimeout(r, IDLE_MS));
   const idle1 = await Promise.all([off.cpu(), on.cpu()]);
   const idleSeconds = (performance.now() - idleT0) / 1000;
-  const idleRate = new Map([[off, (idle1[0]! - idle0[0]!) / idleSeconds], [on, (idle1[1]! - idle0[1]!) / idleSeconds]]); // µs per second
+  const idleRate = new Map([
+    [off, (idle1[0]! - idle0[0]!) / idleSeconds],
+    [on, (idle1[1]! - idle0[1]!) / idleSeconds],
+  ]); // µs per second
 
   const workloads = ['posts', 'events', 'event', 'bulk'].filter((w) => ONLY.includes(w));
   const results = new Map<string, Map<Client, Tally>>();
@@ -429,7 +524,9 @@ async function main(): Promise<void> {
       console.error(`check ${line}`);
       if (diff.length) mismatches.push(line);
     }
-    const tallies = new Map<Client, Tally>(clients.map((c) => [c, { wall: [], clientCpu: 0, siteCpu: 0, siteRequests: 0, bytes: 0 }]));
+    const tallies = new Map<Client, Tally>(
+      clients.map((c) => [c, { wall: [], clientCpu: 0, siteCpu: 0, siteRequests: 0, bytes: 0 }]),
+    );
     const n = w === 'bulk' ? BULK_REQUESTS : REQUESTS;
     let gw0: number[] = [];
     let tw0 = 0;
@@ -487,11 +584,20 @@ async function main(): Promise<void> {
     for (const c of clients) {
       const t = tallies.get(c)!;
       const gw = t.gatewayCpu === undefined ? '—' : `${ms(t.gatewayCpu, 2)} (${ms(t.gatewayIdle ?? NaN, 2)})`;
-      lines.push(`| ${titles[w]} | ${c.name} | ${ms(pct(t.wall, 0.5))} | ${ms(pct(t.wall, 0.95))} | ${ms(t.clientCpu / t.wall.length, 2)} | ${ms(t.siteCpu / t.wall.length)} | ${(t.siteRequests / t.wall.length).toFixed(2)} | ${t.bytes} | ${gw} |`);
+      lines.push(
+        `| ${titles[w]} | ${c.name} | ${ms(pct(t.wall, 0.5))} | ${ms(pct(t.wall, 0.95))} | ${ms(t.clientCpu / t.wall.length, 2)} | ${ms(t.siteCpu / t.wall.length)} | ${(t.siteRequests / t.wall.length).toFixed(2)} | ${t.bytes} | ${gw} |`,
+      );
     }
   }
-  lines.push('', `gateways idle: ${(idleRate.get(off)! / 1000).toFixed(2)} ms (caches off) and ${(idleRate.get(on)! / 1000).toFixed(2)} ms (caches on) of CPU per second; "of which idle" is that rate times the measured run, per request`);
-  lines.push(mismatches.length ? `\nanswers that differ from the REST client's (checked once, before timing):\n- ${mismatches.join('\n- ')}` : '\nevery client\'s answer held the same items as the REST client\'s');
+  lines.push(
+    '',
+    `gateways idle: ${(idleRate.get(off)! / 1000).toFixed(2)} ms (caches off) and ${(idleRate.get(on)! / 1000).toFixed(2)} ms (caches on) of CPU per second; "of which idle" is that rate times the measured run, per request`,
+  );
+  lines.push(
+    mismatches.length
+      ? `\nanswers that differ from the REST client's (checked once, before timing):\n- ${mismatches.join('\n- ')}`
+      : "\nevery client's answer held the same items as the REST client's",
+  );
   console.log(lines.join('\n'));
 }
 

@@ -48,7 +48,15 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Pool } from 'undici';
 import { cpuPercent, metric, sampleInstance, trend, type Sample, type Trend } from './soak/metrics.ts';
-import { GatewayProcess, freePort, killAllNow, redisServer, startSandbox, stopAll, type SandboxProcess } from './soak/processes.ts';
+import {
+  GatewayProcess,
+  freePort,
+  killAllNow,
+  redisServer,
+  startSandbox,
+  stopAll,
+  type SandboxProcess,
+} from './soak/processes.ts';
 import { Subscribers } from './soak/subscribers.ts';
 import { Driver, KLASSES, docQueries, type Outcome, type Target, type Violation } from './soak/traffic.ts';
 
@@ -59,7 +67,10 @@ const REDIS_DOWN_SECONDS = Number(process.env.SOAK_REDIS_DOWN_SECONDS ?? 4);
 const POLL_SECONDS = Number(process.env.SOAK_POLL_SECONDS ?? 2);
 const KEEP = process.env.SOAK_KEEP === '1';
 /** Warm-up discarded before a slope: the first 3 minutes or 20% of what is fitted, whichever is more. */
-const warmupOf = (lengthMinutes: number) => (process.env.SOAK_WARMUP_MINUTES !== undefined ? Number(process.env.SOAK_WARMUP_MINUTES) : Math.max(3, 0.2 * lengthMinutes));
+const warmupOf = (lengthMinutes: number) =>
+  process.env.SOAK_WARMUP_MINUTES !== undefined
+    ? Number(process.env.SOAK_WARMUP_MINUTES)
+    : Math.max(3, 0.2 * lengthMinutes);
 const GROWTH_LIMIT_PERCENT = 10;
 
 const RUN_MS = MINUTES * 60_000;
@@ -79,7 +90,8 @@ const CHURN_LIFE_MS = Math.min(40_000, RUN_MS / 6);
 const DEADLINE_MS = { gateway: 10_000, site: 2 * POLL_SECONDS * 1000 + 10_000 };
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
-const f = (v: number | null | undefined, digits = 1) => (v === null || v === undefined || !Number.isFinite(v) ? 'n/a' : v.toFixed(digits));
+const f = (v: number | null | undefined, digits = 1) =>
+  v === null || v === undefined || !Number.isFinite(v) ? 'n/a' : v.toFixed(digits);
 const pct = (xs: number[], p: number) => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length ? s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))]! : NaN;
@@ -92,8 +104,10 @@ interface FaultRule {
   rule: Record<string, unknown>;
 }
 
-const HTML_502 = '<html><head><title>502 Bad Gateway</title></head><body><center><h1>502 Bad Gateway</h1></center><hr><center>nginx</center></body></html>';
-const HTML_503 = '<html><head><title>503 Service Unavailable</title></head><body><h1>Service Unavailable</h1></body></html>';
+const HTML_502 =
+  '<html><head><title>502 Bad Gateway</title></head><body><center><h1>502 Bad Gateway</h1></center><hr><center>nginx</center></body></html>';
+const HTML_503 =
+  '<html><head><title>503 Service Unavailable</title></head><body><h1>Service Unavailable</h1></body></html>';
 const EVENTS_LIST = '^/calendar/events/v1/events$';
 const CREATES = '^/calendar-core/v1/(events|venues|organizers)$';
 const CORE_UPDATES = '^/calendar-core/v1/(events|venues|organizers)/\\d+$';
@@ -101,19 +115,43 @@ const LEGACY_UPDATES = '^/calendar/events/v1/(events|venues|organizers)/\\d+$';
 /** What the site does now and then. The upstream timeouts are the gateway's defaults: 10 s for headers, 10 s of an idle body. */
 const FAULTS: FaultRule[] = [
   { name: 'latency spike, events list', rule: { path: EVENTS_LIST, method: 'GET', delayMs: 1500, times: 3 } },
-  { name: 'latency spike, calendar-core list', rule: { path: '^/calendar-core/v1/(events|venues|organizers)$', method: 'GET', delayMs: 2500, times: 2 } },
+  {
+    name: 'latency spike, calendar-core list',
+    rule: { path: '^/calendar-core/v1/(events|venues|organizers)$', method: 'GET', delayMs: 2500, times: 2 },
+  },
   { name: '500 WordPress error, events list', rule: { path: EVENTS_LIST, method: 'GET', status: 500, times: 1 } },
-  { name: '502 proxy page, venues/organizers list', rule: { path: '^/calendar/events/v1/(venues|organizers)$', method: 'GET', status: 502, body: HTML_502, times: 1 } },
+  {
+    name: '502 proxy page, venues/organizers list',
+    rule: { path: '^/calendar/events/v1/(venues|organizers)$', method: 'GET', status: 502, body: HTML_502, times: 1 },
+  },
   { name: 'connection reset, events list', rule: { path: EVENTS_LIST, method: 'GET', reset: true, times: 1 } },
-  { name: 'malformed JSON, categories', rule: { path: '^/calendar/events/v1/categories', method: 'GET', malformed: true, times: 1 } },
+  {
+    name: 'malformed JSON, categories',
+    rule: { path: '^/calendar/events/v1/categories', method: 'GET', malformed: true, times: 1 },
+  },
   { name: 'slow body 2 s, events list', rule: { path: EVENTS_LIST, method: 'GET', slowBodyMs: 2000, times: 2 } },
   { name: '500 WordPress error, create', rule: { path: CREATES, method: 'POST', status: 500, times: 1 } },
-  { name: '503 proxy page, calendar-core update', rule: { path: CORE_UPDATES, method: 'PATCH', status: 503, body: HTML_503, times: 1 } },
+  {
+    name: '503 proxy page, calendar-core update',
+    rule: { path: CORE_UPDATES, method: 'PATCH', status: 503, body: HTML_503, times: 1 },
+  },
   { name: 'connection reset, create', rule: { path: CREATES, method: 'POST', reset: true, times: 1 } },
-  { name: 'connection reset, calendar-core update', rule: { path: CORE_UPDATES, method: 'PATCH', reset: true, times: 1 } },
-  { name: 'answer after 11 s (written, headers timeout), create', rule: { path: CREATES, method: 'POST', delayMs: 11_000, times: 1 } },
-  { name: 'body stalled 11 s (written, body timeout), legacy update', rule: { path: LEGACY_UPDATES, method: 'POST', slowBodyMs: 11_000, times: 1 } },
-  { name: 'latency 1.2 s, calendar-core update', rule: { path: CORE_UPDATES, method: 'PATCH', delayMs: 1200, times: 2 } },
+  {
+    name: 'connection reset, calendar-core update',
+    rule: { path: CORE_UPDATES, method: 'PATCH', reset: true, times: 1 },
+  },
+  {
+    name: 'answer after 11 s (written, headers timeout), create',
+    rule: { path: CREATES, method: 'POST', delayMs: 11_000, times: 1 },
+  },
+  {
+    name: 'body stalled 11 s (written, body timeout), legacy update',
+    rule: { path: LEGACY_UPDATES, method: 'POST', slowBodyMs: 11_000, times: 1 },
+  },
+  {
+    name: 'latency 1.2 s, calendar-core update',
+    rule: { path: CORE_UPDATES, method: 'PATCH', delayMs: 1200, times: 2 },
+  },
 ];
 
 class Faults {
@@ -124,7 +162,11 @@ class Faults {
   async add(): Promise<void> {
     if (this.pauses > 0) return;
     const f = FAULTS[Math.floor(Math.random() * FAULTS.length)]!;
-    const res = await fetch(`${this.sandbox.origin}/__sandbox/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(f.rule) });
+    const res = await fetch(`${this.sandbox.origin}/__sandbox/faults`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(f.rule),
+    });
     if (res.status !== 201) throw new Error(`the sandbox refused a fault rule: ${res.status} ${await res.text()}`);
     this.posted.push({ at: Date.now(), name: f.name });
   }
@@ -205,9 +247,20 @@ async function main(): Promise<number> {
       `sitegraph soak: ${MINUTES} min, ${RATE} operations/s in the steady stream, two gateways (dist/) on one redis-server, the sandbox (TEC 6.15) with faults, loopback only; Node ${process.version}`,
     );
     // ------------------------------------------------------------ start
-    const sandbox = await startSandbox(join(dir, 'sandbox-requests.log'), { SANDBOX_TEC: '6.15', SANDBOX_LATENCY_MS: '20', SANDBOX_JITTER_MS: '20' });
-    if (!sandbox.users.admin || !sandbox.users.editor) throw new Error('the sandbox banner named no admin or editor credentials');
-    const [redisPort, aPort, aAdmin, bPort, bAdmin] = [await freePort(), await freePort(), await freePort(), await freePort(), await freePort()];
+    const sandbox = await startSandbox(join(dir, 'sandbox-requests.log'), {
+      SANDBOX_TEC: '6.15',
+      SANDBOX_LATENCY_MS: '20',
+      SANDBOX_JITTER_MS: '20',
+    });
+    if (!sandbox.users.admin || !sandbox.users.editor)
+      throw new Error('the sandbox banner named no admin or editor credentials');
+    const [redisPort, aPort, aAdmin, bPort, bAdmin] = [
+      await freePort(),
+      await freePort(),
+      await freePort(),
+      await freePort(),
+      await freePort(),
+    ];
     const redis = redisServer(dir, redisPort);
     await redis.start();
     const env: Record<string, string> = {
@@ -227,19 +280,30 @@ async function main(): Promise<number> {
       new GatewayProcess('B', bPort, bAdmin, env, join(dir, 'gateway-B.log')),
     ];
     await Promise.all(gateways.map((g) => g.start()));
-    targets = gateways.map((g) => ({ name: g.name, url: g.url, up: true, g, pool: new Pool(new URL(g.url).origin, { connections: 32, keepAliveTimeout: 30_000 }) }));
+    targets = gateways.map((g) => ({
+      name: g.name,
+      url: g.url,
+      up: true,
+      g,
+      pool: new Pool(new URL(g.url).origin, { connections: 32, keepAliveTimeout: 30_000 }),
+    }));
     const [A, B] = targets as [Target, Target];
-    console.log(`sandbox ${sandbox.url} (pid ${sandbox.pid}); redis ${redis.url} (pid ${redis.pid()}); gateway A ${A.url} (pid ${A.g.pid}), B ${B.url} (pid ${B.g.pid}); logs in ${dir}`);
+    console.log(
+      `sandbox ${sandbox.url} (pid ${sandbox.pid}); redis ${redis.url} (pid ${redis.pid()}); gateway A ${A.url} (pid ${A.g.pid}), B ${B.url} (pid ${B.g.pid}); logs in ${dir}`,
+    );
 
     // At rest before any traffic: what the instances hold when nothing is connected.
     const restBefore = await Promise.all(gateways.map((g) => atRest(g)));
 
     // ------------------------------------------------------------ what the driver needs
     const admin = sandbox.basic('admin');
-    const listed: any = await (await fetch(`${sandbox.origin}${sandbox.prefix}/calendar/events/v1/events?per_page=50`)).json();
+    const listed: any = await (
+      await fetch(`${sandbox.origin}${sandbox.prefix}/calendar/events/v1/events?per_page=50`)
+    ).json();
     const eventIds = (listed.events as { id: number }[]).map((e) => e.id);
     const queries = docQueries();
-    if (queries.length < 5) throw new Error(`only ${queries.length} example queries found in README.md and docs/graph.md`);
+    if (queries.length < 5)
+      throw new Error(`only ${queries.length} example queries found in README.md and docs/graph.md`);
     const driver = new Driver(targets, run, { admin, editor: sandbox.basic('editor') }, eventIds, queries);
     // Two events only the probes change (one through the gateways, one on the site), made on the site directly.
     const probeIds: Record<'gateway' | 'site', number> = { gateway: 0, site: 0 };
@@ -248,13 +312,19 @@ async function main(): Promise<number> {
       const res = await fetch(`${sandbox.origin}${sandbox.prefix}/calendar/events/v1/events`, {
         method: 'POST',
         headers: { authorization: admin, 'content-type': 'application/json' },
-        body: JSON.stringify({ title: `soakprobe-${run}-${kind}-0`, status: 'publish', start_date: `${day} 10:00:00`, end_date: `${day} 11:00:00` }),
+        body: JSON.stringify({
+          title: `soakprobe-${run}-${kind}-0`,
+          status: 'publish',
+          start_date: `${day} 10:00:00`,
+          end_date: `${day} 11:00:00`,
+        }),
       });
       if (!res.ok) throw new Error(`cannot create the probe event: ${res.status} ${await res.text()}`);
       probeIds[kind] = ((await res.json()) as { id: number }).id;
     }
     // A few objects of each kind to update from the first second.
-    for (let i = 0; i < 3; i++) for (const type of ['event', 'venue', 'organizer'] as const) await driver.create(type, targets[i % 2]!);
+    for (let i = 0; i < 3; i++)
+      for (const type of ['event', 'venue', 'organizer'] as const) await driver.create(type, targets[i % 2]!);
     subscribers = new Subscribers(targets, sandbox.basic('editor'), new Set(Object.values(probeIds)));
     subscribers.startWatchers();
     if (!(await subscribers.watchersReady(20_000))) console.warn('not every watcher subscribed within 20 s');
@@ -339,14 +409,42 @@ async function main(): Promise<number> {
         const t = driver.pick();
         if (!t) return;
         const o = await driver.probeWrite(t, probeIds.gateway, title);
-        probes.push({ kind, title, start, answered: o.end, id: probeIds.gateway, stale: [], via: t.name, written: o.klass === 'ok', eligible: [], reached: [], late: [], missed: [], maxDelayMs: null });
+        probes.push({
+          kind,
+          title,
+          start,
+          answered: o.end,
+          id: probeIds.gateway,
+          stale: [],
+          via: t.name,
+          written: o.klass === 'ok',
+          eligible: [],
+          reached: [],
+          late: [],
+          missed: [],
+          maxDelayMs: null,
+        });
       } else {
         const res = await fetch(`${sandbox.origin}${sandbox.prefix}/calendar/events/v1/events/${probeIds.site}`, {
           method: 'POST',
           headers: { authorization: admin, 'content-type': 'application/json', 'user-agent': 'sitegraph-soak-editor' },
           body: JSON.stringify({ title }),
         }).catch(() => null);
-        probes.push({ kind, title, start, answered: Date.now(), id: probeIds.site, stale: [], via: 'site', written: !!res?.ok, eligible: [], reached: [], late: [], missed: [], maxDelayMs: null });
+        probes.push({
+          kind,
+          title,
+          start,
+          answered: Date.now(),
+          id: probeIds.site,
+          stale: [],
+          via: 'site',
+          written: !!res?.ok,
+          eligible: [],
+          reached: [],
+          late: [],
+          missed: [],
+          maxDelayMs: null,
+        });
       }
     };
     every(PROBE_MS, () => probe('gateway'), PROBE_MS / 2);
@@ -366,7 +464,14 @@ async function main(): Promise<number> {
 
     // Samples.
     const samples: Record<string, Sample[]> = { A: [], B: [] };
-    const machine: { minute: number; load1: number; sandboxCpu: number | null; redisCpu: number | null; driverCpu: number | null; opsPerSecond: number }[] = [];
+    const machine: {
+      minute: number;
+      load1: number;
+      sandboxCpu: number | null;
+      redisCpu: number | null;
+      driverCpu: number | null;
+      opsPerSecond: number;
+    }[] = [];
     let lastSampleAt = t0;
     let driverCpu = process.cpuUsage();
     cpuPercent(sandbox.pid);
@@ -377,7 +482,11 @@ async function main(): Promise<number> {
       const since = driver.outcomes.filter((o) => o.end > lastSampleAt && o.end <= now);
       const traffic = (name: string) => {
         const mine = since.filter((o) => o.target === name);
-        return { ops: mine.length, errors: mine.filter((o) => o.klass === 'gateway' || o.klass === 'dropped').length, upstream: mine.filter((o) => o.klass === 'upstream').length };
+        return {
+          ops: mine.length,
+          errors: mine.filter((o) => o.klass === 'gateway' || o.klass === 'dropped').length,
+          upstream: mine.filter((o) => o.klass === 'upstream').length,
+        };
       };
       const got = await Promise.all(
         gateways.map(async (g) => {
@@ -417,7 +526,13 @@ async function main(): Promise<number> {
 
     // The restarts, each inside a quiet window (no faults).
     const restarts: Restart[] = [];
-    const quiet = async <T>(what: string, atMs: number, down: () => Promise<T>, up: () => Promise<void>, between: number) => {
+    const quiet = async <T>(
+      what: string,
+      atMs: number,
+      down: () => Promise<T>,
+      up: () => Promise<void>,
+      between: number,
+    ) => {
       await sleep(Math.max(0, t0 + atMs - QUIET_MS - Date.now()));
       if (stopped) return;
       const quietFrom = Date.now();
@@ -432,11 +547,19 @@ async function main(): Promise<number> {
       const r: Restart = { what, quietFrom, downAt, backAt, quietTo: backAt + QUIET_MS };
       if (result && typeof result === 'object' && 'exit' in result) r.exit = result as Restart['exit'];
       restarts.push(r);
-      console.log(`  ${what}: down at ${minuteOf(downAt).toFixed(2)} min, back ${((backAt - downAt) / 1000).toFixed(1)} s later`);
+      console.log(
+        `  ${what}: down at ${minuteOf(downAt).toFixed(2)} min, back ${((backAt - downAt) / 1000).toFixed(1)} s later`,
+      );
       await sleep(QUIET_MS);
       faults.pauses--;
     };
-    const redisRestart = quiet('redis restart', REDIS_AT_MS, () => redis.kill(), () => redis.start(), REDIS_DOWN_SECONDS * 1000);
+    const redisRestart = quiet(
+      'redis restart',
+      REDIS_AT_MS,
+      () => redis.kill(),
+      () => redis.start(),
+      REDIS_DOWN_SECONDS * 1000,
+    );
     const gatewayRestart = quiet(
       'gateway B restart',
       GATEWAY_AT_MS,
@@ -473,20 +596,43 @@ async function main(): Promise<number> {
     const sigtermAt = B.g.sigtermAt[0];
     for (const o of driver.outcomes) {
       const failed = o.klass === 'upstream' || o.klass === 'gateway' || o.klass === 'dropped';
-      if (o.target === 'B' && o.gen === 1 && sigtermAt && o.start < sigtermAt && o.end >= sigtermAt && failed) o.klass = 'excused';
+      if (o.target === 'B' && o.gen === 1 && sigtermAt && o.start < sigtermAt && o.end >= sigtermAt && failed)
+        o.klass = 'excused';
     }
-    for (const w of driver.ledger) if (w.target === 'B' && w.gen === 1 && sigtermAt && w.start < sigtermAt && w.end >= sigtermAt) w.atSigterm = true;
+    for (const w of driver.ledger)
+      if (w.target === 'B' && w.gen === 1 && sigtermAt && w.start < sigtermAt && w.end >= sigtermAt) w.atSigterm = true;
 
     const { violations, checked } = await driver.reconcile(sandbox);
 
     for (const p of probes) judgeProbe(p, subscribers);
 
     const report = buildReport({
-      started, t0, dir, run, gateways, samples, machine, restarts, probes, driver, violations, checked, faults, pulls, late, maxLagMs,
-      k, restBefore, restAfter, subscribers,
+      started,
+      t0,
+      dir,
+      run,
+      gateways,
+      samples,
+      machine,
+      restarts,
+      probes,
+      driver,
+      violations,
+      checked,
+      faults,
+      pulls,
+      late,
+      maxLagMs,
+      k,
+      restBefore,
+      restAfter,
+      subscribers,
     });
     if (report.failed) keepDir = true;
-    if (keepDir) console.log(`\nlogs kept in ${dir} (gateway-A.log, gateway-B.log: JSON lines; sandbox-requests.log: every site request)`);
+    if (keepDir)
+      console.log(
+        `\nlogs kept in ${dir} (gateway-A.log, gateway-B.log: JSON lines; sandbox-requests.log: every site request)`,
+      );
     // ------------------------------------------------------------ stop
     await Promise.all(gateways.map((g) => g.stop()));
     await redis.kill();
@@ -540,7 +686,14 @@ function judgeProbe(p: Probe, subs: Subscribers): void {
     const at = w.arrivals.get(p.title);
     // A change of the probe event that carried a title this watcher already had before the probe: read stale
     // (a late delivery of an earlier probe's title is not that).
-    const other = w.probeDeliveries.filter((d) => d.id === p.id && d.at >= p.start && d.at <= deadline && d.title !== p.title && (w.arrivals.get(d.title ?? '') ?? Infinity) < p.start);
+    const other = w.probeDeliveries.filter(
+      (d) =>
+        d.id === p.id &&
+        d.at >= p.start &&
+        d.at <= deadline &&
+        d.title !== p.title &&
+        (w.arrivals.get(d.title ?? '') ?? Infinity) < p.start,
+    );
     if (at !== undefined && at <= deadline) p.reached.push(w.name);
     else if (other.length) p.stale.push(`${w.name} (${other.map((d) => JSON.stringify(d.title)).join(', ')})`);
     else if (at === undefined) p.missed.push(w.name);
@@ -559,7 +712,14 @@ interface ReportInput {
   run: string;
   gateways: GatewayProcess[];
   samples: Record<string, (Sample & { upstreamErrors?: number })[]>;
-  machine: { minute: number; load1: number; sandboxCpu: number | null; redisCpu: number | null; driverCpu: number | null; opsPerSecond: number }[];
+  machine: {
+    minute: number;
+    load1: number;
+    sandboxCpu: number | null;
+    redisCpu: number | null;
+    driverCpu: number | null;
+    opsPerSecond: number;
+  }[];
   restarts: Restart[];
   probes: Probe[];
   driver: Driver;
@@ -591,25 +751,67 @@ function buildReport(r: ReportInput): { failed: boolean } {
   for (const g of r.gateways) {
     const lives = g.upAt.map((at, i) => `life ${i + 1} from ${f(minuteOf(at), 2)} min`).join(', ');
     out(`\ninstance ${g.name} (${lives}${g.sigtermAt[0] ? `; SIGTERM at ${f(minuteOf(g.sigtermAt[0]), 2)} min` : ''})`);
-    const head = ['min', 'life', 'RSS MiB', 'heap MiB', 'loop p99 ms', 'fds', '/proc fds', 'handles', 'subs (driver)', 'http conns', 'abort lsn', 'cache up/resp', 'CPU %', 'ops', 'upstream', 'own err'];
+    const head = [
+      'min',
+      'life',
+      'RSS MiB',
+      'heap MiB',
+      'loop p99 ms',
+      'fds',
+      '/proc fds',
+      'handles',
+      'subs (driver)',
+      'http conns',
+      'abort lsn',
+      'cache up/resp',
+      'CPU %',
+      'ops',
+      'upstream',
+      'own err',
+    ];
     const rows = r.samples[g.name]!.map((s) => [
-      f(s.minute, 1), String(s.gen), f(s.rssMiB), f(s.heapMiB), f(s.loopP99Ms), f(s.fds, 0), f(s.procFds, 0), f(s.handles, 0),
-      `${f(s.subscriptions, 0)} (${s.subscriptionsExpected})`, f(s.httpConnections, 0), f(s.abortListeners, 0), `${f(s.cacheUpstream, 0)}/${f(s.cacheResponse, 0)}`,
-      f(s.cpuPercent, 0), String(s.ops), String(s.upstreamErrors ?? 0), String(s.errors),
+      f(s.minute, 1),
+      String(s.gen),
+      f(s.rssMiB),
+      f(s.heapMiB),
+      f(s.loopP99Ms),
+      f(s.fds, 0),
+      f(s.procFds, 0),
+      f(s.handles, 0),
+      `${f(s.subscriptions, 0)} (${s.subscriptionsExpected})`,
+      f(s.httpConnections, 0),
+      f(s.abortListeners, 0),
+      `${f(s.cacheUpstream, 0)}/${f(s.cacheResponse, 0)}`,
+      f(s.cpuPercent, 0),
+      String(s.ops),
+      String(s.upstreamErrors ?? 0),
+      String(s.errors),
     ]);
     table(head, rows);
   }
   out('\nmachine (2 cores): load average and CPU % of one core per process');
   table(
     ['min', 'load 1m', 'sandbox CPU %', 'redis CPU %', 'driver CPU %', 'ops/s'],
-    r.machine.map((m) => [f(m.minute, 1), f(m.load1, 2), f(m.sandboxCpu, 0), f(m.redisCpu, 0), f(m.driverCpu, 0), f(m.opsPerSecond, 1)]),
+    r.machine.map((m) => [
+      f(m.minute, 1),
+      f(m.load1, 2),
+      f(m.sandboxCpu, 0),
+      f(m.redisCpu, 0),
+      f(m.driverCpu, 0),
+      f(m.opsPerSecond, 1),
+    ]),
   );
 
   // ------------------------------------------------------------ trends
   const trends: Record<string, { rss: Trend | null; heap: Trend | null; from: number; to: number }> = {};
   const fit = (key: string, list: Sample[], from: number, to: number) => {
     const pts = list.filter((s) => s.minute >= from - 1e-9 && s.minute <= to + 1e-9);
-    trends[key] = { rss: trend(pts.map((s) => ({ minute: s.minute, value: s.rssMiB }))), heap: trend(pts.map((s) => ({ minute: s.minute, value: s.heapMiB }))), from, to };
+    trends[key] = {
+      rss: trend(pts.map((s) => ({ minute: s.minute, value: s.rssMiB }))),
+      heap: trend(pts.map((s) => ({ minute: s.minute, value: s.heapMiB }))),
+      from,
+      to,
+    };
   };
   const warm = warmupOf(MINUTES);
   for (const g of r.gateways) {
@@ -618,43 +820,92 @@ function buildReport(r: ReportInput): { failed: boolean } {
     else {
       const restartMinute = minuteOf(g.upAt[1]!);
       const stopMinute = minuteOf(g.sigtermAt[0]!);
-      fit(`${g.name} life 1`, list.filter((s) => s.gen === 1), warm, stopMinute);
+      fit(
+        `${g.name} life 1`,
+        list.filter((s) => s.gen === 1),
+        warm,
+        stopMinute,
+      );
       const ownWarm = warmupOf(MINUTES - restartMinute);
-      fit(`${g.name} life 2 (from its restart)`, list.filter((s) => s.gen === 2), restartMinute + ownWarm, MINUTES);
+      fit(
+        `${g.name} life 2 (from its restart)`,
+        list.filter((s) => s.gen === 2),
+        restartMinute + ownWarm,
+        MINUTES,
+      );
     }
   }
-  out(`\nmemory after warm-up: least-squares slope over the samples, growth = fitted end / fitted start - 1 (warm-up: max(3 min, 20% of the span); a restarted instance from its restart)`);
+  out(
+    `\nmemory after warm-up: least-squares slope over the samples, growth = fitted end / fitted start - 1 (warm-up: max(3 min, 20% of the span); a restarted instance from its restart)`,
+  );
   table(
-    ['instance', 'minutes fitted', 'samples', 'RSS slope MiB/min', 'RSS growth %', 'heap slope MiB/min', 'heap growth %'],
+    [
+      'instance',
+      'minutes fitted',
+      'samples',
+      'RSS slope MiB/min',
+      'RSS growth %',
+      'heap slope MiB/min',
+      'heap growth %',
+    ],
     Object.entries(trends).map(([name, t]) => [
-      name, t.rss ? `${f(t.rss.fromMinute, 1)}-${f(t.rss.toMinute, 1)}` : `none after ${f(t.from, 1)}`, String(t.rss?.n ?? 0), f(t.rss?.slopePerMinute, 3), f(t.rss?.growthPercent, 1), f(t.heap?.slopePerMinute, 3), f(t.heap?.growthPercent, 1),
+      name,
+      t.rss ? `${f(t.rss.fromMinute, 1)}-${f(t.rss.toMinute, 1)}` : `none after ${f(t.from, 1)}`,
+      String(t.rss?.n ?? 0),
+      f(t.rss?.slopePerMinute, 3),
+      f(t.rss?.growthPercent, 1),
+      f(t.heap?.slopePerMinute, 3),
+      f(t.heap?.growthPercent, 1),
     ]),
   );
   for (const [name, t] of Object.entries(trends)) {
     if (name.includes('life 1')) continue;
-    for (const [what, tr] of [['RSS', t.rss], ['heap', t.heap]] as const) {
-      goal(`${name}: ${what} grows at most ${GROWTH_LIMIT_PERCENT}% after warm-up`, tr ? `${f(tr.growthPercent, 1)}% (${f(tr.slopePerMinute, 3)} MiB/min over ${tr.n} samples, ${f(tr.fittedStart)} -> ${f(tr.fittedEnd)} MiB)` : 'too few samples after warm-up', tr ? (tr.growthPercent <= GROWTH_LIMIT_PERCENT ? 'PASS' : 'FAIL') : 'n/a');
+    for (const [what, tr] of [
+      ['RSS', t.rss],
+      ['heap', t.heap],
+    ] as const) {
+      goal(
+        `${name}: ${what} grows at most ${GROWTH_LIMIT_PERCENT}% after warm-up`,
+        tr
+          ? `${f(tr.growthPercent, 1)}% (${f(tr.slopePerMinute, 3)} MiB/min over ${tr.n} samples, ${f(tr.fittedStart)} -> ${f(tr.fittedEnd)} MiB)`
+          : 'too few samples after warm-up',
+        tr ? (tr.growthPercent <= GROWTH_LIMIT_PERCENT ? 'PASS' : 'FAIL') : 'n/a',
+      );
     }
   }
 
   // ------------------------------------------------------------ traffic
   const outcomes = r.driver.outcomes;
   const during = outcomes.filter((o) => o.start >= r.t0);
-  out(`\ntraffic: ${during.length} requests in ${MINUTES} min (${f(during.length / (RUN_MS / 1000), 1)}/s); steady stream ${r.k} ticks at ${RATE}/s, ${r.driver.skipped} skipped (over ${r.driver.cap} waiting), ${r.late} sent late by over 1 s (max lag ${r.maxLagMs} ms); most requests waiting at once: ${r.driver.maxInFlight}`);
+  out(
+    `\ntraffic: ${during.length} requests in ${MINUTES} min (${f(during.length / (RUN_MS / 1000), 1)}/s); steady stream ${r.k} ticks at ${RATE}/s, ${r.driver.skipped} skipped (over ${r.driver.cap} waiting), ${r.late} sent late by over 1 s (max lag ${r.maxLagMs} ms); most requests waiting at once: ${r.driver.maxInFlight}`,
+  );
   const kinds = [...new Set(outcomes.map((o) => o.kind))];
   table(
     ['kind', 'requests', ...KLASSES, 'p50 ms', 'p95 ms', 'p99 ms'],
     kinds.map((kind) => {
       const mine = outcomes.filter((o) => o.kind === kind);
       const ms = mine.filter((o) => o.klass === 'ok' || o.klass === 'refused').map((o) => o.end - o.start);
-      return [kind, String(mine.length), ...KLASSES.map((c) => String(mine.filter((o) => o.klass === c).length)), f(pct(ms, 50), 0), f(pct(ms, 95), 0), f(pct(ms, 99), 0)];
+      return [
+        kind,
+        String(mine.length),
+        ...KLASSES.map((c) => String(mine.filter((o) => o.klass === c).length)),
+        f(pct(ms, 50), 0),
+        f(pct(ms, 95), 0),
+        f(pct(ms, 99), 0),
+      ];
     }),
   );
   const codes = new Map<string, number>();
-  for (const o of outcomes) if (o.klass !== 'ok') for (const c of new Set(o.codes)) codes.set(`${o.klass} ${o.kind}: ${c}`, (codes.get(`${o.klass} ${o.kind}: ${c}`) ?? 0) + 1);
+  for (const o of outcomes)
+    if (o.klass !== 'ok')
+      for (const c of new Set(o.codes))
+        codes.set(`${o.klass} ${o.kind}: ${c}`, (codes.get(`${o.klass} ${o.kind}: ${c}`) ?? 0) + 1);
   out('  answers other than ok, by class, kind and code:');
   for (const [key, n] of [...codes].sort((a, b) => b[1] - a[1])) out(`    ${String(n).padStart(6)}  ${key}`);
-  out(`  bulk pulls: ${r.pulls.count} (${r.pulls.pages} pages); subscriptions churned: ${JSON.stringify(r.subscribers.churn)}; ended at the restart: ${JSON.stringify(r.subscribers.endedAtRestart)}`);
+  out(
+    `  bulk pulls: ${r.pulls.count} (${r.pulls.pages} pages); subscriptions churned: ${JSON.stringify(r.subscribers.churn)}; ended at the restart: ${JSON.stringify(r.subscribers.endedAtRestart)}`,
+  );
   const byFault = new Map<string, number>();
   for (const p of r.faults.posted) byFault.set(p.name, (byFault.get(p.name) ?? 0) + 1);
   out(`  fault rules posted to the sandbox: ${r.faults.posted.length} (each for the next 1-3 matching requests)`);
@@ -668,26 +919,50 @@ function buildReport(r: ReportInput): { failed: boolean } {
     const key = `${o.klass} ${o.kind} (${o.detail}): ${o.status ?? 'no answer'} ${o.codes.join(',')}`;
     ownBy.set(key, [...(ownBy.get(key) ?? []), o]);
   }
-  out(`\nthe gateways' own failures (5xx, undocumented codes, dropped connections): ${own.length}; excused (in flight to B at its SIGTERM): ${excused.length}`);
+  out(
+    `\nthe gateways' own failures (5xx, undocumented codes, dropped connections): ${own.length}; excused (in flight to B at its SIGTERM): ${excused.length}`,
+  );
   for (const [key, list] of [...ownBy].sort((a, b) => b[1].length - a[1].length)) {
     out(`  ${String(list.length).padStart(6)}  ${key}`);
-    out(`          e.g. ${list[0]!.target} life ${list[0]!.gen} at ${f(minuteOf(list[0]!.start), 2)} min${list[0]!.note ? `: ${list[0]!.note}` : ''}`);
+    out(
+      `          e.g. ${list[0]!.target} life ${list[0]!.gen} at ${f(minuteOf(list[0]!.start), 2)} min${list[0]!.note ? `: ${list[0]!.note}` : ''}`,
+    );
   }
-  const ownByKind = [...new Set(own.map((o) => o.kind))].map((kind) => `${kind} ${own.filter((o) => o.kind === kind).length}`).join(', ');
-  goal('no 5xx or dropped connection the gateway causes itself', `${own.length}${own.length ? ` (${ownByKind})` : ''}; ${excused.length} excused in flight at B's SIGTERM`, own.length === 0 ? 'PASS' : 'FAIL');
+  const ownByKind = [...new Set(own.map((o) => o.kind))]
+    .map((kind) => `${kind} ${own.filter((o) => o.kind === kind).length}`)
+    .join(', ');
+  goal(
+    'no 5xx or dropped connection the gateway causes itself',
+    `${own.length}${own.length ? ` (${ownByKind})` : ''}; ${excused.length} excused in flight at B's SIGTERM`,
+    own.length === 0 ? 'PASS' : 'FAIL',
+  );
 
   // ------------------------------------------------------------ writes
   const ledger = r.driver.ledger;
-  out(`\nwrites: ${ledger.length} sent (${ledger.filter((w) => w.pair).length} in concurrent pairs through both instances), reconciled against the site's REST API: ${JSON.stringify(r.checked)}`);
+  out(
+    `\nwrites: ${ledger.length} sent (${ledger.filter((w) => w.pair).length} in concurrent pairs through both instances), reconciled against the site's REST API: ${JSON.stringify(r.checked)}`,
+  );
   const wk = new Map<string, number>();
   for (const w of ledger) wk.set(`${w.op} ${w.type} ${w.outcome}`, (wk.get(`${w.op} ${w.type} ${w.outcome}`) ?? 0) + 1);
-  table(['write', 'count'], [...wk].sort().map(([key, n]) => [key, String(n)]));
+  table(
+    ['write', 'count'],
+    [...wk].sort().map(([key, n]) => [key, String(n)]),
+  );
   const unknownCodes = new Map<string, number>();
-  for (const w of ledger) if (w.outcome !== 'success') for (const c of w.codes) unknownCodes.set(`${w.outcome}: ${c}`, (unknownCodes.get(`${w.outcome}: ${c}`) ?? 0) + 1);
-  out(`  codes of the writes not reported written: ${[...unknownCodes].map(([c, n]) => `${c} ${n}`).join('; ') || 'none'}`);
+  for (const w of ledger)
+    if (w.outcome !== 'success')
+      for (const c of w.codes)
+        unknownCodes.set(`${w.outcome}: ${c}`, (unknownCodes.get(`${w.outcome}: ${c}`) ?? 0) + 1);
+  out(
+    `  codes of the writes not reported written: ${[...unknownCodes].map(([c, n]) => `${c} ${n}`).join('; ') || 'none'}`,
+  );
   out(`  violations: ${r.violations.length}`);
   for (const v of r.violations.slice(0, 40)) out(`    ${v.what}: ${v.detail}`);
-  goal('every write outcome truthful (written: on the site once; failed: absent; nothing doubled; no update lost)', `${r.violations.length} violations of ${ledger.length} writes`, r.violations.length === 0 ? 'PASS' : 'FAIL');
+  goal(
+    'every write outcome truthful (written: on the site once; failed: absent; nothing doubled; no update lost)',
+    `${r.violations.length} violations of ${ledger.length} writes`,
+    r.violations.length === 0 ? 'PASS' : 'FAIL',
+  );
 
   // ------------------------------------------------------------ restarts
   const noise = (o: Outcome) => o.kind !== 'malformed' && o.kind !== 'oversize';
@@ -696,19 +971,35 @@ function buildReport(r: ReportInput): { failed: boolean } {
     const windowEnd = rs.quietTo;
     const inFlight = outcomes.filter((o) => noise(o) && o.start <= rs.downAt && o.end > rs.downAt);
     const failures = outcomes.filter(
-      (o) => noise(o) && o.end >= rs.downAt && o.end <= windowEnd && (o.klass === 'gateway' || o.klass === 'dropped' || o.klass === 'upstream' || o.klass === 'excused' || (o.klass === 'refused' && o.codes.some((c) => c === 'WRITE_LOCK_TIMEOUT' || c.startsWith('HTTP 503')))),
+      (o) =>
+        noise(o) &&
+        o.end >= rs.downAt &&
+        o.end <= windowEnd &&
+        (o.klass === 'gateway' ||
+          o.klass === 'dropped' ||
+          o.klass === 'upstream' ||
+          o.klass === 'excused' ||
+          (o.klass === 'refused' && o.codes.some((c) => c === 'WRITE_LOCK_TIMEOUT' || c.startsWith('HTTP 503')))),
     );
-    const firstWrite = ledger.filter((w) => w.start >= rs.backAt && w.outcome === 'success').sort((a, b) => a.end - b.end)[0];
+    const firstWrite = ledger
+      .filter((w) => w.start >= rs.backAt && w.outcome === 'success')
+      .sort((a, b) => a.end - b.end)[0];
     const after = r.probes.filter((p) => p.start >= rs.backAt && p.start <= rs.backAt + 60_000 && p.written);
     const instances = (p: Probe) => new Set(p.eligible.map((n) => n.split('-')[0]));
-    const delivered = (kind: Probe['kind']) => after.find((p) => p.kind === kind && complete(p) && instances(p).size === 2);
+    const delivered = (kind: Probe['kind']) =>
+      after.find((p) => p.kind === kind && complete(p) && instances(p).size === 2);
     const failCodes = new Map<string, number>();
     for (const o of failures) {
       const key = `${o.klass} ${o.kind}: ${o.codes.join(',')}`;
       failCodes.set(key, (failCodes.get(key) ?? 0) + 1);
     }
     // When each failure was sent: in flight when it went down, while it was down, or after it was back.
-    const when = (o: Outcome) => (o.start <= rs.downAt ? 'in flight at the stop' : o.start < rs.backAt ? 'sent while down' : 'sent after it was back');
+    const when = (o: Outcome) =>
+      o.start <= rs.downAt
+        ? 'in flight at the stop'
+        : o.start < rs.backAt
+          ? 'sent while down'
+          : 'sent after it was back';
     const sentWhileDown = outcomes.filter((o) => noise(o) && o.start > rs.downAt && o.start < rs.backAt).length;
     const failedBy: Record<string, number> = {};
     for (const o of failures) failedBy[when(o)] = (failedBy[when(o)] ?? 0) + 1;
@@ -722,38 +1013,102 @@ function buildReport(r: ReportInput): { failed: boolean } {
       failuresInWindow: failures.length,
       failures: Object.fromEntries(failCodes),
       failuresBySending: failedBy,
-      failed: failures.map((o) => ({ kind: o.kind, detail: o.detail, target: o.target, sent: when(o), sentSecondsAfterDown: (o.start - rs.downAt) / 1000, ms: o.end - o.start, status: o.status, codes: o.codes, note: o.note })),
+      failed: failures.map((o) => ({
+        kind: o.kind,
+        detail: o.detail,
+        target: o.target,
+        sent: when(o),
+        sentSecondsAfterDown: (o.start - rs.downAt) / 1000,
+        ms: o.end - o.start,
+        status: o.status,
+        codes: o.codes,
+        note: o.note,
+      })),
       firstWriteWrittenAfterSeconds: firstWrite ? (firstWrite.end - rs.backAt) / 1000 : null,
-      probesAfter: after.map((p) => ({ kind: p.kind, atSeconds: (p.start - rs.backAt) / 1000, via: p.via, reached: p.reached.length, eligible: p.eligible.length, gaps: gaps(p), maxDelayMs: p.maxDelayMs })),
+      probesAfter: after.map((p) => ({
+        kind: p.kind,
+        atSeconds: (p.start - rs.backAt) / 1000,
+        via: p.via,
+        reached: p.reached.length,
+        eligible: p.eligible.length,
+        gaps: gaps(p),
+        maxDelayMs: p.maxDelayMs,
+      })),
       gatewayProbeDelivered: delivered('gateway')?.title ?? null,
       siteProbeDelivered: delivered('site')?.title ?? null,
     };
     restartFigures.push(fig);
-    out(`\n${rs.what}: down at ${f(fig.downAtMinute, 2)} min for ${f(fig.downSeconds, 1)} s${rs.exit ? ` (SIGTERM to exit: ${rs.exit.ms} ms, ${rs.exit.exit})` : ''}; window ${f(minuteOf(rs.downAt), 2)}-${f(minuteOf(windowEnd), 2)} min, no faults from ${f(minuteOf(rs.quietFrom), 2)} min`);
-    out(`  requests in flight when it went down: ${inFlight.length}; sent while it was down: ${sentWhileDown}; failed in the window: ${failures.length}${failures.length ? ` (${Object.entries(failedBy).map(([c, n]) => `${c} ${n}`).join(', ')})` : ''}`);
-    for (const o of failures.slice(0, 12)) out(`    ${o.kind} (${o.detail}) to ${o.target}, sent at ${(o.start - rs.downAt) / 1000 >= 0 ? '+' : ''}${f((o.start - rs.downAt) / 1000, 2)} s, answered ${f((o.end - o.start) / 1000, 2)} s later: ${o.status ?? 'no answer'} ${o.codes.join(',')}${o.note ? ` (${o.note})` : ''}`);
-    out(`  first write written after it was back: ${fig.firstWriteWrittenAfterSeconds === null ? 'none' : `${f(fig.firstWriteWrittenAfterSeconds, 1)} s`}`);
-    for (const p of fig.probesAfter) out(`  probe (${p.kind} via ${p.via}) +${f(p.atSeconds, 0)} s: reached ${p.reached}/${p.eligible} watchers in time${p.gaps}${p.maxDelayMs !== null ? ` (slowest ${p.maxDelayMs} ms after the write's answer)` : ''}`);
+    out(
+      `\n${rs.what}: down at ${f(fig.downAtMinute, 2)} min for ${f(fig.downSeconds, 1)} s${rs.exit ? ` (SIGTERM to exit: ${rs.exit.ms} ms, ${rs.exit.exit})` : ''}; window ${f(minuteOf(rs.downAt), 2)}-${f(minuteOf(windowEnd), 2)} min, no faults from ${f(minuteOf(rs.quietFrom), 2)} min`,
+    );
+    out(
+      `  requests in flight when it went down: ${inFlight.length}; sent while it was down: ${sentWhileDown}; failed in the window: ${failures.length}${
+        failures.length
+          ? ` (${Object.entries(failedBy)
+              .map(([c, n]) => `${c} ${n}`)
+              .join(', ')})`
+          : ''
+      }`,
+    );
+    for (const o of failures.slice(0, 12))
+      out(
+        `    ${o.kind} (${o.detail}) to ${o.target}, sent at ${(o.start - rs.downAt) / 1000 >= 0 ? '+' : ''}${f((o.start - rs.downAt) / 1000, 2)} s, answered ${f((o.end - o.start) / 1000, 2)} s later: ${o.status ?? 'no answer'} ${o.codes.join(',')}${o.note ? ` (${o.note})` : ''}`,
+      );
+    out(
+      `  first write written after it was back: ${fig.firstWriteWrittenAfterSeconds === null ? 'none' : `${f(fig.firstWriteWrittenAfterSeconds, 1)} s`}`,
+    );
+    for (const p of fig.probesAfter)
+      out(
+        `  probe (${p.kind} via ${p.via}) +${f(p.atSeconds, 0)} s: reached ${p.reached}/${p.eligible} watchers in time${p.gaps}${p.maxDelayMs !== null ? ` (slowest ${p.maxDelayMs} ms after the write's answer)` : ''}`,
+      );
     if (rs.what.startsWith('redis')) {
-      goal('Redis restart: failures in its window at most the requests in flight', `${failures.length} failed, ${inFlight.length} in flight`, failures.length <= inFlight.length ? 'PASS' : 'FAIL');
-      goal('Redis restart: subscriptions deliver after it (a gateway write and a site change, every watcher of both instances, within 60 s)', `gateway write ${fig.gatewayProbeDelivered ? 'delivered' : 'NOT delivered'}, site change ${fig.siteProbeDelivered ? 'delivered' : 'NOT delivered'}`, fig.gatewayProbeDelivered && fig.siteProbeDelivered ? 'PASS' : 'FAIL');
-      goal('Redis restart: writes succeed after it (locks recover)', fig.firstWriteWrittenAfterSeconds === null ? 'no write written after it' : `first written ${f(fig.firstWriteWrittenAfterSeconds, 1)} s after`, fig.firstWriteWrittenAfterSeconds !== null ? 'PASS' : 'FAIL');
+      goal(
+        'Redis restart: failures in its window at most the requests in flight',
+        `${failures.length} failed, ${inFlight.length} in flight`,
+        failures.length <= inFlight.length ? 'PASS' : 'FAIL',
+      );
+      goal(
+        'Redis restart: subscriptions deliver after it (a gateway write and a site change, every watcher of both instances, within 60 s)',
+        `gateway write ${fig.gatewayProbeDelivered ? 'delivered' : 'NOT delivered'}, site change ${fig.siteProbeDelivered ? 'delivered' : 'NOT delivered'}`,
+        fig.gatewayProbeDelivered && fig.siteProbeDelivered ? 'PASS' : 'FAIL',
+      );
+      goal(
+        'Redis restart: writes succeed after it (locks recover)',
+        fig.firstWriteWrittenAfterSeconds === null
+          ? 'no write written after it'
+          : `first written ${f(fig.firstWriteWrittenAfterSeconds, 1)} s after`,
+        fig.firstWriteWrittenAfterSeconds !== null ? 'PASS' : 'FAIL',
+      );
     }
   }
 
   // ------------------------------------------------------------ probes
   const written = r.probes.filter((p) => p.written);
   const full = written.filter(complete);
-  const inRestart = (p: Probe) => r.restarts.some((rs) => p.start >= rs.downAt - DEADLINE_MS[p.kind] && p.start <= rs.backAt + 30_000);
+  const inRestart = (p: Probe) =>
+    r.restarts.some((rs) => p.start >= rs.downAt - DEADLINE_MS[p.kind] && p.start <= rs.backAt + 30_000);
   const incomplete = written.filter((p) => !full.includes(p));
-  out(`\ndelivery probes: ${r.probes.length} (${written.length} written), ${full.length} reached every watcher subscribed throughout in time; not: ${incomplete.length} (${incomplete.filter(inRestart).length} around a restart)`);
+  out(
+    `\ndelivery probes: ${r.probes.length} (${written.length} written), ${full.length} reached every watcher subscribed throughout in time; not: ${incomplete.length} (${incomplete.filter(inRestart).length} around a restart)`,
+  );
   for (const kind of ['gateway', 'site'] as const) {
-    const d = full.filter((p) => p.kind === kind).map((p) => p.maxDelayMs!).filter((x) => x !== null);
-    out(`  ${kind === 'gateway' ? 'gateway write' : 'site change'} -> every watcher: p50 ${f(pct(d, 50), 0)} ms, max ${f(Math.max(...d), 0)} ms`);
+    const d = full
+      .filter((p) => p.kind === kind)
+      .map((p) => p.maxDelayMs!)
+      .filter((x) => x !== null);
+    out(
+      `  ${kind === 'gateway' ? 'gateway write' : 'site change'} -> every watcher: p50 ${f(pct(d, 50), 0)} ms, max ${f(Math.max(...d), 0)} ms`,
+    );
   }
   out('  watchers (held all run, opened again whenever they end): subscriptions, how they ended');
-  for (const w of r.subscribers.watchers) out(`    ${w.name.padEnd(20)} ${String(w.intervals.length).padStart(3)}  ${[...w.endings].map(([e, n]) => `${e} x${n}`).join(', ') || '-'}${w.intervals.length ? `; subscribed from ${w.intervals.map((iv) => `${f(minuteOf(iv.from), 2)}${iv.to ? `-${f(minuteOf(iv.to), 2)}` : ''}`).join(' ')} min` : ''}`);
-  for (const p of incomplete.slice(0, 30)) out(`  not complete: ${p.kind} probe at ${f(minuteOf(p.start), 2)} min via ${p.via}: reached ${p.reached.length}/${p.eligible.length}${gaps(p)}${inRestart(p) ? ' (around a restart)' : ''}`);
+  for (const w of r.subscribers.watchers)
+    out(
+      `    ${w.name.padEnd(20)} ${String(w.intervals.length).padStart(3)}  ${[...w.endings].map(([e, n]) => `${e} x${n}`).join(', ') || '-'}${w.intervals.length ? `; subscribed from ${w.intervals.map((iv) => `${f(minuteOf(iv.from), 2)}${iv.to ? `-${f(minuteOf(iv.to), 2)}` : ''}`).join(' ')} min` : ''}`,
+    );
+  for (const p of incomplete.slice(0, 30))
+    out(
+      `  not complete: ${p.kind} probe at ${f(minuteOf(p.start), 2)} min via ${p.via}: reached ${p.reached.length}/${p.eligible.length}${gaps(p)}${inRestart(p) ? ' (around a restart)' : ''}`,
+    );
 
   // ------------------------------------------------------------ at rest, logs
   out('\nat rest (no client connected): before the run -> after every client left');
@@ -763,13 +1118,25 @@ function buildReport(r: ReportInput): { failed: boolean } {
       const b = r.restBefore[i]!;
       const a = r.restAfter[i]!;
       const cell = (key: string) => `${f(b[key], 0)} -> ${f(a[key], 0)}`;
-      return [g.name, cell('subscriptions'), cell('httpConnections'), cell('abortListeners'), cell('handles'), cell('fds'), cell('cacheResponse')];
+      return [
+        g.name,
+        cell('subscriptions'),
+        cell('httpConnections'),
+        cell('abortListeners'),
+        cell('handles'),
+        cell('fds'),
+        cell('cacheResponse'),
+      ];
     }),
   );
   for (const g of r.gateways) {
-    out(`\ngateway ${g.name} log: ${[...g.errors.values()].reduce((n, e) => n + e.count, 0)} lines at error or above, ${[...g.warnings.values()].reduce((n, e) => n + e.count, 0)} at warn; crashes: ${g.crashes.length ? g.crashes.join('; ') : 'none'}`);
-    for (const [msg, e] of [...g.errors].sort((a, b) => b[1].count - a[1].count).slice(0, 10)) out(`  error x${e.count}: ${msg}\n    first at ${f(minuteOf(e.first), 2)} min: ${e.sample.slice(0, 600)}`);
-    for (const [msg, e] of [...g.warnings].sort((a, b) => b[1].count - a[1].count).slice(0, 8)) out(`  warn x${e.count}: ${msg}`);
+    out(
+      `\ngateway ${g.name} log: ${[...g.errors.values()].reduce((n, e) => n + e.count, 0)} lines at error or above, ${[...g.warnings.values()].reduce((n, e) => n + e.count, 0)} at warn; crashes: ${g.crashes.length ? g.crashes.join('; ') : 'none'}`,
+    );
+    for (const [msg, e] of [...g.errors].sort((a, b) => b[1].count - a[1].count).slice(0, 10))
+      out(`  error x${e.count}: ${msg}\n    first at ${f(minuteOf(e.first), 2)} min: ${e.sample.slice(0, 600)}`);
+    for (const [msg, e] of [...g.warnings].sort((a, b) => b[1].count - a[1].count).slice(0, 8))
+      out(`  warn x${e.count}: ${msg}`);
     if (g.crashes.length) goal(`gateway ${g.name} never exits unasked`, g.crashes.join('; '), 'FAIL');
   }
 
@@ -794,18 +1161,50 @@ function buildReport(r: ReportInput): { failed: boolean } {
     samples: r.samples,
     machine: r.machine,
     trends,
-    traffic: Object.fromEntries(kinds.map((kind) => [kind, Object.fromEntries(KLASSES.map((c) => [c, outcomes.filter((o) => o.kind === kind && o.klass === c).length]))])),
+    traffic: Object.fromEntries(
+      kinds.map((kind) => [
+        kind,
+        Object.fromEntries(KLASSES.map((c) => [c, outcomes.filter((o) => o.kind === kind && o.klass === c).length])),
+      ]),
+    ),
     codes: Object.fromEntries(codes),
     own: Object.fromEntries([...ownBy].map(([k, l]) => [k, l.length])),
     excused: excused.length,
     faults: Object.fromEntries(byFault),
     writes: { sent: ledger.length, outcomes: Object.fromEntries(wk), checked: r.checked, violations: r.violations },
     restarts: restartFigures,
-    probes: { sent: r.probes.length, written: written.length, complete: full.length, incomplete: incomplete.map((p) => ({ kind: p.kind, minute: minuteOf(p.start), via: p.via, reached: p.reached.length, eligible: p.eligible.length, missed: p.missed, late: p.late, stale: p.stale })) },
+    probes: {
+      sent: r.probes.length,
+      written: written.length,
+      complete: full.length,
+      incomplete: incomplete.map((p) => ({
+        kind: p.kind,
+        minute: minuteOf(p.start),
+        via: p.via,
+        reached: p.reached.length,
+        eligible: p.eligible.length,
+        missed: p.missed,
+        late: p.late,
+        stale: p.stale,
+      })),
+    },
     churn: r.subscribers.churn,
-    watchers: r.subscribers.watchers.map((w) => ({ name: w.name, subscriptions: w.intervals.length, endings: Object.fromEntries(w.endings) })),
+    watchers: r.subscribers.watchers.map((w) => ({
+      name: w.name,
+      subscriptions: w.intervals.length,
+      endings: Object.fromEntries(w.endings),
+    })),
     atRest: { before: r.restBefore, after: r.restAfter },
-    logs: Object.fromEntries(r.gateways.map((g) => [g.name, { errors: Object.fromEntries([...g.errors].map(([m, e]) => [m, e.count])), warnings: Object.fromEntries([...g.warnings].map(([m, e]) => [m, e.count])), crashes: g.crashes }])),
+    logs: Object.fromEntries(
+      r.gateways.map((g) => [
+        g.name,
+        {
+          errors: Object.fromEntries([...g.errors].map(([m, e]) => [m, e.count])),
+          warnings: Object.fromEntries([...g.warnings].map(([m, e]) => [m, e.count])),
+          crashes: g.crashes,
+        },
+      ]),
+    ),
     goals,
     failed,
   };
@@ -815,7 +1214,8 @@ function buildReport(r: ReportInput): { failed: boolean } {
 
 function table(head: string[], rows: string[][]): void {
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
-  const line = (cells: string[]) => `  ${cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ')}`;
+  const line = (cells: string[]) =>
+    `  ${cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ')}`;
   console.log(line(head));
   for (const r of rows) console.log(line(r));
 }
@@ -829,5 +1229,3 @@ main().then(
     process.exit(1);
   },
 );
-
-

@@ -58,32 +58,46 @@ function clients(url: string): void {
   /** Opens one subscriber; resolves when its stream is open (true) or has failed its last try (false). */
   const subscribe = (tries = 3): Promise<boolean> =>
     new Promise((resolve) => {
-      const req = request(url, { method: 'POST', agent, headers: { accept: 'text/event-stream', 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
-        if (res.statusCode !== 200) {
-          res.resume();
-          return resolve(false);
-        }
-        resolve(true);
-        res.setEncoding('utf8');
-        let buf = '';
-        res.on('data', (chunk: string) => {
-          const at = Date.now();
-          buf += chunk;
-          let cut;
-          while ((cut = buf.indexOf('\n\n')) >= 0) {
-            const frame = buf.slice(0, cut);
-            buf = buf.slice(cut + 2);
-            if (!frame.startsWith('event: next')) continue;
-            const title = JSON.parse(frame.slice(frame.indexOf('data:') + 5)).data?.eventChanged?.event?.title;
-            if (typeof title !== 'string') continue;
-            const list = received.get(title) ?? [];
-            list.push(at);
-            received.set(title, list);
+      const req = request(
+        url,
+        {
+          method: 'POST',
+          agent,
+          headers: {
+            accept: 'text/event-stream',
+            'content-type': 'application/json',
+            'content-length': Buffer.byteLength(body),
+          },
+        },
+        (res) => {
+          if (res.statusCode !== 200) {
+            res.resume();
+            return resolve(false);
           }
-        });
-      });
+          resolve(true);
+          res.setEncoding('utf8');
+          let buf = '';
+          res.on('data', (chunk: string) => {
+            const at = Date.now();
+            buf += chunk;
+            let cut;
+            while ((cut = buf.indexOf('\n\n')) >= 0) {
+              const frame = buf.slice(0, cut);
+              buf = buf.slice(cut + 2);
+              if (!frame.startsWith('event: next')) continue;
+              const title = JSON.parse(frame.slice(frame.indexOf('data:') + 5)).data?.eventChanged?.event?.title;
+              if (typeof title !== 'string') continue;
+              const list = received.get(title) ?? [];
+              list.push(at);
+              received.set(title, list);
+            }
+          });
+        },
+      );
       // A connection refused while the machine is busy (a full accept queue) is tried again, as a client would.
-      req.on('error', () => (tries > 1 ? setTimeout(() => void subscribe(tries - 1).then(resolve), 200) : resolve(false)));
+      req.on('error', () =>
+        tries > 1 ? setTimeout(() => void subscribe(tries - 1).then(resolve), 200) : resolve(false),
+      );
       req.end(body);
       open.push(req);
     });
@@ -118,7 +132,10 @@ interface Child {
 }
 
 function clientProcess(url: string): Promise<Child> {
-  const proc = fork(fileURLToPath(import.meta.url), ['--clients', url], { execArgv: ['--import', 'tsx/esm'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const proc = fork(fileURLToPath(import.meta.url), ['--clients', url], {
+    execArgv: ['--import', 'tsx/esm'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
   const ask = <T>(msg: object, key: string) =>
     new Promise<T>((resolve) => {
       const on = (m: Record<string, unknown>) => {
@@ -133,10 +150,20 @@ function clientProcess(url: string): Promise<Child> {
 }
 
 async function sandboxProcess(logFile: string): Promise<{ url: string; origin: string; stop(): void }> {
-  const child = spawn(process.execPath, ['--import', 'tsx/esm', 'packages/sandbox/src/cli.ts', '--port', '0', '--db', ':memory:'], {
-    env: { ...process.env, SANDBOX_CONTROL: '0', SANDBOX_JITTER_MS: '0', SANDBOX_FAULTS: '', SANDBOX_REQUEST_LOG: logFile },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx/esm', 'packages/sandbox/src/cli.ts', '--port', '0', '--db', ':memory:'],
+    {
+      env: {
+        ...process.env,
+        SANDBOX_CONTROL: '0',
+        SANDBOX_JITTER_MS: '0',
+        SANDBOX_FAULTS: '',
+        SANDBOX_REQUEST_LOG: logFile,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   return new Promise((resolve, reject) => {
     let buf = '';
     child.stdout!.on('data', (c) => {
@@ -149,7 +176,11 @@ async function sandboxProcess(logFile: string): Promise<{ url: string; origin: s
 }
 
 /** The gateway's requests to the site between two instants, from the sandbox's log. */
-function gatewayRequests(logFile: string, from: number, to: number): { path: string; query: Record<string, unknown> }[] {
+function gatewayRequests(
+  logFile: string,
+  from: number,
+  to: number,
+): { path: string; query: Record<string, unknown> }[] {
   let text = '';
   try {
     text = readFileSync(logFile, 'utf8');
@@ -186,13 +217,18 @@ async function pollsPerInterval(logFile: string): Promise<{ perInterval: number;
 }
 
 async function restWrite(origin: string, method: string, path: string, body: unknown): Promise<any> {
-  const res = await fetch(`${origin}/wp-json${path}`, { method, headers: { authorization: ADMIN, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const res = await fetch(`${origin}/wp-json${path}`, {
+    method,
+    headers: { authorization: ADMIN, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
   return res.json();
 }
 
 async function main(): Promise<void> {
-  if (!(globalThis as { gc?: unknown }).gc) console.warn('(run with node --expose-gc, as npm run bench:subscriptions does, for RSS after a full GC)');
+  if (!(globalThis as { gc?: unknown }).gc)
+    console.warn('(run with node --expose-gc, as npm run bench:subscriptions does, for RSS after a full GC)');
   const dir = mkdtempSync(join(tmpdir(), 'sitegraph-bench-subs-'));
   const logFile = join(dir, 'sandbox.log');
   const sandbox = await sandboxProcess(logFile);
@@ -204,7 +240,12 @@ async function main(): Promise<void> {
   });
   const gateway = await startGateway(config, sandbox.url);
   const subscribers = await clientProcess(gateway.url);
-  const figures: Record<string, unknown> = { subscribers: SUBSCRIBERS, pollSeconds: POLL_SECONDS, changes: CHANGES, node: process.version };
+  const figures: Record<string, unknown> = {
+    subscribers: SUBSCRIBERS,
+    pollSeconds: POLL_SECONDS,
+    changes: CHANGES,
+    node: process.version,
+  };
   try {
     const idle = rss();
     await subscribers.ask({ open: 1 }, 'connected');
@@ -215,19 +256,27 @@ async function main(): Promise<void> {
     const t0 = Date.now();
     const opened = await subscribers.ask<{ connected: number; failed: number }>({ open: SUBSCRIBERS - 1 }, 'connected');
     const openSeconds = (Date.now() - t0) / 1000;
-    if (opened.connected < SUBSCRIBERS) console.warn(`only ${opened.connected} of ${SUBSCRIBERS} subscribers connected (${opened.failed} failed)`);
+    if (opened.connected < SUBSCRIBERS)
+      console.warn(`only ${opened.connected} of ${SUBSCRIBERS} subscribers connected (${opened.failed} failed)`);
     figures.connected = opened.connected;
     await sleep(2 * POLL_SECONDS * 1000);
     const many = await pollsPerInterval(logFile);
     const rssMany = rss();
 
     // Changes made on the site, at random moments of the poll interval.
-    const upcoming = (await (await fetch(`${sandbox.origin}/wp-json/calendar/events/v1/events?per_page=${CHANGES}`)).json()) as { events: { id: number }[] };
+    const upcoming = (await (
+      await fetch(`${sandbox.origin}/wp-json/calendar/events/v1/events?per_page=${CHANGES}`)
+    ).json()) as { events: { id: number }[] };
     const made = new Map<string, number>();
     for (let i = 0; i < CHANGES; i++) {
       await sleep(Math.random() * POLL_SECONDS * 1000 + POLL_SECONDS * 500);
       const title = `Bench site change ${i}`;
-      await restWrite(sandbox.origin, 'POST', `/calendar/events/v1/events/${upcoming.events[i % upcoming.events.length]!.id}`, { title });
+      await restWrite(
+        sandbox.origin,
+        'POST',
+        `/calendar/events/v1/events/${upcoming.events[i % upcoming.events.length]!.id}`,
+        { title },
+      );
       made.set(title, Date.now());
     }
     // Writes through the gateway, from the mutation's start.
@@ -238,7 +287,11 @@ async function main(): Promise<void> {
       const res = await fetch(gateway.url, {
         method: 'POST',
         headers: { 'content-type': 'application/json', authorization: ADMIN },
-        body: JSON.stringify({ query: 'mutation($id: ID!, $t: String!) { updateEvent(id: $id, input: { title: $t }) { event { databaseId } } }', variables: { id: String(upcoming.events[i % upcoming.events.length]!.id), t: title } }),
+        body: JSON.stringify({
+          query:
+            'mutation($id: ID!, $t: String!) { updateEvent(id: $id, input: { title: $t }) { event { databaseId } } }',
+          variables: { id: String(upcoming.events[i % upcoming.events.length]!.id), t: title },
+        }),
       });
       await res.json();
       mutationMs.push(Date.now() - start);
@@ -263,14 +316,25 @@ async function main(): Promise<void> {
         }
       }
       return {
-        samples: all.length, changesReachingEveryone: `${complete}/${CHANGES}`, p50Ms: pct(all, 50), p99Ms: pct(all, 99), maxMs: Math.max(...all),
-        firstSubscriberP50Ms: pct(first, 50), fanOutP50Ms: pct(spread, 50), fanOutMaxMs: Math.max(...spread),
+        samples: all.length,
+        changesReachingEveryone: `${complete}/${CHANGES}`,
+        p50Ms: pct(all, 50),
+        p99Ms: pct(all, 99),
+        maxMs: Math.max(...all),
+        firstSubscriberP50Ms: pct(first, 50),
+        fanOutP50Ms: pct(spread, 50),
+        fanOutMaxMs: Math.max(...spread),
       };
     };
 
     Object.assign(figures, {
       openSeconds,
-      pollsPerInterval: { oneSubscriber: one.perInterval, allSubscribers: many.perInterval, routesOne: one.routes, routesAll: many.routes },
+      pollsPerInterval: {
+        oneSubscriber: one.perInterval,
+        allSubscribers: many.perInterval,
+        routesOne: one.routes,
+        routesAll: many.routes,
+      },
       rssMiB: { idle: idle / 2 ** 20, oneSubscriber: rssOne / 2 ** 20, allSubscribers: rssMany / 2 ** 20 },
       rssPerSubscriberKiB: (rssMany - rssOne) / (SUBSCRIBERS - 1) / 1024,
       siteChangeToDelivery: delays('Bench site change'),
@@ -278,15 +342,29 @@ async function main(): Promise<void> {
     });
     const f = figures as any;
     const row = (a: string, b: string) => console.log(`${a.padEnd(48)} ${b}`);
-    console.log(`\nsubscriptions: ${SUBSCRIBERS} SSE subscribers, SUBSCRIPTION_POLL_SECONDS=${POLL_SECONDS}, ${CHANGES} changes each way, node ${process.version}\n`);
+    console.log(
+      `\nsubscriptions: ${SUBSCRIBERS} SSE subscribers, SUBSCRIPTION_POLL_SECONDS=${POLL_SECONDS}, ${CHANGES} changes each way, node ${process.version}\n`,
+    );
     row('opening them all', `${openSeconds.toFixed(1)} s`);
     row('site requests per poll interval, 1 subscriber', String(f.pollsPerInterval.oneSubscriber));
     row(`site requests per poll interval, ${SUBSCRIBERS} subscribers`, String(f.pollsPerInterval.allSubscribers));
-    row('RSS: 1 subscriber / all', `${f.rssMiB.oneSubscriber.toFixed(0)} MiB / ${f.rssMiB.allSubscribers.toFixed(0)} MiB`);
+    row(
+      'RSS: 1 subscriber / all',
+      `${f.rssMiB.oneSubscriber.toFixed(0)} MiB / ${f.rssMiB.allSubscribers.toFixed(0)} MiB`,
+    );
     row('RSS per subscriber', `${f.rssPerSubscriberKiB.toFixed(1)} KiB`);
-    for (const [name, d] of [['site change -> delivery', f.siteChangeToDelivery], ['gateway write -> delivery', f.gatewayWriteToDelivery]] as const) {
-      row(`${name}: p50 / p99 / max`, `${d.p50Ms} / ${d.p99Ms} / ${d.maxMs} ms (${d.samples} deliveries; ${d.changesReachingEveryone} changes reached everyone)`);
-      row('  first subscriber p50; fan-out to all p50 / max', `${d.firstSubscriberP50Ms} ms; ${d.fanOutP50Ms} / ${d.fanOutMaxMs} ms`);
+    for (const [name, d] of [
+      ['site change -> delivery', f.siteChangeToDelivery],
+      ['gateway write -> delivery', f.gatewayWriteToDelivery],
+    ] as const) {
+      row(
+        `${name}: p50 / p99 / max`,
+        `${d.p50Ms} / ${d.p99Ms} / ${d.maxMs} ms (${d.samples} deliveries; ${d.changesReachingEveryone} changes reached everyone)`,
+      );
+      row(
+        '  first subscriber p50; fan-out to all p50 / max',
+        `${d.firstSubscriberP50Ms} ms; ${d.fanOutP50Ms} / ${d.fanOutMaxMs} ms`,
+      );
     }
     row('  gateway write: the mutation itself, p50', `${f.gatewayWriteToDelivery.mutationP50Ms} ms`);
     console.log(`\n${JSON.stringify(figures, null, 2)}`);

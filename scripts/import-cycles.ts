@@ -28,11 +28,13 @@ import ts from 'typescript';
 export type ImportGraph = Map<string, string[]>;
 
 function sourceFiles(dir: string): string[] {
-  return readdirSync(dir).sort().flatMap((name) => {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) return sourceFiles(path);
-    return /\.m?ts$/.test(name) && !name.endsWith('.d.ts') ? [path] : [];
-  });
+  return readdirSync(dir)
+    .sort()
+    .flatMap((name) => {
+      const path = join(dir, name);
+      if (statSync(path).isDirectory()) return sourceFiles(path);
+      return /\.m?ts$/.test(name) && !name.endsWith('.d.ts') ? [path] : [];
+    });
 }
 
 /** Reads every `.ts` file under `root`; edges leaving `root` are dropped (they cannot close a circle inside it). */
@@ -43,8 +45,9 @@ export function importGraph(root: string): ImportGraph {
   const name = (abs: string) => relative(base, abs).split('\\').join('/');
   const graph: ImportGraph = new Map();
   for (const file of files) {
-    const targets = ts.preProcessFile(readFileSync(file, 'utf8'), true, true).importedFiles
-      .map((f) => f.fileName)
+    const targets = ts
+      .preProcessFile(readFileSync(file, 'utf8'), true, true)
+      .importedFiles.map((f) => f.fileName)
       .filter((spec) => spec.startsWith('./') || spec.startsWith('../'))
       .map((spec) => resolve(dirname(file), spec))
       .filter((abs) => known.has(abs));
@@ -96,8 +99,12 @@ export function importCycles(graph: ImportGraph): string[][] {
 function hubs(graph: ImportGraph, component: string[]): string[] {
   const members = new Set(component);
   const inbound = new Map<string, number>();
-  for (const f of component) for (const t of graph.get(f) ?? []) if (members.has(t)) inbound.set(t, (inbound.get(t) ?? 0) + 1);
-  return [...inbound].sort((a, b) => b[1] - a[1]).slice(0, 3).map(([f, n]) => `${f} (imported by ${n})`);
+  for (const f of component)
+    for (const t of graph.get(f) ?? []) if (members.has(t)) inbound.set(t, (inbound.get(t) ?? 0) + 1);
+  return [...inbound]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 3)
+    .map(([f, n]) => `${f} (imported by ${n})`);
 }
 
 /** The top-level part of the root a file belongs to: `src/cache/store.ts` -> `cache`, `src/context.ts` -> `context.ts`. */
@@ -172,7 +179,11 @@ function main(root: string): number {
     console.log(`\ncircle ${i + 1}: ${c.length} files; most imported inside it: ${hubs(graph, c).join(', ')}`);
     for (const f of c) console.log(`  ${f}`);
   }
-  console.log(cycles.length ? `\n${cycles.length} import circle(s), ${cycles.reduce((n, c) => n + c.length, 0)} files in them` : 'no import circle');
+  console.log(
+    cycles.length
+      ? `\n${cycles.length} import circle(s), ${cycles.reduce((n, c) => n + c.length, 0)} files in them`
+      : 'no import circle',
+  );
   const known = knownTwoWay(root);
   const twoWay = twoWayParts(graph);
   const fresh = twoWay.filter((t) => !(pairName(t) in known));
@@ -185,8 +196,13 @@ function main(root: string): number {
     for (const e of t.bToA.slice(0, 3)) console.log(`  ${e}`);
     if (t.bToA.length > 3) console.log(`  … ${t.bToA.length - 3} more`);
   }
-  for (const k of gone) console.log(`\n${k} is fixed: remove it from the known two-way dependencies (scripts/import-cycles.ts)`);
-  console.log(twoWay.length ? `\n${twoWay.length} two-way folder dependenc${twoWay.length === 1 ? 'y' : 'ies'}, ${fresh.length} new` : 'no two-way folder dependency');
+  for (const k of gone)
+    console.log(`\n${k} is fixed: remove it from the known two-way dependencies (scripts/import-cycles.ts)`);
+  console.log(
+    twoWay.length
+      ? `\n${twoWay.length} two-way folder dependenc${twoWay.length === 1 ? 'y' : 'ies'}, ${fresh.length} new`
+      : 'no two-way folder dependency',
+  );
   return cycles.length || fresh.length || gone.length ? 1 : 0;
 }
 

@@ -50,11 +50,16 @@ async function sandboxChild(): Promise<void> {
       }
       const headers = { ...req.headers } as Record<string, string>;
       delete headers.host;
-      void fetch(`${sb.origin}${req.url}`, { method: req.method, headers, body: chunks.length ? Buffer.concat(chunks) : undefined }).then(async (r) => {
+      void fetch(`${sb.origin}${req.url}`, {
+        method: req.method,
+        headers,
+        body: chunks.length ? Buffer.concat(chunks) : undefined,
+      }).then(async (r) => {
         const body = Buffer.from(await r.arrayBuffer());
         const out: Record<string, string> = {};
         r.headers.forEach((v, k) => {
-          if (k !== 'content-encoding' && k !== 'transfer-encoding' && k !== 'connection' && k !== 'keep-alive') out[k] = v;
+          if (k !== 'content-encoding' && k !== 'transfer-encoding' && k !== 'connection' && k !== 'keep-alive')
+            out[k] = v;
         });
         out['content-length'] = String(body.length);
         if (req.method === 'GET') seen.set(key, { status: r.status, headers: out, body });
@@ -72,15 +77,24 @@ async function sandboxChild(): Promise<void> {
 
 /** Starts the sandbox in a child process (its CPU is not ours) and returns its REST root. */
 function startChildSandbox(): Promise<{ url: string; stop: () => void }> {
-  const child = spawn(process.execPath, [...process.execArgv.filter((a) => !a.startsWith('--cpu-prof') && a !== '--prof'), fileURLToPath(import.meta.url), '--sandbox'], {
-    stdio: ['pipe', 'pipe', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    [
+      ...process.execArgv.filter((a) => !a.startsWith('--cpu-prof') && a !== '--prof'),
+      fileURLToPath(import.meta.url),
+      '--sandbox',
+    ],
+    {
+      stdio: ['pipe', 'pipe', 'inherit'],
+    },
+  );
   return new Promise((resolve, reject) => {
     let buf = '';
     child.stdout.on('data', (d: Buffer) => {
       buf += d.toString('utf8');
       const nl = buf.indexOf('\n');
-      if (nl >= 0) resolve({ url: (JSON.parse(buf.slice(0, nl)) as { url: string }).url, stop: () => child.stdin.end() });
+      if (nl >= 0)
+        resolve({ url: (JSON.parse(buf.slice(0, nl)) as { url: string }).url, stop: () => child.stdin.end() });
     });
     child.once('exit', (code) => reject(new Error(`sandbox exited with ${code}`)));
   });
@@ -112,7 +126,11 @@ const median = (xs: number[]) => {
  * a machine whose speed drifts (a shared VM) moves all three alike, and one
  * slow block does not move the median.
  */
-async function interleaved(n: number, rounds: number, sides: Record<'client' | 'floor' | 'total', () => Promise<unknown>>) {
+async function interleaved(
+  n: number,
+  rounds: number,
+  sides: Record<'client' | 'floor' | 'total', () => Promise<unknown>>,
+) {
   const per = Math.max(1, Math.round(n / rounds));
   const seen = { client: [] as number[], floor: [] as number[], total: [] as number[], wall: [] as number[] };
   for (let r = 0; r < rounds; r++) {
@@ -126,7 +144,16 @@ async function interleaved(n: number, rounds: number, sides: Record<'client' | '
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { n: { type: 'string' }, warmup: { type: 'string' }, rounds: { type: 'string' }, sandbox: { type: 'boolean' }, profile: { type: 'string' } }, strict: true });
+  const { values } = parseArgs({
+    options: {
+      n: { type: 'string' },
+      warmup: { type: 'string' },
+      rounds: { type: 'string' },
+      sandbox: { type: 'boolean' },
+      profile: { type: 'string' },
+    },
+    strict: true,
+  });
   if (values.sandbox) return sandboxChild();
   const n = Number(values.n ?? 2000);
   const warmup = Number(values.warmup ?? 500);
@@ -139,7 +166,8 @@ async function main(): Promise<void> {
   const gateway = await startGateway(parseConfig({ port: 0, cache: { ttlSeconds: 0 } }), sb.url);
   const body = JSON.stringify({ query: W1 });
   const answer = (await postJson(gateway.url, body)) as { data?: { events?: { nodes?: unknown[] } }; errors?: unknown };
-  if (answer.errors || answer.data?.events?.nodes?.length !== 20) throw new Error(`W1 failed: ${JSON.stringify(answer).slice(0, 500)}`);
+  if (answer.errors || answer.data?.events?.nodes?.length !== 20)
+    throw new Error(`W1 failed: ${JSON.stringify(answer).slice(0, 500)}`);
 
   // The client's own share: the same POST, answered with the same bytes by a bare server.
   const canned = JSON.stringify(answer);
@@ -178,7 +206,9 @@ async function main(): Promise<void> {
   const restBytes = Buffer.byteLength(JSON.stringify(await restCall()));
 
   const f = (x: number) => x.toFixed(3);
-  console.log(`W1 over ${n} sequential requests per side (after ${warmup} warm-up), in ${rounds} interleaved blocks (medians), sandbox in a child process, answers replayed`);
+  console.log(
+    `W1 over ${n} sequential requests per side (after ${warmup} warm-up), in ${rounds} interleaved blocks (medians), sandbox in a child process, answers replayed`,
+  );
   console.log(`  process CPU per W1 request (gateway + client):  ${f(m.total)} ms  (wall ${f(m.wall)} ms)`);
   console.log(`  client alone (same POST, canned answer):        ${f(m.client)} ms`);
   console.log(`  gateway CPU per W1 request:                     ${f(m.total - m.client)} ms`);

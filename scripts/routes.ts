@@ -18,7 +18,9 @@ try {
   rows = readSpecRoutes();
 } catch (err) {
   // A one-line answer, not a stack: the file ships with the repository, so this is a broken checkout.
-  console.error(`routes: cannot read ${relative(process.cwd(), ROUTES_TSV)}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
+  console.error(
+    `routes: cannot read ${relative(process.cwd(), ROUTES_TSV)}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`,
+  );
   process.exit(2);
 }
 const fields = new Map<string, string[]>();
@@ -26,7 +28,11 @@ for (const r of ROUTE_TABLE) {
   const k = `${r.method} ${r.path}`;
   fields.set(k, [...(fields.get(k) ?? []), fieldText(r.field)]);
 }
-const reached = new Set(readRouteLogs().filter((c) => c.route).map((c) => `${c.method} ${specPath(toSpecPath(c.route!))}`));
+const reached = new Set(
+  readRouteLogs()
+    .filter((c) => c.route)
+    .map((c) => `${c.method} ${specPath(toSpecPath(c.route!))}`),
+);
 const withPluginNames = process.argv.includes('--plugin-names');
 let covered = 0;
 let proven = 0;
@@ -37,9 +43,15 @@ for (const r of rows) {
   const f = fields.get(k);
   if (f) covered += 1;
   if (reached.has(k)) proven += 1;
-  const plugin = withPluginNames ? `${(pluginPathOf(r.path) === r.path ? '' : pluginPathOf(r.path)).padEnd(pluginWidth)}  ` : '';
+  const plugin = withPluginNames
+    ? `${(pluginPathOf(r.path) === r.path ? '' : pluginPathOf(r.path)).padEnd(pluginWidth)}  `
+    : '';
   console.log(`${reached.has(k) ? '✓' : ' '} ${k.padEnd(width)}  ${plugin}${f ? f.join('; ') : '— NOT REACHABLE —'}`);
 }
 console.log(`\ncovered ${covered}/${rows.length}`);
-console.log(reached.size ? `reached through the gateway in the last test run: ${proven}/${rows.length}` : 'run `npm test` to see which rows the end-to-end tests reached');
+console.log(
+  reached.size
+    ? `reached through the gateway in the last test run: ${proven}/${rows.length}`
+    : 'run `npm test` to see which rows the end-to-end tests reached',
+);
 process.exitCode = covered === rows.length ? 0 : 1;

@@ -30,7 +30,10 @@ function refuse(message: string, scheme: string | null): GatewayError {
  * The Authorization value to pass to the site (undefined: anonymous), or a GatewayError
  * (UNAUTHENTICATED) saying what is wrong with it. `accepted`: the schemes taken, Basic always.
  */
-export function authorizationOf(value: string | readonly string[] | undefined, accepted: readonly string[] = DEFAULT_AUTH_SCHEMES): string | undefined | GatewayError {
+export function authorizationOf(
+  value: string | readonly string[] | undefined,
+  accepted: readonly string[] = DEFAULT_AUTH_SCHEMES,
+): string | undefined | GatewayError {
   if (Array.isArray(value)) {
     if (value.length > 1) return refuse('The request has several Authorization headers; send one.', null);
     value = value[0];
@@ -47,7 +50,10 @@ export function authorizationOf(value: string | readonly string[] | undefined, a
   const scheme = m[1]!;
   const credentials = m[2]!;
   if (scheme.toLowerCase() === 'basic') {
-    const decoded = BASE64.test(credentials) && credentials.length % 4 === 0 ? Buffer.from(credentials, 'base64').toString('utf8') : '';
+    const decoded =
+      BASE64.test(credentials) && credentials.length % 4 === 0
+        ? Buffer.from(credentials, 'base64').toString('utf8')
+        : '';
     const colon = decoded.indexOf(':');
     if (colon < 1) {
       return refuse(
@@ -68,7 +74,11 @@ export function authorizationOf(value: string | readonly string[] | undefined, a
 }
 
 /** The body and headers of a 401 answer for a refused Authorization header. */
-export function unauthenticatedAnswer(error: GatewayError): { status: 401; headers: Record<string, string>; body: { errors: { message: string; extensions: Record<string, unknown> }[] } } {
+export function unauthenticatedAnswer(error: GatewayError): {
+  status: 401;
+  headers: Record<string, string>;
+  body: { errors: { message: string; extensions: Record<string, unknown> }[] };
+} {
   return {
     status: 401,
     headers: { 'www-authenticate': 'Basic realm="sitegraph", charset="UTF-8"' },

@@ -24,7 +24,12 @@ export class PortError extends Error {
  */
 export type TextKind = 'int' | 'bool' | 'list' | 'enum' | 'json' | 'string';
 
-export function parseText(name: string, kind: TextKind, raw: string, Err: new (message: string) => Error = UsageError): unknown {
+export function parseText(
+  name: string,
+  kind: TextKind,
+  raw: string,
+  Err: new (message: string) => Error = UsageError,
+): unknown {
   const v = raw.trim();
   switch (kind) {
     case 'int':
@@ -35,7 +40,10 @@ export function parseText(name: string, kind: TextKind, raw: string, Err: new (m
       if (['0', 'false', 'off', 'no'].includes(v.toLowerCase())) return false;
       throw new Err(`${name} must be a boolean (1/0, true/false), got ${JSON.stringify(raw)}`);
     case 'list':
-      return v.split(',').map((x) => x.trim()).filter(Boolean);
+      return v
+        .split(',')
+        .map((x) => x.trim())
+        .filter(Boolean);
     case 'enum':
       return v.toLowerCase();
     case 'json':
@@ -54,7 +62,10 @@ export function parseText(name: string, kind: TextKind, raw: string, Err: new (m
  * (`sources`: dotted path -> `PORT`, `--port`, a config file), so the message
  * says what to fix. Values are never echoed (some are secrets).
  */
-export function describeIssues(issues: readonly { path: readonly PropertyKey[]; message: string }[], sources: ReadonlyMap<string, string>): string {
+export function describeIssues(
+  issues: readonly { path: readonly PropertyKey[]; message: string }[],
+  sources: ReadonlyMap<string, string>,
+): string {
   const where = (path: readonly PropertyKey[]): string => {
     const dotted = path.map(String);
     for (let n = dotted.length; n > 0; n -= 1) {
@@ -79,14 +90,21 @@ export interface FlagSpec {
  */
 export function parseFlags(args: string[], specs: readonly FlagSpec[]): Record<string, string | boolean | undefined> {
   const options = Object.fromEntries(
-    specs.map((f) => [f.name, { type: f.boolean ? ('boolean' as const) : ('string' as const), ...(f.short ? { short: f.short } : {}) }]),
+    specs.map((f) => [
+      f.name,
+      { type: f.boolean ? ('boolean' as const) : ('string' as const), ...(f.short ? { short: f.short } : {}) },
+    ]),
   );
   try {
     return parseArgs({ args, options, strict: true, allowPositionals: false }).values;
   } catch (err) {
     const e = err as Error & { code?: string };
     const quoted = /'([^']+)'/.exec(e.message)?.[1] ?? '';
-    const flag = quoted.replace(/ <value>$/, '').split(', ').pop() ?? quoted;
+    const flag =
+      quoted
+        .replace(/ <value>$/, '')
+        .split(', ')
+        .pop() ?? quoted;
     switch (e.code) {
       case 'ERR_PARSE_ARGS_UNKNOWN_OPTION':
         throw new UsageError(`unknown option ${flag} (see --help)`);
@@ -94,7 +112,9 @@ export function parseFlags(args: string[], specs: readonly FlagSpec[]): Record<s
         throw new UsageError(`unexpected argument ${JSON.stringify(quoted)} (see --help)`);
       case 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE':
         throw new UsageError(
-          specs.find((s) => `--${s.name}` === flag)?.boolean ? `${flag} takes no value (see --help)` : `${flag} needs a value (see --help)`,
+          specs.find((s) => `--${s.name}` === flag)?.boolean
+            ? `${flag} takes no value (see --help)`
+            : `${flag} needs a value (see --help)`,
         );
       default:
         throw new UsageError(`${e.message.split('\n')[0]} (see --help)`);
@@ -105,7 +125,9 @@ export function parseFlags(args: string[], specs: readonly FlagSpec[]): Record<s
 /** Rows as aligned columns, each row indented by two spaces; the last column is free text. */
 export function columns(rows: readonly (readonly string[])[]): string {
   const widths = rows.reduce<number[]>((w, r) => r.map((c, i) => Math.max(w[i] ?? 0, c.length)), []);
-  return rows.map((r) => `  ${r.map((c, i) => (i < r.length - 1 ? c.padEnd(widths[i] ?? 0) : c)).join('  ')}`.trimEnd()).join('\n');
+  return rows
+    .map((r) => `  ${r.map((c, i) => (i < r.length - 1 ? c.padEnd(widths[i] ?? 0) : c)).join('  ')}`.trimEnd())
+    .join('\n');
 }
 
 /**
@@ -127,7 +149,8 @@ export function portError(err: unknown, host: string, port: number, hint: string
   const code = (err as NodeJS.ErrnoException | undefined)?.code;
   if (code === 'EADDRINUSE') return new PortError(`port ${port} on ${host} is already in use; ${hint}`);
   if (code === 'EACCES') return new PortError(`no permission to listen on port ${port} of ${host}; ${hint}`);
-  if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') return new PortError(`cannot listen on ${host}: no such local address; check the host setting`);
+  if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND')
+    return new PortError(`cannot listen on ${host}: no such local address; check the host setting`);
   return undefined;
 }
 
@@ -136,7 +159,11 @@ export function portError(err: unknown, host: string, port: number, hint: string
  * line and exit 2, a PortError one line and exit 1; anything else is a bug or
  * an outage and keeps its stack (exit 1).
  */
-export function runCli(prog: string, main: () => Promise<void>, usage: readonly (new (...a: never[]) => Error)[]): void {
+export function runCli(
+  prog: string,
+  main: () => Promise<void>,
+  usage: readonly (new (...a: never[]) => Error)[],
+): void {
   main().catch((err: unknown) => {
     if ([UsageError, ...usage].some((C) => err instanceof C)) {
       console.error(`${prog}: ${(err as Error).message}`);
@@ -175,4 +202,3 @@ export function stopOnSignals(prog: string, close: () => Promise<void>, boundMs:
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
 }
-

@@ -5,7 +5,15 @@
  * and brotli or gzip through node:zlib streams (the work runs on libuv's
  * thread pool, not the event loop). No dependency on either side.
  */
-import { constants, createBrotliCompress, createGzip, type BrotliCompress, type BrotliOptions, type Gzip, type ZlibOptions } from 'node:zlib';
+import {
+  constants,
+  createBrotliCompress,
+  createGzip,
+  type BrotliCompress,
+  type BrotliOptions,
+  type Gzip,
+  type ZlibOptions,
+} from 'node:zlib';
 
 export type Coding = 'br' | 'gzip';
 

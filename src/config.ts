@@ -13,7 +13,14 @@ import { LOG_FORMATS, LOG_LEVELS } from './log.ts';
 import { UPSTREAM_DEFAULTS } from './upstream/defaults.ts';
 
 /** `OTEL_TRACES_SAMPLER` values (the spec's, less the Jaeger remote sampler). */
-export const TRACE_SAMPLERS = ['always_on', 'always_off', 'traceidratio', 'parentbased_always_on', 'parentbased_always_off', 'parentbased_traceidratio'] as const;
+export const TRACE_SAMPLERS = [
+  'always_on',
+  'always_off',
+  'traceidratio',
+  'parentbased_always_on',
+  'parentbased_always_off',
+  'parentbased_traceidratio',
+] as const;
 
 /**
  * `key=value,key2=value2` as the OTEL_* header and resource variables take
@@ -52,20 +59,30 @@ export const configSchema = z.object({
   upstreamUrl: z
     .string()
     .url()
-    .refine((u) => /^https?:\/\//i.test(u), "must be an http:// or https:// URL (the site's REST root, e.g. https://example.org/wp-json/)")
+    .refine(
+      (u) => /^https?:\/\//i.test(u),
+      "must be an http:// or https:// URL (the site's REST root, e.g. https://example.org/wp-json/)",
+    )
     .optional(),
   /**
    * `SITEGRAPH_SERVICE_AUTH`: `user:application-password` used for callers who
    * send no Authorization (server-to-server jobs). Unset: such callers are anonymous.
    */
-  serviceAuth: z.string().regex(/^[^:]+:.+$/, 'must be user:application-password').optional(),
+  serviceAuth: z
+    .string()
+    .regex(/^[^:]+:.+$/, 'must be user:application-password')
+    .optional(),
   /**
    * `AUTH_SCHEMES`: the Authorization schemes passed to the site. Basic (WordPress application
    * passwords) always; add another (`Basic,Bearer`) only for a site whose plugins read it: a header
    * of any other scheme is refused (401), never served as anonymous (src/authorization.ts).
    */
   authSchemes: z
-    .array(z.string().regex(/^[A-Za-z][A-Za-z0-9._~+-]*$/, 'must be an HTTP authentication scheme name such as Basic or Bearer'))
+    .array(
+      z
+        .string()
+        .regex(/^[A-Za-z][A-Za-z0-9._~+-]*$/, 'must be an HTTP authentication scheme name such as Basic or Bearer'),
+    )
     .default(['Basic'])
     .transform((l) => (l.some((s) => s.toLowerCase() === 'basic') ? l : ['Basic', ...l])),
   /** The upstream client; its defaults and their reasons are the client's own (UPSTREAM_DEFAULTS, upstream/defaults.ts). */
@@ -172,7 +189,10 @@ export const configSchema = z.object({
    * (upstream cache, APQ, invalidations, rate-limit counters). Unset: each instance keeps
    * them in memory.
    */
-  redisUrl: z.string().regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL').optional(),
+  redisUrl: z
+    .string()
+    .regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL')
+    .optional(),
   /**
    * `REDIS_KEY_PREFIX`: what every key this gateway puts in Redis starts with: `sitegraph:`.
    * After it comes the site's short hash (of the REST root URL; store/keys.ts), so gateways for
@@ -180,7 +200,12 @@ export const configSchema = z.object({
    * deployments (staging, production) of the same site apart too. Apollo Router's
    * `redis.namespace` plays the same part.
    */
-  redisKeyPrefix: z.string().min(1).max(100).regex(/^[!-~]+$/, 'must be printable ASCII without spaces').default('sitegraph:'),
+  redisKeyPrefix: z
+    .string()
+    .min(1)
+    .max(100)
+    .regex(/^[!-~]+$/, 'must be printable ASCII without spaces')
+    .default('sitegraph:'),
   /** Write locks: one update of an object at a time (src/store/lock.ts, docs/writes.md). */
   writes: z
     .object({
@@ -267,7 +292,11 @@ export const configSchema = z.object({
        * `CACHE_MEMORY_MAX_BYTES`: size of the in-memory store (without REDIS_URL): 64 MiB, a few
        * hundred list pages; the oldest entries go first beyond it.
        */
-      memoryMaxBytes: z.number().int().min(0).default(64 * 1024 * 1024),
+      memoryMaxBytes: z
+        .number()
+        .int()
+        .min(0)
+        .default(64 * 1024 * 1024),
       /**
        * `RESPONSE_CACHE`: whole answers of queries kept (cache/operation-cache.ts), so a hot read
        * skips execution; on by default whenever the upstream cache is (TTL > 0). Answers go stale
@@ -275,7 +304,11 @@ export const configSchema = z.object({
        */
       responses: z.boolean().default(true),
       /** `RESPONSE_CACHE_MAX_BYTES`: memory for kept answers, per process: 32 MiB; the least recently used go first. */
-      responsesMaxBytes: z.number().int().min(0).default(32 * 1024 * 1024),
+      responsesMaxBytes: z
+        .number()
+        .int()
+        .min(0)
+        .default(32 * 1024 * 1024),
     })
     .prefault({}),
   /** Compression of the gateway's answers (src/compression.ts, docs/production.md "Compression"). */
@@ -333,7 +366,10 @@ export const configSchema = z.object({
        * published objects only, so changes of drafts are not found; an editor's credential finds them
        * (and trashed posts). Subscribers still get only what their own credentials read.
        */
-      pollAuth: z.string().regex(/^[^:]+:.+$/, 'must be user:application-password').optional(),
+      pollAuth: z
+        .string()
+        .regex(/^[^:]+:.+$/, 'must be user:application-password')
+        .optional(),
       /**
        * `SUBSCRIPTION_WINDOW_EVENTS`: how many upcoming events each poll compares with the previous
        * poll, on sites without calendar-core/v1 (all changes) and with it (deletions): 100, two pages of
@@ -365,7 +401,11 @@ export const configSchema = z.object({
        * before it is dropped as a slow consumer (with SLOW_CONSUMER and a close reason): 1 MiB, a few
        * hundred changes with their selections.
        */
-      maxBufferBytes: z.number().int().min(1_024).default(1024 * 1024),
+      maxBufferBytes: z
+        .number()
+        .int()
+        .min(1_024)
+        .default(1024 * 1024),
       /**
        * `SUBSCRIPTION_LEASE_SECONDS` (with REDIS_URL): how long a poll lease lives unless renewed, so
        * the longest polling stops when its instance dies before another takes over: 15 s. Renewed
@@ -388,7 +428,9 @@ export const configSchema = z.object({
        * call the gateway. Empty by default: no browser on another origin can, until someone
        * decides which front ends are trusted. No wildcard: every origin is named.
        */
-      origins: z.array(z.string().refine(isOrigin, 'must be an origin: scheme://host[:port], without path or trailing slash')).default([]),
+      origins: z
+        .array(z.string().refine(isOrigin, 'must be an origin: scheme://host[:port], without path or trailing slash'))
+        .default([]),
       /**
        * `CORS_CREDENTIALS=1`: allowed origins may send the browser's credentials (cookies,
        * cached HTTP auth; `fetch(..., { credentials: 'include' })`). Off by default: the gateway
@@ -436,23 +478,46 @@ export const configSchema = z.object({
       /** `OTEL_SDK_DISABLED=true`: no traces, whatever else is set (the spec's kill switch). */
       sdkDisabled: z.boolean().default(false),
       /** `OTEL_TRACES_EXPORTER`: `otlp`, `console` (stdout, for debugging), both, or `none`. Empty: `otlp` if an endpoint is set, else off. */
-      exporters: z.array(z.enum(['otlp', 'console', 'none'], { message: 'must be otlp, console or none (comma-separated)' })).default([]),
+      exporters: z
+        .array(z.enum(['otlp', 'console', 'none'], { message: 'must be otlp, console or none (comma-separated)' }))
+        .default([]),
       /** `OTEL_EXPORTER_OTLP_ENDPOINT`: the collector's base URL; traces go to `<base>/v1/traces`. */
-      otlpEndpoint: z.string().url().regex(/^https?:\/\//i, 'must be an http:// or https:// URL').optional(),
+      otlpEndpoint: z
+        .string()
+        .url()
+        .regex(/^https?:\/\//i, 'must be an http:// or https:// URL')
+        .optional(),
       /** `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT`: the full traces URL, used as is (wins over the base). Neither set: `http://localhost:4318/v1/traces`, the spec's. */
-      otlpTracesEndpoint: z.string().url().regex(/^https?:\/\//i, 'must be an http:// or https:// URL').optional(),
+      otlpTracesEndpoint: z
+        .string()
+        .url()
+        .regex(/^https?:\/\//i, 'must be an http:// or https:// URL')
+        .optional(),
       /** `OTEL_EXPORTER_OTLP_PROTOCOL`: `http/protobuf`, the spec's default and every collector's; `http/json`. No gRPC exporter is installed. */
-      otlpProtocol: z.enum(['http/protobuf', 'http/json'], { message: 'must be http/protobuf or http/json (gRPC is not supported)' }).default('http/protobuf'),
+      otlpProtocol: z
+        .enum(['http/protobuf', 'http/json'], { message: 'must be http/protobuf or http/json (gRPC is not supported)' })
+        .default('http/protobuf'),
       /** `OTEL_EXPORTER_OTLP_TRACES_PROTOCOL`: the same, for traces only (wins). */
-      otlpTracesProtocol: z.enum(['http/protobuf', 'http/json'], { message: 'must be http/protobuf or http/json (gRPC is not supported)' }).optional(),
+      otlpTracesProtocol: z
+        .enum(['http/protobuf', 'http/json'], { message: 'must be http/protobuf or http/json (gRPC is not supported)' })
+        .optional(),
       /** `OTEL_EXPORTER_OTLP_HEADERS`: `key=value,...` (URL-encoded values) sent to the collector, e.g. its API key. */
-      otlpHeaders: z.string().refine((v) => parseKeyValues(v) !== null, 'must be key=value pairs, comma-separated').optional(),
+      otlpHeaders: z
+        .string()
+        .refine((v) => parseKeyValues(v) !== null, 'must be key=value pairs, comma-separated')
+        .optional(),
       /** `OTEL_EXPORTER_OTLP_TRACES_HEADERS`: the same, for traces only (added over the general ones). */
-      otlpTracesHeaders: z.string().refine((v) => parseKeyValues(v) !== null, 'must be key=value pairs, comma-separated').optional(),
+      otlpTracesHeaders: z
+        .string()
+        .refine((v) => parseKeyValues(v) !== null, 'must be key=value pairs, comma-separated')
+        .optional(),
       /** `OTEL_SERVICE_NAME`. Unset: `service.name` of `OTEL_RESOURCE_ATTRIBUTES`, else `sitegraph`. */
       serviceName: z.string().min(1).optional(),
       /** `OTEL_RESOURCE_ATTRIBUTES`: `key=value,...` added to every span's resource (`deployment.environment.name=prod`). */
-      resourceAttributes: z.string().refine((v) => parseKeyValues(v) !== null, 'must be key=value pairs, comma-separated').optional(),
+      resourceAttributes: z
+        .string()
+        .refine((v) => parseKeyValues(v) !== null, 'must be key=value pairs, comma-separated')
+        .optional(),
       /**
        * `OTEL_TRACES_SAMPLER`: `parentbased_always_on`, the spec's default: a caller that sends a
        * `traceparent` decides; every other operation is traced (a gateway's traffic is modest
@@ -472,7 +537,8 @@ export const configSchema = z.object({
 export function adminPortOf(config: Pick<Config, 'port' | 'admin'>): number {
   if (config.admin.port !== undefined) return config.admin.port;
   if (config.port === 0) return 0;
-  if (config.port === 65_535) throw new ConfigError('invalid configuration: PORT is 65535, so ADMIN_PORT (by default PORT + 1) must be set');
+  if (config.port === 65_535)
+    throw new ConfigError('invalid configuration: PORT is 65535, so ADMIN_PORT (by default PORT + 1) must be set');
   return config.port + 1;
 }
 
@@ -517,91 +583,437 @@ export interface Setting {
 
 export const SETTINGS: readonly Setting[] = [
   { env: 'PORT', flag: 'port', path: 'port', kind: 'int', meaning: 'gateway port' },
-  { env: 'HOST', flag: 'host', path: 'host', kind: 'string', meaning: 'listen address (loopback; expose deliberately)' },
   {
-    env: 'UPSTREAM_URL', flag: 'upstream', path: 'upstreamUrl', kind: 'string',
-    meaning: "the site's REST root, e.g. https://example.org/wp-json/ (or a ?rest_route= root)", unset: 'start the embedded sandbox',
+    env: 'HOST',
+    flag: 'host',
+    path: 'host',
+    kind: 'string',
+    meaning: 'listen address (loopback; expose deliberately)',
   },
-  { env: 'SITEGRAPH_SERVICE_AUTH', path: 'serviceAuth', kind: 'string', meaning: 'user:application-password for callers without credentials', unset: 'such callers are anonymous' },
-  { env: 'AUTH_SCHEMES', path: 'authSchemes', kind: 'list', meaning: 'Authorization schemes passed to the site (Basic always; e.g. Basic,Bearer for a token plugin); others are refused with 401' },
-  { env: 'REDIS_URL', path: 'redisUrl', kind: 'string', meaning: 'Redis shared by several gateway instances (redis://host:6379/0)', unset: 'each instance keeps its stores in memory' },
-  { env: 'REDIS_KEY_PREFIX', path: 'redisKeyPrefix', kind: 'string', meaning: "prefix of every Redis key (then the site's hash)" },
-  { env: 'UPSTREAM_CONNECTIONS', path: 'upstream.connections', kind: 'int', meaning: 'undici pool connections per origin' },
+  {
+    env: 'UPSTREAM_URL',
+    flag: 'upstream',
+    path: 'upstreamUrl',
+    kind: 'string',
+    meaning: "the site's REST root, e.g. https://example.org/wp-json/ (or a ?rest_route= root)",
+    unset: 'start the embedded sandbox',
+  },
+  {
+    env: 'SITEGRAPH_SERVICE_AUTH',
+    path: 'serviceAuth',
+    kind: 'string',
+    meaning: 'user:application-password for callers without credentials',
+    unset: 'such callers are anonymous',
+  },
+  {
+    env: 'AUTH_SCHEMES',
+    path: 'authSchemes',
+    kind: 'list',
+    meaning:
+      'Authorization schemes passed to the site (Basic always; e.g. Basic,Bearer for a token plugin); others are refused with 401',
+  },
+  {
+    env: 'REDIS_URL',
+    path: 'redisUrl',
+    kind: 'string',
+    meaning: 'Redis shared by several gateway instances (redis://host:6379/0)',
+    unset: 'each instance keeps its stores in memory',
+  },
+  {
+    env: 'REDIS_KEY_PREFIX',
+    path: 'redisKeyPrefix',
+    kind: 'string',
+    meaning: "prefix of every Redis key (then the site's hash)",
+  },
+  {
+    env: 'UPSTREAM_CONNECTIONS',
+    path: 'upstream.connections',
+    kind: 'int',
+    meaning: 'undici pool connections per origin',
+  },
   { env: 'UPSTREAM_CONNECT_TIMEOUT_MS', path: 'upstream.connectTimeoutMs', kind: 'int', meaning: 'connect timeout' },
-  { env: 'UPSTREAM_HEADERS_TIMEOUT_MS', path: 'upstream.headersTimeoutMs', kind: 'int', meaning: 'time to response headers' },
-  { env: 'UPSTREAM_BODY_TIMEOUT_MS', path: 'upstream.bodyTimeoutMs', kind: 'int', meaning: 'idle time while reading a body' },
+  {
+    env: 'UPSTREAM_HEADERS_TIMEOUT_MS',
+    path: 'upstream.headersTimeoutMs',
+    kind: 'int',
+    meaning: 'time to response headers',
+  },
+  {
+    env: 'UPSTREAM_BODY_TIMEOUT_MS',
+    path: 'upstream.bodyTimeoutMs',
+    kind: 'int',
+    meaning: 'idle time while reading a body',
+  },
   { env: 'UPSTREAM_MAX_RESPONSE_BYTES', path: 'upstream.maxResponseBytes', kind: 'int', meaning: 'response size cap' },
   { env: 'UPSTREAM_RETRIES', path: 'upstream.retries', kind: 'int', meaning: 'retries of idempotent reads' },
   { env: 'MAX_PAGE_SIZE', path: 'limits.maxPageSize', kind: 'int', meaning: 'first/last cap on every connection' },
-  { env: 'DEFAULT_PAGE_SIZE', path: 'limits.defaultPageSize', kind: 'int', meaning: 'connection size without first/last' },
-  { env: 'UPSTREAM_CONCURRENCY', path: 'limits.upstreamConcurrency', kind: 'int', meaning: 'upstream requests one GraphQL request may have in flight' },
+  {
+    env: 'DEFAULT_PAGE_SIZE',
+    path: 'limits.defaultPageSize',
+    kind: 'int',
+    meaning: 'connection size without first/last',
+  },
+  {
+    env: 'UPSTREAM_CONCURRENCY',
+    path: 'limits.upstreamConcurrency',
+    kind: 'int',
+    meaning: 'upstream requests one GraphQL request may have in flight',
+  },
   { env: 'MAX_QUERY_DEPTH', path: 'limits.maxDepth', kind: 'int', meaning: 'query depth, introspection included' },
-  { env: 'MAX_QUERY_ALIASES', path: 'limits.maxAliases', kind: 'int', meaning: 'aliased or repeated root-level fields' },
+  {
+    env: 'MAX_QUERY_ALIASES',
+    path: 'limits.maxAliases',
+    kind: 'int',
+    meaning: 'aliased or repeated root-level fields',
+  },
   { env: 'MAX_QUERY_TOKENS', path: 'limits.maxTokens', kind: 'int', meaning: 'query document tokens' },
-  { env: 'MAX_QUERY_COST', path: 'limits.maxCost', kind: 'int', meaning: 'estimated upstream list requests of one query' },
-  { env: 'MAX_LIST_ITEMS', path: 'limits.maxListItems', kind: 'int', meaning: 'items of a list argument of IDs, slugs or statuses' },
-  { env: 'MAX_SEARCH_LENGTH', path: 'limits.maxSearchLength', kind: 'int', meaning: 'characters of search-like arguments' },
+  {
+    env: 'MAX_QUERY_COST',
+    path: 'limits.maxCost',
+    kind: 'int',
+    meaning: 'estimated upstream list requests of one query',
+  },
+  {
+    env: 'MAX_LIST_ITEMS',
+    path: 'limits.maxListItems',
+    kind: 'int',
+    meaning: 'items of a list argument of IDs, slugs or statuses',
+  },
+  {
+    env: 'MAX_SEARCH_LENGTH',
+    path: 'limits.maxSearchLength',
+    kind: 'int',
+    meaning: 'characters of search-like arguments',
+  },
   { env: 'MAX_SLUG_LENGTH', path: 'limits.maxSlugLength', kind: 'int', meaning: 'characters of a slug' },
   { env: 'MAX_URL_LENGTH', path: 'limits.maxUrlLength', kind: 'int', meaning: 'characters of a URL argument' },
-  { env: 'MAX_ARGUMENT_LENGTH', path: 'limits.maxArgumentLength', kind: 'int', meaning: 'characters of any other string or ID argument' },
-  { env: 'UPSTREAM_BUDGET', path: 'session.budget', kind: 'int', meaning: 'upstream requests (retries included) one operation with a credential may send; a query estimated over it is refused before sending' },
-  { env: 'UPSTREAM_BUDGET_ANONYMOUS', path: 'session.anonymousBudget', kind: 'int', meaning: 'the same, for operations the site sees as anonymous' },
-  { env: 'OPERATION_DEADLINE_MS', path: 'session.deadlineMs', kind: 'int', meaning: "wall time for one operation's upstream work, retries included" },
-  { env: 'SITE_RETRY_MS', path: 'session.siteRetryMs', kind: 'int', meaning: "while the site's index has never been read, operations retry it at most this often" },
-  { env: 'WRITE_LOCK_LEASE_MS', path: 'writes.lockLeaseMs', kind: 'int', meaning: 'life of a write lock held in Redis whose holder never releases it' },
-  { env: 'WRITE_LOCK_WAIT_MS', path: 'writes.lockWaitMs', kind: 'int', meaning: 'longest an update waits for its object\'s lock (then WRITE_LOCK_TIMEOUT)' },
-  { env: 'RATE_LIMIT_MAX', path: 'rateLimit.max', kind: 'int', meaning: 'GraphQL requests per window and client; 0: no limit' },
+  {
+    env: 'MAX_ARGUMENT_LENGTH',
+    path: 'limits.maxArgumentLength',
+    kind: 'int',
+    meaning: 'characters of any other string or ID argument',
+  },
+  {
+    env: 'UPSTREAM_BUDGET',
+    path: 'session.budget',
+    kind: 'int',
+    meaning:
+      'upstream requests (retries included) one operation with a credential may send; a query estimated over it is refused before sending',
+  },
+  {
+    env: 'UPSTREAM_BUDGET_ANONYMOUS',
+    path: 'session.anonymousBudget',
+    kind: 'int',
+    meaning: 'the same, for operations the site sees as anonymous',
+  },
+  {
+    env: 'OPERATION_DEADLINE_MS',
+    path: 'session.deadlineMs',
+    kind: 'int',
+    meaning: "wall time for one operation's upstream work, retries included",
+  },
+  {
+    env: 'SITE_RETRY_MS',
+    path: 'session.siteRetryMs',
+    kind: 'int',
+    meaning: "while the site's index has never been read, operations retry it at most this often",
+  },
+  {
+    env: 'WRITE_LOCK_LEASE_MS',
+    path: 'writes.lockLeaseMs',
+    kind: 'int',
+    meaning: 'life of a write lock held in Redis whose holder never releases it',
+  },
+  {
+    env: 'WRITE_LOCK_WAIT_MS',
+    path: 'writes.lockWaitMs',
+    kind: 'int',
+    meaning: "longest an update waits for its object's lock (then WRITE_LOCK_TIMEOUT)",
+  },
+  {
+    env: 'RATE_LIMIT_MAX',
+    path: 'rateLimit.max',
+    kind: 'int',
+    meaning: 'GraphQL requests per window and client; 0: no limit',
+  },
   { env: 'RATE_LIMIT_WINDOW_SECONDS', path: 'rateLimit.windowSeconds', kind: 'int', meaning: 'rate-limit window' },
-  { env: 'RATE_LIMIT_KEY', path: 'rateLimit.key', kind: 'enum', meaning: 'what a client is counted by: ip, or credential (Authorization; anonymous callers by ip)' },
-  { env: 'RATE_LIMIT_TRUST_PROXY', path: 'rateLimit.trustProxyHops', kind: 'int', meaning: 'reverse proxies in front whose X-Forwarded-For entries are trusted' },
-  { env: 'PERSISTED_DOCUMENTS', path: 'persistedDocuments.manifest', kind: 'string', meaning: 'persisted-documents manifest ({ "<id>": "<document>" }, graphql-codegen client preset)', unset: 'no manifest' },
-  { env: 'SAFELIST', path: 'persistedDocuments.safelist', kind: 'bool', meaning: "run only the manifest's operations (needs PERSISTED_DOCUMENTS)" },
-  { env: 'CACHE_TTL_SECONDS', path: 'cache.ttlSeconds', kind: 'int', meaning: 'how long a site answer is reused; 0: no cache' },
-  { env: 'CACHE_MEMORY_MAX_BYTES', path: 'cache.memoryMaxBytes', kind: 'int', meaning: 'size of the in-memory cache (without REDIS_URL)' },
-  { env: 'CACHE_STALE_SECONDS', path: 'cache.staleSeconds', kind: 'int', meaning: 'stale-while-revalidate grace past the TTL (RFC 5861); 0: off' },
-  { env: 'RESPONSE_CACHE', path: 'cache.responses', kind: 'bool', meaning: '0: keep no whole answers (the response cache; on while CACHE_TTL_SECONDS > 0)' },
-  { env: 'RESPONSE_CACHE_MAX_BYTES', path: 'cache.responsesMaxBytes', kind: 'int', meaning: 'memory for kept whole answers, per process' },
-  { env: 'COMPRESS_MIN_BYTES', path: 'compression.minBytes', kind: 'int', meaning: 'answers of at least this size are compressed (br or gzip, as Accept-Encoding asks)' },
-  { env: 'COMPRESSION', path: 'compression.enabled', kind: 'bool', meaning: 'compress answers (0: a proxy in front does)' },
-  { env: 'ADMIN_PORT', path: 'admin.port', kind: 'int', meaning: 'admin listener port (/metrics, /readyz, POST /purge); 0: a free port', unset: 'PORT + 1 (a free port when PORT is 0)' },
-  { env: 'ADMIN_HOST', path: 'admin.host', kind: 'string', meaning: 'admin listener address (loopback; it has no authentication)' },
-  { env: 'READINESS_REFRESH_SECONDS', path: 'admin.readinessRefreshSeconds', kind: 'int', meaning: "how often the site's index is read again in the background (/readyz answers from it)" },
-  { env: 'SUBSCRIPTIONS', path: 'subscriptions.enabled', kind: 'bool', meaning: 'serve subscriptions over SSE and WebSocket on /graphql' },
-  { env: 'SUBSCRIPTION_POLL_SECONDS', path: 'subscriptions.pollSeconds', kind: 'json', meaning: 'how often the site is polled for changes while anyone subscribes' },
-  { env: 'SUBSCRIPTION_POLL_AUTH', path: 'subscriptions.pollAuth', kind: 'string', meaning: 'user:application-password the polls read with', unset: 'SITEGRAPH_SERVICE_AUTH, else anonymous' },
-  { env: 'SUBSCRIPTION_WINDOW_EVENTS', path: 'subscriptions.windowEvents', kind: 'int', meaning: 'upcoming events each poll compares; 0: none' },
-  { env: 'SUBSCRIPTION_AUTOMATION_TOKEN', path: 'subscriptions.automationToken', kind: 'string', meaning: "automation-a token: poll its new/updated/canceled feeds", unset: 'not polled' },
-  { env: 'SUBSCRIPTION_AUTOMATION_B_TOKEN', path: 'subscriptions.automationBToken', kind: 'string', meaning: 'automation-b token: poll (and so pop) its feeds', unset: 'never read' },
-  { env: 'SUBSCRIPTION_MAX_PER_CONNECTION', path: 'subscriptions.maxPerConnection', kind: 'int', meaning: 'subscriptions per WebSocket or SSE stream' },
-  { env: 'SUBSCRIPTION_MAX_PER_CALLER', path: 'subscriptions.maxPerCaller', kind: 'int', meaning: 'subscriptions per caller and instance' },
-  { env: 'SUBSCRIPTION_MAX_BUFFER_BYTES', path: 'subscriptions.maxBufferBytes', kind: 'int', meaning: 'unread bytes before a slow subscriber is dropped' },
-  { env: 'SUBSCRIPTION_LEASE_SECONDS', path: 'subscriptions.leaseSeconds', kind: 'json', meaning: 'life of a poll lease (REDIS_URL): the longest a takeover waits' },
-  { env: 'SUBSCRIPTION_HEARTBEAT_SECONDS', path: 'subscriptions.heartbeatSeconds', kind: 'json', meaning: 'WebSocket ping interval' },
+  {
+    env: 'RATE_LIMIT_KEY',
+    path: 'rateLimit.key',
+    kind: 'enum',
+    meaning: 'what a client is counted by: ip, or credential (Authorization; anonymous callers by ip)',
+  },
+  {
+    env: 'RATE_LIMIT_TRUST_PROXY',
+    path: 'rateLimit.trustProxyHops',
+    kind: 'int',
+    meaning: 'reverse proxies in front whose X-Forwarded-For entries are trusted',
+  },
+  {
+    env: 'PERSISTED_DOCUMENTS',
+    path: 'persistedDocuments.manifest',
+    kind: 'string',
+    meaning: 'persisted-documents manifest ({ "<id>": "<document>" }, graphql-codegen client preset)',
+    unset: 'no manifest',
+  },
+  {
+    env: 'SAFELIST',
+    path: 'persistedDocuments.safelist',
+    kind: 'bool',
+    meaning: "run only the manifest's operations (needs PERSISTED_DOCUMENTS)",
+  },
+  {
+    env: 'CACHE_TTL_SECONDS',
+    path: 'cache.ttlSeconds',
+    kind: 'int',
+    meaning: 'how long a site answer is reused; 0: no cache',
+  },
+  {
+    env: 'CACHE_MEMORY_MAX_BYTES',
+    path: 'cache.memoryMaxBytes',
+    kind: 'int',
+    meaning: 'size of the in-memory cache (without REDIS_URL)',
+  },
+  {
+    env: 'CACHE_STALE_SECONDS',
+    path: 'cache.staleSeconds',
+    kind: 'int',
+    meaning: 'stale-while-revalidate grace past the TTL (RFC 5861); 0: off',
+  },
+  {
+    env: 'RESPONSE_CACHE',
+    path: 'cache.responses',
+    kind: 'bool',
+    meaning: '0: keep no whole answers (the response cache; on while CACHE_TTL_SECONDS > 0)',
+  },
+  {
+    env: 'RESPONSE_CACHE_MAX_BYTES',
+    path: 'cache.responsesMaxBytes',
+    kind: 'int',
+    meaning: 'memory for kept whole answers, per process',
+  },
+  {
+    env: 'COMPRESS_MIN_BYTES',
+    path: 'compression.minBytes',
+    kind: 'int',
+    meaning: 'answers of at least this size are compressed (br or gzip, as Accept-Encoding asks)',
+  },
+  {
+    env: 'COMPRESSION',
+    path: 'compression.enabled',
+    kind: 'bool',
+    meaning: 'compress answers (0: a proxy in front does)',
+  },
+  {
+    env: 'ADMIN_PORT',
+    path: 'admin.port',
+    kind: 'int',
+    meaning: 'admin listener port (/metrics, /readyz, POST /purge); 0: a free port',
+    unset: 'PORT + 1 (a free port when PORT is 0)',
+  },
+  {
+    env: 'ADMIN_HOST',
+    path: 'admin.host',
+    kind: 'string',
+    meaning: 'admin listener address (loopback; it has no authentication)',
+  },
+  {
+    env: 'READINESS_REFRESH_SECONDS',
+    path: 'admin.readinessRefreshSeconds',
+    kind: 'int',
+    meaning: "how often the site's index is read again in the background (/readyz answers from it)",
+  },
+  {
+    env: 'SUBSCRIPTIONS',
+    path: 'subscriptions.enabled',
+    kind: 'bool',
+    meaning: 'serve subscriptions over SSE and WebSocket on /graphql',
+  },
+  {
+    env: 'SUBSCRIPTION_POLL_SECONDS',
+    path: 'subscriptions.pollSeconds',
+    kind: 'json',
+    meaning: 'how often the site is polled for changes while anyone subscribes',
+  },
+  {
+    env: 'SUBSCRIPTION_POLL_AUTH',
+    path: 'subscriptions.pollAuth',
+    kind: 'string',
+    meaning: 'user:application-password the polls read with',
+    unset: 'SITEGRAPH_SERVICE_AUTH, else anonymous',
+  },
+  {
+    env: 'SUBSCRIPTION_WINDOW_EVENTS',
+    path: 'subscriptions.windowEvents',
+    kind: 'int',
+    meaning: 'upcoming events each poll compares; 0: none',
+  },
+  {
+    env: 'SUBSCRIPTION_AUTOMATION_TOKEN',
+    path: 'subscriptions.automationToken',
+    kind: 'string',
+    meaning: 'automation-a token: poll its new/updated/canceled feeds',
+    unset: 'not polled',
+  },
+  {
+    env: 'SUBSCRIPTION_AUTOMATION_B_TOKEN',
+    path: 'subscriptions.automationBToken',
+    kind: 'string',
+    meaning: 'automation-b token: poll (and so pop) its feeds',
+    unset: 'never read',
+  },
+  {
+    env: 'SUBSCRIPTION_MAX_PER_CONNECTION',
+    path: 'subscriptions.maxPerConnection',
+    kind: 'int',
+    meaning: 'subscriptions per WebSocket or SSE stream',
+  },
+  {
+    env: 'SUBSCRIPTION_MAX_PER_CALLER',
+    path: 'subscriptions.maxPerCaller',
+    kind: 'int',
+    meaning: 'subscriptions per caller and instance',
+  },
+  {
+    env: 'SUBSCRIPTION_MAX_BUFFER_BYTES',
+    path: 'subscriptions.maxBufferBytes',
+    kind: 'int',
+    meaning: 'unread bytes before a slow subscriber is dropped',
+  },
+  {
+    env: 'SUBSCRIPTION_LEASE_SECONDS',
+    path: 'subscriptions.leaseSeconds',
+    kind: 'json',
+    meaning: 'life of a poll lease (REDIS_URL): the longest a takeover waits',
+  },
+  {
+    env: 'SUBSCRIPTION_HEARTBEAT_SECONDS',
+    path: 'subscriptions.heartbeatSeconds',
+    kind: 'json',
+    meaning: 'WebSocket ping interval',
+  },
   { env: 'GRAPHIQL', path: 'graphiql', kind: 'bool', meaning: 'serve GraphiQL at /graphql to browsers' },
   { env: 'INTROSPECTION', path: 'introspection', kind: 'bool', meaning: 'allow introspection (__schema, __type)' },
-  { env: 'CORS_ORIGINS', path: 'cors.origins', kind: 'list', meaning: 'origins whose pages may call the gateway (comma-separated, exact)' },
-  { env: 'CORS_CREDENTIALS', path: 'cors.credentials', kind: 'bool', meaning: "allowed origins may send the browser's credentials" },
+  {
+    env: 'CORS_ORIGINS',
+    path: 'cors.origins',
+    kind: 'list',
+    meaning: 'origins whose pages may call the gateway (comma-separated, exact)',
+  },
+  {
+    env: 'CORS_CREDENTIALS',
+    path: 'cors.credentials',
+    kind: 'bool',
+    meaning: "allowed origins may send the browser's credentials",
+  },
   { env: 'LOG_LEVEL', path: 'log.level', kind: 'enum', meaning: 'log level' },
-  { env: 'LOG_FORMAT', path: 'log.format', kind: 'enum', meaning: 'auto (pretty in a terminal, JSON otherwise), json or pretty' },
-  { env: 'METRICS_MAX_OPERATIONS', path: 'metrics.maxOperations', kind: 'int', meaning: 'distinct operation names labelled in metrics (others count as "other")' },
-  { env: 'FEDERATION', path: 'federation', kind: 'bool', meaning: 'serve the schema as an Apollo Federation 2 subgraph' },
-  { env: 'OTEL_SDK_DISABLED', path: 'tracing.sdkDisabled', kind: 'bool', meaning: 'turn tracing off whatever else is set' },
-  { env: 'OTEL_TRACES_EXPORTER', path: 'tracing.exporters', kind: 'list', meaning: 'otlp, console or none', unset: 'otlp when an OTLP endpoint is set, else no tracing' },
-  { env: 'OTEL_EXPORTER_OTLP_ENDPOINT', path: 'tracing.otlpEndpoint', kind: 'string', meaning: "collector's base URL (traces to <base>/v1/traces)", unset: 'http://localhost:4318' },
-  { env: 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT', path: 'tracing.otlpTracesEndpoint', kind: 'string', meaning: 'full OTLP traces URL (wins over the base)', unset: 'from OTEL_EXPORTER_OTLP_ENDPOINT' },
-  { env: 'OTEL_EXPORTER_OTLP_PROTOCOL', path: 'tracing.otlpProtocol', kind: 'enum', meaning: 'http/protobuf or http/json' },
-  { env: 'OTEL_EXPORTER_OTLP_TRACES_PROTOCOL', path: 'tracing.otlpTracesProtocol', kind: 'enum', meaning: 'the same, for traces only', unset: 'OTEL_EXPORTER_OTLP_PROTOCOL' },
-  { env: 'OTEL_EXPORTER_OTLP_HEADERS', path: 'tracing.otlpHeaders', kind: 'string', meaning: 'headers to the collector: key=value,... (e.g. an API key)', unset: 'none' },
-  { env: 'OTEL_EXPORTER_OTLP_TRACES_HEADERS', path: 'tracing.otlpTracesHeaders', kind: 'string', meaning: 'the same, for traces only', unset: 'none' },
-  { env: 'OTEL_SERVICE_NAME', path: 'tracing.serviceName', kind: 'string', meaning: 'service.name of the spans', unset: 'service.name of OTEL_RESOURCE_ATTRIBUTES, else sitegraph' },
-  { env: 'OTEL_RESOURCE_ATTRIBUTES', path: 'tracing.resourceAttributes', kind: 'string', meaning: 'resource attributes: key=value,...', unset: 'none' },
-  { env: 'OTEL_TRACES_SAMPLER', path: 'tracing.sampler', kind: 'enum', meaning: 'always_on, always_off, traceidratio or parentbased_* of them' },
-  { env: 'OTEL_TRACES_SAMPLER_ARG', path: 'tracing.samplerArg', kind: 'json', meaning: 'ratio 0..1 of the traceidratio samplers', unset: '1' },
+  {
+    env: 'LOG_FORMAT',
+    path: 'log.format',
+    kind: 'enum',
+    meaning: 'auto (pretty in a terminal, JSON otherwise), json or pretty',
+  },
+  {
+    env: 'METRICS_MAX_OPERATIONS',
+    path: 'metrics.maxOperations',
+    kind: 'int',
+    meaning: 'distinct operation names labelled in metrics (others count as "other")',
+  },
+  {
+    env: 'FEDERATION',
+    path: 'federation',
+    kind: 'bool',
+    meaning: 'serve the schema as an Apollo Federation 2 subgraph',
+  },
+  {
+    env: 'OTEL_SDK_DISABLED',
+    path: 'tracing.sdkDisabled',
+    kind: 'bool',
+    meaning: 'turn tracing off whatever else is set',
+  },
+  {
+    env: 'OTEL_TRACES_EXPORTER',
+    path: 'tracing.exporters',
+    kind: 'list',
+    meaning: 'otlp, console or none',
+    unset: 'otlp when an OTLP endpoint is set, else no tracing',
+  },
+  {
+    env: 'OTEL_EXPORTER_OTLP_ENDPOINT',
+    path: 'tracing.otlpEndpoint',
+    kind: 'string',
+    meaning: "collector's base URL (traces to <base>/v1/traces)",
+    unset: 'http://localhost:4318',
+  },
+  {
+    env: 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT',
+    path: 'tracing.otlpTracesEndpoint',
+    kind: 'string',
+    meaning: 'full OTLP traces URL (wins over the base)',
+    unset: 'from OTEL_EXPORTER_OTLP_ENDPOINT',
+  },
+  {
+    env: 'OTEL_EXPORTER_OTLP_PROTOCOL',
+    path: 'tracing.otlpProtocol',
+    kind: 'enum',
+    meaning: 'http/protobuf or http/json',
+  },
+  {
+    env: 'OTEL_EXPORTER_OTLP_TRACES_PROTOCOL',
+    path: 'tracing.otlpTracesProtocol',
+    kind: 'enum',
+    meaning: 'the same, for traces only',
+    unset: 'OTEL_EXPORTER_OTLP_PROTOCOL',
+  },
+  {
+    env: 'OTEL_EXPORTER_OTLP_HEADERS',
+    path: 'tracing.otlpHeaders',
+    kind: 'string',
+    meaning: 'headers to the collector: key=value,... (e.g. an API key)',
+    unset: 'none',
+  },
+  {
+    env: 'OTEL_EXPORTER_OTLP_TRACES_HEADERS',
+    path: 'tracing.otlpTracesHeaders',
+    kind: 'string',
+    meaning: 'the same, for traces only',
+    unset: 'none',
+  },
+  {
+    env: 'OTEL_SERVICE_NAME',
+    path: 'tracing.serviceName',
+    kind: 'string',
+    meaning: 'service.name of the spans',
+    unset: 'service.name of OTEL_RESOURCE_ATTRIBUTES, else sitegraph',
+  },
+  {
+    env: 'OTEL_RESOURCE_ATTRIBUTES',
+    path: 'tracing.resourceAttributes',
+    kind: 'string',
+    meaning: 'resource attributes: key=value,...',
+    unset: 'none',
+  },
+  {
+    env: 'OTEL_TRACES_SAMPLER',
+    path: 'tracing.sampler',
+    kind: 'enum',
+    meaning: 'always_on, always_off, traceidratio or parentbased_* of them',
+  },
+  {
+    env: 'OTEL_TRACES_SAMPLER_ARG',
+    path: 'tracing.samplerArg',
+    kind: 'json',
+    meaning: 'ratio 0..1 of the traceidratio samplers',
+    unset: '1',
+  },
 ];
 
 /** `--config <file>` / `SITEGRAPH_CONFIG`: the optional JSON config file (docs/configuration.md). */
 export const CONFIG_FILE_SETTING = {
-  env: 'SITEGRAPH_CONFIG', flag: 'config', kind: 'string', meaning: 'JSON config file, keys as in config.schema.json (flags > environment > file > defaults)',
+  env: 'SITEGRAPH_CONFIG',
+  flag: 'config',
+  kind: 'string',
+  meaning: 'JSON config file, keys as in config.schema.json (flags > environment > file > defaults)',
 } as const;
 
 type Json = Record<string, unknown>;
@@ -625,7 +1037,8 @@ function setPath(o: Json, path: string, value: unknown): void {
 /** `over` on top of `base`, objects merged key by key (arrays and values replaced). */
 function deepMerge(base: Json, over: Json): Json {
   const out: Json = { ...base };
-  for (const [k, v] of Object.entries(over)) out[k] = isObject(v) && isObject(out[k]) ? deepMerge(out[k] as Json, v) : v;
+  for (const [k, v] of Object.entries(over))
+    out[k] = isObject(v) && isObject(out[k]) ? deepMerge(out[k] as Json, v) : v;
   return out;
 }
 
@@ -649,7 +1062,8 @@ function distance(a: string, b: string): number {
   let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
     const row = [i];
-    for (let j = 1; j <= b.length; j++) row[j] = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    for (let j = 1; j <= b.length; j++)
+      row[j] = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
     prev = row;
   }
   return prev[b.length]!;
@@ -669,7 +1083,10 @@ export function suggestKey(key: string): string | undefined {
   if (same) return same;
   let best: { path: string; d: number } | undefined;
   for (const p of paths) {
-    const d = Math.min(distance(key.toLowerCase(), p.toLowerCase()), distance(key.toLowerCase(), p.split('.').pop()!.toLowerCase()));
+    const d = Math.min(
+      distance(key.toLowerCase(), p.toLowerCase()),
+      distance(key.toLowerCase(), p.split('.').pop()!.toLowerCase()),
+    );
     if (!best || d < best.d) best = { path: p, d };
   }
   return best && best.d <= Math.max(2, Math.floor(key.length / 3)) ? best.path : undefined;
@@ -779,7 +1196,12 @@ export function upstreamHint(url: string): string | undefined {
  */
 export function configJsonSchema(): Record<string, unknown> {
   const schema = z.toJSONSchema(configSchema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
-  type Node = { type?: unknown; properties?: Record<string, Node>; additionalProperties?: unknown; description?: string };
+  type Node = {
+    type?: unknown;
+    properties?: Record<string, Node>;
+    additionalProperties?: unknown;
+    description?: string;
+  };
   const closed = (n: Node) => {
     if (n.properties) {
       n.additionalProperties = false;

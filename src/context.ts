@@ -105,7 +105,17 @@ export function createContext(init: ContextInit): Context {
     isPrivate: carriesSecret,
     ...(init.tag ? { tag: init.tag } : {}),
   });
-  return new RequestContext(config, site, upstream, init.refreshSite, init.headers ?? {}, init.totals ?? new TotalHints(), init.tag, init.locks ?? processLocks, init.changes);
+  return new RequestContext(
+    config,
+    site,
+    upstream,
+    init.refreshSite,
+    init.headers ?? {},
+    init.totals ?? new TotalHints(),
+    init.tag,
+    init.locks ?? processLocks,
+    init.changes,
+  );
 }
 
 /**

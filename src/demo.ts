@@ -17,7 +17,11 @@ export interface DemoOptions {
   port: number;
 }
 export interface SandboxModule {
-  sandboxOptions(env: NodeJS.ProcessEnv, flags: Record<string, string | undefined>, sources: Map<string, string>): object;
+  sandboxOptions(
+    env: NodeJS.ProcessEnv,
+    flags: Record<string, string | undefined>,
+    sources: Map<string, string>,
+  ): object;
   parseSandboxOptions(input: object, sources: ReadonlyMap<string, string>): DemoOptions;
   startSandbox(options: DemoOptions): Promise<DemoSandbox>;
   sandboxBanner(sandbox: DemoSandbox): string;

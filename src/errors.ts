@@ -112,7 +112,11 @@ export class GatewayError extends GraphQLError {
   }
   /** A REST namespace absent from the site's root index (docs/graph.md). */
   static namespaceUnavailable(namespace: string, init?: GatewayErrorInit): GatewayError {
-    return new GatewayError('NAMESPACE_UNAVAILABLE', `The site does not provide the REST namespace "${namespace}".`, init);
+    return new GatewayError(
+      'NAMESPACE_UNAVAILABLE',
+      `The site does not provide the REST namespace "${namespace}".`,
+      init,
+    );
   }
 }
 

@@ -18,8 +18,14 @@
  */
 import { buildSubgraphSchema } from '@apollo/subgraph';
 import {
-  Kind, parse, printSchema,
-  type ConstDirectiveNode, type DocumentNode, type GraphQLSchema, type ObjectTypeDefinitionNode, type SchemaExtensionNode,
+  Kind,
+  parse,
+  printSchema,
+  type ConstDirectiveNode,
+  type DocumentNode,
+  type GraphQLSchema,
+  type ObjectTypeDefinitionNode,
+  type SchemaExtensionNode,
 } from 'graphql';
 import type { Context } from './context.ts';
 import { fromGlobalId } from './mapping/ids.ts';
@@ -64,7 +70,8 @@ const linkExtension: SchemaExtensionNode = {
   ],
 };
 
-const implementsNode = (d: ObjectTypeDefinitionNode): boolean => (d.interfaces ?? []).some((i) => i.name.value === NODE);
+const implementsNode = (d: ObjectTypeDefinitionNode): boolean =>
+  (d.interfaces ?? []).some((i) => i.name.value === NODE);
 
 /**
  * The schema's SDL as one document with `@link` and the `@key`s added. One
@@ -75,7 +82,9 @@ const implementsNode = (d: ObjectTypeDefinitionNode): boolean => (d.interfaces ?
 export function federatedTypeDefs(schema: GraphQLSchema = buildSchema()): DocumentNode {
   const doc = parse(printSchema(schema));
   const definitions = doc.definitions.map((d) => {
-    const keyed = (d.kind === Kind.OBJECT_TYPE_DEFINITION && implementsNode(d)) || (d.kind === Kind.INTERFACE_TYPE_DEFINITION && d.name.value === NODE);
+    const keyed =
+      (d.kind === Kind.OBJECT_TYPE_DEFINITION && implementsNode(d)) ||
+      (d.kind === Kind.INTERFACE_TYPE_DEFINITION && d.name.value === NODE);
     return keyed ? { ...d, directives: [...(d.directives ?? []), keyDirective] } : d;
   });
   return { kind: Kind.DOCUMENT, definitions: [linkExtension, ...definitions] };
@@ -83,7 +92,12 @@ export function federatedTypeDefs(schema: GraphQLSchema = buildSchema()): Docume
 
 /** The names of the entity types (`Node` and its implementations) in the document. */
 export function keyedTypes(doc: DocumentNode): string[] {
-  return doc.definitions.flatMap((d) => ((d.kind === Kind.OBJECT_TYPE_DEFINITION || d.kind === Kind.INTERFACE_TYPE_DEFINITION) && d.directives?.some((x) => x.name.value === 'key') ? [d.name.value] : []));
+  return doc.definitions.flatMap((d) =>
+    (d.kind === Kind.OBJECT_TYPE_DEFINITION || d.kind === Kind.INTERFACE_TYPE_DEFINITION) &&
+    d.directives?.some((x) => x.name.value === 'key')
+      ? [d.name.value]
+      : [],
+  );
 }
 
 /**
@@ -99,7 +113,10 @@ function referenceResolver(type: string) {
     const g = typeof ref.id === 'string' ? fromGlobalId(ref.id) : null;
     if (!g || (type !== NODE && g.type !== type)) {
       // At most 100 characters of it in the message: a representation can be as long as the request body.
-      throw GatewayError.badInput(`_entities: ${JSON.stringify(ref.id ?? null).slice(0, 100)} is not a global ID of type ${type}`, { arguments: ['representations'] });
+      throw GatewayError.badInput(
+        `_entities: ${JSON.stringify(ref.id ?? null).slice(0, 100)} is not a global ID of type ${type}`,
+        { arguments: ['representations'] },
+      );
     }
     return nodeOf(ctx, ref.id as string);
   };
@@ -108,7 +125,9 @@ function referenceResolver(type: string) {
 /** The executable schema as a Federation 2 subgraph (config `federation: true`). */
 export function buildFederatedSchema(): GraphQLSchema {
   const typeDefs = federatedTypeDefs();
-  const references = Object.fromEntries(keyedTypes(typeDefs).map((t) => [t, { __resolveReference: referenceResolver(t) }]));
+  const references = Object.fromEntries(
+    keyedTypes(typeDefs).map((t) => [t, { __resolveReference: referenceResolver(t) }]),
+  );
   // `__resolveReference` is not a field, so mergeResolvers' one-definition check still holds.
   // One module (the array form): its resolver map is typed for any context, where the legacy `{typeDefs, resolvers}` form wants `unknown`.
   return buildSubgraphSchema([{ typeDefs, resolvers: mergeResolvers(resolvers, references as Resolvers) }]);

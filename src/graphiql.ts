@@ -16,8 +16,16 @@ const require = createRequire(import.meta.url);
 
 /** URL name -> file and content type. */
 const ASSETS: Record<string, { pkg: string; file: string; type: string }> = {
-  'react.production.min.js': { pkg: 'react', file: 'umd/react.production.min.js', type: 'text/javascript; charset=utf-8' },
-  'react-dom.production.min.js': { pkg: 'react-dom', file: 'umd/react-dom.production.min.js', type: 'text/javascript; charset=utf-8' },
+  'react.production.min.js': {
+    pkg: 'react',
+    file: 'umd/react.production.min.js',
+    type: 'text/javascript; charset=utf-8',
+  },
+  'react-dom.production.min.js': {
+    pkg: 'react-dom',
+    file: 'umd/react-dom.production.min.js',
+    type: 'text/javascript; charset=utf-8',
+  },
   'graphiql.min.js': { pkg: 'graphiql', file: 'graphiql.min.js', type: 'text/javascript; charset=utf-8' },
   'graphiql.min.css': { pkg: 'graphiql', file: 'graphiql.min.css', type: 'text/css; charset=utf-8' },
   'graphql-sse.min.js': { pkg: 'graphql-sse', file: 'umd/graphql-sse.min.js', type: 'text/javascript; charset=utf-8' },

@@ -79,7 +79,13 @@ export function tooLarge(res: ServerResponse, max: number, body: 'graphql' | 'pl
   res.shouldKeepAlive = false;
   res.setHeader('connection', 'close');
   const message = `Request body larger than ${max} bytes`;
-  json(res, 413, body === 'graphql' ? { errors: [{ message, extensions: { code: 'BAD_REQUEST', maxBytes: max } }] } : { error: message });
+  json(
+    res,
+    413,
+    body === 'graphql'
+      ? { errors: [{ message, extensions: { code: 'BAD_REQUEST', maxBytes: max } }] }
+      : { error: message },
+  );
 }
 
 /**
@@ -104,7 +110,12 @@ export function refuseOversizeBeforeContinue(server: Server, max: number, body: 
  * query string's `variables`/`extensions` or its document (nesting.ts):
  * then answered here, and null.
  */
-export async function readGraphQLRequest(req: IncomingMessage, res: ServerResponse, method: string, search: string): Promise<{ body: unknown } | null> {
+export async function readGraphQLRequest(
+  req: IncomingMessage,
+  res: ServerResponse,
+  method: string,
+  search: string,
+): Promise<{ body: unknown } | null> {
   let body: unknown;
   let text: string | null = null;
   if (method === 'POST') {
@@ -119,7 +130,9 @@ export async function readGraphQLRequest(req: IncomingMessage, res: ServerRespon
       try {
         body = JSON.parse(text);
       } catch {
-        json(res, 400, { errors: [{ message: 'The request body is not valid JSON', extensions: { code: 'BAD_REQUEST' } }] });
+        json(res, 400, {
+          errors: [{ message: 'The request body is not valid JSON', extensions: { code: 'BAD_REQUEST' } }],
+        });
         return null;
       }
     }
@@ -134,6 +147,9 @@ export async function readGraphQLRequest(req: IncomingMessage, res: ServerRespon
 
 export function json(res: ServerResponse, status: number, body: unknown): void {
   const text = JSON.stringify(body);
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
+  res.writeHead(status, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(text),
+  });
   res.end(text);
 }

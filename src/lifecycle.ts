@@ -20,7 +20,9 @@ export class Lifecycle {
         try {
           await close();
         } catch (err) {
-          errors.push(Object.assign(new Error(`closing ${name}: ${(err as Error)?.message ?? String(err)}`), { cause: err }));
+          errors.push(
+            Object.assign(new Error(`closing ${name}: ${(err as Error)?.message ?? String(err)}`), { cause: err }),
+          );
         }
       }
       if (errors.length === 1) throw errors[0];

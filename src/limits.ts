@@ -11,11 +11,37 @@
  * builds megabytes of answer.
  */
 import {
-  GraphQLError, GraphQLIncludeDirective, GraphQLSkipDirective, Kind, SchemaMetaFieldDef, TypeMetaFieldDef, TypeNameMetaFieldDef,
-  getArgumentValues, getDirectiveValues, getNamedType, getNullableType, getVariableValues, isInputObjectType, isInterfaceType, isLeafType, isListType, isObjectType,
-  type ASTVisitor, type DocumentNode, type FieldNode, type FragmentDefinitionNode, type FragmentSpreadNode, type GraphQLField,
-  type GraphQLInputType, type GraphQLNamedType, type GraphQLSchema, type InlineFragmentNode, type OperationDefinitionNode,
-  type SelectionSetNode, type ValidationContext, type ValidationRule,
+  GraphQLError,
+  GraphQLIncludeDirective,
+  GraphQLSkipDirective,
+  Kind,
+  SchemaMetaFieldDef,
+  TypeMetaFieldDef,
+  TypeNameMetaFieldDef,
+  getArgumentValues,
+  getDirectiveValues,
+  getNamedType,
+  getNullableType,
+  getVariableValues,
+  isInputObjectType,
+  isInterfaceType,
+  isLeafType,
+  isListType,
+  isObjectType,
+  type ASTVisitor,
+  type DocumentNode,
+  type FieldNode,
+  type FragmentDefinitionNode,
+  type FragmentSpreadNode,
+  type GraphQLField,
+  type GraphQLInputType,
+  type GraphQLNamedType,
+  type GraphQLSchema,
+  type InlineFragmentNode,
+  type OperationDefinitionNode,
+  type SelectionSetNode,
+  type ValidationContext,
+  type ValidationRule,
 } from 'graphql';
 import { GatewayError } from './errors.ts';
 import { introspectionOffRule } from './introspection.ts';
@@ -24,7 +50,11 @@ type Fragments = Map<string, FragmentDefinitionNode>;
 export type Variables = Record<string, unknown>;
 
 function fragmentsOf(doc: DocumentNode): Fragments {
-  return new Map(doc.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((d) => [d.name.value, d]));
+  return new Map(
+    doc.definitions
+      .filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION)
+      .map((d) => [d.name.value, d]),
+  );
 }
 
 function depthOf(set: SelectionSetNode | undefined, fragments: Fragments, seen: Set<string>): number {
@@ -56,7 +86,12 @@ export function maxDepthRule(limit: number) {
     OperationDefinition(op) {
       const depth = operationDepth(ctx.getDocument(), op);
       if (depth > limit) {
-        ctx.reportError(new GraphQLError(`Query depth ${depth} exceeds the limit of ${limit}.`, { nodes: [op], extensions: { code: 'BAD_USER_INPUT', limit: 'maxDepth', max: limit } }));
+        ctx.reportError(
+          new GraphQLError(`Query depth ${depth} exceeds the limit of ${limit}.`, {
+            nodes: [op],
+            extensions: { code: 'BAD_USER_INPUT', limit: 'maxDepth', max: limit },
+          }),
+        );
       }
     },
   });
@@ -67,8 +102,15 @@ export function maxDepthRule(limit: number) {
  * introspection when it is off. Apollo runs them for /graphql, and the
  * subscription transports (subscriptions/operation.ts) after GraphQL's.
  */
-export function gatewayRules(limits: { maxDepth: number; maxAliases: number }, introspection: boolean): ValidationRule[] {
-  return [maxDepthRule(limits.maxDepth), maxAliasesRule(limits.maxAliases), ...(introspection ? [] : [introspectionOffRule])];
+export function gatewayRules(
+  limits: { maxDepth: number; maxAliases: number },
+  introspection: boolean,
+): ValidationRule[] {
+  return [
+    maxDepthRule(limits.maxDepth),
+    maxAliasesRule(limits.maxAliases),
+    ...(introspection ? [] : [introspectionOffRule]),
+  ];
 }
 
 /** Aliased fields in the document, `__` fields included (`a1: __schema { ... }` is an alias like any other). */
@@ -82,7 +124,12 @@ export function maxAliasesRule(limit: number) {
         count += 1;
         if (count > limit && !reported) {
           reported = true;
-          ctx.reportError(new GraphQLError(`The document uses more than ${limit} aliases.`, { nodes: [node], extensions: { code: 'BAD_USER_INPUT', limit: 'maxAliases', max: limit } }));
+          ctx.reportError(
+            new GraphQLError(`The document uses more than ${limit} aliases.`, {
+              nodes: [node],
+              extensions: { code: 'BAD_USER_INPUT', limit: 'maxAliases', max: limit },
+            }),
+          );
         }
       },
     };
@@ -101,10 +148,22 @@ export function maxAliasesRule(limit: number) {
  * with variables depends on them, and variables may carry a caller's secret,
  * which nothing keeps beyond its request.
  */
-export function perOperation<T>(compute: (schema: GraphQLSchema, document: DocumentNode, operation: OperationDefinitionNode, variables: Variables | undefined) => T) {
+export function perOperation<T>(
+  compute: (
+    schema: GraphQLSchema,
+    document: DocumentNode,
+    operation: OperationDefinitionNode,
+    variables: Variables | undefined,
+  ) => T,
+) {
   // The operation node decides its document; the schema is the server's one.
   const memo = new WeakMap<OperationDefinitionNode, T>();
-  return (schema: GraphQLSchema, document: DocumentNode, operation: OperationDefinitionNode, variables: Variables | undefined): T => {
+  return (
+    schema: GraphQLSchema,
+    document: DocumentNode,
+    operation: OperationDefinitionNode,
+    variables: Variables | undefined,
+  ): T => {
     if (operation.variableDefinitions?.length) return compute(schema, document, operation, variables);
     if (memo.has(operation)) return memo.get(operation)!;
     const value = compute(schema, document, operation, variables);
@@ -121,7 +180,12 @@ export interface ResolvedOperation {
   variables: Variables;
 }
 
-export function resolveOperation(schema: GraphQLSchema, doc: DocumentNode, operation: OperationDefinitionNode, rawVariables: Variables | undefined): ResolvedOperation | null {
+export function resolveOperation(
+  schema: GraphQLSchema,
+  doc: DocumentNode,
+  operation: OperationDefinitionNode,
+  rawVariables: Variables | undefined,
+): ResolvedOperation | null {
   const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], rawVariables ?? {}, { maxErrors: 1 });
   if (coerced.errors) return null;
   return { schema, operation, fragments: fragmentsOf(doc), variables: coerced.coerced };
@@ -129,7 +193,11 @@ export function resolveOperation(schema: GraphQLSchema, doc: DocumentNode, opera
 
 function rootType(r: ResolvedOperation): GraphQLNamedType | null | undefined {
   const { schema, operation } = r;
-  return operation.operation === 'query' ? schema.getQueryType() : operation.operation === 'mutation' ? schema.getMutationType() : schema.getSubscriptionType();
+  return operation.operation === 'query'
+    ? schema.getQueryType()
+    : operation.operation === 'mutation'
+      ? schema.getMutationType()
+      : schema.getSubscriptionType();
 }
 
 function included(node: FieldNode | FragmentSpreadNode | InlineFragmentNode, variables: Variables): boolean {
@@ -143,7 +211,11 @@ function included(node: FieldNode | FragmentSpreadNode | InlineFragmentNode, var
 }
 
 /** The definition of a selected field, the meta fields (`__schema`, `__type`, `__typename`) included. */
-function fieldDef(schema: GraphQLSchema, parent: GraphQLNamedType, name: string): GraphQLField<unknown, unknown> | undefined {
+function fieldDef(
+  schema: GraphQLSchema,
+  parent: GraphQLNamedType,
+  name: string,
+): GraphQLField<unknown, unknown> | undefined {
   if (name === '__typename') return TypeNameMetaFieldDef;
   if (parent === schema.getQueryType()) {
     if (name === '__schema') return SchemaMetaFieldDef;
@@ -168,7 +240,13 @@ function argsOf(def: GraphQLField<unknown, unknown>, node: FieldNode, variables:
  */
 export function forEachField(
   r: ResolvedOperation,
-  visit: (field: FieldNode, def: GraphQLField<unknown, unknown>, args: Record<string, unknown>, parent: GraphQLNamedType, descend: (set: SelectionSetNode | undefined) => void) => void,
+  visit: (
+    field: FieldNode,
+    def: GraphQLField<unknown, unknown>,
+    args: Record<string, unknown>,
+    parent: GraphQLNamedType,
+    descend: (set: SelectionSetNode | undefined) => void,
+  ) => void,
 ): void {
   const root = rootType(r);
   if (!root) return;
@@ -187,7 +265,8 @@ export function forEachField(
       } else {
         const frag = r.fragments.get(sel.name.value);
         const cond = frag && r.schema.getType(frag.typeCondition.name.value);
-        if (frag && cond && !seen.has(frag.name.value)) visitSet(frag.selectionSet, cond, new Set([...seen, frag.name.value]));
+        if (frag && cond && !seen.has(frag.name.value))
+          visitSet(frag.selectionSet, cond, new Set([...seen, frag.name.value]));
       }
     }
   };
@@ -244,7 +323,8 @@ export function operationCost(r: ResolvedOperation, opts: CostOptions): number {
   return walkOperation(r, ({ name, args, paged, parent, isList, mult }) => {
     if (name === '__schema') return { add: mult * schemaCost, below: mult };
     if (name === '__type') return { add: mult, below: mult };
-    if (isIntrospectionType(parent)) return isList ? { add: mult, below: mult * introspectionListFactor } : { add: 0, below: mult };
+    if (isIntrospectionType(parent))
+      return isList ? { add: mult, below: mult * introspectionListFactor } : { add: 0, below: mult };
     if (paged) return { add: mult, below: mult * Math.max(1, pageSize(args, opts.defaultPageSize)) };
     // `nodes`, `edges`, `node`, `pageInfo`: the page the connection already counted.
     if (isConnectionType(parent) || isEdgeType(parent)) return { add: 0, below: mult };
@@ -317,7 +397,12 @@ interface FieldAt {
  */
 function walkOperation(r: ResolvedOperation, rule: (f: FieldAt) => { add: number; below: number }): number {
   let total = 0;
-  const walkSet = (set: SelectionSetNode | undefined, type: GraphQLNamedType, mult: number, seen: ReadonlySet<string>): void => {
+  const walkSet = (
+    set: SelectionSetNode | undefined,
+    type: GraphQLNamedType,
+    mult: number,
+    seen: ReadonlySet<string>,
+  ): void => {
     if (!set) return;
     for (const sel of set.selections) {
       if (!included(sel, r.variables)) continue;
@@ -327,7 +412,15 @@ function walkOperation(r: ResolvedOperation, rule: (f: FieldAt) => { add: number
         const named = getNamedType(def.type);
         const args = argsOf(def, sel, r.variables);
         const paged = isConnectionType(named) && def.args.some((a) => a.name === 'first');
-        const { add, below } = rule({ name: sel.name.value, args, named, parent: type, paged, isList: isListType(getNullableType(def.type)), mult });
+        const { add, below } = rule({
+          name: sel.name.value,
+          args,
+          named,
+          parent: type,
+          paged,
+          isList: isListType(getNullableType(def.type)),
+          mult,
+        });
         total += add;
         walkSet(sel.selectionSet, named, below, new Set());
       } else if (sel.kind === Kind.INLINE_FRAGMENT) {
@@ -336,7 +429,8 @@ function walkOperation(r: ResolvedOperation, rule: (f: FieldAt) => { add: number
       } else {
         const frag = r.fragments.get(sel.name.value);
         const cond = frag && r.schema.getType(frag.typeCondition.name.value);
-        if (frag && cond && !seen.has(frag.name.value)) walkSet(frag.selectionSet, cond, mult, new Set([...seen, frag.name.value]));
+        if (frag && cond && !seen.has(frag.name.value))
+          walkSet(frag.selectionSet, cond, mult, new Set([...seen, frag.name.value]));
       }
     }
   };
@@ -352,11 +446,14 @@ function pageSize(args: Record<string, unknown>, fallback: number): number {
 }
 
 export function costError(cost: number, limit: number): GatewayError {
-  return GatewayError.badInput(`Query cost ${cost} exceeds the limit of ${limit}: it may need about ${cost} upstream list requests. Ask for fewer nested connections or smaller pages.`, {
-    limit: 'maxCost',
-    cost,
-    max: limit,
-  });
+  return GatewayError.badInput(
+    `Query cost ${cost} exceeds the limit of ${limit}: it may need about ${cost} upstream list requests. Ask for fewer nested connections or smaller pages.`,
+    {
+      limit: 'maxCost',
+      cost,
+      max: limit,
+    },
+  );
 }
 
 export function sizeError(v: SizeViolation): GatewayError {
@@ -422,30 +519,63 @@ export function oversizedArgument(r: ResolvedOperation, limits: SizeLimits): Siz
     if (isListType(t)) {
       const items = Array.isArray(value) ? value : [value];
       if (isLeafType(getNamedType(t.ofType)) && items.length > limits.maxListItems) {
-        found = { field: fieldName, argument: at, limit: 'maxListItems', max: limits.maxListItems, actual: items.length, message: `${at} of ${fieldName} has ${items.length} items; at most ${limits.maxListItems} are accepted.` };
+        found = {
+          field: fieldName,
+          argument: at,
+          limit: 'maxListItems',
+          max: limits.maxListItems,
+          actual: items.length,
+          message: `${at} of ${fieldName} has ${items.length} items; at most ${limits.maxListItems} are accepted.`,
+        };
         return;
       }
-      items.forEach((v, i) => check(fieldName, v, t.ofType, isLeafType(getNamedType(t.ofType)) ? path : [...path, String(i)], name));
+      items.forEach((v, i) =>
+        check(fieldName, v, t.ofType, isLeafType(getNamedType(t.ofType)) ? path : [...path, String(i)], name),
+      );
       return;
     }
     if (isInputObjectType(t)) {
       if (typeof value !== 'object') return;
-      for (const f of Object.values(t.getFields())) check(fieldName, (value as Record<string, unknown>)[f.name], f.type, [...path, f.name], f.name);
+      for (const f of Object.values(t.getFields()))
+        check(fieldName, (value as Record<string, unknown>)[f.name], f.type, [...path, f.name], f.name);
       return;
     }
     const leaf = getNamedType(t).name;
     if (typeof value === 'string' && (leaf === 'String' || leaf === 'ID')) {
       const limit = stringLimit(name, op);
       if (limit && value.length > limits[limit]) {
-        found = { field: fieldName, argument: at, limit, max: limits[limit], actual: value.length, message: `${at} of ${fieldName} is ${value.length} characters long; at most ${limits[limit]} are accepted.` };
+        found = {
+          field: fieldName,
+          argument: at,
+          limit,
+          max: limits[limit],
+          actual: value.length,
+          message: `${at} of ${fieldName} is ${value.length} characters long; at most ${limits[limit]} are accepted.`,
+        };
       }
-    } else if (typeof value === 'number' && leaf === 'Int' && PAGE_SIZE_NAMES.has(name) && path.length === 1 && value > limits.maxPageSize) {
-      found = { field: fieldName, argument: at, limit: 'maxPageSize', max: limits.maxPageSize, actual: value, message: `${at} must be at most ${limits.maxPageSize} (the page-size cap; ${fieldName} asked for ${value}); page through larger lists with after/before.` };
+    } else if (
+      typeof value === 'number' &&
+      leaf === 'Int' &&
+      PAGE_SIZE_NAMES.has(name) &&
+      path.length === 1 &&
+      value > limits.maxPageSize
+    ) {
+      found = {
+        field: fieldName,
+        argument: at,
+        limit: 'maxPageSize',
+        max: limits.maxPageSize,
+        actual: value,
+        message: `${at} must be at most ${limits.maxPageSize} (the page-size cap; ${fieldName} asked for ${value}); page through larger lists with after/before.`,
+      };
     }
   };
   forEachField(r, (field, def, args, parent, descend) => {
     if (found) return;
-    const fieldName = isIntrospectionType(parent) || parent === r.schema.getQueryType() || parent === r.schema.getMutationType() ? field.name.value : `${parent.name}.${field.name.value}`;
+    const fieldName =
+      isIntrospectionType(parent) || parent === r.schema.getQueryType() || parent === r.schema.getMutationType()
+        ? field.name.value
+        : `${parent.name}.${field.name.value}`;
     for (const a of def.args) check(fieldName, args[a.name], a.type, [a.name], a.name);
     descend(field.selectionSet);
   });

@@ -108,7 +108,12 @@ export function createLogger(options: LoggerOptions = {}): Logger {
   const prettyOut = format === 'pretty' || (format === 'auto' && !options.destination && process.stdout.isTTY === true);
   const destination: DestinationStream | undefined = prettyOut
     ? // In-process (not a worker transport): lines are written in order and none is lost at exit.
-      pretty({ destination: options.destination ?? 1, sync: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' })
+      pretty({
+        destination: options.destination ?? 1,
+        sync: true,
+        translateTime: 'SYS:HH:MM:ss.l',
+        ignore: 'pid,hostname',
+      })
     : options.destination;
   const opts = {
     level,
@@ -121,7 +126,10 @@ export function createLogger(options: LoggerOptions = {}): Logger {
     hooks: {
       streamWrite: (line: string) => {
         const own = active?.secrets?.() ?? [];
-        return redactValues(line, own.length ? [...own, ...configured].sort((a, b) => b.length - a.length) : configured);
+        return redactValues(
+          line,
+          own.length ? [...own, ...configured].sort((a, b) => b.length - a.length) : configured,
+        );
       },
     },
   };

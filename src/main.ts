@@ -10,15 +10,33 @@
 // First: graphql-js reads NODE_ENV when it is loaded (production unless set).
 import './production.ts';
 import { hostname } from 'node:os';
-import { UsageError, assertPortFree, columns, parseFlags, portError, runCli, stopOnSignals, type FlagSpec } from './cli-kit.ts';
-import { CONFIG_FILE_SETTING, ConfigError, SETTINGS, adminPortOf, loadConfig, settingDefault, upstreamHint } from './config.ts';
+import {
+  UsageError,
+  assertPortFree,
+  columns,
+  parseFlags,
+  portError,
+  runCli,
+  stopOnSignals,
+  type FlagSpec,
+} from './cli-kit.ts';
+import {
+  CONFIG_FILE_SETTING,
+  ConfigError,
+  SETTINGS,
+  adminPortOf,
+  loadConfig,
+  settingDefault,
+  upstreamHint,
+} from './config.ts';
 import { loadSandbox, type DemoOptions, type DemoSandbox, type SandboxModule } from './demo.ts';
 
 const FLAG_ROWS = [...SETTINGS.filter((s) => s.flag), CONFIG_FILE_SETTING];
 const FLAGS: FlagSpec[] = [...FLAG_ROWS.map((s) => ({ name: s.flag! })), { name: 'help', short: 'h', boolean: true }];
 
 function help(): string {
-  const placeholder = (s: (typeof FLAG_ROWS)[number]) => (s === CONFIG_FILE_SETTING ? '<file>' : s.kind === 'int' ? '<n>' : '<value>');
+  const placeholder = (s: (typeof FLAG_ROWS)[number]) =>
+    s === CONFIG_FILE_SETTING ? '<file>' : s.kind === 'int' ? '<n>' : '<value>';
   return [
     'usage: npm start -- [--port <n>] [--host <address>] [--upstream <REST root URL>] [--config <file>]',
     '',
@@ -27,7 +45,10 @@ function help(): string {
     'every start (SANDBOX_DB=<file> keeps writes; the SANDBOX_* variables: npm run sandbox -- --help).',
     '',
     'Options:',
-    columns([...FLAG_ROWS.map((s) => [`--${s.flag} ${placeholder(s)}`, s.env, s.meaning]), ['-h, --help', '', 'this help']]),
+    columns([
+      ...FLAG_ROWS.map((s) => [`--${s.flag} ${placeholder(s)}`, s.env, s.meaning]),
+      ['-h, --help', '', 'this help'],
+    ]),
     '',
     'Environment (flags > environment > config file > defaults):',
     columns([
@@ -59,14 +80,21 @@ async function main(): Promise<void> {
   }
   const hint = 'choose another with --port or PORT';
   await assertPortFree(config.host, config.port, hint);
-  await assertPortFree(config.admin.host, adminPortOf(config), 'the admin listener is PORT + 1 by default: choose its port with ADMIN_PORT');
+  await assertPortFree(
+    config.admin.host,
+    adminPortOf(config),
+    'the admin listener is PORT + 1 by default: choose its port with ADMIN_PORT',
+  );
   // Loaded only now: `--help` and a bad flag answer without loading the graph.
   const { startGateway } = await import('./server.ts');
   let sandbox: DemoSandbox | null = null;
   let upstream = config.upstreamUrl;
   if (!upstream) {
     sandbox = await demo!.startSandbox(sandboxOptionsChecked!).catch((err: unknown) => {
-      throw portError(err, sandboxOptionsChecked!.host, sandboxOptionsChecked!.port, 'choose another with SANDBOX_PORT') ?? err;
+      throw (
+        portError(err, sandboxOptionsChecked!.host, sandboxOptionsChecked!.port, 'choose another with SANDBOX_PORT') ??
+        err
+      );
     });
     upstream = sandbox.url;
   }
@@ -79,7 +107,10 @@ async function main(): Promise<void> {
   const banner: [string, Record<string, unknown>][] = [];
   if (sandbox) banner.push([demo!.sandboxBanner(sandbox), { sandbox: sandbox.url }]);
   banner.push([`sitegraph GraphQL: ${gateway.url} (open it in a browser for GraphiQL)`, { graphql: gateway.url }]);
-  banner.push([`sitegraph admin: ${gateway.adminUrl} (GET /metrics, GET /readyz, POST /purge)`, { admin: gateway.adminUrl }]);
+  banner.push([
+    `sitegraph admin: ${gateway.adminUrl} (GET /metrics, GET /readyz, POST /purge)`,
+    { admin: gateway.adminUrl },
+  ]);
   banner.push([`upstream: ${upstream}`, { upstream }]);
   // A URL that does not look like a REST root starts anyway, with the likely fix (/readyz stays 503).
   const advice = config.upstreamUrl ? upstreamHint(config.upstreamUrl) : undefined;
@@ -88,23 +119,42 @@ async function main(): Promise<void> {
   if (gateway.redis) {
     banner.push(
       gateway.redis.up
-        ? [`redis: ${gateway.redis.label} (keys under ${gateway.redis.keys.root})`, { redis: gateway.redis.label, redisUp: true }]
-        : [`redis: ${gateway.redis.label} cannot be reached (${gateway.redis.problem ?? 'no answer'}): serving uncached until it can; /readyz says degraded`, { redis: gateway.redis.label, redisUp: false }],
+        ? [
+            `redis: ${gateway.redis.label} (keys under ${gateway.redis.keys.root})`,
+            { redis: gateway.redis.label, redisUp: true },
+          ]
+        : [
+            `redis: ${gateway.redis.label} cannot be reached (${gateway.redis.problem ?? 'no answer'}): serving uncached until it can; /readyz says degraded`,
+            { redis: gateway.redis.label, redisUp: false },
+          ],
     );
   }
   // OTEL_* set: say where the spans go (docs/production.md "Tracing (OpenTelemetry)").
   if (gateway.tracing) banner.push([gateway.tracing.description, { tracing: true }]);
   for (const [msg, fields] of banner) console.log(config.log.format === 'json' ? bannerLine(msg, fields) : msg);
   // 15 s: Apollo gives requests in flight 10 s to finish, then the rest closes in moments.
-  stopOnSignals('sitegraph', async () => {
-    await gateway.close();
-    await sandbox?.close();
-  }, 15_000);
+  stopOnSignals(
+    'sitegraph',
+    async () => {
+      await gateway.close();
+      await sandbox?.close();
+    },
+    15_000,
+  );
 }
 
 /** A banner line as the JSON logger writes its lines (level 30 is pino's info). */
 function bannerLine(msg: string, fields: Record<string, unknown>): string {
-  return JSON.stringify({ level: 30, time: Date.now(), service: 'sitegraph', pid: process.pid, hostname: hostname(), banner: true, ...fields, msg });
+  return JSON.stringify({
+    level: 30,
+    time: Date.now(),
+    service: 'sitegraph',
+    pid: process.pid,
+    hostname: hostname(),
+    banner: true,
+    ...fields,
+    msg,
+  });
 }
 
 runCli('sitegraph', main, [ConfigError]);

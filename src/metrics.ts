@@ -131,7 +131,12 @@ export function createMetrics(options: MetricsOptions = {}) {
    * A gauge read when /metrics is scraped (what a long run watches for growth:
    * open connections, listeners on long-lived signals, cache entries).
    */
-  function sampled(name: string, help: string, read: () => number | Promise<number> | Record<string, number>, label?: string): void {
+  function sampled(
+    name: string,
+    help: string,
+    read: () => number | Promise<number> | Record<string, number>,
+    label?: string,
+  ): void {
     new Gauge({
       name,
       help,
@@ -145,7 +150,19 @@ export function createMetrics(options: MetricsOptions = {}) {
     });
   }
 
-  return { registry, sampled, graphqlRequests, graphqlErrors, graphqlDuration, upstreamRequests, upstreamDuration, observeOperation, cacheLookups, responseCacheLookups, cacheStoreUp };
+  return {
+    registry,
+    sampled,
+    graphqlRequests,
+    graphqlErrors,
+    graphqlDuration,
+    upstreamRequests,
+    upstreamDuration,
+    observeOperation,
+    cacheLookups,
+    responseCacheLookups,
+    cacheStoreUp,
+  };
 }
 
 export type Metrics = ReturnType<typeof createMetrics>;

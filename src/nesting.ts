@@ -79,7 +79,10 @@ export function documentTooDeep(text: string, max = MAX_NESTING): boolean {
 }
 
 /** The refusal of input nested past the limit: `what` says which input. */
-export function nestingRefusal(what: string, max = MAX_NESTING): { status: 400; body: { errors: { message: string; extensions: Record<string, unknown> }[] } } {
+export function nestingRefusal(
+  what: string,
+  max = MAX_NESTING,
+): { status: 400; body: { errors: { message: string; extensions: Record<string, unknown> }[] } } {
   return {
     status: 400,
     body: {
@@ -98,7 +101,12 @@ export function nestingRefusal(what: string, max = MAX_NESTING): { status: 400; 
  * the parsed body) or GET (its query string): the first part nested too deep,
  * refused, or null.
  */
-export function requestNesting(text: string | null, body: unknown, search: string, max = MAX_NESTING): ReturnType<typeof nestingRefusal> | null {
+export function requestNesting(
+  text: string | null,
+  body: unknown,
+  search: string,
+  max = MAX_NESTING,
+): ReturnType<typeof nestingRefusal> | null {
   if (text !== null && jsonTooDeep(text, max)) return nestingRefusal('The request body', max);
   let query: unknown;
   if (text === null) {

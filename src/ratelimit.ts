@@ -60,7 +60,7 @@ export function clientIp(req: IncomingMessage, hops: number): string {
   const peer = normaliseIp(req.socket.remoteAddress ?? 'unknown');
   if (hops <= 0) return peer;
   const raw = req.headers['x-forwarded-for'];
-  const forwarded = (Array.isArray(raw) ? raw.join(',') : raw ?? '')
+  const forwarded = (Array.isArray(raw) ? raw.join(',') : (raw ?? ''))
     .split(',')
     .map((s) => s.trim())
     .filter(Boolean);
@@ -76,7 +76,10 @@ function normaliseIp(ip: string): string {
 }
 
 /** Counters of this instance; also the fallback while Redis is away. */
-export function memoryCounter(windowMs: number, now: () => number = Date.now): (key: string) => { count: number; resetMs: number } {
+export function memoryCounter(
+  windowMs: number,
+  now: () => number = Date.now,
+): (key: string) => { count: number; resetMs: number } {
   const windows = new Map<string, { count: number; resetAt: number }>();
   let nextSweep = now() + windowMs;
   return (key) => {
@@ -111,7 +114,10 @@ if ttl < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]); ttl = tonumber(ARGV[1])
 return {n, ttl}
 `;
 
-export function createRateLimiter(config: Pick<RateLimitConfig, 'max' | 'windowSeconds'>, redis?: SharedRedis): RateLimiter {
+export function createRateLimiter(
+  config: Pick<RateLimitConfig, 'max' | 'windowSeconds'>,
+  redis?: SharedRedis,
+): RateLimiter {
   const windowMs = config.windowSeconds * 1000;
   const memory = memoryCounter(windowMs);
   const decide = (count: number, resetMs: number, store: RateLimitDecision['store']): RateLimitDecision => ({
@@ -125,7 +131,12 @@ export function createRateLimiter(config: Pick<RateLimitConfig, 'max' | 'windowS
     async hit(key) {
       if (redis?.up) {
         try {
-          const [count, ttl] = (await redis.client.eval(REDIS_HIT, 1, redis.key('ratelimit', key), String(windowMs))) as [number, number];
+          const [count, ttl] = (await redis.client.eval(
+            REDIS_HIT,
+            1,
+            redis.key('ratelimit', key),
+            String(windowMs),
+          )) as [number, number];
           return decide(Number(count), Number(ttl), 'redis');
         } catch {
           // Redis failed this command (timeout, restart): count here instead.
@@ -156,7 +167,10 @@ export function rateLimitHeaders(d: RateLimitDecision): Record<string, string> {
 /** A request over its client's limit: its counts, and the error every transport answers with. */
 export interface RateLimitRefusal {
   decision: RateLimitDecision;
-  error: { message: string; extensions: { code: 'RATE_LIMITED'; retryAfter: number; limit: number; windowSeconds: number } };
+  error: {
+    message: string;
+    extensions: { code: 'RATE_LIMITED'; retryAfter: number; limit: number; windowSeconds: number };
+  };
 }
 
 /**
@@ -172,7 +186,10 @@ export interface RateGate {
   check(req: IncomingMessage, res?: ServerResponse): Promise<RateLimitRefusal | null> | null;
 }
 
-export function rateGate(limiter: RateLimiter | null, config: Pick<RateLimitConfig, 'key' | 'trustProxyHops' | 'windowSeconds'>): RateGate {
+export function rateGate(
+  limiter: RateLimiter | null,
+  config: Pick<RateLimitConfig, 'key' | 'trustProxyHops' | 'windowSeconds'>,
+): RateGate {
   if (!limiter) return { check: () => null };
   return {
     async check(req, res) {

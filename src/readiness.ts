@@ -64,7 +64,11 @@ export class Readiness {
       if (this.#wasUp === false) this.log.info("readiness: the site's index can be read again");
       this.#wasUp = true;
     } catch (err) {
-      if (this.#wasUp !== false) this.log.warn({ err: (err as Error).message }, "readiness: the site's index could not be read; /readyz answers 503 until it can");
+      if (this.#wasUp !== false)
+        this.log.warn(
+          { err: (err as Error).message },
+          "readiness: the site's index could not be read; /readyz answers 503 until it can",
+        );
       this.#wasUp = false;
     }
   }
@@ -86,7 +90,8 @@ export class Readiness {
       return { httpStatus: 503, body: { status: 'unavailable', reasons, ...checkedAt, ...redis } };
     }
     const site = { site: info.url, namespaces: info.namespaces, calendarInterface: info.calendarInterface };
-    if (reasons.length) return { httpStatus: 200, body: { status: 'degraded', reasons, ...site, ...checkedAt, ...redis } };
+    if (reasons.length)
+      return { httpStatus: 200, body: { status: 'degraded', reasons, ...site, ...checkedAt, ...redis } };
     return { httpStatus: 200, body: { status: 'ready', ...site, ...checkedAt, ...redis } };
   }
 }

@@ -6,7 +6,8 @@
  */
 
 /** Query parameters and JSON keys whose values are secrets (automation tokens, governance API keys, ...). */
-const SECRET_KEYS = 'access_token|tec_access_token|api_key|apikey|consumer_secret|consumer_key|client_secret|password|pass|pwd|token|_wpnonce|secret|key';
+const SECRET_KEYS =
+  'access_token|tec_access_token|api_key|apikey|consumer_secret|consumer_key|client_secret|password|pass|pwd|token|_wpnonce|secret|key';
 
 // Compiled once (every log line goes through `redact`); `replace` with a global regex starts at 0 each call.
 const SECRET_QUERY = new RegExp(`([?&;](?:${SECRET_KEYS})=)[^&#\\s"'<>]*`, 'gi');
@@ -20,7 +21,11 @@ const AUTH_VALUE = /\b(Basic|Bearer)\s+[A-Za-z0-9+/=._~-]{6,}/g;
  * `user:pass@` in URLs and `Basic …`/`Bearer …` header values.
  */
 export function redact(text: string): string {
-  return text.replace(SECRET_QUERY, '$1[REDACTED]').replace(SECRET_JSON, '$1"[REDACTED]"').replace(URL_USERINFO, '$1[REDACTED]@').replace(AUTH_VALUE, '$1 [REDACTED]');
+  return text
+    .replace(SECRET_QUERY, '$1[REDACTED]')
+    .replace(SECRET_JSON, '$1"[REDACTED]"')
+    .replace(URL_USERINFO, '$1[REDACTED]@')
+    .replace(AUTH_VALUE, '$1 [REDACTED]');
 }
 
 /** Placeholder for a secret removed from text. */

@@ -37,7 +37,12 @@ function noop(): void {}
 /** 406 when the client accepts neither a coding offered nor `identity`. */
 function notAcceptable(res: ServerResponse): void {
   const text = JSON.stringify({
-    errors: [{ message: 'No content coding the client accepts: send Accept-Encoding with br, gzip or identity.', extensions: { code: 'NOT_ACCEPTABLE' } }],
+    errors: [
+      {
+        message: 'No content coding the client accepts: send Accept-Encoding with br, gzip or identity.',
+        extensions: { code: 'NOT_ACCEPTABLE' },
+      },
+    ],
   });
   res.statusCode = 406;
   res.setHeader('content-type', 'application/json; charset=utf-8');
@@ -141,7 +146,12 @@ export function createResponder(settings: CompressionSettings): Responder {
 function compressWhole(coding: Coding, body: Buffer): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const done = (err: Error | null, out: Buffer) => (err ? reject(err) : resolve(out));
-    if (coding === 'br') brotliCompress(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 9, [constants.BROTLI_PARAM_SIZE_HINT]: body.length } }, done);
+    if (coding === 'br')
+      brotliCompress(
+        body,
+        { params: { [constants.BROTLI_PARAM_QUALITY]: 9, [constants.BROTLI_PARAM_SIZE_HINT]: body.length } },
+        done,
+      );
     else gzip(body, { level: 9 }, done);
   });
 }

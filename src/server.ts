@@ -10,7 +10,11 @@ import { getEventListeners } from 'node:events';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ApolloServer, HeaderMap, type HTTPGraphQLRequest } from '@apollo/server';
-import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled, ApolloServerPluginUsageReportingDisabled } from '@apollo/server/plugin/disabled';
+import {
+  ApolloServerPluginCacheControlDisabled,
+  ApolloServerPluginLandingPageDisabled,
+  ApolloServerPluginUsageReportingDisabled,
+} from '@apollo/server/plugin/disabled';
 import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
 import type { GraphQLError, GraphQLFormattedError } from 'graphql';
 import type { Config } from './config.ts';
@@ -87,7 +91,14 @@ export interface GatewayOptions {
  * observer (plugins/observability.ts, `isInternal`).
  */
 export function formatError(formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError {
-  return formatKnown(formatted, error) ?? { message: 'Internal server error', locations: formatted.locations, path: formatted.path, extensions: { code: 'INTERNAL_SERVER_ERROR' } };
+  return (
+    formatKnown(formatted, error) ?? {
+      message: 'Internal server error',
+      locations: formatted.locations,
+      path: formatted.path,
+      extensions: { code: 'INTERNAL_SERVER_ERROR' },
+    }
+  );
 }
 
 /** The error as the caller sees it, or null when it is internal (to be masked). */
@@ -95,7 +106,11 @@ function formatKnown(formatted: GraphQLFormattedError, error: unknown): GraphQLF
   const original = (error as { originalError?: unknown })?.originalError ?? error;
   if (isGatewayError(original)) return { ...formatted, extensions: { ...original.extensions } };
   if (original instanceof UpstreamShapeError) {
-    return { ...formatted, message: `The site sent an unexpected body: ${original.message}`, extensions: { code: 'UPSTREAM_BAD_RESPONSE' } };
+    return {
+      ...formatted,
+      message: `The site sent an unexpected body: ${original.message}`,
+      extensions: { code: 'UPSTREAM_BAD_RESPONSE' },
+    };
   }
   // Bad literal values (a scalar's own check) and the abuse limits are the caller's to fix.
   const cause = (original as { originalError?: unknown })?.originalError ?? original;
@@ -103,7 +118,14 @@ function formatKnown(formatted: GraphQLFormattedError, error: unknown): GraphQLF
   // (A request refused whole for its shape, as too deeply nested, stays BAD_REQUEST, as it is on /graphql.)
   const own = (original as { extensions?: { limit?: unknown; code?: unknown } })?.extensions;
   if (causeCode === 'BAD_USER_INPUT' || (own?.limit && own.code !== 'BAD_REQUEST')) {
-    return { ...formatted, extensions: { ...formatted.extensions, ...(original as { extensions?: object }).extensions, code: 'BAD_USER_INPUT' } };
+    return {
+      ...formatted,
+      extensions: {
+        ...formatted.extensions,
+        ...(original as { extensions?: object }).extensions,
+        code: 'BAD_USER_INPUT',
+      },
+    };
   }
   const code = formatted.extensions?.code;
   return typeof code === 'string' && code !== 'INTERNAL_SERVER_ERROR' ? formatted : null;
@@ -114,13 +136,18 @@ export function isInternal(error: GraphQLError): boolean {
   return formatKnown({ message: error.message, extensions: error.extensions }, error) === null;
 }
 
-const SHUTTING_DOWN = () => new GatewayError('UPSTREAM_UNAVAILABLE', 'The gateway is shutting down; the operation was cut short. Retry it.');
+const SHUTTING_DOWN = () =>
+  new GatewayError('UPSTREAM_UNAVAILABLE', 'The gateway is shutting down; the operation was cut short. Retry it.');
 
 function encodeAuth(userPass: string | undefined): string | undefined {
   return userPass ? `Basic ${Buffer.from(userPass, 'utf8').toString('base64')}` : undefined;
 }
 
-export async function startGateway(config: Config, upstreamUrl: string, options: GatewayOptions = {}): Promise<Gateway> {
+export async function startGateway(
+  config: Config,
+  upstreamUrl: string,
+  options: GatewayOptions = {},
+): Promise<Gateway> {
   const lifecycle = new Lifecycle();
   try {
     return await compose(config, upstreamUrl, options, lifecycle);
@@ -132,9 +159,16 @@ export async function startGateway(config: Config, upstreamUrl: string, options:
 }
 
 /** The gateway's parts, made and wired in order; each one that holds something open registers its close with `lifecycle`. */
-async function compose(config: Config, upstreamUrl: string, options: GatewayOptions, lifecycle: Lifecycle): Promise<Gateway> {
+async function compose(
+  config: Config,
+  upstreamUrl: string,
+  options: GatewayOptions,
+  lifecycle: Lifecycle,
+): Promise<Gateway> {
   // Lines are redacted by value of the service credential too (log.ts), whoever logs them.
-  const log = options.logger ?? createLogger({ ...config.log, secrets: config.serviceAuth ? credentialSecrets(config.serviceAuth) : [] });
+  const log =
+    options.logger ??
+    createLogger({ ...config.log, secrets: config.serviceAuth ? credentialSecrets(config.serviceAuth) : [] });
   // First: a bad manifest is a ConfigError before anything is started.
   const persisted = await loadPersistedDocuments(config.persistedDocuments);
   const metrics = createMetrics({ maxOperations: config.metrics.maxOperations });
@@ -148,19 +182,27 @@ async function compose(config: Config, upstreamUrl: string, options: GatewayOpti
   // The one Redis connection of this instance (REDIS_URL), shared by everything several
   // instances must agree on (store/redis.ts), every key under REDIS_KEY_PREFIX and the
   // site's hash (store/keys.ts). Unset: everything stays in memory.
-  const redis = config.redisUrl ? connectRedis(config.redisUrl, { prefix: config.redisKeyPrefix, site: upstreamUrl }) : undefined;
+  const redis = config.redisUrl
+    ? connectRedis(config.redisUrl, { prefix: config.redisKeyPrefix, site: upstreamUrl })
+    : undefined;
   if (redis) lifecycle.add('redis', () => redis.close());
   // A Redis that cannot be reached does not stop the start: said here, in the banner
   // (src/main.ts) and by /readyz ("degraded"); answers go uncached until it is back.
   if (redis && !(await redis.ready(REDIS_START_WAIT_MS))) {
-    log.warn({ redis: redis.label, problem: redis.problem }, 'Redis cannot be reached: serving uncached (APQ and rate limits per instance) until it is; /readyz says degraded');
+    log.warn(
+      { redis: redis.label, problem: redis.problem },
+      'Redis cannot be reached: serving uncached (APQ and rate limits per instance) until it is; /readyz says degraded',
+    );
   }
   // The upstream GET cache (CACHE_TTL_SECONDS) and the APQ store, in Redis when there is one (cache/index.ts).
   const cache = createGatewayCache(config, redis, metrics, log);
   // One update of an object at a time: in this process, and through Redis across instances (store/lock.ts).
   const locks = createWriteLocks({ leaseMs: config.writes.lockLeaseMs, waitMs: config.writes.lockWaitMs }, redis);
   // RATE_LIMIT_MAX=0 (the default): no limiter at all (ratelimit.ts).
-  const rateLimit = rateGate(config.rateLimit.max > 0 ? createRateLimiter(config.rateLimit, redis) : null, config.rateLimit);
+  const rateLimit = rateGate(
+    config.rateLimit.max > 0 ? createRateLimiter(config.rateLimit, redis) : null,
+    config.rateLimit,
+  );
   const client = new UpstreamClient({
     baseUrl: upstreamUrl,
     ...config.upstream,
@@ -175,7 +217,10 @@ async function compose(config: Config, upstreamUrl: string, options: GatewayOpti
   } catch (err) {
     // Start anyway: gateway-only fields answer, fields that need
     // the site say UPSTREAM_UNAVAILABLE, /readyz says 503, and it recovers by itself.
-    log.warn({ err: (err as Error).message }, "the site's index could not be read yet; it is read again in the background and by the next operations");
+    log.warn(
+      { err: (err as Error).message },
+      "the site's index could not be read yet; it is read again in the background and by the next operations",
+    );
   }
   // /readyz answers from the latest reading; the index is read again every READINESS_REFRESH_SECONDS.
   const readiness = new Readiness(site, redis, config.admin.readinessRefreshSeconds * 1000, log);
@@ -247,21 +292,56 @@ async function compose(config: Config, upstreamUrl: string, options: GatewayOpti
   });
   // Subscriptions over SSE and WebSocket on /graphql, fed by the site's changes (src/subscriptions/, docs/subscriptions.md).
   const live = config.subscriptions.enabled
-    ? createSubscriptions({ config, schema, client, site, registry: metrics.registry, log, redis, rateLimit, persisted, totals, locks, cache: cache.upstream, formatError })
+    ? createSubscriptions({
+        config,
+        schema,
+        client,
+        site,
+        registry: metrics.registry,
+        log,
+        redis,
+        rateLimit,
+        persisted,
+        totals,
+        locks,
+        cache: cache.upstream,
+        formatError,
+      })
     : null;
   live?.attach(httpServer);
   // Every subscription completes before the HTTP server drains.
   if (live) lifecycle.add('subscriptions', () => live.close());
   // Read at each scrape: what a long run watches for growth (docs/production.md "Metrics").
-  metrics.sampled('sitegraph_http_open_connections', 'Open connections of the public listener', () => new Promise<number>((resolve) => httpServer.getConnections((_err, n) => resolve(n ?? 0))));
-  metrics.sampled('sitegraph_abort_listeners', "Listeners on the gateway's long-lived abort signals (the subscriptions' shutdown), and on the cancellation signals of requests in progress", () => (live?.listeners() ?? 0) + [...inProgress].reduce((n, c) => n + getEventListeners(c.signal, 'abort').length, 0));
-  metrics.sampled('sitegraph_cache_entries', 'Entries this process holds, by cache (upstream: in memory only, 0 with Redis; response)', () => ({ upstream: cache.upstream.store instanceof MemoryStore ? cache.upstream.store.size : 0, response: cache.operations?.size ?? 0 }), 'cache');
+  metrics.sampled(
+    'sitegraph_http_open_connections',
+    'Open connections of the public listener',
+    () => new Promise<number>((resolve) => httpServer.getConnections((_err, n) => resolve(n ?? 0))),
+  );
+  metrics.sampled(
+    'sitegraph_abort_listeners',
+    "Listeners on the gateway's long-lived abort signals (the subscriptions' shutdown), and on the cancellation signals of requests in progress",
+    () =>
+      (live?.listeners() ?? 0) + [...inProgress].reduce((n, c) => n + getEventListeners(c.signal, 'abort').length, 0),
+  );
+  metrics.sampled(
+    'sitegraph_cache_entries',
+    'Entries this process holds, by cache (upstream: in memory only, 0 with Redis; response)',
+    () => ({
+      upstream: cache.upstream.store instanceof MemoryStore ? cache.upstream.store.size : 0,
+      response: cache.operations?.size ?? 0,
+    }),
+    'cache',
+  );
 
   httpServer.on('request', (req, res) => {
     handle(req, res).catch((err: unknown) => {
       log.error({ err }, 'request failed');
       if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ errors: [{ message: 'Internal server error', extensions: { code: 'INTERNAL_SERVER_ERROR' } }] }));
+      res.end(
+        JSON.stringify({
+          errors: [{ message: 'Internal server error', extensions: { code: 'INTERNAL_SERVER_ERROR' } }],
+        }),
+      );
     });
   });
 
@@ -280,7 +360,8 @@ async function compose(config: Config, upstreamUrl: string, options: GatewayOpti
         return responder.endStatic(req, res, name, asset.body);
       }
     }
-    if (url.pathname !== '/graphql' && url.pathname !== '/') return json(res, 404, { error: 'Not found. GraphQL is at /graphql.' });
+    if (url.pathname !== '/graphql' && url.pathname !== '/')
+      return json(res, 404, { error: 'Not found. GraphQL is at /graphql.' });
     if (url.pathname === '/') {
       res.writeHead(302, { location: '/graphql' });
       res.end();
@@ -308,7 +389,13 @@ async function compose(config: Config, upstreamUrl: string, options: GatewayOpti
     await observer.track(req, res, (record) => graphql(req, res, url, method, record));
   }
 
-  async function graphql(req: IncomingMessage, res: ServerResponse, url: URL, method: string, record: object): Promise<void> {
+  async function graphql(
+    req: IncomingMessage,
+    res: ServerResponse,
+    url: URL,
+    method: string,
+    record: object,
+  ): Promise<void> {
     // Counted before the body is read: a client over its limit costs no more than this.
     if (method !== 'OPTIONS') {
       const refused = await rateLimit.check(req, res);
@@ -339,7 +426,8 @@ async function compose(config: Config, upstreamUrl: string, options: GatewayOpti
     }
     // Made only now: a response-cache hit never needs them.
     const headers = new HeaderMap();
-    for (const [k, v] of Object.entries(req.headers)) if (v !== undefined) headers.set(k, Array.isArray(v) ? v.join(', ') : v);
+    for (const [k, v] of Object.entries(req.headers))
+      if (v !== undefined) headers.set(k, Array.isArray(v) ? v.join(', ') : v);
     let session: OperationSession | undefined;
     const httpGraphQLRequest: HTTPGraphQLRequest = { method, headers, search, body };
     const cancel = new AbortController();
@@ -347,7 +435,13 @@ async function compose(config: Config, upstreamUrl: string, options: GatewayOpti
     inProgress.add(cancel);
     // 'close' before the answer is finished: the client went away.
     const onClose = () => {
-      if (!res.writableFinished) cancel.abort(new GatewayError('UPSTREAM_UNAVAILABLE', 'The client disconnected before the answer was sent; the operation was cancelled.'));
+      if (!res.writableFinished)
+        cancel.abort(
+          new GatewayError(
+            'UPSTREAM_UNAVAILABLE',
+            'The client disconnected before the answer was sent; the operation was cancelled.',
+          ),
+        );
     };
     res.once('close', onClose);
     let response;
@@ -360,7 +454,12 @@ async function compose(config: Config, upstreamUrl: string, options: GatewayOpti
             info = await site.current();
           } catch (err) {
             // Not fatal: only the fields that need the site fail (context.ts).
-            info = isGatewayError(err) ? err : new GatewayError('UPSTREAM_UNAVAILABLE', `The site's REST index could not be read: ${(err as Error).message}`);
+            info = isGatewayError(err)
+              ? err
+              : new GatewayError(
+                  'UPSTREAM_UNAVAILABLE',
+                  `The site's REST index could not be read: ${(err as Error).message}`,
+                );
           }
           const ctx = createContext({
             config,
@@ -389,7 +488,15 @@ async function compose(config: Config, upstreamUrl: string, options: GatewayOpti
       for (const [k, v] of response.headers) res.setHeader(k, v);
       res.statusCode = response.status ?? 200;
       if (response.body.kind === 'complete') {
-        keep(cache.operations, cached.pending, res, response.headers, res.statusCode, response.body.string, session ? () => tagsOfReads(session!.reads()) : undefined);
+        keep(
+          cache.operations,
+          cached.pending,
+          res,
+          response.headers,
+          res.statusCode,
+          response.body.string,
+          session ? () => tagsOfReads(session!.reads()) : undefined,
+        );
         responder.end(req, res, response.body.string);
       } else {
         await responder.stream(req, res, response.body.asyncIterator);
@@ -434,7 +541,14 @@ async function compose(config: Config, upstreamUrl: string, options: GatewayOpti
       },
     });
   } catch (err) {
-    throw portError(err, config.admin.host, adminPort, 'the admin listener is PORT + 1 by default: choose its port with ADMIN_PORT') ?? err;
+    throw (
+      portError(
+        err,
+        config.admin.host,
+        adminPort,
+        'the admin listener is PORT + 1 by default: choose its port with ADMIN_PORT',
+      ) ?? err
+    );
   }
   lifecycle.add('admin listener', () => admin.close());
   return {

@@ -89,7 +89,14 @@ export class SiteState {
 /** Whatever stopped the reading, as the error every field that needs the site reports. */
 function unavailable(err: unknown): GatewayError {
   const why = isGatewayError(err) ? err.message : err instanceof Error ? err.message : String(err);
-  return new GatewayError('UPSTREAM_UNAVAILABLE', `The site's REST index could not be read, so fields that need the site are unavailable until it answers: ${why}`, {
-    upstream: isGatewayError(err) && err.extensions.upstream ? err.extensions.upstream : { code: null, status: null, route: 'GET /' },
-  });
+  return new GatewayError(
+    'UPSTREAM_UNAVAILABLE',
+    `The site's REST index could not be read, so fields that need the site are unavailable until it answers: ${why}`,
+    {
+      upstream:
+        isGatewayError(err) && err.extensions.upstream
+          ? err.extensions.upstream
+          : { code: null, status: null, route: 'GET /' },
+    },
+  );
 }

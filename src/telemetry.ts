@@ -64,7 +64,8 @@ export interface TracingPlan {
 
 export function tracingPlan(t: Config['tracing']): TracingPlan | null {
   if (t.sdkDisabled) return null;
-  const endpoint = t.otlpTracesEndpoint ?? (t.otlpEndpoint ? `${t.otlpEndpoint.replace(/\/+$/, '')}/v1/traces` : undefined);
+  const endpoint =
+    t.otlpTracesEndpoint ?? (t.otlpEndpoint ? `${t.otlpEndpoint.replace(/\/+$/, '')}/v1/traces` : undefined);
   let exporters = t.exporters.filter((e): e is 'otlp' | 'console' => e !== 'none');
   // `none` alone turns it off; an empty list means "not chosen": otlp when there is somewhere to send to.
   if (t.exporters.length === 0 && endpoint) exporters = ['otlp'];
@@ -128,13 +129,16 @@ export interface TracingOptions {
 /** Tracing for one gateway, or null when off. */
 export async function createTracing(config: Config['tracing'], options: TracingOptions = {}): Promise<Tracing | null> {
   const injected = options.provider;
-  if (injected) return makeTracing(injected, 'tracing: to the tracer provider given', async () => {
-    await (injected as { forceFlush?: () => Promise<void> }).forceFlush?.();
-  });
+  if (injected)
+    return makeTracing(injected, 'tracing: to the tracer provider given', async () => {
+      await (injected as { forceFlush?: () => Promise<void> }).forceFlush?.();
+    });
   const plan = tracingPlan(config);
   if (!plan) return null;
   const provider = await buildProvider(plan, options.log);
-  const where = plan.exporters.map((e) => (e === 'otlp' ? `OTLP ${plan.protocol} to ${plan.url}` : 'the console')).join(' and ');
+  const where = plan.exporters
+    .map((e) => (e === 'otlp' ? `OTLP ${plan.protocol} to ${plan.url}` : 'the console'))
+    .join(' and ');
   return makeTracing(provider, `tracing: ${where} (sampler ${plan.sampler})`, async () => {
     try {
       await provider.shutdown();
@@ -271,7 +275,8 @@ async function buildProvider(plan: TracingPlan, log: Logger | undefined) {
   const spanProcessors = [];
   for (const e of plan.exporters) {
     // OTLP in batches (OTEL_BSP_* tune them); the console one span at a time, as it is read.
-    if (e === 'otlp') spanProcessors.push(new sdk.BatchSpanProcessor(reporting(await otlpExporter(plan), plan.url, log)));
+    if (e === 'otlp')
+      spanProcessors.push(new sdk.BatchSpanProcessor(reporting(await otlpExporter(plan), plan.url, log)));
     else spanProcessors.push(new sdk.SimpleSpanProcessor(new sdk.ConsoleSpanExporter()));
   }
   const ratio = new sdk.TraceIdRatioBasedSampler(plan.ratio);
@@ -296,7 +301,8 @@ function reporting(exporter: SpanExporter, url: string, log: Logger | undefined)
   return {
     export(spans, done) {
       exporter.export(spans, (result) => {
-        if (result.code !== ExportResultCode.SUCCESS) log.warn({ url, spans: spans.length, err: result.error?.message ?? null }, 'could not export spans');
+        if (result.code !== ExportResultCode.SUCCESS)
+          log.warn({ url, spans: spans.length, err: result.error?.message ?? null }, 'could not export spans');
         done(result);
       });
     },
@@ -317,7 +323,8 @@ async function otlpExporter(plan: TracingPlan) {
     return new OTLPTraceExporter(options);
   }
   const { OTLPExporterBase } = await import('@opentelemetry/otlp-exporter-base');
-  const { convertLegacyHttpOptions, createOtlpHttpExportDelegate } = await import('@opentelemetry/otlp-exporter-base/node-http');
+  const { convertLegacyHttpOptions, createOtlpHttpExportDelegate } =
+    await import('@opentelemetry/otlp-exporter-base/node-http');
   const { ProtobufTraceSerializer, TraceExporterMetricsHelper } = await import('@opentelemetry/otlp-transformer');
   const delegate = createOtlpHttpExportDelegate(
     convertLegacyHttpOptions(options, 'TRACES', 'v1/traces', { 'Content-Type': 'application/x-protobuf' }),

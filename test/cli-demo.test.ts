@@ -32,7 +32,8 @@ const READ = `query($id: ID!) { event(id: $id, idType: DATABASE_ID) { title } }`
 async function createEvent(cli: RunningCli, title: string): Promise<number> {
   return (await gql(cli, CREATE, { t: title })).createEvent.event.databaseId as number;
 }
-const titleOf = async (cli: RunningCli, id: number) => ((await gql(cli, READ, { id: String(id) })).event?.title as string | undefined) ?? null;
+const titleOf = async (cli: RunningCli, id: number) =>
+  ((await gql(cli, READ, { id: String(id) })).event?.title as string | undefined) ?? null;
 
 describe('npm start: the demo site', () => {
   const running: RunningCli[] = [];

@@ -16,7 +16,12 @@ import { GATEWAY_CLI, SANDBOX_CLI, runCli, startCli } from './helpers/cli.ts';
 import { testSandbox } from './helpers/sandbox.ts';
 
 /** One line on stderr naming the problem, nothing on stdout (no banner), no stack. */
-function expectOneLineError(r: { code: number | null; stdout: string; stderr: string }, code: number, prog: string, message: RegExp) {
+function expectOneLineError(
+  r: { code: number | null; stdout: string; stderr: string },
+  code: number,
+  prog: string,
+  message: RegExp,
+) {
   const lines = r.stderr.trim().split('\n');
   expect(lines, r.stderr).toHaveLength(1);
   expect(lines[0]).toMatch(new RegExp(`^${prog}: `));
@@ -52,7 +57,14 @@ describe('npm start -- --help', () => {
     for (const s of [...SETTINGS, CONFIG_FILE_SETTING]) {
       const line = help.split('\n').find((l) => l.trimStart().startsWith(`${s.env} `));
       expect(line, s.env).toBeDefined();
-      if ('path' in s) expect(line!.slice(line!.indexOf(s.env) + s.env.length).trimStart().startsWith(settingDefault(s)), s.env).toBe(true);
+      if ('path' in s)
+        expect(
+          line!
+            .slice(line!.indexOf(s.env) + s.env.length)
+            .trimStart()
+            .startsWith(settingDefault(s)),
+          s.env,
+        ).toBe(true);
     }
     expect(help).toMatch(/^  PORT +4000 +gateway port$/m);
     expect(help).toMatch(/^  GRAPHIQL +1 /m);
@@ -76,7 +88,9 @@ describe('npm run sandbox -- --help', () => {
     const keys = Object.keys(sandboxOptionsSchema.shape).filter((k) => k !== 'demo');
     expect(SANDBOX_SETTINGS.map((s) => s.key).sort()).toEqual(keys.sort());
     for (const s of SANDBOX_SETTINGS.filter((x) => x.env)) {
-      expect(r.stdout).toMatch(new RegExp(`^  ${s.env} +${sandboxSettingDefault(s).replace(/[()[\]\\.*+?|]/g, '\\$&')} `, 'm'));
+      expect(r.stdout).toMatch(
+        new RegExp(`^  ${s.env} +${sandboxSettingDefault(s).replace(/[()[\]\\.*+?|]/g, '\\$&')} `, 'm'),
+      );
     }
     expect(r.stdout).toMatch(/^ {2}SANDBOX_DB +:memory: /m);
   }, 90_000);
@@ -95,25 +109,41 @@ describe('bad flags and values: one line, exit code 2', () => {
     { args: [], env: { PORT: 'eighty' }, message: /PORT must be an integer, got "eighty"/ },
     { args: [], env: { UPSTREAM_RETRIES: '9' }, message: /UPSTREAM_RETRIES \(upstream\.retries\): Too big/ },
     { args: [], env: { GRAPHIQL: 'maybe' }, message: /GRAPHIQL must be a boolean/ },
-    { args: [], env: { SITEGRAPH_SERVICE_AUTH: 'no-colon' }, message: /SITEGRAPH_SERVICE_AUTH \(serviceAuth\): must be user:application-password/ },
+    {
+      args: [],
+      env: { SITEGRAPH_SERVICE_AUTH: 'no-colon' },
+      message: /SITEGRAPH_SERVICE_AUTH \(serviceAuth\): must be user:application-password/,
+    },
     { args: [], env: { SANDBOX_PORT: 'x' }, message: /SANDBOX_PORT must be an integer/ },
     { args: [], env: { SANDBOX_TEC: '7.0' }, message: /SANDBOX_TEC \(tec\): Invalid option/ },
-    { args: [], env: { SITEGRAPH_CONFIG: 'no-such-file.json' }, message: /cannot read config file no-such-file\.json: ENOENT/ },
+    {
+      args: [],
+      env: { SITEGRAPH_CONFIG: 'no-such-file.json' },
+      message: /cannot read config file no-such-file\.json: ENOENT/,
+    },
   ];
 
   // One process each, as a user would meet them (the values' parsing in full: test/config.test.ts).
-  it.each(cases)('npm start -- $args $env', async ({ args, env, message }) => {
-    expectOneLineError(await runCli(GATEWAY_CLI, args, env), 2, 'sitegraph', message);
-  }, 90_000);
+  it.each(cases)(
+    'npm start -- $args $env',
+    async ({ args, env, message }) => {
+      expectOneLineError(await runCli(GATEWAY_CLI, args, env), 2, 'sitegraph', message);
+    },
+    90_000,
+  );
 
   it.each([
     { args: ['--bogus'], message: /unknown option --bogus/ },
     { args: ['--db'], message: /--db needs a value/ },
     { args: ['--port', '70000'], message: /--port \(port\): Too big/ },
     { args: [], env: { SANDBOX_CONTROL: 'perhaps' }, message: /SANDBOX_CONTROL must be a boolean/ },
-  ] as { args: string[]; env?: Record<string, string>; message: RegExp }[])('npm run sandbox -- $args $env', async ({ args, env, message }) => {
-    expectOneLineError(await runCli(SANDBOX_CLI, args, env), 2, 'sandbox', message);
-  }, 90_000);
+  ] as { args: string[]; env?: Record<string, string>; message: RegExp }[])(
+    'npm run sandbox -- $args $env',
+    async ({ args, env, message }) => {
+      expectOneLineError(await runCli(SANDBOX_CLI, args, env), 2, 'sandbox', message);
+    },
+    90_000,
+  );
 });
 
 describe('a port in use', () => {
@@ -128,7 +158,12 @@ describe('a port in use', () => {
 
   it('npm run sandbox refuses it the same way', async () => {
     const r = await runCli(SANDBOX_CLI, [], { SANDBOX_PORT: String(held.port) });
-    expectOneLineError(r, 1, 'sandbox', new RegExp(`port ${held.port} on 127\\.0\\.0\\.1 is already in use; choose another with --port or SANDBOX_PORT`));
+    expectOneLineError(
+      r,
+      1,
+      'sandbox',
+      new RegExp(`port ${held.port} on 127\\.0\\.0\\.1 is already in use; choose another with --port or SANDBOX_PORT`),
+    );
   }, 90_000);
 });
 
@@ -145,11 +180,26 @@ describe('config file', () => {
 
   it('refuses unknown keys, naming each, and bad values, naming file and path (exit 2)', async () => {
     const typo = file('typo.json', { port: 4100, upstream: { retriez: 1 }, cors: { origin: [] } });
-    expectOneLineError(await runCli(GATEWAY_CLI, ['--config', typo]), 2, 'sitegraph', /config file .*typo\.json: unknown keys "upstream\.retriez" \(did you mean "upstream\.retries"\?\), "cors\.origin" \(did you mean "cors\.origins"\?\)$/);
+    expectOneLineError(
+      await runCli(GATEWAY_CLI, ['--config', typo]),
+      2,
+      'sitegraph',
+      /config file .*typo\.json: unknown keys "upstream\.retriez" \(did you mean "upstream\.retries"\?\), "cors\.origin" \(did you mean "cors\.origins"\?\)$/,
+    );
     const bad = file('bad.json', { limits: { maxCost: 0 } });
-    expectOneLineError(await runCli(GATEWAY_CLI, [], { SITEGRAPH_CONFIG: bad }), 2, 'sitegraph', /config file .*bad\.json \(limits\.maxCost\): Too small/);
+    expectOneLineError(
+      await runCli(GATEWAY_CLI, [], { SITEGRAPH_CONFIG: bad }),
+      2,
+      'sitegraph',
+      /config file .*bad\.json \(limits\.maxCost\): Too small/,
+    );
     const broken = file('broken.json', '{ "port": ');
-    expectOneLineError(await runCli(GATEWAY_CLI, ['--config', broken]), 2, 'sitegraph', /config file .*broken\.json is not valid JSON/);
+    expectOneLineError(
+      await runCli(GATEWAY_CLI, ['--config', broken]),
+      2,
+      'sitegraph',
+      /config file .*broken\.json is not valid JSON/,
+    );
   }, 90_000);
 
   it('sits under the environment, which sits under the flags', async () => {
@@ -161,12 +211,19 @@ describe('config file', () => {
     try {
       expect(fromEnv.url).toBe(`http://127.0.0.1:${p2}/graphql`);
       expect(fromEnv.output()).not.toContain('sandbox REST root'); // the file's upstream: no embedded sandbox
-      const res = await fetch(fromEnv.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ __schema { queryType { name } } }' }) });
+      const res = await fetch(fromEnv.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ query: '{ __schema { queryType { name } } }' }),
+      });
       expect(res.status).toBe(400); // the file's introspection: false
     } finally {
       expect(await fromEnv.stop()).toBe(0);
     }
-    const fromFlag = await startCli(GATEWAY_CLI, ['--config', conf, '--port', String(p3)], { PORT: String(p2), ADMIN_PORT: '0' });
+    const fromFlag = await startCli(GATEWAY_CLI, ['--config', conf, '--port', String(p3)], {
+      PORT: String(p2),
+      ADMIN_PORT: '0',
+    });
     try {
       expect(fromFlag.url).toBe(`http://127.0.0.1:${p3}/graphql`);
     } finally {
@@ -187,7 +244,11 @@ describe('LOG_FORMAT=json', () => {
   afterAll(() => sandbox?.close());
 
   it('writes the banner as JSON lines like the rest of the log, its values as fields', async () => {
-    const cli = await startCli(GATEWAY_CLI, ['--upstream', sandbox.url, '--port', String(await freePort())], { LOG_FORMAT: 'json', LOG_LEVEL: 'warn', ADMIN_PORT: '0' });
+    const cli = await startCli(GATEWAY_CLI, ['--upstream', sandbox.url, '--port', String(await freePort())], {
+      LOG_FORMAT: 'json',
+      LOG_LEVEL: 'warn',
+      ADMIN_PORT: '0',
+    });
     try {
       // The banner's later lines may arrive in another chunk than the GraphQL one.
       await expect.poll(() => cli.output(), { timeout: 20_000 }).toMatch(/sitegraph admin: [^\n]*\n/);
@@ -200,7 +261,13 @@ describe('LOG_FORMAT=json', () => {
         }
       });
       const gql = parsed.find((l) => l.graphql);
-      expect(gql).toMatchObject({ level: 30, service: 'sitegraph', banner: true, graphql: cli.url, msg: `sitegraph GraphQL: ${cli.url} (open it in a browser for GraphiQL)` });
+      expect(gql).toMatchObject({
+        level: 30,
+        service: 'sitegraph',
+        banner: true,
+        graphql: cli.url,
+        msg: `sitegraph GraphQL: ${cli.url} (open it in a browser for GraphiQL)`,
+      });
       expect(parsed.some((l) => typeof l.admin === 'string' && /^http:\/\/127\.0\.0\.1:\d+$/.test(l.admin))).toBe(true);
     } finally {
       expect(await cli.stop()).toBe(0);

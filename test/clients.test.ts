@@ -27,7 +27,10 @@ const PROBE = example('src/gql/probe.ts');
 /** The example's modules, imported once generated (so not statically: src/gql/ does not exist before). */
 interface ClientModules {
   main: { upcomingTitles(endpoint: string, first?: number): Promise<string[]> };
-  client: { execute(endpoint: string, document: unknown, variables?: unknown): Promise<any>; GraphQLRequestError: new (...a: never[]) => Error };
+  client: {
+    execute(endpoint: string, document: unknown, variables?: unknown): Promise<any>;
+    GraphQLRequestError: new (...a: never[]) => Error;
+  };
   operations: { UpcomingEventsQuery: unknown; EventTitleQuery: { __meta__?: { hash?: string } } };
 }
 
@@ -109,7 +112,9 @@ describe('typed client example', () => {
     const adHoc = await h.gql('{ events(first: 1) { nodes { title } } }');
     expect(adHoc.status).toBe(403);
     expect(adHoc.errors![0]!.extensions).toMatchObject({ code: 'OPERATION_NOT_ALLOWED' });
-    const err = await mods.client.execute(h.gateway.url, Object.assign(new String('{ __typename }'), { __meta__: { hash: 'sha256:0000' } })).catch((e: Error) => e);
+    const err = await mods.client
+      .execute(h.gateway.url, Object.assign(new String('{ __typename }'), { __meta__: { hash: 'sha256:0000' } }))
+      .catch((e: Error) => e);
     expect(err).toBeInstanceOf(mods.client.GraphQLRequestError);
     expect((err as Error).message).toMatch(/PERSISTED_QUERY_NOT_FOUND/);
   });

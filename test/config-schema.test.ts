@@ -39,7 +39,10 @@ describe('config.schema.json', () => {
   });
 
   it('is accepted as the $schema of a config file', () => {
-    const path = file('with-schema.json', { $schema: './node_modules/sitegraph/config.schema.json', cache: { ttlSeconds: 5 } });
+    const path = file('with-schema.json', {
+      $schema: './node_modules/sitegraph/config.schema.json',
+      cache: { ttlSeconds: 5 },
+    });
     expect(loadConfig({}, { config: path }).cache.ttlSeconds).toBe(5);
   });
 });
@@ -54,7 +57,9 @@ describe('an unknown key of the config file', () => {
     expect(settingPaths()).toContain('limits.upstreamConcurrency');
     const path = file('typo.json', { cacheTtlSeconds: 5 });
     expect(() => loadConfig({}, { config: path })).toThrow(ConfigError);
-    expect(() => loadConfig({}, { config: path })).toThrow(`unknown key "cacheTtlSeconds" (did you mean "cache.ttlSeconds"?)`);
+    expect(() => loadConfig({}, { config: path })).toThrow(
+      `unknown key "cacheTtlSeconds" (did you mean "cache.ttlSeconds"?)`,
+    );
   });
 });
 

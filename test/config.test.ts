@@ -8,7 +8,16 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CONFIG_FILE_SETTING, ConfigError, SETTINGS, adminPortOf, configSchema, loadConfig, readConfigFile, settingPaths } from '../src/config.ts';
+import {
+  CONFIG_FILE_SETTING,
+  ConfigError,
+  SETTINGS,
+  adminPortOf,
+  configSchema,
+  loadConfig,
+  readConfigFile,
+  settingPaths,
+} from '../src/config.ts';
 
 /** Every setting's default, by dotted path. */
 const DEFAULTS: Record<string, unknown> = {
@@ -131,9 +140,14 @@ describe('the settings table', () => {
       const needs = s.env === 'SAFELIST' ? { PERSISTED_DOCUMENTS: 'persisted-documents.json' } : {};
       expect(at(loadConfig({ ...needs, [s.env]: text }), s.path), s.env).toEqual(value);
     }
-    expect(loadConfig({ CORS_ORIGINS: 'https://a.example, http://b.example:8080' }).cors.origins).toEqual(['https://a.example', 'http://b.example:8080']);
+    expect(loadConfig({ CORS_ORIGINS: 'https://a.example, http://b.example:8080' }).cors.origins).toEqual([
+      'https://a.example',
+      'http://b.example:8080',
+    ]);
     expect(loadConfig({ LOG_LEVEL: ' DEBUG ' }).log.level).toBe('debug');
-    expect(loadConfig({ UPSTREAM_URL: 'https://example.org/wp-json/' }).upstreamUrl).toBe('https://example.org/wp-json/');
+    expect(loadConfig({ UPSTREAM_URL: 'https://example.org/wp-json/' }).upstreamUrl).toBe(
+      'https://example.org/wp-json/',
+    );
   });
 
   it('is what docs/configuration.md documents: a row per variable, with its file key and default', () => {
@@ -141,7 +155,11 @@ describe('the settings table', () => {
     const table = new Map<string, string[]>();
     for (const line of doc.split('\n')) {
       const m = /^\| `([A-Z_]+)`/.exec(line);
-      if (m) table.set(m[1]!, line.split(' | ').map((c) => c.replace(/^\| | \|$/g, '').trim()));
+      if (m)
+        table.set(
+          m[1]!,
+          line.split(' | ').map((c) => c.replace(/^\| | \|$/g, '').trim()),
+        );
     }
     const defaults = configSchema.parse({});
     const shown = (v: unknown) =>
@@ -179,7 +197,12 @@ describe('the admin listener and Redis keys', () => {
   it('takes a key prefix without spaces, from the environment or the file', () => {
     expect(loadConfig({ REDIS_KEY_PREFIX: 'acme-prod:' }).redisKeyPrefix).toBe('acme-prod:');
     expect(() => loadConfig({ REDIS_KEY_PREFIX: 'two words' })).toThrow(/REDIS_KEY_PREFIX/);
-    expect(loadConfig({}, { config: configFile({ redisKeyPrefix: 'file:', admin: { port: 9200 }, compression: { minBytes: 2048 } }) })).toMatchObject({
+    expect(
+      loadConfig(
+        {},
+        { config: configFile({ redisKeyPrefix: 'file:', admin: { port: 9200 }, compression: { minBytes: 2048 } }) },
+      ),
+    ).toMatchObject({
       redisKeyPrefix: 'file:',
       admin: { port: 9200, host: '127.0.0.1', readinessRefreshSeconds: 15 },
       compression: { minBytes: 2048, enabled: true },
@@ -189,15 +212,31 @@ describe('the admin listener and Redis keys', () => {
 
 describe('precedence: flags > environment > config file > defaults', () => {
   it('takes each source over the ones below it, setting by setting', () => {
-    const file = configFile({ port: 4100, host: '127.0.0.2', upstream: { retries: 4, connections: 3 }, graphiql: false });
+    const file = configFile({
+      port: 4100,
+      host: '127.0.0.2',
+      upstream: { retries: 4, connections: 3 },
+      graphiql: false,
+    });
     const fileOnly = loadConfig({ SITEGRAPH_CONFIG: file });
-    expect([fileOnly.port, fileOnly.host, fileOnly.upstream.retries, fileOnly.upstream.connections, fileOnly.graphiql]).toEqual([4100, '127.0.0.2', 4, 3, false]);
+    expect([
+      fileOnly.port,
+      fileOnly.host,
+      fileOnly.upstream.retries,
+      fileOnly.upstream.connections,
+      fileOnly.graphiql,
+    ]).toEqual([4100, '127.0.0.2', 4, 3, false]);
     // Defaults fill what the file leaves out, nested ones too.
     expect([fileOnly.upstream.headersTimeoutMs, fileOnly.limits.maxCost]).toEqual([10_000, 1_000]);
 
     const env = { SITEGRAPH_CONFIG: file, PORT: '4200', UPSTREAM_RETRIES: '1' };
     const withEnv = loadConfig(env);
-    expect([withEnv.port, withEnv.host, withEnv.upstream.retries, withEnv.upstream.connections]).toEqual([4200, '127.0.0.2', 1, 3]);
+    expect([withEnv.port, withEnv.host, withEnv.upstream.retries, withEnv.upstream.connections]).toEqual([
+      4200,
+      '127.0.0.2',
+      1,
+      3,
+    ]);
 
     const withFlags = loadConfig(env, { port: '4300', host: '::1' });
     expect([withFlags.port, withFlags.host, withFlags.upstream.retries]).toEqual([4300, '::1', 1]);
@@ -221,7 +260,10 @@ describe('the config file', () => {
 
   it('refuses unknown keys, top-level and nested, naming each', () => {
     fails({ prot: 4000 }, /unknown key "prot" \(did you mean "port"\?\)$/);
-    fails({ upstream: { retry: 1 }, limits: { maxCost: 5, depth: 3 } }, /unknown keys "upstream\.retry" \(did you mean "upstream\.retries"\?\), "limits\.depth" \(did you mean "limits\.maxDepth"\?\)$/);
+    fails(
+      { upstream: { retry: 1 }, limits: { maxCost: 5, depth: 3 } },
+      /unknown keys "upstream\.retry" \(did you mean "upstream\.retries"\?\), "limits\.depth" \(did you mean "limits\.maxDepth"\?\)$/,
+    );
     // Environment names are not keys: the file is shaped like the schema.
     fails({ PORT: 4000 }, /unknown key "PORT" \(did you mean "port"\?\)/);
   });
@@ -238,7 +280,12 @@ describe('the config file', () => {
     const section = doc.slice(doc.indexOf('## The configuration file'));
     const example = /```json\n([\s\S]*?)```/.exec(section)![1]!;
     const config = loadConfig({ SITEGRAPH_CONFIG: configFile(example) });
-    expect([config.port, config.limits.maxCost, config.cors.origins, config.introspection]).toEqual([8080, 500, ['https://app.example.org'], false]);
+    expect([config.port, config.limits.maxCost, config.cors.origins, config.introspection]).toEqual([
+      8080,
+      500,
+      ['https://app.example.org'],
+      false,
+    ]);
   });
 
   it('refuses what is not a JSON object, and a file it cannot read', () => {
@@ -261,7 +308,9 @@ describe('environment errors name the variable', () => {
   });
 
   it('never echoes a secret it refuses', () => {
-    expect(() => loadConfig({ SITEGRAPH_SERVICE_AUTH: 'hunter2-no-colon' })).toThrow(/SITEGRAPH_SERVICE_AUTH \(serviceAuth\): must be user:application-password/);
+    expect(() => loadConfig({ SITEGRAPH_SERVICE_AUTH: 'hunter2-no-colon' })).toThrow(
+      /SITEGRAPH_SERVICE_AUTH \(serviceAuth\): must be user:application-password/,
+    );
     try {
       loadConfig({ SITEGRAPH_SERVICE_AUTH: 'hunter2-no-colon' });
     } catch (err) {

@@ -10,10 +10,22 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
-import { KNOWN_SANDBOX_TWO_WAY, KNOWN_TWO_WAY, importCycles, importGraph, partOf, stronglyConnected, twoWayParts, type ImportGraph } from '../scripts/import-cycles.ts';
+import {
+  KNOWN_SANDBOX_TWO_WAY,
+  KNOWN_TWO_WAY,
+  importCycles,
+  importGraph,
+  partOf,
+  stronglyConnected,
+  twoWayParts,
+  type ImportGraph,
+} from '../scripts/import-cycles.ts';
 
 const runScript = (dir: string) =>
-  spawnSync(process.execPath, ['--import', 'tsx', 'scripts/import-cycles.ts', dir], { encoding: 'utf8', timeout: 60_000 });
+  spawnSync(process.execPath, ['--import', 'tsx', 'scripts/import-cycles.ts', dir], {
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
 
 describe('the import graph of src/ and of the sandbox (packages/sandbox/src/)', () => {
   const graph = importGraph('src');
@@ -30,7 +42,11 @@ describe('the import graph of src/ and of the sandbox (packages/sandbox/src/)', 
   it('has nothing under src/ import the sandbox statically (src/demo.ts loads it by a name held in a variable)', () => {
     const specifiers = [...readdirSync('src', { recursive: true, encoding: 'utf8' })]
       .filter((f) => f.endsWith('.ts'))
-      .flatMap((f) => ts.preProcessFile(readFileSync(join('src', f), 'utf8'), true, true).importedFiles.map((i) => `${f}: ${i.fileName}`));
+      .flatMap((f) =>
+        ts
+          .preProcessFile(readFileSync(join('src', f), 'utf8'), true, true)
+          .importedFiles.map((i) => `${f}: ${i.fileName}`),
+      );
     expect(specifiers.length).toBeGreaterThan(100);
     expect(specifiers.filter((s) => /sandbox/.test(s.split(': ')[1]!))).toEqual([]);
   });
@@ -40,10 +56,16 @@ describe('the import graph of src/ and of the sandbox (packages/sandbox/src/)', 
     for (const f of readdirSync('src', { recursive: true, encoding: 'utf8' }).filter((n) => n.endsWith('.ts'))) {
       const file = ts.createSourceFile(f, readFileSync(join('src', f), 'utf8'), ts.ScriptTarget.Latest, true);
       const visit = (node: ts.Node): void => {
-        if (ts.isAsExpression(node) && (node.type.kind === ts.SyntaxKind.UnknownKeyword || node.type.kind === ts.SyntaxKind.NeverKeyword)) {
+        if (
+          ts.isAsExpression(node) &&
+          (node.type.kind === ts.SyntaxKind.UnknownKeyword || node.type.kind === ts.SyntaxKind.NeverKeyword)
+        ) {
           // `as unknown` alone widens (allowed); through it to another type, or to never, is a cast.
           const through = node.type.kind === ts.SyntaxKind.NeverKeyword || ts.isAsExpression(node.parent);
-          if (through) casts.push(`src/${f}:${file.getLineAndCharacterOfPosition(node.getStart()).line + 1}: ${node.parent.getText().slice(0, 80)}`);
+          if (through)
+            casts.push(
+              `src/${f}:${file.getLineAndCharacterOfPosition(node.getStart()).line + 1}: ${node.parent.getText().slice(0, 80)}`,
+            );
         }
         ts.forEachChild(node, visit);
       };
@@ -60,9 +82,12 @@ describe('the import graph of src/ and of the sandbox (packages/sandbox/src/)', 
   });
 
   it('has the generated types import only model modules (and the context type)', () => {
-    expect(graph.get('src/generated/graphql.ts')?.toSorted()).toEqual(
-      ['src/context.ts', 'src/mapping/models.ts', 'src/mapping/platform-models.ts', 'src/mapping/site-models.ts'],
-    );
+    expect(graph.get('src/generated/graphql.ts')?.toSorted()).toEqual([
+      'src/context.ts',
+      'src/mapping/models.ts',
+      'src/mapping/platform-models.ts',
+      'src/mapping/site-models.ts',
+    ]);
     for (const model of ['src/mapping/models.ts', 'src/mapping/platform-models.ts', 'src/mapping/site-models.ts']) {
       expect(graph.get(model)?.filter((f) => !f.startsWith('src/mapping/') || !f.endsWith('models.ts'))).toEqual([]);
     }

@@ -6,7 +6,14 @@
 import { getIntrospectionQuery, getOperationAST, parse } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { loadConfig, parseConfig } from '../src/config.ts';
-import { operationCost, operationDepth, oversizedArgument, perOperation, resolveOperation, type SizeLimits } from '../src/limits.ts';
+import {
+  operationCost,
+  operationDepth,
+  oversizedArgument,
+  perOperation,
+  resolveOperation,
+  type SizeLimits,
+} from '../src/limits.ts';
 import { buildSchema } from '../src/schema.ts';
 
 const schema = buildSchema();
@@ -16,7 +23,8 @@ const resolved = (query: string, variables?: Record<string, unknown>) => {
   if (!r) throw new Error('variables did not coerce');
   return r;
 };
-const cost = (query: string, variables?: Record<string, unknown>) => operationCost(resolved(query, variables), { defaultPageSize: 10 });
+const cost = (query: string, variables?: Record<string, unknown>) =>
+  operationCost(resolved(query, variables), { defaultPageSize: 10 });
 const { limits } = parseConfig({});
 const sizes: SizeLimits = limits;
 
@@ -55,15 +63,21 @@ describe('operationCost', () => {
   it('counts nodes(ids:) one per ID, and node(id:) one', () => {
     const ids = Array.from({ length: 30 }, (_, i) => `V${i}`);
     expect(cost(`query($ids: [ID!]!) { nodes(ids: $ids) { id } }`, { ids })).toBe(30);
-    expect(cost(`query($ids: [ID!]!) { nodes(ids: $ids) { ... on Venue { events { nodes { title } } } } }`, { ids })).toBe(30 + 30);
+    expect(
+      cost(`query($ids: [ID!]!) { nodes(ids: $ids) { ... on Venue { events { nodes { title } } } } }`, { ids }),
+    ).toBe(30 + 30);
     expect(cost(`{ node(id: "x") { id } }`)).toBe(1);
   });
 
   it('charges introspection: the standard query passes, many __schema selections do not', () => {
-    const standard = cost(getIntrospectionQuery({ descriptions: true, inputValueDeprecation: true, schemaDescription: true }));
+    const standard = cost(
+      getIntrospectionQuery({ descriptions: true, inputValueDeprecation: true, schemaDescription: true }),
+    );
     expect(standard).toBe(272);
     expect(standard).toBeLessThanOrEqual(limits.maxCost);
-    expect(cost(`{ ${Array.from({ length: 50 }, (_, i) => `s${i}: __schema { queryType { name } }`).join(' ')} }`)).toBe(5000);
+    expect(
+      cost(`{ ${Array.from({ length: 50 }, (_, i) => `s${i}: __schema { queryType { name } }`).join(' ')} }`),
+    ).toBe(5000);
     expect(cost(`{ __typename }`)).toBe(0);
   });
 });
@@ -80,37 +94,94 @@ describe('oversizedArgument', () => {
   const check = (q: string, v?: Record<string, unknown>) => oversizedArgument(resolved(q, v), sizes);
 
   it('names the argument path inside where', () => {
-    expect(check(`query($s: String) { events(where: { search: $s }) { nodes { title } } }`, { s: 'x'.repeat(201) })).toMatchObject({ argument: 'where.search', limit: 'maxSearchLength', max: 200, actual: 201, field: 'events' });
-    expect(check(`query($s: String) { events(where: { search: $s }) { nodes { title } } }`, { s: 'x'.repeat(200) })).toBeNull();
+    expect(
+      check(`query($s: String) { events(where: { search: $s }) { nodes { title } } }`, { s: 'x'.repeat(201) }),
+    ).toMatchObject({ argument: 'where.search', limit: 'maxSearchLength', max: 200, actual: 201, field: 'events' });
+    expect(
+      check(`query($s: String) { events(where: { search: $s }) { nodes { title } } }`, { s: 'x'.repeat(200) }),
+    ).toBeNull();
   });
 
   it('caps every list of IDs, in any where or input, and nested fields name their parent type', () => {
     const ids = Array.from({ length: 101 }, (_, i) => i);
-    expect(check(`query($v: [Int!]) { venues { nodes { events(where: { organizerIds: $v }) { nodes { title } } } } }`, { v: ids })).toMatchObject({ argument: 'where.organizerIds', field: 'Venue.events', limit: 'maxListItems' });
-    expect(check(`query($v: [Int!]) { posts(where: { include: $v }) { nodes { title } } }`, { v: ids })).toMatchObject({ argument: 'where.include' });
+    expect(
+      check(`query($v: [Int!]) { venues { nodes { events(where: { organizerIds: $v }) { nodes { title } } } } }`, {
+        v: ids,
+      }),
+    ).toMatchObject({ argument: 'where.organizerIds', field: 'Venue.events', limit: 'maxListItems' });
+    expect(check(`query($v: [Int!]) { posts(where: { include: $v }) { nodes { title } } }`, { v: ids })).toMatchObject({
+      argument: 'where.include',
+    });
   });
 
   it('checks slugs, URLs, page sizes and other query strings', () => {
-    expect(check(`{ events(where: { tagSlugs: ["${'s'.repeat(201)}"] }) { nodes { title } } }`)).toMatchObject({ argument: 'where.tagSlugs', limit: 'maxSlugLength' });
-    expect(check(`{ oembed(url: "${'u'.repeat(2049)}") { title } }`)).toMatchObject({ argument: 'url', limit: 'maxUrlLength' });
-    expect(check(`{ events(last: 501) { nodes { title } } }`)).toMatchObject({ argument: 'last', limit: 'maxPageSize', max: 500 });
-    expect(check(`{ namespace(name: "${'n'.repeat(1001)}") { name } }`)).toMatchObject({ argument: 'name', limit: 'maxArgumentLength' });
+    expect(check(`{ events(where: { tagSlugs: ["${'s'.repeat(201)}"] }) { nodes { title } } }`)).toMatchObject({
+      argument: 'where.tagSlugs',
+      limit: 'maxSlugLength',
+    });
+    expect(check(`{ oembed(url: "${'u'.repeat(2049)}") { title } }`)).toMatchObject({
+      argument: 'url',
+      limit: 'maxUrlLength',
+    });
+    expect(check(`{ events(last: 501) { nodes { title } } }`)).toMatchObject({
+      argument: 'last',
+      limit: 'maxPageSize',
+      max: 500,
+    });
+    expect(check(`{ namespace(name: "${'n'.repeat(1001)}") { name } }`)).toMatchObject({
+      argument: 'name',
+      limit: 'maxArgumentLength',
+    });
   });
 
   it('leaves long text in mutation inputs to the request-size limit', () => {
     const q = `mutation($i: EventInput!) { createEvent(input: $i) { event { id } } }`;
-    expect(check(q, { i: { title: 'T', description: 'd'.repeat(50_000), startDate: '2030-01-01T10:00:00Z', endDate: '2030-01-01T11:00:00Z' } })).toBeNull();
+    expect(
+      check(q, {
+        i: {
+          title: 'T',
+          description: 'd'.repeat(50_000),
+          startDate: '2030-01-01T10:00:00Z',
+          endDate: '2030-01-01T11:00:00Z',
+        },
+      }),
+    ).toBeNull();
   });
 });
 
 describe('configuration of the limits', () => {
   it('has documented defaults', () => {
-    expect(limits).toMatchObject({ maxCost: 1000, maxDepth: 15, maxAliases: 50, maxListItems: 100, maxSearchLength: 200, maxSlugLength: 200, maxUrlLength: 2048, maxArgumentLength: 1000, maxPageSize: 500 });
+    expect(limits).toMatchObject({
+      maxCost: 1000,
+      maxDepth: 15,
+      maxAliases: 50,
+      maxListItems: 100,
+      maxSearchLength: 200,
+      maxSlugLength: 200,
+      maxUrlLength: 2048,
+      maxArgumentLength: 1000,
+      maxPageSize: 500,
+    });
   });
 
   it('reads each limit from the environment, and INTROSPECTION=0 turns introspection off', () => {
-    const c = loadConfig({ MAX_LIST_ITEMS: '20', MAX_SEARCH_LENGTH: '50', MAX_SLUG_LENGTH: '60', MAX_URL_LENGTH: '500', MAX_ARGUMENT_LENGTH: '300', MAX_QUERY_COST: '99', INTROSPECTION: '0' });
-    expect(c.limits).toMatchObject({ maxListItems: 20, maxSearchLength: 50, maxSlugLength: 60, maxUrlLength: 500, maxArgumentLength: 300, maxCost: 99 });
+    const c = loadConfig({
+      MAX_LIST_ITEMS: '20',
+      MAX_SEARCH_LENGTH: '50',
+      MAX_SLUG_LENGTH: '60',
+      MAX_URL_LENGTH: '500',
+      MAX_ARGUMENT_LENGTH: '300',
+      MAX_QUERY_COST: '99',
+      INTROSPECTION: '0',
+    });
+    expect(c.limits).toMatchObject({
+      maxListItems: 20,
+      maxSearchLength: 50,
+      maxSlugLength: 60,
+      maxUrlLength: 500,
+      maxArgumentLength: 300,
+      maxCost: 99,
+    });
     expect(c.introspection).toBe(false);
   });
 });

@@ -22,7 +22,12 @@ const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const NPX = process.platform === 'win32' ? 'npx.cmd' : 'npx';
 
 function run(cmd: string, args: string[], cwd: string, timeout: number): string {
-  const r = spawnSync(cmd, args, { cwd, encoding: 'utf8', timeout, env: { ...process.env, npm_config_update_notifier: 'false' } });
+  const r = spawnSync(cmd, args, {
+    cwd,
+    encoding: 'utf8',
+    timeout,
+    env: { ...process.env, npm_config_update_notifier: 'false' },
+  });
   if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} (${r.status ?? r.signal}):\n${r.stdout}\n${r.stderr}`);
   return r.stdout;
 }
@@ -35,7 +40,9 @@ beforeAll(async () => {
   // CI built dist/ already (`npm run build`); pack it as it is (--ignore-scripts: no second compile).
   if (!existsSync(join(ROOT, 'dist/main.js'))) run(NPM, ['run', 'compile'], ROOT, 120_000);
   dir = mkdtempSync(join(tmpdir(), 'sitegraph-package-'));
-  const packed = JSON.parse(run(NPM, ['pack', '--ignore-scripts', '--json', '--pack-destination', dir], ROOT, 60_000)) as {
+  const packed = JSON.parse(
+    run(NPM, ['pack', '--ignore-scripts', '--json', '--pack-destination', dir], ROOT, 60_000),
+  ) as {
     filename: string;
     files: { path: string }[];
   }[];
@@ -61,7 +68,10 @@ function installed(modules: string): { at: string; name: string; version: string
     for (const folder of folders) {
       const at = join(modules, folder);
       if (!existsSync(join(at, 'package.json'))) continue;
-      out.push({ at, ...(JSON.parse(readFileSync(join(at, 'package.json'), 'utf8')) as { name: string; version: string }) });
+      out.push({
+        at,
+        ...(JSON.parse(readFileSync(join(at, 'package.json'), 'utf8')) as { name: string; version: string }),
+      });
       out.push(...installed(join(at, 'node_modules')));
     }
   }
@@ -83,7 +93,10 @@ function satisfies(version: Version, range: string): boolean {
     const hyphen = /^(\S+)\s+-\s+(\S+)$/.exec(text);
     const comparators = hyphen ? [`>=${hyphen[1]}`, `<=${hyphen[2]}`] : text.split(/\s+/);
     return comparators.every((c) => {
-      const m = /^(>=|<=|>|<|=|\^|~>?|)v?(\d+|[xX*])(?:\.(\d+|[xX*]))?(?:\.(\d+|[xX*]))?(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?$/.exec(c);
+      const m =
+        /^(>=|<=|>|<|=|\^|~>?|)v?(\d+|[xX*])(?:\.(\d+|[xX*]))?(?:\.(\d+|[xX*]))?(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?$/.exec(
+          c,
+        );
       if (!m) throw new Error(`cannot read the range ${JSON.stringify(range)} (${c})`);
       const op = m[1]!;
       const part = [m[2], m[3], m[4]].map((p) => (p === undefined || /[xX*]/.test(p) ? undefined : Number(p)));
@@ -91,7 +104,8 @@ function satisfies(version: Version, range: string): boolean {
       const [maj, min, pat] = part as [number, number | undefined, number | undefined];
       const low: Version = [maj, min ?? 0, pat ?? 0];
       // The first version past the given parts (1.2 -> 1.3.0, 1 -> 2.0.0, 1.2.3 -> 1.2.4).
-      const next: Version = min === undefined ? [maj + 1, 0, 0] : pat === undefined ? [maj, min + 1, 0] : [maj, min, pat + 1];
+      const next: Version =
+        min === undefined ? [maj + 1, 0, 0] : pat === undefined ? [maj, min + 1, 0] : [maj, min, pat + 1];
       const v = version;
       switch (op) {
         case '>=':
@@ -103,7 +117,12 @@ function satisfies(version: Version, range: string): boolean {
         case '<=':
           return cmp(v, next) < 0;
         case '^': {
-          const upper: Version = maj > 0 || min === undefined ? [maj + 1, 0, 0] : min > 0 || pat === undefined ? [0, min + 1, 0] : [0, 0, pat + 1];
+          const upper: Version =
+            maj > 0 || min === undefined
+              ? [maj + 1, 0, 0]
+              : min > 0 || pat === undefined
+                ? [0, min + 1, 0]
+                : [0, 0, pat + 1];
           return cmp(v, low) >= 0 && cmp(v, upper) < 0;
         }
         case '~':
@@ -162,7 +181,9 @@ describe('the npm package', () => {
     expect(files).toContain('dist/main.js');
     expect(files).toContain('schema/base.graphql');
     expect(files).toContain('package.json');
-    expect(files.filter((f) => f.startsWith('src/') || f.startsWith('test/') || f.startsWith('dist/sandbox/'))).toEqual([]);
+    expect(files.filter((f) => f.startsWith('src/') || f.startsWith('test/') || f.startsWith('dist/sandbox/'))).toEqual(
+      [],
+    );
   });
 
   it('installs with no dev dependency: no tsx, no sandbox, no native addon', () => {
@@ -170,12 +191,14 @@ describe('the npm package', () => {
     expect(modules).toContain('sitegraph');
     // Nowhere in the tree, nested folders included: the production dependencies bring none of them.
     const names = new Set(installed(join(dir, 'app/node_modules')).map((p) => p.name));
-    for (const dev of ['tsx', 'better-sqlite3', 'typescript', 'esbuild', '@sitegraph/sandbox']) expect(names.has(dev), dev).toBe(false);
+    for (const dev of ['tsx', 'better-sqlite3', 'typescript', 'esbuild', '@sitegraph/sandbox'])
+      expect(names.has(dev), dev).toBe(false);
   });
 
   it('installs nothing whose engines.node refuses the oldest Node the package supports (a Node 20)', () => {
     // The package's floor is the highest its dependencies ask within Node 20 (undici 7: 20.18.1).
-    const ours = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { engines: { node: string } }).engines.node;
+    const ours = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { engines: { node: string } }).engines
+      .node;
     const floor = /^>=(\d+)\.(\d+)\.(\d+)$/.exec(ours);
     expect(floor, `engines.node ${ours}`).not.toBeNull();
     const oldest = floor!.slice(1).map(Number) as Version;
@@ -196,9 +219,34 @@ describe('the npm package', () => {
     const node20: Version = [20, 0, 0];
     expect(satisfies([20, 18, 1], '^18.19.0 || >=20.6.0')).toBe(true);
     expect(satisfies([20, 18, 0], '>=20.18.1')).toBe(false);
-    for (const yes of ['>=20', '>= 16.0.0', '^20.0.0', '20 || >=22', '^12.22.0 || ^14.16.0 || ^16.0.0 || >=17.0.0', '*', '', '>=14.16', '20.x', '18 - 20', '~20', '<21', '>19.9'])
+    for (const yes of [
+      '>=20',
+      '>= 16.0.0',
+      '^20.0.0',
+      '20 || >=22',
+      '^12.22.0 || ^14.16.0 || ^16.0.0 || >=17.0.0',
+      '*',
+      '',
+      '>=14.16',
+      '20.x',
+      '18 - 20',
+      '~20',
+      '<21',
+      '>19.9',
+    ])
       expect(satisfies(node20, yes), yes).toBe(true);
-    for (const no of ['>=22', '>=22.15.0', '>=20.11', '^18.18.0 || >=21.1.0', '20.1.x', '<20', '>20', '^21', '~20.1', '21 - 23'])
+    for (const no of [
+      '>=22',
+      '>=22.15.0',
+      '>=20.11',
+      '^18.18.0 || >=21.1.0',
+      '20.1.x',
+      '<20',
+      '>20',
+      '^21',
+      '~20.1',
+      '21 - 23',
+    ])
       expect(satisfies(node20, no), no).toBe(false);
     expect(() => satisfies(node20, 'node >= 12')).toThrow(/cannot read/);
   });

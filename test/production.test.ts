@@ -10,8 +10,14 @@ import { ROOT } from './helpers/cli.ts';
 
 function nodeEnvSeen(env: Record<string, string>): string {
   // What graphql-js itself decided: in production its instanceOf is a bare `instanceof`.
-  const script = "import './src/production.ts'; const { instanceOf } = await import('graphql/jsutils/instanceOf.js'); console.log(process.env.NODE_ENV, instanceOf.toString().length < 100 ? 'bare' : 'checked');";
-  return execFileSync(process.execPath, ['--import', 'tsx/esm', '--input-type=module', '-e', script], { cwd: ROOT, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env } }).toString().trim();
+  const script =
+    "import './src/production.ts'; const { instanceOf } = await import('graphql/jsutils/instanceOf.js'); console.log(process.env.NODE_ENV, instanceOf.toString().length < 100 ? 'bare' : 'checked');";
+  return execFileSync(process.execPath, ['--import', 'tsx/esm', '--input-type=module', '-e', script], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+  })
+    .toString()
+    .trim();
 }
 
 describe('NODE_ENV', () => {

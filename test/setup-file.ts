@@ -11,7 +11,14 @@
  * the same over the whole run's files.
  */
 import { afterAll, expect } from 'vitest';
-import { currentTestFile, describeUndeclared, readUndeclared, routeLogPrefix, undeclaredIn, uniqueCalls } from './helpers/route-log.ts';
+import {
+  currentTestFile,
+  describeUndeclared,
+  readUndeclared,
+  routeLogPrefix,
+  undeclaredIn,
+  uniqueCalls,
+} from './helpers/route-log.ts';
 import { startedSandboxes } from './helpers/sandbox.ts';
 
 process.env.SITEGRAPH_TEST_FILE = expect.getState().testPath ?? '';
@@ -22,6 +29,8 @@ afterAll(() => {
     ...readUndeclared(routeLogPrefix()),
   ]);
   if (undeclared.length) {
-    throw new Error(`the gateway sent arguments routes do not declare (the site drops them silently):\n${describeUndeclared(undeclared)}`);
+    throw new Error(
+      `the gateway sent arguments routes do not declare (the site drops them silently):\n${describeUndeclared(undeclared)}`,
+    );
   }
 });

@@ -65,9 +65,24 @@ export async function sampleInstance(
   traffic: { ops: number; errors: number },
 ): Promise<Sample> {
   const base: Sample = {
-    minute, at: Date.now(), gen: g.gen, pid: g.pid ?? null,
-    rssMiB: null, heapMiB: null, loopP99Ms: null, fds: null, procFds: null, handles: null, subscriptions: null, subscriptionsExpected: expected,
-    httpConnections: null, abortListeners: null, cacheUpstream: null, cacheResponse: null, cpuPercent: null, ...traffic,
+    minute,
+    at: Date.now(),
+    gen: g.gen,
+    pid: g.pid ?? null,
+    rssMiB: null,
+    heapMiB: null,
+    loopP99Ms: null,
+    fds: null,
+    procFds: null,
+    handles: null,
+    subscriptions: null,
+    subscriptionsExpected: expected,
+    httpConnections: null,
+    abortListeners: null,
+    cacheUpstream: null,
+    cacheResponse: null,
+    cpuPercent: null,
+    ...traffic,
   };
   if (!g.running) return base;
   base.procFds = procFds(g.pid);
@@ -111,7 +126,9 @@ export interface Trend {
 
 /** The least-squares line through (minute, value); null with fewer than 3 points. */
 export function trend(points: { minute: number; value: number | null }[]): Trend | null {
-  const pts = points.filter((p): p is { minute: number; value: number } => p.value !== null && Number.isFinite(p.value));
+  const pts = points.filter(
+    (p): p is { minute: number; value: number } => p.value !== null && Number.isFinite(p.value),
+  );
   if (pts.length < 3) return null;
   const n = pts.length;
   const mx = pts.reduce((s, p) => s + p.minute, 0) / n;
@@ -123,5 +140,13 @@ export function trend(points: { minute: number; value: number | null }[]): Trend
   const to = pts[n - 1]!.minute;
   const fittedStart = my + slope * (from - mx);
   const fittedEnd = my + slope * (to - mx);
-  return { n, fromMinute: from, toMinute: to, slopePerMinute: slope, fittedStart, fittedEnd, growthPercent: (100 * (fittedEnd - fittedStart)) / fittedStart };
+  return {
+    n,
+    fromMinute: from,
+    toMinute: to,
+    slopePerMinute: slope,
+    fittedStart,
+    fittedEnd,
+    growthPercent: (100 * (fittedEnd - fittedStart)) / fittedStart,
+  };
 }

@@ -118,7 +118,8 @@ export async function startSandbox(logFile: string, env: Record<string, string>)
       if (!root || !/automation connectors:/.test(buf)) return;
       done = true;
       const users: Record<string, string> = {};
-      for (const m of buf.matchAll(/^ {2}(admin|editor|author|contributor|subscriber) +\S+ +(.+)$/gm)) users[m[1]!] = m[2]!.trim();
+      for (const m of buf.matchAll(/^ {2}(admin|editor|author|contributor|subscriber) +\S+ +(.+)$/gm))
+        users[m[1]!] = m[2]!.trim();
       const url = new URL(root[1]!);
       resolve({
         url: root[1]!,
@@ -161,7 +162,13 @@ export function redisServer(dir: string, port: number): RedisProcess {
   const waitReady = async (ms: number) => {
     const until = Date.now() + ms;
     for (;;) {
-      const c = new Redis({ port, host: '127.0.0.1', lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+      const c = new Redis({
+        port,
+        host: '127.0.0.1',
+        lazyConnect: true,
+        maxRetriesPerRequest: 0,
+        retryStrategy: () => null,
+      });
       c.on('error', () => {});
       try {
         await c.connect();
@@ -170,7 +177,8 @@ export function redisServer(dir: string, port: number): RedisProcess {
         return;
       } catch (err) {
         c.disconnect();
-        if (Date.now() > until) throw new Error(`redis-server did not answer on port ${port}: ${(err as Error).message}`);
+        if (Date.now() > until)
+          throw new Error(`redis-server did not answer on port ${port}: ${(err as Error).message}`);
         await sleep(50);
       }
     }
@@ -181,12 +189,31 @@ export function redisServer(dir: string, port: number): RedisProcess {
     pid: () => proc?.pid,
     async start() {
       const p = track(
-        spawn(bin, ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no', '--protected-mode', 'yes'], {
-          stdio: 'ignore',
-        }),
+        spawn(
+          bin,
+          [
+            '--port',
+            String(port),
+            '--bind',
+            '127.0.0.1',
+            '--dir',
+            dir,
+            '--save',
+            '',
+            '--appendonly',
+            'no',
+            '--protected-mode',
+            'yes',
+          ],
+          {
+            stdio: 'ignore',
+          },
+        ),
       );
       proc = p;
-      const failed = new Promise<never>((_, reject) => p.once('error', (e) => reject(new Error(`cannot start ${bin} (apt-get install redis-server): ${e.message}`))));
+      const failed = new Promise<never>((_, reject) =>
+        p.once('error', (e) => reject(new Error(`cannot start ${bin} (apt-get install redis-server): ${e.message}`))),
+      );
       await Promise.race([waitReady(10_000), failed]);
     },
     async kill() {
@@ -255,7 +282,14 @@ export class GatewayProcess {
     this.stopping = false;
     const proc = track(
       spawn(process.execPath, ['dist/main.js'], {
-        env: { ...process.env, ...this.env, HOST: '127.0.0.1', PORT: String(this.port), ADMIN_HOST: '127.0.0.1', ADMIN_PORT: String(this.adminPort) },
+        env: {
+          ...process.env,
+          ...this.env,
+          HOST: '127.0.0.1',
+          PORT: String(this.port),
+          ADMIN_HOST: '127.0.0.1',
+          ADMIN_PORT: String(this.adminPort),
+        },
         stdio: ['ignore', 'pipe', 'pipe'],
       }),
     );
@@ -264,7 +298,10 @@ export class GatewayProcess {
     const gen = this.gen;
     let banner = '';
     const started = new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`gateway ${this.name} did not start in 60 s:\n${banner.slice(-4000)}`)), 60_000);
+      const timer = setTimeout(
+        () => reject(new Error(`gateway ${this.name} did not start in 60 s:\n${banner.slice(-4000)}`)),
+        60_000,
+      );
       const onData = (d: Buffer) => {
         banner += String(d);
         const m = /sitegraph GraphQL: (http:\/\/\S+\/graphql)[\s\S]*?sitegraph admin: (http:\/\/[^\s"]+)/.exec(banner);
@@ -288,10 +325,12 @@ export class GatewayProcess {
     // Anything on stderr is an error (the logger writes JSON to stdout).
     proc.stderr!.on('data', (d: Buffer) => {
       this.log.write(d);
-      for (const line of String(d).split('\n')) if (line.trim()) this.note(this.errors, `(stderr) ${line.slice(0, 120)}`, line);
+      for (const line of String(d).split('\n'))
+        if (line.trim()) this.note(this.errors, `(stderr) ${line.slice(0, 120)}`, line);
     });
     proc.once('exit', (code, signal) => {
-      if (!this.stopping) this.crashes.push(`life ${gen} exited unasked (${code ?? signal}) at ${new Date().toISOString()}`);
+      if (!this.stopping)
+        this.crashes.push(`life ${gen} exited unasked (${code ?? signal}) at ${new Date().toISOString()}`);
     });
     await started;
     this.upAt[gen - 1] = Date.now();

@@ -71,13 +71,21 @@ export class Subscribers {
   private readonly open = new Set<Open>();
   private stopped = false;
   private readonly churning = new Set<() => void>();
-  readonly churn: ChurnStats = { opened: 0, connected: 0, droppedPolitely: 0, droppedAbruptly: 0, endedByServer: {}, failedToOpen: {} };
+  readonly churn: ChurnStats = {
+    opened: 0,
+    connected: 0,
+    droppedPolitely: 0,
+    droppedAbruptly: 0,
+    endedByServer: {},
+    failedToOpen: {},
+  };
   /** Ends seen while an instance was being restarted (excused), by instance. */
   readonly endedAtRestart: Record<string, number> = {};
 
   /** graphql-sse's requests go through an agent of their own, closed at the end, so no idle socket of the driver's stays open. */
   private readonly agent = new Agent({ connections: 64 });
-  private readonly fetchFn = (input: string | URL, init?: Parameters<typeof undiciFetch>[1]) => undiciFetch(input, { ...init, dispatcher: this.agent });
+  private readonly fetchFn = (input: string | URL, init?: Parameters<typeof undiciFetch>[1]) =>
+    undiciFetch(input, { ...init, dispatcher: this.agent });
 
   constructor(
     private readonly targets: SubTarget[],
@@ -95,8 +103,21 @@ export class Subscribers {
 
   startWatchers(): void {
     for (const target of this.targets) {
-      for (const [transport, auth] of [['sse', undefined], ['ws', this.editor]] as const) {
-        const w: Watcher = { name: `${target.name}-${transport}-${auth ? 'editor' : 'anonymous'}`, target, transport, auth, intervals: [], arrivals: new Map(), probeDeliveries: [], endings: new Map(), stop: null };
+      for (const [transport, auth] of [
+        ['sse', undefined],
+        ['ws', this.editor],
+      ] as const) {
+        const w: Watcher = {
+          name: `${target.name}-${transport}-${auth ? 'editor' : 'anonymous'}`,
+          target,
+          transport,
+          auth,
+          intervals: [],
+          arrivals: new Map(),
+          probeDeliveries: [],
+          endings: new Map(),
+          stop: null,
+        };
         this.watchers.push(w);
         void this.watch(w);
       }
@@ -127,7 +148,8 @@ export class Subscribers {
           const title = change?.event?.title;
           const at = Date.now();
           if (typeof title === 'string' && !w.arrivals.has(title)) w.arrivals.set(title, at);
-          if (this.probeIds.has(change?.databaseId)) w.probeDeliveries.push({ id: change.databaseId, title: typeof title === 'string' ? title : null, at });
+          if (this.probeIds.has(change?.databaseId))
+            w.probeDeliveries.push({ id: change.databaseId, title: typeof title === 'string' ? title : null, at });
         };
         const connected = () => {
           if (entry.connected) return;
@@ -314,7 +336,15 @@ export class Subscribers {
 }
 
 function describe(e: unknown): string {
-  if (Array.isArray(e)) return e.map((x) => (x as { extensions?: { code?: string }; message?: string }).extensions?.code ?? (x as { message?: string }).message ?? String(x)).join(', ');
+  if (Array.isArray(e))
+    return e
+      .map(
+        (x) =>
+          (x as { extensions?: { code?: string }; message?: string }).extensions?.code ??
+          (x as { message?: string }).message ??
+          String(x),
+      )
+      .join(', ');
   if (e instanceof Error) return `${(e as NodeJS.ErrnoException).code ?? e.name}`;
   if (e && typeof e === 'object' && 'code' in e) return `close ${(e as { code: number }).code}`;
   return String(e).slice(0, 80);

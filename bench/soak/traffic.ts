@@ -49,17 +49,42 @@ export interface Outcome {
 
 /** The gateway's codes for a failure of the site (src/errors.ts), relayed. */
 const UPSTREAM = new Set([
-  'UPSTREAM_TIMEOUT', 'UPSTREAM_UNAVAILABLE', 'UPSTREAM_ERROR', 'UPSTREAM_BAD_RESPONSE', 'NAMESPACE_UNAVAILABLE',
-  'REQUEST_BUDGET_EXCEEDED', 'OUTCOME_UNKNOWN', 'WRITE_NOT_APPLIED',
+  'UPSTREAM_TIMEOUT',
+  'UPSTREAM_UNAVAILABLE',
+  'UPSTREAM_ERROR',
+  'UPSTREAM_BAD_RESPONSE',
+  'NAMESPACE_UNAVAILABLE',
+  'REQUEST_BUDGET_EXCEEDED',
+  'OUTCOME_UNKNOWN',
+  'WRITE_NOT_APPLIED',
 ]);
 /** Documented refusals: the request's own fault, or a limit. */
 const REFUSED = new Set([
-  'BAD_USER_INPUT', 'BAD_REQUEST', 'GRAPHQL_PARSE_FAILED', 'GRAPHQL_VALIDATION_FAILED', 'UNAUTHENTICATED', 'FORBIDDEN',
-  'NOT_FOUND', 'GONE', 'CONFLICT', 'WRITE_LOCK_TIMEOUT', 'OPERATION_NOT_SUPPORTED', 'SUBSCRIPTION_LIMIT', 'PERSISTED_QUERY_NOT_FOUND',
+  'BAD_USER_INPUT',
+  'BAD_REQUEST',
+  'GRAPHQL_PARSE_FAILED',
+  'GRAPHQL_VALIDATION_FAILED',
+  'UNAUTHENTICATED',
+  'FORBIDDEN',
+  'NOT_FOUND',
+  'GONE',
+  'CONFLICT',
+  'WRITE_LOCK_TIMEOUT',
+  'OPERATION_NOT_SUPPORTED',
+  'SUBSCRIPTION_LIMIT',
+  'PERSISTED_QUERY_NOT_FOUND',
 ]);
 /** A write answered with only these codes is reported as not written, safe to send again (docs/writes.md "Write outcomes"). */
 const FAILED = new Set([
-  'BAD_USER_INPUT', 'UNAUTHENTICATED', 'FORBIDDEN', 'NOT_FOUND', 'GONE', 'CONFLICT', 'NOT_EXECUTED', 'UPSTREAM_UNAVAILABLE', 'UPSTREAM_ERROR',
+  'BAD_USER_INPUT',
+  'UNAUTHENTICATED',
+  'FORBIDDEN',
+  'NOT_FOUND',
+  'GONE',
+  'CONFLICT',
+  'NOT_EXECUTED',
+  'UPSTREAM_UNAVAILABLE',
+  'UPSTREAM_ERROR',
   'WRITE_LOCK_TIMEOUT',
 ]);
 
@@ -74,7 +99,8 @@ export function classify(status: number, json: any): { klass: Klass; codes: stri
   if (codes.some((c) => !UPSTREAM.has(c) && !REFUSED.has(c))) return { klass: 'gateway', codes, note };
   if (status >= 500 && !upstream) return { klass: 'gateway', codes: codes.length ? codes : [`HTTP ${status}`], note };
   if (upstream) return { klass: 'upstream', codes, note };
-  if (codes.length || status >= 400) return { klass: 'refused', codes: codes.length ? codes : [`HTTP ${status}`], note };
+  if (codes.length || status >= 400)
+    return { klass: 'refused', codes: codes.length ? codes : [`HTTP ${status}`], note };
   return { klass: 'ok', codes };
 }
 
@@ -109,7 +135,8 @@ export function docQueries(): { name: string; query: string }[] {
         continue;
       }
       for (const def of doc.definitions) {
-        if (def.kind === 'OperationDefinition' && def.operation === 'query') out.push({ name: `${page} block ${i + 1}`, query: print(def) });
+        if (def.kind === 'OperationDefinition' && def.operation === 'query')
+          out.push({ name: `${page} block ${i + 1}`, query: print(def) });
       }
     }
   }
@@ -117,13 +144,16 @@ export function docQueries(): { name: string; query: string }[] {
 }
 
 /** A signed-in front end: drafts and published events (calendar-core's several statuses). */
-const EDITOR_QUERY = '{ events(first: 10, where: { status: [DRAFT, PUBLISH] }) { nodes { databaseId title status startDate } } }';
+const EDITOR_QUERY =
+  '{ events(first: 10, where: { status: [DRAFT, PUBLISH] }) { nodes { databaseId title status startDate } } }';
 
 const PULL: Record<'events' | 'venues' | 'organizers', string> = {
   events:
     'query SoakPullEvents($after: String) { events(first: 100, after: $after) { pageInfo { hasNextPage endCursor } nodes { databaseId title startDate venues { title } organizers { title } } } }',
-  venues: 'query SoakPullVenues($after: String) { venues(first: 100, after: $after) { pageInfo { hasNextPage endCursor } nodes { databaseId title city } } }',
-  organizers: 'query SoakPullOrganizers($after: String) { organizers(first: 100, after: $after) { pageInfo { hasNextPage endCursor } nodes { databaseId title email } } }',
+  venues:
+    'query SoakPullVenues($after: String) { venues(first: 100, after: $after) { pageInfo { hasNextPage endCursor } nodes { databaseId title city } } }',
+  organizers:
+    'query SoakPullOrganizers($after: String) { organizers(first: 100, after: $after) { pageInfo { hasNextPage endCursor } nodes { databaseId title email } } }',
 };
 
 // ---------------------------------------------------------------- the writes
@@ -131,7 +161,11 @@ const PULL: Record<'events' | 'venues' | 'organizers', string> = {
 export type ObjType = 'event' | 'venue' | 'organizer';
 const TYPES: ObjType[] = ['event', 'venue', 'organizer'];
 /** The two fields each kind of object is updated on (one per instance in a concurrent pair), and their values at creation. */
-const FIELDS: Record<ObjType, [string, string]> = { event: ['cost', 'website'], venue: ['city', 'phone'], organizer: ['phone', 'email'] };
+const FIELDS: Record<ObjType, [string, string]> = {
+  event: ['cost', 'website'],
+  venue: ['city', 'phone'],
+  organizer: ['phone', 'email'],
+};
 const INITIAL: Record<ObjType, Record<string, string>> = {
   event: { cost: '1', website: '' },
   venue: { city: 'Soakville', phone: '' },
@@ -253,22 +287,63 @@ export class Driver {
         const qs = new URLSearchParams({ query: payload.query });
         if (payload.variables) qs.set('variables', JSON.stringify(payload.variables));
         // Apollo's CSRF prevention takes a GET only with a header a plain cross-site form cannot send.
-        res = await t.pool.request({ method: 'GET', path: `/graphql?${qs}`, headers: { ...headers, accept: 'application/json', 'apollo-require-preflight': 'true' }, headersTimeout: 60_000, bodyTimeout: 60_000 });
+        res = await t.pool.request({
+          method: 'GET',
+          path: `/graphql?${qs}`,
+          headers: { ...headers, accept: 'application/json', 'apollo-require-preflight': 'true' },
+          headersTimeout: 60_000,
+          bodyTimeout: 60_000,
+        });
       } else {
         headers['content-type'] = opts.contentType ?? 'application/json';
         const body = typeof payload === 'string' ? payload : JSON.stringify(payload);
-        res = await t.pool.request({ method: 'POST', path: '/graphql', headers, body, headersTimeout: 60_000, bodyTimeout: 60_000 });
+        res = await t.pool.request({
+          method: 'POST',
+          path: '/graphql',
+          headers,
+          body,
+          headersTimeout: 60_000,
+          bodyTimeout: 60_000,
+        });
       }
       status = res.statusCode;
       const buf = Buffer.from(await res.body.arrayBuffer());
       json = parseJson(decode(buf, res.headers['content-encoding']));
     } catch (err) {
-      return { o: this.record({ kind, detail, target: t.name, gen, start, end: Date.now(), status, codes: [transportCode(err)], klass: 'dropped', note: (err as Error).message?.slice(0, 160) }), json: null };
+      return {
+        o: this.record({
+          kind,
+          detail,
+          target: t.name,
+          gen,
+          start,
+          end: Date.now(),
+          status,
+          codes: [transportCode(err)],
+          klass: 'dropped',
+          note: (err as Error).message?.slice(0, 160),
+        }),
+        json: null,
+      };
     } finally {
       this.inFlight--;
     }
     const c = classify(status, json);
-    return { o: this.record({ kind, detail, target: t.name, gen, start, end: Date.now(), status, codes: c.codes, klass: c.klass, ...(c.note ? { note: c.note } : {}) }), json };
+    return {
+      o: this.record({
+        kind,
+        detail,
+        target: t.name,
+        gen,
+        start,
+        end: Date.now(),
+        status,
+        codes: c.codes,
+        klass: c.klass,
+        ...(c.note ? { note: c.note } : {}),
+      }),
+      json,
+    };
   }
 
   /** One operation of the steady stream, chosen by weight. */
@@ -307,7 +382,13 @@ export class Driver {
     const t = this.pick();
     if (!t) return;
     const q = Math.random() < 0.2 ? { name: 'drafts and published', query: EDITOR_QUERY } : this.readQuery();
-    await this.graphql(t, 'read signed in', q.name, { query: q.query }, { auth: this.auth.editor, gzip: Math.random() < 0.33 });
+    await this.graphql(
+      t,
+      'read signed in',
+      q.name,
+      { query: q.query },
+      { auth: this.auth.editor, gzip: Math.random() < 0.33 },
+    );
   }
 
   /** A paged connection pulled to its end, page after page, through one instance. */
@@ -317,7 +398,13 @@ export class Driver {
     let after: string | null = null;
     let pages = 0;
     for (;;) {
-      const { o, json } = await this.graphql(t, 'bulk pull page', what, { query: PULL[what], variables: { after } }, signedIn ? { auth: this.auth.editor } : {});
+      const { o, json } = await this.graphql(
+        t,
+        'bulk pull page',
+        what,
+        { query: PULL[what], variables: { after } },
+        signedIn ? { auth: this.auth.editor } : {},
+      );
       if (o.klass !== 'ok') return pages;
       const conn = json.data[what];
       pages++;
@@ -330,7 +417,8 @@ export class Driver {
 
   async write(): Promise<void> {
     const r = Math.random();
-    if (r < 0.25 || TYPES.some((ty) => this.held[ty].length === 0)) return void (await this.create(TYPES[Math.floor(Math.random() * 3)]!));
+    if (r < 0.25 || TYPES.some((ty) => this.held[ty].length === 0))
+      return void (await this.create(TYPES[Math.floor(Math.random() * 3)]!));
     const type = TYPES[Math.floor(Math.random() * 3)]!;
     const obj = this.held[type][Math.floor(Math.random() * this.held[type].length)]!;
     if (r < 0.7) {
@@ -349,15 +437,39 @@ export class Driver {
     const day = new Date(Date.now() + (20 + (n % 60)) * 86_400_000).toISOString().slice(0, 10);
     const input: Record<string, unknown> =
       type === 'event'
-        ? { title, startDate: `${day}T18:00:00Z`, endDate: `${day}T20:00:00Z`, timezone: 'UTC', status: 'PUBLISH', cost: INITIAL.event.cost }
+        ? {
+            title,
+            startDate: `${day}T18:00:00Z`,
+            endDate: `${day}T20:00:00Z`,
+            timezone: 'UTC',
+            status: 'PUBLISH',
+            cost: INITIAL.event.cost,
+          }
         : type === 'venue'
           ? { title, status: 'PUBLISH', city: INITIAL.venue.city }
           : { title, status: 'PUBLISH', phone: INITIAL.organizer.phone };
     const T = TypeName[type];
     const query = `mutation SoakCreate${T}($input: ${T}Input!) { create${T}(input: $input) { ${SELECTION[type]} } }`;
-    const { o, json } = await this.graphql(t, 'write', `create ${type}`, { query, variables: { input }, operationName: `SoakCreate${T}` }, { auth: this.auth.admin });
+    const { o, json } = await this.graphql(
+      t,
+      'write',
+      `create ${type}`,
+      { query, variables: { input }, operationName: `SoakCreate${T}` },
+      { auth: this.auth.admin },
+    );
     const payload = json?.data?.[`create${T}`]?.[type] ?? null;
-    const w: Write = { seq: n, op: 'create', type, target: t.name, gen: o.gen, start: o.start, end: o.end, title, outcome: writeOutcome(o, payload), codes: o.codes };
+    const w: Write = {
+      seq: n,
+      op: 'create',
+      type,
+      target: t.name,
+      gen: o.gen,
+      start: o.start,
+      end: o.end,
+      title,
+      outcome: writeOutcome(o, payload),
+      codes: o.codes,
+    };
     if (w.outcome === 'success') {
       w.id = payload.databaseId;
       w.shown = String(payload.title ?? '');
@@ -380,9 +492,29 @@ export class Driver {
       const value = valueFor(obj.type, field, n);
       const T = TypeName[obj.type];
       const query = `mutation SoakUpdate${T}($id: ID!, $input: ${T}Input!) { update${T}(id: $id, input: $input) { ${SELECTION[obj.type]} } }`;
-      const { o, json } = await this.graphql(t, pair ? 'write (concurrent pair)' : 'write', `update ${obj.type} ${field}`, { query, variables: { id: String(obj.id), input: { [field]: value } }, operationName: `SoakUpdate${T}` }, { auth: this.auth.admin });
+      const { o, json } = await this.graphql(
+        t,
+        pair ? 'write (concurrent pair)' : 'write',
+        `update ${obj.type} ${field}`,
+        { query, variables: { id: String(obj.id), input: { [field]: value } }, operationName: `SoakUpdate${T}` },
+        { auth: this.auth.admin },
+      );
       const payload = json?.data?.[`update${T}`]?.[obj.type] ?? null;
-      const w: Write = { seq: n, op: 'update', type: obj.type, target: t.name, gen: o.gen, start: o.start, end: o.end, id: obj.id, field, value, pair, outcome: writeOutcome(o, payload), codes: o.codes };
+      const w: Write = {
+        seq: n,
+        op: 'update',
+        type: obj.type,
+        target: t.name,
+        gen: o.gen,
+        start: o.start,
+        end: o.end,
+        id: obj.id,
+        field,
+        value,
+        pair,
+        outcome: writeOutcome(o, payload),
+        codes: o.codes,
+      };
       if (w.outcome === 'success') w.shown = String(payload[field] ?? '');
       this.ledger.push(w);
       return w;
@@ -407,11 +539,37 @@ export class Driver {
     if (!t) return;
     const variants: [string, () => Promise<{ o: Outcome; json: any }>][] = [
       ['bad JSON', () => this.graphql(t, 'malformed', 'bad JSON', '{"query": "{ site { name } ', {})],
-      ['bad variables', () => this.graphql(t, 'malformed', 'bad variables', { query: 'query($id: ID!) { event(id: $id) { title } }', variables: { id: { nested: [1, 2] } } })],
-      ['missing variable', () => this.graphql(t, 'malformed', 'missing variable', { query: 'query($id: ID!) { event(id: $id) { title } }', variables: {} })],
-      ['unknown field', () => this.graphql(t, 'malformed', 'unknown field', { query: '{ site { name soakNoSuchField } }' })],
-      ['syntax error', () => this.graphql(t, 'malformed', 'syntax error', { query: '{ events(first: ) { nodes { title } }' })],
-      ['wrong argument type', () => this.graphql(t, 'malformed', 'wrong argument type', { query: '{ events(first: "ten") { nodes { title } } }' })],
+      [
+        'bad variables',
+        () =>
+          this.graphql(t, 'malformed', 'bad variables', {
+            query: 'query($id: ID!) { event(id: $id) { title } }',
+            variables: { id: { nested: [1, 2] } },
+          }),
+      ],
+      [
+        'missing variable',
+        () =>
+          this.graphql(t, 'malformed', 'missing variable', {
+            query: 'query($id: ID!) { event(id: $id) { title } }',
+            variables: {},
+          }),
+      ],
+      [
+        'unknown field',
+        () => this.graphql(t, 'malformed', 'unknown field', { query: '{ site { name soakNoSuchField } }' }),
+      ],
+      [
+        'syntax error',
+        () => this.graphql(t, 'malformed', 'syntax error', { query: '{ events(first: ) { nodes { title } }' }),
+      ],
+      [
+        'wrong argument type',
+        () =>
+          this.graphql(t, 'malformed', 'wrong argument type', {
+            query: '{ events(first: "ten") { nodes { title } } }',
+          }),
+      ],
       ['not an object', () => this.graphql(t, 'malformed', 'not an object', '[1, 2, 3]')],
     ];
     const [, send] = variants[Math.floor(Math.random() * variants.length)]!;
@@ -432,7 +590,9 @@ export class Driver {
     const t = this.pick();
     if (!t) return Promise.resolve(null);
     const detail = expectContinue ? 'Expect: 100-continue' : 'body sent at once';
-    const body = Buffer.from(JSON.stringify({ query: '{ site { name } }', variables: { pad: 'x'.repeat(1.5 * 2 ** 20) } }));
+    const body = Buffer.from(
+      JSON.stringify({ query: '{ site { name } }', variables: { pad: 'x'.repeat(1.5 * 2 ** 20) } }),
+    );
     const start = Date.now();
     const gen = t.g.gen;
     const u = new URL(t.url);
@@ -446,11 +606,37 @@ export class Driver {
         this.inFlight--;
         let o: Outcome;
         if (err || status === null) {
-          const said = expectContinue ? (continued ? 'after 100 Continue and the body: ' : 'before any 100 Continue: ') : '';
-          o = { kind: 'oversize', detail, target: t.name, gen, start, end: Date.now(), status, codes: [err ? transportCode(err) : 'no answer'], klass: 'dropped', note: `${said}${err?.message?.slice(0, 160) ?? 'no answer'}` };
+          const said = expectContinue
+            ? continued
+              ? 'after 100 Continue and the body: '
+              : 'before any 100 Continue: '
+            : '';
+          o = {
+            kind: 'oversize',
+            detail,
+            target: t.name,
+            gen,
+            start,
+            end: Date.now(),
+            status,
+            codes: [err ? transportCode(err) : 'no answer'],
+            klass: 'dropped',
+            note: `${said}${err?.message?.slice(0, 160) ?? 'no answer'}`,
+          };
         } else {
           const c = classify(status, parseJson(text ?? ''));
-          o = { kind: 'oversize', detail, target: t.name, gen, start, end: Date.now(), status, codes: c.codes, klass: c.klass, ...(c.note ? { note: c.note } : {}) };
+          o = {
+            kind: 'oversize',
+            detail,
+            target: t.name,
+            gen,
+            start,
+            end: Date.now(),
+            status,
+            codes: c.codes,
+            klass: c.klass,
+            ...(c.note ? { note: c.note } : {}),
+          };
           if (o.klass === 'ok' || (o.klass === 'refused' && status !== 413)) {
             o.klass = 'gateway';
             o.note = `an oversize body answered ${status}, not 413`;
@@ -458,14 +644,21 @@ export class Driver {
         }
         resolve(this.record(o));
       };
-      const headers: Record<string, string | number> = { 'content-type': 'application/json', 'content-length': body.length, 'user-agent': 'sitegraph-soak' };
+      const headers: Record<string, string | number> = {
+        'content-type': 'application/json',
+        'content-length': body.length,
+        'user-agent': 'sitegraph-soak',
+      };
       if (expectContinue) headers.expect = '100-continue';
-      const req = httpRequest({ host: u.hostname, port: u.port, path: '/graphql', method: 'POST', headers, agent: false }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => finish(res.statusCode ?? null, Buffer.concat(chunks).toString('utf8')));
-        res.on('error', (e) => finish(null, null, e));
-      });
+      const req = httpRequest(
+        { host: u.hostname, port: u.port, path: '/graphql', method: 'POST', headers, agent: false },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => finish(res.statusCode ?? null, Buffer.concat(chunks).toString('utf8')));
+          res.on('error', (e) => finish(null, null, e));
+        },
+      );
       req.setTimeout(30_000, () => req.destroy(new Error('no answer within 30 s')));
       req.on('error', (e) => finish(null, null, e));
       if (expectContinue) {
@@ -473,8 +666,7 @@ export class Driver {
           continued = true;
           req.end(body);
         });
-      }
-      else req.end(body);
+      } else req.end(body);
     });
   }
 
@@ -494,16 +686,49 @@ export class Driver {
       });
       const body = parseJson(await res.text());
       // 503: the shared store could not be reached (documented: nothing purged, say so).
-      const klass: Klass = res.status === 200 && body?.purged === true ? 'ok' : res.status === 503 ? 'refused' : 'gateway';
-      return this.record({ kind: 'purge', detail, target: t.name, gen, start, end: Date.now(), status: res.status, codes: res.status === 200 ? [] : [`HTTP ${res.status}`], klass, ...(klass !== 'ok' ? { note: JSON.stringify(body).slice(0, 160) } : {}) });
+      const klass: Klass =
+        res.status === 200 && body?.purged === true ? 'ok' : res.status === 503 ? 'refused' : 'gateway';
+      return this.record({
+        kind: 'purge',
+        detail,
+        target: t.name,
+        gen,
+        start,
+        end: Date.now(),
+        status: res.status,
+        codes: res.status === 200 ? [] : [`HTTP ${res.status}`],
+        klass,
+        ...(klass !== 'ok' ? { note: JSON.stringify(body).slice(0, 160) } : {}),
+      });
     } catch (err) {
-      return this.record({ kind: 'purge', detail, target: t.name, gen, start, end: Date.now(), status: null, codes: [transportCode(err)], klass: 'dropped', note: (err as Error).message.slice(0, 160) });
+      return this.record({
+        kind: 'purge',
+        detail,
+        target: t.name,
+        gen,
+        start,
+        end: Date.now(),
+        status: null,
+        codes: [transportCode(err)],
+        klass: 'dropped',
+        note: (err as Error).message.slice(0, 160),
+      });
     }
   }
 
   /** A delivery probe's write: the probe event's title through an instance. */
   async probeWrite(t: Target, id: number, title: string): Promise<Outcome> {
-    const { o } = await this.graphql(t, 'probe write', 'updateEvent title', { query: 'mutation SoakProbe($id: ID!, $title: String!) { updateEvent(id: $id, input: { title: $title }) { event { databaseId title } } }', variables: { id: String(id), title } }, { auth: this.auth.admin });
+    const { o } = await this.graphql(
+      t,
+      'probe write',
+      'updateEvent title',
+      {
+        query:
+          'mutation SoakProbe($id: ID!, $title: String!) { updateEvent(id: $id, input: { title: $title }) { event { databaseId title } } }',
+        variables: { id: String(id), title },
+      },
+      { auth: this.auth.admin },
+    );
     return o;
   }
 
@@ -517,14 +742,21 @@ export class Driver {
    */
   async reconcile(sandbox: SandboxProcess): Promise<{ violations: Violation[]; checked: Record<string, number> }> {
     const site: Record<ObjType, Map<number, any>> = { event: new Map(), venue: new Map(), organizer: new Map() };
-    const titleOf = (type: ObjType, item: any) => String(type === 'event' ? item.title : type === 'venue' ? item.venue : item.organizer);
+    const titleOf = (type: ObjType, item: any) =>
+      String(type === 'event' ? item.title : type === 'venue' ? item.venue : item.organizer);
     for (const type of TYPES) {
       const path = `${type}s`;
       const window = type === 'event' ? 'start_date=1900-01-01%2000%3A00%3A00&end_date=9999-12-31%2023%3A59%3A59&' : '';
       for (let page = 1; ; page++) {
-        const res = await fetch(`${sandbox.origin}${sandbox.prefix}/calendar/events/v1/${path}?${window}per_page=50&page=${page}`, { headers: { authorization: sandbox.basic('admin') } });
+        const res = await fetch(
+          `${sandbox.origin}${sandbox.prefix}/calendar/events/v1/${path}?${window}per_page=50&page=${page}`,
+          { headers: { authorization: sandbox.basic('admin') } },
+        );
         if (res.status === 404 && page > 1) break;
-        if (!res.ok) throw new Error(`reconciliation: GET ${path} page ${page}: ${res.status} ${(await res.text()).slice(0, 200)}`);
+        if (!res.ok)
+          throw new Error(
+            `reconciliation: GET ${path} page ${page}: ${res.status} ${(await res.text()).slice(0, 200)}`,
+          );
         const body: any = await res.json();
         for (const item of body[path] as any[]) site[type].set(Number(item.id), item);
         if (page >= Number(body.total_pages ?? 1)) break;
@@ -541,7 +773,10 @@ export class Driver {
     }
     const violations: Violation[] = [];
     const v = (what: string, w: Write, detail: string) =>
-      violations.push({ what, detail: `#${w.seq} ${w.op} ${w.type}${w.id ? ` ${w.id}` : ''}${w.field ? ` ${w.field}=${JSON.stringify(w.value)}` : ''}${w.title ? ` "${w.title}"` : ''} via ${w.target} (life ${w.gen}${w.atSigterm ? ', in flight at its SIGTERM' : ''}), answered ${w.outcome}${w.codes.length ? ` [${w.codes.join(', ')}]` : ''}: ${detail}` });
+      violations.push({
+        what,
+        detail: `#${w.seq} ${w.op} ${w.type}${w.id ? ` ${w.id}` : ''}${w.field ? ` ${w.field}=${JSON.stringify(w.value)}` : ''}${w.title ? ` "${w.title}"` : ''} via ${w.target} (life ${w.gen}${w.atSigterm ? ', in flight at its SIGTERM' : ''}), answered ${w.outcome}${w.codes.length ? ` [${w.codes.join(', ')}]` : ''}: ${detail}`,
+      });
     const ledgered = new Set<string>();
     const checked: Record<string, number> = { creates: 0, updates: 0, fields: 0 };
     for (const w of this.ledger) {
@@ -552,12 +787,16 @@ export class Driver {
       if (ids.length > 1) v('doubled', w, `${ids.length} objects with this title on the site (${ids.join(', ')})`);
       if (w.outcome === 'success') {
         if (ids.length === 0) v('reported written, not on the site', w, 'no object with this title');
-        else if (!ids.includes(w.id!)) v('reported written under another ID', w, `the site has it as ${ids.join(', ')}`);
-        if (w.shown !== w.title) v('answer contradicts the write', w, `the answer showed title ${JSON.stringify(w.shown)}`);
+        else if (!ids.includes(w.id!))
+          v('reported written under another ID', w, `the site has it as ${ids.join(', ')}`);
+        if (w.shown !== w.title)
+          v('answer contradicts the write', w, `the answer showed title ${JSON.stringify(w.shown)}`);
       }
-      if (w.outcome === 'failed' && ids.length > 0) v('reported failed, but on the site', w, `the site has it as ${ids.join(', ')}`);
+      if (w.outcome === 'failed' && ids.length > 0)
+        v('reported failed, but on the site', w, `the site has it as ${ids.join(', ')}`);
     }
-    for (const title of byTitle.keys()) if (!ledgered.has(title)) violations.push({ what: 'on the site, never sent', detail: title });
+    for (const title of byTitle.keys())
+      if (!ledgered.has(title)) violations.push({ what: 'on the site, never sent', detail: title });
     // Updates: per object and field, in the order they were sent (never two at once).
     const attempts = new Map<string, Write[]>();
     for (const w of this.ledger) {
@@ -565,7 +804,8 @@ export class Driver {
       checked.updates!++;
       const key = `${w.type}:${w.id}:${w.field}`;
       attempts.set(key, [...(attempts.get(key) ?? []), w]);
-      if (w.outcome === 'success' && norm(w.type, w.field!, w.shown) !== norm(w.type, w.field!, w.value)) v('answer contradicts the write', w, `the answer showed ${JSON.stringify(w.shown)}`);
+      if (w.outcome === 'success' && norm(w.type, w.field!, w.shown) !== norm(w.type, w.field!, w.value))
+        v('answer contradicts the write', w, `the answer showed ${JSON.stringify(w.shown)}`);
     }
     for (const [key, list] of attempts) {
       checked.fields!++;
@@ -584,15 +824,28 @@ export class Driver {
       list.forEach((w, i) => {
         if (w.outcome === 'success') last = i;
       });
-      const allowed = new Set<string>([last >= 0 ? norm(type, field, list[last]!.value) : norm(type, field, INITIAL[type][field])]);
-      for (const w of list.slice(last + 1)) if (w.outcome === 'unknown' || w.outcome === 'not-applied') allowed.add(norm(type, field, w.value));
+      const allowed = new Set<string>([
+        last >= 0 ? norm(type, field, list[last]!.value) : norm(type, field, INITIAL[type][field]),
+      ]);
+      for (const w of list.slice(last + 1))
+        if (w.outcome === 'unknown' || w.outcome === 'not-applied') allowed.add(norm(type, field, w.value));
       if (allowed.has(stored)) continue;
       const failed = list.find((w) => w.outcome === 'failed' && norm(type, field, w.value) === stored);
       const older = list.find((w, i) => i < last && norm(type, field, w.value) === stored);
       const at = failed ?? list[last] ?? list.at(-1)!;
       if (failed) v('reported failed, but applied', failed, `the site holds ${JSON.stringify(stored)}`);
-      else if (older || stored === norm(type, field, INITIAL[type][field])) v('lost update', at, `the site holds ${JSON.stringify(stored)}, the value of an earlier write; expected one of ${[...allowed].map((a) => JSON.stringify(a)).join(', ')}`);
-      else v('unexplained value', at, `the site holds ${JSON.stringify(stored)}; expected one of ${[...allowed].map((a) => JSON.stringify(a)).join(', ')}`);
+      else if (older || stored === norm(type, field, INITIAL[type][field]))
+        v(
+          'lost update',
+          at,
+          `the site holds ${JSON.stringify(stored)}, the value of an earlier write; expected one of ${[...allowed].map((a) => JSON.stringify(a)).join(', ')}`,
+        );
+      else
+        v(
+          'unexplained value',
+          at,
+          `the site holds ${JSON.stringify(stored)}; expected one of ${[...allowed].map((a) => JSON.stringify(a)).join(', ')}`,
+        );
     }
     return { violations, checked };
   }

@@ -37,7 +37,8 @@ async function post(path: string, body: Record<string, unknown>, ns = 'tribe/eve
     body: JSON.stringify(body),
   });
   const text = await res.text();
-  if (res.status !== 201 && res.status !== 200) throw new Error(`POST ${path} ${JSON.stringify(body)}: ${res.status} ${text.slice(0, 400)}`);
+  if (res.status !== 201 && res.status !== 200)
+    throw new Error(`POST ${path} ${JSON.stringify(body)}: ${res.status} ${text.slice(0, 400)}`);
   const json = JSON.parse(text) as { id?: unknown };
   if (typeof json.id !== 'number') throw new Error(`POST ${path}: no id in ${text.slice(0, 200)}`);
   return { id: json.id };
@@ -65,17 +66,47 @@ function local(offset: number, hour: number, minute = 0): string {
 }
 
 const CITIES = ['Paris', 'Lyon', 'London', 'Berlin', 'Madrid', 'Rome'];
-const venues = await pool(3, CITIES.map((city, i) => () =>
-  post('/venues', { venue: `Seeded Venue ${i + 1} ${city}`, address: `${i + 1} Main Street`, city, country: 'France', zip: `7500${i}`, status: 'publish' }),
-));
+const venues = await pool(
+  3,
+  CITIES.map(
+    (city, i) => () =>
+      post('/venues', {
+        venue: `Seeded Venue ${i + 1} ${city}`,
+        address: `${i + 1} Main Street`,
+        city,
+        country: 'France',
+        zip: `7500${i}`,
+        status: 'publish',
+      }),
+  ),
+);
 const ORGS = ['Aurora Society', 'Birch Collective', 'Cedar Foundation', 'Delta Club', 'Ember Group'];
-const organizers = await pool(3, ORGS.map((name, i) => () =>
-  post('/organizers', { organizer: name, email: `org${i + 1}@example.org`, phone: `+33 1 00 00 00 0${i}`, website: `https://org${i + 1}.example.org`, status: 'publish' }),
-));
+const organizers = await pool(
+  3,
+  ORGS.map(
+    (name, i) => () =>
+      post('/organizers', {
+        organizer: name,
+        email: `org${i + 1}@example.org`,
+        phone: `+33 1 00 00 00 0${i}`,
+        website: `https://org${i + 1}.example.org`,
+        status: 'publish',
+      }),
+  ),
+);
 const music = await post('/categories', { name: 'Music' });
-const [jazz, rock] = await pool(2, [() => post('/categories', { name: 'Jazz', parent: music.id }), () => post('/categories', { name: 'Rock', parent: music.id })]);
-const [sports, family] = await pool(2, [() => post('/categories', { name: 'Sports' }), () => post('/categories', { name: 'Family' })]);
-const tags = await pool(3, ['outdoor', 'free', 'indoor'].map((name) => () => post('/tags', { name })));
+const [jazz, rock] = await pool(2, [
+  () => post('/categories', { name: 'Jazz', parent: music.id }),
+  () => post('/categories', { name: 'Rock', parent: music.id }),
+]);
+const [sports, family] = await pool(2, [
+  () => post('/categories', { name: 'Sports' }),
+  () => post('/categories', { name: 'Family' }),
+]);
+const tags = await pool(
+  3,
+  ['outdoor', 'free', 'indoor'].map((name) => () => post('/tags', { name })),
+);
 const categoryIds = [music.id, jazz!.id, rock!.id, sports!.id, family!.id];
 
 const EVENTS = 80;
@@ -102,13 +133,27 @@ const specs = Array.from({ length: EVENTS }, (_, i) => {
     body.end_date = local(day, 23, 59);
   }
   if (i % 13 !== 6) body.venue = venues[i % venues.length]!.id;
-  if (i % 17 !== 5) body.organizer = organizers.filter((_, k) => k === i % 5 || (i % 4 === 0 && k === (i + 2) % 5)).map((o) => o.id);
+  if (i % 17 !== 5)
+    body.organizer = organizers.filter((_, k) => k === i % 5 || (i % 4 === 0 && k === (i + 2) % 5)).map((o) => o.id);
   return body;
 });
-const events = await pool(4, specs.map((body) => () => post('/events', body)));
+const events = await pool(
+  4,
+  specs.map((body) => () => post('/events', body)),
+);
 const others = await pool(2, [
-  ...[1, 2, 3].map((n) => () => post('/events', { title: `Seeded Draft ${n}`, start_date: local(10 + n, 14), end_date: local(10 + n, 16), status: 'draft', venue: venues[0]!.id })),
-  () => post('/events', { title: 'Seeded Pending', start_date: local(20, 14), end_date: local(20, 16), status: 'pending' }),
+  ...[1, 2, 3].map(
+    (n) => () =>
+      post('/events', {
+        title: `Seeded Draft ${n}`,
+        start_date: local(10 + n, 14),
+        end_date: local(10 + n, 16),
+        status: 'draft',
+        venue: venues[0]!.id,
+      }),
+  ),
+  () =>
+    post('/events', { title: 'Seeded Pending', start_date: local(20, 14), end_date: local(20, 16), status: 'pending' }),
 ]);
 
 // The posts install.php wrote came before Yoast SEO was active, so Yoast has no record of them, and
@@ -117,7 +162,10 @@ const others = await pool(2, [
 // makes its record; sites that add Yoast to existing content index them from wp-admin instead.
 if (site.plugins?.['wordpress-seo'] && site.posts) {
   const ids = [site.posts.helloWorld, ...site.posts.published, ...Object.values(site.posts.others)];
-  await pool(4, ids.map((id) => () => post(`/posts/${id}`, {}, 'wp/v2')));
+  await pool(
+    4,
+    ids.map((id) => () => post(`/posts/${id}`, {}, 'wp/v2')),
+  );
 }
 
 site.calendar = {
@@ -135,4 +183,6 @@ site.calendar = {
   pending: others[3]!.id,
 };
 writeFileSync(file, `${JSON.stringify(site, null, 4)}\n`, { mode: 0o600 });
-console.error(`[wordpress] seeded ${events.length} events, ${others.length} unpublished, ${venues.length} venues, ${organizers.length} organizers`);
+console.error(
+  `[wordpress] seeded ${events.length} events, ${others.length} unpublished, ${venues.length} venues, ${organizers.length} organizers`,
+);

@@ -43,24 +43,39 @@ export async function purge(body: unknown, target: PurgeTarget): Promise<PurgeAn
     }
     if (target.purgeTags) {
       const entries = await target.purgeTags(request.tags);
-      return { status: 200, body: { purged: true, scope: 'tags', tags: request.tags.length, ...(entries !== null ? { entries } : {}) } };
+      return {
+        status: 200,
+        body: { purged: true, scope: 'tags', tags: request.tags.length, ...(entries !== null ? { entries } : {}) },
+      };
     }
     await target.purgeAll();
     return {
       status: 200,
-      body: { purged: true, scope: 'all', tags: request.tags.length, note: 'the stores do not track entity tags yet: everything was purged' },
+      body: {
+        purged: true,
+        scope: 'all',
+        tags: request.tags.length,
+        note: 'the stores do not track entity tags yet: everything was purged',
+      },
     };
   } catch (err) {
-    return { status: 503, body: { purged: false, error: `the purge could not reach the shared store: ${(err as Error).message}` } };
+    return {
+      status: 503,
+      body: { purged: false, error: `the purge could not reach the shared store: ${(err as Error).message}` },
+    };
   }
 }
 
 function parse(body: unknown): { all: true } | { all: false; tags: string[] } | { error: string } {
   const usage = 'send {"all": true} or {"tags": ["<tag>", ...]}';
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) return { error: `the body must be a JSON object: ${usage}` };
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
+    return { error: `the body must be a JSON object: ${usage}` };
   const { all, tags, ...rest } = body as Record<string, unknown>;
   const extra = Object.keys(rest);
-  if (extra.length) return { error: `unknown key${extra.length > 1 ? 's' : ''} ${extra.map((k) => JSON.stringify(k)).join(', ')}: ${usage}` };
+  if (extra.length)
+    return {
+      error: `unknown key${extra.length > 1 ? 's' : ''} ${extra.map((k) => JSON.stringify(k)).join(', ')}: ${usage}`,
+    };
   if (all !== undefined && tags !== undefined) return { error: `"all" and "tags" together: ${usage}` };
   if (all === true) return { all: true };
   if (all !== undefined) return { error: `"all" must be true: ${usage}` };

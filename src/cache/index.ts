@@ -27,7 +27,12 @@ export interface GatewayCache {
   apq: StringKeyValueCache | undefined;
 }
 
-export function createGatewayCache(config: Config, redis: SharedRedis | undefined, metrics: Metrics, log: Logger): GatewayCache {
+export function createGatewayCache(
+  config: Config,
+  redis: SharedRedis | undefined,
+  metrics: Metrics,
+  log: Logger,
+): GatewayCache {
   const store = redis ? new RedisStore(redis) : new MemoryStore(config.cache.memoryMaxBytes);
   const operations =
     config.cache.responses && config.cache.ttlSeconds > 0
@@ -37,19 +42,34 @@ export function createGatewayCache(config: Config, redis: SharedRedis | undefine
         })
       : undefined;
   const upstream = new UpstreamCache(store, {
-    ...(operations ? { onWrite: (req: Pick<UpstreamRequest, 'path' | 'body'>) => operations.invalidate(writeTags(req.path, req.body)) } : {}),
+    ...(operations
+      ? {
+          onWrite: (req: Pick<UpstreamRequest, 'path' | 'body'>) =>
+            operations.invalidate(writeTags(req.path, req.body)),
+        }
+      : {}),
     ttlMs: config.cache.ttlSeconds * 1000,
     staleMs: config.cache.staleSeconds * 1000,
     maxEntryBytes: config.upstream.maxResponseBytes,
     onLookup: (result) => metrics.cacheLookups.inc({ result }),
-    onInvalidationError: (err) => log.warn({ err: (err as Error)?.message }, 'cache: a write could not invalidate the shared store (Redis away); entries are invalidated when it is back'),
+    onInvalidationError: (err) =>
+      log.warn(
+        { err: (err as Error)?.message },
+        'cache: a write could not invalidate the shared store (Redis away); entries are invalidated when it is back',
+      ),
   });
   metrics.cacheStoreUp.set(!redis || redis.up ? 1 : 0);
   if (redis) watch(redis, upstream, operations, metrics, log);
   return { upstream, operations, apq: redis ? new RedisKeyValueCache(redis) : undefined };
 }
 
-function watch(redis: SharedRedis, cache: UpstreamCache, operations: OperationCache | undefined, metrics: Metrics, log: Logger): void {
+function watch(
+  redis: SharedRedis,
+  cache: UpstreamCache,
+  operations: OperationCache | undefined,
+  metrics: Metrics,
+  log: Logger,
+): void {
   // The start waits for the connection (server.ts): it may be up already, or known to be down.
   let wasUp = redis.up;
   let wasDown = !redis.up && redis.problem !== null;
@@ -58,7 +78,11 @@ function watch(redis: SharedRedis, cache: UpstreamCache, operations: OperationCa
     // Back after an outage, or up at last after a start without it: writes made meanwhile
     // through this instance could not bump the shared generations.
     if (wasDown) {
-      log.info(wasUp ? 'cache: Redis is back; invalidating what was stored before the outage' : 'cache: Redis can be reached now; caching in it from here on');
+      log.info(
+        wasUp
+          ? 'cache: Redis is back; invalidating what was stored before the outage'
+          : 'cache: Redis can be reached now; caching in it from here on',
+      );
       void cache.invalidateAll();
       // The tag versions may be gone with the outage (a restarted Redis starts empty): what this process kept goes too.
       operations?.clear();

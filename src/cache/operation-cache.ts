@@ -101,7 +101,13 @@ export interface OperationCacheOptions {
   onLookup?: (result: 'hit' | 'miss' | 'error') => void;
 }
 
-const LISTS: Record<string, string> = { Event: 'events', Venue: 'venues', Organizer: 'organizers', Series: 'series', Post: 'posts' };
+const LISTS: Record<string, string> = {
+  Event: 'events',
+  Venue: 'venues',
+  Organizer: 'organizers',
+  Series: 'series',
+  Post: 'posts',
+};
 
 /** Tags are joined into `Surrogate-Key` up to this many; past it the kinds stand for their objects. */
 const MAX_HEADER_TAGS = 200;
@@ -124,7 +130,10 @@ export class OperationCache {
    * The key of a request's operation for this identity, or null when it is not
    * a plain query (no text or persisted hash, or a mutation by its text).
    */
-  keyOf(identity: string, op: { query?: unknown; operationName?: unknown; variables?: unknown; hash?: unknown }): string | null {
+  keyOf(
+    identity: string,
+    op: { query?: unknown; operationName?: unknown; variables?: unknown; hash?: unknown },
+  ): string | null {
     const text = typeof op.query === 'string' ? op.query : null;
     const hash = typeof op.hash === 'string' ? op.hash : null;
     if (text === null && hash === null) return null;
@@ -165,7 +174,13 @@ export class OperationCache {
    * Keeps an answer built after `pending` was read, unless a write happened
    * meanwhile (it may have been built from the old state). Never throws.
    */
-  async store(pending: Pending, body: Buffer, headers: Record<string, string>, maxAgeSeconds: number, tags: readonly string[]): Promise<void> {
+  async store(
+    pending: Pending,
+    body: Buffer,
+    headers: Record<string, string>,
+    maxAgeSeconds: number,
+    tags: readonly string[],
+  ): Promise<void> {
     if (maxAgeSeconds <= 0 || body.length > this.options.maxBytes / 4) return;
     const all = [...new Set([ALL, ...tags])];
     let versions: number[];
@@ -215,11 +230,20 @@ export class OperationCache {
       body: e.body,
       headers: e.headers,
       maxAge,
-      head: () => [...e.head, 'cache-control', typeof e.cacheControl === 'string' ? e.cacheControl : `${e.cacheControl[0]}${maxAge}${e.cacheControl[1]}`],
+      head: () => [
+        ...e.head,
+        'cache-control',
+        typeof e.cacheControl === 'string' ? e.cacheControl : `${e.cacheControl[0]}${maxAge}${e.cacheControl[1]}`,
+      ],
       encoded: (coding) => {
         const have = coding === 'br' ? e.br : e.gzip;
         if (have) return have;
-        const made = coding === 'br' ? brotliCompressSync(e.body, { params: { [constants.BROTLI_PARAM_QUALITY]: 4, [constants.BROTLI_PARAM_SIZE_HINT]: e.body.length } }) : gzipSync(e.body);
+        const made =
+          coding === 'br'
+            ? brotliCompressSync(e.body, {
+                params: { [constants.BROTLI_PARAM_QUALITY]: 4, [constants.BROTLI_PARAM_SIZE_HINT]: e.body.length },
+              })
+            : gzipSync(e.body);
         // Counted while the entry is kept (and uncounted with it, #delete), so the bound covers them.
         if (this.#entries.get(e.key) !== e) return made;
         this.#bytes += made.length;
@@ -243,6 +267,8 @@ export function surrogateKey(tags: readonly string[]): string {
   const list = [...new Set(tags)];
   if (list.length <= MAX_HEADER_TAGS) return list.join(' ');
   // Too many objects to name: their kinds' lists stand for them (a write of any one bumps its list).
-  const kinds = new Set(list.map((t) => (/^[A-Z]\w*:\d+$/.test(t) ? `list:${LISTS[t.split(':')[0]!] ?? 'events'}` : t)));
+  const kinds = new Set(
+    list.map((t) => (/^[A-Z]\w*:\d+$/.test(t) ? `list:${LISTS[t.split(':')[0]!] ?? 'events'}` : t)),
+  );
   return [...kinds].join(' ');
 }

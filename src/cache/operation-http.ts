@@ -12,12 +12,21 @@ import { surrogateKey, type Hit, type OperationCache, type Pending } from './ope
 import { CREDENTIAL_HEADERS } from './response.ts';
 
 /** The parts of a GraphQL request that name its operation, from a POST body or a GET query string. */
-function operationOf(method: string, body: unknown, search: string): { query?: unknown; operationName?: unknown; variables?: unknown; hash?: unknown } | null {
+function operationOf(
+  method: string,
+  body: unknown,
+  search: string,
+): { query?: unknown; operationName?: unknown; variables?: unknown; hash?: unknown } | null {
   if (method === 'POST') {
     if (typeof body !== 'object' || body === null || Array.isArray(body)) return null;
     const b = body as Record<string, unknown>;
     const ext = b.extensions as { persistedQuery?: { sha256Hash?: unknown } } | undefined;
-    return { query: b.query, operationName: b.operationName, variables: b.variables, hash: ext?.persistedQuery?.sha256Hash };
+    return {
+      query: b.query,
+      operationName: b.operationName,
+      variables: b.variables,
+      hash: ext?.persistedQuery?.sha256Hash,
+    };
   }
   if (method !== 'GET') return null;
   const p = new URLSearchParams(search);
@@ -27,7 +36,12 @@ function operationOf(method: string, body: unknown, search: string): { query?: u
   } catch {
     return null;
   }
-  return { query: p.get('query') ?? undefined, operationName: p.get('operationName'), variables: p.get('variables'), hash: ext?.persistedQuery?.sha256Hash };
+  return {
+    query: p.get('query') ?? undefined,
+    operationName: p.get('operationName'),
+    variables: p.get('variables'),
+    hash: ext?.persistedQuery?.sha256Hash,
+  };
 }
 
 /** Whose answer it is: anonymous, or a hash of every credential the request carries (never the credential). */
@@ -42,7 +56,15 @@ export interface CachedOperation {
 }
 
 /** Looks the request up: true when the answer was written from the cache. */
-export async function answerFromCache(cache: OperationCache, responder: Responder, req: IncomingMessage, res: ServerResponse, method: string, body: unknown, search: string): Promise<CachedOperation | true> {
+export async function answerFromCache(
+  cache: OperationCache,
+  responder: Responder,
+  req: IncomingMessage,
+  res: ServerResponse,
+  method: string,
+  body: unknown,
+  search: string,
+): Promise<CachedOperation | true> {
   const op = operationOf(method, body, search);
   const key = op ? cache.keyOf(identityOf(req), op) : null;
   if (!key) return { pending: null };
@@ -68,7 +90,15 @@ const KEPT = ['content-type', 'cache-control', 'surrogate-key'];
  * After Apollo answered: an answer whose `cache-control` allows reuse gets
  * `Surrogate-Key` (its entity tags), and is kept when the lookup missed.
  */
-export function keep(cache: OperationCache | undefined, pending: Pending | null, res: ServerResponse, headers: Iterable<[string, string]>, status: number, body: string, tags: (() => string[]) | undefined): void {
+export function keep(
+  cache: OperationCache | undefined,
+  pending: Pending | null,
+  res: ServerResponse,
+  headers: Iterable<[string, string]>,
+  status: number,
+  body: string,
+  tags: (() => string[]) | undefined,
+): void {
   if (status !== 200 || !tags) return;
   let cacheControl = '';
   for (const [k, v] of headers) if (k.toLowerCase() === 'cache-control') cacheControl = v;

@@ -74,11 +74,20 @@ export function familiesWrittenBy(req: Pick<UpstreamRequest, 'path' | 'body'>): 
  * never cached: what a secret opened stays out of the store, even under a key
  * only its holder can reach.
  */
-const GENERIC_SECRET_PARAMS = ['tec_access_token', 'apikey', 'consumer_key', 'client_secret', 'password', 'token', 'secret'];
+const GENERIC_SECRET_PARAMS = [
+  'tec_access_token',
+  'apikey',
+  'consumer_key',
+  'client_secret',
+  'password',
+  'token',
+  'secret',
+];
 const SECRET_PARAM_NAMES = new Set([...SECRET_PARAMS, ...GENERIC_SECRET_PARAMS].map((n) => n.toLowerCase()));
 
 export function carriesSecret(req: Pick<UpstreamRequest, 'query' | 'headers'>): boolean {
-  for (const [k, v] of Object.entries(req.query ?? {})) if (v !== undefined && v !== null && SECRET_PARAM_NAMES.has(k.toLowerCase())) return true;
+  for (const [k, v] of Object.entries(req.query ?? {}))
+    if (v !== undefined && v !== null && SECRET_PARAM_NAMES.has(k.toLowerCase())) return true;
   for (const k of Object.keys(req.headers ?? {})) if (/^(authorization|x-wp-nonce|cookie)$/i.test(k)) return true;
   return false;
 }
@@ -93,7 +102,12 @@ export function carriesSecret(req: Pick<UpstreamRequest, 'query' | 'headers'>): 
  * - `s-maxage` (shared caches) for the anonymous identity, else `max-age`, less `Age`;
  * - else `Expires` − `Date`; else `maxMs`.
  */
-export function freshnessMs(headers: Readonly<Record<string, string>>, shared: boolean, maxMs: number, now = Date.now()): number {
+export function freshnessMs(
+  headers: Readonly<Record<string, string>>,
+  shared: boolean,
+  maxMs: number,
+  now = Date.now(),
+): number {
   if (maxMs <= 0) return 0;
   const cc = parseCacheControl(headers['cache-control']);
   if (cc.has('no-store') || cc.has('no-cache')) return 0;

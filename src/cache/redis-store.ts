@@ -31,7 +31,12 @@ export class RedisStore implements CacheStore {
   }
 
   async write(key: string, value: StoredValue, ttlMs: number): Promise<void> {
-    await this.redis.client.set(this.redis.key('c', key), typeof value === 'string' ? value : JSON.stringify(value), 'PX', ttlMs);
+    await this.redis.client.set(
+      this.redis.key('c', key),
+      typeof value === 'string' ? value : JSON.stringify(value),
+      'PX',
+      ttlMs,
+    );
   }
 
   async bump(families: readonly string[]): Promise<void> {

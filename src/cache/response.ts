@@ -53,10 +53,17 @@ export function cacheControlPlugin(ttlMs: number): ApolloServerPlugin<SessionCon
           const errors = body.kind !== 'single' || (body.singleResult.errors?.length ?? 0) > 0;
           // The context may be incomplete when the request failed before execution.
           const session = (contextValue as SessionContext | undefined)?.upstream;
-          const credential = Boolean(session?.authenticated) || CREDENTIAL_HEADERS.some((h) => request.http?.headers.get(h));
+          const credential =
+            Boolean(session?.authenticated) || CREDENTIAL_HEADERS.some((h) => request.http?.headers.get(h));
           response.http.headers.set(
             'cache-control',
-            cacheControlFor({ mutation: operation?.operation !== 'query', errors, credential, hint: session?.cacheHint, ttlMs }),
+            cacheControlFor({
+              mutation: operation?.operation !== 'query',
+              errors,
+              credential,
+              hint: session?.cacheHint,
+              ttlMs,
+            }),
           );
         },
       };

@@ -21,9 +21,17 @@ import { familyOf } from './policy.ts';
 
 export const ALL = 'all';
 
-const KINDS: Record<string, string> = { events: 'Event', venues: 'Venue', organizers: 'Organizer', series: 'Series', categories: 'Category', tags: 'Tag' };
+const KINDS: Record<string, string> = {
+  events: 'Event',
+  venues: 'Venue',
+  organizers: 'Organizer',
+  series: 'Series',
+  categories: 'Category',
+  tags: 'Tag',
+};
 /** A calendar object route of either interface: `/calendar/events/v1/events/208`, `/calendar-core/v1/venues`. */
-const CALENDAR = /^\/calendar(?:-core)?\/(?:events\/)?v1\/(events|venues|organizers|series|categories|tags)(?:\/(\d+|by-slug\/[^/]+))?\/?$/;
+const CALENDAR =
+  /^\/calendar(?:-core)?\/(?:events\/)?v1\/(events|venues|organizers|series|categories|tags)(?:\/(\d+|by-slug\/[^/]+))?\/?$/;
 const POSTS = /^\/core\/v2\/posts(?:\/(\d+))?\/?$/;
 /** Families any write can change (the site computes them from content of every kind). */
 const DERIVED = ['seo', 'facet', 'governance', 'audit', 'other'].map((f) => `family:${f}`);
@@ -105,4 +113,3 @@ export function tagsOfReads(reads: readonly { path: string; query?: Record<strin
   for (const r of reads) for (const t of readTags(r.path, r.query)) out.add(t);
   return [...out];
 }
-

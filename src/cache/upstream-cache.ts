@@ -31,7 +31,15 @@
 import { createHash } from 'node:crypto';
 import { encodeQuery, type UpstreamRequest, type UpstreamResponse } from '../upstream/client.ts';
 import { ANONYMOUS } from '../upstream/identity.ts';
-import { ALL_FAMILIES, carriesSecret, familiesWrittenBy, familyOf, freshnessMs, isWrite, staleGraceMs } from './policy.ts';
+import {
+  ALL_FAMILIES,
+  carriesSecret,
+  familiesWrittenBy,
+  familyOf,
+  freshnessMs,
+  isWrite,
+  staleGraceMs,
+} from './policy.ts';
 import type { CacheStore } from './store.ts';
 import type { CacheSlot, Lookup, SessionCache } from '../upstream/session.ts';
 
@@ -148,7 +156,14 @@ export class UpstreamCache implements SessionCache {
     const { 'set-cookie': _cookie, ...headers } = res.headers;
     const graceMs = staleGraceMs(res.headers, slot.shared, this.#o.staleMs ?? 0);
     const e = Date.now() + ttlMs;
-    const entry: Entry = { g: slot.generation, e, ...(graceMs > 0 ? { w: e + graceMs } : {}), s: res.status, h: headers, b: res.body };
+    const entry: Entry = {
+      g: slot.generation,
+      e,
+      ...(graceMs > 0 ? { w: e + graceMs } : {}),
+      s: res.status,
+      h: headers,
+      b: res.body,
+    };
     let value: string | Entry;
     let size: number;
     if (this.#store.keepsObjects) {

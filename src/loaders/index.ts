@@ -32,7 +32,13 @@ import { other, type Iface } from '../namespaces/calendar/vocabulary.ts';
 import { NO_HINT, type TotalHints } from '../paging/hints.ts';
 
 /** Upstream codes about the caller's credentials: an error, never "not found". */
-const CREDENTIAL_CODES = new Set(['incorrect_password', 'invalid_username', 'invalid_email', 'application_passwords_disabled', 'application_passwords_disabled_for_user']);
+const CREDENTIAL_CODES = new Set([
+  'incorrect_password',
+  'invalid_username',
+  'invalid_email',
+  'application_passwords_disabled',
+  'application_passwords_disabled_for_user',
+]);
 
 /**
  * Not found is `null`, however the site says it. One rule for every read by ID
@@ -75,7 +81,9 @@ export async function orNull<T>(p: Promise<T>): Promise<T | null> {
 export function createLoaders(session: UpstreamSession, site: SiteInfo, totals?: TotalHints) {
   const hint = (list: string) => totals?.for(list) ?? NO_HINT;
   const singles = <V>(get: (id: number) => Promise<V | null>) =>
-    new DataLoader<number, V | null>(async (ids) => Promise.all(ids.map((id) => get(id).catch((e: unknown) => (e instanceof Error ? e : new Error(String(e)))))));
+    new DataLoader<number, V | null>(async (ids) =>
+      Promise.all(ids.map((id) => get(id).catch((e: unknown) => (e instanceof Error ? e : new Error(String(e)))))),
+    );
 
   const eventLegacySingle = singles((id) => orNull(legacyGet(session, 'events', id).then(legacyEvent)));
   // `maxBatchSize`: one `include=` list request per page of IDs; DataLoader
@@ -125,7 +133,11 @@ export function createLoaders(session: UpstreamSession, site: SiteInfo, totals?:
   // one page): category trees and `parent` filters are computed from it.
   let allCategories: Promise<TermModel[]> | null = null;
   const categoryTree = () =>
-    (allCategories ??= readAll((page, per) => legacyList(session, 'categories', { hide_empty: false }, page, per), LEGACY_MAX_PER_PAGE, hint('legacy:categories:{"hide_empty":false}')).then((raws) =>
+    (allCategories ??= readAll(
+      (page, per) => legacyList(session, 'categories', { hide_empty: false }, page, per),
+      LEGACY_MAX_PER_PAGE,
+      hint('legacy:categories:{"hide_empty":false}'),
+    ).then((raws) =>
       raws.map((raw) => {
         const t = legacyTerm(raw, 'Category');
         category.prime(t.databaseId, t);
@@ -136,9 +148,11 @@ export function createLoaders(session: UpstreamSession, site: SiteInfo, totals?:
   // Series have no single route and no `include`: one walk over the list per request.
   let allSeries: Promise<Map<number, SeriesModel>> | null = null;
   const seriesAll = () =>
-    (allSeries ??= readAll((page, per) => coreList(session, 'series', { status: ['publish'] }, page, per), CORE_MAX_PER_PAGE, hint('core:series:{"status":["publish"]}')).then(
-      (raws) => new Map(raws.map((raw) => coreSeries(raw)).map((s) => [s.databaseId, s])),
-    ));
+    (allSeries ??= readAll(
+      (page, per) => coreList(session, 'series', { status: ['publish'] }, page, per),
+      CORE_MAX_PER_PAGE,
+      hint('core:series:{"status":["publish"]}'),
+    ).then((raws) => new Map(raws.map((raw) => coreSeries(raw)).map((s) => [s.databaseId, s]))));
   const series = new DataLoader<number, SeriesModel | null>(async (ids) => {
     const map = await seriesAll();
     return ids.map((id) => map.get(id) ?? null);

@@ -7,7 +7,10 @@ import { DateTime } from 'luxon';
 const SQL = 'yyyy-MM-dd HH:mm:ss';
 
 function parseLocal(s: string, zone: string): DateTime {
-  const norm = s.trim().replace('T', ' ').replace(/\.\d+$/, '');
+  const norm = s
+    .trim()
+    .replace('T', ' ')
+    .replace(/\.\d+$/, '');
   return DateTime.fromFormat(norm, SQL, { zone });
 }
 
@@ -54,7 +57,12 @@ function offsetText(minutes: number): string {
  * runs for every date of every object); without the UTC value the zone (or the
  * fallback zone) decides, through luxon.
  */
-export function withOffset(local: string | null | undefined, utc: string | null | undefined, zone?: string | null, fallbackZone = 'utc'): string | null {
+export function withOffset(
+  local: string | null | undefined,
+  utc: string | null | undefined,
+  zone?: string | null,
+  fallbackZone = 'utc',
+): string | null {
   if (!local && !utc) return null;
   if (local && utc) {
     const l = wall(local);
@@ -78,7 +86,9 @@ export function toUtc(utc: string | null | undefined): string | null {
 /** A graph DateTime input -> `Y-m-d H:i:s` in `zone` (inputs without offset are already in `zone`). */
 export function toSiteLocal(value: string, zone: string): string | null {
   const hasOffset = /(Z|[+-]\d{2}:?\d{2})$/i.test(value.trim());
-  const d = hasOffset ? DateTime.fromISO(value.trim(), { setZone: true }) : DateTime.fromISO(value.trim().replace(' ', 'T'), { zone: luxonZone(zone) ?? 'utc' });
+  const d = hasOffset
+    ? DateTime.fromISO(value.trim(), { setZone: true })
+    : DateTime.fromISO(value.trim().replace(' ', 'T'), { zone: luxonZone(zone) ?? 'utc' });
   if (!d.isValid) return null;
   return d.setZone(luxonZone(zone) ?? 'utc').toFormat(SQL);
 }
@@ -99,5 +109,8 @@ export function secondsBetween(startUtc: string | null | undefined, endUtc: stri
 
 export function isValidDateTimeInput(value: string): boolean {
   const v = value.trim();
-  return /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?)?(Z|[+-]\d{2}:?\d{2})?$/i.test(v) && DateTime.fromISO(v.replace(' ', 'T'), { setZone: true }).isValid;
+  return (
+    /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?)?(Z|[+-]\d{2}:?\d{2})?$/i.test(v) &&
+    DateTime.fromISO(v.replace(' ', 'T'), { setZone: true }).isValid
+  );
 }

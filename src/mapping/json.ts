@@ -41,7 +41,8 @@ export function describe(v: unknown): string {
 /** The object's numeric ID (WordPress IDs are positive integers, sometimes as strings). */
 export function idOf(o: Json, what: string): number {
   const n = typeof o.id === 'string' && /^\d+$/.test(o.id) ? Number(o.id) : o.id;
-  if (typeof n !== 'number' || !Number.isInteger(n) || n <= 0) throw new UpstreamShapeError(`expected ${what}.id to be a positive integer, got ${describe(o.id)}`);
+  if (typeof n !== 'number' || !Number.isInteger(n) || n <= 0)
+    throw new UpstreamShapeError(`expected ${what}.id to be a positive integer, got ${describe(o.id)}`);
   return n;
 }
 
@@ -127,7 +128,8 @@ export const asInt: Reader<number | null> = int;
 export const asNum: Reader<number | null> = num;
 export const asBool: Reader<boolean | null> = bool;
 /** A list of strings (non-strings dropped); `[]` when absent. */
-export const asStrings: Reader<string[]> = (v) => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
+export const asStrings: Reader<string[]> = (v) =>
+  Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
 /** A positive ID, else 0 (fields typed `Int!`). */
 export const asId: Reader<number> = (v) => {
   const n = int(v);

@@ -4,8 +4,22 @@
  */
 
 const ENTITIES: Record<string, string> = {
-  amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ',
-  rsquo: '\u2019', lsquo: '\u2018', rdquo: '\u201d', ldquo: '\u201c', hellip: '\u2026', ndash: '\u2013', mdash: '\u2014', rsaquo: '\u203a', laquo: '\u00ab', raquo: '\u00bb',
+  amp: '&',
+  lt: '<',
+  gt: '>',
+  quot: '"',
+  apos: "'",
+  nbsp: ' ',
+  rsquo: '\u2019',
+  lsquo: '\u2018',
+  rdquo: '\u201d',
+  ldquo: '\u201c',
+  hellip: '\u2026',
+  ndash: '\u2013',
+  mdash: '\u2014',
+  rsaquo: '\u203a',
+  laquo: '\u00ab',
+  raquo: '\u00bb',
 };
 
 /** Strips HTML tags and decodes common entities: WordPress messages may carry `<strong>`, `&hellip;`. */

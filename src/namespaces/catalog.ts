@@ -27,8 +27,22 @@ export type { NamespaceDescriptor } from './descriptor.ts';
 
 /** In the order `Query.namespaces` lists them. */
 export const NAMESPACES: readonly NamespaceDescriptor[] = [
-  OEMBED, AUDIT, GOVERNANCE, SEO, BLOCKS, AGGREGATOR, CALENDAR_LEGACY, VIEWS, ONBOARDING, CALENDAR_CORE, AUTOMATION_A,
-  AUTOMATION_B, DUPLICATE_POST, CHALLENGE, FACET, POSTS,
+  OEMBED,
+  AUDIT,
+  GOVERNANCE,
+  SEO,
+  BLOCKS,
+  AGGREGATOR,
+  CALENDAR_LEGACY,
+  VIEWS,
+  ONBOARDING,
+  CALENDAR_CORE,
+  AUTOMATION_A,
+  AUTOMATION_B,
+  DUPLICATE_POST,
+  CHALLENGE,
+  FACET,
+  POSTS,
 ];
 
 /** Every namespace index of both spec documents (spec: "Index routes exist for: ..."). */
@@ -38,12 +52,18 @@ export const INDEXED_NAMESPACES: readonly string[] = NAMESPACES.filter((d) => d.
 export function namespaceOfPath(path: string): NamespaceDescriptor | undefined {
   let best: NamespaceDescriptor | undefined;
   for (const d of NAMESPACES) {
-    if ((path === `/${d.name}` || path.startsWith(`/${d.name}/`) || path.startsWith(`/${d.name}?`)) && d.name.length > (best?.name.length ?? -1)) best = d;
+    if (
+      (path === `/${d.name}` || path.startsWith(`/${d.name}/`) || path.startsWith(`/${d.name}?`)) &&
+      d.name.length > (best?.name.length ?? -1)
+    )
+      best = d;
   }
   return best;
 }
 
-const union = (pick: (d: NamespaceDescriptor) => readonly string[] | undefined): readonly string[] => [...new Set(NAMESPACES.flatMap((d) => pick(d) ?? []))];
+const union = (pick: (d: NamespaceDescriptor) => readonly string[] | undefined): readonly string[] => [
+  ...new Set(NAMESPACES.flatMap((d) => pick(d) ?? [])),
+];
 
 /** Query parameters that carry a credential, by the namespaces that take them. */
 export const SECRET_PARAMS: readonly string[] = union((d) => d.secretParams);

@@ -18,6 +18,17 @@ import { seoResolvers } from './seo/resolvers.ts';
 import { viewsResolvers } from './views/resolvers.ts';
 
 export const NAMESPACE_RESOLVERS: readonly Resolvers[] = [
-  seoResolvers, governanceResolvers, oembedResolvers, blocksResolvers, duplicatePostResolvers, challengeResolvers, facetResolvers, auditResolvers,
-  calendarExtrasResolvers, viewsResolvers, onboardingResolvers, aggregatorResolvers, automationResolvers,
+  seoResolvers,
+  governanceResolvers,
+  oembedResolvers,
+  blocksResolvers,
+  duplicatePostResolvers,
+  challengeResolvers,
+  facetResolvers,
+  auditResolvers,
+  calendarExtrasResolvers,
+  viewsResolvers,
+  onboardingResolvers,
+  aggregatorResolvers,
+  automationResolvers,
 ];

@@ -70,19 +70,28 @@ export function decodeCursor(cursor: string, arg: string, list?: string | null):
   if (offsetOnly) return { offset: Number(offsetOnly[1]), id: null, key: null };
   const parts = text.split('|');
   if (parts.length !== 5 || parts[0] !== PREFIX || !/^\d+$/.test(parts[2]!) || !/^\d*$/.test(parts[3]!)) {
-    throw GatewayError.badInput(`${arg}: ${JSON.stringify(cursor)} is not a cursor this gateway gave out`, { arguments: [arg] });
+    throw GatewayError.badInput(`${arg}: ${JSON.stringify(cursor)} is not a cursor this gateway gave out`, {
+      arguments: [arg],
+    });
   }
   if (list !== undefined && list !== null && parts[1] !== list) {
-    throw GatewayError.badInput(`${arg}: this cursor belongs to another list, or to this list with other arguments (where, orderBy); a cursor is valid only for the list that gave it`, { arguments: [arg] });
+    throw GatewayError.badInput(
+      `${arg}: this cursor belongs to another list, or to this list with other arguments (where, orderBy); a cursor is valid only for the list that gave it`,
+      { arguments: [arg] },
+    );
   }
   return { offset: Number(parts[2]), id: parts[3] ? Number(parts[3]) : null, key: parts[4] || null };
 }
 
 function checkCount(v: number | null | undefined, arg: string, limits: PageLimits): void {
   if (v === null || v === undefined) return;
-  if (!Number.isInteger(v) || v < 0) throw GatewayError.badInput(`${arg} must be a non-negative integer, got ${v}`, { arguments: [arg] });
+  if (!Number.isInteger(v) || v < 0)
+    throw GatewayError.badInput(`${arg} must be a non-negative integer, got ${v}`, { arguments: [arg] });
   if (v > limits.maxPageSize) {
-    throw GatewayError.badInput(`${arg} must be at most ${limits.maxPageSize} (the page-size cap); page through larger lists with after/before`, { arguments: [arg], max: limits.maxPageSize });
+    throw GatewayError.badInput(
+      `${arg} must be at most ${limits.maxPageSize} (the page-size cap); page through larger lists with after/before`,
+      { arguments: [arg], max: limits.maxPageSize },
+    );
   }
 }
 
@@ -102,7 +111,13 @@ function singlePageSize(offset: number, count: number, max: number): number | nu
   return null;
 }
 
-async function fetchRange(fetch: PageFetcher, offset: number, count: number, maxPer: number, hint: TotalHint): Promise<ListPage> {
+async function fetchRange(
+  fetch: PageFetcher,
+  offset: number,
+  count: number,
+  maxPer: number,
+  hint: TotalHint,
+): Promise<ListPage> {
   if (count === 0) {
     const first = await fetch(1, 1);
     return { items: [], total: first.total };
@@ -124,7 +139,8 @@ async function fetchRange(fetch: PageFetcher, offset: number, count: number, max
   const firstPage = Math.floor(offset / maxPer) + 1;
   const lastPage = Math.floor((offset + count - 1) / maxPer) + 1;
   const hinted = hint.get();
-  const plannedLast = hinted === undefined ? lastPage : Math.max(firstPage, Math.min(lastPage, Math.ceil(hinted / maxPer)));
+  const plannedLast =
+    hinted === undefined ? lastPage : Math.max(firstPage, Math.min(lastPage, Math.ceil(hinted / maxPer)));
   const pages = await fetchPages(fetch, firstPage, plannedLast, maxPer);
   let total = pages.find((r) => r.total !== null)?.total ?? null;
   if (plannedLast < lastPage && total !== null && total > plannedLast * maxPer) {
@@ -205,7 +221,13 @@ interface Place {
  * since deleted is placed by its key among its old neighbours. A list that
  * moved further than the steps allow is a CONFLICT (start the walk again).
  */
-async function locate(fetch: PageFetcher, anchor: Anchor, scope: CursorScope<unknown>, maxPer: number, hint: TotalHint): Promise<Place> {
+async function locate(
+  fetch: PageFetcher,
+  anchor: Anchor,
+  scope: CursorScope<unknown>,
+  maxPer: number,
+  hint: TotalHint,
+): Promise<Place> {
   const span = 2 * MARGIN + 1;
   let lo = Math.max(0, anchor.offset - MARGIN);
   let items = (await fetchRange(fetch, lo, span, maxPer, hint)).items;
@@ -227,45 +249,69 @@ async function locate(fetch: PageFetcher, anchor: Anchor, scope: CursorScope<unk
       return { at: lo + items.findIndex((x) => compare(scope, x, anchor) > 0) - 1, found: false };
     }
     if (step >= MAX_STEPS) {
-      throw new GatewayError('CONFLICT', `the list changed by more than ${MAX_STEPS * span} items around this cursor since it was given out; start the walk again from the beginning`);
+      throw new GatewayError(
+        'CONFLICT',
+        `the list changed by more than ${MAX_STEPS * span} items around this cursor since it was given out; start the walk again from the beginning`,
+      );
     }
     items = (await fetchRange(fetch, lo, span, maxPer, hint)).items;
   }
 }
 
-async function resolveWindow(given: PageFetcher, args: PagingArgs, limits: PageLimits, maxPerPage: number, hint: TotalHint, scope?: CursorScope<unknown>): Promise<WindowResult<unknown>> {
+async function resolveWindow(
+  given: PageFetcher,
+  args: PagingArgs,
+  limits: PageLimits,
+  maxPerPage: number,
+  hint: TotalHint,
+  scope?: CursorScope<unknown>,
+): Promise<WindowResult<unknown>> {
   // A window placed by a cursor is read from the site, never from the upstream cache: a page cached
   // before a change, joined to the pages the walk read after it, would skip or repeat an item.
   const fetch: PageFetcher = args.after || args.before ? (page, per) => given(page, per, { fresh: true }) : given;
   checkCount(args.first, 'first', limits);
   checkCount(args.last, 'last', limits);
-  if (args.first != null && args.last != null) throw GatewayError.badInput('pass first or last, not both', { arguments: ['first', 'last'] });
+  if (args.first != null && args.last != null)
+    throw GatewayError.badInput('pass first or last, not both', { arguments: ['first', 'last'] });
   const afterA = args.after ? decodeCursor(args.after, 'after', scope?.list) : null;
   const beforeA = args.before ? decodeCursor(args.before, 'before', scope?.list) : null;
   /** Whether an anchor names its item (a keyset cursor of a scoped list), not just an offset. */
   const keyed = (a: Anchor | null): boolean => a !== null && a.id !== null && scope !== undefined;
   /** The offset just past the anchor's item (or past where it was). */
-  const pastAfter = async (a: Anchor): Promise<number> => (keyed(a) ? (await locate(fetch, a, scope!, maxPerPage, hint)).at : a.offset) + 1;
+  const pastAfter = async (a: Anchor): Promise<number> =>
+    (keyed(a) ? (await locate(fetch, a, scope!, maxPerPage, hint)).at : a.offset) + 1;
 
   if (args.last != null) {
     let end: number | null = null;
     if (beforeA) {
       // The window ends just before the `before` item (a deleted one: just after its old neighbour).
-      const p = keyed(beforeA) ? await locate(fetch, beforeA, scope!, maxPerPage, hint) : { at: beforeA.offset, found: true };
+      const p = keyed(beforeA)
+        ? await locate(fetch, beforeA, scope!, maxPerPage, hint)
+        : { at: beforeA.offset, found: true };
       end = p.found ? p.at : p.at + 1;
     }
     let total: number | null = null;
     if (end === null) {
       // The end of the list is unknown until the total is: one tiny request.
       total = (await fetch(1, 1)).total;
-      if (total === null) throw new GatewayError('UPSTREAM_BAD_RESPONSE', 'the site sent no total, so `last` cannot be resolved without `before`');
+      if (total === null)
+        throw new GatewayError(
+          'UPSTREAM_BAD_RESPONSE',
+          'the site sent no total, so `last` cannot be resolved without `before`',
+        );
       end = total;
     }
     const lo = afterA ? await pastAfter(afterA) : 0;
     const start = Math.max(lo, end - args.last);
     const res = await fetchRange(fetch, start, Math.max(0, end - start), maxPerPage, hint);
     total = res.total ?? total;
-    return { items: scope ? once(res.items, scope) : res.items, offset: start, total, hasPreviousPage: start > lo, hasNextPage: beforeA !== null || (total !== null && end < total) };
+    return {
+      items: scope ? once(res.items, scope) : res.items,
+      offset: start,
+      total,
+      hasPreviousPage: start > lo,
+      hasNextPage: beforeA !== null || (total !== null && end < total),
+    };
   }
 
   let count = args.first ?? limits.defaultPageSize;
@@ -277,7 +323,10 @@ async function resolveWindow(given: PageFetcher, args: PagingArgs, limits: PageL
     const lo = Math.max(0, afterA.offset - MARGIN);
     const around = await fetchRange(fetch, lo, afterA.offset + 1 + count + MARGIN - lo, maxPerPage, hint);
     const at = around.items.findIndex((x) => scope!.id(x) === afterA.id);
-    if (at >= 0 && (around.items.length - at - 1 >= count || (around.total !== null && lo + around.items.length >= around.total))) {
+    if (
+      at >= 0 &&
+      (around.items.length - at - 1 >= count || (around.total !== null && lo + around.items.length >= around.total))
+    ) {
       offset = lo + at + 1;
       res = { items: around.items.slice(at + 1, at + 1 + count), total: around.total };
     } else {
@@ -292,11 +341,20 @@ async function resolveWindow(given: PageFetcher, args: PagingArgs, limits: PageL
   }
   if (beforeA && keyed(beforeA)) {
     // The window stops at the `before` item (or where it was).
-    const stop = res.items.findIndex((x) => (scope!.key ? compare(scope!, x, beforeA) >= 0 : scope!.id(x) === beforeA.id));
+    const stop = res.items.findIndex((x) =>
+      scope!.key ? compare(scope!, x, beforeA) >= 0 : scope!.id(x) === beforeA.id,
+    );
     if (stop >= 0) res = { items: res.items.slice(0, stop), total: res.total };
   }
-  const hasNextPage = res.total !== null ? offset + res.items.length < res.total : res.items.length === count && count > 0;
-  return { items: scope ? once(res.items, scope) : res.items, offset, total: res.total, hasNextPage, hasPreviousPage: offset > 0 };
+  const hasNextPage =
+    res.total !== null ? offset + res.items.length < res.total : res.items.length === count && count > 0;
+  return {
+    items: scope ? once(res.items, scope) : res.items,
+    offset,
+    total: res.total,
+    hasNextPage,
+    hasPreviousPage: offset > 0,
+  };
 }
 
 /**

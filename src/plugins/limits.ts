@@ -23,12 +23,28 @@
 import type { ApolloServerPlugin } from '@apollo/server';
 import type { DocumentNode, GraphQLError, GraphQLSchema, OperationDefinitionNode } from 'graphql';
 import type { Config } from '../config.ts';
-import { costError, operationCost, oversizedArgument, perOperation, resolveOperation, siteRequests, sizeError, type SizeViolation } from '../limits.ts';
+import {
+  costError,
+  operationCost,
+  oversizedArgument,
+  perOperation,
+  resolveOperation,
+  siteRequests,
+  sizeError,
+  type SizeViolation,
+} from '../limits.ts';
 import { GatewayError } from '../errors.ts';
 
 export type LimitsConfig = Pick<
   Config['limits'],
-  'maxCost' | 'defaultPageSize' | 'maxPageSize' | 'maxListItems' | 'maxSearchLength' | 'maxSlugLength' | 'maxUrlLength' | 'maxArgumentLength'
+  | 'maxCost'
+  | 'defaultPageSize'
+  | 'maxPageSize'
+  | 'maxListItems'
+  | 'maxSearchLength'
+  | 'maxSlugLength'
+  | 'maxUrlLength'
+  | 'maxArgumentLength'
 >;
 
 /** What the limits say of an operation and its variables (null: variables that do not coerce, execution's to report). */
@@ -54,9 +70,18 @@ export function limitsCheck(limits: LimitsConfig) {
     const oversized = oversizedArgument(resolved, limits);
     if (oversized) return { oversized };
     const paging = { defaultPageSize: limits.defaultPageSize };
-    return { cost: operationCost(resolved, paging), requests: operation.operation === 'query' ? siteRequests(resolved, paging) : 0 };
+    return {
+      cost: operationCost(resolved, paging),
+      requests: operation.operation === 'query' ? siteRequests(resolved, paging) : 0,
+    };
   });
-  return (schema: GraphQLSchema, document: DocumentNode, operation: OperationDefinitionNode, variables: Record<string, unknown> | undefined, budget?: Budget): GraphQLError | null => {
+  return (
+    schema: GraphQLSchema,
+    document: DocumentNode,
+    operation: OperationDefinitionNode,
+    variables: Record<string, unknown> | undefined,
+    budget?: Budget,
+  ): GraphQLError | null => {
     const verdict = verdictOf(schema, document, operation, variables);
     if (!verdict) return null;
     if ('oversized' in verdict) return sizeError(verdict.oversized);
@@ -80,7 +105,10 @@ function budgetError(estimate: number, budget: Budget): GatewayError {
 }
 
 /** `budgetOf`: the caller's upstream budget, from the operation's context (none: not checked before execution). */
-export function limitsPlugin<C extends object>(limits: LimitsConfig, budgetOf?: (context: C) => Budget | undefined): ApolloServerPlugin<C> {
+export function limitsPlugin<C extends object>(
+  limits: LimitsConfig,
+  budgetOf?: (context: C) => Budget | undefined,
+): ApolloServerPlugin<C> {
   const check = limitsCheck(limits);
   return {
     async requestDidStart() {

@@ -113,7 +113,8 @@ export function createObserver(opts: ObserverOptions) {
           const internal = opts.isInternal;
           if (!internal) return;
           for (const e of rc.errors) {
-            if (internal(e)) withLogScope(rec, () => log.error({ err: e.originalError ?? e, path: e.path ?? null }, 'internal error'));
+            if (internal(e))
+              withLogScope(rec, () => log.error({ err: e.originalError ?? e, path: e.path ?? null }, 'internal error'));
           }
         },
         async didResolveOperation(rc) {
@@ -136,7 +137,11 @@ export function createObserver(opts: ObserverOptions) {
   };
 
   /** Runs one `/graphql` request with its record current, and reports it when the response closes. */
-  function track(req: IncomingMessage, res: ServerResponse, handle: (record: RequestRecord) => Promise<void>): Promise<void> {
+  function track(
+    req: IncomingMessage,
+    res: ServerResponse,
+    handle: (record: RequestRecord) => Promise<void>,
+  ): Promise<void> {
     const given = req.headers['x-request-id'];
     const reqId = typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     const caller: CallerKind = req.headers.authorization ? 'authenticated' : opts.serviceAuth ? 'service' : 'anonymous';
@@ -152,7 +157,8 @@ export function createObserver(opts: ObserverOptions) {
     const status = res.statusCode;
     const codes = [...rec.errorCodes];
     // HTTP-level refusals made before Apollo (rate limit, body too large, not JSON) carry no code we saw.
-    if (!codes.length && status >= 400) codes.push(status === 429 ? 'RATE_LIMITED' : status >= 500 ? 'INTERNAL_SERVER_ERROR' : 'BAD_REQUEST');
+    if (!codes.length && status >= 400)
+      codes.push(status === 429 ? 'RATE_LIMITED' : status >= 500 ? 'INTERNAL_SERVER_ERROR' : 'BAD_REQUEST');
     if (aborted) codes.unshift(ABORTED);
     const ms = performance.now() - rec.started;
     try {
@@ -180,22 +186,24 @@ export function createObserver(opts: ObserverOptions) {
     metrics.upstreamRequests.inc({ route: e.route, status: e.status === null ? 'error' : String(e.status) });
     metrics.upstreamDuration.observe({ route: e.route }, e.ms / 1000);
     if (!upstreamFailed(e)) return;
-    withLogScope(recordOf(e.tag), () => own.warn(
-      {
-        route: e.route,
-        // As sent, in the site's names (`/tribe/events/v1/events/5` on an unmodified site); `route` keeps the spec's.
-        path: e.path,
-        status: e.status,
-        code: e.error ?? null,
-        cause: e.cause ?? null,
-        contentType: e.contentType ?? null,
-        // Redacted by value with the request's secrets on the way out (log.ts), as the site may echo them.
-        message: e.message ?? null,
-        attempt: e.attempt,
-        ms: Math.round(e.ms * 10) / 10,
-      },
-      'upstream request failed',
-    ));
+    withLogScope(recordOf(e.tag), () =>
+      own.warn(
+        {
+          route: e.route,
+          // As sent, in the site's names (`/tribe/events/v1/events/5` on an unmodified site); `route` keeps the spec's.
+          path: e.path,
+          status: e.status,
+          code: e.error ?? null,
+          cause: e.cause ?? null,
+          contentType: e.contentType ?? null,
+          // Redacted by value with the request's secrets on the way out (log.ts), as the site may echo them.
+          message: e.message ?? null,
+          attempt: e.attempt,
+          ms: Math.round(e.ms * 10) / 10,
+        },
+        'upstream request failed',
+      ),
+    );
   }
 
   return { plugin, track, upstream };

@@ -18,7 +18,10 @@
 import type { ApolloServerPlugin, GraphQLRequestContext } from '@apollo/server';
 import { getNamedType, getNullableType, isInputObjectType, isListType, type GraphQLInputType } from 'graphql';
 import { forEachField, perOperation, resolveOperation } from '../limits.ts';
-import { SECRET_ARGUMENTS as SECRET_ARGUMENT_NAMES, SECRET_HEADERS as SECRET_HEADER_NAMES } from '../namespaces/catalog.ts';
+import {
+  SECRET_ARGUMENTS as SECRET_ARGUMENT_NAMES,
+  SECRET_HEADERS as SECRET_HEADER_NAMES,
+} from '../namespaces/catalog.ts';
 import { REDACTED, redactValues, secretForms } from '../redact.ts';
 
 /** Headers whose values are secrets (lower-case): those the namespaces' descriptors declare (src/namespaces/catalog.ts). */
@@ -28,7 +31,9 @@ export const SECRET_HEADERS: readonly string[] = SECRET_HEADER_NAMES;
  * namespaces' descriptors declare (`apiKey`, `accessToken`, `consumerSecret`),
  * and the names any field gives one.
  */
-export const SECRET_ARGUMENTS = new RegExp(`^(${[...SECRET_ARGUMENT_NAMES, 'password', 'secret', 'token'].join('|')})$`);
+export const SECRET_ARGUMENTS = new RegExp(
+  `^(${[...SECRET_ARGUMENT_NAMES, 'password', 'secret', 'token'].join('|')})$`,
+);
 
 /** `user:password` -> the forms it travels in: the pair, the password, the Basic token. */
 export function credentialSecrets(userPass: string): string[] {
@@ -71,7 +76,13 @@ export function scrubValue(v: unknown, forms: readonly string[], depth = 0): unk
 /** Scrubs an error and its causes in place: message, stack, extensions. */
 function scrubError(e: unknown, forms: readonly string[], depth = 0): void {
   if (!e || typeof e !== 'object' || depth > 6) return;
-  const err = e as { message?: unknown; stack?: unknown; extensions?: unknown; originalError?: unknown; cause?: unknown };
+  const err = e as {
+    message?: unknown;
+    stack?: unknown;
+    extensions?: unknown;
+    originalError?: unknown;
+    cause?: unknown;
+  };
   try {
     if (typeof err.message === 'string') err.message = redactValues(err.message, forms);
     if (typeof err.stack === 'string') err.stack = redactValues(err.stack, forms);
@@ -115,7 +126,9 @@ const typedArgumentSecrets = perOperation((schema, document, operation, variable
     if (isListType(t)) {
       for (const x of Array.isArray(value) ? value : [value]) collect(x, t.ofType, name);
     } else if (isInputObjectType(t)) {
-      if (typeof value === 'object') for (const f of Object.values(t.getFields())) collect((value as Record<string, unknown>)[f.name], f.type, f.name);
+      if (typeof value === 'object')
+        for (const f of Object.values(t.getFields()))
+          collect((value as Record<string, unknown>)[f.name], f.type, f.name);
     } else if (typeof value === 'string' && SECRET_ARGUMENTS.test(name) && getNamedType(t).name !== 'Boolean') {
       into.add(value);
     }

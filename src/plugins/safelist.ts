@@ -56,10 +56,12 @@ function entries(path: string, json: unknown): [string, unknown][] {
   }
   const o = json as Record<string, unknown>;
   if (o.format === 'apollo-persisted-query-manifest') {
-    if (!Array.isArray(o.operations)) throw new ConfigError(`PERSISTED_DOCUMENTS ${path}: an Apollo manifest needs an "operations" array`);
+    if (!Array.isArray(o.operations))
+      throw new ConfigError(`PERSISTED_DOCUMENTS ${path}: an Apollo manifest needs an "operations" array`);
     return o.operations.map((op: unknown, i) => {
       const { id, body } = (op ?? {}) as { id?: unknown; body?: unknown };
-      if (typeof id !== 'string' || !id) throw new ConfigError(`PERSISTED_DOCUMENTS ${path}: operations[${i}] has no "id"`);
+      if (typeof id !== 'string' || !id)
+        throw new ConfigError(`PERSISTED_DOCUMENTS ${path}: operations[${i}] has no "id"`);
       return [id, body];
     });
   }
@@ -84,7 +86,8 @@ export async function loadPersistedDocuments(config: Config['persistedDocuments'
   }
   const byId = new Map<string, string>();
   for (const [id, doc] of entries(path, json)) {
-    if (typeof doc !== 'string' || !doc.trim()) throw new ConfigError(`PERSISTED_DOCUMENTS ${path}: "${id}" is not a document string`);
+    if (typeof doc !== 'string' || !doc.trim())
+      throw new ConfigError(`PERSISTED_DOCUMENTS ${path}: "${id}" is not a document string`);
     let hasOperation: boolean;
     try {
       hasOperation = parse(doc).definitions.some((d) => d.kind === Kind.OPERATION_DEFINITION);
@@ -124,15 +127,20 @@ interface RequestFields {
  * Resolves one request: the document text in place of its id, or the reason it
  * may not run. `undefined` result: pass on unchanged.
  */
-function resolveOne(docs: PersistedDocuments, r: RequestFields): { query: string; extensions: Record<string, unknown> | undefined } | Refusal | undefined {
-  const extensions = r.extensions && typeof r.extensions === 'object' ? (r.extensions as Record<string, unknown>) : undefined;
+function resolveOne(
+  docs: PersistedDocuments,
+  r: RequestFields,
+): { query: string; extensions: Record<string, unknown> | undefined } | Refusal | undefined {
+  const extensions =
+    r.extensions && typeof r.extensions === 'object' ? (r.extensions as Record<string, unknown>) : undefined;
   const apq = extensions?.persistedQuery as { sha256Hash?: unknown } | undefined;
   const apqHash = typeof apq?.sha256Hash === 'string' ? apq.sha256Hash : undefined;
   const id = typeof r.documentId === 'string' && r.documentId ? r.documentId : apqHash;
   if (id !== undefined) {
     const doc = docs.lookup(id);
     if (doc !== undefined) {
-      if (typeof r.query === 'string' && r.query !== doc) return refusal(400, 'BAD_REQUEST', `The query text is not the document of ${id}`);
+      if (typeof r.query === 'string' && r.query !== doc)
+        return refusal(400, 'BAD_REQUEST', `The query text is not the document of ${id}`);
       const { persistedQuery: _, ...rest } = extensions ?? {};
       return { query: doc, extensions: Object.keys(rest).length ? rest : undefined };
     }
@@ -146,7 +154,11 @@ function resolveOne(docs: PersistedDocuments, r: RequestFields): { query: string
   if (docs.safelist && typeof r.query === 'string') {
     // The exact text of a manifest document is not ad hoc: clients that send text still work.
     if (docs.lookup(sha256(r.query)) === undefined) {
-      return refusal(403, 'OPERATION_NOT_ALLOWED', 'Only persisted operations run on this gateway; send the documentId of an operation in its manifest');
+      return refusal(
+        403,
+        'OPERATION_NOT_ALLOWED',
+        'Only persisted operations run on this gateway; send the documentId of an operation in its manifest',
+      );
     }
   }
   return undefined;
@@ -186,7 +198,11 @@ export function persistedSearch(docs: PersistedDocuments, search: string): { sea
       return { search };
     }
   }
-  const r = resolveOne(docs, { query: params.get('query') ?? undefined, documentId: params.get('documentId') ?? undefined, extensions });
+  const r = resolveOne(docs, {
+    query: params.get('query') ?? undefined,
+    documentId: params.get('documentId') ?? undefined,
+    extensions,
+  });
   if (r === undefined) return { search };
   if (isRefusal(r)) return r;
   params.delete('documentId');
@@ -217,7 +233,8 @@ export function applyPersistedDocuments(
  * with their query text, and APQ hashes (Apollo's own), pass.
  */
 export function documentIdWithoutManifest(method: string, body: unknown, search: string): Refusal | undefined {
-  const items: unknown[] = method === 'POST' ? (Array.isArray(body) ? body : [body]) : [Object.fromEntries(new URLSearchParams(search))];
+  const items: unknown[] =
+    method === 'POST' ? (Array.isArray(body) ? body : [body]) : [Object.fromEntries(new URLSearchParams(search))];
   const named = items.some((item) => {
     const r = (item && typeof item === 'object' ? item : {}) as RequestFields;
     return typeof r.documentId === 'string' && r.documentId !== '' && (typeof r.query !== 'string' || r.query === '');
@@ -227,7 +244,6 @@ export function documentIdWithoutManifest(method: string, body: unknown, search:
     400,
     'PERSISTED_QUERY_NOT_FOUND',
     'This gateway has no persisted-document manifest (PERSISTED_DOCUMENTS is unset), so a documentId names nothing here: ' +
-      'send the query text, or start the gateway with PERSISTED_DOCUMENTS=<manifest> (the client\'s generated persisted-documents.json).',
+      "send the query text, or start the gateway with PERSISTED_DOCUMENTS=<manifest> (the client's generated persisted-documents.json).",
   );
 }
-

@@ -33,7 +33,9 @@ export function tracingPlugin<C extends object>(tracing: Tracing, schema: GraphQ
 
   return {
     async requestDidStart({ request }) {
-      const incoming = request.http ? tracing.propagator.extract(ROOT_CONTEXT, request.http.headers, headerMapGetter) : ROOT_CONTEXT;
+      const incoming = request.http
+        ? tracing.propagator.extract(ROOT_CONTEXT, request.http.headers, headerMapGetter)
+        : ROOT_CONTEXT;
       const span = tracer.startSpan(UNKNOWN_OPERATION, { kind: SpanKind.SERVER }, incoming);
       const parent = trace.setSpan(incoming, span);
       return {

@@ -13,13 +13,46 @@ import { otherCopy as otherCopyIface } from '../namespaces/calendar/choose.ts';
 import { eventsConnection } from './lists.ts';
 import { prefetchCategoryTree } from './prefetch.ts';
 
-const otherEvent: OtherLoader<EventModel> = (iface, ctx) => (iface === 'core' ? ctx.loaders.eventCore : ctx.loaders.eventLegacy);
+const otherEvent: OtherLoader<EventModel> = (iface, ctx) =>
+  iface === 'core' ? ctx.loaders.eventCore : ctx.loaders.eventLegacy;
 
 const SCALARS = [
-  'title', 'description', 'excerpt', 'slug', 'url', 'authorId', 'publishedAt', 'publishedAtUtc', 'modifiedAt', 'modifiedAtUtc',
-  'startDate', 'endDate', 'startDateUtc', 'endDateUtc', 'timezone', 'timezoneAbbr', 'allDay', 'duration', 'multiday', 'cost',
-  'costDetails', 'website', 'showMap', 'showMapLink', 'hideFromListings', 'sticky', 'featured', 'virtual', 'ticketed',
-  'commentStatus', 'pingStatus', 'format', 'template', 'passwordProtected', 'featuredImage', 'scheduleDetails',
+  'title',
+  'description',
+  'excerpt',
+  'slug',
+  'url',
+  'authorId',
+  'publishedAt',
+  'publishedAtUtc',
+  'modifiedAt',
+  'modifiedAtUtc',
+  'startDate',
+  'endDate',
+  'startDateUtc',
+  'endDateUtc',
+  'timezone',
+  'timezoneAbbr',
+  'allDay',
+  'duration',
+  'multiday',
+  'cost',
+  'costDetails',
+  'website',
+  'showMap',
+  'showMapLink',
+  'hideFromListings',
+  'sticky',
+  'featured',
+  'virtual',
+  'ticketed',
+  'commentStatus',
+  'pingStatus',
+  'format',
+  'template',
+  'passwordProtected',
+  'featuredImage',
+  'scheduleDetails',
 ] as const;
 
 /** The model itself, or the other interface's copy when this one lacks `key` (masked, or not served). */
@@ -33,7 +66,11 @@ async function withField(ctx: Context, m: EventModel, key: keyof EventModel): Pr
 }
 
 /** Embedded venues or organizers, synchronously when this copy has them. */
-function embedded<K extends 'venues' | 'organizers'>(ctx: Context, m: EventModel, key: K): NonNullable<EventModel[K]> | Promise<NonNullable<EventModel[K]>> {
+function embedded<K extends 'venues' | 'organizers'>(
+  ctx: Context,
+  m: EventModel,
+  key: K,
+): NonNullable<EventModel[K]> | Promise<NonNullable<EventModel[K]>> {
   const v = m[key];
   if (v !== undefined) return v as NonNullable<EventModel[K]>;
   return otherCopy(ctx, m).then((c) => (c[key] ?? []) as NonNullable<EventModel[K]>);
@@ -45,7 +82,10 @@ function termsOf(ctx: Context, model: EventModel, kind: 'categories' | 'tags'): 
 }
 
 async function termsById(ctx: Context, model: EventModel, kind: 'categories' | 'tags'): Promise<TermModel[]> {
-  const m = model[kind] === undefined && (kind === 'categories' ? model.categoryIds : model.tagIds) === undefined ? await withField(ctx, model, kind) : model;
+  const m =
+    model[kind] === undefined && (kind === 'categories' ? model.categoryIds : model.tagIds) === undefined
+      ? await withField(ctx, model, kind)
+      : model;
   const embedded = m[kind];
   if (embedded) return embedded;
   const ids = kind === 'categories' ? m.categoryIds : m.tagIds;
@@ -53,7 +93,17 @@ async function termsById(ctx: Context, model: EventModel, kind: 'categories' | '
   if (!ctx.site.hasLegacy) {
     // No term routes on this site: the IDs are all there is.
     const k = kind === 'categories' ? 'Category' : 'Tag';
-    return ids.map((id) => ({ kind: k, databaseId: id, name: null, slug: null, description: null, count: null, url: null, parentId: null, raw: null }));
+    return ids.map((id) => ({
+      kind: k,
+      databaseId: id,
+      name: null,
+      slug: null,
+      description: null,
+      count: null,
+      url: null,
+      parentId: null,
+      raw: null,
+    }));
   }
   const loader = kind === 'categories' ? ctx.loaders.category : ctx.loaders.tag;
   const found = await loader.loadMany(ids);
@@ -62,13 +112,19 @@ async function termsById(ctx: Context, model: EventModel, kind: 'categories' | '
 
 export async function eventBy(ctx: Context, id: string, idType: string | null | undefined): Promise<EventModel | null> {
   if (idType === 'SLUG') {
-    if (!ctx.site.hasLegacy) throw GatewayError.badInput(`event(idType: SLUG) needs ${NAMESPACE.legacy}, which this site does not offer`, { arguments: ['idType'] });
+    if (!ctx.site.hasLegacy)
+      throw GatewayError.badInput(`event(idType: SLUG) needs ${NAMESPACE.legacy}, which this site does not offer`, {
+        arguments: ['idType'],
+      });
     const m = await orNull(legacyGet(ctx.upstream, 'events', id, true).then(legacyEvent));
     if (m) ctx.loaders.prime(m);
     return m;
   }
   const dbId = idArgument(id, idType, 'Event');
-  if (!dbId) throw GatewayError.badInput(`event: ${JSON.stringify(id)} is not an Event ID (a global ID or a database ID)`, { arguments: ['id'] });
+  if (!dbId)
+    throw GatewayError.badInput(`event: ${JSON.stringify(id)} is not an Event ID (a global ID or a database ID)`, {
+      arguments: ['id'],
+    });
   return ctx.loaders.event.load(dbId);
 }
 

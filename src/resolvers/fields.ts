@@ -20,7 +20,11 @@ interface Sourced {
 export type OtherLoader<M> = (iface: Iface, ctx: Context) => DataLoader<number, M | null>;
 
 /** A resolver of the field `key` of M: its value, or null, now or once the other copy is read. */
-export type CrossField<M, K extends keyof M> = (m: M, _args: unknown, ctx: Context) => NonNullable<M[K]> | null | Promise<NonNullable<M[K]> | null>;
+export type CrossField<M, K extends keyof M> = (
+  m: M,
+  _args: unknown,
+  ctx: Context,
+) => NonNullable<M[K]> | null | Promise<NonNullable<M[K]> | null>;
 
 export function crossField<M extends Sourced, K extends keyof M>(key: K, other: OtherLoader<M>): CrossField<M, K> {
   // Synchronous when the model has the field (almost always): a promise per
@@ -32,13 +36,22 @@ export function crossField<M extends Sourced, K extends keyof M>(key: K, other: 
   };
 }
 
-function fromOther<M extends Sourced, K extends keyof M>(m: M, key: K, loaderOf: OtherLoader<M>, ctx: Context): null | Promise<NonNullable<M[K]> | null> {
+function fromOther<M extends Sourced, K extends keyof M>(
+  m: M,
+  key: K,
+  loaderOf: OtherLoader<M>,
+  ctx: Context,
+): null | Promise<NonNullable<M[K]> | null> {
   // The site lacks the other interface, or its copy never has it either: null, and no request (namespaces/calendar/served.ts).
   const iface = otherCopy(ctx.site, m, [String(key)]);
   return iface === null ? null : loadOther(m, key, loaderOf(iface, ctx));
 }
 
-async function loadOther<M extends Sourced, K extends keyof M>(m: M, key: K, loader: DataLoader<number, M | null>): Promise<NonNullable<M[K]> | null> {
+async function loadOther<M extends Sourced, K extends keyof M>(
+  m: M,
+  key: K,
+  loader: DataLoader<number, M | null>,
+): Promise<NonNullable<M[K]> | null> {
   const copy = await loader.load(m.databaseId);
   return (copy?.[key] ?? null) as NonNullable<M[K]> | null;
 }
@@ -52,7 +65,10 @@ export function andThen<T, U>(value: T | Promise<T>, f: (v: T) => U): U | Promis
  * Resolvers for many keys at once, each typed as its own field (not as the
  * union of them all), so the map checks against the generated resolver type.
  */
-export function crossFields<M extends Sourced, K extends keyof M & string>(keys: readonly K[], other: OtherLoader<M>): { [P in K]: CrossField<M, P> } {
+export function crossFields<M extends Sourced, K extends keyof M & string>(
+  keys: readonly K[],
+  other: OtherLoader<M>,
+): { [P in K]: CrossField<M, P> } {
   const out: Partial<{ [P in K]: CrossField<M, P> }> = {};
   for (const k of keys) out[k] = crossField(k, other);
   return out as { [P in K]: CrossField<M, P> };

@@ -20,7 +20,13 @@ export function mergeResolvers(...maps: Resolvers[]): Resolvers {
       const prev = out[type];
       if (prev === undefined) {
         out[type] = fields;
-      } else if (typeof prev === 'object' && prev !== null && typeof fields === 'object' && fields !== null && !(fields as { name?: unknown }).name) {
+      } else if (
+        typeof prev === 'object' &&
+        prev !== null &&
+        typeof fields === 'object' &&
+        fields !== null &&
+        !(fields as { name?: unknown }).name
+      ) {
         for (const f of Object.keys(fields)) if (f in prev) throw new Error(`resolver ${type}.${f} is defined twice`);
         out[type] = { ...prev, ...fields };
       } else {

@@ -12,10 +12,24 @@ import { NAMESPACE } from '../namespaces/calendar/vocabulary.ts';
 import { crossField, crossFields, statusEnum, andThen, type OtherLoader } from './fields.ts';
 import { eventsConnection, placesConnection } from './lists.ts';
 
-const otherVenue: OtherLoader<VenueModel> = (iface, ctx) => (iface === 'core' ? ctx.loaders.venueCore : ctx.loaders.venueLegacy);
-const otherOrganizer: OtherLoader<OrganizerModel> = (iface, ctx) => (iface === 'core' ? ctx.loaders.organizerCore : ctx.loaders.organizerLegacy);
+const otherVenue: OtherLoader<VenueModel> = (iface, ctx) =>
+  iface === 'core' ? ctx.loaders.venueCore : ctx.loaders.venueLegacy;
+const otherOrganizer: OtherLoader<OrganizerModel> = (iface, ctx) =>
+  iface === 'core' ? ctx.loaders.organizerCore : ctx.loaders.organizerLegacy;
 
-const POST = ['title', 'description', 'excerpt', 'slug', 'url', 'authorId', 'publishedAt', 'publishedAtUtc', 'modifiedAt', 'modifiedAtUtc', 'featuredImage'] as const;
+const POST = [
+  'title',
+  'description',
+  'excerpt',
+  'slug',
+  'url',
+  'authorId',
+  'publishedAt',
+  'publishedAtUtc',
+  'modifiedAt',
+  'modifiedAtUtc',
+  'featuredImage',
+] as const;
 
 /** How one kind of place is read: its node type, its routes, its loader by ID and its legacy mapping. */
 interface PlaceKind<M> {
@@ -25,18 +39,41 @@ interface PlaceKind<M> {
   fromLegacy: (raw: unknown) => M;
 }
 
-const VENUES: PlaceKind<VenueModel> = { type: 'Venue', kind: 'venues', loader: (ctx) => ctx.loaders.venue, fromLegacy: legacyVenue };
-const ORGANIZERS: PlaceKind<OrganizerModel> = { type: 'Organizer', kind: 'organizers', loader: (ctx) => ctx.loaders.organizer, fromLegacy: legacyOrganizer };
+const VENUES: PlaceKind<VenueModel> = {
+  type: 'Venue',
+  kind: 'venues',
+  loader: (ctx) => ctx.loaders.venue,
+  fromLegacy: legacyVenue,
+};
+const ORGANIZERS: PlaceKind<OrganizerModel> = {
+  type: 'Organizer',
+  kind: 'organizers',
+  loader: (ctx) => ctx.loaders.organizer,
+  fromLegacy: legacyOrganizer,
+};
 
-async function placeBy<M extends VenueModel | OrganizerModel>(ctx: Context, { type, kind, loader, fromLegacy }: PlaceKind<M>, id: string, idType: string | null | undefined): Promise<M | null> {
+async function placeBy<M extends VenueModel | OrganizerModel>(
+  ctx: Context,
+  { type, kind, loader, fromLegacy }: PlaceKind<M>,
+  id: string,
+  idType: string | null | undefined,
+): Promise<M | null> {
   if (idType === 'SLUG') {
-    if (!ctx.site.hasLegacy) throw GatewayError.badInput(`${type.toLowerCase()}(idType: SLUG) needs ${NAMESPACE.legacy}, which this site does not offer`, { arguments: ['idType'] });
+    if (!ctx.site.hasLegacy)
+      throw GatewayError.badInput(
+        `${type.toLowerCase()}(idType: SLUG) needs ${NAMESPACE.legacy}, which this site does not offer`,
+        { arguments: ['idType'] },
+      );
     const m = await orNull(legacyGet(ctx.upstream, kind, id, true).then(fromLegacy));
     if (m) ctx.loaders.prime(m);
     return m;
   }
   const dbId = idArgument(id, idType, type);
-  if (!dbId) throw GatewayError.badInput(`${type.toLowerCase()}: ${JSON.stringify(id)} is not a ${type} ID (a global ID or a database ID)`, { arguments: ['id'] });
+  if (!dbId)
+    throw GatewayError.badInput(
+      `${type.toLowerCase()}: ${JSON.stringify(id)} is not a ${type} ID (a global ID or a database ID)`,
+      { arguments: ['id'] },
+    );
   return loader(ctx).load(dbId);
 }
 
@@ -52,7 +89,23 @@ export const Venue: VenueResolvers = {
   databaseId: (m) => m.databaseId,
   status: (m, a, ctx) => andThen(crossField<VenueModel, 'status'>('status', otherVenue)(m, a, ctx), statusEnum),
   ...crossFields(
-    [...POST, 'address', 'city', 'country', 'province', 'state', 'stateProvince', 'zip', 'phone', 'website', 'showMap', 'showMapLink', 'latitude', 'longitude', 'directionsLink'] as const,
+    [
+      ...POST,
+      'address',
+      'city',
+      'country',
+      'province',
+      'state',
+      'stateProvince',
+      'zip',
+      'phone',
+      'website',
+      'showMap',
+      'showMapLink',
+      'latitude',
+      'longitude',
+      'directionsLink',
+    ] as const,
     otherVenue,
   ),
   events: (m, args, ctx, info) => eventsConnection(ctx, args, info, { venueIds: [m.databaseId] }),

@@ -7,7 +7,15 @@
  * and mapping: from the namespace folder that would be a two-way dependency.
  */
 import type { Context } from '../context.ts';
-import type { Resolvers, MutationResolvers, PostOrderField, PostResolvers, PostsOrderBy, PostsWhere, QueryResolvers } from '../generated/graphql.ts';
+import type {
+  Resolvers,
+  MutationResolvers,
+  PostOrderField,
+  PostResolvers,
+  PostsOrderBy,
+  PostsWhere,
+  QueryResolvers,
+} from '../generated/graphql.ts';
 import type { CursorScope } from '../paging/window.ts';
 import { databaseIdOf, toGlobalId } from '../mapping/ids.ts';
 import { corePost, deletedPost, postBody, postsQuery, type PostModel } from '../namespaces/posts/mapping.ts';
@@ -31,15 +39,27 @@ const POST_KEYS: Partial<Record<PostOrderField, (m: PostModel) => string | null>
   MODIFIED: (m) => m.modifiedAtUtc,
 };
 
-function postCursors(where: PostsWhere | null | undefined, orderBy: PostsOrderBy | null | undefined): CursorScope<PostModel> {
+function postCursors(
+  where: PostsWhere | null | undefined,
+  orderBy: PostsOrderBy | null | undefined,
+): CursorScope<PostModel> {
   const key = POST_KEYS[orderBy?.field ?? 'DATE'];
   // RAND has no order to keep, and RELEVANCE changes with the text searched: those cursors are offsets in effect.
-  return { list: listIdentity('posts', where ?? null, orderBy ?? null), id: (m) => m.databaseId, ...(key ? { key } : {}), desc: (orderBy?.direction ?? 'DESC') === 'DESC' };
+  return {
+    list: listIdentity('posts', where ?? null, orderBy ?? null),
+    id: (m) => m.databaseId,
+    ...(key ? { key } : {}),
+    desc: (orderBy?.direction ?? 'DESC') === 'DESC',
+  };
 }
 
 function idArg(id: string, arg: string): number {
   const n = databaseIdOf(id, 'Post');
-  if (n === null) throw GatewayError.badInput(`${arg}: ${JSON.stringify(id)} is neither a Post global ID nor a positive database ID`, { arguments: [arg] });
+  if (n === null)
+    throw GatewayError.badInput(
+      `${arg}: ${JSON.stringify(id)} is neither a Post global ID nor a positive database ID`,
+      { arguments: [arg] },
+    );
   return n;
 }
 
@@ -60,9 +80,11 @@ export const contentQuery: Pick<QueryResolvers, 'posts'> = {
 };
 
 /** Rethrows a write's error, a missing post as NOT_FOUND (upstream/errors.ts `missingObject`). */
-const missingPost = (id: number) => (err: unknown): never => {
-  throw missingObject(err, { argument: 'id', param: 'id', label: 'post', id });
-};
+const missingPost =
+  (id: number) =>
+  (err: unknown): never => {
+    throw missingObject(err, { argument: 'id', param: 'id', label: 'post', id });
+  };
 
 export const contentMutation: Pick<MutationResolvers, 'createPost' | 'updatePost' | 'deletePost' | 'createPosts'> = {
   createPost: async (_p, { input }, ctx) => {
@@ -80,11 +102,16 @@ export const contentMutation: Pick<MutationResolvers, 'createPost' | 'updatePost
   },
   deletePost: async (_p, { id, force }, ctx) => {
     const n = idArg(id, 'id');
-    const deleted = deletedPost(n, await posts.deletePost(ctx.upstream, n, Boolean(force)).catch(missingPost(n)), ctx.site.timezone);
+    const deleted = deletedPost(
+      n,
+      await posts.deletePost(ctx.upstream, n, Boolean(force)).catch(missingPost(n)),
+      ctx.site.timezone,
+    );
     ctx.changes?.written('posts', n, 'DELETED', null);
     return deleted;
   },
-  createPosts: async (_p, { inputs, atomic }, ctx) => bulkPayload(await createPosts(ctx, inputs, Boolean(atomic)), (post) => ({ post })),
+  createPosts: async (_p, { inputs, atomic }, ctx) =>
+    bulkPayload(await createPosts(ctx, inputs, Boolean(atomic)), (post) => ({ post })),
 };
 
 export const Post: PostResolvers = {

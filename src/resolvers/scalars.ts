@@ -4,9 +4,12 @@ import { isValidDateTimeInput } from '../mapping/dates.ts';
 
 function checkDate(v: unknown): string {
   if (typeof v !== 'string' || !isValidDateTimeInput(v)) {
-    throw new GraphQLError(`DateTime must be an RFC 3339 date-time such as 2026-11-22T20:00:00+01:00 (or a date), got ${JSON.stringify(v)}`, {
-      extensions: { code: 'BAD_USER_INPUT' },
-    });
+    throw new GraphQLError(
+      `DateTime must be an RFC 3339 date-time such as 2026-11-22T20:00:00+01:00 (or a date), got ${JSON.stringify(v)}`,
+      {
+        extensions: { code: 'BAD_USER_INPUT' },
+      },
+    );
   }
   return v.trim();
 }
@@ -22,12 +25,14 @@ function describedBySdl(s: GraphQLScalarType): GraphQLScalarType {
   return s;
 }
 
-export const DateTime = describedBySdl(new GraphQLScalarType({
-  name: 'DateTime',
-  serialize: (v) => v,
-  parseValue: checkDate,
-  parseLiteral: (ast) => checkDate(ast.kind === Kind.STRING ? ast.value : undefined),
-}));
+export const DateTime = describedBySdl(
+  new GraphQLScalarType({
+    name: 'DateTime',
+    serialize: (v) => v,
+    parseValue: checkDate,
+    parseLiteral: (ast) => checkDate(ast.kind === Kind.STRING ? ast.value : undefined),
+  }),
+);
 
 function literal(ast: ValueNode, variables?: Record<string, unknown> | null): unknown {
   switch (ast.kind) {
@@ -48,9 +53,11 @@ function literal(ast: ValueNode, variables?: Record<string, unknown> | null): un
   }
 }
 
-export const JSONScalar = describedBySdl(new GraphQLScalarType({
-  name: 'JSON',
-  serialize: (v) => v,
-  parseValue: (v) => v,
-  parseLiteral: literal,
-}));
+export const JSONScalar = describedBySdl(
+  new GraphQLScalarType({
+    name: 'JSON',
+    serialize: (v) => v,
+    parseValue: (v) => v,
+    parseLiteral: literal,
+  }),
+);

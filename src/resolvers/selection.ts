@@ -11,7 +11,12 @@ import type { FragmentDefinitionNode, GraphQLResolveInfo, SelectionSetNode } fro
 const EMPTY: ReadonlySet<string> = new Set();
 
 /** Field names selected directly in `set` (fragments expanded), each with the selection sets below it. */
-function fieldsOf(set: SelectionSetNode | undefined, fragments: Record<string, FragmentDefinitionNode>, out: Map<string, SelectionSetNode[]>, seen = new Set<string>()): void {
+function fieldsOf(
+  set: SelectionSetNode | undefined,
+  fragments: Record<string, FragmentDefinitionNode>,
+  out: Map<string, SelectionSetNode[]>,
+  seen = new Set<string>(),
+): void {
   if (!set) return;
   for (const s of set.selections) {
     if (s.kind === 'Field') {
@@ -27,7 +32,10 @@ function fieldsOf(set: SelectionSetNode | undefined, fragments: Record<string, F
   }
 }
 
-function children(sets: readonly (SelectionSetNode | undefined)[], info: GraphQLResolveInfo): Map<string, SelectionSetNode[]> {
+function children(
+  sets: readonly (SelectionSetNode | undefined)[],
+  info: GraphQLResolveInfo,
+): Map<string, SelectionSetNode[]> {
   const out = new Map<string, SelectionSetNode[]>();
   for (const set of sets) fieldsOf(set, info.fragments, out);
   return out;
@@ -44,7 +52,10 @@ export function nodeFields(info: GraphQLResolveInfo | undefined): ReadonlySet<st
   if (!info) return EMPTY;
   let found = memo.get(info.fieldNodes);
   if (!found) {
-    const top = children(info.fieldNodes.map((f) => f.selectionSet), info);
+    const top = children(
+      info.fieldNodes.map((f) => f.selectionSet),
+      info,
+    );
     const nodes = [...(top.get('nodes') ?? []), ...(children(top.get('edges') ?? [], info).get('node') ?? [])];
     found = new Set(children(nodes, info).keys());
     memo.set(info.fieldNodes, found);

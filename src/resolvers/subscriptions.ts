@@ -19,13 +19,17 @@ import type { Delivery } from '../subscriptions/hub.ts';
 /** The operation's live session: only the SSE and WebSocket transports make one. */
 function live(ctx: Context): SubscriptionContext {
   if (ctx instanceof SubscriptionContext) return ctx;
-  throw new GatewayError('OPERATION_NOT_SUPPORTED', 'Subscriptions are served over GraphQL over SSE and WebSocket (graphql-transport-ws) on /graphql; see docs/subscriptions.md.');
+  throw new GatewayError(
+    'OPERATION_NOT_SUPPORTED',
+    'Subscriptions are served over GraphQL over SSE and WebSocket (graphql-transport-ws) on /graphql; see docs/subscriptions.md.',
+  );
 }
 
 /** A delivery -> its change, the context switched to the delivery's. */
 function delivered(payload: unknown, ctx: Context): Extract<Delivery, { change: unknown }> {
   const d = payload as Delivery | undefined;
-  if (!d) throw new GatewayError('OPERATION_NOT_SUPPORTED', 'A subscription field resolves only for a change it was given.');
+  if (!d)
+    throw new GatewayError('OPERATION_NOT_SUPPORTED', 'A subscription field resolves only for a change it was given.');
   if ('error' in d) throw d.error;
   live(ctx).use(d.context);
   return d;
@@ -36,17 +40,35 @@ type PostChangeModel = Omit<PostChange, 'post'> & { post: PostModel | null };
 
 function eventChange(payload: unknown, ctx: Context): EventChangeModel {
   const { change: c, model } = delivered(payload, ctx);
-  return { kind: c.kind, event: model as EventModel | null, id: toGlobalId('Event', c.id), databaseId: c.id, at: c.at, source: c.source };
+  return {
+    kind: c.kind,
+    event: model as EventModel | null,
+    id: toGlobalId('Event', c.id),
+    databaseId: c.id,
+    at: c.at,
+    source: c.source,
+  };
 }
 
 function postChange(payload: unknown, ctx: Context): PostChangeModel {
   const { change: c, model } = delivered(payload, ctx);
-  return { kind: c.kind, post: model as PostModel | null, id: toGlobalId('Post', c.id), databaseId: c.id, at: c.at, source: c.source };
+  return {
+    kind: c.kind,
+    post: model as PostModel | null,
+    id: toGlobalId('Post', c.id),
+    databaseId: c.id,
+    at: c.at,
+    source: c.source,
+  };
 }
 
 function idOf(id: string, type: 'Event' | 'Post'): number {
   const n = databaseIdOf(id, type);
-  if (n === null) throw GatewayError.badInput(`id: ${JSON.stringify(id)} is neither a${type === 'Event' ? 'n Event' : ' Post'} global ID nor a positive database ID`, { arguments: ['id'] });
+  if (n === null)
+    throw GatewayError.badInput(
+      `id: ${JSON.stringify(id)} is neither a${type === 'Event' ? 'n Event' : ' Post'} global ID nor a positive database ID`,
+      { arguments: ['id'] },
+    );
   return n;
 }
 

@@ -10,14 +10,23 @@ import { GatewayError } from '../errors.ts';
 import { eventsConnection, termsConnection } from './lists.ts';
 import { prefetchCategoryTree } from './prefetch.ts';
 
-async function termBy(ctx: Context, kind: 'categories' | 'tags', id: string, idType: string | null | undefined): Promise<TermModel | null> {
+async function termBy(
+  ctx: Context,
+  kind: 'categories' | 'tags',
+  id: string,
+  idType: string | null | undefined,
+): Promise<TermModel | null> {
   const type = kind === 'categories' ? 'Category' : 'Tag';
   if (idType === 'SLUG') {
     const c = await termsConnection(ctx, kind, { first: 1, where: { slug: id, hideEmpty: false } });
     return c.nodes[0] ?? null;
   }
   const dbId = idArgument(id, idType, type);
-  if (!dbId) throw GatewayError.badInput(`${type.toLowerCase()}: ${JSON.stringify(id)} is not a ${type} ID (a global ID or a database ID)`, { arguments: ['id'] });
+  if (!dbId)
+    throw GatewayError.badInput(
+      `${type.toLowerCase()}: ${JSON.stringify(id)} is not a ${type} ID (a global ID or a database ID)`,
+      { arguments: ['id'] },
+    );
   // One term by ID: its own route (terms referenced by events batch through the include loader instead).
   const t = await orNull(legacyGet(ctx.upstream, kind, dbId).then((raw) => legacyTerm(raw, type)));
   if (t) ctx.loaders.prime(t);

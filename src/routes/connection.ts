@@ -30,8 +30,20 @@ export async function connection<T>(
 ): Promise<ConnectionModel<T>> {
   const scope = options.cursors;
   // With keyset cursors the window compares items, so they are mapped as they arrive (mapping is lazy).
-  const source: PageFetcher = scope ? async (page, per, read) => { const p = await fetch(page, per, read); return { ...p, items: p.items.map(map) }; } : fetch;
-  const w = await fetchWindow<unknown>(source, args, ctx.config.limits, maxPerPage, options.hint === undefined ? undefined : ctx.totals.for(options.hint), scope as CursorScope<unknown> | undefined);
+  const source: PageFetcher = scope
+    ? async (page, per, read) => {
+        const p = await fetch(page, per, read);
+        return { ...p, items: p.items.map(map) };
+      }
+    : fetch;
+  const w = await fetchWindow<unknown>(
+    source,
+    args,
+    ctx.config.limits,
+    maxPerPage,
+    options.hint === undefined ? undefined : ctx.totals.for(options.hint),
+    scope as CursorScope<unknown> | undefined,
+  );
   return {
     nodes: scope ? (w.items as T[]) : w.items.map(map),
     offset: w.offset,
@@ -43,8 +55,20 @@ export async function connection<T>(
 }
 
 /** The same connection over items the gateway already holds (lists it filters itself). */
-export function memoryConnection<T>(ctx: Context, args: PagingArgs, items: readonly T[], cursors?: CursorScope<T>): Promise<ConnectionModel<T>> {
-  return connection(ctx, args, memoryPages(items), Math.max(1, items.length), (x) => x as T, cursors ? { cursors } : {});
+export function memoryConnection<T>(
+  ctx: Context,
+  args: PagingArgs,
+  items: readonly T[],
+  cursors?: CursorScope<T>,
+): Promise<ConnectionModel<T>> {
+  return connection(
+    ctx,
+    args,
+    memoryPages(items),
+    Math.max(1, items.length),
+    (x) => x as T,
+    cursors ? { cursors } : {},
+  );
 }
 
 /**
@@ -53,7 +77,10 @@ export function memoryConnection<T>(ctx: Context, args: PagingArgs, items: reado
  * the interface that serves it (which may change with the selection).
  */
 export function listIdentity(kind: string, ...args: unknown[]): string {
-  return createHash('sha256').update(JSON.stringify([kind, ...args])).digest('base64url').slice(0, 12);
+  return createHash('sha256')
+    .update(JSON.stringify([kind, ...args]))
+    .digest('base64url')
+    .slice(0, 12);
 }
 
 /** The cursor of the node at index `i` of a connection. */

@@ -21,7 +21,15 @@ import type { WriteRequest } from '../upstream/batch.ts';
 import type { QueryValue, UpstreamRequest, UpstreamSession } from '../upstream/client.ts';
 import { fromUpstreamResponse, missingObject, type WriteTarget } from '../upstream/errors.ts';
 import type { GatewayError } from '../errors.ts';
-import type { ArgsOf, FieldCoordinate, FieldName, FieldUse, QualifiedField, RouteUse, SchemaTypeName } from './route-use.ts';
+import type {
+  ArgsOf,
+  FieldCoordinate,
+  FieldName,
+  FieldUse,
+  QualifiedField,
+  RouteUse,
+  SchemaTypeName,
+} from './route-use.ts';
 
 export type { ArgsOf } from './route-use.ts';
 
@@ -42,7 +50,10 @@ export interface PathChoice<A> {
 }
 
 /** A path per value of the enum argument `arg`; the compiler checks none is missing. */
-export function byArg<A, P extends keyof A & string>(arg: P, paths: Readonly<Record<Extract<A[P], string>, string>>): PathChoice<A> {
+export function byArg<A, P extends keyof A & string>(
+  arg: P,
+  paths: Readonly<Record<Extract<A[P], string>, string>>,
+): PathChoice<A> {
   return { arg, paths: Object.fromEntries(Object.entries<string>(paths)), pick: (a) => String(a[arg]) };
 }
 
@@ -110,7 +121,11 @@ export type FieldRoute<R, K extends keyof R> = RouteDecl<ArgsOf<R, K>, ResultOf<
 export type FieldRoutes<R> = { readonly [K in keyof R]?: FieldRoute<R, K> };
 
 /** A derived resolver: assignable to the generated `Resolver` of its field. */
-export type DerivedResolver<R, K extends keyof R> = (parent: unknown, args: ArgsOf<R, K>, ctx: Context) => Promise<ResultOf<R, K>>;
+export type DerivedResolver<R, K extends keyof R> = (
+  parent: unknown,
+  args: ArgsOf<R, K>,
+  ctx: Context,
+) => Promise<ResultOf<R, K>>;
 export type DerivedResolvers<R> = { [K in keyof R]?: DerivedResolver<R, K> };
 
 /** The spec path this call of the declaration reaches. */
@@ -118,7 +133,8 @@ export function specPathOf<A>(d: RouteDecl<A, unknown>, a: A): string {
   if (typeof d.path === 'string') return d.path;
   const value = d.path.pick(a);
   const path = d.path.paths[value];
-  if (path === undefined) throw new TypeError(`route declaration: no path for ${d.path.arg} = ${JSON.stringify(value)}`);
+  if (path === undefined)
+    throw new TypeError(`route declaration: no path for ${d.path.arg} = ${JSON.stringify(value)}`);
   return path;
 }
 
@@ -204,10 +220,10 @@ export function resolversOf<R>(routes: FieldRoutes<R>): DerivedResolvers<R> {
  * `SeoQuery.fileSize`), with the enum value for a path chosen by one. The
  * compiler checks every declared field is a field of `type`.
  */
-export function routeRows<T extends SchemaTypeName, R extends { [K in keyof R]: K extends FieldName<T> ? unknown : never }>(
-  type: T,
-  routes: FieldRoutes<R>,
-): RouteUse[] {
+export function routeRows<
+  T extends SchemaTypeName,
+  R extends { [K in keyof R]: K extends FieldName<T> ? unknown : never },
+>(type: T, routes: FieldRoutes<R>): RouteUse[] {
   const rows: RouteUse[] = [];
   const at = (f: string) => `${type}.${f}` as FieldCoordinate;
   for (const k in routes) {
@@ -217,7 +233,9 @@ export function routeRows<T extends SchemaTypeName, R extends { [K in keyof R]: 
     const method = d.method;
     const fields: FieldUse[] = [k, ...(d.alsoReachedBy ?? [])].map(at);
     if (typeof d.path === 'string') rows.push({ method, path: d.path, field: fields });
-    else for (const [value, path] of Object.entries(d.path.paths)) rows.push({ method, path, field: `${at(k)}(${d.path.arg}: ${value})` as QualifiedField });
+    else
+      for (const [value, path] of Object.entries(d.path.paths))
+        rows.push({ method, path, field: `${at(k)}(${d.path.arg}: ${value})` as QualifiedField });
   }
   return rows;
 }

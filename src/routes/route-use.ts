@@ -22,7 +22,8 @@ import type { Resolvers } from '../generated/graphql.ts';
 type TypeMap = Required<Resolvers>;
 
 /** The schema's object, interface and union types (everything of the resolver map but scalars). */
-export type SchemaTypeName = { [T in keyof TypeMap]: TypeMap[T] extends GraphQLScalarType ? never : T }[keyof TypeMap] & string;
+export type SchemaTypeName = { [T in keyof TypeMap]: TypeMap[T] extends GraphQLScalarType ? never : T }[keyof TypeMap] &
+  string;
 
 /** The fields of type T (not `__isTypeOf` / `__resolveType`). */
 export type FieldName<T extends SchemaTypeName> = Exclude<keyof TypeMap[T], `__${string}`> & string;
@@ -37,7 +38,11 @@ export type ArgsOf<R, K extends keyof R> = Parameters<FieldFn<R, K>>[1];
 
 /** The arguments of the field at coordinate C. */
 export type ArgsAt<C extends FieldCoordinate> = C extends `${infer T}.${infer F}`
-  ? T extends SchemaTypeName ? F extends keyof TypeMap[T] ? ArgsOf<TypeMap[T], F> : never : never
+  ? T extends SchemaTypeName
+    ? F extends keyof TypeMap[T]
+      ? ArgsOf<TypeMap[T], F>
+      : never
+    : never
   : never;
 
 /** Argument values that pick a route (`method: PUT`, `api: LEGACY_EVENTS`), each a value of the argument's type. */

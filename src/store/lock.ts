@@ -84,11 +84,14 @@ export class LocalLocks {
           resolve(true);
         },
       };
-      const timer = setTimeout(() => {
-        const i = queue.indexOf(waiter);
-        if (i >= 0) queue.splice(i, 1);
-        resolve(false);
-      }, Math.max(0, waitMs));
+      const timer = setTimeout(
+        () => {
+          const i = queue.indexOf(waiter);
+          if (i >= 0) queue.splice(i, 1);
+          resolve(false);
+        },
+        Math.max(0, waitMs),
+      );
       queue.push(waiter);
     });
   }

@@ -119,8 +119,16 @@ export function redisBus(redis: SharedRedis, options: BusOptions): Bus {
     }
     for (const fn of listeners) fn(batch);
   });
-  void sub.subscribe(channel).catch((err: unknown) => options.log.warn({ err: (err as Error).message }, 'subscriptions: cannot subscribe to the Redis channel; retrying on reconnection'));
-  const local = (batch: ChangeBatch) => queueMicrotask(() => listeners.forEach((fn) => fn(JSON.parse(JSON.stringify(batch)) as ChangeBatch)));
+  void sub
+    .subscribe(channel)
+    .catch((err: unknown) =>
+      options.log.warn(
+        { err: (err as Error).message },
+        'subscriptions: cannot subscribe to the Redis channel; retrying on reconnection',
+      ),
+    );
+  const local = (batch: ChangeBatch) =>
+    queueMicrotask(() => listeners.forEach((fn) => fn(JSON.parse(JSON.stringify(batch)) as ChangeBatch)));
 
   return {
     instance,
@@ -130,7 +138,11 @@ export function redisBus(redis: SharedRedis, options: BusOptions): Bus {
         await redis.client.publish(channel, JSON.stringify(batch));
         warned = false;
       } catch (err) {
-        if (!warned) options.log.warn({ err: (err as Error).message }, "subscriptions: a change could not be published through Redis; this instance's subscribers get it, the others' do not");
+        if (!warned)
+          options.log.warn(
+            { err: (err as Error).message },
+            "subscriptions: a change could not be published through Redis; this instance's subscribers get it, the others' do not",
+          );
         warned = true;
         local(batch);
       }
@@ -147,7 +159,8 @@ export function redisBus(redis: SharedRedis, options: BusOptions): Bus {
         },
         async acquire() {
           try {
-            if (held && Number(await redis.client.eval(RENEW, 1, leaseKey, token, String(options.leaseMs))) === 1) return true;
+            if (held && Number(await redis.client.eval(RENEW, 1, leaseKey, token, String(options.leaseMs))) === 1)
+              return true;
             held = (await redis.client.set(leaseKey, token, 'PX', options.leaseMs, 'NX')) === 'OK';
           } catch {
             held = false;
@@ -171,7 +184,17 @@ export function redisBus(redis: SharedRedis, options: BusOptions): Bus {
     },
     async commit(source, lease, stored, batch) {
       try {
-        const ok = await redis.client.eval(COMMIT, 3, key('lease', source), key('state', source), channel, lease.token, JSON.stringify(stored), String(STATE_TTL_MS), batch ? JSON.stringify(batch) : '');
+        const ok = await redis.client.eval(
+          COMMIT,
+          3,
+          key('lease', source),
+          key('state', source),
+          channel,
+          lease.token,
+          JSON.stringify(stored),
+          String(STATE_TTL_MS),
+          batch ? JSON.stringify(batch) : '',
+        );
         return Number(ok) === 1;
       } catch {
         return false;

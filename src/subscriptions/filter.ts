@@ -53,18 +53,29 @@ const EVENT_REFUSED: Partial<Record<keyof EventsWhere, string>> = {
  * applying it (upstream/inert.ts), the copy's field says nothing either, and
  * the filter is refused as `events` refuses it.
  */
-const CORE_ONLY: Readonly<Partial<Record<keyof EventsWhere, string>>> = { virtual: 'virtual', ticketed: 'ticketed', inSeries: 'in_series', seriesIds: 'series' };
+const CORE_ONLY: Readonly<Partial<Record<keyof EventsWhere, string>>> = {
+  virtual: 'virtual',
+  ticketed: 'ticketed',
+  inSeries: 'in_series',
+  seriesIds: 'series',
+};
 
 const given = (v: unknown) => v !== undefined && v !== null;
 
 function refuse(field: string, why: string): never {
-  throw GatewayError.badInput(`where.${field} cannot be used by a subscription: ${why}. Filter the events you receive instead.`, { arguments: [`where.${field}`] });
+  throw GatewayError.badInput(
+    `where.${field} cannot be used by a subscription: ${why}. Filter the events you receive instead.`,
+    { arguments: [`where.${field}`] },
+  );
 }
 
 /** A DateTime argument as an instant (ms), widened to its site-local day unless `strict` (namespaces/calendar/where.ts widen). */
 function bound(site: SiteInfo, field: string, value: string, strict: boolean, startOfDay: boolean): number {
   const local = toSiteLocal(value, site.timezone);
-  if (!local) throw GatewayError.badInput(`where.${field}: ${JSON.stringify(value)} is not a valid DateTime`, { arguments: [`where.${field}`] });
+  if (!local)
+    throw GatewayError.badInput(`where.${field}: ${JSON.stringify(value)} is not a valid DateTime`, {
+      arguments: [`where.${field}`],
+    });
   const text = strict ? local : `${local.slice(0, 10)} ${startOfDay ? '00:00:00' : '23:59:59'}`;
   return DateTime.fromFormat(text, 'yyyy-MM-dd HH:mm:ss', { zone: luxonZone(site.timezone) ?? 'utc' }).toMillis();
 }
@@ -88,7 +99,7 @@ async function withDescendants(ctx: Context, ids: readonly number[], slugs: read
   const tree = await ctx.loaders.categoryTree();
   const out = new Set<number>(ids);
   for (const t of tree) if (t.slug && slugs.includes(t.slug)) out.add(t.databaseId);
-  for (let grew = true; grew; ) {
+  for (let grew = true; grew;) {
     grew = false;
     for (const t of tree) {
       if (!out.has(t.databaseId) && t.parentId && out.has(t.parentId)) {
@@ -115,11 +126,17 @@ export function eventFilter(site: SiteInfo, where: EventsWhere | null | undefine
   for (const [k, why] of Object.entries(EVENT_REFUSED)) if (given(w[k as keyof EventsWhere])) refuse(k, why);
   for (const [k, param] of Object.entries(CORE_ONLY)) {
     if (!given(w[k as keyof EventsWhere])) continue;
-    if (!site.hasCore) throw GatewayError.badInput(`events: where.${k} needs calendar-core/v1, which this site does not offer`, { arguments: [`where.${k}`] });
+    if (!site.hasCore)
+      throw GatewayError.badInput(`events: where.${k} needs calendar-core/v1, which this site does not offer`, {
+        arguments: [`where.${k}`],
+      });
     const inert = inertArg(site, 'GET', `/${CORE_NS}/events`, param);
     if (inert) {
       const release = calendarRelease(site);
-      throw GatewayError.badInput(`events: where.${k} cannot be used on this site (${release}): ${inert.why}`, { arguments: [`where.${k}`], release });
+      throw GatewayError.badInput(`events: where.${k} cannot be used on this site (${release}): ${inert.why}`, {
+        arguments: [`where.${k}`],
+        release,
+      });
     }
   }
   const strict = w.strictDates === true;
@@ -175,7 +192,11 @@ export function eventFilter(site: SiteInfo, where: EventsWhere | null | undefine
   flag('virtual');
   if (typeof w.hasGeolocation === 'boolean') {
     const want = w.hasGeolocation;
-    checks.push(async (ctx, m) => ((await withField(ctx, m, 'venues')).venues ?? []).some((v) => v.latitude != null && v.longitude != null) === want);
+    checks.push(
+      async (ctx, m) =>
+        ((await withField(ctx, m, 'venues')).venues ?? []).some((v) => v.latitude != null && v.longitude != null) ===
+        want,
+    );
   }
   if (typeof w.inSeries === 'boolean') {
     const want = w.inSeries;
@@ -195,7 +216,11 @@ export function eventFilter(site: SiteInfo, where: EventsWhere | null | undefine
 }
 
 /** Every check, in order; synchronous while they are. */
-function all<M>(checks: readonly ((ctx: Context, m: M) => boolean | Promise<boolean>)[], ctx: Context, m: M): boolean | Promise<boolean> {
+function all<M>(
+  checks: readonly ((ctx: Context, m: M) => boolean | Promise<boolean>)[],
+  ctx: Context,
+  m: M,
+): boolean | Promise<boolean> {
   for (let i = 0; i < checks.length; i++) {
     const r = checks[i]!(ctx, m);
     if (r === false) return false;
@@ -216,8 +241,10 @@ const ANY_EXCLUDES = new Set(['trash', 'auto-draft']);
 /** `postChanged(where:)`. */
 export function postFilter(site: SiteInfo, where: PostChangesWhere | null | undefined): ObjectFilter<PostModel> {
   const w = where ?? {};
-  if (w.categories?.includeChildren) refuse('categories.includeChildren', "the posts' category tree is not read by subscriptions");
-  if (w.categoriesExclude?.includeChildren) refuse('categoriesExclude.includeChildren', "the posts' category tree is not read by subscriptions");
+  if (w.categories?.includeChildren)
+    refuse('categories.includeChildren', "the posts' category tree is not read by subscriptions");
+  if (w.categoriesExclude?.includeChildren)
+    refuse('categoriesExclude.includeChildren', "the posts' category tree is not read by subscriptions");
   const checks: ((ctx: Context, m: PostModel) => boolean)[] = [];
   const inList = <T>(values: readonly T[] | null | undefined, pick: (m: PostModel) => T | null, keep: boolean) => {
     if (!values?.length) return;
@@ -231,8 +258,16 @@ export function postFilter(site: SiteInfo, where: PostChangesWhere | null | unde
   inList(w.author, (m) => m.authorId, true);
   inList(w.authorExclude, (m) => m.authorId, false);
   inList(w.slug, (m) => m.slug, true);
-  inList(w.format?.map((f) => f.toLowerCase()), (m) => m.format || 'standard', true);
-  const terms = (f: { terms: readonly number[]; operator?: string | null } | null | undefined, own: (m: PostModel) => number[], keep: boolean) => {
+  inList(
+    w.format?.map((f) => f.toLowerCase()),
+    (m) => m.format || 'standard',
+    true,
+  );
+  const terms = (
+    f: { terms: readonly number[]; operator?: string | null } | null | undefined,
+    own: (m: PostModel) => number[],
+    keep: boolean,
+  ) => {
     if (!f?.terms.length) return;
     const every = f.operator === 'AND';
     checks.push((_c, m) => {
@@ -249,11 +284,17 @@ export function postFilter(site: SiteInfo, where: PostChangesWhere | null | unde
     const want = w.sticky;
     checks.push((_c, m) => Boolean(m.sticky) === want);
   }
-  for (const [k, after] of [['after', true], ['before', false]] as const) {
+  for (const [k, after] of [
+    ['after', true],
+    ['before', false],
+  ] as const) {
     const v = w[k];
     if (typeof v !== 'string') continue;
     const local = toSiteLocal(v, site.timezone);
-    if (!local) throw GatewayError.badInput(`where.${k}: ${JSON.stringify(v)} is not a valid DateTime`, { arguments: [`where.${k}`] });
+    if (!local)
+      throw GatewayError.badInput(`where.${k}: ${JSON.stringify(v)} is not a valid DateTime`, {
+        arguments: [`where.${k}`],
+      });
     const b = DateTime.fromFormat(local, 'yyyy-MM-dd HH:mm:ss', { zone: luxonZone(site.timezone) ?? 'utc' }).toMillis();
     checks.push((_c, m) => {
       const t = ms(m.publishedAtUtc);

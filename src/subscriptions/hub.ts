@@ -242,7 +242,8 @@ export class Hub {
    * applies the limits, and registers the subscriber.
    */
   async open(req: OpenRequest, ctx: Context): Promise<Subscriber> {
-    if (this.#closed) throw new GatewayError('UPSTREAM_UNAVAILABLE', 'The gateway is shutting down; subscribe again in a moment.');
+    if (this.#closed)
+      throw new GatewayError('UPSTREAM_UNAVAILABLE', 'The gateway is shutting down; subscribe again in a moment.');
     const { settings, metrics } = this.deps;
     if ((this.#probed.get(req.credential.key) ?? 0) < Date.now()) {
       try {
@@ -258,12 +259,20 @@ export class Hub {
     if (conn.dropped) throw new GatewayError('SLOW_CONSUMER', conn.dropped);
     if (conn.open.size >= settings.maxPerConnection) {
       metrics.refused.inc({ limit: 'connection' });
-      throw limitError(`This connection already holds ${conn.open.size} subscriptions, the most one may (SUBSCRIPTION_MAX_PER_CONNECTION); end one, or open another connection.`, 'connection', settings.maxPerConnection);
+      throw limitError(
+        `This connection already holds ${conn.open.size} subscriptions, the most one may (SUBSCRIPTION_MAX_PER_CONNECTION); end one, or open another connection.`,
+        'connection',
+        settings.maxPerConnection,
+      );
     }
     const held = this.#callers.get(req.caller) ?? 0;
     if (held >= settings.maxPerCaller) {
       metrics.refused.inc({ limit: 'caller' });
-      throw limitError(`You already hold ${held} subscriptions on this instance, the most one caller may (SUBSCRIPTION_MAX_PER_CALLER); end one first.`, 'caller', settings.maxPerCaller);
+      throw limitError(
+        `You already hold ${held} subscriptions on this instance, the most one caller may (SUBSCRIPTION_MAX_PER_CALLER); end one first.`,
+        'caller',
+        settings.maxPerCaller,
+      );
     }
     const s = new Subscriber(req, (gone) => this.#forget(gone));
     this.#subs[req.topic].add(s);
@@ -307,7 +316,10 @@ export class Hub {
     if (conn.dropped) return;
     conn.dropped = reason;
     this.deps.metrics.drops.inc({ reason: 'slow_consumer' });
-    this.deps.log.warn({ transport: c.transport, subscriptions: conn.open.size, buffered: c.buffered() }, 'subscriptions: a slow consumer was dropped');
+    this.deps.log.warn(
+      { transport: c.transport, subscriptions: conn.open.size, buffered: c.buffered() },
+      'subscriptions: a slow consumer was dropped',
+    );
     const error = new GatewayError('SLOW_CONSUMER', reason);
     for (const s of conn.open) s.fail(error);
     if (conn.open.size === 0) c.close(reason);
@@ -316,7 +328,11 @@ export class Hub {
 
   /** A batch from the bus; batches are handled one after another, in the order they came. */
   receive(batch: ChangeBatch): Promise<void> {
-    this.#chain = this.#chain.then(() => this.#process(batch)).catch((err: unknown) => this.deps.log.error({ err }, 'subscriptions: a batch of changes could not be delivered'));
+    this.#chain = this.#chain
+      .then(() => this.#process(batch))
+      .catch((err: unknown) =>
+        this.deps.log.error({ err }, 'subscriptions: a batch of changes could not be delivered'),
+      );
     return this.#chain;
   }
 
@@ -344,7 +360,12 @@ export class Hub {
     );
   }
 
-  async #deliver(topic: Topic, changes: readonly Fresh[], subs: readonly Subscriber[], publishedAt: number): Promise<void> {
+  async #deliver(
+    topic: Topic,
+    changes: readonly Fresh[],
+    subs: readonly Subscriber[],
+    publishedAt: number,
+  ): Promise<void> {
     const wanted = changes.filter((c) => subs.some((s) => !s.filter.ids || s.filter.ids.has(c.id)));
     if (!wanted.length) return;
     const ids = [...new Set(wanted.map((c) => c.id))];
@@ -360,9 +381,13 @@ export class Hub {
         return;
       }
       const code: GatewayCode = isGatewayError(err) ? err.code : 'UPSTREAM_UNAVAILABLE';
-      const error = new GatewayError(code, `The ${topic} that changed (${ids.join(', ')}) could not be read: ${(err as Error).message}. The subscription goes on.`, {
-        ...(isGatewayError(err) && err.extensions.upstream ? { upstream: err.extensions.upstream } : {}),
-      });
+      const error = new GatewayError(
+        code,
+        `The ${topic} that changed (${ids.join(', ')}) could not be read: ${(err as Error).message}. The subscription goes on.`,
+        {
+          ...(isGatewayError(err) && err.extensions.upstream ? { upstream: err.extensions.upstream } : {}),
+        },
+      );
       for (const s of subs) s.push({ error });
       return;
     }
@@ -396,7 +421,10 @@ export class Hub {
     const { settings, metrics } = this.deps;
     if (connection.buffered() > settings.maxBufferBytes || s.queued >= MAX_QUEUE) {
       const what = s.queued >= MAX_QUEUE ? `${s.queued} changes` : `${connection.buffered()} bytes`;
-      this.drop(connection, `Slow consumer: ${what} were waiting for this client (SUBSCRIPTION_MAX_BUFFER_BYTES ${settings.maxBufferBytes}); the subscription was ended. Subscribe again, and read faster.`);
+      this.drop(
+        connection,
+        `Slow consumer: ${what} were waiting for this client (SUBSCRIPTION_MAX_BUFFER_BYTES ${settings.maxBufferBytes}); the subscription was ended. Subscribe again, and read faster.`,
+      );
       return;
     }
     s.push(d);

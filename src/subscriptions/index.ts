@@ -91,12 +91,15 @@ const basic = (userPass: string) => `Basic ${Buffer.from(userPass, 'utf8').toStr
 function sharedBudget(config: Config, subscribers: number): Config {
   const k = Math.min(Math.max(subscribers, 1), 100);
   if (k === 1) return config;
-  const session = Object.fromEntries(Object.entries(config.session).map(([key, v]) => [key, /udget$/i.test(key) && typeof v === 'number' ? v * k : v]));
+  const session = Object.fromEntries(
+    Object.entries(config.session).map(([key, v]) => [key, /udget$/i.test(key) && typeof v === 'number' ? v * k : v]),
+  );
   return { ...config, session: session as Config['session'] };
 }
 
 /** The path whose cache family a change touches (cache/policy.ts). */
-const pathOf = (c: Change) => (c.topic === 'posts' ? postPath(c.id) : calendarPath('legacy', 'events', { id: c.id }).path);
+const pathOf = (c: Change) =>
+  c.topic === 'posts' ? postPath(c.id) : calendarPath('legacy', 'events', { id: c.id }).path;
 
 export function createSubscriptions(deps: SubscriptionsDeps): Subscriptions {
   const { config, client, site, totals, locks, log } = deps;
@@ -109,7 +112,11 @@ export function createSubscriptions(deps: SubscriptionsDeps): Subscriptions {
   setMaxListeners(0, shutdown.signal);
   const gone = () => new GatewayError('UPSTREAM_UNAVAILABLE', 'The gateway is shutting down.');
 
-  const contextOf = (siteInfo: Parameters<typeof createContext>[0]['site'], credential: Pick<Credential, 'authorization' | 'headers'>, cfg = config): Context =>
+  const contextOf = (
+    siteInfo: Parameters<typeof createContext>[0]['site'],
+    credential: Pick<Credential, 'authorization' | 'headers'>,
+    cfg = config,
+  ): Context =>
     createContext({
       config: cfg,
       client,
@@ -126,7 +133,8 @@ export function createSubscriptions(deps: SubscriptionsDeps): Subscriptions {
     settings,
     metrics,
     log,
-    contextFor: async (credential, subscribers) => contextOf(await site.current(), credential, sharedBudget(config, subscribers)),
+    contextFor: async (credential, subscribers) =>
+      contextOf(await site.current(), credential, sharedBudget(config, subscribers)),
     invalidate: (c) => void deps.cache?.invalidate({ path: pathOf(c) }).catch(() => {}),
   });
   bus.listen((batch) => void hub.receive(batch));
@@ -144,18 +152,35 @@ export function createSubscriptions(deps: SubscriptionsDeps): Subscriptions {
     interested: (topic: Topic) => hub.interested(topic),
   });
 
-  const operations = createOperations({ config, schema: deps.schema, persisted: deps.persisted, formatError: deps.formatError });
+  const operations = createOperations({
+    config,
+    schema: deps.schema,
+    persisted: deps.persisted,
+    formatError: deps.formatError,
+  });
   /** One subscription's context, on its caller's credential, until its first change. */
   const subscriptionContext = (caller: Caller, connection: Connection): SubscriptionContext => {
     // Until the site's index is read, fields that need the site fail with why (as a query's do).
-    const initial = contextOf(site.known ?? new GatewayError('UPSTREAM_UNAVAILABLE', "The site's REST index could not be read yet."), caller.credential);
+    const initial = contextOf(
+      site.known ?? new GatewayError('UPSTREAM_UNAVAILABLE', "The site's REST index could not be read yet."),
+      caller.credential,
+    );
     const live: LiveSession = {
       credential: caller.credential,
-      open: (topic, filter, ctx) => hub.open({ topic, filter, credential: caller.credential, connection, caller: caller.caller }, ctx),
+      open: (topic, filter, ctx) =>
+        hub.open({ topic, filter, credential: caller.credential, connection, caller: caller.caller }, ctx),
     };
     return new SubscriptionContext(initial, live);
   };
-  const sse = sseTransport({ config, hub, operations, persisted: deps.persisted, rateLimit: deps.rateLimit, log, context: subscriptionContext });
+  const sse = sseTransport({
+    config,
+    hub,
+    operations,
+    persisted: deps.persisted,
+    rateLimit: deps.rateLimit,
+    log,
+    context: subscriptionContext,
+  });
   const ws = wsTransport({ config, hub, operations, rateLimit: deps.rateLimit, log, context: subscriptionContext });
 
   const sink: ChangeSink = {
@@ -163,7 +188,15 @@ export function createSubscriptions(deps: SubscriptionsDeps): Subscriptions {
       const topic: Topic | null = kind === 'events' ? 'events' : kind === 'posts' ? 'posts' : null;
       if (!topic) return;
       const modified = change === 'DELETED' ? null : utcSecond(model?.modifiedAtUtc);
-      const c: Change = { topic, id, kind: change, modified, at: modified ?? isoNow(Date.now()), source: 'GATEWAY', wasPublic: hub.wasPublic(topic, id) };
+      const c: Change = {
+        topic,
+        id,
+        kind: change,
+        modified,
+        at: modified ?? isoNow(Date.now()),
+        source: 'GATEWAY',
+        wasPublic: hub.wasPublic(topic, id),
+      };
       void bus.publish({ origin: bus.instance, at: Date.now(), changes: [c] });
     },
   };

@@ -65,12 +65,23 @@ export class Ledger {
     switch (c.kind) {
       case 'CREATED':
       case 'UPDATED': {
-        if (c.kind === 'CREATED' ? !e.created && (c.modified === null || e.modified === null || c.modified >= e.modified) : c.modified === null || newer(c.modified, e.modified)) return 'new';
+        if (
+          c.kind === 'CREATED'
+            ? !e.created && (c.modified === null || e.modified === null || c.modified >= e.modified)
+            : c.modified === null || newer(c.modified, e.modified)
+        )
+          return 'new';
         if (c.modified === null || c.modified !== e.modified) return 'old';
         return c.again || c.source === 'GATEWAY' || e.at < Date.parse(c.modified) + SAME_SECOND_MS ? 'maybe' : 'old';
       }
       case 'CANCELED':
-        return (c.modified === null ? e.canceledAt === null : e.canceledAt !== c.modified && (e.modified === null || c.modified >= e.modified)) ? 'new' : 'old';
+        return (
+          c.modified === null
+            ? e.canceledAt === null
+            : e.canceledAt !== c.modified && (e.modified === null || c.modified >= e.modified)
+        )
+          ? 'new'
+          : 'old';
       case 'DELETED':
         return e.deleted ? 'old' : 'new';
     }

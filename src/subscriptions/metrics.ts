@@ -49,7 +49,7 @@ export function createSubscriptionMetrics(registry: Registry) {
     }),
     polls: new Counter({
       name: 'sitegraph_subscription_polls_total',
-      help: 'Polls of the site by this instance (it holds the source\'s lease), by source and outcome (ok, error, lost_lease)',
+      help: "Polls of the site by this instance (it holds the source's lease), by source and outcome (ok, error, lost_lease)",
       labelNames: ['source', 'outcome'] as const,
       registers,
     }),

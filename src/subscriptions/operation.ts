@@ -11,8 +11,15 @@
 import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import {
-  GraphQLError, getOperationAST, parse, specifiedRules, validate,
-  type DocumentNode, type ExecutionArgs, type GraphQLFormattedError, type GraphQLSchema,
+  GraphQLError,
+  getOperationAST,
+  parse,
+  specifiedRules,
+  validate,
+  type DocumentNode,
+  type ExecutionArgs,
+  type GraphQLFormattedError,
+  type GraphQLSchema,
 } from 'graphql';
 import type { Config } from '../config.ts';
 import { authorizationOf } from '../authorization.ts';
@@ -58,14 +65,25 @@ const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v
 const sha = (s: string) => createHash('sha256').update(s).digest('base64url').slice(0, 32);
 
 /** Request headers (lower-case) -> the caller. `ip` is the client's address as the rate limits see it. */
-export function callerOf(config: Config, headers: Readonly<Record<string, string | string[] | undefined>>, req: IncomingMessage): Caller {
+export function callerOf(
+  config: Config,
+  headers: Readonly<Record<string, string | string[] | undefined>>,
+  req: IncomingMessage,
+): Caller {
   const checked = authorizationOf(headers.authorization, config.authSchemes);
   const authorization = checked instanceof GatewayError ? undefined : checked;
   const own: Record<string, string | undefined> = { authorization };
   for (const h of SECRET_HEADERS) own[h] = first(headers[h]) || undefined;
   const key = sha(JSON.stringify(own));
-  const caller = config.rateLimit.key === 'credential' && authorization ? `cred:${sha(authorization)}` : `ip:${clientIp(req, config.rateLimit.trustProxyHops)}`;
-  return { credential: { key, authorization, headers: own }, caller, ...(checked instanceof GatewayError ? { refused: checked } : {}) };
+  const caller =
+    config.rateLimit.key === 'credential' && authorization
+      ? `cred:${sha(authorization)}`
+      : `ip:${clientIp(req, config.rateLimit.trustProxyHops)}`;
+  return {
+    credential: { key, authorization, headers: own },
+    caller,
+    ...(checked instanceof GatewayError ? { refused: checked } : {}),
+  };
 }
 
 /**
@@ -73,9 +91,13 @@ export function callerOf(config: Config, headers: Readonly<Record<string, string
  * payload (`{ Authorization }`, any case, or `{ headers: { Authorization } }`), else from the upgrade
  * request's headers (server-side clients, routers).
  */
-export function headersOf(req: IncomingMessage, params: Readonly<Record<string, unknown>> | undefined): Record<string, string | string[] | undefined> {
+export function headersOf(
+  req: IncomingMessage,
+  params: Readonly<Record<string, unknown>> | undefined,
+): Record<string, string | string[] | undefined> {
   const out: Record<string, string | string[] | undefined> = { ...req.headers };
-  const nested = params?.headers && typeof params.headers === 'object' ? (params.headers as Record<string, unknown>) : {};
+  const nested =
+    params?.headers && typeof params.headers === 'object' ? (params.headers as Record<string, unknown>) : {};
   for (const source of [nested, params ?? {}]) {
     for (const [k, v] of Object.entries(source)) if (typeof v === 'string') out[k.toLowerCase()] = v;
   }
@@ -102,7 +124,8 @@ export function createOperations(deps: OperationDeps) {
       const r = documentIdWithoutManifest('POST', raw, '');
       if (r) return { errors: r.body.errors.map((e) => coded(e.message, e.extensions.code)) };
     }
-    if (typeof params.query !== 'string' || !params.query) return { errors: [coded('The request has no query (or documentId of a persisted document).', 'BAD_REQUEST')] };
+    if (typeof params.query !== 'string' || !params.query)
+      return { errors: [coded('The request has no query (or documentId of a persisted document).', 'BAD_REQUEST')] };
     // A WebSocket message's document was never scanned (an SSE request's was, with its body).
     if (documentTooDeep(params.query)) {
       const e = nestingRefusal('The GraphQL document').body.errors[0]!;
@@ -115,21 +138,53 @@ export function createOperations(deps: OperationDeps) {
       return { errors: [coded((err as Error).message, 'GRAPHQL_PARSE_FAILED')] };
     }
     const invalid = validate(schema, document, rules);
-    if (invalid.length) return { errors: invalid.map((e) => new GraphQLError(e.message, { nodes: e.nodes, extensions: { code: 'GRAPHQL_VALIDATION_FAILED', ...e.extensions } })) };
+    if (invalid.length)
+      return {
+        errors: invalid.map(
+          (e) =>
+            new GraphQLError(e.message, {
+              nodes: e.nodes,
+              extensions: { code: 'GRAPHQL_VALIDATION_FAILED', ...e.extensions },
+            }),
+        ),
+      };
     const operationName = typeof params.operationName === 'string' ? params.operationName : undefined;
     const op = getOperationAST(document, operationName);
-    if (!op) return { errors: [coded(operationName ? `No operation named "${operationName}".` : 'Several operations: name the one to run (operationName).', 'BAD_REQUEST')] };
+    if (!op)
+      return {
+        errors: [
+          coded(
+            operationName
+              ? `No operation named "${operationName}".`
+              : 'Several operations: name the one to run (operationName).',
+            'BAD_REQUEST',
+          ),
+        ],
+      };
     if (op.operation !== 'subscription') {
-      return { errors: [new GatewayError('OPERATION_NOT_SUPPORTED', `This transport serves subscriptions; send a ${op.operation} as a plain request (POST /graphql).`)] };
+      return {
+        errors: [
+          new GatewayError(
+            'OPERATION_NOT_SUPPORTED',
+            `This transport serves subscriptions; send a ${op.operation} as a plain request (POST /graphql).`,
+          ),
+        ],
+      };
     }
-    const variables = params.variables && typeof params.variables === 'object' ? (params.variables as Record<string, unknown>) : undefined;
+    const variables =
+      params.variables && typeof params.variables === 'object'
+        ? (params.variables as Record<string, unknown>)
+        : undefined;
     const refused = limits(schema, document, op, variables);
     if (refused) return { errors: [refused] };
     return { args: { schema, document, operationName, variableValues: variables, contextValue: context() } };
   }
 
   /** Errors as a query's are: known codes kept, others masked, the caller's secrets out. */
-  function formatErrors(errors: readonly GraphQLError[] | readonly GraphQLFormattedError[], credential: Credential | undefined): GraphQLFormattedError[] {
+  function formatErrors(
+    errors: readonly GraphQLError[] | readonly GraphQLFormattedError[],
+    credential: Credential | undefined,
+  ): GraphQLFormattedError[] {
     const secrets = new Set(configured);
     for (const s of authorizationSecrets(credential?.authorization)) secrets.add(s);
     for (const h of SECRET_HEADERS) {
@@ -142,7 +197,9 @@ export function createOperations(deps: OperationDeps) {
 
   function formatResult<R extends { errors?: readonly unknown[] }>(result: R, credential: Credential | undefined): R {
     if (!result.errors?.length) return result;
-    const errors = result.errors.map((e) => (e instanceof GraphQLError ? e : new GraphQLError(String((e as { message?: unknown })?.message ?? e))));
+    const errors = result.errors.map((e) =>
+      e instanceof GraphQLError ? e : new GraphQLError(String((e as { message?: unknown })?.message ?? e)),
+    );
     return { ...result, errors: formatErrors(errors, credential) };
   }
 

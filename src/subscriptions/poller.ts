@@ -100,7 +100,10 @@ class Runner {
       // Another instance's newer state, when the store has one, wins over this runner's own.
       this.#stored = (await deps.bus.load(source.name)) ?? this.#mine;
       this.#lastPoll = 0;
-      deps.log.info({ source: source.name, continued: this.#stored !== null }, 'subscriptions: polling this source (lease taken)');
+      deps.log.info(
+        { source: source.name, continued: this.#stored !== null },
+        'subscriptions: polling this source (lease taken)',
+      );
     }
     // Within half a tick of the interval counts as due, so timer jitter does not skip a poll.
     if (now - this.#lastPoll < this.pollMs - Math.min(this.pollMs, tickMs(deps.settings)) / 2) return;
@@ -108,10 +111,16 @@ class Runner {
     const stored = this.#stored && now - this.#stored.polledAt <= this.staleMs ? this.#stored : null;
     let result;
     try {
-      result = await source.poll({ ctx: deps.pollContext(), site, now, settings: deps.settings }, stored?.state ?? null);
+      result = await source.poll(
+        { ctx: deps.pollContext(), site, now, settings: deps.settings },
+        stored?.state ?? null,
+      );
     } catch (err) {
       deps.metrics.polls.inc({ source: source.name, outcome: 'error' });
-      deps.log.warn({ source: source.name, err: (err as Error).message }, 'subscriptions: a poll of the site failed; the next one continues from the same point');
+      deps.log.warn(
+        { source: source.name, err: (err as Error).message },
+        'subscriptions: a poll of the site failed; the next one continues from the same point',
+      );
       return;
     }
     const changes = result.changes.filter((c) => deps.ledger.verdict(c) !== 'old');
@@ -126,7 +135,12 @@ class Runner {
     this.#stored = next;
     this.#mine = next;
     deps.metrics.polls.inc({ source: source.name, outcome: 'ok' });
-    for (const c of changes) if (c.modified) deps.metrics.pollLag.observe({ source: source.name }, Math.max(0, (Date.now() - Date.parse(c.modified)) / 1000));
+    for (const c of changes)
+      if (c.modified)
+        deps.metrics.pollLag.observe(
+          { source: source.name },
+          Math.max(0, (Date.now() - Date.parse(c.modified)) / 1000),
+        );
   }
 
   async close(): Promise<void> {

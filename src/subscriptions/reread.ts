@@ -22,10 +22,18 @@ import { NAMESPACE } from '../namespaces/calendar/vocabulary.ts';
 export type LiveModel = EventModel | PostModel;
 
 /** What the site answers when the credential itself is wrong: the subscription cannot go on. */
-const CREDENTIAL_CODES = new Set(['incorrect_password', 'invalid_username', 'invalid_email', 'application_passwords_disabled', 'application_passwords_disabled_for_user']);
+const CREDENTIAL_CODES = new Set([
+  'incorrect_password',
+  'invalid_username',
+  'invalid_email',
+  'application_passwords_disabled',
+  'application_passwords_disabled_for_user',
+]);
 
 export function isCredentialError(err: unknown): err is GatewayError {
-  return isGatewayError(err) && err.code === 'UNAUTHENTICATED' && CREDENTIAL_CODES.has(err.extensions.upstream?.code ?? '');
+  return (
+    isGatewayError(err) && err.code === 'UNAUTHENTICATED' && CREDENTIAL_CODES.has(err.extensions.upstream?.code ?? '')
+  );
 }
 
 const POST_STATUSES = ['publish', 'future', 'draft', 'pending', 'private', 'trash'];
@@ -40,7 +48,12 @@ async function posts(ctx: Context, ids: readonly number[]): Promise<Map<number, 
   const query = { include: [...ids] };
   let page;
   try {
-    page = await postsPage(ctx.upstream, ctx.upstream.authenticated ? { ...query, status: POST_STATUSES } : query, 1, ids.length);
+    page = await postsPage(
+      ctx.upstream,
+      ctx.upstream.authenticated ? { ...query, status: POST_STATUSES } : query,
+      1,
+      ids.length,
+    );
   } catch (err) {
     if (!ctx.upstream.authenticated || !statusRefused(err)) throw err;
     page = await postsPage(ctx.upstream, query, 1, ids.length);
@@ -54,7 +67,11 @@ async function posts(ctx: Context, ids: readonly number[]): Promise<Map<number, 
 }
 
 /** Each ID's object as `ctx`'s credential reads it, or null when it cannot. Throws what the site says of the credential. */
-export async function reread(ctx: Context, topic: Topic, ids: readonly number[]): Promise<Map<number, LiveModel | null>> {
+export async function reread(
+  ctx: Context,
+  topic: Topic,
+  ids: readonly number[],
+): Promise<Map<number, LiveModel | null>> {
   const out = new Map<number, LiveModel | null>();
   if (!ids.length) return out;
   if (topic === 'posts') {

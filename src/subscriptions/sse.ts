@@ -81,13 +81,23 @@ export function sseTransport(deps: SseDeps) {
 
   const handler = createHandler<IncomingMessage | null, RequestContext, SubscriptionContext>({
     authenticate(req) {
-      const token = req.headers.get(TOKEN_HEADER) || new URL(req.url, 'http://gateway.invalid').searchParams.get('token');
+      const token =
+        req.headers.get(TOKEN_HEADER) || new URL(req.url, 'http://gateway.invalid').searchParams.get('token');
       return token || randomUUID();
     },
     onSubscribe(req, params: RequestParams) {
       const { caller, connection } = req.context;
       // Errors are formatted by onNext, as every result is.
-      if (!connection || !caller) return { data: null, errors: [new GraphQLError('Stream not found: reserve one with PUT and open it before sending operations with its token.', { extensions: { code: 'BAD_REQUEST' } })] };
+      if (!connection || !caller)
+        return {
+          data: null,
+          errors: [
+            new GraphQLError(
+              'Stream not found: reserve one with PUT and open it before sending operations with its token.',
+              { extensions: { code: 'BAD_REQUEST' } },
+            ),
+          ],
+        };
       const prepared = operations.prepare(params as OperationParams, () => deps.context(caller, connection));
       return 'errors' in prepared ? { data: null, errors: prepared.errors } : prepared.args;
     },
@@ -107,7 +117,10 @@ export function sseTransport(deps: SseDeps) {
 
   async function abandon(token: string): Promise<void> {
     const [body] = await handler({
-      method: 'GET', url: `/graphql?token=${encodeURIComponent(token)}`, body: null, raw: null,
+      method: 'GET',
+      url: `/graphql?token=${encodeURIComponent(token)}`,
+      body: null,
+      raw: null,
       headers: { get: (k) => (k === 'accept' ? 'text/event-stream' : null) },
       context: { res: null, caller: null, connection: null },
     });
@@ -117,7 +130,13 @@ export function sseTransport(deps: SseDeps) {
   /** Whether a `/graphql` request is one of this transport's. */
   function accepts(req: IncomingMessage, url: URL): boolean {
     const method = (req.method ?? 'GET').toUpperCase();
-    return (req.headers.accept ?? '').includes('text/event-stream') || method === 'PUT' || method === 'DELETE' || req.headers[TOKEN_HEADER] !== undefined || (url.search !== '' && url.searchParams.has('token'));
+    return (
+      (req.headers.accept ?? '').includes('text/event-stream') ||
+      method === 'PUT' ||
+      method === 'DELETE' ||
+      req.headers[TOKEN_HEADER] !== undefined ||
+      (url.search !== '' && url.searchParams.has('token'))
+    );
   }
 
   async function serve(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
@@ -128,11 +147,18 @@ export function sseTransport(deps: SseDeps) {
     const read = await readGraphQLRequest(req, res, method, url.search);
     if (!read) return;
     // graphql-sse takes a JSON object or the text; anything else is no request.
-    let body: Record<string, unknown> | string | null = typeof read.body === 'string' || isRecord(read.body) ? read.body : null;
+    let body: Record<string, unknown> | string | null =
+      typeof read.body === 'string' || isRecord(read.body) ? read.body : null;
     let search = url.search;
     // graphql-sse wants a query: a persisted document's id becomes its text first (refusals come later, in operation.ts).
     if (deps.persisted) {
-      if (body && typeof body === 'object' && !Array.isArray(body) && !body.query && typeof body.documentId === 'string') {
+      if (
+        body &&
+        typeof body === 'object' &&
+        !Array.isArray(body) &&
+        !body.query &&
+        typeof body.documentId === 'string'
+      ) {
         const doc = deps.persisted.lookup(body.documentId);
         if (doc) body = { ...body, query: doc };
       } else if (method === 'GET' && url.searchParams.has('documentId')) {
@@ -150,7 +176,9 @@ export function sseTransport(deps: SseDeps) {
     const request: SseRequest<IncomingMessage | null, RequestContext> = {
       method,
       url: `${url.pathname}${search}`,
-      headers: { get: (k) => (k === 'accept' && streaming ? 'text/event-stream' : (first(req.headers[k.toLowerCase()]) ?? null)) },
+      headers: {
+        get: (k) => (k === 'accept' && streaming ? 'text/event-stream' : (first(req.headers[k.toLowerCase()]) ?? null)),
+      },
       body,
       raw: req,
       context: { res, caller, connection },
@@ -206,4 +234,3 @@ export function sseTransport(deps: SseDeps) {
 
 const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-

@@ -46,5 +46,3 @@ export interface ChangeBatch {
   at: number;
   changes: Change[];
 }
-
-

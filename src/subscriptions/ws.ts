@@ -31,7 +31,11 @@ const MAX_MESSAGE = 1024 * 1024;
 /** Closes a connection whose client does not keep up (hub.ts): an application code, which clients may retry. */
 export const SLOW_CONSUMER_CLOSE = 4008;
 /** A close reason is at most 123 bytes. */
-const reasonOf = (text: string) => Buffer.from(text).subarray(0, 123).toString().replace(/\uFFFD$/, '');
+const reasonOf = (text: string) =>
+  Buffer.from(text)
+    .subarray(0, 123)
+    .toString()
+    .replace(/\uFFFD$/, '');
 
 export interface WsDeps {
   config: Config;
@@ -65,7 +69,11 @@ class WsConnection implements Connection {
 export function wsTransport(deps: WsDeps) {
   const { config, hub, operations, log } = deps;
   let stopping = false;
-  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE, handleProtocols: (protocols) => handleProtocols(protocols) });
+  const wss = new WebSocketServer({
+    noServer: true,
+    maxPayload: MAX_MESSAGE,
+    handleProtocols: (protocols) => handleProtocols(protocols),
+  });
   const allowed = new Set(config.cors.origins);
 
   const server = makeServer<Record<string, unknown>, Extra>({
@@ -88,7 +96,9 @@ export function wsTransport(deps: WsDeps) {
   });
 
   function refuse(socket: Duplex, status: number, text: string): void {
-    socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(text)}\r\n\r\n${text}`);
+    socket.end(
+      `HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(text)}\r\n\r\n${text}`,
+    );
   }
 
   /** Same-origin pages, allowlisted origins, and clients that send no Origin (servers, routers). */
@@ -140,7 +150,11 @@ export function wsTransport(deps: WsDeps) {
           socket.on('message', async (data) => {
             const text = String(data);
             // Refused before graphql-ws reads it: its variables and extensions are walked by code that recurses.
-            if (jsonTooDeep(text)) return socket.close(CloseCode.BadRequest, reasonOf(nestingRefusal('The message').body.errors[0]!.message));
+            if (jsonTooDeep(text))
+              return socket.close(
+                CloseCode.BadRequest,
+                reasonOf(nestingRefusal('The message').body.errors[0]!.message),
+              );
             try {
               await cb(text);
             } catch (err) {

@@ -81,19 +81,34 @@ export function allBatchable(site: SiteInfo, reqs: readonly WriteRequest[]): boo
  */
 export function checkAtomic(site: SiteInfo, reqs: readonly WriteRequest[], argument = 'atomic'): void {
   if (reqs.length > site.maxBatchSize) {
-    throw GatewayError.badInput(`atomic: true writes at most ${site.maxBatchSize} items (one /batch/v1 request, the site's limit); got ${reqs.length}. Split the list or drop atomic.`, {
-      arguments: [argument],
-      max: site.maxBatchSize,
-    });
+    throw GatewayError.badInput(
+      `atomic: true writes at most ${site.maxBatchSize} items (one /batch/v1 request, the site's limit); got ${reqs.length}. Split the list or drop atomic.`,
+      {
+        arguments: [argument],
+        max: site.maxBatchSize,
+      },
+    );
   }
   const direct = reqs.find((r) => !allowsBatch(site, r.method, r.path));
   if (direct) {
-    throw GatewayError.badInput(`atomic: true needs /batch/v1, but the site does not allow batching ${direct.route}${site.hasBatch ? '' : ' (it has no /batch/v1)'}.`, { arguments: [argument] });
+    throw GatewayError.badInput(
+      `atomic: true needs /batch/v1, but the site does not allow batching ${direct.route}${site.hasBatch ? '' : ' (it has no /batch/v1)'}.`,
+      { arguments: [argument] },
+    );
   }
 }
 
 /** Transport failures that happen before a request leaves: nothing was sent, so nothing was written. */
-const NOT_SENT = new Set(['UND_ERR_CONNECT_TIMEOUT', 'ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CLOSED', 'UND_ERR_DESTROYED']);
+const NOT_SENT = new Set([
+  'UND_ERR_CONNECT_TIMEOUT',
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'UND_ERR_CLOSED',
+  'UND_ERR_DESTROYED',
+]);
 
 /**
  * Whether a failed write may nevertheless have been written: its request was
@@ -127,7 +142,14 @@ function failed(error: GatewayError, batched: boolean): WriteOutcome {
 
 async function sendDirect(session: UpstreamSession, req: WriteRequest): Promise<WriteOutcome> {
   try {
-    const res = await session.request({ method: req.method, path: req.path, query: req.query, body: req.body, headers: req.headers, route: req.route });
+    const res = await session.request({
+      method: req.method,
+      path: req.path,
+      query: req.query,
+      body: req.body,
+      headers: req.headers,
+      route: req.route,
+    });
     return { ok: true, status: res.status, body: res.body, batched: false };
   } catch (err) {
     return failed(fromTransportError(err, req.route), false);
@@ -138,7 +160,13 @@ function fromEnvelope(req: WriteRequest, env: Envelope | null | undefined): Writ
   const status = typeof env?.status === 'number' ? env.status : 0;
   if (status >= 200 && status < 300) return { ok: true, status, body: env!.body ?? null, batched: true };
   // The batch ran (207) but says nothing readable about this item: it may have been written.
-  if (!env || status === 0) return failed(new GatewayError('UPSTREAM_BAD_RESPONSE', `The /batch/v1 answer has no readable response for ${req.route}.`, { upstream: { code: null, status: 207, route: req.route } }), true);
+  if (!env || status === 0)
+    return failed(
+      new GatewayError('UPSTREAM_BAD_RESPONSE', `The /batch/v1 answer has no readable response for ${req.route}.`, {
+        upstream: { code: null, status: 207, route: req.route },
+      }),
+      true,
+    );
   return failed(fromUpstreamResponse(status, env.body, req.route), true);
 }
 
@@ -167,7 +195,11 @@ async function sendBatch(session: UpstreamSession, reqs: WriteRequest[], atomic:
   const responses = body && Array.isArray(body.responses) ? body.responses : null;
   if (!responses || responses.length !== reqs.length) {
     // A 2xx the site sent after running the batch, whose per-item answers cannot be read: every item is unknown.
-    const e = new GatewayError('UPSTREAM_BAD_RESPONSE', `The /batch/v1 answer does not have one response per request (${reqs.length} sent).`, { upstream: { code: null, status: res.status, route: BATCH_ROUTE } });
+    const e = new GatewayError(
+      'UPSTREAM_BAD_RESPONSE',
+      `The /batch/v1 answer does not have one response per request (${reqs.length} sent).`,
+      { upstream: { code: null, status: res.status, route: BATCH_ROUTE } },
+    );
     return reqs.map(() => failed(e, true));
   }
   if (body!.failed === 'validation') {
@@ -179,7 +211,9 @@ async function sendBatch(session: UpstreamSession, reqs: WriteRequest[], atomic:
         ok: false,
         batched: true,
         notExecuted: true,
-        error: new GatewayError('BAD_USER_INPUT', 'Not written: another item of this atomic batch failed validation.', { upstream: { code: null, status: 207, route: r.route } }),
+        error: new GatewayError('BAD_USER_INPUT', 'Not written: another item of this atomic batch failed validation.', {
+          upstream: { code: null, status: 207, route: r.route },
+        }),
       };
     });
   }
@@ -190,7 +224,12 @@ async function sendBatch(session: UpstreamSession, reqs: WriteRequest[], atomic:
  * Sends `reqs` and returns one outcome per request, in order. With
  * `atomic`, call `checkAtomic` first (this throws the same errors).
  */
-export async function sendWrites(session: UpstreamSession, site: SiteInfo, reqs: readonly WriteRequest[], opts: WriteOptions): Promise<WriteOutcome[]> {
+export async function sendWrites(
+  session: UpstreamSession,
+  site: SiteInfo,
+  reqs: readonly WriteRequest[],
+  opts: WriteOptions,
+): Promise<WriteOutcome[]> {
   if (opts.atomic) checkAtomic(site, reqs);
   const out: WriteOutcome[] = new Array(reqs.length);
   const batched: number[] = [];
@@ -199,7 +238,11 @@ export async function sendWrites(session: UpstreamSession, site: SiteInfo, reqs:
 
   const runBatches = async () => {
     for (const part of chunks(batched, site.maxBatchSize)) {
-      const results = await sendBatch(session, part.map((i) => reqs[i]!), Boolean(opts.atomic));
+      const results = await sendBatch(
+        session,
+        part.map((i) => reqs[i]!),
+        Boolean(opts.atomic),
+      );
       part.forEach((i, k) => (out[i] = results[k]!));
     }
   };

@@ -140,7 +140,9 @@ export function resolveUpstreamOptions(options: UpstreamOptions): ResolvedUpstre
   try {
     url = new URL(options.baseUrl);
   } catch {
-    throw new TypeError(`UpstreamOptions.baseUrl must be an absolute http(s) URL; got "${stripQuery(options.baseUrl)}"`);
+    throw new TypeError(
+      `UpstreamOptions.baseUrl must be an absolute http(s) URL; got "${stripQuery(options.baseUrl)}"`,
+    );
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new TypeError(`UpstreamOptions.baseUrl must use http or https; got "${url.protocol}"`);
@@ -244,7 +246,9 @@ export interface UpstreamSession {
 
 export class UpstreamClient {
   /** Resolved options, without the service credential (so logging them is safe). */
-  readonly options: Readonly<Omit<ResolvedUpstreamOptions, 'serviceAuthorization'>> & { readonly hasServiceAuthorization: boolean };
+  readonly options: Readonly<Omit<ResolvedUpstreamOptions, 'serviceAuthorization'>> & {
+    readonly hasServiceAuthorization: boolean;
+  };
   readonly #serviceAuthorization: string | undefined;
   readonly #resolved: ResolvedUpstreamOptions;
   /** One Pool per origin, created lazily; safe to share across sessions (one pool per origin, as undici advises). */
@@ -343,7 +347,15 @@ class Session implements UpstreamSession {
       return finish<T>(req, joined.value, ok, joined.primary);
     }
     const body = req.body === undefined ? null : JSON.stringify(req.body);
-    const last = await this.#exchange(req, target, headers, body, ok, req.signal, req.mayRetry ? () => req.mayRetry!() : undefined);
+    const last = await this.#exchange(
+      req,
+      target,
+      headers,
+      body,
+      ok,
+      req.signal,
+      req.mayRetry ? () => req.mayRetry!() : undefined,
+    );
     return finish<T>(req, last, ok, true);
   }
 
@@ -405,7 +417,11 @@ class Session implements UpstreamSession {
         retryable = failure.code === 'UPSTREAM_TIMEOUT' || failure.code === 'UPSTREAM_UNAVAILABLE';
       }
       traced?.end(status, failure);
-      report(o, req, target, status, started, attempt, failure.code, { cause: failure.extensions.upstream?.code ?? undefined, contentType, message: failure.message });
+      report(o, req, target, status, started, attempt, failure.code, {
+        cause: failure.extensions.upstream?.code ?? undefined,
+        contentType,
+        message: failure.message,
+      });
 
       // The caller gave up (its own deadline or disconnect): never retry.
       if (signal?.aborted) return { error: fromTransportError(signal.reason ?? failure, req.route) };
@@ -437,12 +453,18 @@ type Exchange = { raw: RawResponse; parsed?: { value: unknown }; failure?: Gatew
  * their own copy of the bytes and get their own error, under their own route
  * and status rule, so nothing one operation holds is another's object.
  */
-function finish<T>(req: UpstreamRequest, last: Exchange, ok: (status: number) => boolean, own: boolean): UpstreamResponse<T> {
+function finish<T>(
+  req: UpstreamRequest,
+  last: Exchange,
+  ok: (status: number) => boolean,
+  own: boolean,
+): UpstreamResponse<T> {
   if ('error' in last) throw own ? last.error : copyError(last.error, req.route);
   const { raw } = last;
   const joined = own ? {} : { joined: true };
   if (ok(raw.status)) {
-    if (own && last.parsed) return { status: raw.status, headers: raw.headers, body: last.parsed.value as T, size: raw.bytes.length };
+    if (own && last.parsed)
+      return { status: raw.status, headers: raw.headers, body: last.parsed.value as T, size: raw.bytes.length };
     let body: unknown;
     try {
       body = decodeBody(raw, true);
@@ -458,7 +480,11 @@ function finish<T>(req: UpstreamRequest, last: Exchange, ok: (status: number) =>
 /** The same failure as an error of its own, under this request's route (errors are annotated by their operation). */
 function copyError(e: GatewayError, route: string): GatewayError {
   const { code: _code, upstream, ...rest } = e.extensions;
-  return new GatewayError(e.code, e.message, { ...rest, ...(upstream ? { upstream: { ...upstream, route } } : {}), originalError: e.originalError ?? undefined });
+  return new GatewayError(e.code, e.message, {
+    ...rest,
+    ...(upstream ? { upstream: { ...upstream, route } } : {}),
+    originalError: e.originalError ?? undefined,
+  });
 }
 
 /**
@@ -466,7 +492,13 @@ function copyError(e: GatewayError, route: string): GatewayError {
  * method, path and query as sent, every header but the credential (the identity
  * stands for it), and the cache's share token. The site is the client's own.
  */
-function flightKey(identity: string, method: string, path: string, headers: Record<string, string>, share: string): string {
+function flightKey(
+  identity: string,
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+  share: string,
+): string {
   const h = Object.keys(headers)
     .filter((k) => k !== 'authorization')
     .sort()
@@ -492,7 +524,14 @@ function report(
   detail: Pick<UpstreamAttemptEvent, 'cause' | 'contentType' | 'message'> = {},
 ): void {
   if (!o.onResponse) return;
-  const event: UpstreamAttemptEvent = { method: req.method, path: target.restPath, route: req.route, status, ms: performance.now() - started, attempt };
+  const event: UpstreamAttemptEvent = {
+    method: req.method,
+    path: target.restPath,
+    route: req.route,
+    status,
+    ms: performance.now() - started,
+    attempt,
+  };
   if (error !== undefined) event.error = error;
   if (req.tag !== undefined) event.tag = req.tag;
   for (const k of ['cause', 'contentType', 'message'] as const) if (detail[k] !== undefined) event[k] = detail[k];
@@ -522,7 +561,9 @@ interface Target {
 export function buildTarget(baseUrl: string, req: Pick<UpstreamRequest, 'path' | 'query'>): Target {
   const p = req.path;
   if (typeof p !== 'string' || !p.startsWith('/') || /[?#\s]/.test(p)) {
-    throw new TypeError(`UpstreamRequest.path must be a REST path starting with "/" with no query string or spaces (put parameters in "query"); got ${JSON.stringify(stripQuery(String(p)))}`);
+    throw new TypeError(
+      `UpstreamRequest.path must be a REST path starting with "/" with no query string or spaces (put parameters in "query"); got ${JSON.stringify(stripQuery(String(p)))}`,
+    );
   }
   const base = rootOf(baseUrl);
   const extra = encodeQuery(req.query);
@@ -563,7 +604,10 @@ function rootOf(baseUrl: string): Root {
     pathname: url.pathname,
     trimmed: url.pathname.replace(/\/+$/, ''),
     params,
-    route: index >= 0 ? { index, current: decodeURIComponent(params[index]!.slice('rest_route='.length)).replace(/\/+$/, '') } : null,
+    route:
+      index >= 0
+        ? { index, current: decodeURIComponent(params[index]!.slice('rest_route='.length)).replace(/\/+$/, '') }
+        : null,
   };
   if (roots.size >= 16) roots.clear();
   roots.set(baseUrl, root);
@@ -574,7 +618,8 @@ function rootOf(baseUrl: string): Root {
 export function encodeQuery(query: Record<string, QueryValue> | undefined): string[] {
   const out: string[] = [];
   if (!query) return out;
-  const enc = (v: string | number | boolean) => encodeURIComponent(typeof v === 'boolean' ? (v ? 'true' : 'false') : String(v));
+  const enc = (v: string | number | boolean) =>
+    encodeURIComponent(typeof v === 'boolean' ? (v ? 'true' : 'false') : String(v));
   for (const [key, value] of Object.entries(query)) {
     if (value === null || value === undefined) continue;
     const k = encodeURIComponent(key);
@@ -598,9 +643,18 @@ function stripQuery(s: string): string {
 /** What the client asks the site for, and can undo (readBody). */
 export const ACCEPT_ENCODING = 'gzip, br';
 
-function buildHeaders(o: ResolvedUpstreamOptions, req: UpstreamRequest, authorization: string | undefined): Record<string, string> {
+function buildHeaders(
+  o: ResolvedUpstreamOptions,
+  req: UpstreamRequest,
+  authorization: string | undefined,
+): Record<string, string> {
   // gzip and brotli: a 50-event page is 77 KB as JSON and a tenth of it compressed (readBody undoes it).
-  const h: Record<string, string> = { accept: 'application/json', 'accept-encoding': ACCEPT_ENCODING, 'user-agent': o.userAgent, ...o.defaultHeaders };
+  const h: Record<string, string> = {
+    accept: 'application/json',
+    'accept-encoding': ACCEPT_ENCODING,
+    'user-agent': o.userAgent,
+    ...o.defaultHeaders,
+  };
   for (const [k, v] of Object.entries(req.headers ?? {})) h[k.toLowerCase()] = v;
   if (req.body !== undefined && !h['content-type']) h['content-type'] = 'application/json';
   // The session decides who is calling: the caller's header passes through unchanged.
@@ -667,7 +721,10 @@ async function sendOnce(pool: Pool, s: SendOptions): Promise<RawResponse> {
  */
 function codingsOf(encoding: string | undefined): Coding[] {
   if (encoding === undefined) return [];
-  const codings = encoding.split(',').map((c) => c.trim().toLowerCase()).filter((c) => c && c !== 'identity');
+  const codings = encoding
+    .split(',')
+    .map((c) => c.trim().toLowerCase())
+    .filter((c) => c && c !== 'identity');
   return codings.reverse().map((c) => {
     if (c === 'gzip' || c === 'x-gzip') return 'gzip';
     if (c === 'br' || c === 'deflate') return c;
@@ -677,7 +734,11 @@ function codingsOf(encoding: string | undefined): Coding[] {
 
 type Coding = 'gzip' | 'br' | 'deflate';
 type ZlibOptions = { maxOutputLength: number };
-const UNDO_SYNC: Record<Coding, (b: Buffer, o: ZlibOptions) => Buffer> = { gzip: gunzipSync, br: brotliDecompressSync, deflate: inflateSync };
+const UNDO_SYNC: Record<Coding, (b: Buffer, o: ZlibOptions) => Buffer> = {
+  gzip: gunzipSync,
+  br: brotliDecompressSync,
+  deflate: inflateSync,
+};
 const UNDO_ASYNC: Record<Coding, (b: Buffer, o: ZlibOptions, cb: (err: Error | null, out: Buffer) => void) => void> = {
   gzip: gunzip,
   br: brotliDecompress,
@@ -695,7 +756,9 @@ const SYNC_UNDO_BYTES = 64 * 1024;
 async function undo(coding: Coding, bytes: Buffer, max: number, encoding: string): Promise<Buffer> {
   const options = { maxOutputLength: Math.max(1, max) };
   const failed = (err: unknown): Error =>
-    (err as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE' ? new ResponseTooLargeError(max) : new UndecodableBodyError(encoding, err);
+    (err as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE'
+      ? new ResponseTooLargeError(max)
+      : new UndecodableBodyError(encoding, err);
   if (bytes.length <= SYNC_UNDO_BYTES) {
     try {
       return UNDO_SYNC[coding](bytes, options);
@@ -703,7 +766,9 @@ async function undo(coding: Coding, bytes: Buffer, max: number, encoding: string
       throw failed(err);
     }
   }
-  return new Promise((resolve, reject) => UNDO_ASYNC[coding](bytes, options, (err, out) => (err ? reject(failed(err)) : resolve(out))));
+  return new Promise((resolve, reject) =>
+    UNDO_ASYNC[coding](bytes, options, (err, out) => (err ? reject(failed(err)) : resolve(out))),
+  );
 }
 
 /**
@@ -714,7 +779,12 @@ async function undo(coding: Coding, bytes: Buffer, max: number, encoding: string
  * cap). Destroying the body makes undici abort the request and drop the
  * socket, so the rest is never downloaded.
  */
-async function readBody(body: Dispatcher.ResponseData['body'], encoding: string | undefined, contentLength: string | undefined, max: number): Promise<Buffer> {
+async function readBody(
+  body: Dispatcher.ResponseData['body'],
+  encoding: string | undefined,
+  contentLength: string | undefined,
+  max: number,
+): Promise<Buffer> {
   // undici's body emits 'error' when destroyed early; without a listener that
   // would be an uncaught exception. Real errors still reach the iterator below.
   body.on('error', noop);
@@ -777,7 +847,10 @@ function jsonText(bytes: Buffer): string {
   let last = 0;
   NON_ASCII_RUN.lastIndex = 0;
   for (let m = NON_ASCII_RUN.exec(text); m; m = NON_ASCII_RUN.exec(text)) {
-    parts.push(text.slice(last, m.index), escapeAll(bytes.toString('utf8', start + m.index, start + m.index + m[0].length)));
+    parts.push(
+      text.slice(last, m.index),
+      escapeAll(bytes.toString('utf8', start + m.index, start + m.index + m[0].length)),
+    );
     last = m.index + m[0].length;
   }
   parts.push(text.slice(last));

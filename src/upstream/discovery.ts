@@ -8,7 +8,15 @@
 import { isJson, obj, str, num, type Json } from '../mapping/json.ts';
 import type { UpstreamSession } from './client.ts';
 import type { RouteInfo, SiteInfo, SiteNames } from '../mapping/site-models.ts';
-import { NAMESPACE_RENAMES, ROUTE_RENAMES, SPEC_NAMES, isUnder, pluginNamespaceOf, siteNames, specNamespace } from './names.ts';
+import {
+  NAMESPACE_RENAMES,
+  ROUTE_RENAMES,
+  SPEC_NAMES,
+  isUnder,
+  pluginNamespaceOf,
+  siteNames,
+  specNamespace,
+} from './names.ts';
 import { inertArgs } from './inert.ts';
 
 /** The root index's route, said once: the request below and the route table's row (namespaces/route-table.ts). */
@@ -37,11 +45,19 @@ export function parseIndex(body: unknown): SiteInfo {
     const d = (typeof data === 'object' && data !== null ? data : {}) as Json;
     const endpoints = Array.isArray(d.endpoints) ? (d.endpoints as Json[]) : [];
     const batchMethods = endpoints
-      .filter((e) => typeof e === 'object' && e !== null && typeof e.allow_batch === 'object' && e.allow_batch !== null && (e.allow_batch as Json).v1)
+      .filter(
+        (e) =>
+          typeof e === 'object' &&
+          e !== null &&
+          typeof e.allow_batch === 'object' &&
+          e.allow_batch !== null &&
+          (e.allow_batch as Json).v1,
+      )
       .flatMap((e) => (Array.isArray(e.methods) ? e.methods.map(String) : []));
     const args: Record<string, string[]> = {};
     for (const e of endpoints) {
-      if (typeof e !== 'object' || e === null || !Array.isArray(e.methods) || e.args === undefined || e.args === null) continue;
+      if (typeof e !== 'object' || e === null || !Array.isArray(e.methods) || e.args === undefined || e.args === null)
+        continue;
       // PHP serialises an endpoint without arguments as `"args": []`.
       const names = isJson(e.args) ? Object.keys(e.args) : [];
       for (const m of e.methods) args[String(m)] = names;
@@ -61,7 +77,8 @@ export function parseIndex(body: unknown): SiteInfo {
   const batchRoute = routesObj['/batch/v1'] as Json | undefined;
   let maxBatchSize = DEFAULT_MAX_BATCH;
   const ep = Array.isArray(batchRoute?.endpoints) ? (batchRoute!.endpoints as Json[])[0] : undefined;
-  const reqArg = ep && typeof ep.args === 'object' && ep.args ? ((ep.args as Json).requests as Json | undefined) : undefined;
+  const reqArg =
+    ep && typeof ep.args === 'object' && ep.args ? ((ep.args as Json).requests as Json | undefined) : undefined;
   if (reqArg && typeof reqArg.maxItems === 'number' && reqArg.maxItems > 0) maxBatchSize = reqArg.maxItems;
   const hasLegacy = namespaces.includes(LEGACY_NS);
   const hasCore = namespaces.includes(CORE_NS);
@@ -97,7 +114,10 @@ export function parseIndex(body: unknown): SiteInfo {
  * when the site lists it and not the spec's; on an index without routes,
  * when its namespace is served under the plugin's name.
  */
-function inSpecNames(listed: readonly string[], asServed: readonly RouteInfo[]): { names: SiteNames; routes: RouteInfo[] } {
+function inSpecNames(
+  listed: readonly string[],
+  asServed: readonly RouteInfo[],
+): { names: SiteNames; routes: RouteInfo[] } {
   const fromRoutes = new Set(asServed.map((r) => r.namespace).filter(Boolean));
   const present = (n: string) => (fromRoutes.size > 0 ? fromRoutes.has(n) : listed.includes(n));
   const servedAs: Record<string, string> = {};
@@ -108,7 +128,15 @@ function inSpecNames(listed: readonly string[], asServed: readonly RouteInfo[]):
   for (const r of asServed) {
     const ns = pluginNamespaceOf(r.pattern);
     if (ns && servedAs[ns.spec] !== ns.plugin) continue;
-    inSpecNs.push(ns ? { ...r, pattern: `/${ns.spec}${r.pattern.slice(ns.plugin.length + 1)}`, namespace: specNamespace(r.namespace) } : { ...r, namespace: specNamespace(r.namespace) });
+    inSpecNs.push(
+      ns
+        ? {
+            ...r,
+            pattern: `/${ns.spec}${r.pattern.slice(ns.plugin.length + 1)}`,
+            namespace: specNamespace(r.namespace),
+          }
+        : { ...r, namespace: specNamespace(r.namespace) },
+    );
   }
   // Then the routes renamed inside a namespace, in the index's order.
   const renamed: Record<string, string> = {};
@@ -116,7 +144,8 @@ function inSpecNames(listed: readonly string[], asServed: readonly RouteInfo[]):
     const specHas = inSpecNs.some((r) => isUnder(r.pattern, `/${rn.spec}`));
     const pluginHas = inSpecNs.some((r) => isUnder(r.pattern, `/${rn.plugin}`));
     const ns = NAMESPACE_RENAMES.find((n) => isUnder(`/${rn.spec}`, `/${n.spec}`));
-    if (!specHas && (pluginHas || (asServed.length === 0 && ns !== undefined && servedAs[ns.spec] !== undefined))) renamed[rn.spec] = rn.plugin;
+    if (!specHas && (pluginHas || (asServed.length === 0 && ns !== undefined && servedAs[ns.spec] !== undefined)))
+      renamed[rn.spec] = rn.plugin;
   }
   const routes: RouteInfo[] = [];
   for (const r of inSpecNs) {
@@ -163,6 +192,11 @@ export function allowsBatch(site: SiteInfo, method: string, path: string): boole
 
 /** Reads the root index; `signal` bounds the whole reading, retries included. */
 export async function discover(session: UpstreamSession, signal?: AbortSignal): Promise<SiteInfo> {
-  const res = await session.request({ method: ROOT_INDEX.method, path: ROOT_INDEX.path, route: ROOT_INDEX.label, ...(signal ? { signal } : {}) });
+  const res = await session.request({
+    method: ROOT_INDEX.method,
+    path: ROOT_INDEX.path,
+    route: ROOT_INDEX.label,
+    ...(signal ? { signal } : {}),
+  });
   return parseIndex(res.body);
 }

@@ -232,8 +232,7 @@ function extract(raw: unknown): Extracted | null {
   // (tec/v1 traits, Yoast scores), `{success:false, status, error, failures}`
   // (Yoast configuration), `{type:"failure", response}` (Yoast file_size),
   // `{message, success:false, status}`.
-  const message =
-    strict(b.error) ?? strict(b.message) ?? (b.type === 'failure' ? strict(b.response) : null);
+  const message = strict(b.error) ?? strict(b.message) ?? (b.type === 'failure' ? strict(b.response) : null);
   const failures = nonEmpty(b.failures);
   if (message !== null || b.success === false || b.error === true) {
     return {
@@ -384,30 +383,60 @@ export function fromTransportError(err: unknown, route: string): GatewayError {
   });
 
   for (const [code, why] of TIMEOUTS) {
-    if (f.codes.has(code)) return new GatewayError('UPSTREAM_TIMEOUT', `Upstream timed out (${route}): ${why}.`, { upstream: upstream(code), originalError: err });
+    if (f.codes.has(code))
+      return new GatewayError('UPSTREAM_TIMEOUT', `Upstream timed out (${route}): ${why}.`, {
+        upstream: upstream(code),
+        originalError: err,
+      });
   }
   // AbortSignal.timeout() aborts with a DOMException named TimeoutError.
   if (f.names.has('TimeoutError')) {
-    return new GatewayError('UPSTREAM_TIMEOUT', `Upstream timed out (${route}): the request deadline passed.`, { upstream: upstream('TimeoutError'), originalError: err });
+    return new GatewayError('UPSTREAM_TIMEOUT', `Upstream timed out (${route}): the request deadline passed.`, {
+      upstream: upstream('TimeoutError'),
+      originalError: err,
+    });
   }
   for (const [code, why] of BAD_RESPONSES) {
-    if (f.codes.has(code)) return new GatewayError('UPSTREAM_BAD_RESPONSE', `Bad upstream response (${route}): ${why}.`, { upstream: upstream(code), originalError: err });
+    if (f.codes.has(code))
+      return new GatewayError('UPSTREAM_BAD_RESPONSE', `Bad upstream response (${route}): ${why}.`, {
+        upstream: upstream(code),
+        originalError: err,
+      });
   }
   if (f.names.has('SyntaxError')) {
-    return new GatewayError('UPSTREAM_BAD_RESPONSE', `Bad upstream response (${route}): the response is not valid JSON (truncated or corrupted).`, { upstream: upstream('UPSTREAM_MALFORMED_JSON'), originalError: err });
+    return new GatewayError(
+      'UPSTREAM_BAD_RESPONSE',
+      `Bad upstream response (${route}): the response is not valid JSON (truncated or corrupted).`,
+      { upstream: upstream('UPSTREAM_MALFORMED_JSON'), originalError: err },
+    );
   }
   const parser = [...f.codes].find((c) => c.startsWith('HPE_'));
   if (parser || f.names.has('HTTPParserError')) {
-    return new GatewayError('UPSTREAM_BAD_RESPONSE', `Bad upstream response (${route}): the response is not valid HTTP.`, { upstream: upstream(parser ?? 'HTTPParserError'), originalError: err });
+    return new GatewayError(
+      'UPSTREAM_BAD_RESPONSE',
+      `Bad upstream response (${route}): the response is not valid HTTP.`,
+      { upstream: upstream(parser ?? 'HTTPParserError'), originalError: err },
+    );
   }
   for (const [code, why] of UNAVAILABLE) {
-    if (f.codes.has(code)) return new GatewayError('UPSTREAM_UNAVAILABLE', `Upstream unavailable (${route}): ${why}.`, { upstream: upstream(code), originalError: err });
+    if (f.codes.has(code))
+      return new GatewayError('UPSTREAM_UNAVAILABLE', `Upstream unavailable (${route}): ${why}.`, {
+        upstream: upstream(code),
+        originalError: err,
+      });
   }
   if (f.names.has('AbortError') || f.codes.has('UND_ERR_ABORTED') || f.codes.has('ABORT_ERR')) {
-    return new GatewayError('UPSTREAM_UNAVAILABLE', `Upstream request aborted (${route}).`, { upstream: upstream('ABORTED'), originalError: err });
+    return new GatewayError('UPSTREAM_UNAVAILABLE', `Upstream request aborted (${route}).`, {
+      upstream: upstream('ABORTED'),
+      originalError: err,
+    });
   }
   const known = [...f.codes].find((c) => /^[A-Z][A-Z0-9_]+$/.test(c)) ?? null;
-  return new GatewayError('UPSTREAM_UNAVAILABLE', `Upstream request failed (${route})${known ? ` with ${known}` : ''}.`, { upstream: upstream(known), originalError: err });
+  return new GatewayError(
+    'UPSTREAM_UNAVAILABLE',
+    `Upstream request failed (${route})${known ? ` with ${known}` : ''}.`,
+    { upstream: upstream(known), originalError: err },
+  );
 }
 
 /** The object a write names by ID, for `missingObject`. */
@@ -433,8 +462,12 @@ export function missingObject(err: unknown, t: WriteTarget): unknown {
   const up = err.extensions.upstream;
   const params = err.extensions.params;
   const named = Array.isArray(params) ? params : Object.keys(params ?? {});
-  const idRefused = err.code === 'BAD_USER_INPUT' && up.code === 'rest_invalid_param' && named.length === 1 && named[0] === t.param;
+  const idRefused =
+    err.code === 'BAD_USER_INPUT' && up.code === 'rest_invalid_param' && named.length === 1 && named[0] === t.param;
   const absent = err.code === 'NOT_FOUND' && up.code !== 'rest_no_route';
   if (!idRefused && !absent) return err;
-  return GatewayError.notFound(`No ${t.label} with ID ${t.id} exists on the site.`, { arguments: [t.argument], upstream: up });
+  return GatewayError.notFound(`No ${t.label} with ID ${t.id} exists on the site.`, {
+    arguments: [t.argument],
+    upstream: up,
+  });
 }

@@ -21,7 +21,8 @@ import type { SiteInfo } from './discovery.ts';
  */
 export function siteOffers(site: SiteInfo, method: string, path: string): boolean {
   if (path === '/') return true;
-  if (site.routes.length === 0) return site.namespaces.length === 0 || site.namespaces.some((n) => path === `/${n}` || path.startsWith(`/${n}/`));
+  if (site.routes.length === 0)
+    return site.namespaces.length === 0 || site.namespaces.some((n) => path === `/${n}` || path.startsWith(`/${n}/`));
   // A site lists a couple of hundred routes, each a regular expression: every request tried them
   // in turn. The answers are kept per index read (a new read is a new SiteInfo), a bounded number.
   let seen = answers.get(site);

@@ -6,5 +6,7 @@ export const ANONYMOUS = 'anonymous';
 
 /** `anonymous`, or a hash of the Authorization sent (the caller's, or the service credential: its own identity). */
 export function identityOf(authorization: string | undefined): string {
-  return authorization === undefined ? ANONYMOUS : `cred:${createHash('sha256').update(authorization).digest('base64url')}`;
+  return authorization === undefined
+    ? ANONYMOUS
+    : `cred:${createHash('sha256').update(authorization).digest('base64url')}`;
 }

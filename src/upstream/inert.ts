@@ -79,7 +79,11 @@ export function inertArgs(site: Index, method: string, pattern: string): readonl
   const declared = site.routes.find((r) => r.pattern === pattern)?.args[method];
   if (!declared) return [];
   return INERT_ARGS.filter(
-    (r) => r.method === method && r.routes.includes(pattern) && declared.includes(r.arg) && (r.appliedWith === null || !site.namespaces.includes(r.appliedWith)),
+    (r) =>
+      r.method === method &&
+      r.routes.includes(pattern) &&
+      declared.includes(r.arg) &&
+      (r.appliedWith === null || !site.namespaces.includes(r.appliedWith)),
   );
 }
 

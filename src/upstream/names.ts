@@ -85,7 +85,10 @@ function replacePrefix(path: string, from: string, to: string): string | null {
  * The names a site uses, from the namespaces it serves each spec namespace
  * under and the route renames in force (discovery.ts decides both).
  */
-export function siteNames(namespaces: Readonly<Record<string, string>>, routes: Readonly<Record<string, string>>): SiteNames {
+export function siteNames(
+  namespaces: Readonly<Record<string, string>>,
+  routes: Readonly<Record<string, string>>,
+): SiteNames {
   const rewrites: [string, string][] = [];
   const nsOf = (spec: string) => namespaces[spec] ?? spec;
   for (const [spec, plugin] of Object.entries(routes)) {
@@ -130,7 +133,10 @@ export function toSiteRequest<R extends { path: string; body?: unknown }>(names:
   if (names.rewrites.length === 0) return req;
   const path = toSitePath(names, req.path);
   let body = req.body;
-  const items = req.path === '/batch/v1' && typeof body === 'object' && body !== null ? (body as { requests?: unknown }).requests : undefined;
+  const items =
+    req.path === '/batch/v1' && typeof body === 'object' && body !== null
+      ? (body as { requests?: unknown }).requests
+      : undefined;
   if (Array.isArray(items)) {
     const requests = items.map((item: unknown) => {
       const p = typeof item === 'object' && item !== null ? (item as { path?: unknown }).path : undefined;

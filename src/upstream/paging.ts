@@ -52,7 +52,12 @@ export function isPastEnd(status: number, body: unknown): boolean {
  * `pick` finds). A 2xx body without it is UPSTREAM_BAD_RESPONSE with the real
  * status in `extensions.upstream.status`: the site answered, just not with a list.
  */
-export function listItems(res: UpstreamResponse, route: string, pick: (body: unknown) => unknown = (b) => b, what = 'the list is not an array'): unknown[] {
+export function listItems(
+  res: UpstreamResponse,
+  route: string,
+  pick: (body: unknown) => unknown = (b) => b,
+  what = 'the list is not an array',
+): unknown[] {
   const items = pick(res.body);
   if (!Array.isArray(items)) throw badResponseShape(route, res.status, res.body, what);
   return items;

@@ -57,7 +57,6 @@ export type Lookup =
   /** Not cacheable, the cache is off, or the store failed: send it, store nothing. */
   | { kind: 'skip' };
 
-
 /**
  * What the session asks of the upstream GET cache (src/cache/upstream-cache.ts is one): a lookup
  * before sending, the answer kept after, whether identical reads in flight may be shared, and
@@ -148,9 +147,14 @@ export interface OperationSession extends UpstreamSession {
 const IDEMPOTENT = new Set(['GET', 'HEAD']);
 
 export function createOperationSession(inner: UpstreamSession, policy: SessionPolicy): OperationSession {
-  for (const [name, min] of [['concurrency', 1], ['budget', 1], ['deadlineMs', 1]] as const) {
+  for (const [name, min] of [
+    ['concurrency', 1],
+    ['budget', 1],
+    ['deadlineMs', 1],
+  ] as const) {
     const v = policy[name];
-    if (!Number.isInteger(v) || v < min) throw new TypeError(`SessionPolicy.${name} must be an integer >= ${min}; got ${String(v)}`);
+    if (!Number.isInteger(v) || v < min)
+      throw new TypeError(`SessionPolicy.${name} must be an integer >= ${min}; got ${String(v)}`);
   }
   return new Session(inner, policy);
 }
@@ -185,7 +189,10 @@ class Session implements OperationSession {
     // every operation long after its answer, a DOMException and an abort event each.
     const deadline = new AbortController();
     this.#deadline = deadline.signal;
-    this.#timer = setTimeout(() => deadline.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError')), policy.deadlineMs);
+    this.#timer = setTimeout(
+      () => deadline.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError')),
+      policy.deadlineMs,
+    );
     this.#timer.unref();
     this.#cancel = policy.signal;
     if (policy.signal) {
@@ -211,9 +218,13 @@ class Session implements OperationSession {
     // listener per request); the cap bounds them, so the leak warning is noise.
     setMaxListeners(0, this.signal, this.#deadline);
     // Requests still waiting for a slot when the operation ends never start.
-    this.signal.addEventListener('abort', () => {
-      for (const w of this.#waiting.splice(0)) w.fail();
-    }, { once: true });
+    this.signal.addEventListener(
+      'abort',
+      () => {
+        for (const w of this.#waiting.splice(0)) w.fail();
+      },
+      { once: true },
+    );
   }
 
   get sent(): number {
@@ -326,8 +337,15 @@ class Session implements OperationSession {
   #revalidate(req: UpstreamRequest, site: SiteInfo, cache: SessionCache, slot: CacheSlot): void {
     const { signal: _own, mayRetry: _retry, tag: _tag, ...rest } = req;
     this.#inner
-      .request({ ...toSiteRequest(site.names, rest), signal: AbortSignal.timeout(this.#policy.deadlineMs), share: cache.shareToken(req, slot) })
-      .then((res) => cache.save(slot, res, !res.joined), () => 0)
+      .request({
+        ...toSiteRequest(site.names, rest),
+        signal: AbortSignal.timeout(this.#policy.deadlineMs),
+        share: cache.shareToken(req, slot),
+      })
+      .then(
+        (res) => cache.save(slot, res, !res.joined),
+        () => 0,
+      )
       .finally(() => cache.revalidated(slot));
   }
 
@@ -348,7 +366,9 @@ class Session implements OperationSession {
       this.#active += 1;
       return null;
     }
-    return new Promise<void>((resolve, reject) => this.#waiting.push({ run: resolve, fail: () => reject(this.#stopped(route)) }));
+    return new Promise<void>((resolve, reject) =>
+      this.#waiting.push({ run: resolve, fail: () => reject(this.#stopped(route)) }),
+    );
   }
 
   /** Hands the slot to the next waiter, in order, or frees it. */
@@ -385,15 +405,22 @@ class Session implements OperationSession {
   #stopped(route: string): GatewayError {
     if (this.#deadline.aborted) {
       const ms = this.#policy.deadlineMs;
-      return new GatewayError('UPSTREAM_TIMEOUT', `The operation's deadline of ${ms} ms (OPERATION_DEADLINE_MS) passed before ${route} answered.`, {
-        deadlineMs: ms,
-        upstream: { code: 'OPERATION_DEADLINE', status: null, route },
-      });
+      return new GatewayError(
+        'UPSTREAM_TIMEOUT',
+        `The operation's deadline of ${ms} ms (OPERATION_DEADLINE_MS) passed before ${route} answered.`,
+        {
+          deadlineMs: ms,
+          upstream: { code: 'OPERATION_DEADLINE', status: null, route },
+        },
+      );
     }
     const reason: unknown = this.#cancel?.reason;
     // A fresh error per request, so each field's error names its own route.
-    if (isGatewayError(reason)) return new GatewayError(reason.code, reason.message, { upstream: { code: 'CANCELLED', status: null, route } });
-    return new GatewayError('UPSTREAM_UNAVAILABLE', `The operation was cancelled before ${route} answered.`, { upstream: { code: 'CANCELLED', status: null, route } });
+    if (isGatewayError(reason))
+      return new GatewayError(reason.code, reason.message, { upstream: { code: 'CANCELLED', status: null, route } });
+    return new GatewayError('UPSTREAM_UNAVAILABLE', `The operation was cancelled before ${route} answered.`, {
+      upstream: { code: 'CANCELLED', status: null, route },
+    });
   }
 }
 
@@ -404,18 +431,28 @@ class Session implements OperationSession {
  * in the spec's names, whatever the site serves them as.
  */
 function routeUnavailable(site: SiteInfo, req: UpstreamRequest, known: readonly string[]): GatewayError {
-  const present = site.namespaces.filter((n) => req.path === `/${n}` || req.path.startsWith(`/${n}/`)).sort((a, b) => b.length - a.length)[0];
+  const present = site.namespaces
+    .filter((n) => req.path === `/${n}` || req.path.startsWith(`/${n}/`))
+    .sort((a, b) => b.length - a.length)[0];
   if (present) {
-    return new GatewayError('NAMESPACE_UNAVAILABLE', `The site's "${present}" namespace does not provide the REST route ${req.route}.`, {
-      namespace: present,
-      upstream: { code: null, status: null, route: req.route },
-    });
+    return new GatewayError(
+      'NAMESPACE_UNAVAILABLE',
+      `The site's "${present}" namespace does not provide the REST route ${req.route}.`,
+      {
+        namespace: present,
+        upstream: { code: null, status: null, route: req.route },
+      },
+    );
   }
   const namespace = namespaceOf(req.path, known);
-  return new GatewayError('NAMESPACE_UNAVAILABLE', `The site does not provide the REST namespace "${namespace}" (needed for ${req.route}).`, {
-    namespace,
-    upstream: { code: null, status: null, route: req.route },
-  });
+  return new GatewayError(
+    'NAMESPACE_UNAVAILABLE',
+    `The site does not provide the REST namespace "${namespace}" (needed for ${req.route}).`,
+    {
+      namespace,
+      upstream: { code: null, status: null, route: req.route },
+    },
+  );
 }
 
 /**
@@ -424,6 +461,8 @@ function routeUnavailable(site: SiteInfo, req: UpstreamRequest, known: readonly 
  * shorter prefix), else its first two segments (`vendor/v1`).
  */
 export function namespaceOf(path: string, known: readonly string[] = []): string {
-  const under = [...known, 'batch/v1'].filter((n) => path === `/${n}` || path.startsWith(`/${n}/`)).sort((a, b) => b.length - a.length)[0];
+  const under = [...known, 'batch/v1']
+    .filter((n) => path === `/${n}` || path.startsWith(`/${n}/`))
+    .sort((a, b) => b.length - a.length)[0];
   return under ?? path.split('/').filter(Boolean).slice(0, 2).join('/');
 }

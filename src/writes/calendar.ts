@@ -17,7 +17,21 @@ import { GatewayError } from '../errors.ts';
 import { missingObject } from '../upstream/errors.ts';
 import { run } from './engine.ts';
 import type { AnyInput, AnyModel, KindSpec } from './kinds.ts';
-import { checkBulkSize, chooseApi, needAuth, createJobs, deleteJobs, deleteManyApi, idMessage, needNamespace, targetOf, updateJobs, updateMethod, writeJob, type Job } from './plan.ts';
+import {
+  checkBulkSize,
+  chooseApi,
+  needAuth,
+  createJobs,
+  deleteJobs,
+  deleteManyApi,
+  idMessage,
+  needNamespace,
+  targetOf,
+  updateJobs,
+  updateMethod,
+  writeJob,
+  type Job,
+} from './plan.ts';
 import { inputError, issuesAt, siteError, toGraphError, unknownError, type ItemResult } from './results.ts';
 
 type Via = WriteInterface | null | undefined;
@@ -39,24 +53,60 @@ function singleTarget(id: string, idType: string | null | undefined, type: NodeT
 // ---------------------------------------------------------------------------
 // Events, venues, organizers
 
-export async function createOne<I extends AnyInput, M extends AnyModel>(ctx: Context, spec: KindSpec<I, M>, input: I, via: Via): Promise<M | null> {
+export async function createOne<I extends AnyInput, M extends AnyModel>(
+  ctx: Context,
+  spec: KindSpec<I, M>,
+  input: I,
+  via: Via,
+): Promise<M | null> {
   needAuth(ctx.upstream);
   const api = chooseApi(ctx.site, via);
-  const job = writeJob(ctx.site, spec, 0, { item: ['input'], fields: ['input'], id: ['input'] }, input, null, api, 'POST');
+  const job = writeJob(
+    ctx.site,
+    spec,
+    0,
+    { item: ['input'], fields: ['input'], id: ['input'] },
+    input,
+    null,
+    api,
+    'POST',
+  );
   return only(await run(ctx, spec, [job], false)).model;
 }
 
 export async function updateOne<I extends AnyInput, M extends AnyModel>(
-  ctx: Context, spec: KindSpec<I, M>, id: string, idType: string | null | undefined, input: I, method: MethodArg, via: Via,
+  ctx: Context,
+  spec: KindSpec<I, M>,
+  id: string,
+  idType: string | null | undefined,
+  input: I,
+  method: MethodArg,
+  via: Via,
 ): Promise<M | null> {
   needAuth(ctx.upstream);
   const target = singleTarget(id, idType, spec.type);
   const api = chooseApi(ctx.site, via, { slug: 'slug' in target, method });
-  const job = writeJob(ctx.site, spec, 0, { item: ['input'], fields: ['input'], id: ['id'] }, input, target, api, updateMethod(method));
+  const job = writeJob(
+    ctx.site,
+    spec,
+    0,
+    { item: ['input'], fields: ['input'], id: ['id'] },
+    input,
+    target,
+    api,
+    updateMethod(method),
+  );
   return only(await run(ctx, spec, [job], false)).model;
 }
 
-export async function deleteOne<I extends AnyInput, M extends AnyModel>(ctx: Context, spec: KindSpec<I, M>, id: string, idType: string | null | undefined, force: boolean, via: Via) {
+export async function deleteOne<I extends AnyInput, M extends AnyModel>(
+  ctx: Context,
+  spec: KindSpec<I, M>,
+  id: string,
+  idType: string | null | undefined,
+  force: boolean,
+  via: Via,
+) {
   needAuth(ctx.upstream);
   const target = singleTarget(id, idType, spec.type);
   const api = chooseApi(ctx.site, via, { slug: 'slug' in target, force, preferLegacy: true });
@@ -66,7 +116,13 @@ export async function deleteOne<I extends AnyInput, M extends AnyModel>(ctx: Con
   return { databaseId: r.databaseId ?? 0, permanently: force, model: r.model };
 }
 
-export async function createMany<I extends AnyInput, M extends AnyModel>(ctx: Context, spec: KindSpec<I, M>, inputs: readonly I[], atomic: boolean, via: Via): Promise<ItemResult<M>[]> {
+export async function createMany<I extends AnyInput, M extends AnyModel>(
+  ctx: Context,
+  spec: KindSpec<I, M>,
+  inputs: readonly I[],
+  atomic: boolean,
+  via: Via,
+): Promise<ItemResult<M>[]> {
   needAuth(ctx.upstream);
   checkBulkSize(inputs.length, 'inputs');
   const api = chooseApi(ctx.site, via);
@@ -74,7 +130,12 @@ export async function createMany<I extends AnyInput, M extends AnyModel>(ctx: Co
 }
 
 export async function updateMany<I extends AnyInput, M extends AnyModel>(
-  ctx: Context, spec: KindSpec<I, M>, items: readonly { id: string; input: I }[], atomic: boolean, method: MethodArg, via: Via,
+  ctx: Context,
+  spec: KindSpec<I, M>,
+  items: readonly { id: string; input: I }[],
+  atomic: boolean,
+  method: MethodArg,
+  via: Via,
 ): Promise<ItemResult<M>[]> {
   needAuth(ctx.upstream);
   checkBulkSize(items.length, 'inputs');
@@ -83,7 +144,12 @@ export async function updateMany<I extends AnyInput, M extends AnyModel>(
 }
 
 export async function deleteMany<I extends AnyInput, M extends AnyModel>(
-  ctx: Context, spec: KindSpec<I, M>, ids: readonly string[], force: boolean, atomic: boolean, via: Via,
+  ctx: Context,
+  spec: KindSpec<I, M>,
+  ids: readonly string[],
+  force: boolean,
+  atomic: boolean,
+  via: Via,
 ): Promise<ItemResult<M>[]> {
   needAuth(ctx.upstream);
   checkBulkSize(ids.length, 'ids');
@@ -95,7 +161,11 @@ export async function deleteMany<I extends AnyInput, M extends AnyModel>(
 // Terms (legacy only; never batched unless the site says so)
 
 export async function termWrite(
-  ctx: Context, kind: 'categories' | 'tags', method: WriteMethod, id: string | null, input: CategoryInput | TagInput | null,
+  ctx: Context,
+  kind: 'categories' | 'tags',
+  method: WriteMethod,
+  id: string | null,
+  input: CategoryInput | TagInput | null,
 ): Promise<{ databaseId: number; model: TermModel }> {
   needAuth(ctx.upstream);
   needNamespace(ctx.site, 'legacy');
@@ -116,7 +186,14 @@ export async function termWrite(
   const itemPath = id ? ['id'] : ['input'];
   if (!o!.ok && o!.unknown) {
     const what = `${type.toLowerCase()} ${method === 'POST' && !target ? 'create' : method === 'DELETE' ? 'delete' : 'update'}`;
-    throw toGraphError(unknownError(o!.error, itemPath, `Outcome unknown: the ${what} was sent but its answer was lost (${o!.error.message}); read the ${type.toLowerCase()}s before sending it again`), known);
+    throw toGraphError(
+      unknownError(
+        o!.error,
+        itemPath,
+        `Outcome unknown: the ${what} was sent but its answer was lost (${o!.error.message}); read the ${type.toLowerCase()}s before sending it again`,
+      ),
+      known,
+    );
   }
   if (!o!.ok) {
     // A missing term: real sites (TEC 5.7.1, 6.15.14) answer a 400 `rest_invalid_param` naming only
@@ -125,7 +202,10 @@ export async function termWrite(
       const absent = missingObject(o!.error, { argument: 'id', param: 'id', label: type.toLowerCase(), id: known });
       if (absent !== o!.error) throw absent;
     }
-    throw toGraphError(siteError(o!.error, itemPath, (param) => ['input', graphField(kind, 'legacy', param, input ?? undefined)]), known);
+    throw toGraphError(
+      siteError(o!.error, itemPath, (param) => ['input', graphField(kind, 'legacy', param, input ?? undefined)]),
+      known,
+    );
   }
   const model = legacyTerm(o!.body, type);
   const loader = kind === 'categories' ? ctx.loaders.category : ctx.loaders.tag;

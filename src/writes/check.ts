@@ -34,7 +34,18 @@ import type { AnyInput, AnyModel, KindSpec, PostKind } from './kinds.ts';
 import { convertOptions, followMethod, legacyRepair, onlyDeclared, withCoreResets, type Job } from './plan.ts';
 import { readState } from './reads.ts';
 import { notKeptError, unknownError, upstreamOf, type ItemError, type NotApplied } from './results.ts';
-import { askedOf, mismatches, overlay, shows, unseen, viewOf, type Asked, type FieldValue, type Mismatch, type View } from './verify.ts';
+import {
+  askedOf,
+  mismatches,
+  overlay,
+  shows,
+  unseen,
+  viewOf,
+  type Asked,
+  type FieldValue,
+  type Mismatch,
+  type View,
+} from './verify.ts';
 
 /** One answer about the object: a write's, or a read after the writes. */
 export interface Answer {
@@ -55,7 +66,10 @@ export interface Written<I extends AnyInput> {
 }
 
 /** Sends requests the way the engine sends writes (batched where allowed; lost answers reconciled). */
-export type Sender = (reqs: WriteRequest[], what: { api: Iface; databaseId: number; payload: Json }[]) => Promise<WriteOutcome[]>;
+export type Sender = (
+  reqs: WriteRequest[],
+  what: { api: Iface; databaseId: number; payload: Json }[],
+) => Promise<WriteOutcome[]>;
 
 interface State<I extends AnyInput> {
   item: Written<I>;
@@ -95,21 +109,32 @@ function readBacks<I extends AnyInput>(ctx: Context, spec: KindSpec<I, AnyModel>
 
 /** The graph fields each interface's payloads carried. */
 function carried<I extends AnyInput>(spec: KindSpec<I, AnyModel>, item: Written<I>): Map<Iface, Set<string>> {
-  const out = new Map<Iface, Set<string>>([['core', new Set()], ['legacy', new Set()]]);
-  for (const s of item.sent) for (const key of Object.keys(s.payload)) out.get(s.api)!.add(graphField(spec.kind, s.api, key, item.job.input));
+  const out = new Map<Iface, Set<string>>([
+    ['core', new Set()],
+    ['legacy', new Set()],
+  ]);
+  for (const s of item.sent)
+    for (const key of Object.keys(s.payload)) out.get(s.api)!.add(graphField(spec.kind, s.api, key, item.job.input));
   return out;
 }
 
 const DATE_FIELDS = new Set(['startDate', 'endDate', 'timezone', 'duration']);
 
 /** The interface each differing field can be written through once more; fields with none are left out. */
-function repairRoutes<I extends AnyInput>(ctx: Context, spec: KindSpec<I, AnyModel>, s: State<I>, mm: Mismatch[]): Map<Iface, Mismatch[]> {
+function repairRoutes<I extends AnyInput>(
+  ctx: Context,
+  spec: KindSpec<I, AnyModel>,
+  s: State<I>,
+  mm: Mismatch[],
+): Map<Iface, Mismatch[]> {
   const has = (api: Iface) => offers(ctx.site, api);
   const sent = carried(spec, s.item);
   const out = new Map<Iface, Mismatch[]>();
   for (const m of mm) {
     const field = DATE_FIELDS.has(m.field) ? 'startDate' : m.field;
-    const api = [other(s.lastWrite), s.lastWrite].find((a) => has(a) && restName(spec.kind, field, a, s.item.job.declared) !== null && !sent.get(a)!.has(field));
+    const api = [other(s.lastWrite), s.lastWrite].find(
+      (a) => has(a) && restName(spec.kind, field, a, s.item.job.declared) !== null && !sent.get(a)!.has(field),
+    );
     if (api) out.set(api, [...(out.get(api) ?? []), m]);
   }
   return out;
@@ -124,12 +149,19 @@ function repairInput<I extends AnyInput>(s: State<I>, mm: Mismatch[]): Record<st
     out[m.field] = m.set && input[m.field] !== undefined ? input[m.field] : (m.asked as FieldValue);
   }
   const d = s.asked.dates;
-  if (d && mm.some((m) => DATE_FIELDS.has(m.field))) Object.assign(out, { startDate: d.start, endDate: d.end, timezone: d.zone });
+  if (d && mm.some((m) => DATE_FIELDS.has(m.field)))
+    Object.assign(out, { startDate: d.start, endDate: d.end, timezone: d.zone });
   return out;
 }
 
 /** The request that writes the differing fields again through `api`; null when none can be made. */
-function repairRequest<I extends AnyInput>(ctx: Context, spec: KindSpec<I, AnyModel>, s: State<I>, api: Iface, mm: Mismatch[]): WriteRequest | null {
+function repairRequest<I extends AnyInput>(
+  ctx: Context,
+  spec: KindSpec<I, AnyModel>,
+  s: State<I>,
+  api: Iface,
+  mm: Mismatch[],
+): WriteRequest | null {
   const { job, databaseId } = s.item;
   const event = job.input ? spec.asEvent(job.input) : null;
   const before = job.target && job.stored?.ok ? job.stored.body : undefined;
@@ -137,8 +169,16 @@ function repairRequest<I extends AnyInput>(ctx: Context, spec: KindSpec<I, AnyMo
   let payload: Json | null;
   if (event && api === 'legacy') {
     // The legacy update resets what it omits: the complete state, as of before the write (or the latest answer for a new event).
-    const base = before !== undefined ? legacyEventState(before, job.read ?? 'legacy') : legacyEventState(latest.body, latest.api);
-    payload = legacyRepair(ctx.site, event, job.declared, base, legacyEventState(latest.body, latest.api), before !== undefined ? storedDates(before) : storedDates(latest.body));
+    const base =
+      before !== undefined ? legacyEventState(before, job.read ?? 'legacy') : legacyEventState(latest.body, latest.api);
+    payload = legacyRepair(
+      ctx.site,
+      event,
+      job.declared,
+      base,
+      legacyEventState(latest.body, latest.api),
+      before !== undefined ? storedDates(before) : storedDates(latest.body),
+    );
   } else {
     const synth = repairInput(s, mm) as I;
     const o = { ...convertOptions(ctx.site.timezone, spec, synth, s.asked.dates?.zone), declared: job.declared };
@@ -147,7 +187,11 @@ function repairRequest<I extends AnyInput>(ctx: Context, spec: KindSpec<I, AnyMo
     // What the calendar-core PATCH resets when omitted, as stored (plan.ts `withCoreResets`).
     if (api === 'core' && before !== undefined) {
       const fields = new Set(Object.keys(payload));
-      payload = onlyDeclared(withCoreResets(spec.kind, payload, legacyEventState(before, job.read ?? 'legacy')), job.declared?.core, fields);
+      payload = onlyDeclared(
+        withCoreResets(spec.kind, payload, legacyEventState(before, job.read ?? 'legacy')),
+        job.declared?.core,
+        fields,
+      );
     }
   }
   if (!payload || !Object.keys(payload).length) return null;
@@ -155,7 +199,13 @@ function repairRequest<I extends AnyInput>(ctx: Context, spec: KindSpec<I, AnyMo
 }
 
 function notApplied<I extends AnyInput>(s: State<I>, mm: Mismatch[]): NotApplied[] {
-  return mm.map((m) => ({ field: m.field, path: [...s.item.job.fieldPrefix, m.field], reason: m.set ? 'IGNORED' : 'CHANGED', asked: m.asked, kept: m.kept }));
+  return mm.map((m) => ({
+    field: m.field,
+    path: [...s.item.job.fieldPrefix, m.field],
+    reason: m.set ? 'IGNORED' : 'CHANGED',
+    asked: m.asked,
+    kept: m.kept,
+  }));
 }
 
 /**
@@ -175,7 +225,12 @@ function see<I extends AnyInput>(s: State<I>, api: Iface, body: unknown, repaire
  * on the items the site did not apply as asked, and appends the reads and
  * repairs to `answers`.
  */
-export async function checkWrites<I extends AnyInput>(ctx: Context, spec: KindSpec<I, AnyModel>, items: Written<I>[], send: Sender): Promise<void> {
+export async function checkWrites<I extends AnyInput>(
+  ctx: Context,
+  spec: KindSpec<I, AnyModel>,
+  items: Written<I>[],
+  send: Sender,
+): Promise<void> {
   const zone = ctx.site.timezone;
   const states: State<I>[] = items
     .filter((item) => item.job.input && item.answers.length)
@@ -247,7 +302,10 @@ export async function checkWrites<I extends AnyInput>(ctx: Context, spec: KindSp
       const why = `the repair through ${r.req.route} ${o.unknown ? 'was sent but its answer was lost' : 'failed'} (${o.error.message})`;
       item.error = o.unknown
         ? unknownError(o.error, item.job.itemPath, `Written (ID ${item.databaseId}), but ${why}`)
-        : { ...notKeptError(notApplied(r.s, still.get(r.s)!), item.job.itemPath, `Written (ID ${item.databaseId})`), upstream: upstreamOf(o.error) };
+        : {
+            ...notKeptError(notApplied(r.s, still.get(r.s)!), item.job.itemPath, `Written (ID ${item.databaseId})`),
+            upstream: upstreamOf(o.error),
+          };
     });
   }
 
@@ -256,6 +314,11 @@ export async function checkWrites<I extends AnyInput>(ctx: Context, spec: KindSp
   for (const s of still.keys()) {
     if (s.item.error) continue;
     const mm = mismatches(s.asked, s.before, s.after, s.same);
-    if (mm.length) s.item.error = notKeptError(notApplied(s, mm), s.item.job.itemPath, `Written (ID ${s.item.databaseId})${repaired.has(s) ? ' and repaired once' : ''}`);
+    if (mm.length)
+      s.item.error = notKeptError(
+        notApplied(s, mm),
+        s.item.job.itemPath,
+        `Written (ID ${s.item.databaseId})${repaired.has(s) ? ' and repaired once' : ''}`,
+      );
   }
 }

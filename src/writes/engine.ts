@@ -29,17 +29,53 @@ import { GatewayError } from '../errors.ts';
 import { checkWrites, type Answer, type Written } from './check.ts';
 import { modelOf, type AnyInput, type AnyModel, type KindSpec, type PostKind } from './kinds.ts';
 import { lockKey, type HeldLocks } from '../store/lock.ts';
-import { atomicRequests, completePayloads, convertOptions, databaseIdOfTarget, legacyFollowUp, readFor, throughOther, type Job } from './plan.ts';
-import { absent, ambiguous, checkReferences, confirmAbsent, notFoundError, readState, readStates, refMessage, stateKey, type RefProblem, type StateRead } from './reads.ts';
+import {
+  atomicRequests,
+  completePayloads,
+  convertOptions,
+  databaseIdOfTarget,
+  legacyFollowUp,
+  readFor,
+  throughOther,
+  type Job,
+} from './plan.ts';
+import {
+  absent,
+  ambiguous,
+  checkReferences,
+  confirmAbsent,
+  notFoundError,
+  readState,
+  readStates,
+  refMessage,
+  stateKey,
+  type RefProblem,
+  type StateRead,
+} from './reads.ts';
 import { reconcile, type Unsure } from './reconcile.ts';
-import { failedItem, inputError, notExecuted, siteError, unknownError, upstreamOf, type ItemError, type ItemResult, type Problem } from './results.ts';
+import {
+  failedItem,
+  inputError,
+  notExecuted,
+  siteError,
+  unknownError,
+  upstreamOf,
+  type ItemError,
+  type ItemResult,
+  type Problem,
+} from './results.ts';
 
 // ---------------------------------------------------------------------------
 // Loaders: what the site answered replaces what the request had read
 
 export function clearPost(ctx: Context, kind: PostKind, id: number): void {
   const l = ctx.loaders;
-  const all = kind === 'events' ? [l.eventLegacy, l.eventCore, l.eventLegacySingle] : kind === 'venues' ? [l.venueLegacy, l.venueCore] : [l.organizerLegacy, l.organizerCore];
+  const all =
+    kind === 'events'
+      ? [l.eventLegacy, l.eventCore, l.eventLegacySingle]
+      : kind === 'venues'
+        ? [l.venueLegacy, l.venueCore]
+        : [l.organizerLegacy, l.organizerCore];
   for (const loader of all) loader.clear(id);
 }
 
@@ -68,7 +104,12 @@ function jobSiteError<I extends AnyInput>(e: GatewayError, job: Job<I>, kind: Po
 
 /** Each job's result when the write stops before sending: its own problems, else NOT_EXECUTED. */
 function shortCircuit<I extends AnyInput, M>(jobs: readonly Job<I>[]): ItemResult<M>[] {
-  return jobs.map((j) => ({ index: j.index, databaseId: databaseIdOfTarget(j.target), model: null, error: j.error ?? notExecuted(j.itemPath) }));
+  return jobs.map((j) => ({
+    index: j.index,
+    databaseId: databaseIdOfTarget(j.target),
+    model: null,
+    error: j.error ?? notExecuted(j.itemPath),
+  }));
 }
 
 /**
@@ -77,7 +118,11 @@ function shortCircuit<I extends AnyInput, M>(jobs: readonly Job<I>[]): ItemResul
  * 6.15 writes whatever IDs it is given), then the payloads. Every problem
  * found becomes the job's error.
  */
-async function prepare<I extends AnyInput, M extends AnyModel>(ctx: Context, spec: KindSpec<I, M>, jobs: Job<I>[]): Promise<void> {
+async function prepare<I extends AnyInput, M extends AnyModel>(
+  ctx: Context,
+  spec: KindSpec<I, M>,
+  jobs: Job<I>[],
+): Promise<void> {
   const zone = ctx.site.timezone;
   const live = jobs.filter((j) => !j.error);
   for (const j of live) j.read = readFor(ctx.site, spec, j);
@@ -93,12 +138,23 @@ async function prepare<I extends AnyInput, M extends AnyModel>(ctx: Context, spe
 
   for (const j of live) if (j.read && j.target) j.stored = states.get(stateKey(j.read, spec.kind, j.target));
   // A calendar-core read refused ambiguously (its 403 for a missing ID): a legacy read tells.
-  const unsure = live.flatMap((j) => (j.method !== 'DELETE' && j.stored && !j.stored.ok && ambiguous(j.stored.error) && databaseIdOfTarget(j.target) !== null ? [databaseIdOfTarget(j.target)!] : []));
+  const unsure = live.flatMap((j) =>
+    j.method !== 'DELETE' &&
+    j.stored &&
+    !j.stored.ok &&
+    ambiguous(j.stored.error) &&
+    databaseIdOfTarget(j.target) !== null
+      ? [databaseIdOfTarget(j.target)!]
+      : [],
+  );
   const gone = unsure.length ? await confirmAbsent(ctx, spec.kind, unsure) : new Set<number>();
 
   for (const j of live) {
     if (j.method === 'DELETE') continue;
-    const problems: Problem[] = (refs.get(j.index) ?? []).map((p) => ({ path: [...j.fieldPrefix, p.field], message: refMessage(p) }));
+    const problems: Problem[] = (refs.get(j.index) ?? []).map((p) => ({
+      path: [...j.fieldPrefix, p.field],
+      message: refMessage(p),
+    }));
     if (j.stored && !j.stored.ok) {
       // Without the stored state the payload cannot be made: the input's own problems come first.
       const e = j.stored.error;
@@ -106,8 +162,16 @@ async function prepare<I extends AnyInput, M extends AnyModel>(ctx: Context, spe
       j.error = problems.length
         ? inputError(problems)
         : missing
-          ? { ...fromGateway(notFoundError(e, spec.kind, j.target!), j.idPath), message: `Not written: ${notFoundError(e, spec.kind, j.target!).message}` }
-          : { code: e.code, message: `Not written: the ${spec.type.toLowerCase()}'s stored state, which this update must send, could not be read: ${e.message}`, path: j.idPath, upstream: upstreamOf(e) };
+          ? {
+              ...fromGateway(notFoundError(e, spec.kind, j.target!), j.idPath),
+              message: `Not written: ${notFoundError(e, spec.kind, j.target!).message}`,
+            }
+          : {
+              code: e.code,
+              message: `Not written: the ${spec.type.toLowerCase()}'s stored state, which this update must send, could not be read: ${e.message}`,
+              path: j.idPath,
+              upstream: upstreamOf(e),
+            };
       continue;
     }
     const p = completePayloads(zone, spec, j, j.stored?.ok ? j.stored.body : undefined);
@@ -122,7 +186,12 @@ async function prepare<I extends AnyInput, M extends AnyModel>(ctx: Context, spe
  * calendar-core delete's `[]`) says the site did something, but not what:
  * the outcome is unknown, as if the answer had been lost.
  */
-function readable<I extends AnyInput, M extends AnyModel>(spec: KindSpec<I, M>, job: { api: Iface; method: WriteMethod }, o: WriteOutcome, route: string): WriteOutcome {
+function readable<I extends AnyInput, M extends AnyModel>(
+  spec: KindSpec<I, M>,
+  job: { api: Iface; method: WriteMethod },
+  o: WriteOutcome,
+  route: string,
+): WriteOutcome {
   if (!o.ok) return o;
   let fine: boolean;
   if (job.method === 'DELETE') fine = idOfBody(o.body) !== null || (job.api === 'core' && Array.isArray(o.body));
@@ -136,7 +205,11 @@ function readable<I extends AnyInput, M extends AnyModel>(spec: KindSpec<I, M>, 
     }
   }
   if (fine) return o;
-  const error = new GatewayError('UPSTREAM_BAD_RESPONSE', `Bad upstream response (${route}): a ${o.status} whose body is not what this write answers.`, { upstream: { code: null, status: o.status, route } });
+  const error = new GatewayError(
+    'UPSTREAM_BAD_RESPONSE',
+    `Bad upstream response (${route}): a ${o.status} whose body is not what this write answers.`,
+    { upstream: { code: null, status: o.status, route } },
+  );
   return { ok: false, error, batched: o.batched, unknown: true };
 }
 
@@ -153,7 +226,13 @@ interface Sent<I extends AnyInput> {
  * an answer (the object as read back) when the site shows the write happened,
  * and stays unknown, its message saying what to check, otherwise.
  */
-async function settleUnknown<I extends AnyInput>(ctx: Context, kind: PostKind, sent: Sent<I>[], outcomes: WriteOutcome[], startedAt: number): Promise<void> {
+async function settleUnknown<I extends AnyInput>(
+  ctx: Context,
+  kind: PostKind,
+  sent: Sent<I>[],
+  outcomes: WriteOutcome[],
+  startedAt: number,
+): Promise<void> {
   const unsure: Unsure[] = [];
   const claimed = new Set<number>();
   sent.forEach((s, k) => {
@@ -162,7 +241,16 @@ async function settleUnknown<I extends AnyInput>(ctx: Context, kind: PostKind, s
       const id = idOfBody(o.body);
       if (id !== null) claimed.add(id);
     } else if (o.unknown) {
-      unsure.push({ key: k, api: s.api, kind, method: s.method, target: s.target, input: s.job.input, payload: s.payload, force: Boolean(s.job.query?.force) });
+      unsure.push({
+        key: k,
+        api: s.api,
+        kind,
+        method: s.method,
+        target: s.target,
+        input: s.job.input,
+        payload: s.payload,
+        force: Boolean(s.job.query?.force),
+      });
     }
   });
   if (!unsure.length) return;
@@ -176,14 +264,22 @@ async function settleUnknown<I extends AnyInput>(ctx: Context, kind: PostKind, s
       const body = u.method === 'DELETE' && (u.api === 'core' || s.body === null) ? [] : s.body;
       outcomes[u.key] = { ok: true, status: 200, body, batched: o.batched };
     } else {
-      const error = new GatewayError(o.error.code, `${o.error.message.replace(/\.$/, '')}, ${s.message}`, { upstream: o.error.extensions.upstream });
+      const error = new GatewayError(o.error.code, `${o.error.message.replace(/\.$/, '')}, ${s.message}`, {
+        upstream: o.error.extensions.upstream,
+      });
       outcomes[u.key] = { ...o, error };
     }
   }
 }
 
 /** Sends requests, marks bodies that are not what the writes answer as unknown, and reconciles what is unknown. */
-async function send<I extends AnyInput, M extends AnyModel>(ctx: Context, spec: KindSpec<I, M>, sent: Sent<I>[], reqs: WriteRequest[], atomic: boolean): Promise<WriteOutcome[]> {
+async function send<I extends AnyInput, M extends AnyModel>(
+  ctx: Context,
+  spec: KindSpec<I, M>,
+  sent: Sent<I>[],
+  reqs: WriteRequest[],
+  atomic: boolean,
+): Promise<WriteOutcome[]> {
   const startedAt = Date.now();
   const outcomes = await sendWrites(ctx.upstream, ctx.site, reqs, { atomic });
   sent.forEach((s, k) => (outcomes[k] = readable(spec, s, outcomes[k]!, reqs[k]!.route)));
@@ -198,7 +294,11 @@ async function send<I extends AnyInput, M extends AnyModel>(ctx: Context, spec: 
  * The objects a job's update reads, merges and writes: its ID, or, for a
  * slug, the ID a fresh read of the slug gives (one more read, before the lock).
  */
-async function lockIds<I extends AnyInput, M extends AnyModel>(ctx: Context, spec: KindSpec<I, M>, jobs: Job<I>[]): Promise<Map<Job<I>, number>> {
+async function lockIds<I extends AnyInput, M extends AnyModel>(
+  ctx: Context,
+  spec: KindSpec<I, M>,
+  jobs: Job<I>[],
+): Promise<Map<Job<I>, number>> {
   const out = new Map<Job<I>, number>();
   const updates = jobs.filter((j) => !j.error && j.target && j.method !== 'DELETE');
   await Promise.all(
@@ -211,7 +311,9 @@ async function lockIds<I extends AnyInput, M extends AnyModel>(ctx: Context, spe
         j.lockId = id;
         out.set(j, id);
       } else if (!r.ok) {
-        j.error = absent(r.error) ? fromGateway(notFoundError(r.error, spec.kind, t), j.idPath) : fromGateway(r.error, j.idPath);
+        j.error = absent(r.error)
+          ? fromGateway(notFoundError(r.error, spec.kind, t), j.idPath)
+          : fromGateway(r.error, j.idPath);
       }
     }),
   );
@@ -219,7 +321,11 @@ async function lockIds<I extends AnyInput, M extends AnyModel>(ctx: Context, spe
 }
 
 /** Locks every object the jobs update; a job whose lock cannot be had fails with WRITE_LOCK_TIMEOUT and is not sent. */
-async function lockJobs<I extends AnyInput, M extends AnyModel>(ctx: Context, spec: KindSpec<I, M>, jobs: Job<I>[]): Promise<HeldLocks> {
+async function lockJobs<I extends AnyInput, M extends AnyModel>(
+  ctx: Context,
+  spec: KindSpec<I, M>,
+  jobs: Job<I>[],
+): Promise<HeldLocks> {
   const ids = await lockIds(ctx, spec, jobs);
   const keyOf = new Map<string, Job<I>[]>();
   for (const [j, id] of ids) {
@@ -249,7 +355,12 @@ async function lockJobs<I extends AnyInput, M extends AnyModel>(ctx: Context, sp
  * a read that says the object is not there (an object the caller may not edit
  * stays FORBIDDEN).
  */
-async function notFoundRule<I extends AnyInput, M extends AnyModel>(ctx: Context, spec: KindSpec<I, M>, results: Map<Job<I>, ItemResult<M>>, errors: Map<Job<I>, GatewayError>): Promise<void> {
+async function notFoundRule<I extends AnyInput, M extends AnyModel>(
+  ctx: Context,
+  spec: KindSpec<I, M>,
+  results: Map<Job<I>, ItemResult<M>>,
+  errors: Map<Job<I>, GatewayError>,
+): Promise<void> {
   const unsure: number[] = [];
   for (const [j, e] of errors) {
     const id = databaseIdOfTarget(j.target) ?? j.lockId ?? null;
@@ -269,7 +380,12 @@ async function notFoundRule<I extends AnyInput, M extends AnyModel>(ctx: Context
  * returns per-item results in input order. Jobs already carrying an `error`
  * are not sent; with `atomic`, any such job stops every write.
  */
-export async function run<I extends AnyInput, M extends AnyModel>(ctx: Context, spec: KindSpec<I, M>, jobs: Job<I>[], atomic: boolean): Promise<ItemResult<M>[]> {
+export async function run<I extends AnyInput, M extends AnyModel>(
+  ctx: Context,
+  spec: KindSpec<I, M>,
+  jobs: Job<I>[],
+  atomic: boolean,
+): Promise<ItemResult<M>[]> {
   if (atomic) checkAtomic(ctx.site, atomicRequests(spec, jobs));
   if (atomic && jobs.some((j) => j.error)) return shortCircuit(jobs);
   if (!atomic) for (const j of jobs) throughOther(ctx.site, spec, j);
@@ -282,7 +398,13 @@ export async function run<I extends AnyInput, M extends AnyModel>(ctx: Context, 
     // Each write the site took goes to subscribers at once (src/subscriptions/, docs/subscriptions.md).
     results.forEach((r, i) => {
       const j = jobs[i]!;
-      if (r.databaseId && (r.model || !r.error)) ctx.changes?.written(spec.kind, r.databaseId, j.method === 'DELETE' ? 'DELETED' : j.target ? 'UPDATED' : 'CREATED', r.model);
+      if (r.databaseId && (r.model || !r.error))
+        ctx.changes?.written(
+          spec.kind,
+          r.databaseId,
+          j.method === 'DELETE' ? 'DELETED' : j.target ? 'UPDATED' : 'CREATED',
+          r.model,
+        );
     });
     return results;
   } finally {
@@ -290,10 +412,30 @@ export async function run<I extends AnyInput, M extends AnyModel>(ctx: Context, 
   }
 }
 
-async function sendAndCheck<I extends AnyInput, M extends AnyModel>(ctx: Context, spec: KindSpec<I, M>, jobs: Job<I>[], atomic: boolean): Promise<ItemResult<M>[]> {
+async function sendAndCheck<I extends AnyInput, M extends AnyModel>(
+  ctx: Context,
+  spec: KindSpec<I, M>,
+  jobs: Job<I>[],
+  atomic: boolean,
+): Promise<ItemResult<M>[]> {
   const live = jobs.filter((j) => !j.error);
-  const primary = live.map((j) => writeRequest(j.api, spec.kind, j.method, j.target, j.method === 'DELETE' ? undefined : j.payloads!.primary, j.query));
-  const outcomes = await send(ctx, spec, live.map((job) => ({ job, api: job.api, method: job.method, target: job.target, payload: job.payloads?.primary })), primary, atomic);
+  const primary = live.map((j) =>
+    writeRequest(
+      j.api,
+      spec.kind,
+      j.method,
+      j.target,
+      j.method === 'DELETE' ? undefined : j.payloads!.primary,
+      j.query,
+    ),
+  );
+  const outcomes = await send(
+    ctx,
+    spec,
+    live.map((job) => ({ job, api: job.api, method: job.method, target: job.target, payload: job.payloads?.primary })),
+    primary,
+    atomic,
+  );
 
   const results = new Map<Job<I>, ItemResult<M>>();
   const written = new Map<Job<I>, Written<I>>();
@@ -328,28 +470,54 @@ async function sendAndCheck<I extends AnyInput, M extends AnyModel>(ctx: Context
       return;
     }
     const model = job.api === 'core' ? spec.fromCore(o.body) : spec.fromLegacy(o.body);
-    written.set(job, { job, databaseId: model.databaseId, answers: [{ api: job.api, body: o.body }], sent: [{ api: job.api, payload: job.payloads?.primary ?? {} }] });
+    written.set(job, {
+      job,
+      databaseId: model.databaseId,
+      answers: [{ api: job.api, body: o.body }],
+      sent: [{ api: job.api, payload: job.payloads?.primary ?? {} }],
+    });
     results.set(job, { index: job.index, databaseId: model.databaseId, model, error: null });
     let second = job.payloads?.secondary;
     if (second && job.input) {
       const api: Iface = job.api === 'core' ? 'legacy' : 'core';
       const event = spec.asEvent(job.input);
-      if (event && api === 'legacy') second = legacyFollowUp(job, event, o.body, second, convertOptions(ctx.site.timezone, spec, job.input));
+      if (event && api === 'legacy')
+        second = legacyFollowUp(job, event, o.body, second, convertOptions(ctx.site.timezone, spec, job.input));
       // Legacy follow-ups use POST (its canonical EDIT), core ones PATCH: only the named fields change.
-      follow.push({ job, api, req: writeRequest(api, spec.kind, api === 'legacy' ? 'POST' : 'PATCH', { id: model.databaseId }, second) });
+      follow.push({
+        job,
+        api,
+        req: writeRequest(api, spec.kind, api === 'legacy' ? 'POST' : 'PATCH', { id: model.databaseId }, second),
+      });
     }
   });
 
   if (follow.length) {
-    const sent = follow.map((f): Sent<I> => ({ job: f.job, api: f.api, method: 'PATCH', target: { id: results.get(f.job)!.databaseId! }, payload: f.req.body }));
-    const done = await send(ctx, spec, sent, follow.map((f) => f.req), false);
+    const sent = follow.map((f): Sent<I> => ({
+      job: f.job,
+      api: f.api,
+      method: 'PATCH',
+      target: { id: results.get(f.job)!.databaseId! },
+      payload: f.req.body,
+    }));
+    const done = await send(
+      ctx,
+      spec,
+      sent,
+      follow.map((f) => f.req),
+      false,
+    );
     follow.forEach((f, k) => {
       const o = done[k]!;
       const r = results.get(f.job)!;
       const w = written.get(f.job)!;
       const ns = NAMESPACE[f.api];
       if (!o.ok && o.unknown) {
-        r.error = unknownError(o.error, f.job.itemPath, `Written (ID ${r.databaseId}), but whether the ${ns} fields were written is unknown: the follow-up update was sent but its answer was lost (${o.error.message})`);
+        r.error = unknownError(
+          o.error,
+          f.job.itemPath,
+          `Written (ID ${r.databaseId}), but whether the ${ns} fields were written is unknown: the follow-up update was sent but its answer was lost (${o.error.message})`,
+        );
         return;
       }
       if (o.ok) {
@@ -365,7 +533,13 @@ async function sendAndCheck<I extends AnyInput, M extends AnyModel>(ctx: Context
   // Every item written in full is checked against what the site kept (writes/check.ts).
   const toCheck = [...written.values()].filter((w) => !results.get(w.job)!.error);
   await checkWrites(ctx, spec, toCheck, async (reqs, what) => {
-    const sent = what.map((x, k): Sent<I> => ({ job: toCheck.find((w) => w.databaseId === x.databaseId)!.job, api: x.api, method: reqs[k]!.method, target: { id: x.databaseId }, payload: x.payload }));
+    const sent = what.map((x, k): Sent<I> => ({
+      job: toCheck.find((w) => w.databaseId === x.databaseId)!.job,
+      api: x.api,
+      method: reqs[k]!.method,
+      target: { id: x.databaseId },
+      payload: x.payload,
+    }));
     return send(ctx, spec, sent, reqs, false);
   });
   for (const w of written.values()) {
@@ -374,7 +548,12 @@ async function sendAndCheck<I extends AnyInput, M extends AnyModel>(ctx: Context
     // The latest write's answer is the freshest copy; fields it lacks come from the other copies, primed below.
     const latest = [...w.answers].reverse().find((a) => !a.read) ?? w.answers[0]!;
     r.model = modelOf(latest.api, spec.kind, latest.body) as M;
-    settle(ctx, spec.kind, w.databaseId, w.answers.map((a: Answer) => modelOf(a.api, spec.kind, a.body)));
+    settle(
+      ctx,
+      spec.kind,
+      w.databaseId,
+      w.answers.map((a: Answer) => modelOf(a.api, spec.kind, a.body)),
+    );
   }
   await notFoundRule(ctx, spec, results, refused);
   return jobs.map((j) => results.get(j) ?? shortCircuit<I, M>([j])[0]!);

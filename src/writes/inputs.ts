@@ -9,9 +9,7 @@
  * in a secondary payload, sent as an update of the same object right after.
  */
 import { DateTime } from 'luxon';
-import type {
-  CategoryInput, EventInput, OrganizerInput, TagInput, VenueInput,
-} from '../generated/graphql.ts';
+import type { CategoryInput, EventInput, OrganizerInput, TagInput, VenueInput } from '../generated/graphql.ts';
 import { isValidDateTimeInput, luxonZone, toSiteLocal } from '../mapping/dates.ts';
 import { NAMESPACE, other, type Iface, type PostKind, type WriteKind } from '../namespaces/calendar/vocabulary.ts';
 
@@ -117,7 +115,12 @@ export const EVENT_FIELDS: FieldDef[] = [
   { graph: 'categoryIds', core: 'calendar_events_cat', coreAlt: 'tribe_events_cat', legacy: 'categories' },
   { graph: 'tagIds', core: 'tags', legacy: 'tags' },
   // The legacy `venue` takes one entry (docs/writes.md "Resets").
-  { graph: 'venueIds', core: 'venues', legacy: 'venue', conv: (v, _o, api) => (api === 'legacy' ? (v as number[])[0] ?? 0 : v) },
+  {
+    graph: 'venueIds',
+    core: 'venues',
+    legacy: 'venue',
+    conv: (v, _o, api) => (api === 'legacy' ? ((v as number[])[0] ?? 0) : v),
+  },
   { graph: 'organizerIds', core: 'organizers', legacy: 'organizer' },
   { graph: 'featuredImageId', core: 'featured_media', legacy: 'image' },
   { graph: 'featuredImageUrl', legacy: 'image' },
@@ -178,7 +181,11 @@ const given = (v: unknown) => v !== undefined && v !== null;
  * spelling, whichever the route declares; null when the route declares
  * neither (or the interface has no such field).
  */
-export function spelling(d: Pick<FieldDef, 'core' | 'coreAlt' | 'legacy'>, api: Iface, declared?: Declared): string | null {
+export function spelling(
+  d: Pick<FieldDef, 'core' | 'coreAlt' | 'legacy'>,
+  api: Iface,
+  declared?: Declared,
+): string | null {
   const names = (api === 'core' ? [d.core, d.coreAlt] : [d.legacy]).filter((n): n is string => Boolean(n));
   if (!names.length) return null;
   const set = declared?.[api];
@@ -254,7 +261,9 @@ export function termPayload(input: CategoryInput | TagInput, kind: 'categories' 
 
 /** The name `field` of a `kind` input is sent under through `api` (its route's declared spelling); null when that route takes no such field. */
 export function restName(kind: PostKind, field: string, api: Iface, declared?: Declared): string | null {
-  const d = { events: EVENT_FIELDS, venues: VENUE_FIELDS, organizers: ORGANIZER_FIELDS }[kind].find((x) => x.graph === field);
+  const d = { events: EVENT_FIELDS, venues: VENUE_FIELDS, organizers: ORGANIZER_FIELDS }[kind].find(
+    (x) => x.graph === field,
+  );
   return d ? spelling(d, api, declared) : null;
 }
 
@@ -263,7 +272,13 @@ export function restName(kind: PostKind, field: string, api: Iface, declared?: D
  * paths (`data.params` of a `rest_invalid_param`). Unknown names pass through.
  */
 export function graphField(kind: WriteKind, api: Iface, param: string, input?: object): string {
-  const defs = { events: EVENT_FIELDS, venues: VENUE_FIELDS, organizers: ORGANIZER_FIELDS, categories: CATEGORY_FIELDS, tags: TAG_FIELDS }[kind];
+  const defs = {
+    events: EVENT_FIELDS,
+    venues: VENUE_FIELDS,
+    organizers: ORGANIZER_FIELDS,
+    categories: CATEGORY_FIELDS,
+    tags: TAG_FIELDS,
+  }[kind];
   const src = (input ?? {}) as Record<string, unknown>;
   if (kind === 'events' && api === 'legacy') {
     if (param === 'venue' && given(src.venue)) return 'venue';
@@ -323,22 +338,36 @@ const URL_RE = /^https?:\/\/[^\s/$.?#][^\s]*$/i;
 
 function checkUrl(out: Issues, src: Record<string, unknown>, name: string, prefix: string[] = []): void {
   const v = src[name];
-  if (given(v) && v !== '' && !URL_RE.test(String(v))) out.add([...prefix, name], `${name} must be an absolute http(s) URL.`);
+  if (given(v) && v !== '' && !URL_RE.test(String(v)))
+    out.add([...prefix, name], `${name} must be an absolute http(s) URL.`);
 }
 
 function checkStatus(out: Issues, src: Record<string, unknown>, prefix: string[] = []): void {
   if (given(src.status) && !WRITE_STATUSES.includes(statusOut(src.status))) {
-    out.add([...prefix, 'status'], `status must be one of PUBLISH, PENDING, DRAFT, FUTURE, PRIVATE (to trash, use a delete mutation); got ${String(src.status)}.`);
+    out.add(
+      [...prefix, 'status'],
+      `status must be one of PUBLISH, PENDING, DRAFT, FUTURE, PRIVATE (to trash, use a delete mutation); got ${String(src.status)}.`,
+    );
   }
 }
 
 function checkDate(out: Issues, src: Record<string, unknown>, name: string, prefix: string[] = []): void {
   const v = src[name];
-  if (given(v) && !isValidDateTimeInput(String(v))) out.add([...prefix, name], `${name} must be an RFC 3339 date-time, e.g. 2026-11-22T20:00:00+09:00; got ${JSON.stringify(v)}.`);
+  if (given(v) && !isValidDateTimeInput(String(v)))
+    out.add(
+      [...prefix, name],
+      `${name} must be an RFC 3339 date-time, e.g. 2026-11-22T20:00:00+09:00; got ${JSON.stringify(v)}.`,
+    );
 }
 
 /** Fields the chosen interface lacks go to the other one; if the site lacks that too, say so. */
-function checkReachable(out: Issues, defs: FieldDef[], src: Record<string, unknown>, o: ValidateOptions, prefix: string[] = []): void {
+function checkReachable(
+  out: Issues,
+  defs: FieldDef[],
+  src: Record<string, unknown>,
+  o: ValidateOptions,
+  prefix: string[] = [],
+): void {
   const has = { core: o.site.hasCore, legacy: o.site.hasLegacy };
   for (const d of defs) {
     if (!given(src[d.graph]) || d[o.api]) continue;
@@ -360,17 +389,21 @@ function checkPost(out: Issues, src: Record<string, unknown>, prefix: string[] =
   checkIds(out, src, 'featuredImageId', prefix);
   checkIds(out, src, 'tagIds', prefix);
   checkUrl(out, src, 'featuredImageUrl', prefix);
-  if (given(src.featuredImageId) && given(src.featuredImageUrl)) out.add([...prefix, 'featuredImageUrl'], 'give featuredImageId or featuredImageUrl, not both.');
+  if (given(src.featuredImageId) && given(src.featuredImageUrl))
+    out.add([...prefix, 'featuredImageUrl'], 'give featuredImageId or featuredImageUrl, not both.');
 }
 
 function venueIssues(out: Issues, v: VenueInput, create: boolean, prefix: string[] = []): void {
   const src = v as Record<string, unknown>;
   if (create) checkRequired(out, src, ['title'], prefix);
   checkPost(out, src, prefix);
-  for (const n of ['address', 'city', 'country', 'province', 'state', 'stateProvince', 'zip', 'phone']) checkText(out, src, n, MAX_TEXT, prefix);
+  for (const n of ['address', 'city', 'country', 'province', 'state', 'stateProvince', 'zip', 'phone'])
+    checkText(out, src, n, MAX_TEXT, prefix);
   checkUrl(out, src, 'website', prefix);
-  if (given(v.latitude) && (v.latitude! < -90 || v.latitude! > 90)) out.add([...prefix, 'latitude'], 'latitude must be between -90 and 90.');
-  if (given(v.longitude) && (v.longitude! < -180 || v.longitude! > 180)) out.add([...prefix, 'longitude'], 'longitude must be between -180 and 180.');
+  if (given(v.latitude) && (v.latitude! < -90 || v.latitude! > 90))
+    out.add([...prefix, 'latitude'], 'latitude must be between -90 and 90.');
+  if (given(v.longitude) && (v.longitude! < -180 || v.longitude! > 180))
+    out.add([...prefix, 'longitude'], 'longitude must be between -180 and 180.');
 }
 
 function organizerIssues(out: Issues, v: OrganizerInput, create: boolean, prefix: string[] = []): void {
@@ -379,12 +412,18 @@ function organizerIssues(out: Issues, v: OrganizerInput, create: boolean, prefix
   checkPost(out, src, prefix);
   checkText(out, src, 'phone', MAX_TEXT, prefix);
   checkUrl(out, src, 'website', prefix);
-  if (given(v.email) && v.email !== '' && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(v.email!)) out.add([...prefix, 'email'], 'email must be an e-mail address.');
+  if (given(v.email) && v.email !== '' && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(v.email!))
+    out.add([...prefix, 'email'], 'email must be an e-mail address.');
 }
 
 /** Inline venues and organizers are legacy data: core-only fields cannot ride along. */
 function inlineLegacyOnly(out: Issues, defs: FieldDef[], src: Record<string, unknown>, prefix: string[]): void {
-  for (const d of defs) if (given(src[d.graph]) && !d.legacy) out.add([...prefix, d.graph], `${d.graph} cannot be set on an inline ${prefix[0] === 'venue' ? 'venue' : 'organizer'}; create it with its own mutation.`);
+  for (const d of defs)
+    if (given(src[d.graph]) && !d.legacy)
+      out.add(
+        [...prefix, d.graph],
+        `${d.graph} cannot be set on an inline ${prefix[0] === 'venue' ? 'venue' : 'organizer'}; create it with its own mutation.`,
+      );
 }
 
 export function validateEvent(input: EventInput, o: ValidateOptions): FieldIssue[] {
@@ -396,8 +435,17 @@ export function validateEvent(input: EventInput, o: ValidateOptions): FieldIssue
   checkText(out, src, 'template', 255);
   checkDate(out, src, 'startDate');
   checkDate(out, src, 'endDate');
-  if (given(input.timezone) && !luxonZone(input.timezone)) out.add(['timezone'], `timezone must be an IANA time zone name (e.g. Europe/Paris); got ${JSON.stringify(input.timezone)}.`);
-  if (given(input.startDate) && given(input.endDate) && isValidDateTimeInput(input.startDate!) && isValidDateTimeInput(input.endDate!)) {
+  if (given(input.timezone) && !luxonZone(input.timezone))
+    out.add(
+      ['timezone'],
+      `timezone must be an IANA time zone name (e.g. Europe/Paris); got ${JSON.stringify(input.timezone)}.`,
+    );
+  if (
+    given(input.startDate) &&
+    given(input.endDate) &&
+    isValidDateTimeInput(input.startDate!) &&
+    isValidDateTimeInput(input.endDate!)
+  ) {
     const zone = luxonZone(input.timezone) ?? 'utc';
     const at = (s: string) => DateTime.fromISO(s.trim().replace(' ', 'T'), { zone, setZone: true }).toMillis();
     if (at(input.endDate!) < at(input.startDate!)) out.add(['endDate'], 'endDate must not be before startDate.');
@@ -406,21 +454,26 @@ export function validateEvent(input: EventInput, o: ValidateOptions): FieldIssue
   checkUrl(out, src, 'website');
   for (const n of ['categoryIds', 'venueIds', 'organizerIds']) checkIds(out, src, n);
   const legacyGetsVenues = o.api === 'legacy';
-  if (legacyGetsVenues && (input.venueIds?.length ?? 0) > 1) out.add(['venueIds'], 'the legacy interface links one venue per event.');
+  if (legacyGetsVenues && (input.venueIds?.length ?? 0) > 1)
+    out.add(['venueIds'], 'the legacy interface links one venue per event.');
   if (given(input.venue)) {
     if (given(input.venueIds)) out.add(['venue'], 'give venue (a new venue) or venueIds, not both.');
     venueIssues(out, input.venue!, true, ['venue']);
     inlineLegacyOnly(out, VENUE_FIELDS, input.venue as Record<string, unknown>, ['venue']);
   }
   if (given(input.organizers)) {
-    if (input.organizers!.length > MAX_INLINE_ORGANIZERS) out.add(['organizers'], `at most ${MAX_INLINE_ORGANIZERS} new organizers per event.`);
+    if (input.organizers!.length > MAX_INLINE_ORGANIZERS)
+      out.add(['organizers'], `at most ${MAX_INLINE_ORGANIZERS} new organizers per event.`);
     input.organizers!.forEach((x, i) => {
       organizerIssues(out, x, true, ['organizers', String(i)]);
       inlineLegacyOnly(out, ORGANIZER_FIELDS, x as Record<string, unknown>, ['organizers', String(i)]);
     });
   }
   if ((given(input.venue) || (input.organizers?.length ?? 0) > 0) && !o.site.hasLegacy) {
-    out.add([given(input.venue) ? 'venue' : 'organizers'], `inline venues and organizers need ${NAMESPACE.legacy}, which this site does not offer.`);
+    out.add(
+      [given(input.venue) ? 'venue' : 'organizers'],
+      `inline venues and organizers need ${NAMESPACE.legacy}, which this site does not offer.`,
+    );
   }
   checkReachable(out, EVENT_FIELDS, src, o);
   return out.list;
@@ -447,7 +500,8 @@ export function validateTerm(input: CategoryInput | TagInput, create: boolean): 
   checkText(out, src, 'name', 200);
   checkText(out, src, 'slug', 200);
   checkText(out, src, 'description', MAX_TEXT);
-  if (given(src.parentId) && (!Number.isInteger(src.parentId) || (src.parentId as number) < 0)) out.add(['parentId'], 'parentId must be a category ID (0 for top level).');
+  if (given(src.parentId) && (!Number.isInteger(src.parentId) || (src.parentId as number) < 0))
+    out.add(['parentId'], 'parentId must be a category ID (0 for top level).');
   return out.list;
 }
 
@@ -468,12 +522,14 @@ export function eventReferences(input: EventInput): { field: string; kind: RefKi
   const out: { field: string; kind: RefKind; ids: number[] }[] = [];
   for (const { field, kind } of REF_FIELDS) {
     const ids = input[field];
-    if (Array.isArray(ids) && ids.length) out.push({ field, kind, ids: ids.filter((x) => Number.isInteger(x) && x > 0) });
+    if (Array.isArray(ids) && ids.length)
+      out.push({ field, kind, ids: ids.filter((x) => Number.isInteger(x) && x > 0) });
   }
   return out;
 }
 
-const rec = (v: unknown): Record<string, unknown> | null => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : null);
+const rec = (v: unknown): Record<string, unknown> | null =>
+  v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
 const truthy = (v: unknown) => v === true || v === 1 || v === '1' || v === 'true' || v === 'yes';
 const idOf = (v: unknown): number | null => {
   const n = typeof v === 'number' ? v : typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : NaN;
@@ -506,13 +562,15 @@ const idsOf = (v: unknown): number[] =>
 export function legacyEventState(raw: unknown, from: Iface): Json {
   const o = rec(raw) ?? {};
   const out: Json = {};
-  for (const k of ['start_date', 'end_date']) if (typeof o[k] === 'string' && o[k]) out[k] = (o[k] as string).replace('T', ' ').slice(0, 19);
+  for (const k of ['start_date', 'end_date'])
+    if (typeof o[k] === 'string' && o[k]) out[k] = (o[k] as string).replace('T', ' ').slice(0, 19);
   if (typeof o.timezone === 'string' && o.timezone) out.timezone = o.timezone;
   for (const k of ['all_day', 'featured', 'sticky']) if (k in o) out[k] = truthy(o[k]);
   // The formatted cost ("$10", "10 €"): the update parses the currency symbol and its side back out of it.
   if (typeof o.cost === 'string') out.cost = o.cost;
   if (typeof o.status === 'string' && WRITE_STATUSES.includes(o.status)) out.status = o.status;
-  if (typeof o.date === 'string' && /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}/.test(o.date)) out.date = o.date.replace('T', ' ').slice(0, 19);
+  if (typeof o.date === 'string' && /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}/.test(o.date))
+    out.date = o.date.replace('T', ' ').slice(0, 19);
   if (from === 'legacy') {
     // The GET shows the permalink as `website` when none is set: that is no website, and an omitted
     // website is reset to none — the state needs no `website` then (the site refuses "" as a URL).
@@ -550,7 +608,11 @@ export interface StoredDates {
 export function storedDates(raw: unknown): StoredDates {
   const o = rec(raw) ?? {};
   const s = (v: unknown) => (typeof v === 'string' && v ? v.replace('T', ' ').slice(0, 19) : null);
-  return { start: s(o.start_date), end: s(o.end_date), timezone: typeof o.timezone === 'string' && o.timezone ? o.timezone : null };
+  return {
+    start: s(o.start_date),
+    end: s(o.end_date),
+    timezone: typeof o.timezone === 'string' && o.timezone ? o.timezone : null,
+  };
 }
 
 const SQL_FORMAT = 'yyyy-MM-dd HH:mm:ss';
@@ -560,7 +622,9 @@ function localMs(local: string, zone: string): number {
 }
 
 function addSeconds(local: string, seconds: number, zone: string): string {
-  return DateTime.fromFormat(local, SQL_FORMAT, { zone: luxonZone(zone) ?? 'utc' }).plus({ seconds }).toFormat(SQL_FORMAT);
+  return DateTime.fromFormat(local, SQL_FORMAT, { zone: luxonZone(zone) ?? 'utc' })
+    .plus({ seconds })
+    .toFormat(SQL_FORMAT);
 }
 
 /**
@@ -568,7 +632,12 @@ function addSeconds(local: string, seconds: number, zone: string): string {
  * where given, else the stored ones; `duration` without `endDate` moves the
  * end. Returns an issue when the result ends before it starts.
  */
-export function updatedDates(input: EventInput, stored: StoredDates, zone: string, o: ConvertOptions): { start: string; end: string; duration: number } | FieldIssue | null {
+export function updatedDates(
+  input: EventInput,
+  stored: StoredDates,
+  zone: string,
+  o: ConvertOptions,
+): { start: string; end: string; duration: number } | FieldIssue | null {
   const start = given(input.startDate) ? eventDate(input.startDate, { ...o, eventZone: zone }) : stored.start;
   let end = given(input.endDate) ? eventDate(input.endDate, { ...o, eventZone: zone }) : stored.end;
   if (!start || !end) return null;
@@ -576,15 +645,22 @@ export function updatedDates(input: EventInput, stored: StoredDates, zone: strin
   const seconds = Math.round((localMs(end as string, zone) - localMs(start as string, zone)) / 1000);
   if (seconds < 0) {
     const field = given(input.endDate) ? 'endDate' : 'startDate';
-    return { path: [field], message: `endDate must not be before startDate (the event's stored ${field === 'endDate' ? 'start' : 'end'} is ${field === 'endDate' ? start : end}, ${zone}).` };
+    return {
+      path: [field],
+      message: `endDate must not be before startDate (the event's stored ${field === 'endDate' ? 'start' : 'end'} is ${field === 'endDate' ? start : end}, ${zone}).`,
+    };
   }
   if (given(input.duration) && given(input.endDate) && input.duration !== seconds) {
-    return { path: ['duration'], message: `duration (${input.duration} s) does not match startDate..endDate (${seconds} s); give one or the other.` };
+    return {
+      path: ['duration'],
+      message: `duration (${input.duration} s) does not match startDate..endDate (${seconds} s); give one or the other.`,
+    };
   }
   return { start: start as string, end: end as string, duration: seconds };
 }
 
-export const isIssue = (x: unknown): x is FieldIssue => Boolean(x && typeof x === 'object' && 'path' in x && 'message' in x);
+export const isIssue = (x: unknown): x is FieldIssue =>
+  Boolean(x && typeof x === 'object' && 'path' in x && 'message' in x);
 
 /**
  * A legacy update's complete payload: the stored state (layers, later wins),
@@ -592,11 +668,23 @@ export const isIssue = (x: unknown): x is FieldIssue => Boolean(x && typeof x ==
  * alone is ignored by the site). New inline organizers are added to the
  * stored ones unless the caller lists `organizerIds`.
  */
-export function completeLegacyUpdate(layers: Json[], payload: Json, input: EventInput, stored: StoredDates, o: ConvertOptions): Json | FieldIssue {
+export function completeLegacyUpdate(
+  layers: Json[],
+  payload: Json,
+  input: EventInput,
+  stored: StoredDates,
+  o: ConvertOptions,
+): Json | FieldIssue {
   const state: Json = Object.assign({}, ...layers);
   const out: Json = { ...state, ...payload };
-  const zone = (given(input.timezone) ? input.timezone! : (state.timezone as string | undefined) ?? stored.timezone) ?? o.siteZone;
-  const base: StoredDates = { start: (state.start_date as string | undefined) ?? stored.start, end: (state.end_date as string | undefined) ?? stored.end, timezone: zone };
+  const zone =
+    (given(input.timezone) ? input.timezone! : ((state.timezone as string | undefined) ?? stored.timezone)) ??
+    o.siteZone;
+  const base: StoredDates = {
+    start: (state.start_date as string | undefined) ?? stored.start,
+    end: (state.end_date as string | undefined) ?? stored.end,
+    timezone: zone,
+  };
   const dates = updatedDates(input, base, zone, o);
   if (isIssue(dates)) return dates;
   if (dates) {
@@ -604,7 +692,10 @@ export function completeLegacyUpdate(layers: Json[], payload: Json, input: Event
     out.end_date = dates.end;
   }
   if (given(input.organizers) && input.organizers!.length && !given(input.organizerIds)) {
-    out.organizer = [...((state.organizer as unknown[] | undefined) ?? []), ...((payload.organizer as unknown[] | undefined) ?? [])];
+    out.organizer = [
+      ...((state.organizer as unknown[] | undefined) ?? []),
+      ...((payload.organizer as unknown[] | undefined) ?? []),
+    ];
   }
   // `website: ""` clears it: the site refuses "" as a URL, and an omitted website is reset to none.
   if (out.website === '') delete out.website;
@@ -616,7 +707,12 @@ export function completeLegacyUpdate(layers: Json[], payload: Json, input: Event
  * `duration` (a PATCH/PUT with only `end_date` leaves `duration` stale:
  * docs/writes.md "Verification").
  */
-export function completeCoreDates(payload: Json, input: EventInput, stored: StoredDates, o: ConvertOptions): FieldIssue | null {
+export function completeCoreDates(
+  payload: Json,
+  input: EventInput,
+  stored: StoredDates,
+  o: ConvertOptions,
+): FieldIssue | null {
   const zone = (given(input.timezone) ? input.timezone! : stored.timezone) ?? o.siteZone;
   const dates = updatedDates(input, { ...stored, timezone: zone }, zone, o);
   if (isIssue(dates)) return dates;

@@ -10,8 +10,16 @@ import type { EventInput, OrganizerInput, VenueInput } from '../generated/graphq
 import { coreEvent, coreOrganizer, coreVenue } from '../namespaces/calendar/core-mapping.ts';
 import type { NodeType } from '../mapping/ids.ts';
 import {
-  eventPayloads, organizerPayloads, validateEvent, validateOrganizer, validateVenue, venuePayloads,
-  type ConvertOptions, type FieldIssue, type SplitPayloads, type ValidateOptions,
+  eventPayloads,
+  organizerPayloads,
+  validateEvent,
+  validateOrganizer,
+  validateVenue,
+  venuePayloads,
+  type ConvertOptions,
+  type FieldIssue,
+  type SplitPayloads,
+  type ValidateOptions,
 } from './inputs.ts';
 import { legacyEvent, legacyOrganizer, legacyVenue } from '../namespaces/calendar/legacy-mapping.ts';
 import type { EventModel, OrganizerModel, VenueModel } from '../mapping/models.ts';
@@ -33,13 +41,31 @@ export interface KindSpec<I extends AnyInput, M extends AnyModel> {
 }
 
 export const EVENTS: KindSpec<EventInput, EventModel> = {
-  kind: 'events', type: 'Event', validate: validateEvent, payloads: eventPayloads, fromCore: coreEvent, fromLegacy: legacyEvent, asEvent: (input) => input,
+  kind: 'events',
+  type: 'Event',
+  validate: validateEvent,
+  payloads: eventPayloads,
+  fromCore: coreEvent,
+  fromLegacy: legacyEvent,
+  asEvent: (input) => input,
 };
 export const VENUES: KindSpec<VenueInput, VenueModel> = {
-  kind: 'venues', type: 'Venue', validate: validateVenue, payloads: venuePayloads, fromCore: coreVenue, fromLegacy: legacyVenue, asEvent: () => null,
+  kind: 'venues',
+  type: 'Venue',
+  validate: validateVenue,
+  payloads: venuePayloads,
+  fromCore: coreVenue,
+  fromLegacy: legacyVenue,
+  asEvent: () => null,
 };
 export const ORGANIZERS: KindSpec<OrganizerInput, OrganizerModel> = {
-  kind: 'organizers', type: 'Organizer', validate: validateOrganizer, payloads: organizerPayloads, fromCore: coreOrganizer, fromLegacy: legacyOrganizer, asEvent: () => null,
+  kind: 'organizers',
+  type: 'Organizer',
+  validate: validateOrganizer,
+  payloads: organizerPayloads,
+  fromCore: coreOrganizer,
+  fromLegacy: legacyOrganizer,
+  asEvent: () => null,
 };
 
 /** Either interface's answer as the kind's model. Throws UpstreamShapeError when the body is not one. */

@@ -11,8 +11,18 @@
 import type { EventInput, UpdateMethod, WriteInterface } from '../generated/graphql.ts';
 import { idArgument, type NodeType } from '../mapping/ids.ts';
 import {
-  completeCoreDates, completeLegacyUpdate, eventPayloads, isIssue, legacyEventState, storedDates, touchesDates,
-  type ConvertOptions, type Declared, type Json, type SplitPayloads, type StoredDates,
+  completeCoreDates,
+  completeLegacyUpdate,
+  eventPayloads,
+  isIssue,
+  legacyEventState,
+  storedDates,
+  touchesDates,
+  type ConvertOptions,
+  type Declared,
+  type Json,
+  type SplitPayloads,
+  type StoredDates,
 } from './inputs.ts';
 import { allBatchable, type WriteRequest } from '../upstream/batch.ts';
 import { writeRequest, type Target, type WriteMethod } from '../namespaces/calendar/write-requests.ts';
@@ -63,7 +73,10 @@ export interface Job<I extends AnyInput> {
 
 /** The interface chosen (or asked for with `via`) must be one the site has: said before anything is read or sent. */
 export function needNamespace(site: SiteInfo, api: Iface): void {
-  if (!offers(site, api)) throw GatewayError.badInput(`This write needs ${NAMESPACE[api]}, which this site does not offer.`, { arguments: ['via'] });
+  if (!offers(site, api))
+    throw GatewayError.badInput(`This write needs ${NAMESPACE[api]}, which this site does not offer.`, {
+      arguments: ['via'],
+    });
 }
 
 export interface ApiOptions {
@@ -86,15 +99,24 @@ export function chooseApi(site: SiteInfo, via: Via, opts: ApiOptions = {}): Ifac
   const legacyOnly = opts.slug ? 'idType: SLUG' : opts.method === 'POST' ? 'method: POST' : null;
   const pins = (...xs: (string | false | null)[]) => xs.filter((x): x is string => Boolean(x));
   const c = chooseInterface(site, {
-    only: { legacy: pins(legacyOnly, via === 'LEGACY' && 'via: LEGACY'), core: pins(via === 'CORE' && 'via: CORE', opts.force === true && 'force: true') },
+    only: {
+      legacy: pins(legacyOnly, via === 'LEGACY' && 'via: LEGACY'),
+      core: pins(via === 'CORE' && 'via: CORE', opts.force === true && 'force: true'),
+    },
     prefer: opts.preferLegacy && !opts.force ? 'legacy' : 'core',
   });
   if (!('refused' in c)) return c.iface;
   const forceError = () =>
-    GatewayError.badInput(`force: true needs ${NAMESPACE.core} and an ID (legacy deletes always trash)${site.hasCore ? '' : `; this site does not offer ${NAMESPACE.core}`}.`, { arguments: ['force'] });
+    GatewayError.badInput(
+      `force: true needs ${NAMESPACE.core} and an ID (legacy deletes always trash)${site.hasCore ? '' : `; this site does not offer ${NAMESPACE.core}`}.`,
+      { arguments: ['force'] },
+    );
   switch (c.refused) {
     case 'conflict':
-      if (via === 'CORE' && legacyOnly) throw GatewayError.badInput(`${legacyOnly} uses the legacy interface; it cannot go through via: CORE.`, { arguments: ['via'] });
+      if (via === 'CORE' && legacyOnly)
+        throw GatewayError.badInput(`${legacyOnly} uses the legacy interface; it cannot go through via: CORE.`, {
+          arguments: ['via'],
+        });
       throw forceError();
     case 'absent':
       if (opts.force) throw forceError();
@@ -121,11 +143,16 @@ export function deleteManyApi(site: SiteInfo, kind: PostKind, via: Via, force: b
 
 /** WordPress never lets an anonymous caller write; refusing here sends nothing. */
 export function needAuth(session: { authenticated: boolean }): void {
-  if (!session.authenticated) throw GatewayError.unauthenticated('Writes need credentials: send an Authorization header (application password).');
+  if (!session.authenticated)
+    throw GatewayError.unauthenticated('Writes need credentials: send an Authorization header (application password).');
 }
 
 export function checkBulkSize(n: number, arg: string): void {
-  if (n > MAX_BULK_ITEMS) throw GatewayError.badInput(`${arg}: at most ${MAX_BULK_ITEMS} items per mutation; got ${n}.`, { arguments: [arg], max: MAX_BULK_ITEMS });
+  if (n > MAX_BULK_ITEMS)
+    throw GatewayError.badInput(`${arg}: at most ${MAX_BULK_ITEMS} items per mutation; got ${n}.`, {
+      arguments: [arg],
+      max: MAX_BULK_ITEMS,
+    });
 }
 
 export function updateMethod(method: MethodArg): WriteMethod {
@@ -162,7 +189,13 @@ export const followMethod = (api: Iface): WriteMethod => (api === 'legacy' ? 'PO
  * request goes to; null when the index does not describe it (then the spec's
  * names are sent); an empty set when the site has no such interface.
  */
-export function routeDeclared(site: SiteInfo, api: Iface, kind: PostKind, method: WriteMethod, target: Target | null): ReadonlySet<string> | null {
+export function routeDeclared(
+  site: SiteInfo,
+  api: Iface,
+  kind: PostKind,
+  method: WriteMethod,
+  target: Target | null,
+): ReadonlySet<string> | null {
   if (!offers(site, api)) return new Set();
   const { path } = writeRequest(api, kind, method, target);
   const route = site.routes.find((r) => r.re?.test(path) && r.methods.includes(method));
@@ -171,9 +204,21 @@ export function routeDeclared(site: SiteInfo, api: Iface, kind: PostKind, method
 }
 
 /** What the job's own route declares, and the other interface's follow-up route. */
-export function jobDeclared(site: SiteInfo, kind: PostKind, api: Iface, method: WriteMethod, target: Target | null): Declared {
+export function jobDeclared(
+  site: SiteInfo,
+  kind: PostKind,
+  api: Iface,
+  method: WriteMethod,
+  target: Target | null,
+): Declared {
   const alt = other(api);
-  const mine = routeDeclared(site, api, kind, method, target && 'slug' in target && api === 'core' ? { id: 1 } : target);
+  const mine = routeDeclared(
+    site,
+    api,
+    kind,
+    method,
+    target && 'slug' in target && api === 'core' ? { id: 1 } : target,
+  );
   const theirs = routeDeclared(site, alt, kind, followMethod(alt), { id: 1 });
   return api === 'core' ? { core: mine, legacy: theirs } : { legacy: mine, core: theirs };
 }
@@ -184,33 +229,69 @@ export function routeLabel(api: Iface, kind: PostKind, method: WriteMethod, targ
 }
 
 /** Fields neither route of the write declares: never sent, each a problem naming the routes. */
-function undeclaredProblems<I extends AnyInput>(site: SiteInfo, spec: KindSpec<I, AnyModel>, job: Job<I>, reported: ReadonlySet<string>): Problem[] {
+function undeclaredProblems<I extends AnyInput>(
+  site: SiteInfo,
+  spec: KindSpec<I, AnyModel>,
+  job: Job<I>,
+  reported: ReadonlySet<string>,
+): Problem[] {
   const split = spec.payloads(job.input!, job.api, { siteZone: site.timezone, declared: job.declared });
   const alt = other(job.api);
-  const routes = [routeLabel(job.api, spec.kind, job.method, job.target), ...(offers(site, alt) ? [routeLabel(alt, spec.kind, followMethod(alt), { id: 1 })] : [])];
+  const routes = [
+    routeLabel(job.api, spec.kind, job.method, job.target),
+    ...(offers(site, alt) ? [routeLabel(alt, spec.kind, followMethod(alt), { id: 1 })] : []),
+  ];
   return (split.undeclared ?? [])
     .filter((f) => !reported.has(f))
-    .map((field) => ({ path: [...job.fieldPrefix, field], message: `${field}: this site does not declare it on ${routes.join(' nor on ')} (WordPress would drop it without a word), so nothing was sent.` }));
+    .map((field) => ({
+      path: [...job.fieldPrefix, field],
+      message: `${field}: this site does not declare it on ${routes.join(' nor on ')} (WordPress would drop it without a word), so nothing was sent.`,
+    }));
 }
 
 /** A create or update job, every problem of its input found (payloads come after the reads). */
 export function writeJob<I extends AnyInput>(
-  site: SiteInfo, spec: KindSpec<I, AnyModel>, index: number, paths: Paths, input: I, target: Target | null, api: Iface, method: WriteMethod, more: Problem[] = [],
+  site: SiteInfo,
+  spec: KindSpec<I, AnyModel>,
+  index: number,
+  paths: Paths,
+  input: I,
+  target: Target | null,
+  api: Iface,
+  method: WriteMethod,
+  more: Problem[] = [],
 ): Job<I> {
-  const job: Job<I> = { index, itemPath: paths.item, fieldPrefix: paths.fields, idPath: paths.id, input, target, api, method };
+  const job: Job<I> = {
+    index,
+    itemPath: paths.item,
+    fieldPrefix: paths.fields,
+    idPath: paths.id,
+    input,
+    target,
+    api,
+    method,
+  };
   job.declared = jobDeclared(site, spec.kind, api, method, target);
   // An update whose ID is unusable (a problem in `more`) is still checked as an update.
   const create = target === null && method === 'POST' && more.length === 0;
   const problems = [...more, ...issuesAt(spec.validate(input, { create, api, site }), paths.fields)];
-  const reported = new Set(problems.filter((p) => p.path.length === paths.fields.length + 1).map((p) => p.path[p.path.length - 1]!));
+  const reported = new Set(
+    problems.filter((p) => p.path.length === paths.fields.length + 1).map((p) => p.path[p.path.length - 1]!),
+  );
   const undeclared = undeclaredProblems(site, spec, job, reported);
   // Only fields the site cannot store: the write is not applied (and nothing was sent); with other problems, they are listed with them.
-  if (undeclared.length && !problems.length) job.error = notAppliedError(undeclared, paths.item, (f) => (input as Record<string, unknown>)[f]);
+  if (undeclared.length && !problems.length)
+    job.error = notAppliedError(undeclared, paths.item, (f) => (input as Record<string, unknown>)[f]);
   else if (problems.length || undeclared.length) job.error = inputError([...problems, ...undeclared]);
   return job;
 }
 
-export function createJobs<I extends AnyInput>(site: SiteInfo, spec: KindSpec<I, AnyModel>, inputs: readonly I[], api: Iface): Job<I>[] {
+export function createJobs<I extends AnyInput>(
+  site: SiteInfo,
+  spec: KindSpec<I, AnyModel>,
+  inputs: readonly I[],
+  api: Iface,
+): Job<I>[] {
   return inputs.map((input, i) => {
     const item = ['inputs', String(i)];
     return writeJob(site, spec, i, { item, fields: item, id: item }, input, null, api, 'POST');
@@ -223,7 +304,13 @@ export function createJobs<I extends AnyInput>(site: SiteInfo, spec: KindSpec<I,
  * would race, the later undoing the earlier. So each object is updated by
  * one item; a second one is a problem of that item.
  */
-export function updateJobs<I extends AnyInput>(site: SiteInfo, spec: KindSpec<I, AnyModel>, items: readonly { id: string; input: I }[], api: Iface, method: WriteMethod): Job<I>[] {
+export function updateJobs<I extends AnyInput>(
+  site: SiteInfo,
+  spec: KindSpec<I, AnyModel>,
+  items: readonly { id: string; input: I }[],
+  api: Iface,
+  method: WriteMethod,
+): Job<I>[] {
   const seen = new Map<number, number>();
   return items.map((x, i) => {
     const item = ['inputs', String(i)];
@@ -233,14 +320,23 @@ export function updateJobs<I extends AnyInput>(site: SiteInfo, spec: KindSpec<I,
     if (!target) more.push({ path: paths.id, message: idMessage(x.id, spec.type) });
     else if ('id' in target) {
       const first = seen.get(target.id);
-      if (first !== undefined) more.push({ path: paths.id, message: `${spec.type} ${target.id} is already updated by inputs.${first}: give each object once (merge the inputs).` });
+      if (first !== undefined)
+        more.push({
+          path: paths.id,
+          message: `${spec.type} ${target.id} is already updated by inputs.${first}: give each object once (merge the inputs).`,
+        });
       else seen.set(target.id, i);
     }
     return writeJob(site, spec, i, paths, x.input, target, api, method, more);
   });
 }
 
-export function deleteJobs<I extends AnyInput>(spec: KindSpec<I, AnyModel>, ids: readonly string[], api: Iface, force: boolean): Job<I>[] {
+export function deleteJobs<I extends AnyInput>(
+  spec: KindSpec<I, AnyModel>,
+  ids: readonly string[],
+  api: Iface,
+  force: boolean,
+): Job<I>[] {
   return ids.map((id, i): Job<I> => {
     const itemPath = ['ids', String(i)];
     const target = targetOf(id, 'ID', spec.type);
@@ -269,8 +365,13 @@ export function throughOther<I extends AnyInput>(site: SiteInfo, spec: KindSpec<
 }
 
 /** The requests an atomic write would send, for `checkAtomic` (what it needs is checked before anything is read). */
-export function atomicRequests<I extends AnyInput>(spec: KindSpec<I, AnyModel>, jobs: readonly Job<I>[]): WriteRequest[] {
-  return jobs.map((j) => writeRequest(j.api, spec.kind, j.method, j.target ?? (j.method === 'POST' ? null : { id: 0 }), undefined, j.query));
+export function atomicRequests<I extends AnyInput>(
+  spec: KindSpec<I, AnyModel>,
+  jobs: readonly Job<I>[],
+): WriteRequest[] {
+  return jobs.map((j) =>
+    writeRequest(j.api, spec.kind, j.method, j.target ?? (j.method === 'POST' ? null : { id: 0 }), undefined, j.query),
+  );
 }
 
 /** The ID a target names, if it names one (slugs do not). */
@@ -283,7 +384,12 @@ export function databaseIdOfTarget(target: Target | null): number | null {
 
 const NO_DATES: StoredDates = { start: null, end: null, timezone: null };
 
-export function convertOptions<I extends AnyInput>(siteZone: string, spec: KindSpec<I, AnyModel>, input: I | undefined, eventZone?: string | null): ConvertOptions {
+export function convertOptions<I extends AnyInput>(
+  siteZone: string,
+  spec: KindSpec<I, AnyModel>,
+  input: I | undefined,
+  eventZone?: string | null,
+): ConvertOptions {
   const tz = input ? spec.asEvent(input)?.timezone : undefined;
   return { siteZone, eventZone: tz || eventZone || siteZone };
 }
@@ -301,7 +407,11 @@ export function convertOptions<I extends AnyInput>(siteZone: string, spec: KindS
  *   both: they are read through the interface written;
  * - a calendar-core delete answers `[]`, so the object is read first.
  */
-export function readFor<I extends AnyInput>(site: SiteInfo, spec: KindSpec<I, AnyModel>, job: Job<I>): Iface | undefined {
+export function readFor<I extends AnyInput>(
+  site: SiteInfo,
+  spec: KindSpec<I, AnyModel>,
+  job: Job<I>,
+): Iface | undefined {
   if (!job.target) return undefined;
   if (job.method === 'DELETE') return job.api === 'core' ? 'core' : undefined;
   // calendar-core/v1 has no by-slug routes.
@@ -320,7 +430,11 @@ export function withCoreResets(kind: PostKind, payload: Json, state: Json): Json
 }
 
 /** Drops what the route does not declare from what the gateway adds itself (the stored state); the caller's fields were routed before. */
-export function onlyDeclared(payload: Json, declared: ReadonlySet<string> | null | undefined, asked: ReadonlySet<string>): Json {
+export function onlyDeclared(
+  payload: Json,
+  declared: ReadonlySet<string> | null | undefined,
+  asked: ReadonlySet<string>,
+): Json {
   if (!declared) return payload;
   return Object.fromEntries(Object.entries(payload).filter(([k]) => declared.has(k) || asked.has(k)));
 }
@@ -332,7 +446,12 @@ export function onlyDeclared(payload: Json, declared: ReadonlySet<string> | null
  * duration. Returns the problems found instead when the dates do not add up.
  * Sets `job.legacyState` when a legacy follow-up will need it.
  */
-export function completePayloads<I extends AnyInput>(siteZone: string, spec: KindSpec<I, AnyModel>, job: Job<I>, body: unknown): SplitPayloads | Problem[] {
+export function completePayloads<I extends AnyInput>(
+  siteZone: string,
+  spec: KindSpec<I, AnyModel>,
+  job: Job<I>,
+  body: unknown,
+): SplitPayloads | Problem[] {
   const input = job.input!;
   const event = spec.asEvent(input);
   const stored = body === undefined ? NO_DATES : storedDates(body);
@@ -368,10 +487,22 @@ export function completePayloads<I extends AnyInput>(siteZone: string, spec: Kin
  * only the legacy interface has comes from the read before the write (none
  * for a create: a new event has the defaults the reset would give).
  */
-export function legacyFollowUp(job: Pick<Job<EventInput>, 'legacyState' | 'declared'>, input: EventInput, coreBody: unknown, second: Json, o: ConvertOptions): Json {
+export function legacyFollowUp(
+  job: Pick<Job<EventInput>, 'legacyState' | 'declared'>,
+  input: EventInput,
+  coreBody: unknown,
+  second: Json,
+  o: ConvertOptions,
+): Json {
   const layers = [...(job.legacyState ? [job.legacyState] : []), legacyEventState(coreBody, 'core')];
   // The core answer already has the final dates and zone: the caller's were written there.
-  const rest: EventInput = { ...input, startDate: undefined, endDate: undefined, duration: undefined, timezone: undefined };
+  const rest: EventInput = {
+    ...input,
+    startDate: undefined,
+    endDate: undefined,
+    duration: undefined,
+    timezone: undefined,
+  };
   const full = completeLegacyUpdate(layers, second, rest, storedDates(coreBody), o);
   return onlyDeclared(isIssue(full) ? second : full, job.declared?.legacy, new Set(Object.keys(second)));
 }
@@ -384,12 +515,28 @@ export function legacyFollowUp(job: Pick<Job<EventInput>, 'legacyState' | 'decla
  * objects the input created inline (a venue, organizers, a side-loaded image)
  * are not sent again: their IDs come from the latest answer.
  */
-export function legacyRepair(site: SiteInfo, input: EventInput, declared: Declared | undefined, base: Json, latest: Json, stored: StoredDates): Json | null {
-  const o: ConvertOptions = { siteZone: site.timezone, eventZone: input.timezone || stored.timezone || site.timezone, declared };
+export function legacyRepair(
+  site: SiteInfo,
+  input: EventInput,
+  declared: Declared | undefined,
+  base: Json,
+  latest: Json,
+  stored: StoredDates,
+): Json | null {
+  const o: ConvertOptions = {
+    siteZone: site.timezone,
+    eventZone: input.timezone || stored.timezone || site.timezone,
+    declared,
+  };
   const inline = Boolean(input.venue || input.organizers?.length || input.featuredImageUrl);
   const plain: EventInput = { ...input, venue: undefined, organizers: undefined, featuredImageUrl: undefined };
   const payload = eventPayloadsFor(plain, o);
-  const layers = [base, inline ? Object.fromEntries(['venue', 'organizer', 'image'].filter((k) => k in latest).map((k) => [k, latest[k]])) : {}];
+  const layers = [
+    base,
+    inline
+      ? Object.fromEntries(['venue', 'organizer', 'image'].filter((k) => k in latest).map((k) => [k, latest[k]]))
+      : {},
+  ];
   const full = completeLegacyUpdate(layers, payload, plain, stored, o);
   if (isIssue(full)) return null;
   return onlyDeclared(full, declared?.legacy, new Set());

@@ -16,7 +16,8 @@ import { checkBulkSize, needAuth } from './plan.ts';
 import { failedItem, unknownError, type ItemResult } from './results.ts';
 
 /** Why a post write sent may have been written though its answer was lost or unreadable (docs/writes.md, "Write outcomes"). */
-const unknownMessage = (why: string) => `Outcome unknown: the post create was sent but ${why}; look for the post (by title, status any) before creating it again`;
+const unknownMessage = (why: string) =>
+  `Outcome unknown: the post create was sent but ${why}; look for the post (by title, status any) before creating it again`;
 
 function unknownPost(e: GatewayError, index: number, why: string) {
   return unknownError(e, ['inputs', String(index)], unknownMessage(why));
@@ -27,7 +28,10 @@ export function postResult(o: WriteOutcome, index: number, siteZone: string): It
   const item = ['inputs', String(index)];
   // As the calendar's bulk writes answer (results.ts `failedItem`): the path names the input field of the first parameter the site refused.
   if (!o.ok) {
-    const error = failedItem(o, item, { unknown: (e) => unknownMessage(`its answer was lost (${e.message})`), fieldOf: (param) => [...item, postInputField(param)] });
+    const error = failedItem(o, item, {
+      unknown: (e) => unknownMessage(`its answer was lost (${e.message})`),
+      fieldOf: (param) => [...item, postInputField(param)],
+    });
     return { index, databaseId: null, model: null, error };
   }
   try {
@@ -36,12 +40,23 @@ export function postResult(o: WriteOutcome, index: number, siteZone: string): It
   } catch (err) {
     // The site answered 2xx, so it did something, but the body is not a post: whether this item was written is unknown.
     if (!(err instanceof UpstreamShapeError)) throw err;
-    const e = new GatewayError('UPSTREAM_BAD_RESPONSE', err.message, { upstream: { code: null, status: o.status, route: 'POST /core/v2/posts' } });
-    return { index, databaseId: null, model: null, error: unknownPost(e, index, `the site answered a body that is not a post (${err.message})`) };
+    const e = new GatewayError('UPSTREAM_BAD_RESPONSE', err.message, {
+      upstream: { code: null, status: o.status, route: 'POST /core/v2/posts' },
+    });
+    return {
+      index,
+      databaseId: null,
+      model: null,
+      error: unknownPost(e, index, `the site answered a body that is not a post (${err.message})`),
+    };
   }
 }
 
-export async function createPosts(ctx: Context, inputs: readonly CreatePostInput[], atomic: boolean): Promise<ItemResult<PostModel>[]> {
+export async function createPosts(
+  ctx: Context,
+  inputs: readonly CreatePostInput[],
+  atomic: boolean,
+): Promise<ItemResult<PostModel>[]> {
   // At most as many items as the calendar bulk writes (20 batches of 25).
   checkBulkSize(inputs.length, 'inputs');
   needAuth(ctx.upstream);

@@ -22,7 +22,6 @@ import { calendarPath } from '../namespaces/calendar/paths.ts';
 import type { PostKind, Iface } from '../namespaces/calendar/vocabulary.ts';
 import { fromTransportError } from '../upstream/errors.ts';
 
-
 export type StateRead = { ok: true; body: unknown } | { ok: false; error: GatewayError };
 
 export function stateKey(api: Iface, kind: PostKind, target: Target): string {
@@ -44,7 +43,10 @@ export async function readState(ctx: Context, api: Iface, kind: PostKind, target
  * session caps the concurrency). Failures are values: the item that needed the read
  * carries the error, its neighbours are not affected.
  */
-export async function readStates(ctx: Context, wanted: { api: Iface; kind: PostKind; target: Target }[]): Promise<Map<string, StateRead>> {
+export async function readStates(
+  ctx: Context,
+  wanted: { api: Iface; kind: PostKind; target: Target }[],
+): Promise<Map<string, StateRead>> {
   const out = new Map<string, StateRead>();
   const todo = new Map<string, { api: Iface; kind: PostKind; target: Target }>();
   for (const w of wanted) todo.set(stateKey(w.api, w.kind, w.target), w);
@@ -79,7 +81,11 @@ export function absent(e: GatewayError): boolean {
  */
 export function ambiguous(e: GatewayError): boolean {
   const up = e.extensions.upstream;
-  return Boolean(up) && (e.code === 'FORBIDDEN' || e.code === 'UNAUTHENTICATED') && (up!.code === 'rest_forbidden' || up!.code === null);
+  return (
+    Boolean(up) &&
+    (e.code === 'FORBIDDEN' || e.code === 'UNAUTHENTICATED') &&
+    (up!.code === 'rest_forbidden' || up!.code === null)
+  );
 }
 
 /**
@@ -105,7 +111,9 @@ const LABEL_OF: Record<PostKind, string> = { events: 'event', venues: 'venue', o
 /** The NOT_FOUND a write answers for a missing object, keeping what the site said. */
 export function notFoundError(e: GatewayError, kind: PostKind, target: Target): GatewayError {
   const which = 'id' in target ? `ID ${target.id}` : `slug ${JSON.stringify(target.slug)}`;
-  return new GatewayError('NOT_FOUND', `No ${LABEL_OF[kind]} with ${which} exists on the site.`, { ...(e.extensions.upstream ? { upstream: e.extensions.upstream } : {}) });
+  return new GatewayError('NOT_FOUND', `No ${LABEL_OF[kind]} with ${which} exists on the site.`, {
+    ...(e.extensions.upstream ? { upstream: e.extensions.upstream } : {}),
+  });
 }
 
 /** A loader answer that means "no such object" (null, or the site refusing the ID itself). */
@@ -153,16 +161,27 @@ export function refMessage(p: RefProblem): string {
  * cannot be read (a site without the route, a timeout) is not held against
  * the items: the site then decides.
  */
-export async function checkReferences(ctx: Context, inputs: { key: number; input: EventInput }[]): Promise<Map<number, RefProblem[]>> {
+export async function checkReferences(
+  ctx: Context,
+  inputs: { key: number; input: EventInput }[],
+): Promise<Map<number, RefProblem[]>> {
   const byKind = new Map<RefKind, Set<number>>();
   const refs = inputs.map((x) => ({ key: x.key, refs: eventReferences(x.input) }));
-  for (const r of refs) for (const f of r.refs) for (const id of f.ids) {
-    if (!byKind.has(f.kind)) byKind.set(f.kind, new Set());
-    byKind.get(f.kind)!.add(id);
-  }
-  const loader = (kind: RefKind) => ({ venue: ctx.loaders.venue, organizer: ctx.loaders.organizer, category: ctx.loaders.category, tag: ctx.loaders.tag })[kind] as {
-    loadMany(ids: readonly number[]): Promise<unknown[]>;
-  };
+  for (const r of refs)
+    for (const f of r.refs)
+      for (const id of f.ids) {
+        if (!byKind.has(f.kind)) byKind.set(f.kind, new Set());
+        byKind.get(f.kind)!.add(id);
+      }
+  const loader = (kind: RefKind) =>
+    ({
+      venue: ctx.loaders.venue,
+      organizer: ctx.loaders.organizer,
+      category: ctx.loaders.category,
+      tag: ctx.loaders.tag,
+    })[kind] as {
+      loadMany(ids: readonly number[]): Promise<unknown[]>;
+    };
   const absent = new Map<RefKind, Set<number>>();
   await Promise.all(
     [...byKind].map(async ([kind, set]) => {
@@ -199,7 +218,9 @@ export async function checkReferences(ctx: Context, inputs: { key: number; input
   );
   const out = new Map<number, RefProblem[]>();
   for (const r of refs) {
-    const problems = r.refs.map((f) => ({ field: f.field, kind: f.kind, ids: f.ids.filter((id) => absent.get(f.kind)?.has(id)) })).filter((p) => p.ids.length);
+    const problems = r.refs
+      .map((f) => ({ field: f.field, kind: f.kind, ids: f.ids.filter((id) => absent.get(f.kind)?.has(id)) }))
+      .filter((p) => p.ids.length);
     if (problems.length) out.set(r.key, problems);
   }
   return out;

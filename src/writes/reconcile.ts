@@ -54,8 +54,7 @@ export interface Unsure {
 
 export type Settled =
   /** `body`: the object as read back (for deletes, the trashed object; null when it is gone). */
-  | { written: true; body: unknown }
-  | { written: false; message: string };
+  { written: true; body: unknown } | { written: false; message: string };
 
 export interface ReconcileOptions {
   /** `Date.now()` just before the writes were sent. */
@@ -85,7 +84,11 @@ function tryModel(api: Iface, kind: PostKind, body: unknown): AnyModel | null {
 const text = (v: unknown) => (typeof v === 'string' ? cleanText(v) : v);
 const lower = (v: unknown) => (typeof v === 'string' ? v.toLowerCase() : v);
 const idSet = (xs: unknown): string | undefined =>
-  Array.isArray(xs) ? [...new Set(xs.map((x) => (typeof x === 'number' ? x : (x as { databaseId?: number })?.databaseId)))].sort().join(',') : undefined;
+  Array.isArray(xs)
+    ? [...new Set(xs.map((x) => (typeof x === 'number' ? x : (x as { databaseId?: number })?.databaseId)))]
+        .sort()
+        .join(',')
+    : undefined;
 
 /** How each input field reads on a model: undefined when this read does not show it. */
 const READ: Record<string, (m: Record<string, any>) => unknown> = {
@@ -124,14 +127,21 @@ const READ: Record<string, (m: Record<string, any>) => unknown> = {
   featuredImageId: (m) => (m.featuredImage === undefined ? undefined : (m.featuredImage?.databaseId ?? null)),
   venueIds: (m) => (m.venues === undefined ? undefined : idSet(m.venues)),
   organizerIds: (m) => (m.organizers === undefined ? undefined : idSet(m.organizers)),
-  categoryIds: (m) => (m.categoryIds !== undefined ? idSet(m.categoryIds) : m.categories === undefined ? undefined : idSet(m.categories)),
+  categoryIds: (m) =>
+    m.categoryIds !== undefined ? idSet(m.categoryIds) : m.categories === undefined ? undefined : idSet(m.categories),
   tagIds: (m) => (m.tagIds !== undefined ? idSet(m.tagIds) : m.tags === undefined ? undefined : idSet(m.tags)),
 };
 
 function same(field: string, stored: unknown, sent: unknown): boolean {
   if (field.endsWith('Ids')) return stored === idSet(sent);
-  if (field === 'latitude' || field === 'longitude') return typeof stored === 'number' && typeof sent === 'number' && Math.abs(stored - sent) < 1e-6;
-  if (typeof sent === 'string' && /^[A-Z_]+$/.test(sent) && ['status', 'commentStatus', 'pingStatus', 'format'].includes(field)) return lower(stored) === lower(sent);
+  if (field === 'latitude' || field === 'longitude')
+    return typeof stored === 'number' && typeof sent === 'number' && Math.abs(stored - sent) < 1e-6;
+  if (
+    typeof sent === 'string' &&
+    /^[A-Z_]+$/.test(sent) &&
+    ['status', 'commentStatus', 'pingStatus', 'format'].includes(field)
+  )
+    return lower(stored) === lower(sent);
   if (typeof sent === 'string') return typeof stored === 'string' && text(stored) === text(sent);
   return stored === sent;
 }
@@ -144,7 +154,13 @@ interface Comparison {
 }
 
 /** Compares a read-back object with the input (and the dates of the payload sent, as the site stores them). */
-function compare(model: AnyModel, raw: unknown, input: AnyInput | undefined, payload: Json | undefined, create: boolean): Comparison {
+function compare(
+  model: AnyModel,
+  raw: unknown,
+  input: AnyInput | undefined,
+  payload: Json | undefined,
+  create: boolean,
+): Comparison {
   const out: Comparison = { differ: [], unseen: [] };
   // The fields by name: the READ table looks up whatever the kind's model has.
   const m: Record<string, unknown> = Object.fromEntries(Object.entries(model));
@@ -157,7 +173,8 @@ function compare(model: AnyModel, raw: unknown, input: AnyInput | undefined, pay
       const key = field === 'startDate' ? 'start_date' : 'end_date';
       const want = payload?.[key];
       if (typeof want !== 'string' || typeof body[key] !== 'string') out.unseen.push(field);
-      else if ((body[key] as string).slice(0, 19).replace('T', ' ') !== want.slice(0, 19).replace('T', ' ')) out.differ.push(field);
+      else if ((body[key] as string).slice(0, 19).replace('T', ' ') !== want.slice(0, 19).replace('T', ' '))
+        out.differ.push(field);
       continue;
     }
     const read = READ[field];
@@ -224,7 +241,8 @@ function search(ctx: Context, u: Unsure, title: string): Promise<Read> {
   }
   const query: Record<string, string | number> = { search: title, per_page: 50 };
   // The legacy archive shows upcoming events unless given a window.
-  if (u.kind === 'events' && input.startDate && input.endDate) Object.assign(query, { start_date: day(input.startDate, -2), end_date: day(input.endDate, 2) });
+  if (u.kind === 'events' && input.startDate && input.endDate)
+    Object.assign(query, { start_date: day(input.startDate, -2), end_date: day(input.endDate, 2) });
   return get(ctx, 'legacy', calendarGet('legacy', u.kind, null, query));
 }
 
@@ -243,17 +261,31 @@ function modifiedSince(model: AnyModel, since: number): boolean {
 
 function settleUpdate(u: Unsure, r: Read, since: number): Settled {
   const what = `${TYPE[u.kind]} ${'id' in u.target! ? u.target.id : u.target!.slug}`;
-  if (!r.ok) return { written: false, message: `and reading the ${what} back failed (${r.error!.code}): read it and compare before sending the update again.` };
+  if (!r.ok)
+    return {
+      written: false,
+      message: `and reading the ${what} back failed (${r.error!.code}): read it and compare before sending the update again.`,
+    };
   const model = tryModel(u.api, u.kind, r.body);
-  if (!model) return { written: false, message: `and the ${what} read back is not readable: read it and compare before sending the update again.` };
+  if (!model)
+    return {
+      written: false,
+      message: `and the ${what} read back is not readable: read it and compare before sending the update again.`,
+    };
   const c = compare(model, r.body, u.input, u.payload, false);
   if (c.differ.length) {
-    return { written: false, message: `and the ${what} read back does not show it (${c.differ.join(', ')} differ): it was probably not written, but the site may still be processing it; read it again before sending the update again.` };
+    return {
+      written: false,
+      message: `and the ${what} read back does not show it (${c.differ.join(', ')} differ): it was probably not written, but the site may still be processing it; read it again before sending the update again.`,
+    };
   }
   const given = Object.values(u.input ?? {}).filter((v) => v !== undefined && v !== null).length;
   const seen = given - c.unseen.length;
   if (seen > 0 && (c.unseen.length === 0 || modifiedSince(model, since))) return { written: true, body: r.body };
-  return { written: false, message: `and the ${what} read back cannot show ${c.unseen.join(', ')}: read it and compare before sending the update again.` };
+  return {
+    written: false,
+    message: `and the ${what} read back cannot show ${c.unseen.join(', ')}: read it and compare before sending the update again.`,
+  };
 }
 
 function settleDelete(u: Unsure, r: Read): Settled {
@@ -261,14 +293,20 @@ function settleDelete(u: Unsure, r: Read): Settled {
   if (r.ok) {
     const model = tryModel(r.api, u.kind, r.body);
     if (model?.status === 'trash' && !u.force) return { written: true, body: r.body };
-    return { written: false, message: `and the ${what} read back is still there${model?.status ? ` (status ${model.status})` : ''}: it was probably not deleted; read it again before deleting again.` };
+    return {
+      written: false,
+      message: `and the ${what} read back is still there${model?.status ? ` (status ${model.status})` : ''}: it was probably not deleted; read it again before deleting again.`,
+    };
   }
   const e = r.error!;
   // The legacy single GET answers a trashed event 403 `event-no-longer-available` (docs/writes.md "Not found").
   const trashed = e.code === 'GONE' || e.extensions.upstream?.code === 'event-no-longer-available';
   if (trashed && !u.force) return { written: true, body: null };
   if (u.force && (e.code === 'NOT_FOUND' || isMissing(e))) return { written: true, body: null };
-  return { written: false, message: `and reading the ${what} back answered ${e.code}: check it before deleting again.` };
+  return {
+    written: false,
+    message: `and reading the ${what} back answered ${e.code}: check it before deleting again.`,
+  };
 }
 
 function settleCreates(group: Unsure[], r: Read, since: number, claimed: Set<number>, out: Map<number, Settled>): void {
@@ -277,7 +315,10 @@ function settleCreates(group: Unsure[], r: Read, since: number, claimed: Set<num
   for (const u of group) {
     const title = (u.input as { title?: string | null }).title ?? '';
     if (!items) {
-      out.set(u.key, { written: false, message: `and searching for it failed${r.error ? ` (${r.error.code})` : ''}: look for ${A[u.kind]} titled ${JSON.stringify(title)} before creating it again.` });
+      out.set(u.key, {
+        written: false,
+        message: `and searching for it failed${r.error ? ` (${r.error.code})` : ''}: look for ${A[u.kind]} titled ${JSON.stringify(title)} before creating it again.`,
+      });
       continue;
     }
     const matches: { id: number; body: unknown }[] = [];
@@ -293,8 +334,13 @@ function settleCreates(group: Unsure[], r: Read, since: number, claimed: Set<num
       claimed.add(matches[0]!.id);
       out.set(u.key, { written: true, body: matches[0]!.body });
     } else {
-      const found = matches.length ? `${matches.length} ${what}s (IDs ${matches.map((m) => m.id).join(', ')}) match it` : `no ${what} matching it was found yet (the site may still be processing it)`;
-      out.set(u.key, { written: false, message: `and ${found}: look for ${A[u.kind]} titled ${JSON.stringify(title)} before creating it again.` });
+      const found = matches.length
+        ? `${matches.length} ${what}s (IDs ${matches.map((m) => m.id).join(', ')}) match it`
+        : `no ${what} matching it was found yet (the site may still be processing it)`;
+      out.set(u.key, {
+        written: false,
+        message: `and ${found}: look for ${A[u.kind]} titled ${JSON.stringify(title)} before creating it again.`,
+      });
     }
   }
 }
@@ -312,7 +358,10 @@ export async function reconcile(ctx: Context, unsure: Unsure[], opts: ReconcileO
     else {
       const title = (u.input as { title?: string | null } | undefined)?.title;
       if (!title) {
-        out.set(u.key, { written: false, message: `and without a title it cannot be looked for: check the site before creating it again.` });
+        out.set(u.key, {
+          written: false,
+          message: `and without a title it cannot be looked for: check the site before creating it again.`,
+        });
         continue;
       }
       const k = `${u.api} ${u.kind} ${title} ${(u.input as EventInput).startDate ?? ''} ${(u.input as EventInput).endDate ?? ''}`;
@@ -321,11 +370,15 @@ export async function reconcile(ctx: Context, unsure: Unsure[], opts: ReconcileO
   }
   const [singleReads, createReads] = await Promise.all([
     Promise.all(singles.map((u) => readOne(ctx, u))),
-    Promise.all([...creates.values()].map((g) => search(ctx, g[0]!, cleanText((g[0]!.input as { title: string }).title)))),
+    Promise.all(
+      [...creates.values()].map((g) => search(ctx, g[0]!, cleanText((g[0]!.input as { title: string }).title))),
+    ),
   ]);
   const skew = [...singleReads, ...createReads].find((r) => r.skew !== 0)?.skew ?? 0;
   const since = opts.startedAt + skew;
-  singles.forEach((u, i) => out.set(u.key, u.method === 'DELETE' ? settleDelete(u, singleReads[i]!) : settleUpdate(u, singleReads[i]!, since)));
+  singles.forEach((u, i) =>
+    out.set(u.key, u.method === 'DELETE' ? settleDelete(u, singleReads[i]!) : settleUpdate(u, singleReads[i]!, since)),
+  );
   [...creates.values()].forEach((g, i) => settleCreates(g, createReads[i]!, since, opts.claimed, out));
   return out;
 }

@@ -84,10 +84,18 @@ export function siteError(e: GatewayError, itemPath: string[], fieldOf: (param: 
 
 /** A write that was sent but whose answer was lost, not settled by reading back. Never "failed": it may be written. */
 export function unknownError(e: GatewayError, itemPath: string[], message: string): ItemError {
-  return { code: 'OUTCOME_UNKNOWN', message: `${message.replace(/\.$/, '')}.`, path: itemPath, upstream: upstreamOf(e) };
+  return {
+    code: 'OUTCOME_UNKNOWN',
+    message: `${message.replace(/\.$/, '')}.`,
+    path: itemPath,
+    upstream: upstreamOf(e),
+  };
 }
 
-export function notExecuted(itemPath: string[], message = 'Not written: another item of this atomic write is invalid.'): ItemError {
+export function notExecuted(
+  itemPath: string[],
+  message = 'Not written: another item of this atomic write is invalid.',
+): ItemError {
   return { code: 'NOT_EXECUTED', message, path: itemPath, upstream: null };
 }
 
@@ -105,7 +113,11 @@ export interface FailedWrite {
  * says what was sent and what to check); else the site's error, its path the
  * input field of the first parameter the site refused (`fieldOf`).
  */
-export function failedItem(o: FailedWrite, itemPath: string[], how: { unknown: (e: GatewayError) => string; fieldOf: (param: string) => string[] }): ItemError {
+export function failedItem(
+  o: FailedWrite,
+  itemPath: string[],
+  how: { unknown: (e: GatewayError) => string; fieldOf: (param: string) => string[] },
+): ItemError {
   if (o.notExecuted) return notExecuted(itemPath, o.error.message);
   if (o.unknown) return unknownError(o.error, itemPath, how.unknown(o.error));
   return siteError(o.error, itemPath, how.fieldOf);
@@ -130,9 +142,16 @@ function commonPath(paths: string[][]): string[] {
  */
 export function inputError(problems: readonly Problem[]): ItemError {
   if (problems.length === 0) throw new TypeError('inputError needs at least one problem');
-  if (problems.length === 1) return { code: 'BAD_USER_INPUT', message: problems[0]!.message, path: problems[0]!.path, upstream: null };
+  if (problems.length === 1)
+    return { code: 'BAD_USER_INPUT', message: problems[0]!.message, path: problems[0]!.path, upstream: null };
   const listed = problems.map((p, i) => `(${i + 1}) ${p.path.join('.')}: ${p.message.replace(/\.$/, '')}.`).join(' ');
-  return { code: 'BAD_USER_INPUT', message: `${problems.length} problems: ${listed}`, path: commonPath(problems.map((p) => p.path)), upstream: null, problems: [...problems] };
+  return {
+    code: 'BAD_USER_INPUT',
+    message: `${problems.length} problems: ${listed}`,
+    path: commonPath(problems.map((p) => p.path)),
+    upstream: null,
+    problems: [...problems],
+  };
 }
 
 /** Where several problems of one item point: the part their paths share. */
@@ -144,10 +163,32 @@ function pathOf(paths: string[][], fallback: string[]): string[] {
  * Fields no route of the site declares (found before anything is sent):
  * WRITE_NOT_APPLIED, each problem listed, nothing written.
  */
-export function notAppliedError(problems: readonly Problem[], itemPath: string[], asked: (field: string) => unknown): ItemError {
-  const notApplied: NotApplied[] = problems.map((p) => ({ field: p.path[p.path.length - 1]!, path: p.path, reason: 'UNDECLARED', asked: asked(p.path[p.path.length - 1]!) ?? null, kept: null }));
-  const message = problems.length === 1 ? `Not written: ${problems[0]!.message}` : `Not written: ${problems.map((p) => p.message.replace(/\.$/, '')).join('; ')}.`;
-  return { code: 'WRITE_NOT_APPLIED', message, path: pathOf(problems.map((p) => p.path), itemPath), upstream: null, notApplied };
+export function notAppliedError(
+  problems: readonly Problem[],
+  itemPath: string[],
+  asked: (field: string) => unknown,
+): ItemError {
+  const notApplied: NotApplied[] = problems.map((p) => ({
+    field: p.path[p.path.length - 1]!,
+    path: p.path,
+    reason: 'UNDECLARED',
+    asked: asked(p.path[p.path.length - 1]!) ?? null,
+    kept: null,
+  }));
+  const message =
+    problems.length === 1
+      ? `Not written: ${problems[0]!.message}`
+      : `Not written: ${problems.map((p) => p.message.replace(/\.$/, '')).join('; ')}.`;
+  return {
+    code: 'WRITE_NOT_APPLIED',
+    message,
+    path: pathOf(
+      problems.map((p) => p.path),
+      itemPath,
+    ),
+    upstream: null,
+    notApplied,
+  };
 }
 
 const shown = (v: unknown) => (v === null || v === undefined ? 'none' : JSON.stringify(v));
@@ -159,12 +200,19 @@ const shown = (v: unknown) => (v === null || v === undefined ? 'none' : JSON.str
  */
 export function notKeptError(fields: readonly NotApplied[], itemPath: string[], written: string): ItemError {
   const listed = fields
-    .map((f) => (f.reason === 'CHANGED' ? `${f.field} (not set; it was ${shown(f.asked)} and is now ${shown(f.kept)})` : `${f.field} (asked ${shown(f.asked)}, the site kept ${shown(f.kept)})`))
+    .map((f) =>
+      f.reason === 'CHANGED'
+        ? `${f.field} (not set; it was ${shown(f.asked)} and is now ${shown(f.kept)})`
+        : `${f.field} (asked ${shown(f.asked)}, the site kept ${shown(f.kept)})`,
+    )
     .join('; ');
   return {
     code: 'WRITE_NOT_APPLIED',
     message: `${written}, but the site did not keep what was asked: ${listed}.`,
-    path: pathOf(fields.map((f) => f.path), itemPath),
+    path: pathOf(
+      fields.map((f) => f.path),
+      itemPath,
+    ),
     upstream: null,
     notApplied: [...fields],
   };
@@ -179,7 +227,8 @@ export function issuesAt(issues: readonly FieldIssue[], prefix: string[]): Probl
 export function toGraphError(err: ItemError, databaseId: number | null): GatewayError {
   const problems = err.problems ?? [];
   const fields = err.notApplied ?? [];
-  const paths = problems.length > 1 ? problems.map((p) => p.path) : fields.length > 1 ? fields.map((f) => f.path) : [err.path];
+  const paths =
+    problems.length > 1 ? problems.map((p) => p.path) : fields.length > 1 ? fields.map((f) => f.path) : [err.path];
   const init: GatewayErrorInit = { arguments: [...new Set(paths.map((p) => p.join('.')))] };
   if (problems.length > 1) init.problems = problems;
   if (err.upstream) {

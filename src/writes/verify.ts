@@ -62,9 +62,15 @@ const imageId = (v: unknown): number | null => {
 
 type Reader = (o: Json) => FieldValue | undefined;
 /** `key` read when present (`undefined`: this answer does not show the field). */
-const has = (key: string, f: (v: unknown, o: Json) => FieldValue): Reader => (o) => (key in o ? f(o[key], o) : undefined);
+const has =
+  (key: string, f: (v: unknown, o: Json) => FieldValue): Reader =>
+  (o) =>
+    key in o ? f(o[key], o) : undefined;
 /** Legacy venues and organizers drop empty values: an absent key is "none", still shown. */
-const always = (key: string, f: (v: unknown, o: Json) => FieldValue): Reader => (o) => f(o[key], o);
+const always =
+  (key: string, f: (v: unknown, o: Json) => FieldValue): Reader =>
+  (o) =>
+    f(o[key], o);
 
 const POST_LEGACY: Record<string, Reader> = {
   description: has('description', textOrNull),
@@ -127,7 +133,12 @@ const VIEWS: Record<PostKind, Record<Iface, Record<string, Reader>>> = {
       template: has('template', str),
       venueIds: has('venues', ids),
       organizerIds: has('organizers', ids),
-      categoryIds: (o) => (o.tribe_events_cat !== undefined ? ids(o.tribe_events_cat) : 'calendar_events_cat' in o ? ids(o.calendar_events_cat) : undefined),
+      categoryIds: (o) =>
+        o.tribe_events_cat !== undefined
+          ? ids(o.tribe_events_cat)
+          : 'calendar_events_cat' in o
+            ? ids(o.calendar_events_cat)
+            : undefined,
     },
   },
   venues: {
@@ -246,7 +257,21 @@ export function slugKey(v: string): string {
     .replace(/^-|-$/g, '');
 }
 
-const TEXT = new Set(['title', 'description', 'excerpt', 'address', 'city', 'country', 'province', 'state', 'stateProvince', 'zip', 'phone', 'email', 'template']);
+const TEXT = new Set([
+  'title',
+  'description',
+  'excerpt',
+  'address',
+  'city',
+  'country',
+  'province',
+  'state',
+  'stateProvince',
+  'zip',
+  'phone',
+  'email',
+  'template',
+]);
 const LOWER = new Set(['status', 'commentStatus', 'pingStatus', 'format']);
 const DATES = new Set(['startDate', 'endDate', 'publishedAt']);
 
@@ -260,7 +285,8 @@ export function sameValue(field: string, a: FieldValue, b: FieldValue): boolean 
   }
   if (empty(a) || empty(b)) return empty(a) && empty(b);
   if (DATES.has(field)) return Date.parse(String(a)) === Date.parse(String(b));
-  if (field === 'latitude' || field === 'longitude') return typeof a === 'number' && typeof b === 'number' && Math.abs(a - b) < 1e-6;
+  if (field === 'latitude' || field === 'longitude')
+    return typeof a === 'number' && typeof b === 'number' && Math.abs(a - b) < 1e-6;
   if (field === 'cost') return costKey(String(a)) === costKey(String(b));
   if (field === 'slug') return slugKey(String(a)) === slugKey(String(b));
   if (field === 'website') return String(a).trim().replace(/\/$/, '') === String(b).trim().replace(/\/$/, '');
@@ -270,15 +296,27 @@ export function sameValue(field: string, a: FieldValue, b: FieldValue): boolean 
 }
 
 /** Text as compared with what a site renders from it: without URLs (an embed replaces a URL alone on its line). */
-const renderedKey = (v: string) => plainText(v).replace(/https?:\/\/\S+/g, '').replace(/\s+/g, ' ').trim();
+const renderedKey = (v: string) =>
+  plainText(v)
+    .replace(/https?:\/\/\S+/g, '')
+    .replace(/\s+/g, ' ')
+    .trim();
 
 /** Whether the value kept satisfies the value asked (looser than `sameValue` where the site adds to what it is given). */
 function satisfies(field: string, asked: FieldValue, kept: FieldValue): boolean {
   // Answers show the content rendered (paragraphs added, shortcodes and embeds expanded): what was asked must be in it.
-  if ((field === 'description' || field === 'excerpt') && typeof asked === 'string' && typeof kept === 'string') return renderedKey(kept).includes(renderedKey(asked));
+  if ((field === 'description' || field === 'excerpt') && typeof asked === 'string' && typeof kept === 'string')
+    return renderedKey(kept).includes(renderedKey(asked));
   // A private or protected post's title is shown with WordPress's prefix.
-  if (field === 'title' && typeof asked === 'string' && typeof kept === 'string' && /^(Private|Protected): /.test(plainText(kept))) {
-    return sameValue(field, asked, kept) || sameValue(field, asked, plainText(kept).replace(/^(Private|Protected): /, ''));
+  if (
+    field === 'title' &&
+    typeof asked === 'string' &&
+    typeof kept === 'string' &&
+    /^(Private|Protected): /.test(plainText(kept))
+  ) {
+    return (
+      sameValue(field, asked, kept) || sameValue(field, asked, plainText(kept).replace(/^(Private|Protected): /, ''))
+    );
   }
   // A new object's slug, or one taken already, gets a number (`-2`).
   if (field === 'slug' && typeof asked === 'string' && typeof kept === 'string') {
@@ -317,7 +355,9 @@ const statusOut = (v: unknown) => String(v).toLowerCase().replace('_', '-');
 function instantOf(value: string, zone: string): string | null {
   const v = value.trim();
   const hasOffset = /(Z|[+-]\d{2}:?\d{2})$/i.test(v);
-  const d = hasOffset ? DateTime.fromISO(v, { setZone: true }) : DateTime.fromISO(v.replace(' ', 'T'), { zone: luxonZone(zone) ?? 'utc' });
+  const d = hasOffset
+    ? DateTime.fromISO(v, { setZone: true })
+    : DateTime.fromISO(v.replace(' ', 'T'), { zone: luxonZone(zone) ?? 'utc' });
   return d.isValid ? d.toUTC().toISO({ suppressMilliseconds: true }) : null;
 }
 
@@ -345,7 +385,11 @@ export function askedOf(kind: PostKind, input: AnyInput, siteZone: string, befor
     if (field === 'status') values.set(field, statusOut(v));
     else if (LOWER.has(field)) values.set(field, String(v).toLowerCase());
     else if (field === 'publishedAt') values.set(field, instantOf(String(v), siteZone));
-    else if (Array.isArray(v)) values.set(field, [...new Set(v as number[])].sort((a, b) => a - b));
+    else if (Array.isArray(v))
+      values.set(
+        field,
+        [...new Set(v as number[])].sort((a, b) => a - b),
+      );
     else values.set(field, v as FieldValue);
   }
   const given = (f: string) => src[f] !== undefined && src[f] !== null;
@@ -357,9 +401,11 @@ export function askedOf(kind: PostKind, input: AnyInput, siteZone: string, befor
   }
   if (given('description')) affected.add('excerpt');
   if (given('status')) affected.add('publishedAt');
-  if (['state', 'province', 'stateProvince'].some(given)) for (const f of ['state', 'province', 'stateProvince']) affected.add(f);
+  if (['state', 'province', 'stateProvince'].some(given))
+    for (const f of ['state', 'province', 'stateProvince']) affected.add(f);
   // A new address may be geocoded again.
-  if (['address', 'city', 'country', 'province', 'state', 'stateProvince', 'zip'].some(given)) for (const f of ['latitude', 'longitude']) if (!given(f)) affected.add(f);
+  if (['address', 'city', 'country', 'province', 'state', 'stateProvince', 'zip'].some(given))
+    for (const f of ['latitude', 'longitude']) if (!given(f)) affected.add(f);
   let dates: ExpectedDates | null = null;
   if (kind === 'events' && DATE_GROUP.some(given)) {
     for (const f of DATE_GROUP) if (!values.has(f)) affected.add(f);
@@ -378,7 +424,11 @@ export function askedOf(kind: PostKind, input: AnyInput, siteZone: string, befor
 
 /** Local calendar day of an instant in `zone`. */
 function dayIn(at: string, zone: string): string {
-  return DateTime.fromISO(at, { zone: 'utc' }).setZone(luxonZone(zone) ?? 'utc').toISODate() ?? at;
+  return (
+    DateTime.fromISO(at, { zone: 'utc' })
+      .setZone(luxonZone(zone) ?? 'utc')
+      .toISODate() ?? at
+  );
 }
 
 /**
@@ -402,20 +452,28 @@ export function mismatches(asked: Asked, before: View | null, after: View, same:
   const d = asked.dates;
   if (d) {
     const zone = typeof after.get('timezone') === 'string' ? (after.get('timezone') as string) : d.zone;
-    const checks: [string, string][] = [['startDate', d.start], ['endDate', d.end]];
+    const checks: [string, string][] = [
+      ['startDate', d.start],
+      ['endDate', d.end],
+    ];
     for (const [field, want] of checks) {
       if (!after.has(field)) continue;
       const kept = after.get(field)!;
       // All-day events keep the day; the site sets the times.
-      const ok = allDay ? typeof kept === 'string' && dayIn(kept, zone) === dayIn(want, d.zone) : sameValue(field, want, kept);
+      const ok = allDay
+        ? typeof kept === 'string' && dayIn(kept, zone) === dayIn(want, d.zone)
+        : sameValue(field, want, kept);
       if (!ok) out.push({ field, asked: want, kept, set: true });
     }
-    if (after.has('timezone') && !sameValue('timezone', d.zone, after.get('timezone')!)) out.push({ field: 'timezone', asked: d.zone, kept: after.get('timezone')!, set: true });
-    if (!allDay && after.has('duration') && after.get('duration') !== d.duration) out.push({ field: 'duration', asked: d.duration, kept: after.get('duration')!, set: true });
+    if (after.has('timezone') && !sameValue('timezone', d.zone, after.get('timezone')!))
+      out.push({ field: 'timezone', asked: d.zone, kept: after.get('timezone')!, set: true });
+    if (!allDay && after.has('duration') && after.get('duration') !== d.duration)
+      out.push({ field: 'duration', asked: d.duration, kept: after.get('duration')!, set: true });
   }
   if (before) {
     for (const [field, was] of before) {
-      if (asked.values.has(field) || asked.affected.has(field) || (d && DATE_GROUP.includes(field)) || !same.has(field)) continue;
+      if (asked.values.has(field) || asked.affected.has(field) || (d && DATE_GROUP.includes(field)) || !same.has(field))
+        continue;
       const kept = same.get(field)!;
       if (!sameValue(field, was, kept)) out.push({ field, asked: was, kept, set: false });
     }

@@ -8,7 +8,12 @@ import { MemoryStore, type CacheStore, type StoredRead, type StoredValue } from 
 import { UpstreamCache } from '../../src/cache/upstream-cache.ts';
 import type { UpstreamRequest, UpstreamResponse } from '../../src/upstream/client.ts';
 
-const req: UpstreamRequest = { method: 'GET', path: '/calendar/events/v1/events', query: { page: 1, per_page: 20 }, route: 'GET /calendar/events/v1/events' };
+const req: UpstreamRequest = {
+  method: 'GET',
+  path: '/calendar/events/v1/events',
+  query: { page: 1, per_page: 20 },
+  route: 'GET /calendar/events/v1/events',
+};
 const answer = (): UpstreamResponse<{ events: { id: number; venue: { venue: string } }[] }> => ({
   status: 200,
   headers: { 'content-type': 'application/json' },

@@ -14,7 +14,11 @@ const rootReads = (h: Harness) => h.calls().filter((c) => c.method === 'GET' && 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function purge(h: Harness, body: string, method = 'POST') {
-  const res = await fetch(`${h.gateway.adminUrl}/purge`, { method, headers: { 'content-type': 'application/json' }, ...(method === 'POST' ? { body } : {}) });
+  const res = await fetch(`${h.gateway.adminUrl}/purge`, {
+    method,
+    headers: { 'content-type': 'application/json' },
+    ...(method === 'POST' ? { body } : {}),
+  });
   return { status: res.status, body: (await res.json()) as Record<string, any> };
 }
 
@@ -39,7 +43,9 @@ describe('the public port', () => {
 
   it('has readiness answer 20 calls with no request to the site (the default refresh is every 15 s)', async () => {
     h.mark();
-    const statuses = await Promise.all(Array.from({ length: 20 }, () => fetch(`${h.gateway.adminUrl}/readyz`).then((r) => r.status)));
+    const statuses = await Promise.all(
+      Array.from({ length: 20 }, () => fetch(`${h.gateway.adminUrl}/readyz`).then((r) => r.status)),
+    );
     expect(statuses).toEqual(Array(20).fill(200));
     expect(rootReads(h)).toBe(0);
   });
@@ -73,12 +79,20 @@ describe('the admin listener', () => {
   });
 
   it('answers 20 /readyz calls from the last reading: no root-index request', async () => {
-    const answers = await Promise.all(Array.from({ length: 20 }, () => fetch(`${h.gateway.adminUrl}/readyz`).then(async (r) => ({ status: r.status, body: (await r.json()) as any }))));
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () =>
+        fetch(`${h.gateway.adminUrl}/readyz`).then(async (r) => ({ status: r.status, body: (await r.json()) as any })),
+      ),
+    );
     // At most the one background reading that may fall inside the calls.
     expect(rootReads(h)).toBeLessThanOrEqual(1);
     for (const a of answers) {
       expect(a.status).toBe(200);
-      expect(a.body).toMatchObject({ status: 'ready', site: expect.any(String), namespaces: expect.arrayContaining(['calendar/events/v1']) });
+      expect(a.body).toMatchObject({
+        status: 'ready',
+        site: expect.any(String),
+        namespaces: expect.arrayContaining(['calendar/events/v1']),
+      });
       expect(Date.parse(a.body.checkedAt)).toBeGreaterThan(Date.now() - 5_000);
     }
   });
@@ -117,7 +131,10 @@ describe('the admin listener', () => {
     await h.gql(q);
     h.mark();
     await h.gql(q);
-    expect(h.calls().filter((c) => c.method === 'GET' && c.path !== '/'), 'cached').toEqual([]);
+    expect(
+      h.calls().filter((c) => c.method === 'GET' && c.path !== '/'),
+      'cached',
+    ).toEqual([]);
     const purged = await purge(h, JSON.stringify({ all: true }));
     expect(purged).toEqual({ status: 200, body: { purged: true, scope: 'all' } });
     h.mark();

@@ -20,7 +20,11 @@ async function post(h: Harness, authorization: string) {
     headers: { 'content-type': 'application/json', authorization },
     body: JSON.stringify({ query: '{ events(first: 1) { nodes { title } } }' }),
   });
-  return { status: res.status, www: res.headers.get('www-authenticate'), body: (await res.json()) as { data?: unknown; errors?: { message: string; extensions: Record<string, unknown> }[] } };
+  return {
+    status: res.status,
+    www: res.headers.get('www-authenticate'),
+    body: (await res.json()) as { data?: unknown; errors?: { message: string; extensions: Record<string, unknown> }[] },
+  };
 }
 
 describe('the Authorization header', () => {
@@ -32,10 +36,30 @@ describe('the Authorization header', () => {
   beforeEach(() => h.mark());
 
   const refused: [string, (h: Harness) => string, RegExp, string | null][] = [
-    ['a Bearer token', () => 'Bearer abc.def.ghi', /scheme "Bearer" would reach it as no credential at all.*AUTH_SCHEMES=Basic,Bearer/, 'Bearer'],
-    ['a Basic credential without the word Basic', (h) => h.auth('admin').slice('Basic '.length), /not "<scheme> <credentials>"/, null],
-    ['Basic with text that is not base64', () => 'Basic admin:secret', /not the base64 of login:application-password/, 'Basic'],
-    ['Basic with base64 of no login:password pair', () => `Basic ${b64('justapassword')}`, /not the base64 of login:application-password/, 'Basic'],
+    [
+      'a Bearer token',
+      () => 'Bearer abc.def.ghi',
+      /scheme "Bearer" would reach it as no credential at all.*AUTH_SCHEMES=Basic,Bearer/,
+      'Bearer',
+    ],
+    [
+      'a Basic credential without the word Basic',
+      (h) => h.auth('admin').slice('Basic '.length),
+      /not "<scheme> <credentials>"/,
+      null,
+    ],
+    [
+      'Basic with text that is not base64',
+      () => 'Basic admin:secret',
+      /not the base64 of login:application-password/,
+      'Basic',
+    ],
+    [
+      'Basic with base64 of no login:password pair',
+      () => `Basic ${b64('justapassword')}`,
+      /not the base64 of login:application-password/,
+      'Basic',
+    ],
     ['an unknown scheme', () => 'Token 12345', /scheme "Token"/, 'Token'],
   ];
   for (const [name, header, message, scheme] of refused) {
@@ -89,10 +113,18 @@ describe('the Authorization header', () => {
   });
 
   it('refuses each subscription of a graphql-ws connection whose connection_init carries an unreadable credential', async () => {
-    const client = createWsClient({ url: h.gateway.url.replace(/^http/, 'ws'), webSocketImpl: WebSocket, connectionParams: { Authorization: 'Bearer x' }, retryAttempts: 0 });
+    const client = createWsClient({
+      url: h.gateway.url.replace(/^http/, 'ws'),
+      webSocketImpl: WebSocket,
+      connectionParams: { Authorization: 'Bearer x' },
+      retryAttempts: 0,
+    });
     try {
       const errors = await new Promise<unknown>((resolve) => {
-        client.subscribe({ query: 'subscription { eventChanged { kind } }' }, { next: () => {}, error: resolve, complete: () => resolve(null) });
+        client.subscribe(
+          { query: 'subscription { eventChanged { kind } }' },
+          { next: () => {}, error: resolve, complete: () => resolve(null) },
+        );
       });
       expect(Array.isArray(errors)).toBe(true);
       expect((errors as { extensions: { code: string } }[])[0]!.extensions.code).toBe('UNAUTHENTICATED');

@@ -17,27 +17,50 @@ describe.each(SITE_SHAPES)('upstream calls per operation ($shape)', ({ sandbox }
   beforeEach(() => h.mark());
 
   it('lists 20 events with venues, organizers, categories and tags in exactly 1 upstream request', async () => {
-    const r = await h.gql(`{ events(first: 20) { totalCount nodes { title startDate venues { title city } organizers { title } categories { name } tags { name } } } }`);
+    const r = await h.gql(
+      `{ events(first: 20) { totalCount nodes { title startDate venues { title city } organizers { title } categories { name } tags { name } } } }`,
+    );
     expect(r.errors).toBeUndefined();
     expect(r.data.events.nodes).toHaveLength(20);
     expect(r.data.events.totalCount).toBeGreaterThan(400);
     expect(r.data.events.nodes.some((n: any) => n.venues.length > 0 && n.venues[0].city)).toBe(true);
     expect(r.data.events.nodes.some((n: any) => n.organizers.length > 0)).toBe(true);
     // The legacy list embeds whole terms: no term request at all.
-    expect(r.data.events.nodes.filter((n: any) => n.categories.length > 0 && n.categories.every((c: any) => typeof c.name === 'string')).length).toBeGreaterThan(15);
+    expect(
+      r.data.events.nodes.filter(
+        (n: any) => n.categories.length > 0 && n.categories.every((c: any) => typeof c.name === 'string'),
+      ).length,
+    ).toBeGreaterThan(15);
     expect(r.data.events.nodes.some((n: any) => n.tags.length > 0)).toBe(true);
     expect(h.calls()).toHaveLength(1);
-    expect(h.calls()[0]).toMatchObject({ method: 'GET', path: '/calendar/events/v1/events', query: { per_page: '20', page: '1', status: 'publish', start_date: '1900-01-01 00:00:00', end_date: '9998-12-31 23:59:59' } });
+    expect(h.calls()[0]).toMatchObject({
+      method: 'GET',
+      path: '/calendar/events/v1/events',
+      query: {
+        per_page: '20',
+        page: '1',
+        status: 'publish',
+        start_date: '1900-01-01 00:00:00',
+        end_date: '9998-12-31 23:59:59',
+      },
+    });
   });
 
   it('fetches first: 250 as its 5 pages of 50 at once: 1 round trip', async () => {
-    const r = await h.gql(`{ events(first: 250) { totalCount pageInfo { hasNextPage endCursor } nodes { databaseId } } }`);
+    const r = await h.gql(
+      `{ events(first: 250) { totalCount pageInfo { hasNextPage endCursor } nodes { databaseId } } }`,
+    );
     expect(r.errors).toBeUndefined();
     expect(r.data.events.nodes).toHaveLength(250);
     expect(new Set(r.data.events.nodes.map((n: any) => n.databaseId)).size).toBe(250);
     expect(r.data.events.pageInfo.hasNextPage).toBe(true);
     expect(h.calls()).toHaveLength(5);
-    expect(h.calls().map((c) => c.query.page).sort()).toEqual(['1', '2', '3', '4', '5']);
+    expect(
+      h
+        .calls()
+        .map((c) => c.query.page)
+        .sort(),
+    ).toEqual(['1', '2', '3', '4', '5']);
     expect(h.roundTrips()).toBe(1);
   });
 
@@ -47,7 +70,10 @@ describe.each(SITE_SHAPES)('upstream calls per operation ($shape)', ({ sandbox }
     h.mark();
     // Offset total-30, 120 wide: three pages of 50, the last ones past the end.
     const after = Buffer.from(`cursor:${total - 31}`, 'utf8').toString('base64');
-    const r = await h.gql(`query($after: String) { events(first: 120, after: $after) { totalCount pageInfo { hasNextPage hasPreviousPage } nodes { databaseId } } }`, { after });
+    const r = await h.gql(
+      `query($after: String) { events(first: 120, after: $after) { totalCount pageInfo { hasNextPage hasPreviousPage } nodes { databaseId } } }`,
+      { after },
+    );
     expect(r.errors).toBeUndefined();
     expect(r.data.events.nodes).toHaveLength(30);
     expect(r.data.events.totalCount).toBe(total);
@@ -65,7 +91,9 @@ describe.each(SITE_SHAPES)('upstream calls per operation ($shape)', ({ sandbox }
   });
 
   it('batches twenty aliased event(id:) fields into 1 request, duplicates fetched once', async () => {
-    const list = await h.gql(`{ events(first: 15, where: { startDate: "${new Date(Date.now() + 86_400_000).toISOString()}" }) { nodes { databaseId title } } }`);
+    const list = await h.gql(
+      `{ events(first: 15, where: { startDate: "${new Date(Date.now() + 86_400_000).toISOString()}" }) { nodes { databaseId title } } }`,
+    );
     const ids: number[] = list.data.events.nodes.map((n: any) => n.databaseId);
     h.mark();
     const picks = [...ids, ...ids.slice(0, 5)];
@@ -82,25 +110,42 @@ describe.each(SITE_SHAPES)('upstream calls per operation ($shape)', ({ sandbox }
   });
 
   it('reads past events by ID one by one where include= cannot reach them: still batched, duplicates once', async () => {
-    const past = await h.gql(`{ events(first: 3, where: { endDate: "${new Date(Date.now() - 30 * 86_400_000).toISOString()}" }) { nodes { databaseId title } } }`);
+    const past = await h.gql(
+      `{ events(first: 3, where: { endDate: "${new Date(Date.now() - 30 * 86_400_000).toISOString()}" }) { nodes { databaseId title } } }`,
+    );
     const ids: number[] = past.data.events.nodes.map((n: any) => n.databaseId);
     expect(ids).toHaveLength(3);
     h.mark();
-    const r = await h.gql(`query($a: ID!, $b: ID!, $c: ID!) {
+    const r = await h.gql(
+      `query($a: ID!, $b: ID!, $c: ID!) {
       a: event(id: $a, idType: DATABASE_ID) { databaseId title } b: event(id: $b, idType: DATABASE_ID) { databaseId }
       c: event(id: $c) { databaseId } again: event(id: $a, idType: DATABASE_ID) { databaseId }
-    }`, { a: String(ids[0]), b: String(ids[1]), c: String(ids[2]) });
+    }`,
+      { a: String(ids[0]), b: String(ids[1]), c: String(ids[2]) },
+    );
     expect(r.errors).toBeUndefined();
-    expect([r.data.a.databaseId, r.data.b.databaseId, r.data.c.databaseId, r.data.again.databaseId]).toEqual([ids[0], ids[1], ids[2], ids[0]]);
+    expect([r.data.a.databaseId, r.data.b.databaseId, r.data.c.databaseId, r.data.again.databaseId]).toEqual([
+      ids[0],
+      ids[1],
+      ids[2],
+      ids[0],
+    ]);
     expect(r.data.a.title).toBe(past.data.events.nodes[0].title);
     // One include= list (which the site answers inside its default window: empty), then one single read per ID.
-    const paths = h.calls().map((c) => c.path).sort();
-    expect(paths).toEqual(['/calendar/events/v1/events', ...ids.map((id) => `/calendar/events/v1/events/${id}`)].sort());
+    const paths = h
+      .calls()
+      .map((c) => c.path)
+      .sort();
+    expect(paths).toEqual(
+      ['/calendar/events/v1/events', ...ids.map((id) => `/calendar/events/v1/events/${id}`)].sort(),
+    );
     expect(h.roundTrips()).toBe(2);
   });
 
   it('reads venues and organizers embedded in a list without any further request', async () => {
-    const r = await h.gql(`{ events(first: 100) { nodes { venues { databaseId title phone showMap } organizers { title email } } } }`);
+    const r = await h.gql(
+      `{ events(first: 100) { nodes { venues { databaseId title phone showMap } organizers { title email } } } }`,
+    );
     expect(r.errors).toBeUndefined();
     const references = r.data.events.nodes.flatMap((n: any) => n.venues).length;
     expect(references).toBeGreaterThan(10);
@@ -109,7 +154,9 @@ describe.each(SITE_SHAPES)('upstream calls per operation ($shape)', ({ sandbox }
   });
 
   it('reads the category taxonomy for children in parallel with the list: 1 round trip, parents from it', async () => {
-    const r = await h.gql(`{ categories(first: 20, where: { hideEmpty: false }) { nodes { name children { name } parent { name } } } }`);
+    const r = await h.gql(
+      `{ categories(first: 20, where: { hideEmpty: false }) { nodes { name children { name } parent { name } } } }`,
+    );
     expect(r.errors).toBeUndefined();
     expect(r.data.categories.nodes.some((n: any) => n.children.length > 0)).toBe(true);
     expect(r.data.categories.nodes.some((n: any) => n.parent !== null)).toBe(true);
@@ -172,7 +219,9 @@ describe('upstream calls of lists served by calendar-core/v1', () => {
 
   it('fetches each venue once for a field only the legacy interface has, however many events share it', async () => {
     // Embedded objects serve title/phone without any call; showMap (legacy-only) needs each venue's legacy copy once.
-    const r = await h.gql(`{ events(first: 100, orderBy: { field: START_DATE }) { nodes { venues { databaseId title phone showMap } organizers { title email } } } }`);
+    const r = await h.gql(
+      `{ events(first: 100, orderBy: { field: START_DATE }) { nodes { venues { databaseId title phone showMap } organizers { title email } } } }`,
+    );
     expect(r.errors).toBeUndefined();
     const venueIds = new Set(r.data.events.nodes.flatMap((n: any) => n.venues.map((v: any) => v.databaseId)));
     const references = r.data.events.nodes.flatMap((n: any) => n.venues).length;

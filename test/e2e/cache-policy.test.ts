@@ -4,7 +4,15 @@
  * behaviour is in cache.test.ts and redis.test.ts.
  */
 import { describe, expect, it } from 'vitest';
-import { ALL_FAMILIES, carriesSecret, familiesWrittenBy, familyOf, freshnessMs, isWrite, staleGraceMs } from '../../src/cache/policy.ts';
+import {
+  ALL_FAMILIES,
+  carriesSecret,
+  familiesWrittenBy,
+  familyOf,
+  freshnessMs,
+  isWrite,
+  staleGraceMs,
+} from '../../src/cache/policy.ts';
 import { cacheControlFor } from '../../src/cache/response.ts';
 import { MemoryStore } from '../../src/cache/store.ts';
 
@@ -71,7 +79,10 @@ describe('families', () => {
     expect(familiesWrittenBy({ path: '/seo/v1/redirects' })).not.toContain('calendar');
   });
   it('a batch bumps its items’ families; unreadable items, duplicate-post and unknown paths bump everything', () => {
-    const b = familiesWrittenBy({ path: '/batch/v1', body: { requests: [{ path: '/core/v2/posts' }, { path: '/calendar-core/v1/venues?x=1' }] } });
+    const b = familiesWrittenBy({
+      path: '/batch/v1',
+      body: { requests: [{ path: '/core/v2/posts' }, { path: '/calendar-core/v1/venues?x=1' }] },
+    });
     expect(b).toEqual(expect.arrayContaining(['calendar', 'content']));
     expect(familiesWrittenBy({ path: '/batch/v1', body: { requests: [{}] } }).sort()).toEqual([...ALL_FAMILIES].sort());
     expect(familiesWrittenBy({ path: '/batch/v1', body: null }).sort()).toEqual([...ALL_FAMILIES].sort());
@@ -91,7 +102,13 @@ describe('families', () => {
 });
 
 describe('cacheControlFor', () => {
-  const base = { mutation: false, errors: false, credential: false, hint: { maxAgeMs: 8_500, private: false }, ttlMs: 10_000 };
+  const base = {
+    mutation: false,
+    errors: false,
+    credential: false,
+    hint: { maxAgeMs: 8_500, private: false },
+    ttlMs: 10_000,
+  };
   it.each([
     [{}, 'public, max-age=8'],
     [{ hint: { maxAgeMs: null, private: false } }, 'public, max-age=10'],

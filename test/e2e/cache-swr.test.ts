@@ -16,7 +16,11 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function ask(url: string, query: string, headers: Record<string, string> = {}) {
   const t = performance.now();
-  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ query }) });
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify({ query }),
+  });
   const body = (await res.json()) as { data: any; errors?: unknown[] };
   return { ms: performance.now() - t, cacheControl: res.headers.get('cache-control'), ...body };
 }
@@ -27,7 +31,9 @@ describe('stale-while-revalidate', () => {
   let strict: Gateway;
   const gets = () => h.calls().filter((c) => c.method === 'GET' && c.path !== '/');
   const rename = async (id: number, title: string) =>
-    expect((await restClient(h.sandbox).send('POST', `/calendar/events/v1/venues/${id}`, { venue: title }, 'admin')).status).toBe(200);
+    expect(
+      (await restClient(h.sandbox).send('POST', `/calendar/events/v1/venues/${id}`, { venue: title }, 'admin')).status,
+    ).toBe(200);
 
   beforeAll(async () => {
     h = await startHarness({ sandbox: { latencyMs: 250 }, config: { cache: { ttlSeconds: 1, staleSeconds: 30 } } });
@@ -71,7 +77,11 @@ describe('stale-while-revalidate', () => {
   it('never serves a stale entry of a family a write through the gateway changed', async () => {
     const before = (await ask(h.gateway.url, VENUES)).data.venues.nodes[0];
     await sleep(1_100);
-    const w = await ask(h.gateway.url, `mutation { updateVenue(id: "${before.databaseId}", input: { title: "Aaaa written through the gateway" }) { venue { title } } }`, { authorization: h.auth('admin') });
+    const w = await ask(
+      h.gateway.url,
+      `mutation { updateVenue(id: "${before.databaseId}", input: { title: "Aaaa written through the gateway" }) { venue { title } } }`,
+      { authorization: h.auth('admin') },
+    );
     expect(w.errors).toBeUndefined();
     h.mark();
     const after = await ask(h.gateway.url, VENUES);

@@ -25,8 +25,17 @@ interface Answer {
   errors?: { message: string; extensions?: Record<string, unknown> }[];
 }
 
-async function ask(url: string, query: string, variables?: Record<string, unknown>, headers: Record<string, string> = {}): Promise<Answer> {
-  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ query, variables }) });
+async function ask(
+  url: string,
+  query: string,
+  variables?: Record<string, unknown>,
+  headers: Record<string, string> = {},
+): Promise<Answer> {
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify({ query, variables }),
+  });
   const body = (await res.json()) as { data: any; errors?: Answer['errors'] };
   return { status: res.status, cacheControl: res.headers.get('cache-control'), data: body.data, errors: body.errors };
 }
@@ -92,7 +101,11 @@ describe('upstream cache (in memory)', () => {
   describe('writes through the gateway invalidate what they changed', () => {
     const EVENT = `query($id: ID!) { event(id: $id, idType: DATABASE_ID) { title venues { title } } }`;
     /** Reads `query` twice (the second from the cache), then returns the answer after `write`. */
-    async function acrossWrite(query: string, vars: Record<string, unknown> | undefined, write: () => Promise<void>): Promise<any> {
+    async function acrossWrite(
+      query: string,
+      vars: Record<string, unknown> | undefined,
+      write: () => Promise<void>,
+    ): Promise<any> {
       await ask(h.gateway.url, query, vars);
       h.mark();
       await ask(h.gateway.url, query, vars);
@@ -115,11 +128,17 @@ describe('upstream cache (in memory)', () => {
       const list = (await ask(h.gateway.url, EVENTS)).data.events.nodes;
       const id = list[0].databaseId;
       const data = await acrossWrite(EVENTS, undefined, async () => {
-        await admin(`mutation($id: ID!) { updateEvent(id: $id, input: { title: "Renamed once" }) { event { title } } }`, { id: String(id) });
+        await admin(
+          `mutation($id: ID!) { updateEvent(id: $id, input: { title: "Renamed once" }) { event { title } } }`,
+          { id: String(id) },
+        );
       });
       expect(data.events.nodes.find((e: any) => e.databaseId === id).title).toBe('Renamed once');
       const single = await acrossWrite(EVENT, { id: String(id) }, async () => {
-        await admin(`mutation($id: ID!) { updateEvent(id: $id, via: LEGACY, input: { title: "Renamed twice" }) { event { title } } }`, { id: String(id) });
+        await admin(
+          `mutation($id: ID!) { updateEvent(id: $id, via: LEGACY, input: { title: "Renamed twice" }) { event { title } } }`,
+          { id: String(id) },
+        );
       });
       expect(single.event.title).toBe('Renamed twice');
     });
@@ -130,7 +149,9 @@ describe('upstream cache (in memory)', () => {
       expect(withVenue).toBeDefined();
       const venueId = withVenue.venues[0].databaseId;
       const data = await acrossWrite(EVENTS, undefined, async () => {
-        await admin(`mutation($id: ID!) { updateVenue(id: $id, input: { title: "Moved hall" }) { venue { title } } }`, { id: String(venueId) });
+        await admin(`mutation($id: ID!) { updateVenue(id: $id, input: { title: "Moved hall" }) { venue { title } } }`, {
+          id: String(venueId),
+        });
       });
       const again = data.events.nodes.find((e: any) => e.databaseId === withVenue.databaseId);
       expect(again.venues[0].title).toBe('Moved hall');
@@ -143,7 +164,13 @@ describe('upstream cache (in memory)', () => {
       let data = await acrossWrite(Q, undefined, async () => {
         const made = await admin(
           `mutation($i: [EventInput!]!) { createEvents(inputs: $i) { written results { event { databaseId } } } }`,
-          { i: [1, 2].map((n) => ({ title: `Cachebulk ${n}`, startDate: `${start}T10:00:00Z`, endDate: `${start}T11:00:00Z` })) },
+          {
+            i: [1, 2].map((n) => ({
+              title: `Cachebulk ${n}`,
+              startDate: `${start}T10:00:00Z`,
+              endDate: `${start}T11:00:00Z`,
+            })),
+          },
         );
         expect(made.createEvents.written).toBe(2);
         for (const r of made.createEvents.results) ids.push(r.event.databaseId);
@@ -155,9 +182,13 @@ describe('upstream cache (in memory)', () => {
         });
         expect(r.updateEvents.written).toBe(2);
       });
-      expect(data.events.nodes.map((e: any) => e.title).sort()).toEqual(ids.map((id) => `Cachebulk renamed ${id}`).sort());
+      expect(data.events.nodes.map((e: any) => e.title).sort()).toEqual(
+        ids.map((id) => `Cachebulk renamed ${id}`).sort(),
+      );
       data = await acrossWrite(Q, undefined, async () => {
-        const r = await admin(`mutation($ids: [ID!]!) { deleteEvents(ids: $ids) { written } }`, { ids: ids.map(String) });
+        const r = await admin(`mutation($ids: [ID!]!) { deleteEvents(ids: $ids) { written } }`, {
+          ids: ids.map(String),
+        });
         expect(r.deleteEvents.written).toBe(2);
       });
       expect(data.events.nodes).toEqual([]);
@@ -166,12 +197,17 @@ describe('upstream cache (in memory)', () => {
     it('createPost, updatePost, deletePost and createPosts', async () => {
       let id = 0;
       let data = await acrossWrite(POSTS, undefined, async () => {
-        const r = await admin(`mutation { createPost(input: { title: "Cache post", status: PUBLISH }) { databaseId } }`, {});
+        const r = await admin(
+          `mutation { createPost(input: { title: "Cache post", status: PUBLISH }) { databaseId } }`,
+          {},
+        );
         id = r.createPost.databaseId;
       });
       expect(data.posts.nodes.some((p: any) => p.databaseId === id && p.title === 'Cache post')).toBe(true);
       data = await acrossWrite(POSTS, undefined, async () => {
-        await admin(`mutation($id: ID!) { updatePost(id: $id, input: { title: "Cache post renamed" }) { title } }`, { id: String(id) });
+        await admin(`mutation($id: ID!) { updatePost(id: $id, input: { title: "Cache post renamed" }) { title } }`, {
+          id: String(id),
+        });
       });
       expect(data.posts.nodes.find((p: any) => p.databaseId === id).title).toBe('Cache post renamed');
       data = await acrossWrite(POSTS, undefined, async () => {
@@ -179,12 +215,23 @@ describe('upstream cache (in memory)', () => {
       });
       expect(data.posts.nodes.some((p: any) => p.databaseId === id)).toBe(false);
       data = await acrossWrite(POSTS, undefined, async () => {
-        const r = await admin(`mutation { createPosts(inputs: [{ title: "Bulk cache A", status: PUBLISH }, { title: "Bulk cache B", status: PUBLISH }]) { written } }`, {});
+        const r = await admin(
+          `mutation { createPosts(inputs: [{ title: "Bulk cache A", status: PUBLISH }, { title: "Bulk cache B", status: PUBLISH }]) { written } }`,
+          {},
+        );
         expect(r.createPosts.written).toBe(2);
         // One /batch/v1 request: its items say what it wrote.
-        expect(h.calls().filter((c) => c.path === '/batch/v1').flatMap((c) => c.batch ?? []).map((b) => b.path)).toEqual(['/core/v2/posts', '/core/v2/posts']);
+        expect(
+          h
+            .calls()
+            .filter((c) => c.path === '/batch/v1')
+            .flatMap((c) => c.batch ?? [])
+            .map((b) => b.path),
+        ).toEqual(['/core/v2/posts', '/core/v2/posts']);
       });
-      expect(data.posts.nodes.map((p: any) => p.title)).toEqual(expect.arrayContaining(['Bulk cache A', 'Bulk cache B']));
+      expect(data.posts.nodes.map((p: any) => p.title)).toEqual(
+        expect.arrayContaining(['Bulk cache A', 'Bulk cache B']),
+      );
     });
 
     it('a post write leaves calendar entries alone (invalidation is by family)', async () => {
@@ -218,7 +265,8 @@ describe('upstream cache (in memory)', () => {
       const sha256Hash = createHash('sha256').update(query).digest('hex');
       const ext = encodeURIComponent(JSON.stringify({ persistedQuery: { version: 1, sha256Hash } }));
       // Apollo's CSRF prevention: a GET needs a non-simple header (any client can send it; a CDN forwards it).
-      const get = () => fetch(`${h.gateway.url}?extensions=${ext}`, { headers: { 'apollo-require-preflight': 'true' } });
+      const get = () =>
+        fetch(`${h.gateway.url}?extensions=${ext}`, { headers: { 'apollo-require-preflight': 'true' } });
       const unknown = (await (await get()).json()) as any;
       expect(unknown.errors[0].extensions.code).toBe('PERSISTED_QUERY_NOT_FOUND');
       const registered = await fetch(h.gateway.url, {
@@ -241,7 +289,10 @@ describe('upstream cache (in memory)', () => {
 describe('the service credential is an identity of its own', () => {
   let h: Harness;
   beforeAll(async () => {
-    h = await startHarness({ sandbox: { appPassword: 'serv icec rede ntia' }, config: { cache: { ttlSeconds: 60, responses: false }, serviceAuth: 'admin:serv icec rede ntia' } });
+    h = await startHarness({
+      sandbox: { appPassword: 'serv icec rede ntia' },
+      config: { cache: { ttlSeconds: 60, responses: false }, serviceAuth: 'admin:serv icec rede ntia' },
+    });
   });
   afterAll(() => h.close());
   beforeEach(() => h.mark());
@@ -273,7 +324,8 @@ describe('TTL and the site’s own Cache-Control / Expires', () => {
   const rules: [RegExp, Record<string, string>][] = [];
   let from = 0;
   const mark = () => (from = sandbox.log.entries.length);
-  const gets = (re: RegExp) => sandbox.log.entries.slice(from).filter((c) => c.method === 'GET' && re.test(c.path)).length;
+  const gets = (re: RegExp) =>
+    sandbox.log.entries.slice(from).filter((c) => c.method === 'GET' && re.test(c.path)).length;
 
   beforeAll(async () => {
     sandbox = await testSandbox();
@@ -283,7 +335,12 @@ describe('TTL and the site’s own Cache-Control / Expires', () => {
       for await (const c of req) chunks.push(c as Buffer);
       const up = await fetch(`${sandbox.origin}${req.url}`, {
         method: req.method,
-        headers: Object.fromEntries(Object.entries(req.headers).filter(([k]) => !['host', 'connection', 'content-length'].includes(k)) as [string, string][]),
+        headers: Object.fromEntries(
+          Object.entries(req.headers).filter(([k]) => !['host', 'connection', 'content-length'].includes(k)) as [
+            string,
+            string,
+          ][],
+        ),
         body: chunks.length ? Buffer.concat(chunks) : undefined,
       });
       const headers: Record<string, string> = {};
@@ -298,7 +355,10 @@ describe('TTL and the site’s own Cache-Control / Expires', () => {
     await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
     const { port } = proxy.address() as AddressInfo;
     // 2 s: long enough that two reads in a row fall inside it even on a busy machine.
-    gateway = await startGateway(parseConfig({ port: 0, cache: { ttlSeconds: 2 } }), `http://127.0.0.1:${port}/wp-json/`);
+    gateway = await startGateway(
+      parseConfig({ port: 0, cache: { ttlSeconds: 2 } }),
+      `http://127.0.0.1:${port}/wp-json/`,
+    );
   });
   afterAll(async () => {
     await gateway.close();
@@ -327,7 +387,11 @@ describe('TTL and the site’s own Cache-Control / Expires', () => {
   it('no-store, no-cache, private (for anonymous callers) and a past Expires are not stored; the response says no-store', async () => {
     const cases: [string, RegExp, Record<string, string>][] = [
       ['{ venues(first: 2) { nodes { title } } }', /venues/, { 'cache-control': 'no-store' }],
-      ['{ organizers(first: 2) { nodes { title } } }', /organizers/, { 'cache-control': 'no-cache, must-revalidate, max-age=0' }],
+      [
+        '{ organizers(first: 2) { nodes { title } } }',
+        /organizers/,
+        { 'cache-control': 'no-cache, must-revalidate, max-age=0' },
+      ],
       ['{ categories(first: 2) { nodes { name } } }', /categories/, { expires: 'Wed, 11 Jan 1984 05:00:00 GMT' }],
       ['{ posts(first: 2) { nodes { title } } }', /posts/, { 'cache-control': 'private, max-age=60' }],
     ];
@@ -348,7 +412,10 @@ describe('TTL and the site’s own Cache-Control / Expires', () => {
     await gateway.close();
     gateway = await startGateway(parseConfig({ port: 0, cache: { ttlSeconds: 60 } }), gateway.client.options.baseUrl);
     rules.push([/tags/, { 'cache-control': 'public, max-age=1' }]);
-    rules.push([/categories/, { expires: new Date(Date.now() + 30_000).toUTCString(), date: new Date().toUTCString() }]);
+    rules.push([
+      /categories/,
+      { expires: new Date(Date.now() + 30_000).toUTCString(), date: new Date().toUTCString() },
+    ]);
     const Q = `{ tags(first: 2) { nodes { name } } categories(first: 2) { nodes { name } } }`;
     mark();
     const a = await ask(gateway.url, Q);
@@ -362,7 +429,9 @@ describe('TTL and the site’s own Cache-Control / Expires', () => {
     expect(gets(/categories/), 'Expires in 30 s: still cached').toBe(cats);
     expect(b.cacheControl).toMatch(/^public, max-age=(1|0)$|^no-store$/);
     // Only categories used: its Expires (~29 s) bounds the answer.
-    expect((await ask(gateway.url, `{ categories(first: 2) { nodes { name } } }`)).cacheControl).toMatch(/^public, max-age=(2\d|30)$/);
+    expect((await ask(gateway.url, `{ categories(first: 2) { nodes { name } } }`)).cacheControl).toMatch(
+      /^public, max-age=(2\d|30)$/,
+    );
   });
 
   it('private answers are kept for their credential alone', async () => {

@@ -20,7 +20,10 @@ const BIG = '{ events(first: 100) { nodes { databaseId title startDate endDate v
 async function raw(url: string, query: string, acceptEncoding?: string) {
   const res = await request(url, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', ...(acceptEncoding !== undefined ? { 'accept-encoding': acceptEncoding } : {}) },
+    headers: {
+      'content-type': 'application/json',
+      ...(acceptEncoding !== undefined ? { 'accept-encoding': acceptEncoding } : {}),
+    },
     body: JSON.stringify({ query }),
   });
   const bytes = Buffer.from(await res.body.arrayBuffer());
@@ -113,17 +116,25 @@ describe('compressed answers', () => {
     const answered: string[] = [];
     const pairs = (headers: unknown): [string, string][] => {
       const out: [string, string][] = [];
-      if (Array.isArray(headers)) for (let i = 0; i + 1 < headers.length; i += 2) out.push([String(headers[i]).toLowerCase(), String(headers[i + 1])]);
-      else if (typeof headers === 'string') for (const line of headers.split('\r\n')) { const j = line.indexOf(':'); if (j > 0) out.push([line.slice(0, j).toLowerCase(), line.slice(j + 1).trim()]); }
+      if (Array.isArray(headers))
+        for (let i = 0; i + 1 < headers.length; i += 2)
+          out.push([String(headers[i]).toLowerCase(), String(headers[i + 1])]);
+      else if (typeof headers === 'string')
+        for (const line of headers.split('\r\n')) {
+          const j = line.indexOf(':');
+          if (j > 0) out.push([line.slice(0, j).toLowerCase(), line.slice(j + 1).trim()]);
+        }
       return out;
     };
     const onCreate = (m: unknown) => {
       const req = (m as { request: { origin?: unknown; headers?: unknown } }).request;
-      if (String(req.origin).startsWith(origin)) asked.push(pairs(req.headers).find(([k]) => k === 'accept-encoding')?.[1] ?? '');
+      if (String(req.origin).startsWith(origin))
+        asked.push(pairs(req.headers).find(([k]) => k === 'accept-encoding')?.[1] ?? '');
     };
     const onHeaders = (m: unknown) => {
       const { request: req, response } = m as { request: { origin?: unknown }; response: { headers: unknown } };
-      if (String(req.origin).startsWith(origin)) answered.push(pairs(response.headers).find(([k]) => k === 'content-encoding')?.[1] ?? 'identity');
+      if (String(req.origin).startsWith(origin))
+        answered.push(pairs(response.headers).find(([k]) => k === 'content-encoding')?.[1] ?? 'identity');
     };
     subscribe('undici:request:create', onCreate);
     subscribe('undici:request:headers', onHeaders);

@@ -35,17 +35,29 @@ interface Outcome {
 }
 
 /** fetch from inside the page: what the browser lets the page see. */
-function callFrom(page: Page, url: string, init: { credentials?: 'omit' | 'same-origin' | 'include'; authorization?: string } = {}): Promise<Outcome> {
-  return page.evaluate(async ({ url, credentials, authorization }) => {
-    try {
-      const headers: Record<string, string> = { 'content-type': 'application/json' };
-      if (authorization) headers.authorization = authorization;
-      const r = await fetch(url, { method: 'POST', headers, credentials: credentials ?? 'same-origin', body: JSON.stringify({ query: 'query FromBrowser { __typename site { name } }' }) });
-      return { ok: true, status: r.status, body: await r.text() };
-    } catch (e) {
-      return { ok: false, error: String(e) };
-    }
-  }, { url, credentials: init.credentials, authorization: init.authorization });
+function callFrom(
+  page: Page,
+  url: string,
+  init: { credentials?: 'omit' | 'same-origin' | 'include'; authorization?: string } = {},
+): Promise<Outcome> {
+  return page.evaluate(
+    async ({ url, credentials, authorization }) => {
+      try {
+        const headers: Record<string, string> = { 'content-type': 'application/json' };
+        if (authorization) headers.authorization = authorization;
+        const r = await fetch(url, {
+          method: 'POST',
+          headers,
+          credentials: credentials ?? 'same-origin',
+          body: JSON.stringify({ query: 'query FromBrowser { __typename site { name } }' }),
+        });
+        return { ok: true, status: r.status, body: await r.text() };
+      } catch (e) {
+        return { ok: false, error: String(e) };
+      }
+    },
+    { url, credentials: init.credentials, authorization: init.authorization },
+  );
 }
 
 describe('CORS', () => {
@@ -60,18 +72,35 @@ describe('CORS', () => {
 
   const graphqlRequests = async (gateway: Gateway) => {
     const text = await (await fetch(`${gateway.adminUrl}/metrics`)).text();
-    return [...text.matchAll(/^sitegraph_graphql_requests_total\{[^}]*operation="FromBrowser"[^}]*\} (\d+)$/gm)].reduce((n, m) => n + Number(m[1]), 0);
+    return [...text.matchAll(/^sitegraph_graphql_requests_total\{[^}]*operation="FromBrowser"[^}]*\} (\d+)$/gm)].reduce(
+      (n, m) => n + Number(m[1]),
+      0,
+    );
   };
 
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM)) throw new Error(`Chromium not found at ${CHROMIUM}: install Debian's chromium (.ci/run does) or set CHROMIUM_PATH`);
+    if (!existsSync(CHROMIUM))
+      throw new Error(
+        `Chromium not found at ${CHROMIUM}: install Debian's chromium (.ci/run does) or set CHROMIUM_PATH`,
+      );
     allowed = await pageServer();
     other = await pageServer();
     h = await startHarness({ config: { cors: { origins: [allowed.origin], credentials: false } } });
-    withCredentials = await startGateway(parseConfig({ port: 0, cors: { origins: [allowed.origin], credentials: true } }), h.sandbox.url);
+    withCredentials = await startGateway(
+      parseConfig({ port: 0, cors: { origins: [allowed.origin], credentials: true } }),
+      h.sandbox.url,
+    );
     browser = await chromium.launch({
       executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
     });
     allowedPage = await browser.newPage();
     await allowedPage.goto(allowed.origin);
@@ -86,7 +115,7 @@ describe('CORS', () => {
     for (const s of [allowed, other]) if (s) await new Promise((resolve) => s.server.close(resolve));
   });
 
-  it('lets the allowed origin call the gateway (a preflighted JSON POST), with the caller\'s Authorization too', async () => {
+  it("lets the allowed origin call the gateway (a preflighted JSON POST), with the caller's Authorization too", async () => {
     const r = await callFrom(allowedPage, h.gateway.url);
     expect(r).toMatchObject({ ok: true, status: 200 });
     expect(JSON.parse(r.body!)).toEqual({ data: { __typename: 'Query', site: { name: 'Sitegraph Sandbox' } } });
@@ -116,7 +145,14 @@ describe('CORS', () => {
 
   it('answers preflights with the Access-Control-* headers and Vary: Origin, only for allowed origins', async () => {
     const preflight = (origin: string) =>
-      fetch(h.gateway.url, { method: 'OPTIONS', headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type, authorization' } });
+      fetch(h.gateway.url, {
+        method: 'OPTIONS',
+        headers: {
+          origin,
+          'access-control-request-method': 'POST',
+          'access-control-request-headers': 'content-type, authorization',
+        },
+      });
     const ok = await preflight(allowed.origin);
     expect(ok.status).toBe(204);
     expect(ok.headers.get('access-control-allow-origin')).toBe(allowed.origin);
@@ -129,24 +165,37 @@ describe('CORS', () => {
     expect(no.status).toBe(204);
     expect([...no.headers.keys()].filter((k) => k.startsWith('access-control-'))).toEqual([]);
     expect(no.headers.get('vary')).toBe('Origin');
-    const cred = await fetch(withCredentials.url, { method: 'OPTIONS', headers: { origin: allowed.origin, 'access-control-request-method': 'POST' } });
+    const cred = await fetch(withCredentials.url, {
+      method: 'OPTIONS',
+      headers: { origin: allowed.origin, 'access-control-request-method': 'POST' },
+    });
     expect(cred.headers.get('access-control-allow-credentials')).toBe('true');
     // Actual answers carry them too, and Vary tells caches the answer depends on Origin.
-    const post = await fetch(h.gateway.url, { method: 'POST', headers: { origin: allowed.origin, 'content-type': 'application/json' }, body: '{"query":"{ __typename }"}' });
+    const post = await fetch(h.gateway.url, {
+      method: 'POST',
+      headers: { origin: allowed.origin, 'content-type': 'application/json' },
+      body: '{"query":"{ __typename }"}',
+    });
     expect(post.headers.get('access-control-allow-origin')).toBe(allowed.origin);
     // An answer also varies with Accept-Encoding (it may be compressed: docs/production.md "Compression").
     expect(post.headers.get('vary')).toBe('Origin, Accept-Encoding');
   });
 
   it('keeps CSRF prevention for everything else, even from an allowed origin', async () => {
-    const simple = await fetch(h.gateway.url, { method: 'POST', headers: { origin: allowed.origin, 'content-type': 'text/plain' }, body: '{"query":"{ __typename }"}' });
+    const simple = await fetch(h.gateway.url, {
+      method: 'POST',
+      headers: { origin: allowed.origin, 'content-type': 'text/plain' },
+      body: '{"query":"{ __typename }"}',
+    });
     expect(simple.status).toBe(400);
     expect(await simple.text()).toMatch(/CSRF/);
   });
 
   it('is off by default, and CORS_ORIGINS must list origins', () => {
     expect(loadConfig({}).cors).toEqual({ origins: [], credentials: false });
-    expect(loadConfig({ CORS_ORIGINS: 'https://app.example.org, http://localhost:5173', CORS_CREDENTIALS: '1' }).cors).toEqual({
+    expect(
+      loadConfig({ CORS_ORIGINS: 'https://app.example.org, http://localhost:5173', CORS_CREDENTIALS: '1' }).cors,
+    ).toEqual({
       origins: ['https://app.example.org', 'http://localhost:5173'],
       credentials: true,
     });

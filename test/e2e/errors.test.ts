@@ -13,7 +13,18 @@ const QUERY = `{ events(first: 2) { nodes { title } } site { name } }`;
 describe('upstream errors in the graph', () => {
   let h: Harness;
   beforeAll(async () => {
-    h = await startHarness({ config: { upstream: { connections: 8, connectTimeoutMs: 1000, headersTimeoutMs: 1000, bodyTimeoutMs: 1000, maxResponseBytes: 1024 * 1024, retries: 2 } } });
+    h = await startHarness({
+      config: {
+        upstream: {
+          connections: 8,
+          connectTimeoutMs: 1000,
+          headersTimeoutMs: 1000,
+          bodyTimeoutMs: 1000,
+          maxResponseBytes: 1024 * 1024,
+          retries: 2,
+        },
+      },
+    });
   });
   afterAll(() => h.close());
   beforeEach(() => {
@@ -32,17 +43,37 @@ describe('upstream errors in the graph', () => {
   }
 
   it('maps a WordPress error with params and details to BAD_USER_INPUT', async () => {
-    const body = { code: 'rest_invalid_param', message: 'Invalid parameter(s): per_page', data: { status: 400, params: { per_page: 'per_page must be between 1 (inclusive) and 100 (inclusive)' }, details: { per_page: { code: 'rest_out_of_bounds', message: 'x', data: null } } } };
+    const body = {
+      code: 'rest_invalid_param',
+      message: 'Invalid parameter(s): per_page',
+      data: {
+        status: 400,
+        params: { per_page: 'per_page must be between 1 (inclusive) and 100 (inclusive)' },
+        details: { per_page: { code: 'rest_out_of_bounds', message: 'x', data: null } },
+      },
+    };
     const e = await failWith({ status: 400, body });
-    expect(e.extensions).toMatchObject({ code: 'BAD_USER_INPUT', upstream: { code: 'rest_invalid_param', status: 400, route: 'GET /calendar/events/v1/events' }, params: { per_page: expect.any(String) } });
+    expect(e.extensions).toMatchObject({
+      code: 'BAD_USER_INPUT',
+      upstream: { code: 'rest_invalid_param', status: 400, route: 'GET /calendar/events/v1/events' },
+      params: { per_page: expect.any(String) },
+    });
     expect(e.message).toBe('Invalid parameter(s): per_page');
   });
 
   it('maps 401 rest_forbidden to UNAUTHENTICATED and 403 to FORBIDDEN', async () => {
-    let e = await failWith({ status: 401, body: { code: 'rest_forbidden', message: 'Sorry, you are not allowed to do that.', data: { status: 401 } }, times: 1 });
+    let e = await failWith({
+      status: 401,
+      body: { code: 'rest_forbidden', message: 'Sorry, you are not allowed to do that.', data: { status: 401 } },
+      times: 1,
+    });
     expect(e.extensions).toMatchObject({ code: 'UNAUTHENTICATED', upstream: { code: 'rest_forbidden', status: 401 } });
     h.sandbox.faults.clear();
-    e = await failWith({ status: 403, body: { code: 'rest_forbidden', message: 'Sorry, you are not allowed to do that.', data: { status: 403 } }, times: 1 });
+    e = await failWith({
+      status: 403,
+      body: { code: 'rest_forbidden', message: 'Sorry, you are not allowed to do that.', data: { status: 403 } },
+      times: 1,
+    });
     expect(e.extensions!.code).toBe('FORBIDDEN');
   });
 
@@ -54,18 +85,34 @@ describe('upstream errors in the graph', () => {
     e = await failWith({ status: 410, body: { error: 'The entity has already been trashed.' }, times: 1 });
     expect(e.extensions!.code).toBe('GONE');
     h.sandbox.faults.clear();
-    e = await failWith({ status: 404, body: { code: 'tec_rest_organizers_page_not_found', message: 'The requested page was not found.' }, times: 1 });
+    e = await failWith({
+      status: 404,
+      body: { code: 'tec_rest_organizers_page_not_found', message: 'The requested page was not found.' },
+      times: 1,
+    });
     expect(e.extensions).toMatchObject({ code: 'NOT_FOUND', upstream: { code: 'tec_rest_organizers_page_not_found' } });
   });
 
   it('maps a serialised WP_Error (automation connectors)', async () => {
-    const e = await failWith({ status: 400, body: { errors: { integration_consumer_secret_no_match: ['Consumer Secret does not match.'] }, error_data: { integration_consumer_secret_no_match: { status: 400 } } } });
-    expect(e.extensions).toMatchObject({ code: 'BAD_USER_INPUT', upstream: { code: 'integration_consumer_secret_no_match' } });
+    const e = await failWith({
+      status: 400,
+      body: {
+        errors: { integration_consumer_secret_no_match: ['Consumer Secret does not match.'] },
+        error_data: { integration_consumer_secret_no_match: { status: 400 } },
+      },
+    });
+    expect(e.extensions).toMatchObject({
+      code: 'BAD_USER_INPUT',
+      upstream: { code: 'integration_consumer_secret_no_match' },
+    });
     expect(e.message).toBe('Consumer Secret does not match.');
   });
 
   it('maps an HTML 500 page to UPSTREAM_ERROR without leaking it', async () => {
-    const e = await failWith({ status: 500, body: '<html><body>There has been a critical error on this website.</body></html>' });
+    const e = await failWith({
+      status: 500,
+      body: '<html><body>There has been a critical error on this website.</body></html>',
+    });
     expect(e.extensions).toMatchObject({ code: 'UPSTREAM_ERROR', upstream: { status: 500 } });
   });
 
@@ -93,7 +140,10 @@ describe('upstream errors in the graph', () => {
   });
 
   it('reports a JSON body of the wrong shape as UPSTREAM_BAD_RESPONSE', async () => {
-    const e = await failWith({ status: 200, body: { events: [{ id: 'not-a-number', title: 'x' }], total: 1, total_pages: 1 } });
+    const e = await failWith({
+      status: 200,
+      body: { events: [{ id: 'not-a-number', title: 'x' }], total: 1, total_pages: 1 },
+    });
     expect(e.extensions!.code).toBe('UPSTREAM_BAD_RESPONSE');
     expect(e.message).toMatch(/unexpected body/);
   });
@@ -104,8 +154,13 @@ describe('upstream errors in the graph', () => {
   }, 30_000);
 
   it('passes the caller credentials through: a wrong password is UNAUTHENTICATED', async () => {
-    const r = await h.gql(`{ events(first: 1) { nodes { title } } }`, undefined, null, { authorization: `Basic ${Buffer.from('admin:wrong-password').toString('base64')}` });
-    expect(r.errors![0]!.extensions).toMatchObject({ code: 'UNAUTHENTICATED', upstream: { code: 'incorrect_password', status: 401 } });
+    const r = await h.gql(`{ events(first: 1) { nodes { title } } }`, undefined, null, {
+      authorization: `Basic ${Buffer.from('admin:wrong-password').toString('base64')}`,
+    });
+    expect(r.errors![0]!.extensions).toMatchObject({
+      code: 'UNAUTHENTICATED',
+      upstream: { code: 'incorrect_password', status: 401 },
+    });
   });
 
   it('rejects bad arguments before any upstream call', async () => {

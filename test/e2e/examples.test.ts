@@ -7,7 +7,15 @@
  * one marked `# needs: calendar-core/v1` is refused clearly by a site without it.
  */
 import { readFileSync } from 'node:fs';
-import { buildClientSchema, getIntrospectionQuery, parse, print, validate, type IntrospectionQuery, type OperationDefinitionNode } from 'graphql';
+import {
+  buildClientSchema,
+  getIntrospectionQuery,
+  parse,
+  print,
+  validate,
+  type IntrospectionQuery,
+  type OperationDefinitionNode,
+} from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { examples } from '../../src/graphiql.ts';
 import { SITE_SHAPES, startHarness, type Harness } from '../helpers/gateway.ts';
@@ -44,7 +52,14 @@ function pageExamples(page: string): Example[] {
       // A `# needs: calendar-core/v1` comment applies to the operation that follows it.
       const before = block.slice(0, def.loc!.start).split('\n').slice(-3).join('\n');
       const core = /# needs: calendar-core\/v1/.test(before);
-      out.push({ name: `${page} block ${i + 1}: ${query.replace(/\s+/g, ' ').slice(0, 90)}`, query, mutation: def.operation === 'mutation', subscription: def.operation === 'subscription', batching, core });
+      out.push({
+        name: `${page} block ${i + 1}: ${query.replace(/\s+/g, ' ').slice(0, 90)}`,
+        query,
+        mutation: def.operation === 'mutation',
+        subscription: def.operation === 'subscription',
+        batching,
+        core,
+      });
     }
   }
   return out;
@@ -54,12 +69,24 @@ const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISO
 
 /** Values for the variables the examples declare. */
 const VARIABLES: Record<string, unknown> = {
-  inputs: [1, 2, 3].map((n) => ({ title: `Example ${n}`, startDate: `${day(30 + n)}T18:00:00+00:00`, endDate: `${day(30 + n)}T20:00:00+00:00`, timezone: 'UTC' })),
+  inputs: [1, 2, 3].map((n) => ({
+    title: `Example ${n}`,
+    startDate: `${day(30 + n)}T18:00:00+00:00`,
+    endDate: `${day(30 + n)}T20:00:00+00:00`,
+    timezone: 'UTC',
+  })),
 };
 
 const BY_PAGE = Object.fromEntries(Object.keys(PAGES).map((page) => [page, pageExamples(page)]));
 const DOCS = Object.values(BY_PAGE).flat();
-const TABS: Example[] = examples().map((e) => ({ name: `GraphiQL tab: ${e.title}`, query: e.query, mutation: false, subscription: false, batching: false, core: false }));
+const TABS: Example[] = examples().map((e) => ({
+  name: `GraphiQL tab: ${e.title}`,
+  query: e.query,
+  mutation: false,
+  subscription: false,
+  batching: false,
+  core: false,
+}));
 
 describe.each(SITE_SHAPES)('the examples ($shape)', ({ sandbox, hasCore }) => {
   let h: Harness;
@@ -74,7 +101,8 @@ describe.each(SITE_SHAPES)('the examples ($shape)', ({ sandbox, hasCore }) => {
   });
 
   it('finds the examples', () => {
-    for (const [page, least] of Object.entries(PAGES)) expect(BY_PAGE[page]!.length, page).toBeGreaterThanOrEqual(least);
+    for (const [page, least] of Object.entries(PAGES))
+      expect(BY_PAGE[page]!.length, page).toBeGreaterThanOrEqual(least);
     expect(DOCS.length).toBeGreaterThanOrEqual(6);
     expect(TABS.length).toBe(5);
   });

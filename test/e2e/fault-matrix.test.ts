@@ -31,8 +31,10 @@ interface Fault {
   read: 'data' | string;
 }
 
-const HTML_502 = '<!DOCTYPE html><html><head><title>502 Bad Gateway</title></head><body><center><h1>502 Bad Gateway</h1></center><hr><center>nginx</center></body></html>';
-const HTML_503 = '<html><head><title>503 Service Unavailable</title></head><body><h1>Service Unavailable</h1></body></html>';
+const HTML_502 =
+  '<!DOCTYPE html><html><head><title>502 Bad Gateway</title></head><body><center><h1>502 Bad Gateway</h1></center><hr><center>nginx</center></body></html>';
+const HTML_503 =
+  '<html><head><title>503 Service Unavailable</title></head><body><h1>Service Unavailable</h1></body></html>';
 
 const FAULTS: Fault[] = [
   { name: '500 WordPress error', rule: { status: 500 }, read: 'UPSTREAM_ERROR' },
@@ -55,7 +57,10 @@ const record = (fault: string, op: string, outcome: string) => {
 };
 const totals = { writes: 0, written: 0, failed: 0, unknown: 0, misreported: 0, reads: 0, http5xx: 0 };
 
-function claimOf(r: { databaseId: number | null; error: { code: string } | null } | null, err?: { extensions?: Record<string, any> }): Claim {
+function claimOf(
+  r: { databaseId: number | null; error: { code: string } | null } | null,
+  err?: { extensions?: Record<string, any> },
+): Claim {
   if (r && r.databaseId && !r.error) return { state: 'written', id: r.databaseId };
   const code = r?.error?.code ?? err?.extensions?.code ?? 'NO_ANSWER';
   return code === 'OUTCOME_UNKNOWN' ? { state: 'unknown' } : { state: 'failed', code };
@@ -96,7 +101,10 @@ const DELETE = `mutation($id: ID!) { deleteEvent(id: $id) { databaseId event { s
 
 /** Events stored whose title starts with `prefix`, by exact title (every status an admin sees). */
 async function storedByTitle(rest: RestClient, prefix: string): Promise<Map<string, any[]>> {
-  const res = await rest.get(`/calendar-core/v1/events?search=${encodeURIComponent(prefix)}&per_page=100&status[]=publish&status[]=draft&status[]=pending&status[]=private&status[]=future`, 'admin');
+  const res = await rest.get(
+    `/calendar-core/v1/events?search=${encodeURIComponent(prefix)}&per_page=100&status[]=publish&status[]=draft&status[]=pending&status[]=private&status[]=future`,
+    'admin',
+  );
   expect(res.status).toBe(200);
   expect((res.body as unknown[]).length).toBeLessThan(100);
   const out = new Map<string, any[]>();
@@ -109,14 +117,22 @@ async function storedByTitle(rest: RestClient, prefix: string): Promise<Map<stri
 }
 
 /** Creates: "written" exists once with its ID and the input's values; "failed" does not exist. */
-async function checkCreates(rest: RestClient, prefix: string, inputs: ReturnType<typeof eventInput>[], claims: Claim[]): Promise<void> {
+async function checkCreates(
+  rest: RestClient,
+  prefix: string,
+  inputs: ReturnType<typeof eventInput>[],
+  claims: Claim[],
+): Promise<void> {
   const stored = await storedByTitle(rest, prefix);
   claims.forEach((c, i) => {
     const input = inputs[i]!;
     const found = stored.get(input.title) ?? [];
     const where = `${input.title}: claimed ${c.state}, stored ${found.length}`;
     if (c.state === 'written') {
-      expect(found.map((e) => e.id), where).toEqual([c.id]);
+      expect(
+        found.map((e) => e.id),
+        where,
+      ).toEqual([c.id]);
       expect(found[0].start_date, where).toBe(`2032-05-${DAY(i)} 19:00:00`);
       expect(found[0].end_date, where).toBe(`2032-05-${DAY(i)} 21:00:00`);
       expect(found[0].timezone ?? 'Europe/Berlin', where).toBe('Europe/Berlin');
@@ -131,7 +147,18 @@ async function checkCreates(rest: RestClient, prefix: string, inputs: ReturnType
 }
 
 async function seedEvent(rest: RestClient, title: string): Promise<number> {
-  const res = await rest.send('POST', '/calendar-core/v1/events', { title, start_date: '2032-06-10 10:00:00', end_date: '2032-06-10 12:00:00', timezone: 'Europe/Berlin', status: 'publish' }, 'admin');
+  const res = await rest.send(
+    'POST',
+    '/calendar-core/v1/events',
+    {
+      title,
+      start_date: '2032-06-10 10:00:00',
+      end_date: '2032-06-10 12:00:00',
+      timezone: 'Europe/Berlin',
+      status: 'publish',
+    },
+    'admin',
+  );
   expect(res.status).toBe(201);
   return res.body.id as number;
 }
@@ -142,7 +169,9 @@ function printTable(): void {
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
   const line = (r: string[]) => `| ${r.map((c, i) => c.padEnd(widths[i]!)).join(' | ')} |`;
   const out = [line(rows[0]!), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...rows.slice(1).map(line)];
-  console.log(`\nUpstream fault matrix (w = written, f = failed, u = unknown; reads: data after the retry or the error code)\n${out.join('\n')}`);
+  console.log(
+    `\nUpstream fault matrix (w = written, f = failed, u = unknown; reads: data after the retry or the error code)\n${out.join('\n')}`,
+  );
   console.log(
     `writes: ${totals.writes} items, ${totals.written} written, ${totals.failed} failed, ${totals.unknown} unknown, ${totals.misreported} lost or misreported; reads: ${totals.reads}, gateway HTTP 5xx: ${totals.http5xx}`,
   );
@@ -167,7 +196,12 @@ describe('upstream fault matrix: reads and writes, payload claims against what t
     await Promise.all([h?.close(), hb?.close()]);
   });
 
-  const withFault = async <T>(harness: Harness, fault: Fault, where: { path: string; method: string }, run: () => Promise<T>): Promise<T> => {
+  const withFault = async <T>(
+    harness: Harness,
+    fault: Fault,
+    where: { path: string; method: string },
+    run: () => Promise<T>,
+  ): Promise<T> => {
     harness.sandbox.faults.clear();
     harness.sandbox.faults.add({ ...fault.rule, ...where, times: 1 });
     try {
@@ -183,11 +217,26 @@ describe('upstream fault matrix: reads and writes, payload claims against what t
     it('reads: HTTP 200, the failing field null with the right code or its data after the retry, the rest intact', async () => {
       const id = await seedEvent(rest, `FM read ${tag}`);
       const reads: { op: string; query: string; vars: Record<string, unknown>; field: string }[] = [
-        { op: 'events list', query: `{ events(first: 3) { nodes { databaseId title } } venues(first: 1) { nodes { title } } }`, vars: {}, field: 'events' },
-        { op: 'event by ID', query: `query($id: ID!) { event(id: $id) { databaseId title } venues(first: 1) { nodes { title } } }`, vars: { id: String(id) }, field: 'event' },
+        {
+          op: 'events list',
+          query: `{ events(first: 3) { nodes { databaseId title } } venues(first: 1) { nodes { title } } }`,
+          vars: {},
+          field: 'events',
+        },
+        {
+          op: 'event by ID',
+          query: `query($id: ID!) { event(id: $id) { databaseId title } venues(first: 1) { nodes { title } } }`,
+          vars: { id: String(id) },
+          field: 'event',
+        },
       ];
       for (const r of reads) {
-        const res = await withFault(h, fault, { path: '^/calendar(-core)?(/events)?/v1/events(/\\d+)?$', method: 'GET' }, () => h.gql(r.query, r.vars, 'admin'));
+        const res = await withFault(
+          h,
+          fault,
+          { path: '^/calendar(-core)?(/events)?/v1/events(/\\d+)?$', method: 'GET' },
+          () => h.gql(r.query, r.vars, 'admin'),
+        );
         totals.reads += 1;
         if (res.status >= 500) totals.http5xx += 1;
         expect(res.status).toBe(200);
@@ -207,7 +256,9 @@ describe('upstream fault matrix: reads and writes, payload claims against what t
     it('createEvent', async () => {
       const prefix = `FM one ${tag} `;
       const input = eventInput(`${prefix}0`);
-      const res = await withFault(h, fault, { path: '^/calendar-core/v1/events$', method: 'POST' }, () => h.gql(CREATE, { input }, 'admin'));
+      const res = await withFault(h, fault, { path: '^/calendar-core/v1/events$', method: 'POST' }, () =>
+        h.gql(CREATE, { input }, 'admin'),
+      );
       expect(res.status).toBe(200);
       const ev = res.data?.createEvent?.event;
       const claim = claimOf(ev ? { databaseId: ev.databaseId, error: null } : null, res.errors?.[0]);
@@ -221,7 +272,9 @@ describe('upstream fault matrix: reads and writes, payload claims against what t
         const harness = batch ? hb : h;
         const prefix = `FM ${batch ? 'batch' : 'direct'}${atomic ? ' atomic' : ''} ${tag} `;
         const inputs = Array.from({ length: n }, (_, i) => eventInput(`${prefix}${i}`, i));
-        const where = batch ? { path: '^/batch/v1$', method: 'POST' } : { path: '^/calendar-core/v1/events$', method: 'POST' };
+        const where = batch
+          ? { path: '^/batch/v1$', method: 'POST' }
+          : { path: '^/calendar-core/v1/events$', method: 'POST' };
         const res = await withFault(harness, fault, where, () => harness.gql(CREATE_MANY, { inputs, atomic }, 'admin'));
         expect(res.status).toBe(200);
         expect(res.errors).toBeUndefined();
@@ -241,7 +294,9 @@ describe('upstream fault matrix: reads and writes, payload claims against what t
       const before = `FM upd ${tag} before`;
       const after = `FM upd ${tag} after`;
       const id = await seedEvent(rest, before);
-      const res = await withFault(h, fault, { path: '^/calendar-core/v1/events/\\d+$', method: 'PATCH' }, () => h.gql(UPDATE, { id: String(id), input: { title: after } }, 'admin'));
+      const res = await withFault(h, fault, { path: '^/calendar-core/v1/events/\\d+$', method: 'PATCH' }, () =>
+        h.gql(UPDATE, { id: String(id), input: { title: after } }, 'admin'),
+      );
       expect(res.status).toBe(200);
       const ev = res.data?.updateEvent?.event;
       const claim = claimOf(ev ? { databaseId: ev.databaseId, error: null } : null, res.errors?.[0]);
@@ -259,13 +314,23 @@ describe('upstream fault matrix: reads and writes, payload claims against what t
 
     it('deleteEvent', async () => {
       const id = await seedEvent(rest, `FM del ${tag}`);
-      const res = await withFault(h, fault, { path: '^/calendar(-core)?(/events)?/v1/events/\\d+$', method: 'DELETE' }, () => h.gql(DELETE, { id: String(id) }, 'admin'));
+      const res = await withFault(
+        h,
+        fault,
+        { path: '^/calendar(-core)?(/events)?/v1/events/\\d+$', method: 'DELETE' },
+        () => h.gql(DELETE, { id: String(id) }, 'admin'),
+      );
       expect(res.status).toBe(200);
       const d = res.data?.deleteEvent;
       const claim = claimOf(d ? { databaseId: d.databaseId, error: null } : null, res.errors?.[0]);
       // The legacy single GET tells a trashed event (403 event-no-longer-available) from a missing one; calendar-core answers 404 to both.
       const read = await rest.get(`/calendar/events/v1/events/${id}`, 'admin');
-      const status = read.status === 200 ? read.body.status : read.body?.code === 'event-no-longer-available' ? 'trash' : `HTTP ${read.status}`;
+      const status =
+        read.status === 200
+          ? read.body.status
+          : read.body?.code === 'event-no-longer-available'
+            ? 'trash'
+            : `HTTP ${read.status}`;
       if (claim.state === 'written') expect(status).toBe('trash');
       else if (claim.state === 'failed') {
         if (status !== 'publish') totals.misreported += 1;

@@ -60,7 +60,9 @@ function bookmarksSubgraph() {
       bookmarks: Int!
     }
   `);
-  const resolvers = { Node: { __resolveReference: (ref: { id: string }) => ref, bookmarks: (n: { id: string }) => dbId(n.id) % 7 } };
+  const resolvers = {
+    Node: { __resolveReference: (ref: { id: string }) => ref, bookmarks: (n: { id: string }) => dbId(n.id) % 7 },
+  };
   return new ApolloServer({ schema: buildSubgraphSchema({ typeDefs, resolvers: resolvers as never }) });
 }
 
@@ -68,7 +70,11 @@ function bookmarksSubgraph() {
 const UPCOMING = `where: { startDate: "${new Date(Date.now() + 86_400_000).toISOString()}" }`;
 
 async function post(url: string, query: string, variables?: Record<string, unknown>): Promise<GqlResult> {
-  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query, variables }) });
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ query, variables }),
+  });
   const body = (await res.json()) as { data: any; errors?: GqlResult['errors'] };
   return { status: res.status, data: body.data, errors: body.errors };
 }
@@ -88,12 +94,19 @@ describe('federation subgraph mode, composed by @apollo/gateway', () => {
     const first = await h.gql(`{ events(first: 10, ${UPCOMING}) { nodes { id } } }`);
     eventIds = first.data.events.nodes.map((n: { id: string }) => n.id);
     subgraphs = [ticketsSubgraph(eventIds.slice(5, 10)), bookmarksSubgraph()];
-    const [tickets, bookmarks] = await Promise.all(subgraphs.map((s) => startStandaloneServer(s, { listen: { host: '127.0.0.1', port: 0 } })));
+    const [tickets, bookmarks] = await Promise.all(
+      subgraphs.map((s) => startStandaloneServer(s, { listen: { host: '127.0.0.1', port: 0 } })),
+    );
     const gateway = new ApolloGateway({
       // A new connection per subgraph request: on this shared, loaded machine a pooled socket
       // can outlive the subgraph server's 5 s keep-alive and be reset (ECONNRESET), which is
       // the test machine's timing, not what is tested here.
-      buildService: ({ url }) => new RemoteGraphQLDataSource({ url, fetcher: ((u: string, init: object) => fetch(u, { ...init, dispatcher: fresh } as unknown as RequestInit)) as never }),
+      buildService: ({ url }) =>
+        new RemoteGraphQLDataSource({
+          url,
+          fetcher: ((u: string, init: object) =>
+            fetch(u, { ...init, dispatcher: fresh } as unknown as RequestInit)) as never,
+        }),
       supergraphSdl: new IntrospectAndCompose({
         subgraphs: [
           { name: 'sitegraph', url: h.gateway.url },
@@ -115,7 +128,10 @@ describe('federation subgraph mode, composed by @apollo/gateway', () => {
   beforeEach(() => h.mark());
 
   it('sitegraph → tickets: 5 events with their inventory, 1 upstream request', async () => {
-    const r = await post(supergraphUrl, `{ events(first: 5, ${UPCOMING}) { nodes { id title startDate tickets { available soldOut } } } }`);
+    const r = await post(
+      supergraphUrl,
+      `{ events(first: 5, ${UPCOMING}) { nodes { id title startDate tickets { available soldOut } } } }`,
+    );
     expect(r.errors).toBeUndefined();
     const nodes = r.data.events.nodes;
     expect(nodes.map((n: any) => n.id)).toEqual(eventIds.slice(0, 5));
@@ -143,7 +159,9 @@ describe('federation subgraph mode, composed by @apollo/gateway', () => {
     // One `include=` list request for the 5 IDs (venues come embedded), as nodes(ids:) does.
     expect(h.calls()).toHaveLength(1);
     expect(h.calls()[0]!.path).toBe('/calendar/events/v1/events');
-    expect(String(h.calls()[0]!.query.include).split(',').map(Number).sort()).toEqual(eventIds.slice(5, 10).map(dbId).sort());
+    expect(String(h.calls()[0]!.query.include).split(',').map(Number).sort()).toEqual(
+      eventIds.slice(5, 10).map(dbId).sort(),
+    );
   });
 
   it('keeps the Node interface: node(id:) crosses into tickets, and @interfaceObject adds a field to every node type', async () => {
@@ -153,9 +171,18 @@ describe('federation subgraph mode, composed by @apollo/gateway', () => {
     for (const v of venues.data.venues.nodes) expect(v.bookmarks).toBe(dbId(v.id) % 7);
 
     const id = eventIds[3]!;
-    const r = await post(supergraphUrl, `query($id: ID!) { node(id: $id) { __typename id bookmarks ... on Event { title tickets { available } } } }`, { id });
+    const r = await post(
+      supergraphUrl,
+      `query($id: ID!) { node(id: $id) { __typename id bookmarks ... on Event { title tickets { available } } } }`,
+      { id },
+    );
     expect(r.errors).toBeUndefined();
-    expect(r.data.node).toMatchObject({ __typename: 'Event', id, bookmarks: dbId(id) % 7, tickets: { available: available(id) } });
+    expect(r.data.node).toMatchObject({
+      __typename: 'Event',
+      id,
+      bookmarks: dbId(id) % 7,
+      tickets: { available: available(id) },
+    });
     expect(typeof r.data.node.title).toBe('string');
   });
 });
@@ -201,13 +228,27 @@ describe('federation subgraph mode, the subgraph itself', () => {
   });
 
   it('resolves a Node (entity interface) representation to its concrete type', async () => {
-    const r = await h.gql(entities, { r: [{ __typename: 'Node', id: venueId }, { __typename: 'Node', id: eventIds[0] }] });
+    const r = await h.gql(entities, {
+      r: [
+        { __typename: 'Node', id: venueId },
+        { __typename: 'Node', id: eventIds[0] },
+      ],
+    });
     expect(r.errors).toBeUndefined();
-    expect(r.data._entities.map((e: any) => [e.__typename, e.id])).toEqual([['Venue', venueId], ['Event', eventIds[0]]]);
+    expect(r.data._entities.map((e: any) => [e.__typename, e.id])).toEqual([
+      ['Venue', venueId],
+      ['Event', eventIds[0]],
+    ]);
   });
 
   it('refuses a representation whose id is not a global ID of its type, and still answers the others', async () => {
-    const r = await h.gql(entities, { r: [{ __typename: 'Event', id: venueId }, { __typename: 'Event', id: eventIds[0] }, { __typename: 'Venue', id: 'nope' }] });
+    const r = await h.gql(entities, {
+      r: [
+        { __typename: 'Event', id: venueId },
+        { __typename: 'Event', id: eventIds[0] },
+        { __typename: 'Venue', id: 'nope' },
+      ],
+    });
     expect(r.data._entities[0]).toBeNull();
     expect(r.data._entities[1]).toMatchObject({ __typename: 'Event', id: eventIds[0] });
     expect(r.data._entities[2]).toBeNull();
@@ -222,7 +263,12 @@ describe('federation subgraph mode, the subgraph itself', () => {
 
   it('resolves an unknown ID to null, without an error, as node(id:) does', async () => {
     const unknown = Buffer.from('Event:99999999', 'utf8').toString('base64');
-    const r = await h.gql(entities, { r: [{ __typename: 'Event', id: unknown }, { __typename: 'Event', id: eventIds[1] }] });
+    const r = await h.gql(entities, {
+      r: [
+        { __typename: 'Event', id: unknown },
+        { __typename: 'Event', id: eventIds[1] },
+      ],
+    });
     expect(r.errors).toBeUndefined();
     expect(r.data._entities[0]).toBeNull();
     expect(r.data._entities[1]).toMatchObject({ __typename: 'Event', id: eventIds[1] });
@@ -241,7 +287,12 @@ describe('federation subgraph mode, the subgraph itself', () => {
     const q = `query($r: [_Any!]!) { _entities(representations: $r) { ... on Venue { events(first: 20) { nodes { venues { events(first: 5) { nodes { title } } } } } } } }`;
     const r = await h.gql(q, { r: Array.from({ length: 10 }, () => ({ __typename: 'Venue', id: venueId })) });
     expect(r.status).toBe(400);
-    expect(r.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', limit: 'maxCost', cost: 1020, max: 1000 });
+    expect(r.errors?.[0]?.extensions).toMatchObject({
+      code: 'BAD_USER_INPUT',
+      limit: 'maxCost',
+      cost: 1020,
+      max: 1000,
+    });
     expect(h.calls()).toHaveLength(0);
   });
 });
@@ -254,10 +305,16 @@ describe('federation setting', () => {
   });
 
   it('keeps its subscriptions in the composed supergraph (the 2.4 link itself is asserted on _service above)', async () => {
-    const gateway = new ApolloGateway({ supergraphSdl: new LocalCompose({ localServiceList: [{ name: 'sitegraph', url: 'http://127.0.0.1:1/graphql', typeDefs: federatedTypeDefs() }] }) });
+    const gateway = new ApolloGateway({
+      supergraphSdl: new LocalCompose({
+        localServiceList: [{ name: 'sitegraph', url: 'http://127.0.0.1:1/graphql', typeDefs: federatedTypeDefs() }],
+      }),
+    });
     const { schema } = await gateway.load();
     try {
-      expect(Object.keys(schema.getSubscriptionType()?.getFields() ?? {})).toEqual(expect.arrayContaining(['eventChanged', 'eventChangedById']));
+      expect(Object.keys(schema.getSubscriptionType()?.getFields() ?? {})).toEqual(
+        expect.arrayContaining(['eventChanged', 'eventChangedById']),
+      );
     } finally {
       await gateway.stop();
     }

@@ -47,7 +47,12 @@ describe('GraphiQL in a browser', () => {
   }, 60_000);
 
   it('serves its scripts from the gateway itself', async () => {
-    for (const asset of ['graphiql.min.js', 'graphiql.min.css', 'react.production.min.js', 'react-dom.production.min.js']) {
+    for (const asset of [
+      'graphiql.min.js',
+      'graphiql.min.css',
+      'react.production.min.js',
+      'react-dom.production.min.js',
+    ]) {
       const res = await fetch(new URL(`/graphiql/${asset}`, h.gateway.url));
       expect(res.status, asset).toBe(200);
       expect((await res.arrayBuffer()).byteLength).toBeGreaterThan(1000);

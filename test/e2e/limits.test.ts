@@ -33,7 +33,12 @@ describe('abuse limits with variables known', () => {
   });
 
   it("judges the same text again with each request's variables (verdicts are kept only for operations without variables)", async () => {
-    for (const [n, refused] of [[500, true], [10, false], [500, true], [10, false]] as const) {
+    for (const [n, refused] of [
+      [500, true],
+      [10, false],
+      [500, true],
+      [10, false],
+    ] as const) {
       const r = await h.gql(NESTED, { n });
       expect(r.status).toBe(refused ? 400 : 200);
       expect(r.errors?.[0]?.extensions?.code).toBe(refused ? 'BAD_USER_INPUT' : undefined);
@@ -49,7 +54,9 @@ describe('abuse limits with variables known', () => {
   });
 
   it('applies defaults of variables and the default page size', async () => {
-    const r = await h.gql(`query($n: Int = 300) { events(first: $n) { nodes { venues { events { nodes { title } } } } } }`);
+    const r = await h.gql(
+      `query($n: Int = 300) { events(first: $n) { nodes { venues { events { nodes { title } } } } } }`,
+    );
     // 1 + 300 x 5 x 1 (the inner connection's 10 events are below it, not counted)
     expect(r.errors![0]!.extensions).toMatchObject({ code: 'BAD_USER_INPUT', cost: 1501 });
     expect(h.calls()).toHaveLength(0);
@@ -59,7 +66,12 @@ describe('abuse limits with variables known', () => {
     const ids = Array.from({ length: 101 }, (_, i) => Buffer.from(`Venue:${i + 1}`).toString('base64'));
     const r = await h.gql(`query($ids: [ID!]!) { nodes(ids: $ids) { id } }`, { ids });
     expect(r.status).toBe(400);
-    expect(r.errors![0]!.extensions).toMatchObject({ code: 'BAD_USER_INPUT', arguments: ['ids'], limit: 'maxListItems', max: 100 });
+    expect(r.errors![0]!.extensions).toMatchObject({
+      code: 'BAD_USER_INPUT',
+      arguments: ['ids'],
+      limit: 'maxListItems',
+      max: 100,
+    });
     expect(r.errors![0]!.message).toMatch(/ids of nodes has 101 items; at most 100/);
     expect(h.calls()).toHaveLength(0);
   });
@@ -69,7 +81,10 @@ describe('abuse limits with variables known', () => {
     const small = await startHarness({ config: { limits: { maxCost: 150 } } });
     try {
       const ids = Array.from({ length: 100 }, (_, i) => Buffer.from(`Venue:${i + 1}`).toString('base64'));
-      const r = await small.gql(`query($ids: [ID!]!) { nodes(ids: $ids) { ... on Venue { events { nodes { title } } } } }`, { ids });
+      const r = await small.gql(
+        `query($ids: [ID!]!) { nodes(ids: $ids) { ... on Venue { events { nodes { title } } } } }`,
+        { ids },
+      );
       expect(r.errors![0]!.extensions).toMatchObject({ code: 'BAD_USER_INPUT', cost: 200, max: 150 });
       expect(small.calls()).toHaveLength(0);
     } finally {
@@ -79,13 +94,48 @@ describe('abuse limits with variables known', () => {
 
   describe('argument sizes, before anything is sent', () => {
     const cases: Array<[string, string, Record<string, unknown>, string]> = [
-      ['a 20 KB search', `query($s: String) { events(where: { search: $s }) { nodes { title } } }`, { s: 'x'.repeat(20_000) }, 'where.search'],
-      ['20 000 event IDs', `query($ids: [Int!]) { events(where: { ids: $ids }) { nodes { title } } }`, { ids: Array.from({ length: 20_000 }, (_, i) => i + 1) }, 'where.ids'],
-      ['101 venue IDs', `query($v: [Int!]) { events(where: { venueIds: $v }) { nodes { title } } }`, { v: Array.from({ length: 101 }, (_, i) => i + 1) }, 'where.venueIds'],
-      ['101 category IDs', `query($v: [Int!]) { events(where: { categoryIds: $v }) { nodes { title } } }`, { v: Array.from({ length: 101 }, (_, i) => i + 1) }, 'where.categoryIds'],
-      ['a 300-character slug', `query($s: String!) { events(where: { categorySlugs: [$s] }) { nodes { title } } }`, { s: 'a'.repeat(300) }, 'where.categorySlugs'],
-      ['a 3000-character URL', `query($u: String!) { oembed(url: $u) { title } }`, { u: `https://example.org/${'a'.repeat(3000)}` }, 'url'],
-      ['a page size above the cap, nested', `{ venues(first: 2) { nodes { events(first: 501) { nodes { title } } } } }`, {}, 'first'],
+      [
+        'a 20 KB search',
+        `query($s: String) { events(where: { search: $s }) { nodes { title } } }`,
+        { s: 'x'.repeat(20_000) },
+        'where.search',
+      ],
+      [
+        '20 000 event IDs',
+        `query($ids: [Int!]) { events(where: { ids: $ids }) { nodes { title } } }`,
+        { ids: Array.from({ length: 20_000 }, (_, i) => i + 1) },
+        'where.ids',
+      ],
+      [
+        '101 venue IDs',
+        `query($v: [Int!]) { events(where: { venueIds: $v }) { nodes { title } } }`,
+        { v: Array.from({ length: 101 }, (_, i) => i + 1) },
+        'where.venueIds',
+      ],
+      [
+        '101 category IDs',
+        `query($v: [Int!]) { events(where: { categoryIds: $v }) { nodes { title } } }`,
+        { v: Array.from({ length: 101 }, (_, i) => i + 1) },
+        'where.categoryIds',
+      ],
+      [
+        'a 300-character slug',
+        `query($s: String!) { events(where: { categorySlugs: [$s] }) { nodes { title } } }`,
+        { s: 'a'.repeat(300) },
+        'where.categorySlugs',
+      ],
+      [
+        'a 3000-character URL',
+        `query($u: String!) { oembed(url: $u) { title } }`,
+        { u: `https://example.org/${'a'.repeat(3000)}` },
+        'url',
+      ],
+      [
+        'a page size above the cap, nested',
+        `{ venues(first: 2) { nodes { events(first: 501) { nodes { title } } } } }`,
+        {},
+        'first',
+      ],
       ['a 2000-character ID', `query($id: ID!) { event(id: $id) { title } }`, { id: '1'.repeat(2000) }, 'id'],
     ];
     for (const [what, query, variables, argument] of cases) {
@@ -99,11 +149,17 @@ describe('abuse limits with variables known', () => {
     }
 
     it('passes arguments at their limits', async () => {
-      let r = await h.gql(`query($s: String) { events(first: 1, where: { search: $s }) { nodes { title } } }`, { s: 'x'.repeat(200) });
+      let r = await h.gql(`query($s: String) { events(first: 1, where: { search: $s }) { nodes { title } } }`, {
+        s: 'x'.repeat(200),
+      });
       expect(r.errors).toBeUndefined();
       // IDs the site's include= window does not return are read one by one: most of these 100 are, which is
       // more than an anonymous operation's 50 requests (UPSTREAM_BUDGET_ANONYMOUS), so as an editor.
-      r = await h.gql(`query($v: [Int!]) { events(first: 1, where: { ids: $v }) { nodes { title } } }`, { v: Array.from({ length: 100 }, (_, i) => i + 1) }, 'editor');
+      r = await h.gql(
+        `query($v: [Int!]) { events(first: 1, where: { ids: $v }) { nodes { title } } }`,
+        { v: Array.from({ length: 100 }, (_, i) => i + 1) },
+        'editor',
+      );
       expect(r.errors).toBeUndefined();
     });
   });
@@ -111,7 +167,12 @@ describe('abuse limits with variables known', () => {
   it('maps an upstream 431 or 414 to BAD_USER_INPUT', async () => {
     for (const status of [431, 414]) {
       h.sandbox.faults.clear();
-      h.sandbox.faults.add({ path: EVENTS, status, body: '<html><body>Request Header Fields Too Large</body></html>', headers: { 'content-type': 'text/html' } });
+      h.sandbox.faults.add({
+        path: EVENTS,
+        status,
+        body: '<html><body>Request Header Fields Too Large</body></html>',
+        headers: { 'content-type': 'text/html' },
+      });
       const r = await h.gql(`{ events(first: 1) { nodes { title } } }`);
       expect(r.errors![0]!.extensions).toMatchObject({ code: 'BAD_USER_INPUT', upstream: { status } });
     }
@@ -121,7 +182,10 @@ describe('abuse limits with variables known', () => {
     it('is UPSTREAM_BAD_RESPONSE with the real status (legacy envelope)', async () => {
       h.sandbox.faults.add({ path: EVENTS, status: 200, body: { rest: 'not a list' } });
       const r = await h.gql(`{ events(first: 1) { nodes { title } } }`);
-      expect(r.errors![0]!.extensions).toMatchObject({ code: 'UPSTREAM_BAD_RESPONSE', upstream: { status: 200, route: 'GET /calendar/events/v1/events' } });
+      expect(r.errors![0]!.extensions).toMatchObject({
+        code: 'UPSTREAM_BAD_RESPONSE',
+        upstream: { status: 200, route: 'GET /calendar/events/v1/events' },
+      });
     });
 
     it('is UPSTREAM_BAD_RESPONSE with the real status (a bare-array list)', async () => {
@@ -140,7 +204,15 @@ describe('introspection inside the limits', () => {
   afterAll(() => h.close());
 
   it("passes GraphiQL's standard introspection query", async () => {
-    const r = await h.gql(getIntrospectionQuery({ descriptions: true, specifiedByUrl: true, directiveIsRepeatable: true, schemaDescription: true, inputValueDeprecation: true }));
+    const r = await h.gql(
+      getIntrospectionQuery({
+        descriptions: true,
+        specifiedByUrl: true,
+        directiveIsRepeatable: true,
+        schemaDescription: true,
+        inputValueDeprecation: true,
+      }),
+    );
     expect(r.errors).toBeUndefined();
     expect(r.data.__schema.types.length).toBeGreaterThan(100);
   });
@@ -148,7 +220,11 @@ describe('introspection inside the limits', () => {
   it('refuses 50 aliased __schema selections cheaply', async () => {
     const q = `{ ${Array.from({ length: 50 }, (_, i) => `s${i}: __schema { types { name fields { name type { name } } } }`).join(' ')} }`;
     const started = performance.now();
-    const res = await fetch(h.gateway.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: q }) });
+    const res = await fetch(h.gateway.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query: q }),
+    });
     const text = await res.text();
     expect(res.status).toBe(400);
     expect(text.length).toBeLessThan(2_000);
@@ -168,10 +244,14 @@ describe('introspection inside the limits', () => {
     try {
       const r = await off.gql(`{ __schema { queryType { name } } }`);
       expect(r.status).toBe(400);
-      expect(r.errors![0]!.message).toMatch(/^Introspection is turned off on this gateway \(INTROSPECTION=0\), so "__schema" cannot be queried/);
+      expect(r.errors![0]!.message).toMatch(
+        /^Introspection is turned off on this gateway \(INTROSPECTION=0\), so "__schema" cannot be queried/,
+      );
       expect(r.errors![0]!.message).not.toMatch(/ApolloServer/);
       expect(r.errors![0]!.extensions).toEqual({ code: 'GRAPHQL_VALIDATION_FAILED', setting: 'INTROSPECTION' });
-      expect((await off.gql(`{ __type(name: "Event") { name } }`)).errors![0]!.extensions!.setting).toBe('INTROSPECTION');
+      expect((await off.gql(`{ __type(name: "Event") { name } }`)).errors![0]!.extensions!.setting).toBe(
+        'INTROSPECTION',
+      );
       const ok = await off.gql(`{ __typename site { name } }`);
       expect(ok.data).toEqual({ __typename: 'Query', site: { name: 'Sitegraph Sandbox' } });
     } finally {
@@ -215,7 +295,15 @@ describe('redaction by value', () => {
   beforeEach(() => {
     h.sandbox.faults.clear();
     logged = [];
-    for (const m of ['error', 'warn', 'log', 'info'] as const) vi.spyOn(console, m).mockImplementation((...args: unknown[]) => void logged.push(args.map((a) => (a instanceof Error ? `${a.stack}` : typeof a === 'string' ? a : JSON.stringify(a))).join(' ')));
+    for (const m of ['error', 'warn', 'log', 'info'] as const)
+      vi.spyOn(console, m).mockImplementation(
+        (...args: unknown[]) =>
+          void logged.push(
+            args
+              .map((a) => (a instanceof Error ? `${a.stack}` : typeof a === 'string' ? a : JSON.stringify(a)))
+              .join(' '),
+          ),
+      );
   });
   afterEach(() => vi.restoreAllMocks());
 
@@ -256,17 +344,30 @@ describe('redaction by value', () => {
   it("removes the caller's password and the service credential, whatever the site echoes", async () => {
     const password = 'Caller pass 0123 4567';
     const authorization = `Basic ${Buffer.from(`someone:${password}`).toString('base64')}`;
-    h.sandbox.faults.add({ path: EVENTS, status: 400, body: { code: 'rest_invalid_param', message: `bad ${password} / ${SERVICE}`, data: { status: 400, params: { per_page: `${authorization} ${SERVICE}` } } } });
+    h.sandbox.faults.add({
+      path: EVENTS,
+      status: 400,
+      body: {
+        code: 'rest_invalid_param',
+        message: `bad ${password} / ${SERVICE}`,
+        data: { status: 400, params: { per_page: `${authorization} ${SERVICE}` } },
+      },
+    });
     const r = await h.gql(`{ events(first: 1) { nodes { title } } }`, {}, null, { authorization });
     const text = JSON.stringify(r.errors);
     expect(r.errors![0]!.extensions!.code).toBe('BAD_USER_INPUT');
-    for (const s of [password, SERVICE, authorization, Buffer.from(`someone:${password}`).toString('base64')]) expect(text).not.toContain(s);
+    for (const s of [password, SERVICE, authorization, Buffer.from(`someone:${password}`).toString('base64')])
+      expect(text).not.toContain(s);
     expect(logged.join('\n')).not.toContain(password);
   });
 
   it('removes an automation token from errors and from the log of an internal error', async () => {
     const token = 'tok-abcdef-123456';
-    h.sandbox.faults.add({ path: '^/calendar/automation-b/v1/', status: 500, body: { code: 'x', message: `token ${token} rejected`, data: { status: 500, params: { access_token: token } } } });
+    h.sandbox.faults.add({
+      path: '^/calendar/automation-b/v1/',
+      status: 500,
+      body: { code: 'x', message: `token ${token} rejected`, data: { status: 500, params: { access_token: token } } },
+    });
     const r = await h.gql(`{ automationB { newEvents { emptyReason } } }`, {}, null, { 'x-automation-token': token });
     expect(r.errors!.length).toBeGreaterThan(0);
     expect(JSON.stringify(r.errors)).not.toContain(token);

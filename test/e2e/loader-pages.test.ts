@@ -18,12 +18,18 @@ describe('loaders by ID over more than one page of include= IDs', () => {
   const byIds = (type: string, field: string) =>
     `query($ids: [ID!]!) { nodes(ids: $ids) { ... on ${type} { databaseId ${field} } } }`;
   const includeSizes = (path: string) =>
-    h.calls().filter((c) => c.path === path).map((c) => String(c.query.include).split(',').length).sort((a, b) => b - a);
+    h
+      .calls()
+      .filter((c) => c.path === path)
+      .map((c) => String(c.query.include).split(',').length)
+      .sort((a, b) => b - a);
 
   it('reads 60 events by ID as 2 include= requests (50 + 10) in 1 round trip', async () => {
     // Future events: the legacy list's default window (which include= applies) reaches them.
     const tomorrow = new Date(Date.now() + 86_400_000).toISOString();
-    const list = await h.gql(`{ events(first: 60, where: { startDate: "${tomorrow}" }) { nodes { id databaseId title } } }`);
+    const list = await h.gql(
+      `{ events(first: 60, where: { startDate: "${tomorrow}" }) { nodes { id databaseId title } } }`,
+    );
     expect(list.errors).toBeUndefined();
     const nodes: { id: string; databaseId: number; title: string }[] = list.data.events.nodes;
     expect(nodes).toHaveLength(60);

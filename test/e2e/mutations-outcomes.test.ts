@@ -61,7 +61,12 @@ describe('writes whose answer is lost, on a site that batches calendar-core writ
     }
     // Three batches, each sent once; the reconciliation only reads. (The sandbox logs the delayed batch when it answers.)
     await new Promise((r) => setTimeout(r, 2200));
-    expect(h.calls().filter((c) => c.method !== 'GET').map((c) => `${c.method} ${c.path}`)).toEqual(Array(3).fill('POST /batch/v1'));
+    expect(
+      h
+        .calls()
+        .filter((c) => c.method !== 'GET')
+        .map((c) => `${c.method} ${c.path}`),
+    ).toEqual(Array(3).fill('POST /batch/v1'));
   });
 
   it('atomic: true, the batch answering after the timeout: the 25 stored are reported written, not 0', async () => {
@@ -80,7 +85,11 @@ describe('writes whose answer is lost, on a site that batches calendar-core writ
     expect(p).toMatchObject({ written: 5, failed: 0, unknown: 25 });
     for (const x of p.results.slice(0, 25)) {
       expect(x.databaseId).toBeNull();
-      expect(x.error).toMatchObject({ code: 'OUTCOME_UNKNOWN', path: ['inputs', String(x.index)], upstream: { status: null, route: 'POST /batch/v1' } });
+      expect(x.error).toMatchObject({
+        code: 'OUTCOME_UNKNOWN',
+        path: ['inputs', String(x.index)],
+        upstream: { status: null, route: 'POST /batch/v1' },
+      });
       expect(x.error.message).toMatch(/no event matching it was found yet/);
       expect(x.error.message).toContain(`titled "Reset batch ${x.index}"`);
     }
@@ -107,11 +116,20 @@ describe('single writes whose answer is lost', () => {
   beforeEach(() => h.sandbox.faults.clear());
 
   it('createEvent: a 502 page from a proxy, nothing stored -> OUTCOME_UNKNOWN with what to check; a timeout, stored -> the event', async () => {
-    h.sandbox.faults.add({ path: '^/calendar-core/v1/events$', method: 'POST', status: 502, body: '<html><h1>502 Bad Gateway</h1></html>', times: 1 });
+    h.sandbox.faults.add({
+      path: '^/calendar-core/v1/events$',
+      method: 'POST',
+      status: 502,
+      body: '<html><h1>502 Bad Gateway</h1></html>',
+      times: 1,
+    });
     const q = `mutation($input: EventInput!) { createEvent(input: $input) { event { databaseId title } } }`;
     const a = await h.gql(q, { input: input('Single lost', 0) }, 'admin');
     expect(a.status).toBe(200);
-    expect(a.errors?.[0]?.extensions).toMatchObject({ code: 'OUTCOME_UNKNOWN', upstream: { status: 502, route: 'POST /calendar-core/v1/events' } });
+    expect(a.errors?.[0]?.extensions).toMatchObject({
+      code: 'OUTCOME_UNKNOWN',
+      upstream: { status: 502, route: 'POST /calendar-core/v1/events' },
+    });
     expect(a.errors?.[0]?.message).toMatch(/Outcome unknown.*look for an event titled "Single lost 0"/);
 
     h.sandbox.faults.add({ path: '^/calendar-core/v1/events$', method: 'POST', delayMs: 2000, times: 1 });
@@ -122,24 +140,46 @@ describe('single writes whose answer is lost', () => {
   });
 
   it('updateEvent and deleteEvent answering after the timeout: read back, reported written', async () => {
-    const c = await rest.send('POST', '/calendar-core/v1/events', { title: 'To change', start_date: '2033-03-01 10:00:00', end_date: '2033-03-01 11:00:00', status: 'publish' }, 'admin');
+    const c = await rest.send(
+      'POST',
+      '/calendar-core/v1/events',
+      { title: 'To change', start_date: '2033-03-01 10:00:00', end_date: '2033-03-01 11:00:00', status: 'publish' },
+      'admin',
+    );
     const id = c.body.id as number;
     h.sandbox.faults.add({ path: '^/calendar-core/v1/events/\\d+$', method: 'PATCH', delayMs: 2000, times: 1 });
-    const u = await h.gql(`mutation($id: ID!) { updateEvent(id: $id, input: { title: "Changed" }) { event { databaseId title } } }`, { id: String(id) }, 'admin');
+    const u = await h.gql(
+      `mutation($id: ID!) { updateEvent(id: $id, input: { title: "Changed" }) { event { databaseId title } } }`,
+      { id: String(id) },
+      'admin',
+    );
     expect(u.errors).toBeUndefined();
     expect(u.data.updateEvent.event).toEqual({ databaseId: id, title: 'Changed' });
 
     h.sandbox.faults.add({ path: '^/calendar/events/v1/events/\\d+$', method: 'DELETE', slowBodyMs: 2000, times: 1 });
-    const d = await h.gql(`mutation($id: ID!) { deleteEvent(id: $id) { databaseId permanently } }`, { id: String(id) }, 'admin');
+    const d = await h.gql(
+      `mutation($id: ID!) { deleteEvent(id: $id) { databaseId permanently } }`,
+      { id: String(id) },
+      'admin',
+    );
     expect(d.errors).toBeUndefined();
     expect(d.data.deleteEvent).toEqual({ databaseId: id, permanently: false });
     expect((await rest.get(`/calendar/events/v1/events/${id}`, 'admin')).body.code).toBe('event-no-longer-available');
   });
 
   it('updateEvent whose change is not on the site after a reset: OUTCOME_UNKNOWN saying what differs', async () => {
-    const c = await rest.send('POST', '/calendar-core/v1/events', { title: 'Unchanged', start_date: '2033-03-02 10:00:00', end_date: '2033-03-02 11:00:00', status: 'publish' }, 'admin');
+    const c = await rest.send(
+      'POST',
+      '/calendar-core/v1/events',
+      { title: 'Unchanged', start_date: '2033-03-02 10:00:00', end_date: '2033-03-02 11:00:00', status: 'publish' },
+      'admin',
+    );
     h.sandbox.faults.add({ path: '^/calendar-core/v1/events/\\d+$', method: 'PATCH', reset: true, times: 1 });
-    const u = await h.gql(`mutation($id: ID!) { updateEvent(id: $id, input: { title: "New title" }) { event { title } } }`, { id: String(c.body.id) }, 'admin');
+    const u = await h.gql(
+      `mutation($id: ID!) { updateEvent(id: $id, input: { title: "New title" }) { event { title } } }`,
+      { id: String(c.body.id) },
+      'admin',
+    );
     expect(u.errors?.[0]?.extensions?.code).toBe('OUTCOME_UNKNOWN');
     expect(u.errors?.[0]?.message).toMatch(/title differ/);
   });

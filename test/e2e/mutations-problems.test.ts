@@ -49,7 +49,12 @@ describe('every problem of an item is reported', () => {
         '3 problems: (1) inputs.0.title: title is required to create. (2) inputs.0.duration: duration must be 0 or more seconds. ' +
         '(3) inputs.0.website: website must be an absolute http(s) URL.',
     });
-    expect(p.results[2].error).toEqual({ code: 'BAD_USER_INPUT', path: ['inputs', '2', 'cost'], upstream: null, message: 'cost is longer than 255 characters.' });
+    expect(p.results[2].error).toEqual({
+      code: 'BAD_USER_INPUT',
+      path: ['inputs', '2', 'cost'],
+      upstream: null,
+      message: 'cost is longer than 255 characters.',
+    });
     expect(p.results[1]).toMatchObject({ error: null, event: { title: 'Fine' } });
     expect(writesOf(h).map((c) => `${c.method} ${c.path}`)).toEqual(['POST /calendar-core/v1/events']);
   });
@@ -65,14 +70,27 @@ describe('every problem of an item is reported', () => {
     expect(p).toMatchObject({ written: 1, failed: 1 });
     const e = p.results[0].error;
     expect(e).toMatchObject({ code: 'BAD_USER_INPUT', path: ['inputs', '0'], upstream: null });
-    expect(e.message).toMatch(/^2 problems: \(1\) inputs\.0\.venueIds: venueIds: no venue with ID 999991 .*\(2\) inputs\.0\.organizerIds: organizerIds: no organizer with ID 999992 /);
-    const reads = h.calls().filter((c) => c.method === 'GET').map((c) => c.path).sort();
-    expect(reads).toEqual(['/calendar-core/v1/organizers/999992', `/calendar-core/v1/venues/${hall}`, '/calendar-core/v1/venues/999991'].sort());
+    expect(e.message).toMatch(
+      /^2 problems: \(1\) inputs\.0\.venueIds: venueIds: no venue with ID 999991 .*\(2\) inputs\.0\.organizerIds: organizerIds: no organizer with ID 999992 /,
+    );
+    const reads = h
+      .calls()
+      .filter((c) => c.method === 'GET')
+      .map((c) => c.path)
+      .sort();
+    expect(reads).toEqual(
+      [
+        '/calendar-core/v1/organizers/999992',
+        `/calendar-core/v1/venues/${hall}`,
+        '/calendar-core/v1/venues/999991',
+      ].sort(),
+    );
     expect(writesOf(h)).toHaveLength(1);
   });
 
   it('updateEvents: a bad ID and a bad input, or a repeated ID and a bad input, are reported together; nothing is sent', async () => {
-    const made = (await h.gql(CREATE_EVENTS, { inputs: [{ ...when, title: 'To update' }] }, 'admin')).data.createEvents.results[0].databaseId;
+    const made = (await h.gql(CREATE_EVENTS, { inputs: [{ ...when, title: 'To update' }] }, 'admin')).data.createEvents
+      .results[0].databaseId;
     h.mark();
     const inputs = [
       { id: 'nope', input: { duration: -1 } },
@@ -85,20 +103,29 @@ describe('every problem of an item is reported', () => {
       code: 'BAD_USER_INPUT',
       path: ['inputs', '0'],
       upstream: null,
-      message: '2 problems: (1) inputs.0.id: "nope" is not a Event ID (a global ID or a database ID). (2) inputs.0.input.duration: duration must be 0 or more seconds.',
+      message:
+        '2 problems: (1) inputs.0.id: "nope" is not a Event ID (a global ID or a database ID). (2) inputs.0.input.duration: duration must be 0 or more seconds.',
     });
     expect(p.results[2].error.path).toEqual(['inputs', '2']);
-    expect(p.results[2].error.message).toMatch(/^2 problems: \(1\) inputs\.2\.id: Event \d+ is already updated by inputs\.1: .*\(2\) inputs\.2\.input\.status: status must be one of /);
+    expect(p.results[2].error.message).toMatch(
+      /^2 problems: \(1\) inputs\.2\.id: Event \d+ is already updated by inputs\.1: .*\(2\) inputs\.2\.input\.status: status must be one of /,
+    );
     expect(p.results[1]).toMatchObject({ error: null, event: { title: 'Renamed' } });
     expect(p).toMatchObject({ written: 1, failed: 2 });
     expect(writesOf(h).map((c) => `${c.method} ${c.path}`)).toEqual([`PATCH /calendar-core/v1/events/${made}`]);
   });
 
   it('createEvent: a GraphQL error listing every problem in extensions, and nothing sent upstream', async () => {
-    const r = await h.gql(`mutation($i: EventInput!) { createEvent(input: $i) { event { databaseId } } }`, { i: { ...when, endDate: undefined, featuredImageId: 4, featuredImageUrl: 'https://example.org/a.png' } }, 'admin');
+    const r = await h.gql(
+      `mutation($i: EventInput!) { createEvent(input: $i) { event { databaseId } } }`,
+      { i: { ...when, endDate: undefined, featuredImageId: 4, featuredImageUrl: 'https://example.org/a.png' } },
+      'admin',
+    );
     expect(r.data?.createEvent ?? null).toBeNull();
     const e = r.errors![0]!;
-    expect(e.message).toBe('3 problems: (1) input.title: title is required to create. (2) input.endDate: endDate is required to create. (3) input.featuredImageUrl: give featuredImageId or featuredImageUrl, not both.');
+    expect(e.message).toBe(
+      '3 problems: (1) input.title: title is required to create. (2) input.endDate: endDate is required to create. (3) input.featuredImageUrl: give featuredImageId or featuredImageUrl, not both.',
+    );
     expect(e.extensions).toMatchObject({
       code: 'BAD_USER_INPUT',
       arguments: ['input.title', 'input.endDate', 'input.featuredImageUrl'],
@@ -112,7 +139,11 @@ describe('every problem of an item is reported', () => {
   });
 
   it('createEvent with one problem: the error as before (one argument, no problems list)', async () => {
-    const r = await h.gql(`mutation($i: EventInput!) { createEvent(input: $i) { event { databaseId } } }`, { i: { ...when } }, 'admin');
+    const r = await h.gql(
+      `mutation($i: EventInput!) { createEvent(input: $i) { event { databaseId } } }`,
+      { i: { ...when } },
+      'admin',
+    );
     expect(r.errors![0]!.message).toBe('title is required to create.');
     expect(r.errors![0]!.extensions).toMatchObject({ code: 'BAD_USER_INPUT', arguments: ['input.title'] });
     expect(r.errors![0]!.extensions).not.toHaveProperty('problems');
@@ -120,9 +151,18 @@ describe('every problem of an item is reported', () => {
   });
 
   it('createCategory: every problem of the term input', async () => {
-    const r = await h.gql(`mutation($i: CategoryInput!) { createCategory(input: $i) { category { databaseId } } }`, { i: { description: 'No name', parentId: -2 } }, 'admin');
-    expect(r.errors![0]!.extensions).toMatchObject({ code: 'BAD_USER_INPUT', arguments: ['input.name', 'input.parentId'] });
-    expect(r.errors![0]!.message).toBe('2 problems: (1) input.name: name is required to create. (2) input.parentId: parentId must be a category ID (0 for top level).');
+    const r = await h.gql(
+      `mutation($i: CategoryInput!) { createCategory(input: $i) { category { databaseId } } }`,
+      { i: { description: 'No name', parentId: -2 } },
+      'admin',
+    );
+    expect(r.errors![0]!.extensions).toMatchObject({
+      code: 'BAD_USER_INPUT',
+      arguments: ['input.name', 'input.parentId'],
+    });
+    expect(r.errors![0]!.message).toBe(
+      '2 problems: (1) input.name: name is required to create. (2) input.parentId: parentId must be a category ID (0 for top level).',
+    );
     expect(h.calls()).toEqual([]);
   });
 });

@@ -25,7 +25,11 @@ const PAST = MAX_NESTING;
 const AT = MAX_NESTING - 2;
 
 const refused = (body: any) => {
-  expect(body.errors?.[0]?.extensions, JSON.stringify(body).slice(0, 300)).toEqual({ code: 'BAD_REQUEST', limit: 'MAX_NESTING', max: MAX_NESTING });
+  expect(body.errors?.[0]?.extensions, JSON.stringify(body).slice(0, 300)).toEqual({
+    code: 'BAD_REQUEST',
+    limit: 'MAX_NESTING',
+    max: MAX_NESTING,
+  });
   expect(body.errors[0].message).toMatch(/nests deeper than 64 levels/);
 };
 
@@ -38,7 +42,7 @@ describe('the nesting scanners (src/nesting.ts)', () => {
     expect(jsonTooDeep('{"a":'.repeat(65) + '1' + '}'.repeat(65))).toBe(true);
   });
 
-  it('count a document\'s braces, brackets and parentheses, not strings, block strings or comments', () => {
+  it("count a document's braces, brackets and parentheses, not strings, block strings or comments", () => {
     expect(documentTooDeep(`{ f(a: ${nested(62)}) }`)).toBe(false);
     expect(documentTooDeep(`{ f(a: ${nested(63)}) }`)).toBe(true);
     expect(documentTooDeep(`{ f(a: "${'['.repeat(500)}") }`)).toBe(false);
@@ -130,7 +134,9 @@ describe('nesting past the limit, at every entry point', () => {
 
   it('the SSE transport: POST 100,000 deep and GET 2,000 deep variables', async () => {
     const query = 'subscription { eventChanged { kind } }';
-    const a = await post(h.gateway.url, `{"query":${JSON.stringify(query)},"variables":{"x":${nested(HUGE)}}}`, { accept: 'text/event-stream' });
+    const a = await post(h.gateway.url, `{"query":${JSON.stringify(query)},"variables":{"x":${nested(HUGE)}}}`, {
+      accept: 'text/event-stream',
+    });
     expect(a.status).toBe(400);
     refused(a.body);
     const b = await get(h.gateway.url, { query, variables: `{"x":${nested(2_000)}}` }, { accept: 'text/event-stream' });
@@ -152,22 +158,40 @@ describe('nesting past the limit, at every entry point', () => {
       return socket;
     };
     const a = await open();
-    const closed = new Promise<{ code: number; reason: string }>((resolve) => a.once('close', (code, reason) => resolve({ code, reason: String(reason) })));
-    a.send(`{"id":"1","type":"subscribe","payload":{"query":"subscription { eventChanged { kind } }","variables":{"x":${nested(HUGE)}}}}`);
+    const closed = new Promise<{ code: number; reason: string }>((resolve) =>
+      a.once('close', (code, reason) => resolve({ code, reason: String(reason) })),
+    );
+    a.send(
+      `{"id":"1","type":"subscribe","payload":{"query":"subscription { eventChanged { kind } }","variables":{"x":${nested(HUGE)}}}}`,
+    );
     expect(await closed).toEqual({ code: 4400, reason: expect.stringMatching(/nests deeper than 64 levels/) });
 
     const b = await open();
     const answer = new Promise<any>((resolve) => b.on('message', (m) => resolve(JSON.parse(String(m)))));
-    b.send(JSON.stringify({ id: '2', type: 'subscribe', payload: { query: `subscription { eventChanged(where: { ids: ${nested(2_499, '')} }) { kind } }` } }));
+    b.send(
+      JSON.stringify({
+        id: '2',
+        type: 'subscribe',
+        payload: { query: `subscription { eventChanged(where: { ids: ${nested(2_499, '')} }) { kind } }` },
+      }),
+    );
     const msg = await answer;
     expect(msg.type, JSON.stringify(msg)).toBe('error');
-    expect(msg.payload[0].extensions, JSON.stringify(msg)).toEqual({ code: 'BAD_REQUEST', limit: 'MAX_NESTING', max: MAX_NESTING });
+    expect(msg.payload[0].extensions, JSON.stringify(msg)).toEqual({
+      code: 'BAD_REQUEST',
+      limit: 'MAX_NESTING',
+      max: MAX_NESTING,
+    });
     b.close();
     await alive();
   });
 
   it('the admin listener: a purge body 20,000 deep (inside its 64 KiB cap)', async () => {
-    const res = await fetch(`${h.gateway.adminUrl}/purge`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: `{"tags":${nested(20_000, '"x"')}}` });
+    const res = await fetch(`${h.gateway.adminUrl}/purge`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: `{"tags":${nested(20_000, '"x"')}}`,
+    });
     expect(res.status).toBe(400);
     expect(((await res.json()) as any).error).toMatch(/nests deeper than 64 levels/);
   });

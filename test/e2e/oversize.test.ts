@@ -44,21 +44,30 @@ interface RawAnswer {
  * first, and the body only if 100 Continue comes back; without, the whole
  * body is written at once, whatever the server says meanwhile.
  */
-function raw(url: string, path: string, body: Buffer, opts: { expect?: boolean; headers?: Record<string, string> } = {}): Promise<RawAnswer> {
+function raw(
+  url: string,
+  path: string,
+  body: Buffer,
+  opts: { expect?: boolean; headers?: Record<string, string> } = {},
+): Promise<RawAnswer> {
   const { hostname, port } = new URL(url);
   return new Promise((resolve) => {
     const socket = connect(Number(port), hostname);
     let data = Buffer.alloc(0);
     let continued = false;
     let sent = false;
-    const extra = Object.entries({ 'content-type': 'application/json', ...opts.headers }).map(([k, v]) => `${k}: ${v}\r\n`).join('');
+    const extra = Object.entries({ 'content-type': 'application/json', ...opts.headers })
+      .map(([k, v]) => `${k}: ${v}\r\n`)
+      .join('');
     const finish = (ended: string) => {
       const text = data.toString('latin1').replace(/^HTTP\/1\.1 100 Continue\r\n\r\n/, '');
       const at = text.indexOf('\r\n\r\n');
       resolve({ head: at < 0 ? text : text.slice(0, at), body: at < 0 ? '' : text.slice(at + 4), ended, continued });
     };
     socket.on('connect', () => {
-      socket.write(`POST ${path} HTTP/1.1\r\nhost: ${hostname}:${port}\r\ncontent-length: ${body.length}\r\n${extra}${opts.expect ? 'expect: 100-continue\r\n' : ''}\r\n`);
+      socket.write(
+        `POST ${path} HTTP/1.1\r\nhost: ${hostname}:${port}\r\ncontent-length: ${body.length}\r\n${extra}${opts.expect ? 'expect: 100-continue\r\n' : ''}\r\n`,
+      );
       if (!opts.expect) {
         sent = true;
         socket.write(body);
@@ -70,7 +79,12 @@ function raw(url: string, path: string, body: Buffer, opts: { expect?: boolean; 
       const text = data.toString('latin1').replace(/^HTTP\/1\.1 100 Continue\r\n\r\n/, '');
       const at = text.indexOf('\r\n\r\n');
       const length = /\r\ncontent-length: (\d+)/i.exec(text.slice(0, at))?.[1];
-      if (at > 0 && length !== undefined && text.length - at - 4 >= Number(length) && !/\r\nconnection: close/i.test(text.slice(0, at))) {
+      if (
+        at > 0 &&
+        length !== undefined &&
+        text.length - at - 4 >= Number(length) &&
+        !/\r\nconnection: close/i.test(text.slice(0, at))
+      ) {
         socket.destroy();
         return finish('kept alive');
       }
@@ -111,28 +125,56 @@ describe('oversize requests are refused, and the refusal is delivered', () => {
   ];
 
   describe.each(TARGETS)('$where', ({ path, headers }) => {
-    it.each(SIZES)('raw socket, whole body sent at once ($name): 413, the error body, Connection: close, then a graceful close', async ({ bytes }) => {
-      const a = await raw(h.gateway.url, path, bodyOf(bytes), { headers });
-      expect(a.head).toMatch(/^HTTP\/1\.1 413 /);
-      expect(a.head.toLowerCase()).toContain('connection: close');
-      expect(JSON.parse(a.body)).toEqual({ errors: [{ message: `Request body larger than ${MAX_BODY} bytes`, extensions: { code: 'BAD_REQUEST', maxBytes: MAX_BODY } }] });
-      expect(a.ended).toBe('end');
-    });
+    it.each(SIZES)(
+      'raw socket, whole body sent at once ($name): 413, the error body, Connection: close, then a graceful close',
+      async ({ bytes }) => {
+        const a = await raw(h.gateway.url, path, bodyOf(bytes), { headers });
+        expect(a.head).toMatch(/^HTTP\/1\.1 413 /);
+        expect(a.head.toLowerCase()).toContain('connection: close');
+        expect(JSON.parse(a.body)).toEqual({
+          errors: [
+            {
+              message: `Request body larger than ${MAX_BODY} bytes`,
+              extensions: { code: 'BAD_REQUEST', maxBytes: MAX_BODY },
+            },
+          ],
+        });
+        expect(a.ended).toBe('end');
+      },
+    );
 
-    it.each(SIZES)('raw socket with Expect: 100-continue ($name): refused before the body is sent', async ({ bytes }) => {
-      const a = await raw(h.gateway.url, path, bodyOf(bytes), { expect: true, headers });
-      expect(a.continued).toBe(false);
-      expect(a.head).toMatch(/^HTTP\/1\.1 413 /);
-      expect(a.head.toLowerCase()).toContain('connection: close');
-      expect(JSON.parse(a.body).errors[0].extensions).toEqual({ code: 'BAD_REQUEST', maxBytes: MAX_BODY });
-      expect(a.ended).toBe('end');
-    });
+    it.each(SIZES)(
+      'raw socket with Expect: 100-continue ($name): refused before the body is sent',
+      async ({ bytes }) => {
+        const a = await raw(h.gateway.url, path, bodyOf(bytes), { expect: true, headers });
+        expect(a.continued).toBe(false);
+        expect(a.head).toMatch(/^HTTP\/1\.1 413 /);
+        expect(a.head.toLowerCase()).toContain('connection: close');
+        expect(JSON.parse(a.body).errors[0].extensions).toEqual({ code: 'BAD_REQUEST', maxBytes: MAX_BODY });
+        expect(a.ended).toBe('end');
+      },
+    );
 
     it.each(SIZES)('curl, with its own Expect: 100-continue and without ($name)', async ({ bytes }) => {
       const file = join(dir, `body-${bytes}`);
       writeFileSync(file, bodyOf(bytes));
       for (const expectHeader of [[], ['-H', 'Expect:']]) {
-        const args = ['-sS', '-o', '-', '-w', '\n%{http_code}', '-X', 'POST', '-H', 'content-type: application/json', ...Object.entries(headers).flatMap(([k, v]) => ['-H', `${k}: ${v}`]), ...expectHeader, '--data-binary', `@${file}`, h.gateway.url];
+        const args = [
+          '-sS',
+          '-o',
+          '-',
+          '-w',
+          '\n%{http_code}',
+          '-X',
+          'POST',
+          '-H',
+          'content-type: application/json',
+          ...Object.entries(headers).flatMap(([k, v]) => ['-H', `${k}: ${v}`]),
+          ...expectHeader,
+          '--data-binary',
+          `@${file}`,
+          h.gateway.url,
+        ];
         // A reset shows as curl's exit 56 ("Recv failure: Connection reset by peer"): execFile rejects.
         const { stdout } = await run('curl', args);
         const lines = stdout.trim().split('\n');
@@ -142,7 +184,11 @@ describe('oversize requests are refused, and the refusal is delivered', () => {
     });
 
     it.each(SIZES)('undici (fetch) ($name)', async ({ bytes }) => {
-      const res = await fetch(h.gateway.url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: bodyOf(bytes) });
+      const res = await fetch(h.gateway.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body: bodyOf(bytes),
+      });
       expect(res.status).toBe(413);
       expect(res.headers.get('connection')).toBe('close');
       expect(((await res.json()) as any).errors[0].extensions.code).toBe('BAD_REQUEST');
@@ -181,7 +227,9 @@ describe('oversize requests are refused, and the refusal is delivered', () => {
       });
       socket.send(JSON.stringify({ type: 'connection_init' }));
       await new Promise<void>((resolve) => socket.once('message', () => resolve()));
-      const closed = new Promise<{ code: number; reason: string }>((resolve) => socket.once('close', (code, reason) => resolve({ code, reason: String(reason) })));
+      const closed = new Promise<{ code: number; reason: string }>((resolve) =>
+        socket.once('close', (code, reason) => resolve({ code, reason: String(reason) })),
+      );
       socket.send(bodyOf(bytes).toString());
       const c = await closed;
       expect(c.code, `${bytes} bytes: ${JSON.stringify(c)} ${errors.join(', ')}`).toBe(1009);

@@ -22,7 +22,7 @@ describe('Query.governance', () => {
     usersTrainingStatus { userId userLogin displayName email roles training { course status completedAt dueAt overdue } }
   } }`;
 
-  it('reads this site\'s users overview and training for list_users callers', async () => {
+  it("reads this site's users overview and training for list_users callers", async () => {
     const r = await h.gql(SITE_Q, {}, 'admin');
     expect(r.errors).toBeUndefined();
     const o = r.data.governance.usersOverview;
@@ -31,27 +31,45 @@ describe('Query.governance', () => {
     expect(typeof o.complianceRate).toBe('number');
     expect(r.data.governance.usersTrainingStatus).toHaveLength(5);
     expect(r.data.governance.usersTrainingStatus[0].roles.length).toBeGreaterThan(0);
-    expect(h.calls().map((c) => c.path).sort()).toEqual(['/site-governance/v1/users-overview', '/site-governance/v1/users-training-status']);
+    expect(
+      h
+        .calls()
+        .map((c) => c.path)
+        .sort(),
+    ).toEqual(['/site-governance/v1/users-overview', '/site-governance/v1/users-training-status']);
   });
 
   it('refuses anonymous callers (UNAUTHENTICATED) and editors (FORBIDDEN)', async () => {
     const anon = await h.gql(SITE_Q);
     expect(anon.errors!.map((e) => e.extensions!.code)).toEqual(['UNAUTHENTICATED', 'UNAUTHENTICATED']);
     const editor = await h.gql(SITE_Q, {}, 'editor');
-    expect(editor.errors!.every((e) => e.extensions!.code === 'FORBIDDEN' && e.extensions!.upstream.code === 'rest_forbidden')).toBe(true);
+    expect(
+      editor.errors!.every(
+        (e) => e.extensions!.code === 'FORBIDDEN' && e.extensions!.upstream.code === 'rest_forbidden',
+      ),
+    ).toBe(true);
   });
 
-  it('reads one post\'s content review, by database or global ID', async () => {
+  it("reads one post's content review, by database or global ID", async () => {
     const post = (await h.gql(`{ posts(first: 1) { nodes { id databaseId } } }`)).data.posts.nodes[0];
     const q = `query($id: ID!) { governance { contentReviewStatus(postId: $id) { postId postType title status lastReviewed nextReviewDue reviewerId intervalDays overdue } } }`;
     const r = await h.gql(q, { id: String(post.databaseId) }, 'editor');
     expect(r.errors).toBeUndefined();
-    expect(r.data.governance.contentReviewStatus).toMatchObject({ postId: post.databaseId, postType: 'post', intervalDays: expect.any(Number) });
-    expect(['current', 'due_soon', 'overdue', 'never_reviewed']).toContain(r.data.governance.contentReviewStatus.status);
+    expect(r.data.governance.contentReviewStatus).toMatchObject({
+      postId: post.databaseId,
+      postType: 'post',
+      intervalDays: expect.any(Number),
+    });
+    expect(['current', 'due_soon', 'overdue', 'never_reviewed']).toContain(
+      r.data.governance.contentReviewStatus.status,
+    );
     const g = await h.gql(q, { id: post.id }, 'admin');
     expect(g.data.governance.contentReviewStatus.postId).toBe(post.databaseId);
     const missing = await h.gql(q, { id: '999999' }, 'admin');
-    expect(missing.errors![0]!.extensions).toMatchObject({ code: 'NOT_FOUND', upstream: { code: 'rest_post_invalid_id' } });
+    expect(missing.errors![0]!.extensions).toMatchObject({
+      code: 'NOT_FOUND',
+      upstream: { code: 'rest_post_invalid_id' },
+    });
     const sub = await h.gql(q, { id: String(post.databaseId) }, 'subscriber');
     expect(sub.errors![0]!.extensions!.code).toBe('FORBIDDEN');
     const bad = await h.gql(q, { id: 'nope' }, 'admin');
@@ -112,7 +130,10 @@ describe('Query.governance', () => {
       const r = await h.gql(REMOTE, { key: wrong, login: 'admin', site: 1 });
       expect(r.errors).toHaveLength(3);
       for (const e of r.errors!) {
-        expect(e.extensions).toMatchObject({ code: 'UNAUTHENTICATED', upstream: { code: 'site_governance_invalid_api_key', status: 401 } });
+        expect(e.extensions).toMatchObject({
+          code: 'UNAUTHENTICATED',
+          upstream: { code: 'site_governance_invalid_api_key', status: 401 },
+        });
       }
       expect(JSON.stringify(r)).not.toContain(wrong);
     });
@@ -121,7 +142,10 @@ describe('Query.governance', () => {
       h.sandbox.site.store.setOption('site_governance_api_key', '');
       try {
         const r = await h.gql(REMOTE, { key, login: 'admin', site: 1 });
-        expect(r.errors![0]!.extensions).toMatchObject({ code: 'FORBIDDEN', upstream: { code: 'site_governance_remote_disabled' } });
+        expect(r.errors![0]!.extensions).toMatchObject({
+          code: 'FORBIDDEN',
+          upstream: { code: 'site_governance_remote_disabled' },
+        });
         expect(JSON.stringify(r)).not.toContain(key);
       } finally {
         h.sandbox.site.store.setOption('site_governance_api_key', key);
@@ -132,14 +156,19 @@ describe('Query.governance', () => {
       const r = await h.gql(REMOTE, { key, login: 'nobody-here', site: 99 });
       const codes = r.errors!.map((e) => e.extensions!.upstream?.code).sort();
       expect(codes).toEqual(['site_governance_site_not_found', 'site_governance_user_not_found']);
-      const noUser = await h.gql(`query($key: String!) { governance { remote(apiKey: $key) { trainingStatus { userId } } } }`, { key });
+      const noUser = await h.gql(
+        `query($key: String!) { governance { remote(apiKey: $key) { trainingStatus { userId } } } }`,
+        { key },
+      );
       expect(noUser.errors![0]!.extensions!.code).toBe('BAD_USER_INPUT');
       const empty = await h.gql(`{ governance { remote(apiKey: "") { trainingStatuses { userId } } } }`);
       expect(empty.errors![0]!.extensions!.code).toBe('BAD_USER_INPUT');
     });
 
     it('takes the key from the X-Governance-Api-Key header when the argument is absent', async () => {
-      const r = await h.gql(`{ governance { remote { trainingStatuses { userId } } } }`, undefined, null, { 'x-governance-api-key': key });
+      const r = await h.gql(`{ governance { remote { trainingStatuses { userId } } } }`, undefined, null, {
+        'x-governance-api-key': key,
+      });
       expect(r.errors).toBeUndefined();
       expect(r.data.governance.remote.trainingStatuses.length).toBeGreaterThan(0);
       const none = await h.gql(`{ governance { remote { trainingStatuses { userId } } } }`);
@@ -168,7 +197,7 @@ describe('Query.auditLog', () => {
     return r.data.auditLog as { totalCount: number; nodes: any[]; pageInfo: any };
   };
 
-  it('pages every site\'s entries, newest first, with totals', async () => {
+  it("pages every site's entries, newest first, with totals", async () => {
     const first = await log({ first: 30 });
     expect(first.totalCount).toBe(320);
     expect(first.nodes).toHaveLength(30);
@@ -230,7 +259,9 @@ describe('Query.auditLog', () => {
     expect(x.filename).toMatch(/^audit-log-\d{4}-\d{2}-\d{2}\.csv$/);
     expect(x.contentType).toMatch(/^text\/csv/);
     const lines = x.csv.split('\r\n').filter(Boolean);
-    expect(lines[0]).toBe('id,created_at,blog_id,user_id,user_login,object_type,object_id,object_name,action,priority,message,ip');
+    expect(lines[0]).toBe(
+      'id,created_at,blog_id,user_id,user_login,object_type,object_id,object_name,action,priority,message,ip',
+    );
     expect(lines.length - 1).toBe(x.totalCount);
     expect(x.totalCount).toBeGreaterThan(0);
     expect(h.calls().at(-1)!.query).toMatchObject({ action: 'login_failed', search: 'login', order: 'asc' });

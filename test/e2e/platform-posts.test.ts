@@ -37,7 +37,9 @@ describe('Query.posts', () => {
     expect(first.nodes).toHaveLength(10);
     expect(first.nodes.every((n) => n.status === 'publish')).toBe(true);
     expect(first.pageInfo.hasNextPage).toBe(true);
-    expect(h.calls().map((c) => [c.method, c.path, c.query.per_page, c.query.page])).toEqual([['GET', '/core/v2/posts', '10', '1']]);
+    expect(h.calls().map((c) => [c.method, c.path, c.query.per_page, c.query.page])).toEqual([
+      ['GET', '/core/v2/posts', '10', '1'],
+    ]);
     const next = await list({ first: 10, after: first.pageInfo.endCursor });
     expect(next.pageInfo.hasPreviousPage).toBe(true);
     expect(new Set([...first.nodes, ...next.nodes].map((n) => n.databaseId)).size).toBe(20);
@@ -65,7 +67,9 @@ describe('Query.posts', () => {
       const s = await list({ where: { search: word } });
       expect(s.totalCount).toBeGreaterThan(0);
       expect(h.calls().at(-1)!.query.search).toBe(word);
-      const exact = await list({ where: { search: all.nodes[0].title, searchSemantics: 'EXACT', searchColumns: ['POST_TITLE'] } });
+      const exact = await list({
+        where: { search: all.nodes[0].title, searchSemantics: 'EXACT', searchColumns: ['POST_TITLE'] },
+      });
       expect(exact.nodes.map((n) => n.databaseId)).toContain(all.nodes[0].databaseId);
       expect(exact.nodes.every((n) => n.title.toLowerCase() === all.nodes[0].title.toLowerCase())).toBe(true);
       const q = h.calls().at(-1)!.query;
@@ -123,7 +127,9 @@ describe('Query.posts', () => {
       expect(drafts.totalCount).toBe(4);
       expect(drafts.nodes.every((n) => n.status === 'draft')).toBe(true);
       const any = await list({ where: { status: ['ANY'] } }, 'admin');
-      expect(any.nodes.map((n) => n.status)).toEqual(expect.arrayContaining(['publish', 'future', 'draft', 'pending', 'private']));
+      expect(any.nodes.map((n) => n.status)).toEqual(
+        expect.arrayContaining(['publish', 'future', 'draft', 'pending', 'private']),
+      );
       const priv = await list({ where: { status: ['PRIVATE', 'FUTURE'] } }, 'admin');
       expect(priv.totalCount).toBe(7);
       expect(h.calls().at(-1)!.query.status).toEqual(['private', 'future']);
@@ -152,9 +158,15 @@ describe('Query.posts', () => {
       expect(inCat.totalCount).toBeGreaterThan(0);
       expect(inCat.nodes.every((n) => n.categoryIds.includes(cat))).toBe(true);
       expect(h.calls().at(-1)!.query.categories).toEqual([String(cat)]);
-      const withChildren = await list({ where: { categories: { terms: [cat], includeChildren: true, operator: 'OR' } } });
+      const withChildren = await list({
+        where: { categories: { terms: [cat], includeChildren: true, operator: 'OR' } },
+      });
       expect(withChildren.totalCount).toBeGreaterThanOrEqual(inCat.totalCount);
-      expect(h.calls().at(-1)!.query.categories).toEqual({ terms: [String(cat)], include_children: 'true', operator: 'OR' });
+      expect(h.calls().at(-1)!.query.categories).toEqual({
+        terms: [String(cat)],
+        include_children: 'true',
+        operator: 'OR',
+      });
       const two = [...new Set(all.flatMap((n) => n.categoryIds))].slice(0, 2) as number[];
       const and = await list({ where: { categories: { terms: two, operator: 'AND' } } });
       expect(and.nodes.every((n) => two.every((t) => n.categoryIds.includes(t)))).toBe(true);
@@ -195,7 +207,9 @@ describe('Query.posts', () => {
     });
 
     it('orderBy title, id, slug, author, modified, parent and rand; relevance needs a search', async () => {
-      const titles = (await list({ orderBy: { field: 'TITLE', direction: 'ASC' } })).nodes.map((n) => n.title.toLowerCase());
+      const titles = (await list({ orderBy: { field: 'TITLE', direction: 'ASC' } })).nodes.map((n) =>
+        n.title.toLowerCase(),
+      );
       expect(titles).toEqual([...titles].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)));
       const ids = (await list({ orderBy: { field: 'ID', direction: 'DESC' } })).nodes.map((n) => n.databaseId);
       expect(ids).toEqual([...ids].sort((a, b) => b - a));
@@ -237,7 +251,11 @@ describe('Mutation.createPost', () => {
   const CREATE = `mutation($input: CreatePostInput!) { createPost(input: $input) { id databaseId title content status slug format sticky categoryIds tagIds commentStatus publishedAt publishedAtUtc raw } }`;
 
   it('creates a draft by default and returns it in context edit', async () => {
-    const r = await h.gql(CREATE, { input: { title: 'Gateway post', content: '<p>Hello</p>', excerpt: 'Hi' } }, 'author');
+    const r = await h.gql(
+      CREATE,
+      { input: { title: 'Gateway post', content: '<p>Hello</p>', excerpt: 'Hi' } },
+      'author',
+    );
     expect(r.errors).toBeUndefined();
     const p = r.data.createPost;
     expect(p).toMatchObject({ title: 'Gateway post', status: 'draft', slug: '', format: 'standard' });
@@ -246,7 +264,10 @@ describe('Mutation.createPost', () => {
   });
 
   it('publishes with every input field mapped', async () => {
-    const tags = h.sandbox.site.store.terms('post_tag').slice(0, 2).map((t) => t.id);
+    const tags = h.sandbox.site.store
+      .terms('post_tag')
+      .slice(0, 2)
+      .map((t) => t.id);
     const input = {
       title: 'Full post',
       content: 'Body',
@@ -264,7 +285,14 @@ describe('Mutation.createPost', () => {
     };
     const r = await h.gql(CREATE, { input }, 'admin');
     expect(r.errors).toBeUndefined();
-    expect(r.data.createPost).toMatchObject({ status: 'publish', slug: 'full-post', format: 'aside', sticky: true, commentStatus: 'closed', publishedAtUtc: '2026-01-02T03:04:05Z' });
+    expect(r.data.createPost).toMatchObject({
+      status: 'publish',
+      slug: 'full-post',
+      format: 'aside',
+      sticky: true,
+      commentStatus: 'closed',
+      publishedAtUtc: '2026-01-02T03:04:05Z',
+    });
     expect(r.data.createPost.tagIds).toEqual(tags);
     const posts = await h.gql(`{ posts(first: 1, where: { slug: ["full-post"] }) { nodes { databaseId } } }`);
     expect(posts.data.posts.nodes[0].databaseId).toBe(r.data.createPost.databaseId);
@@ -272,23 +300,32 @@ describe('Mutation.createPost', () => {
 
   it('refuses anonymous callers, subscribers and contributors publishing', async () => {
     const anon = await h.gql(CREATE, { input: { title: 'x' } });
-    expect(anon.errors![0]!.extensions).toMatchObject({ code: 'UNAUTHENTICATED', upstream: { code: 'rest_cannot_create', status: 401 } });
+    expect(anon.errors![0]!.extensions).toMatchObject({
+      code: 'UNAUTHENTICATED',
+      upstream: { code: 'rest_cannot_create', status: 401 },
+    });
     const sub = await h.gql(CREATE, { input: { title: 'x' } }, 'subscriber');
     expect(sub.errors![0]!.extensions).toMatchObject({ code: 'FORBIDDEN', upstream: { code: 'rest_cannot_create' } });
     const contrib = await h.gql(CREATE, { input: { title: 'x', status: 'PUBLISH' } }, 'contributor');
-    expect(contrib.errors![0]!.extensions).toMatchObject({ code: 'FORBIDDEN', upstream: { code: 'rest_cannot_publish' } });
+    expect(contrib.errors![0]!.extensions).toMatchObject({
+      code: 'FORBIDDEN',
+      upstream: { code: 'rest_cannot_publish' },
+    });
   });
 
-  it('passes the site\'s validation errors on with their parameters', async () => {
+  it("passes the site's validation errors on with their parameters", async () => {
     const r = await h.gql(CREATE, { input: { title: 'x', template: 'nope.php' } }, 'admin');
-    expect(r.errors![0]!.extensions).toMatchObject({ code: 'BAD_USER_INPUT', upstream: { code: 'rest_invalid_param' } });
+    expect(r.errors![0]!.extensions).toMatchObject({
+      code: 'BAD_USER_INPUT',
+      upstream: { code: 'rest_invalid_param' },
+    });
     expect(r.errors![0]!.extensions!.params).toHaveProperty('template');
   });
 });
 
 const POST = `id databaseId title content excerpt slug status format sticky categoryIds tagIds commentStatus publishedAt publishedAtUtc raw`;
 
-describe('Mutation.updatePost and deletePost (core/v2/posts/<id>, beyond the spec\'s rows)', () => {
+describe("Mutation.updatePost and deletePost (core/v2/posts/<id>, beyond the spec's rows)", () => {
   let h: Harness;
   beforeAll(async () => {
     h = await startHarness();
@@ -299,7 +336,11 @@ describe('Mutation.updatePost and deletePost (core/v2/posts/<id>, beyond the spe
   const UPDATE = `mutation($id: ID!, $input: UpdatePostInput!) { updatePost(id: $id, input: $input) { ${POST} } }`;
   const DELETE = `mutation($id: ID!, $force: Boolean) { deletePost(id: $id, force: $force) { databaseId permanently post { ${POST} } } }`;
   const create = async (input: Record<string, unknown> = {}) => {
-    const r = await h.gql(`mutation($input: CreatePostInput!) { createPost(input: $input) { id databaseId } }`, { input: { title: 'To change', content: 'Body', excerpt: 'Short', ...input } }, 'admin');
+    const r = await h.gql(
+      `mutation($input: CreatePostInput!) { createPost(input: $input) { id databaseId } }`,
+      { input: { title: 'To change', content: 'Body', excerpt: 'Short', ...input } },
+      'admin',
+    );
     expect(r.errors).toBeUndefined();
     return r.data.createPost as { id: string; databaseId: number };
   };
@@ -309,25 +350,52 @@ describe('Mutation.updatePost and deletePost (core/v2/posts/<id>, beyond the spe
     h.mark();
     const r = await h.gql(UPDATE, { id: p.id, input: { title: 'Changed', tagIds: [] } }, 'admin');
     expect(r.errors).toBeUndefined();
-    expect(r.data.updatePost).toMatchObject({ databaseId: p.databaseId, title: 'Changed', excerpt: expect.stringContaining('Short'), commentStatus: 'closed', format: 'aside', status: 'draft' });
+    expect(r.data.updatePost).toMatchObject({
+      databaseId: p.databaseId,
+      title: 'Changed',
+      excerpt: expect.stringContaining('Short'),
+      commentStatus: 'closed',
+      format: 'aside',
+      status: 'draft',
+    });
     expect(r.data.updatePost.raw.content.raw).toBe('Body');
     expect(h.calls().map((c) => [c.method, c.path])).toEqual([['PATCH', `/core/v2/posts/${p.databaseId}`]]);
     // A database ID works as well as the global ID.
-    const pub = await h.gql(UPDATE, { id: String(p.databaseId), input: { status: 'PUBLISH', date: '2026-01-02T03:04:05Z' } }, 'admin');
-    expect(pub.data.updatePost).toMatchObject({ status: 'publish', slug: 'changed', publishedAtUtc: '2026-01-02T03:04:05Z' });
+    const pub = await h.gql(
+      UPDATE,
+      { id: String(p.databaseId), input: { status: 'PUBLISH', date: '2026-01-02T03:04:05Z' } },
+      'admin',
+    );
+    expect(pub.data.updatePost).toMatchObject({
+      status: 'publish',
+      slug: 'changed',
+      publishedAtUtc: '2026-01-02T03:04:05Z',
+    });
   });
 
   it('errors: NOT_FOUND for a missing post, UNAUTHENTICATED / FORBIDDEN by caller, BAD_USER_INPUT for a bad value or ID', async () => {
     const missing = await h.gql(UPDATE, { id: toGlobalId('Post', 999999), input: { title: 'x' } }, 'admin');
     expect(missing.data.updatePost).toBeNull();
-    expect(missing.errors![0]!.extensions).toMatchObject({ code: 'NOT_FOUND', upstream: { code: 'rest_post_invalid_id', status: 404 } });
+    expect(missing.errors![0]!.extensions).toMatchObject({
+      code: 'NOT_FOUND',
+      upstream: { code: 'rest_post_invalid_id', status: 404 },
+    });
     const p = await create();
     const anon = await h.gql(UPDATE, { id: p.id, input: { title: 'x' } });
-    expect(anon.errors![0]!.extensions).toMatchObject({ code: 'UNAUTHENTICATED', upstream: { code: 'rest_cannot_edit', status: 401 } });
+    expect(anon.errors![0]!.extensions).toMatchObject({
+      code: 'UNAUTHENTICATED',
+      upstream: { code: 'rest_cannot_edit', status: 401 },
+    });
     const sub = await h.gql(UPDATE, { id: p.id, input: { title: 'x' } }, 'subscriber');
-    expect(sub.errors![0]!.extensions).toMatchObject({ code: 'FORBIDDEN', upstream: { code: 'rest_cannot_edit', status: 403 } });
+    expect(sub.errors![0]!.extensions).toMatchObject({
+      code: 'FORBIDDEN',
+      upstream: { code: 'rest_cannot_edit', status: 403 },
+    });
     const bad = await h.gql(UPDATE, { id: p.id, input: { template: 'nope.php' } }, 'admin');
-    expect(bad.errors![0]!.extensions).toMatchObject({ code: 'BAD_USER_INPUT', upstream: { code: 'rest_invalid_param' } });
+    expect(bad.errors![0]!.extensions).toMatchObject({
+      code: 'BAD_USER_INPUT',
+      upstream: { code: 'rest_invalid_param' },
+    });
     h.mark();
     const badId = await h.gql(UPDATE, { id: 'not-an-id', input: { title: 'x' } }, 'admin');
     expect(badId.errors![0]!.extensions).toMatchObject({ code: 'BAD_USER_INPUT', arguments: ['id'] });
@@ -338,14 +406,27 @@ describe('Mutation.updatePost and deletePost (core/v2/posts/<id>, beyond the spe
     const p = await create({ status: 'PUBLISH' });
     const trash = await h.gql(DELETE, { id: p.id }, 'admin');
     expect(trash.errors).toBeUndefined();
-    expect(trash.data.deletePost).toMatchObject({ databaseId: p.databaseId, permanently: false, post: { status: 'trash', title: 'To change' } });
+    expect(trash.data.deletePost).toMatchObject({
+      databaseId: p.databaseId,
+      permanently: false,
+      post: { status: 'trash', title: 'To change' },
+    });
     const again = await h.gql(DELETE, { id: p.id }, 'admin');
-    expect(again.errors![0]!.extensions).toMatchObject({ code: 'GONE', upstream: { code: 'rest_already_trashed', status: 410 } });
+    expect(again.errors![0]!.extensions).toMatchObject({
+      code: 'GONE',
+      upstream: { code: 'rest_already_trashed', status: 410 },
+    });
     const q = await create({ status: 'PUBLISH' });
     h.mark();
     const gone = await h.gql(DELETE, { id: q.id, force: true }, 'admin');
-    expect(gone.data.deletePost).toMatchObject({ databaseId: q.databaseId, permanently: true, post: { status: 'publish' } });
-    expect(h.calls().map((c) => [c.method, c.path, c.query.force])).toEqual([['DELETE', `/core/v2/posts/${q.databaseId}`, 'true']]);
+    expect(gone.data.deletePost).toMatchObject({
+      databaseId: q.databaseId,
+      permanently: true,
+      post: { status: 'publish' },
+    });
+    expect(h.calls().map((c) => [c.method, c.path, c.query.force])).toEqual([
+      ['DELETE', `/core/v2/posts/${q.databaseId}`, 'true'],
+    ]);
     const node = await h.gql(`query($id: ID!) { node(id: $id) { id } }`, { id: q.id }, 'admin');
     expect(node.errors).toBeUndefined();
     expect(node.data.node).toBeNull();
@@ -354,7 +435,10 @@ describe('Mutation.updatePost and deletePost (core/v2/posts/<id>, beyond the spe
   it('a missing post: NOT_FOUND for deletePost, null through node(id:)', async () => {
     const r = await h.gql(DELETE, { id: toGlobalId('Post', 999999), force: true }, 'admin');
     expect(r.data.deletePost).toBeNull();
-    expect(r.errors![0]!.extensions).toMatchObject({ code: 'NOT_FOUND', upstream: { code: 'rest_post_invalid_id', status: 404 } });
+    expect(r.errors![0]!.extensions).toMatchObject({
+      code: 'NOT_FOUND',
+      upstream: { code: 'rest_post_invalid_id', status: 404 },
+    });
     const anon = await h.gql(DELETE, { id: toGlobalId('Post', 999999) });
     expect(anon.errors![0]!.extensions!.code).toBe('NOT_FOUND');
     const node = await h.gql(`query($id: ID!) { node(id: $id) { id } }`, { id: toGlobalId('Post', 999999) });
@@ -384,7 +468,11 @@ describe('Mutation.createPosts through /batch/v1', () => {
     expect(p.results.map((x: any) => x.post.title)).toEqual(inputs.map((x) => x.title));
     expect(p.results.every((x: any) => x.databaseId === x.post.databaseId && x.post.status === 'publish')).toBe(true);
     const calls = h.calls();
-    expect(calls.map((c) => [c.method, c.path])).toEqual([['POST', '/batch/v1'], ['POST', '/batch/v1'], ['POST', '/batch/v1']]);
+    expect(calls.map((c) => [c.method, c.path])).toEqual([
+      ['POST', '/batch/v1'],
+      ['POST', '/batch/v1'],
+      ['POST', '/batch/v1'],
+    ]);
     const posts = await h.gql(`{ posts(first: 100, where: { search: "Bulk" }) { totalCount } }`);
     expect(posts.data.posts.totalCount).toBe(60);
   });
@@ -395,32 +483,57 @@ describe('Mutation.createPosts through /batch/v1', () => {
     expect(r.errors).toBeUndefined();
     const p = r.data.createPosts;
     expect([p.written, p.failed]).toEqual([2, 1]);
-    expect(p.results[1]).toMatchObject({ index: 1, databaseId: null, post: null, error: { code: 'BAD_USER_INPUT', path: ['inputs', '1', 'template'], upstream: { code: 'rest_invalid_param', status: 400 } } });
+    expect(p.results[1]).toMatchObject({
+      index: 1,
+      databaseId: null,
+      post: null,
+      error: {
+        code: 'BAD_USER_INPUT',
+        path: ['inputs', '1', 'template'],
+        upstream: { code: 'rest_invalid_param', status: 400 },
+      },
+    });
     expect(p.results[2].post.title).toBe('Good 2');
     expect(h.calls().map((c) => c.path)).toEqual(['/batch/v1']);
   });
 
   it('atomic: nothing is written unless every item validates; valid items are NOT_EXECUTED', async () => {
-    const r = await h.gql(BULK, { inputs: [{ title: 'Never 1' }, { title: 'Never 2', template: 'nope.php' }], atomic: true }, 'admin');
+    const r = await h.gql(
+      BULK,
+      { inputs: [{ title: 'Never 1' }, { title: 'Never 2', template: 'nope.php' }], atomic: true },
+      'admin',
+    );
     const p = r.data.createPosts;
     expect([p.written, p.failed]).toEqual([0, 2]);
     expect(p.results[0].error).toMatchObject({ code: 'NOT_EXECUTED', path: ['inputs', '0'] });
     expect(p.results[1].error).toMatchObject({ code: 'BAD_USER_INPUT', path: ['inputs', '1', 'template'] });
-    const none = await h.gql(`{ posts(first: 1, where: { search: "Never", status: [ANY] }) { totalCount } }`, {}, 'admin');
+    const none = await h.gql(
+      `{ posts(first: 1, where: { search: "Never", status: [ANY] }) { totalCount } }`,
+      {},
+      'admin',
+    );
     expect(none.data.posts.totalCount).toBe(0);
     const ok = await h.gql(BULK, { inputs: [{ title: 'Atomic 1' }, { title: 'Atomic 2' }], atomic: true }, 'admin');
     expect(ok.data.createPosts.written).toBe(2);
   });
 
   it('atomic with more than one batch is refused before anything is sent', async () => {
-    const r = await h.gql(BULK, { inputs: Array.from({ length: 26 }, (_, i) => ({ title: `Too many ${i}` })), atomic: true }, 'admin');
+    const r = await h.gql(
+      BULK,
+      { inputs: Array.from({ length: 26 }, (_, i) => ({ title: `Too many ${i}` })), atomic: true },
+      'admin',
+    );
     expect(r.data.createPosts).toBeNull();
     expect(r.errors![0]!.extensions).toMatchObject({ code: 'BAD_USER_INPUT', arguments: ['atomic'] });
     expect(h.calls()).toHaveLength(0);
   });
 
   it('per-item permission errors (a contributor publishing); anonymous callers are refused before any request', async () => {
-    const r = await h.gql(BULK, { inputs: [{ title: 'Contrib draft' }, { title: 'Contrib publish', status: 'PUBLISH' }] }, 'contributor');
+    const r = await h.gql(
+      BULK,
+      { inputs: [{ title: 'Contrib draft' }, { title: 'Contrib publish', status: 'PUBLISH' }] },
+      'contributor',
+    );
     const p = r.data.createPosts;
     expect(p.results[0].error).toBeNull();
     expect(p.results[1].error).toMatchObject({ code: 'FORBIDDEN', upstream: { code: 'rest_cannot_publish' } });
@@ -435,7 +548,12 @@ describe('Mutation.createPosts through /batch/v1', () => {
     try {
       const r = await plain.gql(BULK, { inputs: [{ title: 'Direct 1' }, { title: 'Direct 2' }] }, 'admin');
       expect(r.data.createPosts.written).toBe(2);
-      expect(plain.calls().filter((c) => c.method === 'POST').map((c) => c.path)).toEqual(['/core/v2/posts', '/core/v2/posts']);
+      expect(
+        plain
+          .calls()
+          .filter((c) => c.method === 'POST')
+          .map((c) => c.path),
+      ).toEqual(['/core/v2/posts', '/core/v2/posts']);
       const atomic = await plain.gql(BULK, { inputs: [{ title: 'x' }], atomic: true }, 'admin');
       expect(atomic.errors![0]!.extensions).toMatchObject({ code: 'BAD_USER_INPUT', arguments: ['atomic'] });
     } finally {

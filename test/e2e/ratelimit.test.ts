@@ -22,7 +22,11 @@ interface Answer {
 }
 
 async function post(url: string, headers: Record<string, string> = {}, query = Q): Promise<Answer> {
-  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ query }) });
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify({ query }),
+  });
   return { status: res.status, headers: res.headers, body: (await res.json()) as Answer['body'] };
 }
 
@@ -56,7 +60,12 @@ describe('rate limits in memory', () => {
     expect(over.headers.get('ratelimit-remaining')).toBe('0');
     expect(over.body.data).toBeUndefined();
     expect(over.body.errors).toHaveLength(1);
-    expect(over.body.errors![0]!.extensions).toMatchObject({ code: 'RATE_LIMITED', retryAfter, limit: 3, windowSeconds: 60 });
+    expect(over.body.errors![0]!.extensions).toMatchObject({
+      code: 'RATE_LIMITED',
+      retryAfter,
+      limit: 3,
+      windowSeconds: 60,
+    });
     expect(over.body.errors![0]!.message).toMatch(/Too many requests.*3 per 60 s/);
     expect(h.calls()).toHaveLength(0);
   });
@@ -64,7 +73,12 @@ describe('rate limits in memory', () => {
   it('does not limit health, GraphiQL, or the admin listener (readiness, metrics)', async () => {
     const origin = new URL(h.gateway.url).origin;
     expect((await post(h.gateway.url)).status).toBe(429);
-    for (const url of [`${origin}/healthz`, `${origin}/graphiql/graphiql.min.css`, `${h.gateway.adminUrl}/readyz`, `${h.gateway.adminUrl}/metrics`]) {
+    for (const url of [
+      `${origin}/healthz`,
+      `${origin}/graphiql/graphiql.min.css`,
+      `${h.gateway.adminUrl}/readyz`,
+      `${h.gateway.adminUrl}/metrics`,
+    ]) {
       expect((await fetch(url)).status, url).toBe(200);
     }
     const page = await fetch(h.gateway.url, { headers: { accept: 'text/html' } });
@@ -74,7 +88,8 @@ describe('rate limits in memory', () => {
 
   it('counts each credential on its own, by a hash, apart from anonymous callers', async () => {
     // The anonymous (IP) budget is spent above; credentials have their own.
-    for (let i = 0; i < 3; i++) expect((await post(h.gateway.url, { authorization: h.auth('editor') })).status).toBe(200);
+    for (let i = 0; i < 3; i++)
+      expect((await post(h.gateway.url, { authorization: h.auth('editor') })).status).toBe(200);
     expect((await post(h.gateway.url, { authorization: h.auth('editor') })).status).toBe(429);
     const other = await post(h.gateway.url, { authorization: h.auth('author') });
     expect(other.status).toBe(200);
@@ -104,7 +119,9 @@ describe('rate limit keys and windows', () => {
     expect((await post(h.gateway.url)).status).toBe(200);
     expect((await post(h.gateway.url, { authorization: h.auth('editor') })).status).toBe(200);
     // Invented credentials would be free buckets if they were the key.
-    expect((await post(h.gateway.url, { authorization: `Basic ${Buffer.from('made-up:1').toString('base64')}` })).status).toBe(429);
+    expect(
+      (await post(h.gateway.url, { authorization: `Basic ${Buffer.from('made-up:1').toString('base64')}` })).status,
+    ).toBe(429);
     expect((await post(h.gateway.url, { authorization: h.auth('author') })).status).toBe(429);
   });
 
@@ -136,7 +153,14 @@ describe('rate limit keys and windows', () => {
       expect(r.status).toBe(200);
       expect(r.headers.get('ratelimit-limit')).toBeNull();
     }
-    expect(loadConfig({ RATE_LIMIT_MAX: '600', RATE_LIMIT_WINDOW_SECONDS: '60', RATE_LIMIT_KEY: 'credential', RATE_LIMIT_TRUST_PROXY: '1' }).rateLimit).toEqual({
+    expect(
+      loadConfig({
+        RATE_LIMIT_MAX: '600',
+        RATE_LIMIT_WINDOW_SECONDS: '60',
+        RATE_LIMIT_KEY: 'credential',
+        RATE_LIMIT_TRUST_PROXY: '1',
+      }).rateLimit,
+    ).toEqual({
       max: 600,
       windowSeconds: 60,
       key: 'credential',
@@ -154,7 +178,10 @@ describe('rate limits shared through Redis', () => {
   let redis: TestRedis;
   let b: Gateway;
   let probes = 0;
-  const config = (): ConfigInput => ({ ...rateConfig({ max: 4, windowSeconds: 60, key: 'credential', trustProxyHops: 1 }), redisUrl: redis.url });
+  const config = (): ConfigInput => ({
+    ...rateConfig({ max: 4, windowSeconds: 60, key: 'credential', trustProxyHops: 1 }),
+    redisUrl: redis.url,
+  });
 
   beforeAll(async () => {
     redis = await startTestRedis();

@@ -9,8 +9,17 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { SITE_SHAPES, startHarness, type Harness } from '../helpers/gateway.ts';
 
 /** Every published event, as the gateway lists them (ordered by start). */
-async function everything(h: Harness): Promise<{ databaseId: number; startDate: string; endDate: string; categories: { databaseId: number; parent: { databaseId: number } | null }[] }[]> {
-  const r = await h.gql(`{ events(first: 500) { totalCount nodes { databaseId startDate endDate categories { databaseId parent { databaseId } } } } }`);
+async function everything(h: Harness): Promise<
+  {
+    databaseId: number;
+    startDate: string;
+    endDate: string;
+    categories: { databaseId: number; parent: { databaseId: number } | null }[];
+  }[]
+> {
+  const r = await h.gql(
+    `{ events(first: 500) { totalCount nodes { databaseId startDate endDate categories { databaseId parent { databaseId } } } } }`,
+  );
   expect(r.errors).toBeUndefined();
   expect(r.data.events.nodes.length).toBe(r.data.events.totalCount);
   return r.data.events.nodes;
@@ -28,7 +37,9 @@ describe.each(SITE_SHAPES)('real-site regressions ($shape)', ({ sandbox }) => {
   beforeEach(() => h.mark());
 
   it('lists with no date cover past and future events, in one request', async () => {
-    const r = await h.gql(`{ events(first: 20) { totalCount nodes { title startDate } } upcoming: events(where: { startDate: "${new Date().toISOString()}" }) { totalCount } }`);
+    const r = await h.gql(
+      `{ events(first: 20) { totalCount nodes { title startDate } } upcoming: events(where: { startDate: "${new Date().toISOString()}" }) { totalCount } }`,
+    );
     expect(r.errors).toBeUndefined();
     expect(r.data.events.nodes).toHaveLength(20);
     expect(Date.parse(r.data.events.nodes[0].startDate)).toBeLessThan(Date.now() - 180 * 86_400_000);
@@ -37,7 +48,9 @@ describe.each(SITE_SHAPES)('real-site regressions ($shape)', ({ sandbox }) => {
     expect(s.errors).toBeUndefined();
     expect(s.data.events.totalCount).toBeGreaterThan(0);
     const venue = await h.gql(`{ venues(first: 1, where: { hasEvents: true }) { nodes { databaseId } } }`);
-    const v = await h.gql(`{ venue(id: "${venue.data.venues.nodes[0].databaseId}", idType: DATABASE_ID) { events { totalCount } } }`);
+    const v = await h.gql(
+      `{ venue(id: "${venue.data.venues.nodes[0].databaseId}", idType: DATABASE_ID) { events { totalCount } } }`,
+    );
     expect(v.errors).toBeUndefined();
     expect(v.data.venue.events.totalCount).toBeGreaterThan(0);
   });
@@ -55,13 +68,18 @@ describe.each(SITE_SHAPES)('real-site regressions ($shape)', ({ sandbox }) => {
 
   it('reads past events by ID, global ID and node(id:)', async () => {
     const past = (await h.gql(`{ events(first: 1) { nodes { id databaseId title } } }`)).data.events.nodes[0];
-    const r = await h.gql(`query($id: ID!, $db: ID!) { a: event(id: $db, idType: DATABASE_ID) { title } b: event(id: $id) { title } c: node(id: $id) { ... on Event { title } } }`, { id: past.id, db: String(past.databaseId) });
+    const r = await h.gql(
+      `query($id: ID!, $db: ID!) { a: event(id: $db, idType: DATABASE_ID) { title } b: event(id: $id) { title } c: node(id: $id) { ... on Event { title } } }`,
+      { id: past.id, db: String(past.databaseId) },
+    );
     expect(r.errors).toBeUndefined();
     expect([r.data.a.title, r.data.b.title, r.data.c.title]).toEqual([past.title, past.title, past.title]);
   });
 
   it('category trees: top-level categories and their children in one request', async () => {
-    const r = await h.gql(`{ categories(first: 50, where: { hideEmpty: false, parent: 0 }) { totalCount nodes { databaseId name parent { name } children { name parent { databaseId } } } } }`);
+    const r = await h.gql(
+      `{ categories(first: 50, where: { hideEmpty: false, parent: 0 }) { totalCount nodes { databaseId name parent { name } children { name parent { databaseId } } } } }`,
+    );
     expect(r.errors).toBeUndefined();
     const nodes = r.data.categories.nodes;
     expect(nodes.length).toBeGreaterThan(2);
@@ -76,7 +94,9 @@ describe.each(SITE_SHAPES)('real-site regressions ($shape)', ({ sandbox }) => {
     expect(top.data.categories.nodes.every((c: any) => c.count > 0)).toBe(true);
     expect(top.data.categories.nodes.length).toBeLessThanOrEqual(nodes.length);
     h.mark();
-    const plain = await h.gql(`{ categories(first: 50, where: { hideEmpty: false }) { nodes { name children { name } } } }`);
+    const plain = await h.gql(
+      `{ categories(first: 50, where: { hideEmpty: false }) { nodes { name children { name } } } }`,
+    );
     expect(plain.errors).toBeUndefined();
     // The list and the taxonomy prefetched for `children` are the same request: sent once when both are
     // in flight at the same moment (single flight), twice when one has answered before the other starts.
@@ -100,11 +120,17 @@ describe.each(SITE_SHAPES)('real-site regressions ($shape)', ({ sandbox }) => {
   it('filters by category and tag with the interface that applies them', async () => {
     const all = await everything(h);
     const cat = all.flatMap((e) => e.categories).find((c) => c.parent === null)!.databaseId;
-    const r = await h.gql(`{ events(first: 500, where: { categoryIds: [${cat}] }) { totalCount nodes { categories { databaseId parent { databaseId } } } } }`);
+    const r = await h.gql(
+      `{ events(first: 500, where: { categoryIds: [${cat}] }) { totalCount nodes { categories { databaseId parent { databaseId } } } } }`,
+    );
     expect(r.errors).toBeUndefined();
     expect(r.data.events.totalCount).toBeLessThan(all.length);
     // A parent category also matches events of its children.
-    expect(r.data.events.nodes.every((n: any) => n.categories.some((c: any) => c.databaseId === cat || c.parent?.databaseId === cat))).toBe(true);
+    expect(
+      r.data.events.nodes.every((n: any) =>
+        n.categories.some((c: any) => c.databaseId === cat || c.parent?.databaseId === cat),
+      ),
+    ).toBe(true);
     expect(h.calls().every((c) => c.path.startsWith('/calendar/events/v1/'))).toBe(true);
   });
 });

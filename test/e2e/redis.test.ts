@@ -18,9 +18,21 @@ import { startTestRedis, type TestRedis } from '../helpers/redis.ts';
 import { testSandbox, type Who } from '../helpers/sandbox.ts';
 import { siteId } from '../../src/store/keys.ts';
 
-async function ask(url: string, query: string, variables?: Record<string, unknown>, headers: Record<string, string> = {}) {
-  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ query, variables }) });
-  const body = (await res.json()) as { data: any; errors?: { message: string; extensions?: Record<string, unknown> }[] };
+async function ask(
+  url: string,
+  query: string,
+  variables?: Record<string, unknown>,
+  headers: Record<string, string> = {},
+) {
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify({ query, variables }),
+  });
+  const body = (await res.json()) as {
+    data: any;
+    errors?: { message: string; extensions?: Record<string, unknown> }[];
+  };
   return { status: res.status, cacheControl: res.headers.get('cache-control'), ...body };
 }
 
@@ -105,7 +117,12 @@ describe('two gateway processes on one Redis', () => {
     const before = (await ask(b.url, EVENTS)).data.events.nodes;
     await ask(a.url, EVENTS);
     const id = before[0].databaseId;
-    const w = await ask(a.url, `mutation($id: ID!) { updateEvent(id: $id, input: { title: "Written through A" }) { event { title } } }`, { id: String(id) }, as('admin'));
+    const w = await ask(
+      a.url,
+      `mutation($id: ID!) { updateEvent(id: $id, input: { title: "Written through A" }) { event { title } } }`,
+      { id: String(id) },
+      as('admin'),
+    );
     expect(w.errors).toBeUndefined();
     expect(w.cacheControl).toBe('no-store');
     mark();
@@ -115,21 +132,35 @@ describe('two gateway processes on one Redis', () => {
 
     // And the other way round, with a bulk write through B.
     await ask(a.url, EVENTS);
-    const bulk = await ask(b.url, `mutation($i: [EventUpdateInput!]!) { updateEvents(inputs: $i) { written } }`, {
-      i: before.slice(0, 2).map((e: any) => ({ id: String(e.databaseId), input: { title: `Bulk through B ${e.databaseId}` } })),
-    }, as('admin'));
+    const bulk = await ask(
+      b.url,
+      `mutation($i: [EventUpdateInput!]!) { updateEvents(inputs: $i) { written } }`,
+      {
+        i: before
+          .slice(0, 2)
+          .map((e: any) => ({ id: String(e.databaseId), input: { title: `Bulk through B ${e.databaseId}` } })),
+      },
+      as('admin'),
+    );
     expect(bulk.data.updateEvents.written).toBe(2);
     const seen = (await ask(a.url, EVENTS)).data.events.nodes;
-    for (const e of before.slice(0, 2)) expect(seen.find((x: any) => x.databaseId === e.databaseId).title).toBe(`Bulk through B ${e.databaseId}`);
+    for (const e of before.slice(0, 2))
+      expect(seen.find((x: any) => x.databaseId === e.databaseId).title).toBe(`Bulk through B ${e.databaseId}`);
   });
 
   it('a persisted query registered through one instance is found by the other (GET)', async () => {
     const query = `{ organizers(first: 2) { nodes { title } } }`;
     const sha256Hash = createHash('sha256').update(query).digest('hex');
     const persistedQuery = { version: 1, sha256Hash };
-    const reg = await fetch(a.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query, extensions: { persistedQuery } }) });
+    const reg = await fetch(a.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query, extensions: { persistedQuery } }),
+    });
     expect(reg.status).toBe(200);
-    const res = await fetch(`${b.url}?extensions=${encodeURIComponent(JSON.stringify({ persistedQuery }))}`, { headers: { 'apollo-require-preflight': 'true' } });
+    const res = await fetch(`${b.url}?extensions=${encodeURIComponent(JSON.stringify({ persistedQuery }))}`, {
+      headers: { 'apollo-require-preflight': 'true' },
+    });
     const body = (await res.json()) as any;
     expect(body.errors).toBeUndefined();
     expect(body.data.organizers.nodes.length).toBe(2);
@@ -139,7 +170,11 @@ describe('two gateway processes on one Redis', () => {
   it('with Redis stopped both keep answering, uncached, and say so; caching resumes when it is back', async () => {
     expect(await metric(a, 'sitegraph_cache_store_up')).toBe(1);
     await redis.stop();
-    await until('both instances to see Redis gone', async () => (await metric(a, 'sitegraph_cache_store_up')) === 0 && (await metric(b, 'sitegraph_cache_store_up')) === 0);
+    await until(
+      'both instances to see Redis gone',
+      async () =>
+        (await metric(a, 'sitegraph_cache_store_up')) === 0 && (await metric(b, 'sitegraph_cache_store_up')) === 0,
+    );
     for (const i of [a, b]) {
       mark();
       const r = await ask(i.url, EVENTS);
@@ -154,14 +189,25 @@ describe('two gateway processes on one Redis', () => {
     }
     // A write while Redis is away is refused: its object's lock is in Redis (docs/writes.md), and nothing is sent.
     const id = String((await ask(a.url, EVENTS)).data.events.nodes[0].databaseId);
-    const update = (title: string) => ask(a.url, `mutation($id: ID!) { updateEvent(id: $id, input: { title: "${title}" }) { event { title } } }`, { id }, as('admin'));
+    const update = (title: string) =>
+      ask(
+        a.url,
+        `mutation($id: ID!) { updateEvent(id: $id, input: { title: "${title}" }) { event { title } } }`,
+        { id },
+        as('admin'),
+      );
     mark();
     const refused = await update('Written without Redis');
     expect(refused.errors?.[0]?.extensions?.code).toBe('WRITE_LOCK_TIMEOUT');
     expect(sandbox.log.entries.slice(from).filter((c) => c.method !== 'GET')).toEqual([]);
 
     await redis.start();
-    await until('both instances to reconnect', async () => (await metric(a, 'sitegraph_cache_store_up')) === 1 && (await metric(b, 'sitegraph_cache_store_up')) === 1, 15_000);
+    await until(
+      'both instances to reconnect',
+      async () =>
+        (await metric(a, 'sitegraph_cache_store_up')) === 1 && (await metric(b, 'sitegraph_cache_store_up')) === 1,
+      15_000,
+    );
     expect((await update('Written once Redis is back')).errors).toBeUndefined();
     await ask(a.url, EVENTS);
     mark();

@@ -15,9 +15,18 @@ const LIST = `{ events(first: 5) { nodes { databaseId title venues { databaseId 
 const ONE = `query($id: ID!) { event(id: $id, idType: DATABASE_ID) { databaseId title } }`;
 
 async function post(url: string, body: unknown, headers: Record<string, string> = {}) {
-  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
   const text = await res.text();
-  return { status: res.status, headers: res.headers, text, body: JSON.parse(text) as { data?: any; errors?: { message: string; extensions?: Record<string, any> }[] } };
+  return {
+    status: res.status,
+    headers: res.headers,
+    text,
+    body: JSON.parse(text) as { data?: any; errors?: { message: string; extensions?: Record<string, any> }[] },
+  };
 }
 
 describe('the response cache, one instance', () => {
@@ -52,7 +61,11 @@ describe('the response cache, one instance', () => {
     expect(other.headers.get('x-sitegraph-cache')).toBe('hit');
     expect(other.headers.get('surrogate-key')!.split(' ')).toContain(`Event:${b!.databaseId}`);
 
-    const w = await h.gql(`mutation($id: ID!) { updateEvent(id: $id, input: { title: "Renamed by the cache test" }) { event { title } } }`, { id: String(a!.databaseId) }, 'admin');
+    const w = await h.gql(
+      `mutation($id: ID!) { updateEvent(id: $id, input: { title: "Renamed by the cache test" }) { event { title } } }`,
+      { id: String(a!.databaseId) },
+      'admin',
+    );
     expect(w.errors, JSON.stringify(w.errors)).toBeUndefined();
 
     const one = await post(h.gateway.url, { query: ONE, variables: { id: String(a!.databaseId) } });
@@ -93,7 +106,11 @@ describe('the response cache, one instance', () => {
   it('sends a hit compressed as the client asks', async () => {
     const big = `{ events(first: 50) { nodes { databaseId title description venues { title address city } } } }`;
     await post(h.gateway.url, { query: big });
-    const res = await fetch(h.gateway.url, { method: 'POST', headers: { 'content-type': 'application/json', 'accept-encoding': 'br' }, body: JSON.stringify({ query: big }) });
+    const res = await fetch(h.gateway.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'accept-encoding': 'br' },
+      body: JSON.stringify({ query: big }),
+    });
     expect(res.headers.get('x-sitegraph-cache')).toBe('hit');
     expect(res.headers.get('content-encoding')).toBe('br');
     expect(((await res.json()) as any).data.events.nodes).toHaveLength(50);
@@ -125,9 +142,17 @@ describe('the response cache, two instances on one Redis', () => {
       }
       const writer = round % 2 ? other : h.gateway;
       const title = `Round ${round}`;
-      const w = await post(writer.url, { query: `mutation($id: ID!, $t: String!) { updateEvent(id: $id, input: { title: $t }) { event { title } } }`, variables: { id, t: title } }, { authorization: h.auth('admin') });
+      const w = await post(
+        writer.url,
+        {
+          query: `mutation($id: ID!, $t: String!) { updateEvent(id: $id, input: { title: $t }) { event { title } } }`,
+          variables: { id, t: title },
+        },
+        { authorization: h.auth('admin') },
+      );
       expect(w.body.errors, JSON.stringify(w.body.errors)).toBeUndefined();
-      for (const g of [h.gateway, other]) expect((await post(g.url, { query: ONE, variables: { id } })).body.data.event.title).toBe(title);
+      for (const g of [h.gateway, other])
+        expect((await post(g.url, { query: ONE, variables: { id } })).body.data.event.title).toBe(title);
     }
   });
 });

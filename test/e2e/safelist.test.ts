@@ -36,7 +36,11 @@ interface Answer {
 }
 
 async function post(url: string, body: unknown): Promise<Answer> {
-  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   return { status: res.status, headers: res.headers, body: (await res.json()) as Answer['body'] };
 }
 
@@ -60,7 +64,10 @@ afterAll(async () => {
 describe('SAFELIST=1', () => {
   let h: Harness;
   beforeAll(async () => {
-    const manifest = await manifestFile('persisted-documents.json', { [`sha256:${sha256(EVENTS)}`]: EVENTS, [SHA1_KEY]: TYPENAME });
+    const manifest = await manifestFile('persisted-documents.json', {
+      [`sha256:${sha256(EVENTS)}`]: EVENTS,
+      [SHA1_KEY]: TYPENAME,
+    });
     h = await startHarness({ config: { persistedDocuments: { manifest, safelist: true } } });
   });
   afterAll(() => h.close());
@@ -80,7 +87,9 @@ describe('SAFELIST=1', () => {
     expect(byHash.status).toBe(200);
     expect(byHash.body.data.events.nodes).toHaveLength(1);
     // The sha256 of a document listed under another key finds it as well.
-    expect((await post(h.gateway.url, { extensions: apq(sha256(TYPENAME)) })).body.data).toEqual({ __typename: 'Query' });
+    expect((await post(h.gateway.url, { extensions: apq(sha256(TYPENAME)) })).body.data).toEqual({
+      __typename: 'Query',
+    });
 
     const byGet = await get(h.gateway.url, { documentId: `sha256:${sha256(EVENTS)}`, variables: { first: 1 } });
     expect(byGet.status).toBe(200);
@@ -95,7 +104,12 @@ describe('SAFELIST=1', () => {
       const r = await post(h.gateway.url, { query });
       expect(r.status).toBe(403);
       expect(r.body.data).toBeUndefined();
-      expect(r.body.errors).toEqual([{ message: expect.stringMatching(/Only persisted operations run/), extensions: { code: 'OPERATION_NOT_ALLOWED' } }]);
+      expect(r.body.errors).toEqual([
+        {
+          message: expect.stringMatching(/Only persisted operations run/),
+          extensions: { code: 'OPERATION_NOT_ALLOWED' },
+        },
+      ]);
     }
     const viaGet = await get(h.gateway.url, { query: '{ events(first: 1) { nodes { title } } }' });
     expect(viaGet.status).toBe(403);
@@ -141,7 +155,10 @@ describe('a manifest without the safelist, and APQ', () => {
   afterAll(() => h.close());
 
   it('runs manifest ids and ad-hoc queries alike', async () => {
-    expect((await post(h.gateway.url, { documentId: `sha256:${sha256(EVENTS)}`, variables: { first: 1 } })).body.data.events.nodes).toHaveLength(1);
+    expect(
+      (await post(h.gateway.url, { documentId: `sha256:${sha256(EVENTS)}`, variables: { first: 1 } })).body.data.events
+        .nodes,
+    ).toHaveLength(1);
     expect((await post(h.gateway.url, { query: '{ __typename }' })).body.data).toEqual({ __typename: 'Query' });
     const unknown = await post(h.gateway.url, { documentId: 'sha256:00' });
     expect(unknown.status).toBe(400);
@@ -172,22 +189,34 @@ describe('no manifest', () => {
   afterAll(() => h?.close());
 
   it('answers a documentId with what is missing (PERSISTED_DOCUMENTS), not a generic empty-query error', async () => {
-    for (const r of [await post(h.gateway.url, { documentId: `sha256:${sha256(EVENTS)}`, variables: { first: 2 } }), await get(h.gateway.url, { documentId: 'abc' })]) {
+    for (const r of [
+      await post(h.gateway.url, { documentId: `sha256:${sha256(EVENTS)}`, variables: { first: 2 } }),
+      await get(h.gateway.url, { documentId: 'abc' }),
+    ]) {
       expect(r.status).toBe(400);
       expect(r.body.errors![0]!.extensions).toEqual({ code: 'PERSISTED_QUERY_NOT_FOUND' });
       expect(r.body.errors![0]!.message).toMatch(/no persisted-document manifest \(PERSISTED_DOCUMENTS is unset\)/);
     }
     // With its text the same request runs; an APQ hash is still Apollo's to answer.
-    expect((await post(h.gateway.url, { query: EVENTS, documentId: 'abc', variables: { first: 1 } })).body.data.events.nodes).toHaveLength(1);
-    expect((await post(h.gateway.url, { extensions: apq(sha256(TYPENAME)) })).body.errors![0]!.extensions!.code).toBe('PERSISTED_QUERY_NOT_FOUND');
+    expect(
+      (await post(h.gateway.url, { query: EVENTS, documentId: 'abc', variables: { first: 1 } })).body.data.events.nodes,
+    ).toHaveLength(1);
+    expect((await post(h.gateway.url, { extensions: apq(sha256(TYPENAME)) })).body.errors![0]!.extensions!.code).toBe(
+      'PERSISTED_QUERY_NOT_FOUND',
+    );
   });
 });
 
 describe('manifests at start', () => {
-  const start = (manifest: string, safelist = true) => startGateway(parseConfig({ port: 0, persistedDocuments: { manifest, safelist } }), 'http://127.0.0.1:9/');
+  const start = (manifest: string, safelist = true) =>
+    startGateway(parseConfig({ port: 0, persistedDocuments: { manifest, safelist } }), 'http://127.0.0.1:9/');
 
   it('accepts Apollo persisted query manifests', async () => {
-    const path = await manifestFile('apollo.json', { format: 'apollo-persisted-query-manifest', version: 1, operations: [{ id: 'op-1', name: 'Typename', type: 'query', body: TYPENAME }] });
+    const path = await manifestFile('apollo.json', {
+      format: 'apollo-persisted-query-manifest',
+      version: 1,
+      operations: [{ id: 'op-1', name: 'Typename', type: 'query', body: TYPENAME }],
+    });
     const g = await start(path);
     try {
       expect((await post(g.url, { documentId: 'op-1' })).body.data).toEqual({ __typename: 'Query' });
@@ -204,7 +233,10 @@ describe('manifests at start', () => {
       [{ a: 42 }, /"a" is not a document string/],
       [{ a: 'query {' }, /"a" does not parse/],
       [{ a: 'fragment F on Query { __typename }' }, /"a" has no operation/],
-      [{ [`sha256:${sha256('query B { __typename }')}`]: 'query C { __typename }' }, /is not the sha256 of its document/],
+      [
+        { [`sha256:${sha256('query B { __typename }')}`]: 'query C { __typename }' },
+        /is not the sha256 of its document/,
+      ],
       [{ format: 'apollo-persisted-query-manifest', operations: [{ body: TYPENAME }] }, /operations\[0\] has no "id"/],
     ];
     let i = 0;
@@ -220,7 +252,10 @@ describe('manifests at start', () => {
   });
 
   it('reads PERSISTED_DOCUMENTS and SAFELIST, and SAFELIST alone is a ConfigError', () => {
-    expect(loadConfig({ PERSISTED_DOCUMENTS: 'm.json', SAFELIST: '1' }).persistedDocuments).toEqual({ manifest: 'm.json', safelist: true });
+    expect(loadConfig({ PERSISTED_DOCUMENTS: 'm.json', SAFELIST: '1' }).persistedDocuments).toEqual({
+      manifest: 'm.json',
+      safelist: true,
+    });
     expect(loadConfig({}).persistedDocuments).toEqual({ safelist: false });
     expect(() => loadConfig({ SAFELIST: '1' })).toThrow(ConfigError);
     expect(() => loadConfig({ SAFELIST: '1' })).toThrow(/SAFELIST=1 needs PERSISTED_DOCUMENTS/);

@@ -24,7 +24,9 @@ describe.each(RELEASE_SHAPES)('lists planned from their selection ($shape)', ({ 
     const calls = h.calls();
     // One page of 100 on calendar-core/v1, two of 50 on the legacy list (its largest page).
     expect(calls.length).toBe(hasCore ? 1 : 2);
-    expect(calls.every((c) => c.path === (hasCore ? '/calendar-core/v1/events' : '/calendar/events/v1/events'))).toBe(true);
+    expect(calls.every((c) => c.path === (hasCore ? '/calendar-core/v1/events' : '/calendar/events/v1/events'))).toBe(
+      true,
+    );
     for (const n of r.data.events.nodes) {
       for (const f of ['ticketed', 'virtual']) expect(n[f] === null || typeof n[f] === 'boolean').toBe(true);
       if (!hasCore) expect(n).toMatchObject({ ticketed: null, virtual: null, commentStatus: null });
@@ -33,7 +35,9 @@ describe.each(RELEASE_SHAPES)('lists planned from their selection ($shape)', ({ 
 
   it('title and passwordProtected of upcoming events: one request', async () => {
     h.mark();
-    const r = await h.gql(`{ events(first: 20, where: { startDate: "${soon()}" }) { nodes { title passwordProtected } } }`);
+    const r = await h.gql(
+      `{ events(first: 20, where: { startDate: "${soon()}" }) { nodes { title passwordProtected } } }`,
+    );
     expect(r.errors).toBeUndefined();
     expect(r.data.events.nodes).toHaveLength(20);
     expect(h.calls()).toHaveLength(1);
@@ -43,7 +47,9 @@ describe.each(RELEASE_SHAPES)('lists planned from their selection ($shape)', ({ 
 
   it('fields of both kinds: the legacy list, and the other copies in one batched round trip', async () => {
     h.mark();
-    const r = await h.gql(`{ events(first: 20, where: { startDate: "${soon()}" }) { nodes { title website passwordProtected } } }`);
+    const r = await h.gql(
+      `{ events(first: 20, where: { startDate: "${soon()}" }) { nodes { title website passwordProtected } } }`,
+    );
     expect(r.errors).toBeUndefined();
     const calls = h.calls();
     expect(calls[0]!.path).toBe('/calendar/events/v1/events');
@@ -60,9 +66,13 @@ describe.each(RELEASE_SHAPES)('lists planned from their selection ($shape)', ({ 
   });
 
   it('a filter that pins the legacy list keeps it, whatever is selected', async () => {
-    const cat = (await h.gql(`{ events(first: 1, where: { startDate: "${soon()}" }) { nodes { categories { databaseId } } } }`)).data.events.nodes[0].categories[0].databaseId;
+    const cat = (
+      await h.gql(`{ events(first: 1, where: { startDate: "${soon()}" }) { nodes { categories { databaseId } } } }`)
+    ).data.events.nodes[0].categories[0].databaseId;
     h.mark();
-    const r = await h.gql(`{ events(first: 5, where: { categoryIds: [${cat}] }) { nodes { title passwordProtected } } }`);
+    const r = await h.gql(
+      `{ events(first: 5, where: { categoryIds: [${cat}] }) { nodes { title passwordProtected } } }`,
+    );
     expect(r.errors).toBeUndefined();
     expect(h.calls()[0]!.path).toBe('/calendar/events/v1/events');
   });

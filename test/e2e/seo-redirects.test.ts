@@ -19,14 +19,21 @@ describe('seo redirects', () => {
   afterAll(() => h.close());
   beforeEach(() => h.mark());
 
-  const origins = async (format?: string) => (await h.gql(LIST, { f: format }, 'admin')).data.seo.redirects.map((r: any) => r.origin);
+  const origins = async (format?: string) =>
+    (await h.gql(LIST, { f: format }, 'admin')).data.seo.redirects.map((r: any) => r.origin);
 
   describe('listing', () => {
     it('lists plain redirects with typed types and formats', async () => {
       const r = await h.gql(LIST, { f: 'PLAIN' }, 'admin');
       expect(r.errors).toBeUndefined();
       const list = r.data.seo.redirects;
-      expect(list.map((x: any) => x.type)).toEqual(['MOVED_PERMANENTLY', 'FOUND', 'TEMPORARY_REDIRECT', 'GONE', 'UNAVAILABLE_FOR_LEGAL_REASONS']);
+      expect(list.map((x: any) => x.type)).toEqual([
+        'MOVED_PERMANENTLY',
+        'FOUND',
+        'TEMPORARY_REDIRECT',
+        'GONE',
+        'UNAVAILABLE_FOR_LEGAL_REASONS',
+      ]);
       expect(list.map((x: any) => x.statusCode)).toEqual([301, 302, 307, 410, 451]);
       expect(list.every((x: any) => x.format === 'PLAIN')).toBe(true);
       expect(list[0].position).toBe(0);
@@ -45,7 +52,12 @@ describe('seo redirects', () => {
     it('lists both formats (one request each) when no format is given', async () => {
       const r = await h.gql(LIST, {}, 'admin');
       expect(r.data.seo.redirects).toHaveLength(7);
-      expect(h.calls().map((c) => c.query.format).sort()).toEqual(['plain', 'regex']);
+      expect(
+        h
+          .calls()
+          .map((c) => c.query.format)
+          .sort(),
+      ).toEqual(['plain', 'regex']);
     });
   });
 
@@ -68,7 +80,11 @@ describe('seo redirects', () => {
 
   describe('bad input never reaches the site', () => {
     it('refuses a redirect type outside 301/302/307/410/451', async () => {
-      const r = await h.gql(`mutation { seo { createRedirect(input: { origin: "a", target: "b", type: 303 }) { success } } }`, {}, 'admin');
+      const r = await h.gql(
+        `mutation { seo { createRedirect(input: { origin: "a", target: "b", type: 303 }) { success } } }`,
+        {},
+        'admin',
+      );
       expect(r.errors![0]!.extensions!.code).toBe('GRAPHQL_VALIDATION_FAILED');
       const v = await h.gql(CREATE, { i: { origin: 'a', target: 'b', type: 'SEE_OTHER' } }, 'admin');
       expect(v.errors![0]!.extensions!.code).toBe('BAD_USER_INPUT');
@@ -88,7 +104,14 @@ describe('seo redirects', () => {
     });
 
     it('refuses an update across formats', async () => {
-      const r = await h.gql(UPDATE, { from: { origin: 'a', target: 'b', type: 'FOUND' }, to: { origin: 'a', target: 'b', type: 'FOUND', format: 'REGEX' } }, 'admin');
+      const r = await h.gql(
+        UPDATE,
+        {
+          from: { origin: 'a', target: 'b', type: 'FOUND' },
+          to: { origin: 'a', target: 'b', type: 'FOUND', format: 'REGEX' },
+        },
+        'admin',
+      );
       expect(r.errors![0]!.extensions!.code).toBe('BAD_USER_INPUT');
       expect(h.calls()).toEqual([]);
     });
@@ -99,12 +122,24 @@ describe('seo redirects', () => {
       const input = { origin: '/old-news/', target: '/no-such-page-anywhere/', type: 'MOVED_PERMANENTLY' };
       const first = await h.gql(CREATE, { i: input }, 'admin');
       expect(first.errors).toBeUndefined();
-      expect(first.data.seo.createRedirect).toMatchObject({ success: false, outcome: 'WARNING', canIgnore: true, title: 'Redirect not created.', fields: ['target'] });
+      expect(first.data.seo.createRedirect).toMatchObject({
+        success: false,
+        outcome: 'WARNING',
+        canIgnore: true,
+        title: 'Redirect not created.',
+        fields: ['target'],
+      });
       expect(first.data.seo.createRedirect.message).toMatch(/404/);
       expect(await origins('PLAIN')).not.toContain('old-news');
 
       const again = await h.gql(CREATE, { i: input, ig: true }, 'admin');
-      expect(again.data.seo.createRedirect).toMatchObject({ success: true, outcome: 'OK', canIgnore: false, title: 'Redirect created.', fields: [] });
+      expect(again.data.seo.createRedirect).toMatchObject({
+        success: true,
+        outcome: 'OK',
+        canIgnore: false,
+        title: 'Redirect created.',
+        fields: [],
+      });
       expect(await origins('PLAIN')).toContain('old-news');
     });
 
@@ -112,16 +147,29 @@ describe('seo redirects', () => {
       for (const ig of [false, true]) {
         const r = await h.gql(CREATE, { i: { origin: 'calendar-2023', target: 'events', type: 'FOUND' }, ig }, 'admin');
         expect(r.errors).toBeUndefined();
-        expect(r.data.seo.createRedirect).toMatchObject({ success: false, outcome: 'ERROR', canIgnore: false, fields: ['origin'] });
+        expect(r.data.seo.createRedirect).toMatchObject({
+          success: false,
+          outcome: 'ERROR',
+          canIgnore: false,
+          fields: ['origin'],
+        });
         expect(r.data.seo.createRedirect.message).toMatch(/already exists/);
       }
-      const self = await h.gql(CREATE, { i: { origin: 'loop-me', target: 'loop-me', type: 'FOUND' }, ig: true }, 'admin');
+      const self = await h.gql(
+        CREATE,
+        { i: { origin: 'loop-me', target: 'loop-me', type: 'FOUND' }, ig: true },
+        'admin',
+      );
       expect(self.data.seo.createRedirect.outcome).toBe('ERROR');
     });
 
     it('reports a store failure as FAILED', async () => {
       // A regex origin equal to a plain one once slashes are trimmed (docs/sandbox-seo.md).
-      const r = await h.gql(CREATE, { i: { origin: '/calendar-2023/', target: 'events', type: 'FOUND', format: 'REGEX' } }, 'admin');
+      const r = await h.gql(
+        CREATE,
+        { i: { origin: '/calendar-2023/', target: 'events', type: 'FOUND', format: 'REGEX' } },
+        'admin',
+      );
       expect(r.errors).toBeUndefined();
       expect(r.data.seo.createRedirect).toMatchObject({ success: false, outcome: 'FAILED', canIgnore: false });
     });
@@ -132,12 +180,23 @@ describe('seo redirects', () => {
       const made = await h.gql(CREATE, { i: { origin: 'round-trip', target: 'events', type: 'FOUND' } }, 'admin');
       expect(made.data.seo.createRedirect.outcome).toBe('OK');
 
-      const upd = await h.gql(UPDATE, { from: { origin: 'round-trip', target: 'events', type: 'FOUND' }, to: { origin: 'round-trip-2', target: 'events', type: 'TEMPORARY_REDIRECT' } }, 'admin');
+      const upd = await h.gql(
+        UPDATE,
+        {
+          from: { origin: 'round-trip', target: 'events', type: 'FOUND' },
+          to: { origin: 'round-trip-2', target: 'events', type: 'TEMPORARY_REDIRECT' },
+        },
+        'admin',
+      );
       expect(upd.errors).toBeUndefined();
       expect(upd.data.seo.updateRedirect).toMatchObject({ success: true, outcome: 'OK' });
       const list = (await h.gql(LIST, { f: 'PLAIN' }, 'admin')).data.seo.redirects;
       expect(list.find((r: any) => r.origin === 'round-trip')).toBeUndefined();
-      expect(list.find((r: any) => r.origin === 'round-trip-2')).toMatchObject({ target: 'events', type: 'TEMPORARY_REDIRECT', statusCode: 307 });
+      expect(list.find((r: any) => r.origin === 'round-trip-2')).toMatchObject({
+        target: 'events',
+        type: 'TEMPORARY_REDIRECT',
+        statusCode: 307,
+      });
 
       const del = await h.gql(DELETE, { o: 'round-trip-2' }, 'admin');
       expect(del.data.seo.deleteRedirect).toMatchObject({ success: true, outcome: 'OK', title: 'Redirect deleted.' });
@@ -150,10 +209,18 @@ describe('seo redirects', () => {
 
     it('surfaces an update warning (HTTP 400 upstream) as data, and ignoreWarning gets past it', async () => {
       await h.gql(CREATE, { i: { origin: 'upd-warn', target: 'events', type: 'FOUND' } }, 'admin');
-      const vars = { from: { origin: 'upd-warn', target: 'events', type: 'FOUND' }, to: { origin: 'upd-warn', target: 'missing-target-page', type: 'FOUND' } };
+      const vars = {
+        from: { origin: 'upd-warn', target: 'events', type: 'FOUND' },
+        to: { origin: 'upd-warn', target: 'missing-target-page', type: 'FOUND' },
+      };
       const warn = await h.gql(UPDATE, vars, 'admin');
       expect(warn.errors).toBeUndefined();
-      expect(warn.data.seo.updateRedirect).toMatchObject({ success: false, outcome: 'WARNING', canIgnore: true, fields: ['target'] });
+      expect(warn.data.seo.updateRedirect).toMatchObject({
+        success: false,
+        outcome: 'WARNING',
+        canIgnore: true,
+        fields: ['target'],
+      });
       const ok = await h.gql(UPDATE, { ...vars, ig: true }, 'admin');
       expect(ok.data.seo.updateRedirect).toMatchObject({ success: true, outcome: 'OK' });
       const list = (await h.gql(LIST, { f: 'PLAIN' }, 'admin')).data.seo.redirects;
@@ -172,15 +239,28 @@ describe('seo redirects', () => {
     it('reads and updates the redirect settings', async () => {
       const q = `{ seo { redirectSettings { disablePhpRedirect separateFile isApache filePath } } }`;
       const before = await h.gql(q, {}, 'admin');
-      expect(before.data.seo.redirectSettings).toEqual({ disablePhpRedirect: false, separateFile: false, isApache: false, filePath: '/var/www/html/wp-content/uploads/wpseo-redirects/.redirects' });
-      const put = await h.gql(`mutation { seo { updateRedirectSettings(disablePhpRedirect: true, separateFile: false) { disablePhpRedirect separateFile message } } }`, {}, 'admin');
+      expect(before.data.seo.redirectSettings).toEqual({
+        disablePhpRedirect: false,
+        separateFile: false,
+        isApache: false,
+        filePath: '/var/www/html/wp-content/uploads/wpseo-redirects/.redirects',
+      });
+      const put = await h.gql(
+        `mutation { seo { updateRedirectSettings(disablePhpRedirect: true, separateFile: false) { disablePhpRedirect separateFile message } } }`,
+        {},
+        'admin',
+      );
       expect(put.errors).toBeUndefined();
       expect(put.data.seo.updateRedirectSettings).toMatchObject({ disablePhpRedirect: true, separateFile: false });
       expect(put.data.seo.updateRedirectSettings.message).toMatch(/updated/);
       const after = await h.gql(q, {}, 'admin');
       expect(after.data.seo.redirectSettings.disablePhpRedirect).toBe(true);
       const calls = h.calls().map((c) => `${c.method} ${c.path}`);
-      expect(calls).toEqual(['GET /seo/v1/redirects/settings', 'PUT /seo/v1/redirects/settings', 'GET /seo/v1/redirects/settings']);
+      expect(calls).toEqual([
+        'GET /seo/v1/redirects/settings',
+        'PUT /seo/v1/redirects/settings',
+        'GET /seo/v1/redirects/settings',
+      ]);
     });
 
     it('forbids subscribers to read the settings', async () => {
@@ -191,7 +271,9 @@ describe('seo redirects', () => {
 
   describe('undo for object', () => {
     it('removes the redirects to a post, then reports nothing left to undo', async () => {
-      const seeded = (await h.gql(LIST, { f: 'PLAIN' }, 'admin')).data.seo.redirects.find((r: any) => r.origin === 'old-summer-festival');
+      const seeded = (await h.gql(LIST, { f: 'PLAIN' }, 'admin')).data.seo.redirects.find(
+        (r: any) => r.origin === 'old-summer-festival',
+      );
       const slug = seeded.target.replace(/^event\//, '').replace(/\/$/, '');
       const ev = await h.gql(`query($s: ID!) { event(id: $s, idType: SLUG) { databaseId } }`, { s: slug });
       const id = ev.data.event.databaseId;
@@ -202,7 +284,11 @@ describe('seo redirects', () => {
 
       const r = await h.gql(m, { id, k: 'POST' }, 'editor');
       expect(r.errors).toBeUndefined();
-      expect(r.data.seo.undoRedirectsForObject).toMatchObject({ success: true, outcome: 'OK', title: 'Redirect deleted.' });
+      expect(r.data.seo.undoRedirectsForObject).toMatchObject({
+        success: true,
+        outcome: 'OK',
+        title: 'Redirect deleted.',
+      });
       expect(await origins('PLAIN')).not.toContain('old-summer-festival');
 
       const again = await h.gql(m, { id, k: 'POST' }, 'editor');
@@ -241,10 +327,26 @@ describe('seo redirects', () => {
     });
 
     it('reports refusals per item and checks inputs before sending', async () => {
-      const denied = await h.gql(IMPORT, { inputs: [{ origin: '/bulk-x', target: '/y', type: 'FOUND' }] }, 'subscriber');
-      expect(denied.data.seo.importRedirects[0]).toMatchObject({ result: null, error: { code: 'FORBIDDEN', path: ['inputs', '0'] } });
+      const denied = await h.gql(
+        IMPORT,
+        { inputs: [{ origin: '/bulk-x', target: '/y', type: 'FOUND' }] },
+        'subscriber',
+      );
+      expect(denied.data.seo.importRedirects[0]).toMatchObject({
+        result: null,
+        error: { code: 'FORBIDDEN', path: ['inputs', '0'] },
+      });
       h.mark();
-      const bad = await h.gql(IMPORT, { inputs: [{ origin: '/ok', target: '/y', type: 'FOUND' }, { origin: '/no-target', type: 'FOUND' }] }, 'admin');
+      const bad = await h.gql(
+        IMPORT,
+        {
+          inputs: [
+            { origin: '/ok', target: '/y', type: 'FOUND' },
+            { origin: '/no-target', type: 'FOUND' },
+          ],
+        },
+        'admin',
+      );
       expect(bad.errors![0]!.extensions).toMatchObject({ code: 'BAD_USER_INPUT', arguments: ['inputs[1].target'] });
       expect(h.calls()).toHaveLength(0);
     });

@@ -74,16 +74,26 @@ describe('seo', () => {
       const img = imgs.events.nodes.map((n: any) => n.featuredImage).find((i: any) => i?.url);
       expect(img).toBeDefined();
       h.mark();
-      const d = ok(await h.gql(`query($u: String!) { seo { fileSize(url: $u) { url sizeInBytes } } }`, { u: img.url }, 'admin'));
+      const d = ok(
+        await h.gql(`query($u: String!) { seo { fileSize(url: $u) { url sizeInBytes } } }`, { u: img.url }, 'admin'),
+      );
       expect(d.seo.fileSize.sizeInBytes).toBeGreaterThan(0);
-      const ext = await h.gql(`{ seo { fileSize(url: "https://elsewhere.example/a.jpg") { sizeInBytes } } }`, {}, 'admin');
+      const ext = await h.gql(
+        `{ seo { fileSize(url: "https://elsewhere.example/a.jpg") { sizeInBytes } } }`,
+        {},
+        'admin',
+      );
       expect(code(ext)).toBe('NOT_FOUND');
       expect(ext.errors![0]!.message).toMatch(/hosted externally/);
-      expect(code(await h.gql(`{ seo { fileSize(url: "${img.url}") { sizeInBytes } } }`, {}, 'editor'))).toBe('FORBIDDEN');
+      expect(code(await h.gql(`{ seo { fileSize(url: "${img.url}") { sizeInBytes } } }`, {}, 'editor'))).toBe(
+        'FORBIDDEN',
+      );
     });
 
     it('lists available posts and refuses an unknown post type', async () => {
-      const d = ok(await h.gql(`{ seo { availablePosts(postType: "calendar_events") { databaseId title slug } } }`, {}, 'admin'));
+      const d = ok(
+        await h.gql(`{ seo { availablePosts(postType: "calendar_events") { databaseId title slug } } }`, {}, 'admin'),
+      );
       expect(d.seo.availablePosts.length).toBeGreaterThan(0);
       expect(d.seo.availablePosts[0].databaseId).toBeGreaterThan(0);
       const bad = await h.gql(`{ seo { availablePosts(postType: "nope") { databaseId } } }`, {}, 'admin');
@@ -92,7 +102,12 @@ describe('seo', () => {
     });
 
     it('reads the SEO head of a page, and the not-found head with status 404 as data', async () => {
-      const d = ok(await h.gql(`query($u: String!, $m: String!) { seo { home: head(url: $u) { status title html robots } missing: head(url: $m) { status title } } }`, { u: `${origin}/`, m: `${origin}/no-such-page/` }));
+      const d = ok(
+        await h.gql(
+          `query($u: String!, $m: String!) { seo { home: head(url: $u) { status title html robots } missing: head(url: $m) { status title } } }`,
+          { u: `${origin}/`, m: `${origin}/no-such-page/` },
+        ),
+      );
       expect(d.seo.home.status).toBe(200);
       expect(d.seo.home.html).toMatch(/<title>/);
       expect(d.seo.missing.status).toBe(404);
@@ -104,24 +119,47 @@ describe('seo', () => {
     it('searches the custom fields of a post', async () => {
       const ev = ok(await h.gql(`{ events(first: 1) { nodes { databaseId } } }`)).events.nodes[0];
       h.mark();
-      const d = ok(await h.gql(`query($id: Int!) { seo { postMeta(postId: $id) { key value } } }`, { id: ev.databaseId }, 'admin'));
+      const d = ok(
+        await h.gql(`query($id: Int!) { seo { postMeta(postId: $id) { key value } } }`, { id: ev.databaseId }, 'admin'),
+      );
       expect(d.seo.postMeta.length).toBeGreaterThan(0);
       expect(d.seo.postMeta.every((m: any) => !m.key.startsWith('_'))).toBe(true);
       expect(routes()).toEqual(['GET /seo/v1/meta/search']);
-      expect(code(await h.gql(`query($id: Int!) { seo { postMeta(postId: $id) { key } } }`, { id: ev.databaseId }, 'subscriber'))).toBe('FORBIDDEN');
+      expect(
+        code(
+          await h.gql(
+            `query($id: Int!) { seo { postMeta(postId: $id) { key } } }`,
+            { id: ev.databaseId },
+            'subscriber',
+          ),
+        ),
+      ).toBe('FORBIDDEN');
     });
 
     it('runs an importer action and maps an unknown importer to NOT_FOUND', async () => {
-      const d = ok(await h.gql(`mutation { seo { runImport(plugin: "aioseo", type: "posts") { objects { objectId } hasMore nextUrl } } }`, {}, 'admin'));
+      const d = ok(
+        await h.gql(
+          `mutation { seo { runImport(plugin: "aioseo", type: "posts") { objects { objectId } hasMore nextUrl } } }`,
+          {},
+          'admin',
+        ),
+      );
       expect(d.seo.runImport).toEqual({ objects: [], hasMore: false, nextUrl: null });
       expect(routes()).toEqual(['POST /seo/v1/import/aioseo/posts']);
-      expect(code(await h.gql(`mutation { seo { runImport(plugin: "yoast", type: "posts") { hasMore } } }`, {}, 'admin'))).toBe('NOT_FOUND');
-      expect(code(await h.gql(`mutation { seo { runImport(plugin: "a/b", type: "posts") { hasMore } } }`, {}, 'admin'))).toBe('BAD_USER_INPUT');
+      expect(
+        code(await h.gql(`mutation { seo { runImport(plugin: "yoast", type: "posts") { hasMore } } }`, {}, 'admin')),
+      ).toBe('NOT_FOUND');
+      expect(
+        code(await h.gql(`mutation { seo { runImport(plugin: "a/b", type: "posts") { hasMore } } }`, {}, 'admin')),
+      ).toBe('BAD_USER_INPUT');
     });
 
     it('turns integrations on, and reports an unknown one as success false', async () => {
       const q = `mutation($i: String!) { seo { setIntegrationActive(integration: $i, active: true) { success status message } } }`;
-      expect(ok(await h.gql(q, { i: 'wincher' }, 'admin')).seo.setIntegrationActive).toMatchObject({ success: true, status: 200 });
+      expect(ok(await h.gql(q, { i: 'wincher' }, 'admin')).seo.setIntegrationActive).toMatchObject({
+        success: true,
+        status: 200,
+      });
       const bad = ok(await h.gql(q, { i: 'nope' }, 'admin')).seo.setIntegrationActive;
       expect(bad).toMatchObject({ success: false, status: 500 });
       expect(bad.message).toMatch(/Could not save/);
@@ -130,17 +168,42 @@ describe('seo', () => {
 
   describe('configuration', () => {
     it('saves the site representation and social profiles, naming bad profiles', async () => {
-      const rep = ok(await h.gql(`mutation { seo { setSiteRepresentation(input: { companyOrPerson: COMPANY, companyName: "Sandbox Events", description: "Events near you" }) { success status } } }`, {}, 'admin'));
+      const rep = ok(
+        await h.gql(
+          `mutation { seo { setSiteRepresentation(input: { companyOrPerson: COMPANY, companyName: "Sandbox Events", description: "Events near you" }) { success status } } }`,
+          {},
+          'admin',
+        ),
+      );
       expect(rep.seo.setSiteRepresentation).toEqual({ success: true, status: 200 });
       expect(ok(await h.gql(`{ site { description } }`)).site).toBeDefined();
-      const soc = ok(await h.gql(`mutation { seo { setSocialProfiles(input: { socialSiteA: "https://social.example/us", socialSiteB: "not a handle!", otherSocialUrls: ["https://ok.example", "bad"] }) { success failures message } } }`, {}, 'admin'));
-      expect(soc.seo.setSocialProfiles).toMatchObject({ success: false, failures: ['social_site_b', 'other_social_urls-1'] });
-      const good = ok(await h.gql(`mutation { seo { setSocialProfiles(input: { socialSiteA: "https://social.example/us" }) { success failures } } }`, {}, 'admin'));
+      const soc = ok(
+        await h.gql(
+          `mutation { seo { setSocialProfiles(input: { socialSiteA: "https://social.example/us", socialSiteB: "not a handle!", otherSocialUrls: ["https://ok.example", "bad"] }) { success failures message } } }`,
+          {},
+          'admin',
+        ),
+      );
+      expect(soc.seo.setSocialProfiles).toMatchObject({
+        success: false,
+        failures: ['social_site_b', 'other_social_urls-1'],
+      });
+      const good = ok(
+        await h.gql(
+          `mutation { seo { setSocialProfiles(input: { socialSiteA: "https://social.example/us" }) { success failures } } }`,
+          {},
+          'admin',
+        ),
+      );
       expect(good.seo.setSocialProfiles).toEqual({ success: true, failures: [] });
     });
 
     it('refuses a bad companyOrPerson before calling the site', async () => {
-      const r = await h.gql(`mutation { seo { setSiteRepresentation(input: { companyOrPerson: ROBOT }) { success } } }`, {}, 'admin');
+      const r = await h.gql(
+        `mutation { seo { setSiteRepresentation(input: { companyOrPerson: ROBOT }) { success } } }`,
+        {},
+        'admin',
+      );
       expect(r.errors).toBeDefined();
       expect(h.calls()).toEqual([]);
     });
@@ -150,7 +213,13 @@ describe('seo', () => {
       expect(cap.seo).toEqual({ me: true, other: true });
       const t = ok(await h.gql(`mutation { seo { enableTracking(tracking: true) { success } } }`, {}, 'admin'));
       expect(t.seo.enableTracking.success).toBe(true);
-      const s = ok(await h.gql(`mutation { seo { saveConfigurationState(finishedSteps: ["siteRepresentation", "socialProfiles"]) { success } } }`, {}, 'admin'));
+      const s = ok(
+        await h.gql(
+          `mutation { seo { saveConfigurationState(finishedSteps: ["siteRepresentation", "socialProfiles"]) { success } } }`,
+          {},
+          'admin',
+        ),
+      );
       expect(s.seo.saveConfigurationState.success).toBe(true);
       const st = ok(await h.gql(`{ seo { configurationState } }`, {}, 'admin'));
       expect(st.seo.configurationState).toEqual(['siteRepresentation', 'socialProfiles']);
@@ -167,18 +236,31 @@ describe('seo', () => {
       expect(d.seo.b).toEqual({ success: true, message: 'Taxonomy is no longer new.' });
       const again = ok(await h.gql(m, {}, 'contributor'));
       expect(again.seo.a.message).toBe('Post type is not new.');
-      expect(code(await h.gql(`mutation { seo { dismissNewPostType(name: "nope") { success } } }`, {}, 'admin'))).toBe('BAD_USER_INPUT');
+      expect(code(await h.gql(`mutation { seo { dismissNewPostType(name: "nope") { success } } }`, {}, 'admin'))).toBe(
+        'BAD_USER_INPUT',
+      );
     });
 
     it('dismisses the kit configuration and tracks setup steps in the names the site reads', async () => {
-      expect(ok(await h.gql(`mutation { seo { setKitConfigurationDismissed(dismissed: true) { success } } }`, {}, 'admin')).seo.setKitConfigurationDismissed.success).toBe(true);
+      expect(
+        ok(await h.gql(`mutation { seo { setKitConfigurationDismissed(dismissed: true) { success } } }`, {}, 'admin'))
+          .seo.setKitConfigurationDismissed.success,
+      ).toBe(true);
       h.mark();
-      const d = ok(await h.gql(`mutation { seo { trackSetupSteps(input: { setupWidgetLoaded: true, firstInteractionStage: GRANT_CONSENT }) { success } } }`, {}, 'admin'));
+      const d = ok(
+        await h.gql(
+          `mutation { seo { trackSetupSteps(input: { setupWidgetLoaded: true, firstInteractionStage: GRANT_CONSENT }) { success } } }`,
+          {},
+          'admin',
+        ),
+      );
       expect(d.seo.trackSetupSteps.success).toBe(true);
       // Success at all proves the camelCase names were sent: with only the declared ones the site answers 400.
       expect(routes()).toEqual(['POST /seo/v1/setup_steps_tracking']);
       h.mark();
-      expect(code(await h.gql(`mutation { seo { trackSetupSteps(input: {}) { success } } }`, {}, 'admin'))).toBe('BAD_USER_INPUT');
+      expect(code(await h.gql(`mutation { seo { trackSetupSteps(input: {}) { success } } }`, {}, 'admin'))).toBe(
+        'BAD_USER_INPUT',
+      );
       expect(h.calls()).toEqual([]);
     });
 
@@ -188,38 +270,65 @@ describe('seo', () => {
       expect(routes()).toEqual(['POST /seo/v1/introductions/llms-txt/seen']);
       const bad = await h.gql(`mutation { seo { markIntroductionSeen(id: "nope") { success } } }`, {}, 'author');
       expect(bad.errors![0]!.extensions).toMatchObject({ code: 'BAD_USER_INPUT', arguments: ['id'] });
-      expect(code(await h.gql(`mutation { seo { markIntroductionSeen(id: "llms-txt") { success } } }`, {}, 'subscriber'))).toBe('FORBIDDEN');
+      expect(
+        code(await h.gql(`mutation { seo { markIntroductionSeen(id: "llms-txt") { success } } }`, {}, 'subscriber')),
+      ).toBe('FORBIDDEN');
     });
 
     it('reads and sets the video embed permission per user', async () => {
       expect(ok(await h.gql(`{ seo { videoEmbedPermission } }`, {}, 'editor')).seo.videoEmbedPermission).toBe(false);
-      expect(ok(await h.gql(`mutation { seo { setVideoEmbedPermission(value: true) { success } } }`, {}, 'editor')).seo.setVideoEmbedPermission.success).toBe(true);
+      expect(
+        ok(await h.gql(`mutation { seo { setVideoEmbedPermission(value: true) { success } } }`, {}, 'editor')).seo
+          .setVideoEmbedPermission.success,
+      ).toBe(true);
       expect(ok(await h.gql(`{ seo { videoEmbedPermission } }`, {}, 'editor')).seo.videoEmbedPermission).toBe(true);
       expect(ok(await h.gql(`{ seo { videoEmbedPermission } }`, {}, 'author')).seo.videoEmbedPermission).toBe(false);
     });
 
     it('dismisses known alerts only', async () => {
-      expect(ok(await h.gql(`mutation { seo { dismissAlert(key: "black-friday-promotion") { success status } } }`, {}, 'author')).seo.dismissAlert).toEqual({ success: true, status: 200 });
-      expect(code(await h.gql(`mutation { seo { dismissAlert(key: "nope") { success } } }`, {}, 'author'))).toBe('BAD_USER_INPUT');
+      expect(
+        ok(
+          await h.gql(
+            `mutation { seo { dismissAlert(key: "black-friday-promotion") { success status } } }`,
+            {},
+            'author',
+          ),
+        ).seo.dismissAlert,
+      ).toEqual({ success: true, status: 200 });
+      expect(code(await h.gql(`mutation { seo { dismissAlert(key: "nope") { success } } }`, {}, 'author'))).toBe(
+        'BAD_USER_INPUT',
+      );
     });
   });
 
   describe('tasks', () => {
     it('lists tasks, completes one, and filters', async () => {
-      const all = ok(await h.gql(`{ seo { tasks { id title isCompleted duration priority callToAction { label type href } } } }`, {}, 'admin'));
+      const all = ok(
+        await h.gql(
+          `{ seo { tasks { id title isCompleted duration priority callToAction { label type href } } } }`,
+          {},
+          'admin',
+        ),
+      );
       expect(all.seo.tasks.map((t: any) => t.id)).toContain('create-new-content');
-      const done = ok(await h.gql(`mutation { seo { completeTask(task: "create-new-content") { success } } }`, {}, 'admin'));
+      const done = ok(
+        await h.gql(`mutation { seo { completeTask(task: "create-new-content") { success } } }`, {}, 'admin'),
+      );
       expect(done.seo.completeTask.success).toBe(true);
       const completed = ok(await h.gql(`{ seo { tasks(filter: COMPLETED) { id isCompleted } } }`, {}, 'admin'));
       expect(completed.seo.tasks.map((t: any) => t.id)).toContain('create-new-content');
       expect(completed.seo.tasks.every((t: any) => t.isCompleted)).toBe(true);
       const limited = ok(await h.gql(`{ seo { tasks(limit: 2) { id } } }`, {}, 'admin'));
       expect(limited.seo.tasks).toHaveLength(2);
-      expect(code(await h.gql(`mutation { seo { completeTask(task: "nope") { success } } }`, {}, 'admin'))).toBe('NOT_FOUND');
+      expect(code(await h.gql(`mutation { seo { completeTask(task: "nope") { success } } }`, {}, 'admin'))).toBe(
+        'NOT_FOUND',
+      );
     });
 
     it('tracks known actions and refuses others', async () => {
-      const d = ok(await h.gql(`mutation { seo { trackAction(action: "task_list_first_opened_on") { success } } }`, {}, 'admin'));
+      const d = ok(
+        await h.gql(`mutation { seo { trackAction(action: "task_list_first_opened_on") { success } } }`, {}, 'admin'),
+      );
       expect(d.seo.trackAction.success).toBe(true);
       const bad = await h.gql(`mutation { seo { trackAction(action: "nope") { success } } }`, {}, 'admin');
       expect(code(bad)).toBe('BAD_USER_INPUT');
@@ -240,7 +349,15 @@ describe('seo', () => {
       let guard = 0;
       while (first.hasMore && guard++ < 200) first = ok(await h.gql(m, { a: 'POSTS' }, 'contributor')).seo.runIndexing;
       expect(first.hasMore).toBe(false);
-      for (const a of ['TERMS', 'POST_TYPE_ARCHIVES', 'GENERAL', 'INDEXABLES_COMPLETE', 'COMPLETE', 'LINK_POSTS', 'LINK_TERMS']) {
+      for (const a of [
+        'TERMS',
+        'POST_TYPE_ARCHIVES',
+        'GENERAL',
+        'INDEXABLES_COMPLETE',
+        'COMPLETE',
+        'LINK_POSTS',
+        'LINK_TERMS',
+      ]) {
         const r = ok(await h.gql(m, { a }, 'contributor'));
         expect(Array.isArray(r.seo.runIndexing.objects)).toBe(true);
       }
@@ -255,16 +372,40 @@ describe('seo', () => {
     it('refuses related keyphrases before authentication, then answers typed rows', async () => {
       const q = `{ seo { relatedKeyphrases(keyphrase: "jazz", countryCode: "us") { columnNames keyphrases { keyword searchVolume trends difficulty intent } } } }`;
       expect(code(await h.gql(q, {}, 'author'))).toBe('UNAUTHENTICATED');
-      const bad = ok(await h.gql(`mutation { seo { authenticateKeywordResearch(code: "invalid") { success hasAccessToken message } } }`, {}, 'author'));
+      const bad = ok(
+        await h.gql(
+          `mutation { seo { authenticateKeywordResearch(code: "invalid") { success hasAccessToken message } } }`,
+          {},
+          'author',
+        ),
+      );
       expect(bad.seo.authenticateKeywordResearch).toMatchObject({ success: false, hasAccessToken: false });
       expect(bad.seo.authenticateKeywordResearch.message).toMatch(/Authentication failed/);
-      const auth = ok(await h.gql(`mutation { seo { authenticateKeywordResearch(code: "abc") { success hasAccessToken expiresAt createdAt message } } }`, {}, 'author'));
-      expect(auth.seo.authenticateKeywordResearch).toMatchObject({ success: true, hasAccessToken: true, message: null });
-      expect(auth.seo.authenticateKeywordResearch.expiresAt).toBeGreaterThan(auth.seo.authenticateKeywordResearch.createdAt);
-      const cc = ok(await h.gql(`mutation { seo { setKeywordResearchCountry(countryCode: "gb") { success } } }`, {}, 'author'));
+      const auth = ok(
+        await h.gql(
+          `mutation { seo { authenticateKeywordResearch(code: "abc") { success hasAccessToken expiresAt createdAt message } } }`,
+          {},
+          'author',
+        ),
+      );
+      expect(auth.seo.authenticateKeywordResearch).toMatchObject({
+        success: true,
+        hasAccessToken: true,
+        message: null,
+      });
+      expect(auth.seo.authenticateKeywordResearch.expiresAt).toBeGreaterThan(
+        auth.seo.authenticateKeywordResearch.createdAt,
+      );
+      const cc = ok(
+        await h.gql(`mutation { seo { setKeywordResearchCountry(countryCode: "gb") { success } } }`, {}, 'author'),
+      );
       expect(cc.seo.setKeywordResearchCountry.success).toBe(true);
       h.mark();
-      expect(code(await h.gql(`mutation { seo { setKeywordResearchCountry(countryCode: "GB") { success } } }`, {}, 'author'))).toBe('BAD_USER_INPUT');
+      expect(
+        code(
+          await h.gql(`mutation { seo { setKeywordResearchCountry(countryCode: "GB") { success } } }`, {}, 'author'),
+        ),
+      ).toBe('BAD_USER_INPUT');
       expect(h.calls()).toEqual([]);
       const d = ok(await h.gql(q, {}, 'author'));
       const r = d.seo.relatedKeyphrases;
@@ -280,57 +421,148 @@ describe('seo', () => {
   describe('internal linking', () => {
     it('suggests links for prominent words', async () => {
       const ev = ok(await h.gql(`{ events(first: 1) { nodes { databaseId title } } }`)).events.nodes[0];
-      const stem = String(ev.title).split(/\s+/).find((w: string) => w.length >= 4)!.toLowerCase();
+      const stem = String(ev.title)
+        .split(/\s+/)
+        .find((w: string) => w.length >= 4)!
+        .toLowerCase();
       h.mark();
-      const d = ok(await h.gql(`query($w: [SeoProminentWordInput!]!) { seo { linkSuggestions(prominentWords: $w, objectId: 0, objectType: "post", limit: 3) { databaseId title link isCornerstone labels score } } }`, { w: [{ stem, weight: 5 }] }, 'contributor'));
+      const d = ok(
+        await h.gql(
+          `query($w: [SeoProminentWordInput!]!) { seo { linkSuggestions(prominentWords: $w, objectId: 0, objectType: "post", limit: 3) { databaseId title link isCornerstone labels score } } }`,
+          { w: [{ stem, weight: 5 }] },
+          'contributor',
+        ),
+      );
       expect(d.seo.linkSuggestions.length).toBeGreaterThan(0);
       expect(d.seo.linkSuggestions.length).toBeLessThanOrEqual(3);
       expect(routes()).toEqual(['GET /seo/v1/link_suggestions']);
       expect(h.calls()[0]!.query).toMatchObject({ prominent_words: { [stem]: '5' } });
-      expect(code(await h.gql(`{ seo { linkSuggestions(prominentWords: [], objectId: 1, objectType: "post") { score } } }`, {}, 'contributor'))).toBe('BAD_USER_INPUT');
+      expect(
+        code(
+          await h.gql(
+            `{ seo { linkSuggestions(prominentWords: [], objectId: 1, objectType: "post") { score } } }`,
+            {},
+            'contributor',
+          ),
+        ),
+      ).toBe('BAD_USER_INPUT');
     });
 
     it('hands out content for prominent words, saves words and completes', async () => {
-      const c = ok(await h.gql(`mutation { seo { prominentWordsContent { objects { objectId content title } hasMore } } }`, {}, 'contributor'));
+      const c = ok(
+        await h.gql(
+          `mutation { seo { prominentWordsContent { objects { objectId content title } hasMore } } }`,
+          {},
+          'contributor',
+        ),
+      );
       const objs = c.seo.prominentWordsContent.objects;
       expect(objs.length).toBeGreaterThan(0);
       const items = objs.map((o: any) => ({ objectId: o.objectId, words: [{ stem: 'sandboxword', weight: 3 }] }));
-      const s = ok(await h.gql(`mutation($i: [SeoProminentWordsInput!]!) { seo { saveProminentWords(items: $i) { success message } } }`, { i: items }, 'contributor'));
+      const s = ok(
+        await h.gql(
+          `mutation($i: [SeoProminentWordsInput!]!) { seo { saveProminentWords(items: $i) { success message } } }`,
+          { i: items },
+          'contributor',
+        ),
+      );
       expect(s.seo.saveProminentWords.success).toBe(true);
       expect(s.seo.saveProminentWords.message).toMatch(/successfully saved/);
-      const next = ok(await h.gql(`mutation { seo { prominentWordsContent { objects { objectId } } } }`, {}, 'contributor'));
+      const next = ok(
+        await h.gql(`mutation { seo { prominentWordsContent { objects { objectId } } } }`, {}, 'contributor'),
+      );
       expect(next.seo.prominentWordsContent.objects.map((o: any) => o.objectId)).not.toContain(objs[0].objectId);
-      expect(ok(await h.gql(`mutation { seo { completeProminentWords } }`, {}, 'contributor')).seo.completeProminentWords).toBe(true);
+      expect(
+        ok(await h.gql(`mutation { seo { completeProminentWords } }`, {}, 'contributor')).seo.completeProminentWords,
+      ).toBe(true);
     });
   });
 
   describe('workouts', () => {
     it('reads and saves workouts', async () => {
-      const w = ok(await h.gql(`{ seo { workouts { configuration { finishedSteps } cornerstone { finishedSteps } } } }`, {}, 'editor'));
+      const w = ok(
+        await h.gql(
+          `{ seo { workouts { configuration { finishedSteps } cornerstone { finishedSteps } } } }`,
+          {},
+          'editor',
+        ),
+      );
       expect(w.seo.workouts.configuration).toEqual({ finishedSteps: [] });
-      const save = ok(await h.gql(`mutation { seo { saveWorkouts(cornerstone: { finishedSteps: ["chooseCornerstones"] }, orphaned: { finishedSteps: [] }) } }`, {}, 'editor'));
+      const save = ok(
+        await h.gql(
+          `mutation { seo { saveWorkouts(cornerstone: { finishedSteps: ["chooseCornerstones"] }, orphaned: { finishedSteps: [] }) } }`,
+          {},
+          'editor',
+        ),
+      );
       expect(save.seo.saveWorkouts).toBe(true);
-      const after = ok(await h.gql(`{ seo { workouts { cornerstone { finishedSteps indexablesByStep } orphaned { finishedSteps } } } }`, {}, 'editor'));
+      const after = ok(
+        await h.gql(
+          `{ seo { workouts { cornerstone { finishedSteps indexablesByStep } orphaned { finishedSteps } } } }`,
+          {},
+          'editor',
+        ),
+      );
       expect(after.seo.workouts.cornerstone).toEqual({ finishedSteps: ['chooseCornerstones'], indexablesByStep: {} });
       expect(code(await h.gql(`{ seo { workouts { raw } } }`, {}, 'author'))).toBe('FORBIDDEN');
-      expect(code(await h.gql(`mutation { seo { saveWorkouts(cornerstone: { finishedSteps: ["dance"] }, orphaned: { finishedSteps: [] }) } }`, {}, 'editor'))).toBe('BAD_USER_INPUT');
+      expect(
+        code(
+          await h.gql(
+            `mutation { seo { saveWorkouts(cornerstone: { finishedSteps: ["dance"] }, orphaned: { finishedSteps: [] }) } }`,
+            {},
+            'editor',
+          ),
+        ),
+      ).toBe('BAD_USER_INPUT');
     });
 
     it('reads cornerstone data, link suggestions and last updated; enables cornerstone and noindex', async () => {
       const evs = ok(await h.gql(`{ events(first: 5) { nodes { databaseId } } }`)).events.nodes;
       const id = evs[4].databaseId;
-      const en = ok(await h.gql(`mutation($id: Int!) { seo { enableCornerstone(objectId: $id, objectType: "post") } }`, { id }, 'editor'));
+      const en = ok(
+        await h.gql(
+          `mutation($id: Int!) { seo { enableCornerstone(objectId: $id, objectType: "post") } }`,
+          { id },
+          'editor',
+        ),
+      );
       expect(en.seo.enableCornerstone).toBe(true);
-      const cd = ok(await h.gql(`{ seo { cornerstoneData { cornerstones { objectId objectType objectSubType isCornerstone } mostLinked { objectId incomingLinkCount } } } }`, {}, 'editor'));
+      const cd = ok(
+        await h.gql(
+          `{ seo { cornerstoneData { cornerstones { objectId objectType objectSubType isCornerstone } mostLinked { objectId incomingLinkCount } } } }`,
+          {},
+          'editor',
+        ),
+      );
       expect(cd.seo.cornerstoneData.cornerstones.map((c: any) => c.objectId)).toContain(id);
       expect(cd.seo.cornerstoneData.cornerstones.every((c: any) => c.isCornerstone)).toBe(true);
-      const q = ok(await h.gql(`query($id: Int!) { seo { workoutLinkSuggestions(indexableId: $id) { objectId title permalink editLink score } lastUpdated(postId: $id) } }`, { id }, 'editor'));
+      const q = ok(
+        await h.gql(
+          `query($id: Int!) { seo { workoutLinkSuggestions(indexableId: $id) { objectId title permalink editLink score } lastUpdated(postId: $id) } }`,
+          { id },
+          'editor',
+        ),
+      );
       expect(Array.isArray(q.seo.workoutLinkSuggestions)).toBe(true);
       expect(q.seo.lastUpdated).toMatch(/^\d{4}-\d{2}-\d{2}/);
-      const ni = ok(await h.gql(`mutation($id: Int!) { seo { workoutNoindex(objectId: $id, objectType: "post", objectSubType: "calendar_events") } }`, { id }, 'editor'));
+      const ni = ok(
+        await h.gql(
+          `mutation($id: Int!) { seo { workoutNoindex(objectId: $id, objectType: "post", objectSubType: "calendar_events") } }`,
+          { id },
+          'editor',
+        ),
+      );
       expect(ni.seo.workoutNoindex).toBe(true);
-      const meta = ok(await h.gql(`query($id: Int!) { seo { postMeta(postId: $id, query: "_yoast") { key value } } }`, { id }, 'admin'));
-      expect(meta.seo.postMeta.map((m: any) => m.key)).toEqual(expect.arrayContaining(['_yoast_wpseo_meta-robots-noindex', '_yoast_wpseo_is_cornerstone']));
+      const meta = ok(
+        await h.gql(
+          `query($id: Int!) { seo { postMeta(postId: $id, query: "_yoast") { key value } } }`,
+          { id },
+          'admin',
+        ),
+      );
+      expect(meta.seo.postMeta.map((m: any) => m.key)).toEqual(
+        expect.arrayContaining(['_yoast_wpseo_meta-robots-noindex', '_yoast_wpseo_is_cornerstone']),
+      );
     });
 
     it('trashes a post and redirects its permalink', async () => {
@@ -338,8 +570,11 @@ describe('seo', () => {
       const m = `mutation($id: Int!, $p: String!) { seo { workoutRemoveAndRedirect(objectId: $id, objectType: "post", objectSubType: "calendar_events", permalink: $p, redirectUrl: "events") } }`;
       const d = ok(await h.gql(m, { id: ev.databaseId, p: ev.url }, 'editor'));
       expect(d.seo.workoutRemoveAndRedirect).toBe(true);
-      const list = ok(await h.gql(`{ seo { redirects(format: PLAIN) { origin target type } } }`, {}, 'admin')).seo.redirects;
-      expect(list.some((r: any) => r.target === 'events' && r.type === 'MOVED_PERMANENTLY' && ev.url.includes(r.origin))).toBe(true);
+      const list = ok(await h.gql(`{ seo { redirects(format: PLAIN) { origin target type } } }`, {}, 'admin')).seo
+        .redirects;
+      expect(
+        list.some((r: any) => r.target === 'events' && r.type === 'MOVED_PERMANENTLY' && ev.url.includes(r.origin)),
+      ).toBe(true);
     });
   });
 });

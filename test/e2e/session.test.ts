@@ -18,11 +18,17 @@ import { startHarness, type Harness } from '../helpers/gateway.ts';
 import { testSandbox } from '../helpers/sandbox.ts';
 
 /** `n` venue reads by database ID, aliased: one upstream request each (IDs that do not exist answer null). */
-const venues = (n: number, from = 900_001) => Array.from({ length: n }, (_, i) => `v${i}: venue(id: "${from + i}", idType: DATABASE_ID) { title }`).join(' ');
+const venues = (n: number, from = 900_001) =>
+  Array.from({ length: n }, (_, i) => `v${i}: venue(id: "${from + i}", idType: DATABASE_ID) { title }`).join(' ');
 
 /** Most upstream requests in flight at once, from the sandbox log's start times and durations. */
 function maxOverlap(entries: LogEntry[]): number {
-  const edges = entries.flatMap((e) => [{ t: e.at, d: 1 }, { t: e.at + e.ms, d: -1 }]).sort((a, b) => a.t - b.t || a.d - b.d);
+  const edges = entries
+    .flatMap((e) => [
+      { t: e.at, d: 1 },
+      { t: e.at + e.ms, d: -1 },
+    ])
+    .sort((a, b) => a.t - b.t || a.d - b.d);
   let now = 0;
   let most = 0;
   for (const e of edges) most = Math.max(most, (now += e.d));
@@ -61,7 +67,9 @@ describe('the request budget', () => {
 describe('the deadline', () => {
   let h: Harness;
   beforeAll(async () => {
-    h = await startHarness({ config: { session: { budget: 500, deadlineMs: 1_000, siteRetryMs: 5_000 }, upstream: { retries: 2 } } });
+    h = await startHarness({
+      config: { session: { budget: 500, deadlineMs: 1_000, siteRetryMs: 5_000 }, upstream: { retries: 2 } },
+    });
   });
   afterAll(() => h.close());
   afterEach(() => h.sandbox.faults.clear());
@@ -161,7 +169,9 @@ describe('the concurrency cap', () => {
     h.mark();
     // Distinct requests: identical ones in flight at once would be one (upstream/flight.ts).
     const governance = 'usersOverview { totalUsers } usersTrainingStatus { userId }';
-    const docs = ['LEGACY_EVENTS', 'CALENDAR_CORE', 'AUTOMATION_A', 'AUTOMATION_B'].map((api) => `${api}: apiDocument(api: ${api})`).join(' ');
+    const docs = ['LEGACY_EVENTS', 'CALENDAR_CORE', 'AUTOMATION_A', 'AUTOMATION_B']
+      .map((api) => `${api}: apiDocument(api: ${api})`)
+      .join(' ');
     const r = await h.gql(`{ governance { ${governance} } ${docs} }`, {}, 'admin');
     expect(r.errors).toBeUndefined();
     expect(h.calls()).toHaveLength(6);
@@ -182,8 +192,10 @@ describe('one seam', () => {
       readFileSync(file, 'utf8')
         .split('\n')
         .forEach((line, i) => {
-          if (/\bctx\.limit\s*\(|(?<![.\w])limit\s*\(\s*(async\s*)?\(/.test(line)) offenders.push(`${file}:${i + 1}: ${line.trim()}`);
-          if (/namespaceUnavailable\(|'NAMESPACE_UNAVAILABLE'/.test(line)) offenders.push(`${file}:${i + 1}: ${line.trim()}`);
+          if (/\bctx\.limit\s*\(|(?<![.\w])limit\s*\(\s*(async\s*)?\(/.test(line))
+            offenders.push(`${file}:${i + 1}: ${line.trim()}`);
+          if (/namespaceUnavailable\(|'NAMESPACE_UNAVAILABLE'/.test(line))
+            offenders.push(`${file}:${i + 1}: ${line.trim()}`);
         });
     }
     expect(offenders).toEqual([]);
@@ -193,10 +205,17 @@ describe('one seam', () => {
     const h = await startHarness({ sandbox: { disable: ['site-governance/v1', 'calendar/views/v2'] } });
     try {
       h.mark();
-      const r = await h.gql(`{ governance { usersOverview { totalUsers } } calendarView(input: { url: "https://example.org/events/" }) { html } }`, {}, 'admin');
+      const r = await h.gql(
+        `{ governance { usersOverview { totalUsers } } calendarView(input: { url: "https://example.org/events/" }) { html } }`,
+        {},
+        'admin',
+      );
       expect(r.data).toEqual({ governance: { usersOverview: null }, calendarView: null });
       const byPath = Object.fromEntries(r.errors!.map((e) => [e.path!.join('.'), e]));
-      expect(byPath['governance.usersOverview']!.extensions).toMatchObject({ code: 'NAMESPACE_UNAVAILABLE', namespace: 'site-governance/v1' });
+      expect(byPath['governance.usersOverview']!.extensions).toMatchObject({
+        code: 'NAMESPACE_UNAVAILABLE',
+        namespace: 'site-governance/v1',
+      });
       expect(byPath['governance.usersOverview']!.message).toMatch(/REST namespace "site-governance\/v1"/);
       expect(byPath.calendarView!.message).toMatch(/REST namespace "calendar\/views\/v2"/);
       expect(h.calls()).toEqual([]);
@@ -222,14 +241,21 @@ describe('a site that is down when the gateway starts', () => {
     return port;
   }
   const post = async (query: string) => {
-    const res = await fetch(gateway!.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query }) });
+    const res = await fetch(gateway!.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query }),
+    });
     return { status: res.status, ...((await res.json()) as { data: any; errors?: any[] }) };
   };
   const readyz = async () => (await fetch(`${gateway!.adminUrl}/readyz`)).status;
 
   it('answers gateway-only fields, says not ready, and recovers by itself once the site is up', async () => {
     const port = await freePort();
-    gateway = await startGateway(parseConfig({ port: 0, session: { budget: 500, deadlineMs: 15_000, siteRetryMs: 300 } }), `http://127.0.0.1:${port}/wp-json/`);
+    gateway = await startGateway(
+      parseConfig({ port: 0, session: { budget: 500, deadlineMs: 15_000, siteRetryMs: 300 } }),
+      `http://127.0.0.1:${port}/wp-json/`,
+    );
 
     const t = await post('{ __typename }');
     expect(t).toMatchObject({ status: 200, data: { __typename: 'Query' } });

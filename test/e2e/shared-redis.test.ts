@@ -26,8 +26,16 @@ import { restClient } from '../helpers/sandbox.ts';
 const WEBSITE = `query($id: ID!) { event(id: $id, idType: DATABASE_ID) { databaseId website } }`;
 
 async function post(url: string, body: unknown, headers: Record<string, string> = {}) {
-  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
-  return { status: res.status, headers: res.headers, body: (await res.json()) as { data?: any; errors?: { message: string; extensions?: Record<string, any> }[] } };
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
+  return {
+    status: res.status,
+    headers: res.headers,
+    body: (await res.json()) as { data?: any; errors?: { message: string; extensions?: Record<string, any> }[] },
+  };
 }
 
 async function freePort(): Promise<number> {
@@ -44,7 +52,11 @@ describe('two sites on one Redis', () => {
   let b: Harness;
   let c: Redis;
   // Clients told apart by X-Forwarded-For (one trusted proxy): the test's own requests are never refused.
-  const config = (): ConfigInput => ({ redisUrl: redis.url, cache: { ttlSeconds: 60 }, rateLimit: { max: 1000, windowSeconds: 60, trustProxyHops: 1 } });
+  const config = (): ConfigInput => ({
+    redisUrl: redis.url,
+    cache: { ttlSeconds: 60 },
+    rateLimit: { max: 1000, windowSeconds: 60, trustProxyHops: 1 },
+  });
   const root = (h: Harness) => `sitegraph:${siteId(h.sandbox.url)}:`;
 
   beforeAll(async () => {
@@ -67,7 +79,10 @@ describe('two sites on one Redis', () => {
   it("answers each site's own event: an entry cached through one gateway is never served by the other", async () => {
     const id = (await a.gql('{ events(first: 1) { nodes { databaseId } } }')).data.events.nodes[0].databaseId as number;
     // The two sandboxes start with the same demo data: make the event differ on site A only.
-    for (const [h, website] of [[a, 'https://site-a.example/event'], [b, 'https://site-b.example/event']] as const) {
+    for (const [h, website] of [
+      [a, 'https://site-a.example/event'],
+      [b, 'https://site-b.example/event'],
+    ] as const) {
       const set = await restClient(h.sandbox).send('POST', `/calendar/events/v1/events/${id}`, { website }, 'admin');
       expect(set.status).toBe(200);
     }
@@ -106,21 +121,36 @@ describe('two sites on one Redis', () => {
   it('counts rate limits per site', async () => {
     // One client, four requests through A and one through B: two counts, one per site.
     const ip = { 'x-forwarded-for': '203.0.113.9' };
-    for (let i = 0; i < 4; i++) expect((await post(a.gateway.url, { query: '{ __typename }' }, ip)).headers.get('ratelimit-remaining')).toBe(String(1000 - i - 1));
+    for (let i = 0; i < 4; i++)
+      expect((await post(a.gateway.url, { query: '{ __typename }' }, ip)).headers.get('ratelimit-remaining')).toBe(
+        String(1000 - i - 1),
+      );
     expect((await post(b.gateway.url, { query: '{ __typename }' }, ip)).headers.get('ratelimit-remaining')).toBe('999');
     expect(await c.get(`${root(a)}ratelimit:ip:203.0.113.9`)).toBe('4');
     expect(await c.get(`${root(b)}ratelimit:ip:203.0.113.9`)).toBe('1');
   });
 
   it("bumps only the writing site's generations", async () => {
-    const generations = async (h: Harness) => Object.fromEntries(
-      await Promise.all(['calendar', 'content', 'other'].map(async (f) => [f, Number((await c.get(`${root(h)}gen:${f}`)) ?? 0)] as const)),
-    );
+    const generations = async (h: Harness) =>
+      Object.fromEntries(
+        await Promise.all(
+          ['calendar', 'content', 'other'].map(
+            async (f) => [f, Number((await c.get(`${root(h)}gen:${f}`)) ?? 0)] as const,
+          ),
+        ),
+      );
     const id = String((await a.gql('{ events(first: 1) { nodes { databaseId } } }')).data.events.nodes[0].databaseId);
     const [beforeA, beforeB] = [await generations(a), await generations(b)];
-    const w = await post(a.gateway.url, { query: `mutation($id: ID!) { updateEvent(id: $id, input: { title: "Only on A" }) { event { title } } }`, variables: { id } }, {
-      authorization: a.auth('admin'),
-    });
+    const w = await post(
+      a.gateway.url,
+      {
+        query: `mutation($id: ID!) { updateEvent(id: $id, input: { title: "Only on A" }) { event { title } } }`,
+        variables: { id },
+      },
+      {
+        authorization: a.auth('admin'),
+      },
+    );
     expect(w.body.errors).toBeUndefined();
     const [afterA, afterB] = [await generations(a), await generations(b)];
     expect(afterA.calendar).toBeGreaterThan(beforeA.calendar!);
@@ -129,7 +159,10 @@ describe('two sites on one Redis', () => {
   });
 
   it('puts the keys of another REDIS_KEY_PREFIX apart, even for the same site', async () => {
-    const g = await startGateway(parseConfig({ port: 0, redisUrl: redis.url, redisKeyPrefix: 'tenant-42:', cache: { ttlSeconds: 60 } }), a.sandbox.url);
+    const g = await startGateway(
+      parseConfig({ port: 0, redisUrl: redis.url, redisKeyPrefix: 'tenant-42:', cache: { ttlSeconds: 60 } }),
+      a.sandbox.url,
+    );
     try {
       const r = await post(g.url, { query: '{ venues(first: 2) { nodes { title } } }' });
       expect(r.body.errors).toBeUndefined();
@@ -150,7 +183,11 @@ describe('a REDIS_URL that cannot be reached at start', () => {
   beforeAll(async () => {
     h = await startHarness();
     const port = await freePort();
-    g = await startGateway(parseConfig({ port: 0, redisUrl: `redis://:s3cret@127.0.0.1:${port}/0`, cache: { ttlSeconds: 60 } }), h.sandbox.url, { logger: log.logger });
+    g = await startGateway(
+      parseConfig({ port: 0, redisUrl: `redis://:s3cret@127.0.0.1:${port}/0`, cache: { ttlSeconds: 60 } }),
+      h.sandbox.url,
+      { logger: log.logger },
+    );
   }, 60_000);
   afterAll(async () => {
     await g?.close();
@@ -170,7 +207,9 @@ describe('a REDIS_URL that cannot be reached at start', () => {
     expect(res.status).toBe(200);
     const body = (await res.json()) as any;
     expect(body).toMatchObject({ status: 'degraded', redis: 'down' });
-    expect(body.reasons[0]).toMatch(/^Redis at redis:\/\/127\.0\.0\.1:\d+\/0 cannot be reached \(.*ECONNREFUSED.*\): answering uncached/);
+    expect(body.reasons[0]).toMatch(
+      /^Redis at redis:\/\/127\.0\.0\.1:\d+\/0 cannot be reached \(.*ECONNREFUSED.*\): answering uncached/,
+    );
     expect(JSON.stringify(body)).not.toContain('s3cret');
 
     const q = '{ events(first: 3) { nodes { title } } }';
@@ -180,15 +219,25 @@ describe('a REDIS_URL that cannot be reached at start', () => {
       expect(r.body.errors).toBeUndefined();
       expect(r.body.data.events.nodes).toHaveLength(3);
     }
-    expect(h.calls().filter((c) => c.method === 'GET'), 'each read went to the site').toHaveLength(2);
+    expect(
+      h.calls().filter((c) => c.method === 'GET'),
+      'each read went to the site',
+    ).toHaveLength(2);
   });
 
   it('is shown in the banner', async () => {
     const port = await freePort();
-    const cli = await startCli(GATEWAY_CLI, ['--port', '0', '--upstream', h.sandbox.url], { REDIS_URL: `redis://127.0.0.1:${port}`, ADMIN_PORT: '0' });
+    const cli = await startCli(GATEWAY_CLI, ['--port', '0', '--upstream', h.sandbox.url], {
+      REDIS_URL: `redis://127.0.0.1:${port}`,
+      ADMIN_PORT: '0',
+    });
     try {
       for (let i = 0; i < 100 && !/^redis: /m.test(cli.output()); i++) await new Promise((r) => setTimeout(r, 50));
-      expect(cli.output()).toMatch(new RegExp(`redis: redis://127\\.0\\.0\\.1:${port} cannot be reached \\(.*ECONNREFUSED.*\\): serving uncached until it can; /readyz says degraded`));
+      expect(cli.output()).toMatch(
+        new RegExp(
+          `redis: redis://127\\.0\\.0\\.1:${port} cannot be reached \\(.*ECONNREFUSED.*\\): serving uncached until it can; /readyz says degraded`,
+        ),
+      );
       expect(cli.output()).toMatch(/sitegraph admin: http:\/\/127\.0\.0\.1:\d+ /);
     } finally {
       await cli.stop();

@@ -39,15 +39,31 @@ describe('GraphiQL runs subscriptions', () => {
       await page.locator('.graphiql-container').waitFor({ timeout: 20_000 });
       await page.locator('.graphiql-tab', { hasText: 'LiveEvents' }).click();
       // The tab's document must be in the editor before it runs: a click on a slow page runs the tab before.
-      await expect.poll(async () => page.locator('.graphiql-query-editor').innerText(), { timeout: 20_000 }).toContain('subscription LiveEvents');
-      const before = Number((await h.gateway.metrics.registry.getSingleMetric('sitegraph_subscriptions_active')?.get())?.values.reduce((s, v) => s + v.value, 0) ?? 0);
+      await expect
+        .poll(async () => page.locator('.graphiql-query-editor').innerText(), { timeout: 20_000 })
+        .toContain('subscription LiveEvents');
+      const before = Number(
+        (await h.gateway.metrics.registry.getSingleMetric('sitegraph_subscriptions_active')?.get())?.values.reduce(
+          (s, v) => s + v.value,
+          0,
+        ) ?? 0,
+      );
       await page.locator('.graphiql-execute-button').click();
       await subscribed(h.gateway, before + 1, undefined, 20_000).catch(async (e: Error) => {
-        throw new Error(`${e.message}; the result pane shows: ${await page.locator('.graphiql-response').innerText().catch(() => '(none)')}`);
+        throw new Error(
+          `${e.message}; the result pane shows: ${await page
+            .locator('.graphiql-response')
+            .innerText()
+            .catch(() => '(none)')}`,
+        );
       });
       const title = `From GraphiQL ${transport} ${++n}`;
       const day = at(2).slice(0, 10);
-      const r = await h.gql(`mutation($i: EventInput!) { createEvent(input: $i) { event { databaseId } } }`, { i: { title, startDate: `${day}T10:00:00Z`, endDate: `${day}T11:00:00Z`, status: 'PUBLISH' } }, 'admin');
+      const r = await h.gql(
+        `mutation($i: EventInput!) { createEvent(input: $i) { event { databaseId } } }`,
+        { i: { title, startDate: `${day}T10:00:00Z`, endDate: `${day}T11:00:00Z`, status: 'PUBLISH' } },
+        'admin',
+      );
       expect(r.errors).toBeUndefined();
       const response = page.locator('.graphiql-response');
       await expect.poll(async () => response.innerText(), { timeout: 20_000 }).toContain(title);

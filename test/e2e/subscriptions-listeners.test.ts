@@ -11,7 +11,17 @@
  * process emitted meanwhile.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { at, metric, sleep, sse, startLive, subscribed, userPass, ws, type LiveHarness } from '../subscriptions/helpers.ts';
+import {
+  at,
+  metric,
+  sleep,
+  sse,
+  startLive,
+  subscribed,
+  userPass,
+  ws,
+  type LiveHarness,
+} from '../subscriptions/helpers.ts';
 
 describe('listeners on long-lived signals (subscriptions)', () => {
   let h: LiveHarness;
@@ -20,7 +30,14 @@ describe('listeners on long-lived signals (subscriptions)', () => {
 
   beforeAll(async () => {
     process.on('warning', onWarning);
-    h = await startLive({ sandbox: { tec: '6.15' }, automation: true, config: (sb) => ({ admin: { readinessRefreshSeconds: 3_600 }, subscriptions: { pollAuth: userPass(sb, 'admin') } }) });
+    h = await startLive({
+      sandbox: { tec: '6.15' },
+      automation: true,
+      config: (sb) => ({
+        admin: { readinessRefreshSeconds: 3_600 },
+        subscriptions: { pollAuth: userPass(sb, 'admin') },
+      }),
+    });
   });
   afterAll(async () => {
     process.off('warning', onWarning);
@@ -31,15 +48,31 @@ describe('listeners on long-lived signals (subscriptions)', () => {
     const pollsBefore = await metric(h.gateway, 'sitegraph_subscription_polls_total', { outcome: 'ok' });
     for (let round = 0; round < 3; round++) {
       const feeds = [
-        ...Array.from({ length: 4 }, () => sse(h.gateway.url, 'subscription { eventChanged { kind databaseId event { title } } }')),
-        ...Array.from({ length: 4 }, () => ws(h.gateway.url, 'subscription { postChanged { kind databaseId post { title } } }', { connectionParams: { Authorization: h.auth('admin') } })),
+        ...Array.from({ length: 4 }, () =>
+          sse(h.gateway.url, 'subscription { eventChanged { kind databaseId event { title } } }'),
+        ),
+        ...Array.from({ length: 4 }, () =>
+          ws(h.gateway.url, 'subscription { postChanged { kind databaseId post { title } } }', {
+            connectionParams: { Authorization: h.auth('admin') },
+          }),
+        ),
       ];
       await subscribed(h.gateway, 8);
       // Changes on the site: each is polled, then re-read once per credential for delivery.
       for (let i = 0; i < 4; i++) {
-        const e = await h.rest.send('POST', '/calendar/events/v1/events', { title: `Listener ${round}.${i}`, start_date: at(3, 10), end_date: at(3, 11), status: 'publish' }, 'admin');
+        const e = await h.rest.send(
+          'POST',
+          '/calendar/events/v1/events',
+          { title: `Listener ${round}.${i}`, start_date: at(3, 10), end_date: at(3, 11), status: 'publish' },
+          'admin',
+        );
         expect(e.status).toBe(201);
-        const p = await h.rest.send('POST', '/core/v2/posts', { title: `Listener post ${round}.${i}`, status: 'publish', content: 'x' }, 'admin');
+        const p = await h.rest.send(
+          'POST',
+          '/core/v2/posts',
+          { title: `Listener post ${round}.${i}`, status: 'publish', content: 'x' },
+          'admin',
+        );
         expect(p.status).toBe(201);
       }
       await feeds[0]!.next((r) => r.data?.eventChanged?.event?.title === `Listener ${round}.3`, 10_000);
@@ -47,7 +80,9 @@ describe('listeners on long-lived signals (subscriptions)', () => {
       await Promise.all(feeds.map((f) => f.stop()));
     }
     // Many polls of every source went by (each a session on the shared signal)...
-    expect((await metric(h.gateway, 'sitegraph_subscription_polls_total', { outcome: 'ok' })) - pollsBefore).toBeGreaterThan(30);
+    expect(
+      (await metric(h.gateway, 'sitegraph_subscription_polls_total', { outcome: 'ok' })) - pollsBefore,
+    ).toBeGreaterThan(30);
     // ...and between two polls nothing is left on it: wait for a moment with no request under way.
     const until = Date.now() + 10_000;
     let left = await metric(h.gateway, 'sitegraph_abort_listeners');

@@ -38,12 +38,26 @@ describe('subscriptions on two instances sharing one Redis', () => {
   const feeds: { on: 'a' | 'b'; feed: Feed }[] = [];
   let seq = 0;
 
-  const polls = (i: Instance) => instanceMetric(i, 'sitegraph_subscription_polls_total', { source: 'events:modified', outcome: 'ok' });
-  const holds = async (i: Instance) => (await instanceMetric(i, 'sitegraph_subscription_lease_held', { source: 'events:modified' })) === 1;
-  const modifiedPolls = (from: number) => sandbox.log.entries.slice(from).filter((e) => e.agent?.startsWith('sitegraph') && e.query.orderby === 'modified').length;
+  const polls = (i: Instance) =>
+    instanceMetric(i, 'sitegraph_subscription_polls_total', { source: 'events:modified', outcome: 'ok' });
+  const holds = async (i: Instance) =>
+    (await instanceMetric(i, 'sitegraph_subscription_lease_held', { source: 'events:modified' })) === 1;
+  const modifiedPolls = (from: number) =>
+    sandbox.log.entries.slice(from).filter((e) => e.agent?.startsWith('sitegraph') && e.query.orderby === 'modified')
+      .length;
 
   async function createOnSite(): Promise<number> {
-    const r = await rest.send('POST', '/calendar/events/v1/events', { title: `Shared ${++seq}`, start_date: at(2, 9 + (seq % 8)), end_date: at(2, 10 + (seq % 8)), status: 'publish' }, 'admin');
+    const r = await rest.send(
+      'POST',
+      '/calendar/events/v1/events',
+      {
+        title: `Shared ${++seq}`,
+        start_date: at(2, 9 + (seq % 8)),
+        end_date: at(2, 10 + (seq % 8)),
+        status: 'publish',
+      },
+      'admin',
+    );
     expect(r.status).toBe(201);
     return r.body.id as number;
   }
@@ -53,7 +67,17 @@ describe('subscriptions on two instances sharing one Redis', () => {
     const res = await fetch(i.url, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: rest.auth('admin') },
-      body: JSON.stringify({ query: `mutation($i: EventInput!) { createEvent(input: $i) { event { databaseId } } }`, variables: { i: { title: `Shared write ${++seq}`, startDate: `${day}T15:00:00Z`, endDate: `${day}T16:00:00Z`, status: 'PUBLISH' } } }),
+      body: JSON.stringify({
+        query: `mutation($i: EventInput!) { createEvent(input: $i) { event { databaseId } } }`,
+        variables: {
+          i: {
+            title: `Shared write ${++seq}`,
+            startDate: `${day}T15:00:00Z`,
+            endDate: `${day}T16:00:00Z`,
+            status: 'PUBLISH',
+          },
+        },
+      }),
     });
     const body = (await res.json()) as { data: any; errors?: unknown };
     expect(body.errors).toBeUndefined();
@@ -64,7 +88,11 @@ describe('subscriptions on two instances sharing one Redis', () => {
   async function everyoneOnce(ids: number[], on: ('a' | 'b')[]) {
     const live = feeds.filter((f) => on.includes(f.on));
     for (const { feed } of live) {
-      for (const id of ids) await feed.next((r) => r.data?.eventChanged?.databaseId === id && r.data.eventChanged.kind === 'CREATED', 10_000);
+      for (const id of ids)
+        await feed.next(
+          (r) => r.data?.eventChanged?.databaseId === id && r.data.eventChanged.kind === 'CREATED',
+          10_000,
+        );
     }
     // A few more polls: nothing comes twice.
     await sleep(4 * POLL_SECONDS * 1000);
@@ -87,10 +115,21 @@ describe('subscriptions on two instances sharing one Redis', () => {
       SUBSCRIPTION_WINDOW_EVENTS: '0',
     };
     [a, b] = await Promise.all([startInstance(sandbox.url, env), startInstance(sandbox.url, env)]);
-    for (const [on, i] of [['a', a], ['b', b]] as const) {
-      feeds.push({ on, feed: sse(i.url, QUERY) }, { on, feed: ws(i.url, QUERY) }, { on, feed: sse(i.url, QUERY, { single: true }) });
+    for (const [on, i] of [
+      ['a', a],
+      ['b', b],
+    ] as const) {
+      feeds.push(
+        { on, feed: sse(i.url, QUERY) },
+        { on, feed: ws(i.url, QUERY) },
+        { on, feed: sse(i.url, QUERY, { single: true }) },
+      );
     }
-    for (const i of [a, b]) await until('three subscriptions on each instance', async () => (await instanceMetric(i, 'sitegraph_subscriptions_active')) === 3);
+    for (const i of [a, b])
+      await until(
+        'three subscriptions on each instance',
+        async () => (await instanceMetric(i, 'sitegraph_subscriptions_active')) === 3,
+      );
     await until('a lease holder that has polled', async () => (await polls(a)) + (await polls(b)) >= 2);
   }, 120_000);
 

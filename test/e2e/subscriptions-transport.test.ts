@@ -16,12 +16,25 @@ import WebSocket from 'ws';
 import type { RunningSandbox } from '../../packages/sandbox/src/server.ts';
 import { newRouteLogFile } from '../helpers/route-log.ts';
 import { testSandbox } from '../helpers/sandbox.ts';
-import { at, feed, metric, sleep, sse, startLive, subscribed, ws, wsClient, type LiveHarness } from '../subscriptions/helpers.ts';
+import {
+  at,
+  feed,
+  metric,
+  sleep,
+  sse,
+  startLive,
+  subscribed,
+  ws,
+  wsClient,
+  type LiveHarness,
+} from '../subscriptions/helpers.ts';
 
 const Q = `subscription { eventChanged { kind databaseId event { title } } }`;
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 const codes = (f: { results: { result: { errors?: any[] } }[]; failure: unknown }) =>
-  [...f.results.flatMap((x) => x.result.errors ?? []), ...(Array.isArray(f.failure) ? f.failure : [])].map((e) => e.extensions?.code);
+  [...f.results.flatMap((x) => x.result.errors ?? []), ...(Array.isArray(f.failure) ? f.failure : [])].map(
+    (e) => e.extensions?.code,
+  );
 
 /** A graphql-transport-ws client written by hand: for a client that does not read, or does not answer pings. */
 function rawWs(url: string, options: WebSocket.ClientOptions = {}) {
@@ -32,14 +45,26 @@ function rawWs(url: string, options: WebSocket.ClientOptions = {}) {
     socket.once('open', () => resolve());
     socket.once('error', reject);
   });
-  const closed = new Promise<{ code: number; reason: string }>((resolve) => socket.once('close', (code, reason) => resolve({ code, reason: String(reason) })));
+  const closed = new Promise<{ code: number; reason: string }>((resolve) =>
+    socket.once('close', (code, reason) => resolve({ code, reason: String(reason) })),
+  );
   return { socket, messages, opened, closed, send: (m: unknown) => socket.send(JSON.stringify(m)) };
 }
 
 async function createEvents(h: LiveHarness, n: number, title = 'Many'): Promise<void> {
   const day = at(6).slice(0, 10);
-  const inputs = Array.from({ length: n }, (_, i) => ({ title: `${title} ${i}`, description: 'x'.repeat(2_000), startDate: `${day}T10:00:00Z`, endDate: `${day}T11:00:00Z`, status: 'PUBLISH' }));
-  const r = await h.gql(`mutation($i: [EventInput!]!) { createEvents(inputs: $i) { written } }`, { i: inputs }, 'admin');
+  const inputs = Array.from({ length: n }, (_, i) => ({
+    title: `${title} ${i}`,
+    description: 'x'.repeat(2_000),
+    startDate: `${day}T10:00:00Z`,
+    endDate: `${day}T11:00:00Z`,
+    status: 'PUBLISH',
+  }));
+  const r = await h.gql(
+    `mutation($i: [EventInput!]!) { createEvents(inputs: $i) { written } }`,
+    { i: inputs },
+    'admin',
+  );
   expect(r.errors).toBeUndefined();
 }
 
@@ -53,7 +78,10 @@ describe('subscription transports', () => {
   describe('limits, per connection and per caller', () => {
     let h: LiveHarness;
     beforeAll(async () => {
-      h = await startLive({ sandboxInstance: sandbox, config: { subscriptions: { maxPerConnection: 2, maxPerCaller: 3 } } });
+      h = await startLive({
+        sandboxInstance: sandbox,
+        config: { subscriptions: { maxPerConnection: 2, maxPerCaller: 3 } },
+      });
     });
     afterAll(() => h.close());
 
@@ -104,13 +132,18 @@ describe('subscription transports', () => {
       // It stops reading: the kernel's buffers fill, then the gateway's.
       (slow.socket as unknown as { _socket: { pause(): void } })._socket.pause();
       await createEvents(h, 120);
-      await until(async () => (await metric(h.gateway, 'sitegraph_subscription_drops_total', { reason: 'slow_consumer' })) === 1, 30_000);
+      await until(
+        async () => (await metric(h.gateway, 'sitegraph_subscription_drops_total', { reason: 'slow_consumer' })) === 1,
+        30_000,
+      );
       (slow.socket as unknown as { _socket: { resume(): void } })._socket.resume();
       const { code, reason } = await slow.closed;
       expect(code).toBe(4008);
       expect(reason).toMatch(/^Slow consumer/);
       // Every subscription got its reason before the close.
-      const errors = slow.messages.filter((m) => m.type === 'next' && m.payload.errors).map((m) => m.payload.errors[0].extensions.code);
+      const errors = slow.messages
+        .filter((m) => m.type === 'next' && m.payload.errors)
+        .map((m) => m.payload.errors[0].extensions.code);
       expect(errors).toContain('SLOW_CONSUMER');
       // The reader kept going.
       await reader.next((r) => r.data?.eventChanged?.event?.title === 'Many 119', 30_000);
@@ -131,19 +164,30 @@ describe('subscription transports', () => {
       const token = await (await fetch(h.gateway.url, { method: 'PUT' })).text();
       // The stream, opened and then not read.
       const stream = await new Promise<IncomingMessage>((resolve, reject) => {
-        const req = httpRequest(`${h.gateway.url}?token=${token}`, { headers: { accept: 'text/event-stream' } }, resolve);
+        const req = httpRequest(
+          `${h.gateway.url}?token=${token}`,
+          { headers: { accept: 'text/event-stream' } },
+          resolve,
+        );
         req.on('error', reject);
         req.end();
       });
       const heavy = `subscription { eventChanged { kind event { title description excerpt raw } } }`;
       for (let i = 0; i < 40; i++) {
-        const r = await fetch(h.gateway.url, { method: 'POST', headers: { 'content-type': 'application/json', 'x-graphql-event-stream-token': token }, body: JSON.stringify({ query: heavy, extensions: { operationId: String(i) } }) });
+        const r = await fetch(h.gateway.url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-graphql-event-stream-token': token },
+          body: JSON.stringify({ query: heavy, extensions: { operationId: String(i) } }),
+        });
         expect(r.status).toBe(202);
       }
       await subscribed(h.gateway, 40, 0);
       stream.pause();
       await createEvents(h, 120, 'SSE many');
-      await until(async () => (await metric(h.gateway, 'sitegraph_subscription_drops_total', { reason: 'slow_consumer' })) === 1, 30_000);
+      await until(
+        async () => (await metric(h.gateway, 'sitegraph_subscription_drops_total', { reason: 'slow_consumer' })) === 1,
+        30_000,
+      );
       stream.resume();
       let text = '';
       stream.setEncoding('utf8');
@@ -193,15 +237,24 @@ describe('subscription transports', () => {
 
     it('runs a manifest subscription by id over SSE (GET) and WebSocket, and refuses any other text', async () => {
       // SSE, distinct connection, by GET: what an EventSource can send.
-      const res = await fetch(`${h.gateway.url}?documentId=${encodeURIComponent(id)}`, { headers: { accept: 'text/event-stream' } });
+      const res = await fetch(`${h.gateway.url}?documentId=${encodeURIComponent(id)}`, {
+        headers: { accept: 'text/event-stream' },
+      });
       expect(res.status).toBe(200);
       expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
       // WebSocket: the protocol wants a query string; the id comes as `documentId` or APQ's extension.
       const client = wsClient(h.gateway.url);
       const byId = feed<any>(client.iterate({ query: '', documentId: id } as never));
-      const byHash = feed<any>(client.iterate({ query: '', extensions: { persistedQuery: { version: 1, sha256Hash: sha256(doc) } } }));
+      const byHash = feed<any>(
+        client.iterate({ query: '', extensions: { persistedQuery: { version: 1, sha256Hash: sha256(doc) } } }),
+      );
       await subscribed(h.gateway, 3);
-      const made = await h.rest.send('POST', '/calendar/events/v1/events', { title: 'Persisted', start_date: at(2), end_date: at(2, 11), status: 'publish' }, 'admin');
+      const made = await h.rest.send(
+        'POST',
+        '/calendar/events/v1/events',
+        { title: 'Persisted', start_date: at(2), end_date: at(2, 11), status: 'publish' },
+        'admin',
+      );
       for (const f of [byId, byHash]) await f.next((r) => r.data?.eventChanged?.databaseId === made.body.id, 10_000);
       const text = await readUntil(res, `"databaseId":${made.body.id}`);
       expect(text).toContain('event: next');
@@ -212,7 +265,11 @@ describe('subscription transports', () => {
       const adHocSse = sse(h.gateway.url, Q);
       await adHocSse.end(5_000);
       expect(codes(adHocSse)).toEqual(['OPERATION_NOT_ALLOWED']);
-      const plain = await fetch(h.gateway.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ documentId: id }) });
+      const plain = await fetch(h.gateway.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ documentId: id }),
+      });
       expect(plain.status).toBe(400);
       expect(((await plain.json()) as any).errors[0].extensions.code).toBe('OPERATION_NOT_SUPPORTED');
       await Promise.all([byId.stop(), byHash.stop()]);
@@ -225,17 +282,25 @@ describe('subscription transports', () => {
     beforeAll(async () => {
       h = await startLive({
         sandboxInstance: sandbox,
-        config: { rateLimit: { max: 6, windowSeconds: 60 }, cors: { origins: ['https://app.example'] }, limits: { maxCost: 50, maxDepth: 12 } },
+        config: {
+          rateLimit: { max: 6, windowSeconds: 60 },
+          cors: { origins: ['https://app.example'] },
+          limits: { maxCost: 50, maxDepth: 12 },
+        },
       });
     });
     afterAll(() => h.close());
 
     it('refuses a subscription over the cost or depth limit, and queries, before anything is sent', async () => {
-      const costly = sse(h.gateway.url, `subscription { eventChanged { event { venues { events(first: 100) { nodes { venues { events(first: 100) { nodes { title } } } } } } } } }`);
+      const costly = sse(
+        h.gateway.url,
+        `subscription { eventChanged { event { venues { events(first: 100) { nodes { venues { events(first: 100) { nodes { title } } } } } } } } }`,
+      );
       await costly.end(5_000);
       expect(codes(costly)).toEqual(['BAD_USER_INPUT']);
       expect(JSON.stringify(costly.results)).toMatch(/cost/i);
-      const nest = (levels: number): string => (levels ? `venues { events(first: 1) { nodes { ${nest(levels - 1)} } } }` : 'title');
+      const nest = (levels: number): string =>
+        levels ? `venues { events(first: 1) { nodes { ${nest(levels - 1)} } } }` : 'title';
       const deep = ws(h.gateway.url, `subscription { eventChanged { event { ${nest(5)} } } }`);
       await deep.end(5_000);
       // As for a query: an abuse limit is the caller's to fix (server.ts formatError).
@@ -260,7 +325,10 @@ describe('subscription transports', () => {
     });
 
     it('refuses a WebSocket from a page of an origin CORS does not allow, and lets the allowed one and same-origin pages in', async () => {
-      const fresh = await startLive({ sandboxInstance: sandbox, config: { cors: { origins: ['https://app.example'] } } });
+      const fresh = await startLive({
+        sandboxInstance: sandbox,
+        config: { cors: { origins: ['https://app.example'] } },
+      });
       try {
         const evil = rawWs(fresh.gateway.url, { origin: 'https://evil.example' });
         await expect(evil.opened).rejects.toThrow(/403/);
@@ -271,7 +339,14 @@ describe('subscription transports', () => {
         app.socket.close();
         same.socket.close();
         // The single-connection SSE mode's methods and token header pass a preflight.
-        const pre = await fetch(fresh.gateway.url, { method: 'OPTIONS', headers: { origin: 'https://app.example', 'access-control-request-method': 'PUT', 'access-control-request-headers': 'x-graphql-event-stream-token' } });
+        const pre = await fetch(fresh.gateway.url, {
+          method: 'OPTIONS',
+          headers: {
+            origin: 'https://app.example',
+            'access-control-request-method': 'PUT',
+            'access-control-request-headers': 'x-graphql-event-stream-token',
+          },
+        });
         expect(pre.headers.get('access-control-allow-methods')).toContain('PUT');
         expect(pre.headers.get('access-control-allow-headers')).toContain('x-graphql-event-stream-token');
       } finally {
@@ -301,7 +376,14 @@ describe('subscription transports', () => {
       await createEvents(h, 1, 'Before shutdown');
       for (const s of subs) await s.next((r) => r.data?.eventChanged?.event?.title === 'Before shutdown 0', 5_000);
       const text = await h.gateway.metrics.registry.metrics();
-      for (const name of ['sitegraph_subscriptions_active', 'sitegraph_subscription_deliveries_total', 'sitegraph_subscription_drops_total', 'sitegraph_subscription_poll_lag_seconds', 'sitegraph_subscription_polls_total', 'sitegraph_subscription_delivery_seconds']) {
+      for (const name of [
+        'sitegraph_subscriptions_active',
+        'sitegraph_subscription_deliveries_total',
+        'sitegraph_subscription_drops_total',
+        'sitegraph_subscription_poll_lag_seconds',
+        'sitegraph_subscription_polls_total',
+        'sitegraph_subscription_delivery_seconds',
+      ]) {
         expect(text, name).toContain(name);
       }
       expect(await metric(h.gateway, 'sitegraph_subscription_deliveries_total')).toBe(3);

@@ -17,7 +17,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pluginPath } from '../../packages/sandbox/src/names.ts';
 import { RELEASE_SHAPES } from '../helpers/gateway.ts';
-import { POLL_SECONDS, at, sleep, sse, startLive, subscribed, userPass, ws, type Feed, type LiveHarness } from '../subscriptions/helpers.ts';
+import {
+  POLL_SECONDS,
+  at,
+  sleep,
+  sse,
+  startLive,
+  subscribed,
+  userPass,
+  ws,
+  type Feed,
+  type LiveHarness,
+} from '../subscriptions/helpers.ts';
 
 /** What a change may take beyond one poll interval: the poll itself, the re-read and the delivery, on a busy 2-core machine. */
 const SLACK_MS = 1_500;
@@ -30,13 +41,16 @@ const ALL = `subscription { eventChanged { ${EVENT} } }`;
 const SHAPES = RELEASE_SHAPES.filter((s) => s.release !== '6.17');
 
 type Change = { kind: string; databaseId: number; source: string; event: any };
-const change = (r: { data?: any }) => (r.data?.eventChanged ?? r.data?.eventChangedById ?? r.data?.postChanged) as Change | undefined;
-const of = (id: number, kind?: string) => (r: { data?: any }) => change(r)?.databaseId === id && (kind === undefined || change(r)?.kind === kind);
+const change = (r: { data?: any }) =>
+  (r.data?.eventChanged ?? r.data?.eventChangedById ?? r.data?.postChanged) as Change | undefined;
+const of = (id: number, kind?: string) => (r: { data?: any }) =>
+  change(r)?.databaseId === id && (kind === undefined || change(r)?.kind === kind);
 const ids = (f: Feed) => f.results.map((x) => change(x.result)?.databaseId);
 
 describe.each(SHAPES)('subscriptions ($shape)', ({ sandbox, hasCore, release, names }) => {
   /** A request to the site itself, in the names it serves. */
-  const send = (method: string, path: string, body?: unknown, who?: 'admin') => h.rest.send(method, names === 'plugin' ? pluginPath(path) : path, body, who);
+  const send = (method: string, path: string, body?: unknown, who?: 'admin') =>
+    h.rest.send(method, names === 'plugin' ? pluginPath(path) : path, body, who);
   // WordPress 6.1 (the 5.7 shape) lets a wrong application password through as anonymous.
   const wrongIsAnonymous = release === '5.7';
   let h: LiveHarness;
@@ -46,7 +60,11 @@ describe.each(SHAPES)('subscriptions ($shape)', ({ sandbox, hasCore, release, na
 
   beforeAll(async () => {
     // The polls read as an editor, so drafts are seen; subscribers read with their own credentials.
-    h = await startLive({ sandbox, automation: true, config: (sb) => ({ subscriptions: { pollAuth: userPass(sb, 'admin') } }) });
+    h = await startLive({
+      sandbox,
+      automation: true,
+      config: (sb) => ({ subscriptions: { pollAuth: userPass(sb, 'admin') } }),
+    });
   });
   afterAll(async () => {
     await Promise.all(feeds.map((f) => f.stop()));
@@ -55,7 +73,18 @@ describe.each(SHAPES)('subscriptions ($shape)', ({ sandbox, hasCore, release, na
 
   /** Creates an event on the site itself, as the admin, through the legacy REST API. */
   async function createOnSite(fields: Record<string, unknown> = {}) {
-    const r = await send('POST', '/calendar/events/v1/events', { title: `Live ${++seq}`, start_date: at(1, 9 + (seq % 8)), end_date: at(1, 10 + (seq % 8)), status: 'publish', ...fields }, 'admin');
+    const r = await send(
+      'POST',
+      '/calendar/events/v1/events',
+      {
+        title: `Live ${++seq}`,
+        start_date: at(1, 9 + (seq % 8)),
+        end_date: at(1, 10 + (seq % 8)),
+        status: 'publish',
+        ...fields,
+      },
+      'admin',
+    );
     expect(r.status, JSON.stringify(r.body)).toBe(201);
     return r.body.id as number;
   }
@@ -76,13 +105,20 @@ describe.each(SHAPES)('subscriptions ($shape)', ({ sandbox, hasCore, release, na
     t = Date.now();
     const upd = await send('POST', `/calendar/events/v1/events/${id}`, { title: `Live ${seq} changed` }, 'admin');
     expect(upd.status).toBe(200);
-    const updated = await sub.next((r) => of(id, 'UPDATED')(r) && change(r)!.event.title === `Live ${seq} changed`, WITHIN_ONE_POLL + 5_000);
+    const updated = await sub.next(
+      (r) => of(id, 'UPDATED')(r) && change(r)!.event.title === `Live ${seq} changed`,
+      WITHIN_ONE_POLL + 5_000,
+    );
     const updatedMs = Date.now() - t;
     expect(change(updated)!.event.title).toBe(`Live ${seq} changed`);
 
     // Canceling: only the automation connector can set the event status (docs/sandbox-extras.md).
     t = Date.now();
-    const cancel = await send('POST', '/calendar/automation-a/v1/update-events', { access_token: h.token, id, event_status: 'canceled' });
+    const cancel = await send('POST', '/calendar/automation-a/v1/update-events', {
+      access_token: h.token,
+      id,
+      event_status: 'canceled',
+    });
     expect(cancel.status, JSON.stringify(cancel.body)).toBe(200);
     const canceled = await sub.next(of(id, 'CANCELED'), WITHIN_ONE_POLL + 5_000);
     const canceledMs = Date.now() - t;
@@ -96,12 +132,21 @@ describe.each(SHAPES)('subscriptions ($shape)', ({ sandbox, hasCore, release, na
     // Trashed: no longer readable by an anonymous subscriber.
     expect(change(deleted)!.event).toBeNull();
 
-    for (const [what, ms] of [['created', createdMs], ['updated', updatedMs], ['canceled', canceledMs], ['deleted', deletedMs]] as const) {
+    for (const [what, ms] of [
+      ['created', createdMs],
+      ['updated', updatedMs],
+      ['canceled', canceledMs],
+      ['deleted', deletedMs],
+    ] as const) {
       expect(ms, `${what} reached the subscriber after ${ms} ms`).toBeLessThanOrEqual(WITHIN_ONE_POLL);
     }
     // The WebSocket subscriber got the same changes, in the same order.
     await sock.next(of(id, 'DELETED'), 5_000);
-    const kinds = (f: Feed) => f.results.map((x) => change(x.result)).filter((c) => c?.databaseId === id).map((c) => c!.kind);
+    const kinds = (f: Feed) =>
+      f.results
+        .map((x) => change(x.result))
+        .filter((c) => c?.databaseId === id)
+        .map((c) => c!.kind);
     expect(kinds(sock)).toEqual(kinds(sub));
     expect(kinds(sub)[0]).toBe('CREATED');
     expect(kinds(sub).at(-1)).toBe('DELETED');
@@ -113,7 +158,11 @@ describe.each(SHAPES)('subscriptions ($shape)', ({ sandbox, hasCore, release, na
 
   it(`finds changes through ${hasCore ? "calendar-core/v1's modified list" : 'the upcoming window'}`, async () => {
     // Without the automation feed's help: a draft (the feeds list published events only), seen by the editor's poll.
-    const sub = open(sse(h.gateway.url, `subscription { eventChanged(where: { status: [DRAFT] }) { ${EVENT} } }`, { headers: { authorization: h.auth('admin') } }));
+    const sub = open(
+      sse(h.gateway.url, `subscription { eventChanged(where: { status: [DRAFT] }) { ${EVENT} } }`, {
+        headers: { authorization: h.auth('admin') },
+      }),
+    );
     await subscribed(h.gateway, 1);
     const id = await createOnSite({ status: 'draft' });
     const got = await sub.next(of(id), WITHIN_ONE_POLL + 5_000);
@@ -124,7 +173,11 @@ describe.each(SHAPES)('subscriptions ($shape)', ({ sandbox, hasCore, release, na
 
   it('delivers a filtered subscription only the events that match', async () => {
     const featured = open(sse(h.gateway.url, `subscription { eventChanged(where: { featured: true }) { ${EVENT} } }`));
-    const byVenue = open(ws(h.gateway.url, `subscription($v: [Int!]) { eventChanged(where: { venueIds: $v }) { ${EVENT} } }`, { variables: { v: [999_999] } }));
+    const byVenue = open(
+      ws(h.gateway.url, `subscription($v: [Int!]) { eventChanged(where: { venueIds: $v }) { ${EVENT} } }`, {
+        variables: { v: [999_999] },
+      }),
+    );
     const everything = open(sse(h.gateway.url, ALL, { single: true }));
     await subscribed(h.gateway, 3);
     const plain = await createOnSite({ featured: false });
@@ -155,7 +208,9 @@ describe.each(SHAPES)('subscriptions ($shape)', ({ sandbox, hasCore, release, na
     if (!wrongIsAnonymous) {
       for (const bad of [bad1, bad2]) {
         await bad.end(5_000);
-        const errors = bad.results.flatMap((x) => x.result.errors ?? []).concat(((bad.failure as any[]) ?? []) as any[]);
+        const errors = bad.results
+          .flatMap((x) => x.result.errors ?? [])
+          .concat(((bad.failure as any[]) ?? []) as any[]);
         expect(JSON.stringify(errors)).toContain('UNAUTHENTICATED');
         expect(bad.results.filter((x) => change(x.result))).toEqual([]);
       }
@@ -174,7 +229,9 @@ describe.each(SHAPES)('subscriptions ($shape)', ({ sandbox, hasCore, release, na
     await send('POST', `/calendar/events/v1/events/${id}`, { status: 'publish' }, 'admin');
     for (const f of [admin1, admin2, ...anonymous]) {
       const got = await f.next((r) => of(id)(r) && change(r)!.event?.status === 'PUBLISH', WITHIN_ONE_POLL + 5_000);
-      expect(change(got)!.kind).toEqual(anonymous.includes(f) ? expect.stringMatching(/^(CREATED|UPDATED)$/) : 'UPDATED');
+      expect(change(got)!.kind).toEqual(
+        anonymous.includes(f) ? expect.stringMatching(/^(CREATED|UPDATED)$/) : 'UPDATED',
+      );
     }
     // Back to draft: it leaves the anonymous subscribers' view (DELETED, nothing of it); admins see the draft.
     await send('POST', `/calendar/events/v1/events/${id}`, { status: 'draft' }, 'admin');
@@ -182,7 +239,8 @@ describe.each(SHAPES)('subscriptions ($shape)', ({ sandbox, hasCore, release, na
       const got = await anon.next(of(id, 'DELETED'), WITHIN_ONE_POLL + 5_000);
       expect(change(got)!.event).toBeNull();
     }
-    for (const admin of [admin1, admin2]) await admin.next((r) => of(id, 'UPDATED')(r) && change(r)!.event?.status === 'DRAFT', 5_000);
+    for (const admin of [admin1, admin2])
+      await admin.next((r) => of(id, 'UPDATED')(r) && change(r)!.event?.status === 'DRAFT', 5_000);
 
     // Anonymous subscribers never saw the draft's fields.
     for (const anon of anonymous) {
@@ -195,7 +253,12 @@ describe.each(SHAPES)('subscriptions ($shape)', ({ sandbox, hasCore, release, na
 
   it('follows one event by ID, whatever its status the subscriber can read', async () => {
     const id = await createOnSite();
-    const one = open(ws(h.gateway.url, `subscription($id: ID!) { eventChangedById(id: $id) { ${EVENT} } }`, { variables: { id: String(id) }, connectionParams: { Authorization: h.auth('admin') } }));
+    const one = open(
+      ws(h.gateway.url, `subscription($id: ID!) { eventChangedById(id: $id) { ${EVENT} } }`, {
+        variables: { id: String(id) },
+        connectionParams: { Authorization: h.auth('admin') },
+      }),
+    );
     await subscribed(h.gateway, 1);
     const other = await createOnSite();
     await send('POST', `/calendar/events/v1/events/${id}`, { status: 'draft' }, 'admin');
@@ -206,15 +269,25 @@ describe.each(SHAPES)('subscriptions ($shape)', ({ sandbox, hasCore, release, na
   });
 
   it('delivers posts created, updated and trashed on the site', async () => {
-    const sub = open(sse(h.gateway.url, `subscription { postChanged { kind databaseId source post { title status } } }`));
+    const sub = open(
+      sse(h.gateway.url, `subscription { postChanged { kind databaseId source post { title status } } }`),
+    );
     await subscribed(h.gateway, 1);
-    const r = await send('POST', '/core/v2/posts', { title: `Live post ${++seq}`, status: 'publish', content: 'x' }, 'admin');
+    const r = await send(
+      'POST',
+      '/core/v2/posts',
+      { title: `Live post ${++seq}`, status: 'publish', content: 'x' },
+      'admin',
+    );
     expect(r.status, JSON.stringify(r.body)).toBe(201);
     const id = r.body.id as number;
     const created = await sub.next(of(id, 'CREATED'), WITHIN_ONE_POLL + 5_000);
     expect((created.data as any).postChanged.post).toMatchObject({ title: `Live post ${seq}`, status: 'publish' });
     await send('POST', `/core/v2/posts/${id}`, { title: `Live post ${seq} changed` }, 'admin');
-    await sub.next((x) => of(id, 'UPDATED')(x) && (x.data as any).postChanged.post.title === `Live post ${seq} changed`, WITHIN_ONE_POLL + 5_000);
+    await sub.next(
+      (x) => of(id, 'UPDATED')(x) && (x.data as any).postChanged.post.title === `Live post ${seq} changed`,
+      WITHIN_ONE_POLL + 5_000,
+    );
     await send('DELETE', `/core/v2/posts/${id}`, undefined, 'admin');
     const deleted = await sub.next(of(id, 'DELETED'), WITHIN_ONE_POLL + 5_000);
     expect((deleted.data as any).postChanged.post).toBeNull();
@@ -231,12 +304,29 @@ describe.each(SHAPES)('subscriptions ($shape)', ({ sandbox, hasCore, release, na
 
     it('reach every transport at once', async () => {
       const q = `subscription { eventChanged { ${EVENT} } }`;
-      const subs = [open(sse(slow.gateway.url, q)), open(sse(slow.gateway.url, q, { single: true })), open(ws(slow.gateway.url, q))];
-      const posts = open(ws(slow.gateway.url, `subscription { postChanged { kind databaseId source post { title } } }`));
+      const subs = [
+        open(sse(slow.gateway.url, q)),
+        open(sse(slow.gateway.url, q, { single: true })),
+        open(ws(slow.gateway.url, q)),
+      ];
+      const posts = open(
+        ws(slow.gateway.url, `subscription { postChanged { kind databaseId source post { title } } }`),
+      );
       await subscribed(slow.gateway, 4, 0);
       const day = at(3).slice(0, 10);
       const t = Date.now();
-      const c = await slow.gql(`mutation($i: EventInput!) { createEvent(input: $i) { event { databaseId } } }`, { i: { title: 'Through the gateway', startDate: `${day}T18:00:00Z`, endDate: `${day}T20:00:00Z`, status: 'PUBLISH' } }, 'admin');
+      const c = await slow.gql(
+        `mutation($i: EventInput!) { createEvent(input: $i) { event { databaseId } } }`,
+        {
+          i: {
+            title: 'Through the gateway',
+            startDate: `${day}T18:00:00Z`,
+            endDate: `${day}T20:00:00Z`,
+            status: 'PUBLISH',
+          },
+        },
+        'admin',
+      );
       expect(c.errors).toBeUndefined();
       const id = c.data.createEvent.event.databaseId as number;
       for (const s of subs) {
@@ -245,17 +335,33 @@ describe.each(SHAPES)('subscriptions ($shape)', ({ sandbox, hasCore, release, na
       }
       expect(Date.now() - t).toBeLessThan(3_000);
 
-      const u = await slow.gql(`mutation($id: ID!) { updateEvent(id: $id, input: { title: "Renamed through the gateway" }) { event { title } } }`, { id: String(id) }, 'admin');
+      const u = await slow.gql(
+        `mutation($id: ID!) { updateEvent(id: $id, input: { title: "Renamed through the gateway" }) { event { title } } }`,
+        { id: String(id) },
+        'admin',
+      );
       expect(u.errors).toBeUndefined();
-      for (const s of subs) await s.next((r) => of(id, 'UPDATED')(r) && change(r)!.event.title === 'Renamed through the gateway', 3_000);
-      const d = await slow.gql(`mutation($id: ID!) { deleteEvent(id: $id) { databaseId } }`, { id: String(id) }, 'admin');
+      for (const s of subs)
+        await s.next((r) => of(id, 'UPDATED')(r) && change(r)!.event.title === 'Renamed through the gateway', 3_000);
+      const d = await slow.gql(
+        `mutation($id: ID!) { deleteEvent(id: $id) { databaseId } }`,
+        { id: String(id) },
+        'admin',
+      );
       expect(d.errors).toBeUndefined();
       for (const s of subs) await s.next(of(id, 'DELETED'), 3_000);
 
-      const p = await slow.gql(`mutation { createPost(input: { title: "A post through the gateway", status: PUBLISH }) { databaseId } }`, {}, 'admin');
+      const p = await slow.gql(
+        `mutation { createPost(input: { title: "A post through the gateway", status: PUBLISH }) { databaseId } }`,
+        {},
+        'admin',
+      );
       expect(p.errors).toBeUndefined();
       const got = await posts.next(of(p.data.createPost.databaseId, 'CREATED'), 3_000);
-      expect((got.data as any).postChanged).toMatchObject({ source: 'GATEWAY', post: { title: 'A post through the gateway' } });
+      expect((got.data as any).postChanged).toMatchObject({
+        source: 'GATEWAY',
+        post: { title: 'A post through the gateway' },
+      });
       await Promise.all([...subs, posts].map((s) => s.stop()));
     });
   });

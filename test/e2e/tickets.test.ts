@@ -20,7 +20,11 @@ const sent = (h: Harness) => h.calls().filter((e) => e.agent?.startsWith('sitegr
 
 describe.each([
   { shape: 'TEC 6.15 without Event Tickets', sandbox: { tec: '6.15' }, release: /6\.15 or later/ },
-  { shape: "TEC 6.15 without Event Tickets, under the plugins' names", sandbox: { tec: '6.15', names: 'plugin' }, release: /6\.15 or later/ },
+  {
+    shape: "TEC 6.15 without Event Tickets, under the plugins' names",
+    sandbox: { tec: '6.15', names: 'plugin' },
+    release: /6\.15 or later/,
+  },
   { shape: 'TEC 6.17 without Event Tickets', sandbox: { tec: '6.17' }, release: /6\.15 or later/ },
 ] satisfies { shape: string; sandbox: SandboxOptionsInput; release: RegExp }[])('$shape', ({ sandbox, release }) => {
   let h: Harness;
@@ -29,23 +33,37 @@ describe.each([
   });
   afterAll(() => h.close());
 
-  it.each([true, false])('refuses events(where: { ticketed: %s }) with BAD_USER_INPUT naming it, both lists and the release, and sends nothing', async (ticketed) => {
-    for (const nodes of ['databaseId title', 'databaseId ticketed']) {
-      h.mark();
-      const r = await h.gql(`{ events(first: 5, where: { ticketed: ${ticketed} }) { totalCount nodes { ${nodes} } } }`);
-      expect(r.data?.events ?? null).toBeNull();
-      const err = r.errors?.[0];
-      expect(err?.extensions, JSON.stringify(r.errors)).toMatchObject({ code: 'BAD_USER_INPUT', arguments: ['where.ticketed'], routes: BOTH, release: expect.stringMatching(release) });
-      expect(err!.message).toContain('Event Tickets is not active on the site');
-      expect(err!.message).toContain('declare ticketed but do not apply it');
-      expect(sent(h), 'a refused list sends nothing').toEqual([]);
-    }
-  });
+  it.each([true, false])(
+    'refuses events(where: { ticketed: %s }) with BAD_USER_INPUT naming it, both lists and the release, and sends nothing',
+    async (ticketed) => {
+      for (const nodes of ['databaseId title', 'databaseId ticketed']) {
+        h.mark();
+        const r = await h.gql(
+          `{ events(first: 5, where: { ticketed: ${ticketed} }) { totalCount nodes { ${nodes} } } }`,
+        );
+        expect(r.data?.events ?? null).toBeNull();
+        const err = r.errors?.[0];
+        expect(err?.extensions, JSON.stringify(r.errors)).toMatchObject({
+          code: 'BAD_USER_INPUT',
+          arguments: ['where.ticketed'],
+          routes: BOTH,
+          release: expect.stringMatching(release),
+        });
+        expect(err!.message).toContain('Event Tickets is not active on the site');
+        expect(err!.message).toContain('declare ticketed but do not apply it');
+        expect(sent(h), 'a refused list sends nothing').toEqual([]);
+      }
+    },
+  );
 
-  it('refuses the series list\'s ticketed the same way', async () => {
+  it("refuses the series list's ticketed the same way", async () => {
     h.mark();
     const r = await h.gql(`{ series(where: { ticketed: true }) { totalCount } }`, undefined, 'admin');
-    expect(r.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', arguments: ['where.ticketed'], routes: ['GET /calendar-core/v1/series'] });
+    expect(r.errors?.[0]?.extensions).toMatchObject({
+      code: 'BAD_USER_INPUT',
+      arguments: ['where.ticketed'],
+      routes: ['GET /calendar-core/v1/series'],
+    });
     expect(sent(h)).toEqual([]);
   });
 
@@ -76,9 +94,13 @@ describe('TEC 6.15 with Event Tickets active (SANDBOX_TICKETS=1)', () => {
   it('filters through the legacy list, true and false, together every event', async () => {
     const all = await list('{}', 'databaseId');
     const yes = await list('{ ticketed: true }', 'databaseId');
-    expect(new Set(yes.calls.map((c) => `${c.path}?ticketed=${String(c.query.ticketed)}`))).toEqual(new Set(['/calendar/events/v1/events?ticketed=true']));
+    expect(new Set(yes.calls.map((c) => `${c.path}?ticketed=${String(c.query.ticketed)}`))).toEqual(
+      new Set(['/calendar/events/v1/events?ticketed=true']),
+    );
     const no = await list('{ ticketed: false }', 'databaseId');
-    expect(new Set(no.calls.map((c) => `${c.path}?ticketed=${String(c.query.ticketed)}`))).toEqual(new Set(['/calendar/events/v1/events?ticketed=false']));
+    expect(new Set(no.calls.map((c) => `${c.path}?ticketed=${String(c.query.ticketed)}`))).toEqual(
+      new Set(['/calendar/events/v1/events?ticketed=false']),
+    );
     expect(yes.totalCount).toBeGreaterThan(0);
     expect(no.totalCount).toBeGreaterThan(0);
     expect(yes.totalCount + no.totalCount).toBe(all.totalCount);
@@ -92,16 +114,28 @@ describe('TEC 6.15 with Event Tickets active (SANDBOX_TICKETS=1)', () => {
       // A password-protected event matches upstream but shows only its basics (its flag masked): left out.
       const open = r.nodes.filter((n) => !n.passwordProtected);
       expect(open.length).toBeGreaterThan(0);
-      expect(open.every((n) => n.ticketed === ticketed), String(ticketed)).toBe(true);
+      expect(
+        open.every((n) => n.ticketed === ticketed),
+        String(ticketed),
+      ).toBe(true);
     }
   });
 
   it('filters series by ticketed', async () => {
     h.mark();
-    const r = await h.gql(`{ yes: series(where: { ticketed: true }) { totalCount } no: series(where: { ticketed: false }) { totalCount } all: series { totalCount } }`, undefined, 'admin');
+    const r = await h.gql(
+      `{ yes: series(where: { ticketed: true }) { totalCount } no: series(where: { ticketed: false }) { totalCount } all: series { totalCount } }`,
+      undefined,
+      'admin',
+    );
     expect(r.errors).toBeUndefined();
     expect(r.data.yes.totalCount + r.data.no.totalCount).toBe(r.data.all.totalCount);
-    expect(sent(h).filter((c) => c.path === '/calendar-core/v1/series').map((c) => c.query.ticketed).sort()).toEqual(['false', 'true', undefined]);
+    expect(
+      sent(h)
+        .filter((c) => c.path === '/calendar-core/v1/series')
+        .map((c) => c.query.ticketed)
+        .sort(),
+    ).toEqual(['false', 'true', undefined]);
   });
 });
 
@@ -116,7 +150,12 @@ describe('TEC 5.7, whose legacy list does not declare ticketed', () => {
   it.each([true, false])('refuses ticketed: %s as undeclared, and sends nothing', async (ticketed) => {
     h.mark();
     const r = await h.gql(`{ events(where: { ticketed: ${ticketed} }) { nodes { databaseId } } }`);
-    expect(r.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', arguments: ['where.ticketed'], routes: ['GET /calendar/events/v1/events'], release: expect.stringMatching(/before 6\.0/) });
+    expect(r.errors?.[0]?.extensions).toMatchObject({
+      code: 'BAD_USER_INPUT',
+      arguments: ['where.ticketed'],
+      routes: ['GET /calendar/events/v1/events'],
+      release: expect.stringMatching(/before 6\.0/),
+    });
     expect(r.errors![0]!.message).toContain('GET /calendar/events/v1/events does not declare ticketed');
     expect(sent(h)).toEqual([]);
   });

@@ -38,7 +38,11 @@ describe('OTEL_* settings', () => {
       OTEL_EXPORTER_OTLP_HEADERS: 'a=1,b=2',
       OTEL_EXPORTER_OTLP_TRACES_HEADERS: 'b=3',
     });
-    expect(p).toMatchObject({ url: 'https://traces.example/otlp/v1/traces', protocol: 'http/json', headers: { a: '1', b: '3' } });
+    expect(p).toMatchObject({
+      url: 'https://traces.example/otlp/v1/traces',
+      protocol: 'http/json',
+      headers: { a: '1', b: '3' },
+    });
   });
 
   it('defaults to the spec URL when the exporter is named without an endpoint, and takes console', () => {
@@ -55,7 +59,11 @@ describe('OTEL_* settings', () => {
       OTEL_TRACES_SAMPLER: 'parentbased_traceidratio',
       OTEL_TRACES_SAMPLER_ARG: '0.25',
     });
-    expect(p).toMatchObject({ resource: { 'service.name': 'gw', team: 'web platform' }, sampler: 'parentbased_traceidratio', ratio: 0.25 });
+    expect(p).toMatchObject({
+      resource: { 'service.name': 'gw', team: 'web platform' },
+      sampler: 'parentbased_traceidratio',
+      ratio: 0.25,
+    });
   });
 
   it.each([

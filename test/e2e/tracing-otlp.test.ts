@@ -49,7 +49,12 @@ function expectListingTree(spans: ReceivedSpan[]): void {
   const list = spans.find((s) => s.name === 'GET /calendar/events/v1/events')!;
   expect(list.kind).toBe(KIND.CLIENT);
   expect(list.parentSpanId).toBe(field.spanId);
-  expect(list.attributes).toMatchObject({ 'http.request.method': 'GET', 'url.template': '/calendar/events/v1/events', 'http.response.status_code': 200, 'sitegraph.upstream.attempt': 1 });
+  expect(list.attributes).toMatchObject({
+    'http.request.method': 'GET',
+    'url.template': '/calendar/events/v1/events',
+    'http.response.status_code': 200,
+    'sitegraph.upstream.attempt': 1,
+  });
   expect(new Set([op!.traceId, field.traceId, list.traceId]).size).toBe(1);
 }
 
@@ -92,7 +97,10 @@ describe('OTLP/HTTP export', () => {
       for (;;) {
         if (child.exitCode !== null) throw new Error(`the gateway exited early:\n${output}`);
         if (Date.now() > deadline) throw new Error(`the gateway did not start in 60 s:\n${output}`);
-        const up = await fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.ok, () => false);
+        const up = await fetch(`http://127.0.0.1:${port}/healthz`).then(
+          (r) => r.ok,
+          () => false,
+        );
         if (up && output.includes('tracing:')) break;
         await new Promise((r) => setTimeout(r, 200));
       }
@@ -165,7 +173,13 @@ describe('OTLP/HTTP export', () => {
     it('exports nothing with OTEL_TRACES_SAMPLER=always_off, and tells the site "not sampled"', async () => {
       receiver = await startOtlpReceiver();
       try {
-        const config = loadConfig({ PORT: '0', CACHE_TTL_SECONDS: '0', LOG_LEVEL: 'warn', OTEL_EXPORTER_OTLP_ENDPOINT: receiver.origin, OTEL_TRACES_SAMPLER: 'always_off' });
+        const config = loadConfig({
+          PORT: '0',
+          CACHE_TTL_SECONDS: '0',
+          LOG_LEVEL: 'warn',
+          OTEL_EXPORTER_OTLP_ENDPOINT: receiver.origin,
+          OTEL_TRACES_SAMPLER: 'always_off',
+        });
         const gateway = await startGateway(config, `${proxy.origin}/wp-json/`);
         proxy.requests.length = 0;
         expect((await gqlPost(gateway.url, LISTING)).errors).toBeUndefined();
@@ -182,14 +196,27 @@ describe('OTLP/HTTP export', () => {
     it('logs an export the collector refused', async () => {
       receiver = await startOtlpReceiver(400);
       let lines = '';
-      const logger = createLogger({ level: 'warn', format: 'json', destination: { write: (l: string) => void (lines += l) } });
+      const logger = createLogger({
+        level: 'warn',
+        format: 'json',
+        destination: { write: (l: string) => void (lines += l) },
+      });
       try {
-        const config = loadConfig({ PORT: '0', CACHE_TTL_SECONDS: '0', OTEL_EXPORTER_OTLP_ENDPOINT: receiver.origin, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json' });
+        const config = loadConfig({
+          PORT: '0',
+          CACHE_TTL_SECONDS: '0',
+          OTEL_EXPORTER_OTLP_ENDPOINT: receiver.origin,
+          OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+        });
         const gateway = await startGateway(config, `${proxy.origin}/wp-json/`, { logger });
         expect((await gqlPost(gateway.url, LISTING)).errors).toBeUndefined();
         await gateway.close();
         expect(receiver.exports.length).toBeGreaterThan(0);
-        const failed = lines.split('\n').filter(Boolean).map((l) => JSON.parse(l)).filter((l) => l.msg === 'could not export spans');
+        const failed = lines
+          .split('\n')
+          .filter(Boolean)
+          .map((l) => JSON.parse(l))
+          .filter((l) => l.msg === 'could not export spans');
         expect(failed.length).toBeGreaterThan(0);
         expect(failed[0]).toMatchObject({ url: `${receiver.origin}/v1/traces`, level: 40 });
         expect(failed[0].spans).toBeGreaterThan(0);
@@ -199,7 +226,12 @@ describe('OTLP/HTTP export', () => {
     });
 
     it('is off with OTEL_SDK_DISABLED=true even with an endpoint set', async () => {
-      const config = loadConfig({ PORT: '0', LOG_LEVEL: 'warn', OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:9/', OTEL_SDK_DISABLED: 'true' });
+      const config = loadConfig({
+        PORT: '0',
+        LOG_LEVEL: 'warn',
+        OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:9/',
+        OTEL_SDK_DISABLED: 'true',
+      });
       const gateway = await startGateway(config, `${proxy.origin}/wp-json/`);
       try {
         expect(gateway.tracing).toBeNull();

@@ -5,7 +5,12 @@
  * span tree and the `traceparent` each upstream request carried.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
+import {
+  BasicTracerProvider,
+  InMemorySpanExporter,
+  SimpleSpanProcessor,
+  type ReadableSpan,
+} from '@opentelemetry/sdk-trace-base';
 import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import { parseConfig } from '../../src/config.ts';
 import { startGateway, type Gateway } from '../../src/server.ts';
@@ -30,7 +35,11 @@ describe('tracing into an injected provider', () => {
     sandbox = await testSandbox();
     proxy = await recordingProxy(sandbox.origin);
     // No cache: every operation below goes to the site.
-    gateway = await startGateway(parseConfig({ port: 0, cache: { ttlSeconds: 0, memoryMaxBytes: 0 } }), `${proxy.origin}/wp-json/`, { tracerProvider: provider });
+    gateway = await startGateway(
+      parseConfig({ port: 0, cache: { ttlSeconds: 0, memoryMaxBytes: 0 } }),
+      `${proxy.origin}/wp-json/`,
+      { tracerProvider: provider },
+    );
   });
   afterAll(async () => {
     await gateway?.close();
@@ -60,7 +69,11 @@ describe('tracing into an injected provider', () => {
     expect(resolvers.map((s) => s.name)).toEqual(['Query.events']);
     const events = resolvers[0]!;
     expect(parentOf(events)).toBe(idOf(op[0]!));
-    expect(events.attributes).toMatchObject({ 'graphql.field.path': 'events', 'graphql.field.name': 'events', 'sitegraph.upstream.requests': 1 });
+    expect(events.attributes).toMatchObject({
+      'graphql.field.path': 'events',
+      'graphql.field.name': 'events',
+      'sitegraph.upstream.requests': 1,
+    });
 
     const upstream = spans.filter((s) => s.kind === SpanKind.CLIENT);
     expect(upstream).toHaveLength(1);
@@ -77,7 +90,9 @@ describe('tracing into an injected provider', () => {
     // Every span of the operation is in one trace.
     expect(new Set(spans.map((s) => s.spanContext().traceId))).toEqual(new Set([op[0]!.spanContext().traceId]));
     // Child spans sit inside their parents in time.
-    expect(events.startTime[0] * 1e9 + events.startTime[1]).toBeGreaterThanOrEqual(op[0]!.startTime[0] * 1e9 + op[0]!.startTime[1]);
+    expect(events.startTime[0] * 1e9 + events.startTime[1]).toBeGreaterThanOrEqual(
+      op[0]!.startTime[0] * 1e9 + op[0]!.startTime[1],
+    );
 
     // The site got the client span's context: same trace, the client span as parent.
     const sent = traceparents(proxy.requests);
@@ -96,7 +111,9 @@ describe('tracing into an injected provider', () => {
     const resolvers = spans.filter((s) => s.kind === SpanKind.INTERNAL);
     const upstream = spans.filter((s) => s.kind === SpanKind.CLIENT);
     // The three single reads of the jsonLd batch hang under the first Event.jsonLd; the two that joined it have no span.
-    expect(resolvers.map((s) => [s.name, s.attributes['graphql.field.path'], s.attributes['sitegraph.upstream.requests']])).toEqual([
+    expect(
+      resolvers.map((s) => [s.name, s.attributes['graphql.field.path'], s.attributes['sitegraph.upstream.requests']]),
+    ).toEqual([
       ['Query.events', 'events', 1],
       ['Event.jsonLd', 'events.nodes.0.jsonLd', 3],
     ]);
@@ -125,10 +142,12 @@ describe('tracing into an injected provider', () => {
     expect(sent).toEqual([idOf(first), idOf(retry)]);
   });
 
-  it('records error codes on the operation and continues the caller\'s trace', async () => {
+  it("records error codes on the operation and continues the caller's trace", async () => {
     sandbox.faults.add({ path: '^/calendar/events/v1/events$', status: 404, times: 1 });
     const callerTrace = '4bf92f3577b34da6a3ce929d0e0e4736';
-    const r = await gql(gateway, `{ events(first: 1) { nodes { databaseId } } }`, { traceparent: `00-${callerTrace}-00f067aa0ba902b7-01` });
+    const r = await gql(gateway, `{ events(first: 1) { nodes { databaseId } } }`, {
+      traceparent: `00-${callerTrace}-00f067aa0ba902b7-01`,
+    });
     expect(r.errors?.[0]?.extensions?.code).toBeDefined();
     const spans = exporter.getFinishedSpans();
     const op = spans.find((s) => s.kind === SpanKind.SERVER)!;
@@ -156,7 +175,10 @@ describe('tracing off (no OTEL_* set)', () => {
   it('makes nothing and sends no traceparent', async () => {
     const sandbox = await testSandbox();
     const proxy = await recordingProxy(sandbox.origin);
-    const gateway = await startGateway(parseConfig({ port: 0, cache: { ttlSeconds: 0, memoryMaxBytes: 0 } }), `${proxy.origin}/wp-json/`);
+    const gateway = await startGateway(
+      parseConfig({ port: 0, cache: { ttlSeconds: 0, memoryMaxBytes: 0 } }),
+      `${proxy.origin}/wp-json/`,
+    );
     try {
       expect(gateway.tracing).toBeNull();
       const r = await gql(gateway, `query Listing { events(first: 2) { nodes { databaseId } } }`);

@@ -37,7 +37,16 @@ const refusedOn =
 const coreUndeclaredOn615 = refusedOn('5.7', '6.15');
 
 interface Sample {
-  ids: { event: number; venue: number; organizer: number; category: number; categorySlug: string; tag: number; tagSlug: string; series: number | null };
+  ids: {
+    event: number;
+    venue: number;
+    organizer: number;
+    category: number;
+    categorySlug: string;
+    tag: number;
+    tagSlug: string;
+    series: number | null;
+  };
 }
 
 interface Case {
@@ -51,12 +60,18 @@ interface Case {
 
 const date = '"2027-03-01T00:00:00Z"';
 type Value = (s: Sample) => string;
-const lit = (text: string): Value => () => text;
-const on = (list: Case['list']) => (field: string, value: Value, outcome: Case['outcome']): Case => ({ list, field, value, outcome });
+const lit =
+  (text: string): Value =>
+  () =>
+    text;
+const on =
+  (list: Case['list']) =>
+  (field: string, value: Value, outcome: Case['outcome']): Case => ({ list, field, value, outcome });
 const ev = on('events');
 const geo = lit('{ latitude: 48.85, longitude: 2.35, distance: 25 }');
 /** The geographic place filters: venues only, and calendar-core/v1's (undeclared on 6.15). */
-const venuesOnly = (list: 'venues' | 'organizers'): Case['outcome'] => (list === 'venues' ? coreUndeclaredOn615 : () => 'refused');
+const venuesOnly = (list: 'venues' | 'organizers'): Case['outcome'] =>
+  list === 'venues' ? coreUndeclaredOn615 : () => 'refused';
 const termOf = (list: 'categories' | 'tags', s: Sample) => (list === 'categories' ? s.ids.category : s.ids.tag);
 
 const CASES: Case[] = [
@@ -121,13 +136,37 @@ const CASES: Case[] = [
 
 /** PostsWhere: core/v2 is the same on every release; each field is applied or refused, never dropped. */
 const POSTS: Record<string, string> = {
-  search: '"hello"', searchSemantics: 'EXACT', searchColumns: '[POST_TITLE]', after: date, before: date, modifiedAfter: date, modifiedBefore: date,
-  author: '[1]', authorExclude: '[1]', include: '[1]', exclude: '[1]', slug: '["hello"]', status: '[PUBLISH]', offset: '1', taxRelation: 'AND',
-  categories: '{ terms: [1] }', categoriesExclude: '{ terms: [1] }', tags: '{ terms: [1] }', tagsExclude: '[1]', sticky: 'true', format: '[STANDARD]',
+  search: '"hello"',
+  searchSemantics: 'EXACT',
+  searchColumns: '[POST_TITLE]',
+  after: date,
+  before: date,
+  modifiedAfter: date,
+  modifiedBefore: date,
+  author: '[1]',
+  authorExclude: '[1]',
+  include: '[1]',
+  exclude: '[1]',
+  slug: '["hello"]',
+  status: '[PUBLISH]',
+  offset: '1',
+  taxRelation: 'AND',
+  categories: '{ terms: [1] }',
+  categoriesExclude: '{ terms: [1] }',
+  tags: '{ terms: [1] }',
+  tagsExclude: '[1]',
+  sticky: 'true',
+  format: '[STANDARD]',
 };
 
 const INPUTS: Record<Case['list'], string> = {
-  events: 'EventsWhere', venues: 'PlacesWhere', organizers: 'PlacesWhere', categories: 'TermsWhere', tags: 'TermsWhere', series: 'SeriesWhere', posts: 'PostsWhere',
+  events: 'EventsWhere',
+  venues: 'PlacesWhere',
+  organizers: 'PlacesWhere',
+  categories: 'TermsWhere',
+  tags: 'TermsWhere',
+  series: 'SeriesWhere',
+  posts: 'PostsWhere',
 };
 
 /** The fields of an input type in the schema. */
@@ -146,7 +185,13 @@ describe('the walk covers every where: field', () => {
 
 /** The selection of a list: what the list's nodes are asked for. */
 const NODES: Record<Case['list'], string> = {
-  events: 'databaseId title', venues: 'databaseId title', organizers: 'databaseId title', categories: 'databaseId name', tags: 'databaseId name', series: 'databaseId title', posts: 'databaseId title',
+  events: 'databaseId title',
+  venues: 'databaseId title',
+  organizers: 'databaseId title',
+  categories: 'databaseId name',
+  tags: 'databaseId name',
+  series: 'databaseId title',
+  posts: 'databaseId title',
 };
 
 describe.each(RELEASE_SHAPES)('where: fields on $shape: applied or refused, never dropped', (shape) => {
@@ -160,12 +205,22 @@ describe.each(RELEASE_SHAPES)('where: fields on $shape: applied or refused, neve
       'admin',
     );
     expect(r.errors).toBeUndefined();
-    const e = (r.data.events.nodes as any[]).find((n) => n.venues.length && n.organizers.length && n.categories.length && n.tags.length);
-    const series = shape.hasCore ? await h.gql(`{ series(first: 1) { nodes { databaseId } } }`, undefined, 'admin') : null;
+    const e = (r.data.events.nodes as any[]).find(
+      (n) => n.venues.length && n.organizers.length && n.categories.length && n.tags.length,
+    );
+    const series = shape.hasCore
+      ? await h.gql(`{ series(first: 1) { nodes { databaseId } } }`, undefined, 'admin')
+      : null;
     sample = {
       ids: {
-        event: e.databaseId, venue: e.venues[0].databaseId, organizer: e.organizers[0].databaseId, category: e.categories[0].databaseId,
-        categorySlug: e.categories[0].slug, tag: e.tags[0].databaseId, tagSlug: e.tags[0].slug, series: series?.data?.series?.nodes?.[0]?.databaseId ?? null,
+        event: e.databaseId,
+        venue: e.venues[0].databaseId,
+        organizer: e.organizers[0].databaseId,
+        category: e.categories[0].databaseId,
+        categorySlug: e.categories[0].slug,
+        tag: e.tags[0].databaseId,
+        tagSlug: e.tags[0].slug,
+        series: series?.data?.series?.nodes?.[0]?.databaseId ?? null,
       },
     };
   });
@@ -173,7 +228,11 @@ describe.each(RELEASE_SHAPES)('where: fields on $shape: applied or refused, neve
 
   async function run(list: Case['list'], field: string, value: string) {
     h.mark();
-    const r = await h.gql(`{ ${list}(first: 5, where: { ${field}: ${value} }) { nodes { ${NODES[list]} } } }`, undefined, 'admin');
+    const r = await h.gql(
+      `{ ${list}(first: 5, where: { ${field}: ${value} }) { nodes { ${NODES[list]} } } }`,
+      undefined,
+      'admin',
+    );
     return { r, calls: h.calls() };
   }
 
@@ -184,8 +243,11 @@ describe.each(RELEASE_SHAPES)('where: fields on $shape: applied or refused, neve
     // Never dropped: no request of this operation carried an argument its route does not declare.
     expect(sent.flatMap(undeclaredUses), `${c.list} ${c.field}`).toEqual([]);
     if (expected === 'refused') {
-      expect(r.errors?.[0]?.extensions?.code, JSON.stringify(r.errors)).toMatch(/^(BAD_USER_INPUT|NAMESPACE_UNAVAILABLE)$/);
-      if (r.errors![0]!.extensions!.code === 'BAD_USER_INPUT') expect(JSON.stringify(r.errors![0]!.extensions!.arguments)).toContain(`where.${c.field}`);
+      expect(r.errors?.[0]?.extensions?.code, JSON.stringify(r.errors)).toMatch(
+        /^(BAD_USER_INPUT|NAMESPACE_UNAVAILABLE)$/,
+      );
+      if (r.errors![0]!.extensions!.code === 'BAD_USER_INPUT')
+        expect(JSON.stringify(r.errors![0]!.extensions!.arguments)).toContain(`where.${c.field}`);
       expect(sent, 'a refused filter sends nothing').toEqual([]);
     } else {
       expect(r.errors, JSON.stringify(r.errors)).toBeUndefined();

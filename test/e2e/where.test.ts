@@ -41,7 +41,11 @@ describe.each(SITE_SHAPES)('where: arguments ($shape)', ({ sandbox, hasCore, rel
   beforeEach(() => h.mark());
 
   async function events(where: string, who: 'admin' | null = null, extra = '', node = NODE) {
-    const r = await h.gql(`{ events(first: 100, where: ${where}${extra}) { totalCount nodes { ${node} } } }`, undefined, who);
+    const r = await h.gql(
+      `{ events(first: 100, where: ${where}${extra}) { totalCount nodes { ${node} } } }`,
+      undefined,
+      who,
+    );
     expect(r.errors, JSON.stringify(r.errors)).toBeUndefined();
     // Password-protected events match filters upstream but show only their basics: leave them out of the checks.
     const { totalCount, nodes } = r.data.events as { totalCount: number; nodes: any[] };
@@ -58,13 +62,26 @@ describe.each(SITE_SHAPES)('where: arguments ($shape)', ({ sandbox, hasCore, rel
       expect(Date.parse(n.endDate)).toBeLessThanOrEqual(Date.parse(`${Y + 1}-01-01T12:00:00Z`));
     }
     expect(lastPath()).toBe('/calendar/events/v1/events');
-    expect(h.calls()[0]!.query).toMatchObject({ start_date: `${Y - 1}-12-31 19:00:00`, end_date: `${Y}-12-31 18:59:59` });
+    expect(h.calls()[0]!.query).toMatchObject({
+      start_date: `${Y - 1}-12-31 19:00:00`,
+      end_date: `${Y}-12-31 18:59:59`,
+    });
   });
 
   since6It('startsAfter / startsBefore / endsAfter / endsBefore bound the start and the end', async () => {
-    const e = await events(`{ startsAfter: "${Y}-03-01T00:00:00-05:00", startsBefore: "${Y}-03-31T00:00:00-04:00", endsAfter: "${Y}-03-01T00:00:00-05:00", endsBefore: "${Y}-04-30T00:00:00-04:00" }`, null, '', SHARED);
+    const e = await events(
+      `{ startsAfter: "${Y}-03-01T00:00:00-05:00", startsBefore: "${Y}-03-31T00:00:00-04:00", endsAfter: "${Y}-03-01T00:00:00-05:00", endsBefore: "${Y}-04-30T00:00:00-04:00" }`,
+      null,
+      '',
+      SHARED,
+    );
     expect(e.totalCount).toBeGreaterThan(0);
-    expect(h.calls()[0]!.query).toMatchObject({ starts_after: `${Y}-03-01 00:00:00`, starts_before: `${Y}-03-31 00:00:00`, ends_after: `${Y}-03-01 00:00:00`, ends_before: `${Y}-04-30 00:00:00` });
+    expect(h.calls()[0]!.query).toMatchObject({
+      starts_after: `${Y}-03-01 00:00:00`,
+      starts_before: `${Y}-03-31 00:00:00`,
+      ends_after: `${Y}-03-01 00:00:00`,
+      ends_before: `${Y}-04-30 00:00:00`,
+    });
   });
 
   it('search matches the title or description', async () => {
@@ -92,12 +109,16 @@ describe.each(SITE_SHAPES)('where: arguments ($shape)', ({ sandbox, hasCore, rel
   });
 
   it('a parent category also matches events of its children', async () => {
-    const r = await h.gql(`{ categories(first: 50, where: { hideEmpty: false }) { nodes { databaseId children { databaseId } } } }`);
+    const r = await h.gql(
+      `{ categories(first: 50, where: { hideEmpty: false }) { nodes { databaseId children { databaseId } } } }`,
+    );
     const parent = r.data.categories.nodes.find((c: any) => c.children.length > 0);
     const ids = new Set([parent.databaseId, ...parent.children.map((c: any) => c.databaseId)]);
     const e = await events(`{ categoryIds: [${parent.databaseId}] }`, null, '', LEGACY_NODE);
     expect(e.nodes.every((n) => n.categories.some((c: any) => ids.has(c.databaseId)))).toBe(true);
-    expect(e.nodes.some((n) => n.categories.some((c: any) => c.databaseId !== parent.databaseId && ids.has(c.databaseId)))).toBe(true);
+    expect(
+      e.nodes.some((n) => n.categories.some((c: any) => c.databaseId !== parent.databaseId && ids.has(c.databaseId))),
+    ).toBe(true);
   });
 
   // `ticketed` needs Event Tickets, which none of these shapes has: tickets.test.ts.
@@ -107,8 +128,14 @@ describe.each(SITE_SHAPES)('where: arguments ($shape)', ({ sandbox, hasCore, rel
       const yes = await events(`{ ${f}: true }`);
       expect(yes.nodes.length, f).toBeGreaterThan(0);
       const no = await events(`{ ${f}: false }`);
-      expect(yes.nodes.every((n) => n[f] === true), f).toBe(true);
-      expect(no.nodes.every((n) => n[f] === false), f).toBe(true);
+      expect(
+        yes.nodes.every((n) => n[f] === true),
+        f,
+      ).toBe(true);
+      expect(
+        no.nodes.every((n) => n[f] === false),
+        f,
+      ).toBe(true);
     }
   });
 
@@ -122,7 +149,10 @@ describe.each(SITE_SHAPES)('where: arguments ($shape)', ({ sandbox, hasCore, rel
     }
     // The legacy list refuses another status to a non-editor (calendar-upstream.md §1.2): said, not ignored.
     const anon = await h.gql(`{ events(where: { status: [DRAFT] }) { nodes { title } } }`);
-    expect(anon.errors![0]!.extensions).toMatchObject({ code: 'BAD_USER_INPUT', params: { status: expect.any(String) } });
+    expect(anon.errors![0]!.extensions).toMatchObject({
+      code: 'BAD_USER_INPUT',
+      params: { status: expect.any(String) },
+    });
   });
 
   it('status TRASH goes to the legacy interface (calendar-core cannot list it)', async () => {
@@ -139,7 +169,10 @@ describe.each(SITE_SHAPES)('where: arguments ($shape)', ({ sandbox, hasCore, rel
     expect(h.calls()[0]!.query.post_parent).toBe('0');
     // The legacy list refuses a parent that is not an event as an invalid parameter (5.7.1 and 6.15.14).
     const none = await h.gql(`{ events(where: { postParent: 999999 }) { totalCount } }`);
-    expect(none.errors![0]!.extensions).toMatchObject({ code: 'BAD_USER_INPUT', upstream: { code: 'rest_invalid_param' } });
+    expect(none.errors![0]!.extensions).toMatchObject({
+      code: 'BAD_USER_INPUT',
+      upstream: { code: 'rest_invalid_param' },
+    });
   });
 
   declaredIt('hasGeolocation and geolocation keep events at venues with (near) coordinates', async () => {
@@ -173,7 +206,12 @@ describe.each(SITE_SHAPES)('where: arguments ($shape)', ({ sandbox, hasCore, rel
     const terms = new Set([...base.categories, ...base.tags].map((t: any) => t.databaseId));
     const e = await events(`{ relatedTo: ${base.databaseId} }`);
     expect(e.nodes.length).toBeGreaterThan(0);
-    expect(e.nodes.every((n) => n.databaseId !== base.databaseId && [...n.categories, ...n.tags].some((t: any) => terms.has(t.databaseId)))).toBe(true);
+    expect(
+      e.nodes.every(
+        (n) =>
+          n.databaseId !== base.databaseId && [...n.categories, ...n.tags].some((t: any) => terms.has(t.databaseId)),
+      ),
+    ).toBe(true);
   });
 
   coreIt('orderBy sorts through calendar-core', async () => {
@@ -194,7 +232,9 @@ describe.each(SITE_SHAPES)('where: arguments ($shape)', ({ sandbox, hasCore, rel
     const bySlugs = await events(`{ tagSlugs: ["${slug}"], categorySlugs: ["${catSlug}"] }`, null, '', LEGACY_NODE);
     expect(bySlugs.nodes.every((n) => n.tags.some((t: any) => t.slug === slug))).toBe(true);
     const strict = await events(`{ startDate: "${Y}-06-01T10:00:00-04:00", strictDates: true }`, null, '', LEGACY_NODE);
-    expect(strict.nodes.every((n) => Date.parse(n.startDate) >= Date.parse(`${Y}-06-01T10:00:00-04:00`) - 24 * 3600e3)).toBe(true);
+    expect(
+      strict.nodes.every((n) => Date.parse(n.startDate) >= Date.parse(`${Y}-06-01T10:00:00-04:00`) - 24 * 3600e3),
+    ).toBe(true);
   });
 
   it('refuses a legacy-only argument combined with a calendar-core-only one, naming both', async () => {
@@ -206,10 +246,18 @@ describe.each(SITE_SHAPES)('where: arguments ($shape)', ({ sandbox, hasCore, rel
   describe('venues and organizers', () => {
     it('search, event, hasEvents, onlyWithUpcoming, status', async () => {
       const ev = (await events(`{}`)).nodes.find((n) => n.venues.length && n.organizers.length)!;
-      let r = await h.gql(`{ venues(first: 50, where: { event: ${ev.databaseId} }) { nodes { databaseId } } organizers(first: 50, where: { event: ${ev.databaseId} }) { nodes { databaseId } } }`);
-      expect(r.data.venues.nodes.map((v: any) => v.databaseId).sort()).toEqual(ev.venues.map((v: any) => v.databaseId).sort());
-      expect(r.data.organizers.nodes.map((v: any) => v.databaseId).sort()).toEqual(ev.organizers.map((v: any) => v.databaseId).sort());
-      r = await h.gql(`{ with: venues(first: 100, where: { hasEvents: true }) { totalCount } without: venues(first: 100, where: { hasEvents: false }) { totalCount } all: venues(first: 100) { totalCount } up: organizers(where: { onlyWithUpcoming: true }) { totalCount } orgs: organizers { totalCount } }`);
+      let r = await h.gql(
+        `{ venues(first: 50, where: { event: ${ev.databaseId} }) { nodes { databaseId } } organizers(first: 50, where: { event: ${ev.databaseId} }) { nodes { databaseId } } }`,
+      );
+      expect(r.data.venues.nodes.map((v: any) => v.databaseId).sort()).toEqual(
+        ev.venues.map((v: any) => v.databaseId).sort(),
+      );
+      expect(r.data.organizers.nodes.map((v: any) => v.databaseId).sort()).toEqual(
+        ev.organizers.map((v: any) => v.databaseId).sort(),
+      );
+      r = await h.gql(
+        `{ with: venues(first: 100, where: { hasEvents: true }) { totalCount } without: venues(first: 100, where: { hasEvents: false }) { totalCount } all: venues(first: 100) { totalCount } up: organizers(where: { onlyWithUpcoming: true }) { totalCount } orgs: organizers { totalCount } }`,
+      );
       expect(r.data.with.totalCount + r.data.without.totalCount).toBe(r.data.all.totalCount);
       expect(r.data.up.totalCount).toBeLessThanOrEqual(r.data.orgs.totalCount);
       expect(r.data.up.totalCount).toBeGreaterThan(0);
@@ -221,7 +269,9 @@ describe.each(SITE_SHAPES)('where: arguments ($shape)', ({ sandbox, hasCore, rel
     });
 
     declaredIt('venue geolocation, hasGeolocation and near', async () => {
-      const r = await h.gql(`{ geo: venues(first: 50, where: { hasGeolocation: true }) { nodes { latitude } } paris: venues(first: 50, where: { near: "Paris" }) { nodes { city } } circle: venues(first: 50, where: { geolocation: { latitude: 35.6762, longitude: 139.6503, distance: 25 } }) { nodes { city } } }`);
+      const r = await h.gql(
+        `{ geo: venues(first: 50, where: { hasGeolocation: true }) { nodes { latitude } } paris: venues(first: 50, where: { near: "Paris" }) { nodes { city } } circle: venues(first: 50, where: { geolocation: { latitude: 35.6762, longitude: 139.6503, distance: 25 } }) { nodes { city } } }`,
+      );
       expect(r.errors).toBeUndefined();
       expect(r.data.geo.nodes.every((v: any) => v.latitude !== null)).toBe(true);
       expect(r.data.paris.nodes.length).toBeGreaterThan(0);
@@ -237,28 +287,44 @@ describe.each(SITE_SHAPES)('where: arguments ($shape)', ({ sandbox, hasCore, rel
 
   describe('categories and tags', () => {
     it('search, ids, excludeIds, hideEmpty, parent, event, slug and orderBy', async () => {
-      const all = await h.gql(`{ categories(first: 50, where: { hideEmpty: false }) { totalCount nodes { databaseId name slug count parent { databaseId } } } }`);
+      const all = await h.gql(
+        `{ categories(first: 50, where: { hideEmpty: false }) { totalCount nodes { databaseId name slug count parent { databaseId } } } }`,
+      );
       const cats = all.data.categories.nodes;
       const nonEmpty = await h.gql(`{ categories(first: 50) { nodes { count } } }`);
       expect(nonEmpty.data.categories.nodes.every((c: any) => c.count > 0)).toBe(true);
       expect(cats.some((c: any) => c.count === 0)).toBe(true);
       const [a, b] = cats;
-      let r = await h.gql(`{ categories(where: { ids: [${a.databaseId}, ${b.databaseId}], hideEmpty: false }) { nodes { databaseId } } }`);
+      let r = await h.gql(
+        `{ categories(where: { ids: [${a.databaseId}, ${b.databaseId}], hideEmpty: false }) { nodes { databaseId } } }`,
+      );
       expect(r.data.categories.nodes.map((c: any) => c.databaseId).sort()).toEqual([a.databaseId, b.databaseId].sort());
-      r = await h.gql(`{ categories(first: 50, where: { excludeIds: [${a.databaseId}], hideEmpty: false }) { totalCount } }`);
+      r = await h.gql(
+        `{ categories(first: 50, where: { excludeIds: [${a.databaseId}], hideEmpty: false }) { totalCount } }`,
+      );
       expect(r.data.categories.totalCount).toBe(all.data.categories.totalCount - 1);
-      r = await h.gql(`{ categories(first: 50, where: { parent: ${a.databaseId}, hideEmpty: false }) { nodes { parent { databaseId } } } }`);
+      r = await h.gql(
+        `{ categories(first: 50, where: { parent: ${a.databaseId}, hideEmpty: false }) { nodes { parent { databaseId } } } }`,
+      );
       expect(r.data.categories.nodes.every((c: any) => c.parent.databaseId === a.databaseId)).toBe(true);
       r = await h.gql(`{ categories(where: { slug: "${b.slug}", hideEmpty: false }) { nodes { databaseId } } }`);
       expect(r.data.categories.nodes).toEqual([{ databaseId: b.databaseId }]);
-      r = await h.gql(`{ categories(first: 50, where: { search: "${a.name.slice(0, 3)}", hideEmpty: false }) { nodes { name } } }`);
-      expect(r.data.categories.nodes.every((c: any) => c.name.toLowerCase().includes(a.name.slice(0, 3).toLowerCase()))).toBe(true);
-      r = await h.gql(`{ categories(first: 50, where: { hideEmpty: false }, orderBy: { field: NAME, direction: DESC }) { nodes { name } } }`);
+      r = await h.gql(
+        `{ categories(first: 50, where: { search: "${a.name.slice(0, 3)}", hideEmpty: false }) { nodes { name } } }`,
+      );
+      expect(
+        r.data.categories.nodes.every((c: any) => c.name.toLowerCase().includes(a.name.slice(0, 3).toLowerCase())),
+      ).toBe(true);
+      r = await h.gql(
+        `{ categories(first: 50, where: { hideEmpty: false }, orderBy: { field: NAME, direction: DESC }) { nodes { name } } }`,
+      );
       const names = r.data.categories.nodes.map((c: any) => c.name);
       expect(names).toEqual([...names].sort((x: string, y: string) => y.localeCompare(x)));
       const ev = (await events(`{}`)).nodes.find((n) => n.tags.length)!;
       r = await h.gql(`{ tags(where: { event: ${ev.databaseId} }) { nodes { databaseId } } }`);
-      expect(r.data.tags.nodes.map((t: any) => t.databaseId).sort()).toEqual(ev.tags.map((t: any) => t.databaseId).sort());
+      expect(r.data.tags.nodes.map((t: any) => t.databaseId).sort()).toEqual(
+        ev.tags.map((t: any) => t.databaseId).sort(),
+      );
     });
 
     it('refuses parent on tags', async () => {
@@ -268,22 +334,41 @@ describe.each(SITE_SHAPES)('where: arguments ($shape)', ({ sandbox, hasCore, rel
   });
 
   describe('series', () => {
-    coreIt('eventIds, search and status; ticketed refused without Event Tickets; anonymous callers are refused by the site', async () => {
-      let r = await h.gql(`{ series(first: 20) { totalCount nodes { databaseId title eventIds } } }`, undefined, 'admin');
-      expect(r.errors).toBeUndefined();
-      const s = r.data.series.nodes[0];
-      expect(s.eventIds.length).toBeGreaterThan(0);
-      r = await h.gql(`{ series(where: { eventIds: [${s.eventIds[0]}] }) { nodes { databaseId } } }`, undefined, 'admin');
-      expect(r.data.series.nodes).toEqual([{ databaseId: s.databaseId }]);
-      r = await h.gql(`{ series(where: { search: "${s.title.split(' ')[0]}" }) { nodes { title } } }`, undefined, 'admin');
-      expect(r.data.series.nodes.length).toBeGreaterThan(0);
-      r = await h.gql(`{ series(where: { status: [DRAFT] }) { nodes { status } } }`, undefined, 'admin');
-      expect(r.data.series.nodes.every((x: any) => x.status === 'DRAFT')).toBe(true);
-      // Declared, but not applied by a site without Event Tickets (tickets.test.ts applies it with the plugin).
-      r = await h.gql(`{ series(where: { ticketed: false }) { totalCount } }`, undefined, 'admin');
-      expect(r.errors![0]!.extensions).toMatchObject({ code: 'BAD_USER_INPUT', arguments: ['where.ticketed'], routes: ['GET /calendar-core/v1/series'] });
-      r = await h.gql(`{ series { nodes { title } } }`);
-      expect(r.errors![0]!.extensions!.code).toBe('UNAUTHENTICATED');
-    });
+    coreIt(
+      'eventIds, search and status; ticketed refused without Event Tickets; anonymous callers are refused by the site',
+      async () => {
+        let r = await h.gql(
+          `{ series(first: 20) { totalCount nodes { databaseId title eventIds } } }`,
+          undefined,
+          'admin',
+        );
+        expect(r.errors).toBeUndefined();
+        const s = r.data.series.nodes[0];
+        expect(s.eventIds.length).toBeGreaterThan(0);
+        r = await h.gql(
+          `{ series(where: { eventIds: [${s.eventIds[0]}] }) { nodes { databaseId } } }`,
+          undefined,
+          'admin',
+        );
+        expect(r.data.series.nodes).toEqual([{ databaseId: s.databaseId }]);
+        r = await h.gql(
+          `{ series(where: { search: "${s.title.split(' ')[0]}" }) { nodes { title } } }`,
+          undefined,
+          'admin',
+        );
+        expect(r.data.series.nodes.length).toBeGreaterThan(0);
+        r = await h.gql(`{ series(where: { status: [DRAFT] }) { nodes { status } } }`, undefined, 'admin');
+        expect(r.data.series.nodes.every((x: any) => x.status === 'DRAFT')).toBe(true);
+        // Declared, but not applied by a site without Event Tickets (tickets.test.ts applies it with the plugin).
+        r = await h.gql(`{ series(where: { ticketed: false }) { totalCount } }`, undefined, 'admin');
+        expect(r.errors![0]!.extensions).toMatchObject({
+          code: 'BAD_USER_INPUT',
+          arguments: ['where.ticketed'],
+          routes: ['GET /calendar-core/v1/series'],
+        });
+        r = await h.gql(`{ series { nodes { title } } }`);
+        expect(r.errors![0]!.extensions!.code).toBe('UNAUTHENTICATED');
+      },
+    );
   });
 });

@@ -25,20 +25,38 @@ const PAIRS = 30;
 const UPDATE = `mutation($id: ID!, $input: EventInput!) { updateEvent(id: $id, input: $input) { event { title cost } } }`;
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
-type Send = (query: string, variables: Record<string, unknown>) => Promise<{ errors?: { extensions?: Record<string, unknown> }[]; data: any }>;
+type Send = (
+  query: string,
+  variables: Record<string, unknown>,
+) => Promise<{ errors?: { extensions?: Record<string, unknown> }[]; data: any }>;
 
 /** A GraphQL client of one gateway, as the admin. */
 function client(h: Harness, url: string): Send {
   return async (query, variables) => {
-    const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', authorization: h.auth('admin') }, body: JSON.stringify({ query, variables }) });
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: h.auth('admin') },
+      body: JSON.stringify({ query, variables }),
+    });
     return (await res.json()) as Awaited<ReturnType<Send>>;
   };
 }
 
 async function anEvent(h: Harness): Promise<number> {
-  const r = await restClient(h.sandbox).send('POST', '/calendar/events/v1/events', {
-    title: 'Contended', start_date: '2031-05-01 10:00:00', end_date: '2031-05-01 11:00:00', timezone: 'Europe/Paris', cost: '$1', featured: true, show_map: false,
-  }, 'admin');
+  const r = await restClient(h.sandbox).send(
+    'POST',
+    '/calendar/events/v1/events',
+    {
+      title: 'Contended',
+      start_date: '2031-05-01 10:00:00',
+      end_date: '2031-05-01 11:00:00',
+      timezone: 'Europe/Paris',
+      cost: '$1',
+      featured: true,
+      show_map: false,
+    },
+    'admin',
+  );
   return r.body.id;
 }
 
@@ -59,7 +77,8 @@ async function pairs(h: Harness, id: number, a: Send, b: Send): Promise<string[]
     ]);
     for (const r of [r1, r2]) if (r.errors) lost.push(`pair ${i}: ${String(r.errors[0]!.extensions?.code)}`);
     const row = h.sandbox.site.store.post<{ cost: string; featured: boolean; showMap: boolean }>(id)!;
-    if (row.title !== title || row.meta.cost !== String(100 + i) || !row.meta.featured || row.meta.showMap) lost.push(`pair ${i}: title ${JSON.stringify(row.title)}, cost ${row.meta.cost}`);
+    if (row.title !== title || row.meta.cost !== String(100 + i) || !row.meta.featured || row.meta.showMap)
+      lost.push(`pair ${i}: title ${JSON.stringify(row.title)}, cost ${row.meta.cost}`);
   }
   return lost;
 }
@@ -125,7 +144,9 @@ describe('concurrent partial updates of one event, TEC 5.7 at 20 ms', () => {
     const another = await startGateway(parseConfig({ port: 0, cache: { ttlSeconds: 0 } }), pair.h.sandbox.url);
     try {
       const id = await anEvent(pair.h);
-      expect((await pairs(pair.h, id, client(pair.h, alone.url), client(pair.h, another.url))).length).toBeGreaterThan(0);
+      expect((await pairs(pair.h, id, client(pair.h, alone.url), client(pair.h, another.url))).length).toBeGreaterThan(
+        0,
+      );
     } finally {
       await alone.close();
       await another.close();
@@ -150,7 +171,10 @@ describe('the bounded wait for a lock', () => {
     const id = await anEvent(pair.h);
     for (const other of [client(pair.h, pair.h.gateway.url), client(pair.h, pair.second.url)]) {
       pair.h.mark();
-      const [r1, r2] = await Promise.all([client(pair.h, pair.h.gateway.url)(UPDATE, { id: String(id), input: { title: 'First' } }), sleep(30).then(() => other(UPDATE, { id: String(id), input: { cost: '$9' } }))]);
+      const [r1, r2] = await Promise.all([
+        client(pair.h, pair.h.gateway.url)(UPDATE, { id: String(id), input: { title: 'First' } }),
+        sleep(30).then(() => other(UPDATE, { id: String(id), input: { cost: '$9' } })),
+      ]);
       expect(r1.errors).toBeUndefined();
       expect(r2.errors![0]!.extensions).toMatchObject({ code: 'WRITE_LOCK_TIMEOUT', arguments: ['id'] });
       expect(pair.h.calls().map((c) => c.method)).toEqual(['GET', 'PATCH']);
@@ -165,7 +189,10 @@ describe('the bounded wait for a lock', () => {
       const r = await client(pair.h, pair.h.gateway.url)(UPDATE, { id: String(id), input: { title: 'No lock' } });
       expect(r.errors![0]!.extensions).toMatchObject({ code: 'WRITE_LOCK_TIMEOUT' });
       expect((r.errors![0] as { message?: string }).message).toMatch(/Redis \(REDIS_URL\) did not answer/);
-      const c = await client(pair.h, pair.h.gateway.url)(`mutation { createEvent(input: { title: "Made", startDate: "2031-06-01T10:00:00Z", endDate: "2031-06-01T11:00:00Z" }) { event { databaseId } } }`, {});
+      const c = await client(pair.h, pair.h.gateway.url)(
+        `mutation { createEvent(input: { title: "Made", startDate: "2031-06-01T10:00:00Z", endDate: "2031-06-01T11:00:00Z" }) { event { databaseId } } }`,
+        {},
+      );
       expect(c.errors).toBeUndefined();
     } finally {
       await pair.redis.start();

@@ -53,7 +53,11 @@ export interface WalkOptions {
   maxPages?: number;
 }
 
-export async function walkWhileChanging(list: ChangingList, initial: readonly number[], options: WalkOptions): Promise<WalkResult> {
+export async function walkWhileChanging(
+  list: ChangingList,
+  initial: readonly number[],
+  options: WalkOptions,
+): Promise<WalkResult> {
   const removed = new Set<number>();
   const seen: number[] = [];
   const seenSet = new Set<number>();
@@ -81,7 +85,11 @@ export async function walkWhileChanging(list: ChangingList, initial: readonly nu
     options.changes === 'concurrent'
       ? (async () => {
           // Until the walk ends: the most recently seen item not yet removed, and the next unseen one.
-          while (walking) await round(1, [...seen].reverse().find((id) => !removed.has(id)));
+          while (walking)
+            await round(
+              1,
+              [...seen].reverse().find((id) => !removed.has(id)),
+            );
         })()
       : null;
   try {

@@ -27,7 +27,12 @@ function spawnCli(script: string, args: string[], env: Record<string, string>): 
 }
 
 /** Runs a CLI that is expected to exit by itself (help, errors) within `timeoutMs`. */
-export function runCli(script: string, args: string[], env: Record<string, string> = {}, timeoutMs = 60_000): Promise<Exited> {
+export function runCli(
+  script: string,
+  args: string[],
+  env: Record<string, string> = {},
+  timeoutMs = 60_000,
+): Promise<Exited> {
   const child = spawnCli(script, args, env);
   let stdout = '';
   let stderr = '';
@@ -36,7 +41,11 @@ export function runCli(script: string, args: string[], env: Record<string, strin
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      reject(new Error(`${script} ${args.join(' ')} still running after ${timeoutMs} ms; stdout: ${stdout} stderr: ${stderr}`));
+      reject(
+        new Error(
+          `${script} ${args.join(' ')} still running after ${timeoutMs} ms; stdout: ${stdout} stderr: ${stderr}`,
+        ),
+      );
     }, timeoutMs);
     child.once('exit', (code) => {
       clearTimeout(timer);
@@ -58,7 +67,13 @@ export interface RunningCli {
  * Starts a server CLI and waits until it prints `marker` followed by a URL
  * (`sitegraph GraphQL:` for the gateway); fails with its output if it exits first.
  */
-export function startCli(script: string, args: string[], env: Record<string, string> = {}, marker = 'sitegraph GraphQL:', timeoutMs = 90_000): Promise<RunningCli> {
+export function startCli(
+  script: string,
+  args: string[],
+  env: Record<string, string> = {},
+  marker = 'sitegraph GraphQL:',
+  timeoutMs = 90_000,
+): Promise<RunningCli> {
   const child = spawnCli(script, args, env);
   let out = '';
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));

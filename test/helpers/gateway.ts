@@ -32,8 +32,20 @@ export interface ReleaseShape {
 export const RELEASE_SHAPES: ReleaseShape[] = [
   { shape: 'TEC 6.15, both interfaces', release: '6.15', names: 'spec', hasCore: true, sandbox: { tec: '6.15' } },
   { shape: 'TEC 5.7, legacy only', release: '5.7', names: 'spec', hasCore: false, sandbox: { tec: '5.7' } },
-  { shape: 'TEC 6.17, every argument declared', release: '6.17', names: 'spec', hasCore: true, sandbox: { tec: '6.17' } },
-  { shape: "TEC 6.15 under the plugins' names", release: '6.15', names: 'plugin', hasCore: true, sandbox: { tec: '6.15', names: 'plugin' } },
+  {
+    shape: 'TEC 6.17, every argument declared',
+    release: '6.17',
+    names: 'spec',
+    hasCore: true,
+    sandbox: { tec: '6.17' },
+  },
+  {
+    shape: "TEC 6.15 under the plugins' names",
+    release: '6.15',
+    names: 'plugin',
+    hasCore: true,
+    sandbox: { tec: '6.15', names: 'plugin' },
+  },
 ];
 
 /** The shapes suites that hold on every kind of site run on. */
@@ -48,7 +60,12 @@ export interface GqlResult<T = any> {
 export interface Harness {
   sandbox: RunningSandbox;
   gateway: Gateway;
-  gql<T = any>(query: string, variables?: Record<string, unknown>, who?: Who, headers?: Record<string, string>): Promise<GqlResult<T>>;
+  gql<T = any>(
+    query: string,
+    variables?: Record<string, unknown>,
+    who?: Who,
+    headers?: Record<string, string>,
+  ): Promise<GqlResult<T>>;
   /** Upstream requests logged since the last `mark()`, their paths and routes in the spec's names (`sitePath`: as sent). */
   calls(): (LogEntry & { sitePath: string })[];
   mark(): void;
@@ -65,11 +82,21 @@ function asSpec(e: LogEntry): LogEntry & { sitePath: string } {
     sitePath: e.path,
     path: toSpecPath(e.path),
     ...(e.route ? { route: toSpecPath(e.route) } : {}),
-    ...(e.batch ? { batch: e.batch.map((b) => ({ ...b, path: toSpecPath(b.path), ...(b.route ? { route: toSpecPath(b.route) } : {}) })) } : {}),
+    ...(e.batch
+      ? {
+          batch: e.batch.map((b) => ({
+            ...b,
+            path: toSpecPath(b.path),
+            ...(b.route ? { route: toSpecPath(b.route) } : {}),
+          })),
+        }
+      : {}),
   };
 }
 
-export async function startHarness(opts: { sandbox?: SandboxOptionsInput; config?: ConfigInput } = {}): Promise<Harness> {
+export async function startHarness(
+  opts: { sandbox?: SandboxOptionsInput; config?: ConfigInput } = {},
+): Promise<Harness> {
   // Every harness logs what its sandbox served, for the route-coverage check.
   const sandbox = await testSandbox({ requestLog: newRouteLogFile(), ...opts.sandbox });
   // The upstream cache off unless a suite asks for it: suites count the upstream requests of

@@ -21,7 +21,11 @@ export function captureLog(level: 'trace' | 'info' = 'trace'): Captured {
   return {
     logger: createLogger({ level, format: 'json', destination }),
     text: () => out,
-    lines: () => out.split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, any>),
+    lines: () =>
+      out
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as Record<string, any>),
     clear: () => {
       out = '';
     },

@@ -33,7 +33,13 @@ async function freePort(): Promise<number> {
 async function waitReady(port: number, ms: number): Promise<void> {
   const until = Date.now() + ms;
   for (;;) {
-    const c = new Redis({ port, host: '127.0.0.1', lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+    const c = new Redis({
+      port,
+      host: '127.0.0.1',
+      lazyConnect: true,
+      maxRetriesPerRequest: 0,
+      retryStrategy: () => null,
+    });
     c.on('error', () => {});
     try {
       await c.connect();
@@ -52,11 +58,19 @@ export async function startTestRedis(): Promise<TestRedis> {
   const port = await freePort();
   let proc: ChildProcess | null = null;
   const start = async () => {
-    proc = spawn(REDIS_SERVER, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--protected-mode', 'yes'], {
-      stdio: 'ignore',
-    });
+    proc = spawn(
+      REDIS_SERVER,
+      ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--protected-mode', 'yes'],
+      {
+        stdio: 'ignore',
+      },
+    );
     const p = proc;
-    const failed = new Promise<never>((_, reject) => p.once('error', (e) => reject(new Error(`cannot start ${REDIS_SERVER} (apt-get install redis-server): ${e.message}`))));
+    const failed = new Promise<never>((_, reject) =>
+      p.once('error', (e) =>
+        reject(new Error(`cannot start ${REDIS_SERVER} (apt-get install redis-server): ${e.message}`)),
+      ),
+    );
     await Promise.race([waitReady(port, 10_000), failed]);
   };
   const stop = async () => {

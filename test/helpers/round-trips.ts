@@ -34,7 +34,8 @@ subscribe('undici:request:create', (m) => {
   if (hits.length) inFlight.set(req, hits);
 });
 const finish = (m: unknown) => {
-  for (const t of inFlight.get((m as { request: object }).request) ?? []) if (t.done === Infinity) t.done = performance.now();
+  for (const t of inFlight.get((m as { request: object }).request) ?? [])
+    if (t.done === Infinity) t.done = performance.now();
 };
 subscribe('undici:request:trailers', finish);
 subscribe('undici:request:error', finish);

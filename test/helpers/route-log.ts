@@ -129,6 +129,9 @@ export function uniqueCalls(calls: UndeclaredCall[]): UndeclaredCall[] {
 /** One line per undeclared use: `test/e2e/x.test.ts: GET /calendar/events/v1/events (route ...) sent foo, bar`. */
 export function describeUndeclared(calls: UndeclaredCall[]): string {
   return calls
-    .map((c) => `${c.testFile}: ${c.method} ${c.path}${c.inBatch ? ' (in /batch/v1)' : ''} (route ${c.route ?? '?'}) sent ${c.undeclared.join(', ')}`)
+    .map(
+      (c) =>
+        `${c.testFile}: ${c.method} ${c.path}${c.inBatch ? ' (in /batch/v1)' : ''} (route ${c.route ?? '?'}) sent ${c.undeclared.join(', ')}`,
+    )
     .join('\n');
 }

@@ -34,7 +34,13 @@ export interface Reply<T = any> {
 
 export interface RestClient {
   get<T = any>(path: string, who?: Who, headers?: Record<string, string>): Promise<Reply<T>>;
-  send<T = any>(method: string, path: string, body?: unknown, who?: Who, headers?: Record<string, string>): Promise<Reply<T>>;
+  send<T = any>(
+    method: string,
+    path: string,
+    body?: unknown,
+    who?: Who,
+    headers?: Record<string, string>,
+  ): Promise<Reply<T>>;
   auth(who: Exclude<Who, null>): string;
 }
 
@@ -46,12 +52,22 @@ export function restClient(sb: RunningSandbox): RestClient {
     const u = sb.users.find((x) => x.login === who)!;
     return `Basic ${Buffer.from(`${u.login}:${u.appPassword}`).toString('base64')}`;
   };
-  const send = async (method: string, path: string, body?: unknown, who: Who = null, headers: Record<string, string> = {}) => {
+  const send = async (
+    method: string,
+    path: string,
+    body?: unknown,
+    who: Who = null,
+    headers: Record<string, string> = {},
+  ) => {
     const h: Record<string, string> = { ...headers };
     if (who) h.authorization = auth(who);
     if (body !== undefined) h['content-type'] = 'application/json';
     if (path.startsWith('/calendar-core/v1') && !('x-tec-eea' in h)) h['x-tec-eea'] = TEC_EEA;
-    const res = await fetch(`${sb.origin}/wp-json${path}`, { method, headers: h, body: body === undefined ? undefined : JSON.stringify(body) });
+    const res = await fetch(`${sb.origin}/wp-json${path}`, {
+      method,
+      headers: h,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     const text = await res.text();
     let parsed: unknown = text;
     try {

@@ -14,7 +14,11 @@ export interface RecordedRequest {
   body: string;
 }
 
-export type StubHandler = (req: IncomingMessage, res: ServerResponse, ctx: { body: string; index: number }) => void | Promise<void>;
+export type StubHandler = (
+  req: IncomingMessage,
+  res: ServerResponse,
+  ctx: { body: string; index: number },
+) => void | Promise<void>;
 
 export interface StubServer {
   /** `http://127.0.0.1:<port>` */
@@ -70,9 +74,18 @@ export async function startStubServer(handler: StubHandler): Promise<StubServer>
 }
 
 /** Sends a JSON answer. */
-export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+export function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
   const text = JSON.stringify(body);
-  res.writeHead(status, { 'content-type': 'application/json; charset=UTF-8', 'content-length': Buffer.byteLength(text), ...headers });
+  res.writeHead(status, {
+    'content-type': 'application/json; charset=UTF-8',
+    'content-length': Buffer.byteLength(text),
+    ...headers,
+  });
   res.end(text);
 }
 

@@ -27,13 +27,19 @@ export async function recordingProxy(target: string): Promise<StubServer> {
 
 /** POSTs one operation to a gateway's `/graphql` URL. */
 export async function gqlPost(url: string, query: string, headers: Record<string, string> = {}) {
-  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ query }) });
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify({ query }),
+  });
   return (await res.json()) as { data?: any; errors?: { extensions?: { code?: string } }[] };
 }
 
 /** The `traceparent` of each REST request the proxy saw (the root index read at start-up left out). */
 export function sentTraceparents(reqs: RecordedRequest[]): (string | undefined)[] {
-  return reqs.filter((r) => r.url.includes('/wp-json/') && !r.url.endsWith('/wp-json/')).map((r) => r.headers.traceparent as string | undefined);
+  return reqs
+    .filter((r) => r.url.includes('/wp-json/') && !r.url.endsWith('/wp-json/'))
+    .map((r) => r.headers.traceparent as string | undefined);
 }
 
 export interface OtlpExport {
@@ -80,20 +86,42 @@ export interface ReceivedSpan {
   service: string | undefined;
 }
 
-type OtlpValue = { stringValue?: string; intValue?: string | number; boolValue?: boolean; doubleValue?: number; arrayValue?: { values?: OtlpValue[] } };
+type OtlpValue = {
+  stringValue?: string;
+  intValue?: string | number;
+  boolValue?: boolean;
+  doubleValue?: number;
+  arrayValue?: { values?: OtlpValue[] };
+};
 const valueOf = (v: OtlpValue): unknown =>
-  v.stringValue ?? (v.intValue !== undefined ? Number(v.intValue) : undefined) ?? v.boolValue ?? v.doubleValue ?? v.arrayValue?.values?.map(valueOf);
-const attrs = (list: { key: string; value: OtlpValue }[] | undefined) => Object.fromEntries((list ?? []).map((a) => [a.key, valueOf(a.value)]));
+  v.stringValue ??
+  (v.intValue !== undefined ? Number(v.intValue) : undefined) ??
+  v.boolValue ??
+  v.doubleValue ??
+  v.arrayValue?.values?.map(valueOf);
+const attrs = (list: { key: string; value: OtlpValue }[] | undefined) =>
+  Object.fromEntries((list ?? []).map((a) => [a.key, valueOf(a.value)]));
 
 /** Spans of an OTLP/JSON export (ids are hex strings in that encoding). */
 export function decodeJsonSpans(body: Buffer): ReceivedSpan[] {
   const data = JSON.parse(body.toString('utf8')) as {
-    resourceSpans: { resource?: { attributes?: { key: string; value: OtlpValue }[] }; scopeSpans: { spans: any[] }[] }[];
+    resourceSpans: {
+      resource?: { attributes?: { key: string; value: OtlpValue }[] };
+      scopeSpans: { spans: any[] }[];
+    }[];
   };
   return data.resourceSpans.flatMap((rs) => {
     const service = attrs(rs.resource?.attributes)['service.name'] as string | undefined;
     return rs.scopeSpans.flatMap((ss) =>
-      ss.spans.map((s) => ({ name: s.name, kind: s.kind, traceId: s.traceId, spanId: s.spanId, parentSpanId: s.parentSpanId ?? '', attributes: attrs(s.attributes), service })),
+      ss.spans.map((s) => ({
+        name: s.name,
+        kind: s.kind,
+        traceId: s.traceId,
+        spanId: s.spanId,
+        parentSpanId: s.parentSpanId ?? '',
+        attributes: attrs(s.attributes),
+        service,
+      })),
     );
   });
 }
@@ -122,8 +150,8 @@ function fields(buf: Buffer): Fields {
     const wire = Number(key & 7n);
     let value: bigint | Buffer;
     if (wire === 0) [value, at] = readVarint(buf, at);
-    else if (wire === 1) (value = buf.readBigUInt64LE(at)), (at += 8);
-    else if (wire === 5) (value = BigInt(buf.readUInt32LE(at))), (at += 4);
+    else if (wire === 1) ((value = buf.readBigUInt64LE(at)), (at += 8));
+    else if (wire === 5) ((value = BigInt(buf.readUInt32LE(at))), (at += 4));
     else if (wire === 2) {
       const [len, start] = readVarint(buf, at);
       value = buf.subarray(start, start + Number(len));
@@ -149,7 +177,10 @@ function anyValue(buf: Buffer): unknown {
 }
 
 /** KeyValue list: key 1, value 2. */
-const pbAttrs = (list: Buffer[]) => Object.fromEntries(list.map((kv) => fields(kv)).map((kv) => [str(kv, 1), anyValue(bytes(kv, 2)[0] ?? Buffer.alloc(0))]));
+const pbAttrs = (list: Buffer[]) =>
+  Object.fromEntries(
+    list.map((kv) => fields(kv)).map((kv) => [str(kv, 1), anyValue(bytes(kv, 2)[0] ?? Buffer.alloc(0))]),
+  );
 
 /**
  * Spans of an OTLP/protobuf export: ExportTraceServiceRequest.resource_spans 1

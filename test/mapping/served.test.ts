@@ -16,12 +16,57 @@ import { restClient, testSandbox, type RestClient } from '../helpers/sandbox.ts'
 /** The schema's fields of each kind that come straight from the model (the rest have resolvers of their own). */
 const FIELDS: Record<CalendarKind, string[]> = {
   Event: [
-    'title', 'description', 'excerpt', 'slug', 'url', 'authorId', 'publishedAt', 'publishedAtUtc', 'modifiedAt', 'modifiedAtUtc',
-    'startDate', 'endDate', 'startDateUtc', 'endDateUtc', 'timezone', 'timezoneAbbr', 'allDay', 'duration', 'multiday', 'cost',
-    'costDetails', 'website', 'showMap', 'showMapLink', 'hideFromListings', 'sticky', 'featured', 'virtual', 'ticketed',
-    'commentStatus', 'pingStatus', 'format', 'template', 'passwordProtected', 'scheduleDetails', 'jsonLd', 'seriesId',
+    'title',
+    'description',
+    'excerpt',
+    'slug',
+    'url',
+    'authorId',
+    'publishedAt',
+    'publishedAtUtc',
+    'modifiedAt',
+    'modifiedAtUtc',
+    'startDate',
+    'endDate',
+    'startDateUtc',
+    'endDateUtc',
+    'timezone',
+    'timezoneAbbr',
+    'allDay',
+    'duration',
+    'multiday',
+    'cost',
+    'costDetails',
+    'website',
+    'showMap',
+    'showMapLink',
+    'hideFromListings',
+    'sticky',
+    'featured',
+    'virtual',
+    'ticketed',
+    'commentStatus',
+    'pingStatus',
+    'format',
+    'template',
+    'passwordProtected',
+    'scheduleDetails',
+    'jsonLd',
+    'seriesId',
   ],
-  Venue: ['title', 'address', 'city', 'country', 'zip', 'phone', 'website', 'showMap', 'showMapLink', 'directionsLink', 'passwordProtected'],
+  Venue: [
+    'title',
+    'address',
+    'city',
+    'country',
+    'zip',
+    'phone',
+    'website',
+    'showMap',
+    'showMapLink',
+    'directionsLink',
+    'passwordProtected',
+  ],
   Organizer: ['title', 'phone', 'website', 'email', 'passwordProtected'],
 };
 
@@ -47,16 +92,38 @@ async function first(path: string, key?: string): Promise<unknown> {
 
 describe('NEVER_SERVED matches the mappings', () => {
   it.each([
-    ['Event', '/calendar/events/v1/events?per_page=1', 'events', legacyEvent, '/calendar-core/v1/events?per_page=1', coreEvent],
-    ['Venue', '/calendar/events/v1/venues?per_page=1', 'venues', legacyVenue, '/calendar-core/v1/venues?per_page=1', coreVenue],
-    ['Organizer', '/calendar/events/v1/organizers?per_page=1', 'organizers', legacyOrganizer, '/calendar-core/v1/organizers?per_page=1', coreOrganizer],
+    [
+      'Event',
+      '/calendar/events/v1/events?per_page=1',
+      'events',
+      legacyEvent,
+      '/calendar-core/v1/events?per_page=1',
+      coreEvent,
+    ],
+    [
+      'Venue',
+      '/calendar/events/v1/venues?per_page=1',
+      'venues',
+      legacyVenue,
+      '/calendar-core/v1/venues?per_page=1',
+      coreVenue,
+    ],
+    [
+      'Organizer',
+      '/calendar/events/v1/organizers?per_page=1',
+      'organizers',
+      legacyOrganizer,
+      '/calendar-core/v1/organizers?per_page=1',
+      coreOrganizer,
+    ],
   ] as const)('%s', async (kind, legacyPath, key, fromLegacy, corePath, fromCore) => {
     const legacy = fromLegacy(await first(legacyPath, key)) as unknown as Record<string, unknown>;
     const core = fromCore(await first(corePath)) as unknown as Record<string, unknown>;
     for (const f of FIELDS[kind]) {
       if (SOMETIMES.has(f)) continue;
       expect(legacy[f] === undefined, `legacy ${kind}.${f}`).toBe(NEVER_SERVED.legacy[kind].has(f));
-      if (!CORE_SOMETIMES.has(f)) expect(core[f] === undefined, `core ${kind}.${f}`).toBe(NEVER_SERVED.core[kind].has(f));
+      if (!CORE_SOMETIMES.has(f))
+        expect(core[f] === undefined, `core ${kind}.${f}`).toBe(NEVER_SERVED.core[kind].has(f));
     }
   });
 });

@@ -18,7 +18,10 @@ const scope: CursorScope<Item> = { list: 'events:test', id: (x) => x.id, key: (x
 
 /** 300 items in key order; after the first page is read, one item is added before them all. */
 function shiftingList() {
-  let items: Item[] = Array.from({ length: 300 }, (_, i) => ({ id: i + 1, key: `2030-01-01 ${String(i).padStart(5, '0')}` }));
+  let items: Item[] = Array.from({ length: 300 }, (_, i) => ({
+    id: i + 1,
+    key: `2030-01-01 ${String(i).padStart(5, '0')}`,
+  }));
   let reads = 0;
   const fetch = async (page: number, perPage: number): Promise<ListPage> => {
     const out = items.slice((page - 1) * perPage, page * perPage);

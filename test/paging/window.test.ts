@@ -43,7 +43,11 @@ describe('fetchWindow', () => {
     };
     const w = await fetchWindow(fetch, { first: 250 }, limits, 100);
     expect(w.items).toEqual(Array.from({ length: 250 }, (_, i) => i));
-    expect(l.asked).toEqual([[1, 100], [2, 100], [3, 100]]);
+    expect(l.asked).toEqual([
+      [1, 100],
+      [2, 100],
+      [3, 100],
+    ]);
     expect(most).toBe(3);
     expect(w).toMatchObject({ total: 1000, hasNextPage: true, hasPreviousPage: false });
   });
@@ -55,7 +59,10 @@ describe('fetchWindow', () => {
       asked.push(page);
       const start = (page - 1) * perPage;
       if (page > 1 && start >= 130) return { items: [], total: null };
-      return { items: Array.from({ length: Math.max(0, Math.min(perPage, 130 - start)) }, (_, i) => start + i), total: 130 };
+      return {
+        items: Array.from({ length: Math.max(0, Math.min(perPage, 130 - start)) }, (_, i) => start + i),
+        total: 130,
+      };
     };
     const w = await fetchWindow(fetch, { first: 300 }, limits, 50);
     expect(w.items).toHaveLength(130);
@@ -113,7 +120,10 @@ interface Item {
 
 /** A list sorted by key then ID that changes between requests. */
 function live(n: number) {
-  const items: Item[] = Array.from({ length: n }, (_, i) => ({ id: i + 1, key: `k${String(i * 10).padStart(6, '0')}` }));
+  const items: Item[] = Array.from({ length: n }, (_, i) => ({
+    id: i + 1,
+    key: `k${String(i * 10).padStart(6, '0')}`,
+  }));
   const sorted = () => [...items].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : a.id - b.id));
   let next = n + 1;
   const fetch = async (page: number, perPage: number): Promise<ListPage> => {
@@ -124,18 +134,33 @@ function live(n: number) {
     fetch,
     items,
     insertBefore: (key: string) => items.push({ id: next++, key }),
-    remove: (id: number) => items.splice(items.findIndex((x) => x.id === id), 1),
+    remove: (id: number) =>
+      items.splice(
+        items.findIndex((x) => x.id === id),
+        1,
+      ),
   };
 }
 
 describe('keyset cursors: a list that changes during a walk', () => {
   const scope = { list: 'L', id: (x: unknown) => (x as Item).id, key: (x: unknown) => (x as Item).key };
 
-  async function walk(l: ReturnType<typeof live>, per: number, between: (page: number, seen: Item[]) => void): Promise<Item[]> {
+  async function walk(
+    l: ReturnType<typeof live>,
+    per: number,
+    between: (page: number, seen: Item[]) => void,
+  ): Promise<Item[]> {
     const seen: Item[] = [];
     let after: string | undefined;
     for (let page = 0; page < 1000; page++) {
-      const w = await fetchWindow<Item>(l.fetch, { first: per, ...(after ? { after } : {}) }, limits, 50, undefined, scope);
+      const w = await fetchWindow<Item>(
+        l.fetch,
+        { first: per, ...(after ? { after } : {}) },
+        limits,
+        50,
+        undefined,
+        scope,
+      );
       seen.push(...w.items);
       if (!w.hasNextPage || !w.items.length) break;
       after = encodeCursor(w.offset + w.items.length - 1, scope as never, w.items[w.items.length - 1]);
@@ -182,7 +207,14 @@ describe('keyset cursors: a list that changes during a walk', () => {
 
   it('pages backwards with last/before the same way', async () => {
     const l = live(100);
-    const w = await fetchWindow<Item>(l.fetch, { first: 10, after: encodeCursor(49, scope as never, { id: 50, key: l.items[49]!.key }) }, limits, 50, undefined, scope);
+    const w = await fetchWindow<Item>(
+      l.fetch,
+      { first: 10, after: encodeCursor(49, scope as never, { id: 50, key: l.items[49]!.key }) },
+      limits,
+      50,
+      undefined,
+      scope,
+    );
     const before = encodeCursor(w.offset, scope as never, w.items[0]);
     for (let i = 0; i < 5; i++) l.insertBefore(`a${i}`);
     const back = await fetchWindow<Item>(l.fetch, { last: 5, before }, limits, 50, undefined, scope);
@@ -231,7 +263,10 @@ describe('total hints', () => {
     n = 260;
     const grown = siteList(() => n);
     const w = await fetchWindow(grown.fetch, { first: 500 }, limits, 50, hints.for('events'));
-    expect(grown.asked).toEqual([[1, 2, 3], [4, 5, 6]]);
+    expect(grown.asked).toEqual([
+      [1, 2, 3],
+      [4, 5, 6],
+    ]);
     expect(w.items).toEqual(Array.from({ length: 260 }, (_, i) => i));
     expect(w).toMatchObject({ total: 260, hasNextPage: false });
   });

@@ -21,7 +21,12 @@ const AUTHORIZATION = `Basic ${Buffer.from(`ann:${PASSWORD}`).toString('base64')
 describe('observer: lines of a request without AsyncLocalStorage', () => {
   it("logs a masked internal error with the request's id, redacted with the request's secrets", async () => {
     const out = captureLog('info');
-    const observer = createObserver({ log: out.logger, metrics: createMetrics({ maxOperations: 10 }), serviceAuth: false, isInternal: () => true });
+    const observer = createObserver({
+      log: out.logger,
+      metrics: createMetrics({ maxOperations: 10 }),
+      serviceAuth: false,
+      isInternal: () => true,
+    });
     const apollo = new ApolloServer<ObservedContext>({
       typeDefs: 'type Query { boom: String }',
       resolvers: {
@@ -49,12 +54,25 @@ describe('observer: lines of a request without AsyncLocalStorage', () => {
     expect(out.text()).not.toContain(PASSWORD);
   });
 
-  it("logs a failed upstream attempt with the id of the request it was tagged with, and none untagged", () => {
+  it('logs a failed upstream attempt with the id of the request it was tagged with, and none untagged', () => {
     const out = captureLog('info');
-    const observer = createObserver({ log: out.logger, metrics: createMetrics({ maxOperations: 10 }), serviceAuth: false });
+    const observer = createObserver({
+      log: out.logger,
+      metrics: createMetrics({ maxOperations: 10 }),
+      serviceAuth: false,
+    });
     const rec = new RequestRecord('req-8', 'authenticated');
     rec.secrets = () => [PASSWORD];
-    const failed = { method: 'GET', path: '/x', route: 'GET /x', status: 502, ms: 3, attempt: 1, error: 'UPSTREAM_ERROR', message: `echo ${PASSWORD}` };
+    const failed = {
+      method: 'GET',
+      path: '/x',
+      route: 'GET /x',
+      status: 502,
+      ms: 3,
+      attempt: 1,
+      error: 'UPSTREAM_ERROR',
+      message: `echo ${PASSWORD}`,
+    };
     observer.upstream({ ...failed, tag: rec });
     observer.upstream(failed);
     observer.upstream({ ...failed, status: 200, error: undefined, message: undefined, tag: rec });

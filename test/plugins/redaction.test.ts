@@ -11,7 +11,13 @@ describe('authorizationSecrets', () => {
   it('knows the header, the Basic token, the pair and the password', () => {
     const pair = 'admin:abcd EFGH 1234';
     const token = Buffer.from(pair).toString('base64');
-    expect(authorizationSecrets(`Basic ${token}`)).toEqual([`Basic ${token}`, token, pair, Buffer.from(pair).toString('base64'), 'abcd EFGH 1234']);
+    expect(authorizationSecrets(`Basic ${token}`)).toEqual([
+      `Basic ${token}`,
+      token,
+      pair,
+      Buffer.from(pair).toString('base64'),
+      'abcd EFGH 1234',
+    ]);
     expect(authorizationSecrets('Bearer xyz.abc.def')).toEqual(['Bearer xyz.abc.def', 'xyz.abc.def']);
     expect(authorizationSecrets(undefined)).toEqual([]);
   });
@@ -40,7 +46,10 @@ describe('scrubValue', () => {
   it('scrubs strings and keys at any depth of plain JSON, leaving other objects alone', () => {
     const forms = secretForms(['s3cr3t-value']);
     const headers = new Map([['a', 'b']]);
-    const out = scrubValue({ params: { 's3cr3t-value': 'x s3cr3t-value' }, list: [['s3cr3t-value']], http: { headers } }, forms) as any;
+    const out = scrubValue(
+      { params: { 's3cr3t-value': 'x s3cr3t-value' }, list: [['s3cr3t-value']], http: { headers } },
+      forms,
+    ) as any;
     expect(out).toEqual({ params: { '[REDACTED]': 'x [REDACTED]' }, list: [['[REDACTED]']], http: { headers } });
     expect(out.http.headers).toBe(headers);
   });

@@ -28,7 +28,11 @@ describe.each(realSites())('$label', (site: RealSite) => {
     // wait and an operation deadline with room for all of them (the lease above the deadline, as
     // docs/writes.md asks), so a wait that runs out is not taken for a lost change.
     const limits = { writes: { lockWaitMs: 50_000, lockLeaseMs: 90_000 }, session: { deadlineMs: 60_000 } };
-    [one, two, alone] = await Promise.all([startRealGateway(site, { redisUrl: redis.url, ...limits }), startRealGateway(site, { redisUrl: redis.url, ...limits }), startRealGateway(site, limits)]);
+    [one, two, alone] = await Promise.all([
+      startRealGateway(site, { redisUrl: redis.url, ...limits }),
+      startRealGateway(site, { redisUrl: redis.url, ...limits }),
+      startRealGateway(site, limits),
+    ]);
   });
   afterAll(async () => {
     await Promise.all([one?.close(), two?.close(), alone?.close()]);
@@ -53,11 +57,15 @@ describe.each(realSites())('$label', (site: RealSite) => {
         sleep(i % 2 ? lag : 0).then(() => a.gql(UPDATE, { id: String(id), input: { title }, via }, auth)),
         sleep(i % 2 ? 0 : lag).then(() => b.gql(UPDATE, { id: String(id), input: { cost }, via }, auth)),
       ]);
-      for (const r of [r1, r2]) if (r.errors) wrong.push(`pair ${i}: ${String(r.errors[0]!.extensions?.code)} ${r.errors[0]!.message}`);
+      for (const r of [r1, r2])
+        if (r.errors) wrong.push(`pair ${i}: ${String(r.errors[0]!.extensions?.code)} ${r.errors[0]!.message}`);
       const now = await storedEvent(site, id);
       const expected: Record<string, unknown> = { ...base, title, cost };
       const moved = Object.keys(expected).filter((k) => JSON.stringify(now[k]) !== JSON.stringify(expected[k]));
-      if (moved.length) wrong.push(`pair ${i}: ${moved.map((k) => `${k} ${JSON.stringify(now[k])} (expected ${JSON.stringify(expected[k])})`).join(', ')}`);
+      if (moved.length)
+        wrong.push(
+          `pair ${i}: ${moved.map((k) => `${k} ${JSON.stringify(now[k])} (expected ${JSON.stringify(expected[k])})`).join(', ')}`,
+        );
     }
     return wrong;
   }

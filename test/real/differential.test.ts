@@ -32,39 +32,94 @@ interface Kept {
  */
 const KEPT: Kept[] = [
   // ---- fields
-  { shapes: ['tec57'], where: /\| \.types(\.events\[0\])?\.custom_fields: real \(none\), sandbox "\[\]"$/, why: "5.7.1's legacy events have no custom_fields; the sandbox serves 6.15's key on every release (empty)" },
-  { shapes: ['tec57'], where: /\| \.types\.cost_details\.currency_code: real \(none\), sandbox "string"$/, why: "5.7.1's cost_details has no currency_code; the sandbox serves 6.15's on every release" },
-  { shapes: ['tec615'], where: /\| \.types\.json_ld\.(eventAttendanceMode|eventStatus): real "string", sandbox \(none\)$/, why: "6.15's JSON-LD adds eventAttendanceMode and eventStatus; the sandbox's JSON-LD is 5.7's (the gateway passes jsonLd through whole)" },
-  { where: /^shape \| legacy (category|tag) \| \.types\._links: real \{.*\}, sandbox \(none\)$/, why: 'a single legacy term carries the terms controller\'s _links; the sandbox\'s has none (the archive\'s items have none on either), and the gateway reads no term _links' },
+  {
+    shapes: ['tec57'],
+    where: /\| \.types(\.events\[0\])?\.custom_fields: real \(none\), sandbox "\[\]"$/,
+    why: "5.7.1's legacy events have no custom_fields; the sandbox serves 6.15's key on every release (empty)",
+  },
+  {
+    shapes: ['tec57'],
+    where: /\| \.types\.cost_details\.currency_code: real \(none\), sandbox "string"$/,
+    why: "5.7.1's cost_details has no currency_code; the sandbox serves 6.15's on every release",
+  },
   {
     shapes: ['tec615'],
-    where: /\| \.(types|core|patchedKeys)(\[0\])?(\.venues\[0\]|\.organizers\[0\])?\.(lat|lng|series|ticketed|virtual|class_list): real \(none\), sandbox /,
+    where: /\| \.types\.json_ld\.(eventAttendanceMode|eventStatus): real "string", sandbox \(none\)$/,
+    why: "6.15's JSON-LD adds eventAttendanceMode and eventStatus; the sandbox's JSON-LD is 5.7's (the gateway passes jsonLd through whole)",
+  },
+  {
+    where: /^shape \| legacy (category|tag) \| \.types\._links: real \{.*\}, sandbox \(none\)$/,
+    why: "a single legacy term carries the terms controller's _links; the sandbox's has none (the archive's items have none on either), and the gateway reads no term _links",
+  },
+  {
+    shapes: ['tec615'],
+    where:
+      /\| \.(types|core|patchedKeys)(\[0\])?(\.venues\[0\]|\.organizers\[0\])?\.(lat|lng|series|ticketed|virtual|class_list): real \(none\), sandbox /,
     why: "6.15.14's calendar-core objects lack the contract's lat, lng, series, ticketed, virtual (and class_list on venues and organizers); the sandbox serves them so the gateway's core-only fields run in tests, and the gateway reads a missing key as null",
   },
-  { shapes: ['tec615'], names: ['spec'], where: /(tribe|calendar)_events_cat/, why: "the alias plugin renames namespaces only, so calendar-core's category field stays tribe_events_cat; the sandbox under the contract's names spells it calendar_events_cat (docs/sandbox.md \"Names\")" },
-  { where: /^shape \| posts list \| \.types\[0\]\.categories: real \["number"\], sandbox "\[\]"$/, why: "the twin copies the real site's posts without their post categories (the sandbox's core/v2 has no category writes)" },
-  { shapes: ['tec57'], where: /^shape \| posts list \| \.types\[0\]\.yoast_head_json\.(article_modified_time: real \(none\), sandbox "string"|og_description: real "string", sandbox \(none\))$/, why: 'Yoast 19.3 leaves out article_modified_time for a post never modified and writes og_description from the excerpt; the sandbox always gives the first and the second only for a post with a meta description' },
-  { shapes: ['tec615'], where: /^shape \| posts list \| \.types\[0\]\.(class_list: real \["string"\], sandbox \(none\)|meta: real \{"footnotes":"string"\}, sandbox "\[\]")$/, why: "WordPress 6.8's posts carry class_list and the footnotes meta; the sandbox's posts are the contract's (WordPress 6.1's keys)" },
-  // ---- links
-  { names: ['spec'], where: /^paging \| .* \| \.(rest_url|next_rest_url|previous_rest_url|link): real "[^"]*\/(tribe\/events\/v1|wp\/v2)\//, why: "the real site's alias plugin adds the contract's routes, but TEC and WordPress build their links under their own names; the sandbox links under the names the request came by" },
-  // ---- the root index
-  { shapes: ['tec57'], where: /^index \| namespaces \| only real \["wp-block-editor\/v1","wp-site-health\/v1"\], only sandbox \["duplicate-post\/v1"\]$/, why: "WordPress's editor and site-health namespaces are not the sandbox's to serve; Duplicate Post 4.5 registers no REST namespace, the sandbox serves the contract's duplicate-post/v1" },
-  { shapes: ['tec615'], where: /^index \| namespaces \| only real \["wp-block-editor\/v1","wp-site-health\/v1"\], only sandbox \[\]$/, why: "WordPress's editor and site-health namespaces are not the sandbox's to serve" },
   {
     shapes: ['tec615'],
-    where: /^index \| \/calendar-core\/v1\/(series|events\/calendar-embed|events\/\(\?P<id>\\d\+\)\/notices\/occurrences) \| served: real false, sandbox true$/,
+    names: ['spec'],
+    where: /(tribe|calendar)_events_cat/,
+    why: 'the alias plugin renames namespaces only, so calendar-core\'s category field stays tribe_events_cat; the sandbox under the contract\'s names spells it calendar_events_cat (docs/sandbox.md "Names")',
+  },
+  {
+    where: /^shape \| posts list \| \.types\[0\]\.categories: real \["number"\], sandbox "\[\]"$/,
+    why: "the twin copies the real site's posts without their post categories (the sandbox's core/v2 has no category writes)",
+  },
+  {
+    shapes: ['tec57'],
+    where:
+      /^shape \| posts list \| \.types\[0\]\.yoast_head_json\.(article_modified_time: real \(none\), sandbox "string"|og_description: real "string", sandbox \(none\))$/,
+    why: 'Yoast 19.3 leaves out article_modified_time for a post never modified and writes og_description from the excerpt; the sandbox always gives the first and the second only for a post with a meta description',
+  },
+  {
+    shapes: ['tec615'],
+    where:
+      /^shape \| posts list \| \.types\[0\]\.(class_list: real \["string"\], sandbox \(none\)|meta: real \{"footnotes":"string"\}, sandbox "\[\]")$/,
+    why: "WordPress 6.8's posts carry class_list and the footnotes meta; the sandbox's posts are the contract's (WordPress 6.1's keys)",
+  },
+  // ---- links
+  {
+    names: ['spec'],
+    where:
+      /^paging \| .* \| \.(rest_url|next_rest_url|previous_rest_url|link): real "[^"]*\/(tribe\/events\/v1|wp\/v2)\//,
+    why: "the real site's alias plugin adds the contract's routes, but TEC and WordPress build their links under their own names; the sandbox links under the names the request came by",
+  },
+  // ---- the root index
+  {
+    shapes: ['tec57'],
+    where:
+      /^index \| namespaces \| only real \["wp-block-editor\/v1","wp-site-health\/v1"\], only sandbox \["duplicate-post\/v1"\]$/,
+    why: "WordPress's editor and site-health namespaces are not the sandbox's to serve; Duplicate Post 4.5 registers no REST namespace, the sandbox serves the contract's duplicate-post/v1",
+  },
+  {
+    shapes: ['tec615'],
+    where: /^index \| namespaces \| only real \["wp-block-editor\/v1","wp-site-health\/v1"\], only sandbox \[\]$/,
+    why: "WordPress's editor and site-health namespaces are not the sandbox's to serve",
+  },
+  {
+    shapes: ['tec615'],
+    where:
+      /^index \| \/calendar-core\/v1\/(series|events\/calendar-embed|events\/\(\?P<id>\\d\+\)\/notices\/occurrences) \| served: real false, sandbox true$/,
     why: "6.15.14 serves no calendar-core series, calendar-embed or occurrence-notice routes; the sandbox's 6.15 serves the contract's (a follow-up: take them out of 6.15 in release.ts, with the gateway's series tests moved to 6.17)",
   },
   {
     shapes: ['tec57'],
     where: /^shape \| posts list \| \.types\[0\]\._links\.predecessor-version: real "array", sandbox \(none\)$/,
-    why: 'the seeder saves every post once through REST so that Yoast 19.3 keeps a record of it, and WordPress 6.1 keeps a revision of that save; the twin\'s copies have none',
+    why: "the seeder saves every post once through REST so that Yoast 19.3 keeps a record of it, and WordPress 6.1 keeps a revision of that save; the twin's copies have none",
   },
 
   // ---- filters
-  { where: /^filter \| \/calendar(-core)?\/(events\/)?v1\/(venues|organizers) [a-z_]+ \| \.order: /, why: 'venues and organizers: the same set on both; the real lists order by post date, newest first (ties as MySQL returns them), the sandbox by title' },
+  {
+    where: /^filter \| \/calendar(-core)?\/(events\/)?v1\/(venues|organizers) [a-z_]+ \| \.order: /,
+    why: 'venues and organizers: the same set on both; the real lists order by post date, newest first (ties as MySQL returns them), the sandbox by title',
+  },
   // ---- writes
-  { where: /^write \| legacy create \| \.excerpt: real "<p>An excerpt<\/p>", sandbox "An excerpt"$/, why: 'the real legacy event renders its excerpt through wpautop; the sandbox answers it as stored' },
+  {
+    where: /^write \| legacy create \| \.excerpt: real "<p>An excerpt<\/p>", sandbox "An excerpt"$/,
+    why: 'the real legacy event renders its excerpt through wpautop; the sandbox answers it as stored',
+  },
 ];
 
 const isObj = (v: unknown): v is Record<string, any> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -75,7 +130,11 @@ function types(v: unknown, depth = 3): unknown {
   if (Array.isArray(v)) return v.length === 0 ? '[]' : depth > 0 ? [types(v[0], depth - 1)] : 'array';
   if (isObj(v)) {
     if (depth === 0) return 'object';
-    return Object.fromEntries(Object.keys(v).sort().map((k) => [k, types(v[k], depth - 1)]));
+    return Object.fromEntries(
+      Object.keys(v)
+        .sort()
+        .map((k) => [k, types(v[k], depth - 1)]),
+    );
   }
   return typeof v;
 }
@@ -86,11 +145,18 @@ function diff(real: unknown, twin: unknown, path = ''): string[] {
     const keys = [...new Set([...Object.keys(real), ...Object.keys(twin)])].sort();
     return keys.flatMap((k) => diff(real[k], twin[k], `${path}.${k}`));
   }
-  if (Array.isArray(real) && Array.isArray(twin) && real.length === twin.length && real.some((x) => typeof x === 'object')) {
+  if (
+    Array.isArray(real) &&
+    Array.isArray(twin) &&
+    real.length === twin.length &&
+    real.some((x) => typeof x === 'object')
+  ) {
     return real.flatMap((x, i) => diff(x, twin[i], `${path}[${i}]`));
   }
   const show = (v: unknown) => (v === undefined ? '(none)' : JSON.stringify(v));
-  return JSON.stringify(real) === JSON.stringify(twin) ? [] : [`${path || '.'}: real ${show(real)}, sandbox ${show(twin)}`];
+  return JSON.stringify(real) === JSON.stringify(twin)
+    ? []
+    : [`${path || '.'}: real ${show(real)}, sandbox ${show(twin)}`];
 }
 
 /** Paths and URLs in the contract's names, whatever the site serves them as. */
@@ -125,7 +191,10 @@ async function send(side: Side, c: Pick<Case, 'method' | 'path' | 'body' | 'who'
   if (!c.noEea) return rest(side.site, c.method ?? 'GET', c.path(side.site), { body: c.body, auth });
   const headers: Record<string, string> = {};
   if (auth) headers.authorization = auth;
-  const res = await fetch(side.site.restUrl.replace(/\/$/, '') + c.path(side.site), { method: c.method ?? 'GET', headers });
+  const res = await fetch(side.site.restUrl.replace(/\/$/, '') + c.path(side.site), {
+    method: c.method ?? 'GET',
+    headers,
+  });
   const text = await res.text();
   let body: unknown = text;
   try {
@@ -160,7 +229,10 @@ const ev = (s: RealSite, i: number) => s.calendar.events[i]!;
 const CASES: Case[] = [
   // ---- the legacy interface's lists
   { name: 'legacy events, default window', path: (s) => `/${s.ns.legacy}/events` },
-  { name: 'legacy events, page 2 of 5 a page, whole window', path: (s) => `/${s.ns.legacy}/events?per_page=5&page=2&${LEGACY_LIST_WINDOW}` },
+  {
+    name: 'legacy events, page 2 of 5 a page, whole window',
+    path: (s) => `/${s.ns.legacy}/events?per_page=5&page=2&${LEGACY_LIST_WINDOW}`,
+  },
   { name: 'legacy events, per_page=0', path: (s) => `/${s.ns.legacy}/events?per_page=0` },
   { name: 'legacy events, per_page=51', path: (s) => `/${s.ns.legacy}/events?per_page=51` },
   { name: 'legacy events, per_page=abc', path: (s) => `/${s.ns.legacy}/events?per_page=abc` },
@@ -169,9 +241,16 @@ const CASES: Case[] = [
   { name: 'legacy events, start_date=notadate', path: (s) => `/${s.ns.legacy}/events?start_date=notadate` },
   { name: 'legacy events, venue=999999', path: (s) => `/${s.ns.legacy}/events?venue=999999` },
   { name: 'legacy events, organizer=abc', path: (s) => `/${s.ns.legacy}/events?organizer=abc` },
-  { name: 'legacy events, categories=no-such-category', path: (s) => `/${s.ns.legacy}/events?categories=no-such-category` },
+  {
+    name: 'legacy events, categories=no-such-category',
+    path: (s) => `/${s.ns.legacy}/events?categories=no-such-category`,
+  },
   { name: 'legacy events, status=draft anonymous', path: (s) => `/${s.ns.legacy}/events?status=draft` },
-  { name: 'legacy events, status=bogus as the administrator', path: (s) => `/${s.ns.legacy}/events?status=bogus`, who: 'admin' },
+  {
+    name: 'legacy events, status=bogus as the administrator',
+    path: (s) => `/${s.ns.legacy}/events?status=bogus`,
+    who: 'admin',
+  },
   { name: 'legacy events, featured=maybe', path: (s) => `/${s.ns.legacy}/events?featured=maybe` },
   { name: 'legacy events, geoloc=1', path: (s) => `/${s.ns.legacy}/events?geoloc=1` },
   { name: 'legacy venues', path: (s) => `/${s.ns.legacy}/venues` },
@@ -192,7 +271,11 @@ const CASES: Case[] = [
   { name: 'legacy event by a missing slug', path: (s) => `/${s.ns.legacy}/events/by-slug/no-such-event` },
   { name: 'legacy missing event', path: (s) => `/${s.ns.legacy}/events/999999` },
   { name: 'legacy draft event anonymous', path: (s) => `/${s.ns.legacy}/events/${s.calendar.drafts[0]}` },
-  { name: 'legacy draft event as the administrator', path: (s) => `/${s.ns.legacy}/events/${s.calendar.drafts[0]}`, who: 'admin' },
+  {
+    name: 'legacy draft event as the administrator',
+    path: (s) => `/${s.ns.legacy}/events/${s.calendar.drafts[0]}`,
+    who: 'admin',
+  },
   { name: 'legacy venue', path: (s) => `/${s.ns.legacy}/venues/${s.calendar.venues[0]}` },
   { name: 'legacy missing venue', path: (s) => `/${s.ns.legacy}/venues/999999` },
   { name: 'legacy organizer', path: (s) => `/${s.ns.legacy}/organizers/${s.calendar.organizers[0]}` },
@@ -202,15 +285,53 @@ const CASES: Case[] = [
   { name: 'legacy tag', path: (s) => `/${s.ns.legacy}/tags/${s.calendar.tags[0]}` },
   { name: 'legacy missing tag', path: (s) => `/${s.ns.legacy}/tags/999999` },
   // ---- the legacy interface's writes, refused
-  { name: 'legacy event create anonymous', method: 'POST', path: (s) => `/${s.ns.legacy}/events`, body: { title: 'x', start_date: '2030-01-01 10:00:00', end_date: '2030-01-01 11:00:00' } },
-  { name: 'legacy event create without dates', method: 'POST', path: (s) => `/${s.ns.legacy}/events`, body: { title: 'x' }, who: 'admin' },
-  { name: 'legacy event create with a bad start date', method: 'POST', path: (s) => `/${s.ns.legacy}/events`, body: { title: 'x', start_date: 'notadate', end_date: '2030-01-01 11:00:00' }, who: 'admin' },
-  { name: 'legacy event update anonymous', method: 'POST', path: (s) => `/${s.ns.legacy}/events/${ev(s, 3)}`, body: { title: 'x' } },
-  { name: 'legacy missing event update', method: 'POST', path: (s) => `/${s.ns.legacy}/events/999999`, body: { title: 'x' }, who: 'admin' },
+  {
+    name: 'legacy event create anonymous',
+    method: 'POST',
+    path: (s) => `/${s.ns.legacy}/events`,
+    body: { title: 'x', start_date: '2030-01-01 10:00:00', end_date: '2030-01-01 11:00:00' },
+  },
+  {
+    name: 'legacy event create without dates',
+    method: 'POST',
+    path: (s) => `/${s.ns.legacy}/events`,
+    body: { title: 'x' },
+    who: 'admin',
+  },
+  {
+    name: 'legacy event create with a bad start date',
+    method: 'POST',
+    path: (s) => `/${s.ns.legacy}/events`,
+    body: { title: 'x', start_date: 'notadate', end_date: '2030-01-01 11:00:00' },
+    who: 'admin',
+  },
+  {
+    name: 'legacy event update anonymous',
+    method: 'POST',
+    path: (s) => `/${s.ns.legacy}/events/${ev(s, 3)}`,
+    body: { title: 'x' },
+  },
+  {
+    name: 'legacy missing event update',
+    method: 'POST',
+    path: (s) => `/${s.ns.legacy}/events/999999`,
+    body: { title: 'x' },
+    who: 'admin',
+  },
   { name: 'legacy missing event delete', method: 'DELETE', path: (s) => `/${s.ns.legacy}/events/999999`, who: 'admin' },
   { name: 'legacy event delete anonymous', method: 'DELETE', path: (s) => `/${s.ns.legacy}/events/${ev(s, 3)}` },
-  { name: 'legacy venue create anonymous', method: 'POST', path: (s) => `/${s.ns.legacy}/venues`, body: { venue: 'x' } },
-  { name: 'legacy category create anonymous', method: 'POST', path: (s) => `/${s.ns.legacy}/categories`, body: { name: 'x' } },
+  {
+    name: 'legacy venue create anonymous',
+    method: 'POST',
+    path: (s) => `/${s.ns.legacy}/venues`,
+    body: { venue: 'x' },
+  },
+  {
+    name: 'legacy category create anonymous',
+    method: 'POST',
+    path: (s) => `/${s.ns.legacy}/categories`,
+    body: { name: 'x' },
+  },
   { name: 'legacy unknown route', path: (s) => `/${s.ns.legacy}/nothing-here` },
   // ---- calendar-core/v1 (6.15)
   ...coreCases(),
@@ -231,13 +352,20 @@ function coreCases(): Case[] {
     { name: 'core events, status=draft anonymous', path: (s) => `/${s.ns.core}/events?status=draft` },
     // One event: an unknown orderby falls back to the publication date, which the seeded events share
     // to the second, so which of them comes first is each side's own tie order.
-    { name: 'core events, orderby=bogus', path: (s) => `/${s.ns.core}/events?orderby=bogus&search=${encodeURIComponent('Seeded Event 04')}` },
+    {
+      name: 'core events, orderby=bogus',
+      path: (s) => `/${s.ns.core}/events?orderby=bogus&search=${encodeURIComponent('Seeded Event 04')}`,
+    },
     { name: 'core events without the experimental acknowledgement', path: (s) => `/${s.ns.core}/events`, noEea: true },
     { name: 'core event', path: (s) => `/${s.ns.core}/events/${ev(s, 3)}` },
     { name: 'core event with no venue', path: (s) => `/${s.ns.core}/events/${s.calendar.noVenue[0]}` },
     { name: 'core missing event', path: (s) => `/${s.ns.core}/events/999999` },
     { name: 'core draft event anonymous', path: (s) => `/${s.ns.core}/events/${s.calendar.drafts[0]}` },
-    { name: 'core draft event as the administrator', path: (s) => `/${s.ns.core}/events/${s.calendar.drafts[0]}`, who: 'admin' },
+    {
+      name: 'core draft event as the administrator',
+      path: (s) => `/${s.ns.core}/events/${s.calendar.drafts[0]}`,
+      who: 'admin',
+    },
     { name: 'core venues', path: (s) => `/${s.ns.core}/venues` },
     { name: 'core venues, per_page=2&page=2', path: (s) => `/${s.ns.core}/venues?per_page=2&page=2` },
     { name: 'core venue', path: (s) => `/${s.ns.core}/venues/${s.calendar.venues[0]}` },
@@ -246,9 +374,25 @@ function coreCases(): Case[] {
     { name: 'core organizer', path: (s) => `/${s.ns.core}/organizers/${s.calendar.organizers[0]}` },
     { name: 'core missing organizer', path: (s) => `/${s.ns.core}/organizers/999999` },
     { name: 'core event create anonymous', method: 'POST', path: (s) => `/${s.ns.core}/events`, body: { title: 'x' } },
-    { name: 'core event update anonymous', method: 'PATCH', path: (s) => `/${s.ns.core}/events/${ev(s, 3)}`, body: { title: 'x' } },
-    { name: 'core missing event update', method: 'PATCH', path: (s) => `/${s.ns.core}/events/999999`, body: { title: 'x' }, who: 'admin' },
-    { name: 'core missing event delete', method: 'DELETE', path: (s) => `/${s.ns.core}/events/999999?force=true`, who: 'admin' },
+    {
+      name: 'core event update anonymous',
+      method: 'PATCH',
+      path: (s) => `/${s.ns.core}/events/${ev(s, 3)}`,
+      body: { title: 'x' },
+    },
+    {
+      name: 'core missing event update',
+      method: 'PATCH',
+      path: (s) => `/${s.ns.core}/events/999999`,
+      body: { title: 'x' },
+      who: 'admin',
+    },
+    {
+      name: 'core missing event delete',
+      method: 'DELETE',
+      path: (s) => `/${s.ns.core}/events/999999?force=true`,
+      who: 'admin',
+    },
     { name: 'core unknown route', path: (s) => `/${s.ns.core}/nothing-here` },
   ];
   return cases.map((c) => ({ ...c, shapes }));
@@ -276,7 +420,10 @@ function paging(r: Reply, site: RealSite): Record<string, unknown> {
 
 const PAGED: Case[] = [
   { name: 'legacy events, first page', path: (s) => `/${s.ns.legacy}/events?per_page=10&${LEGACY_LIST_WINDOW}` },
-  { name: 'legacy events, middle page', path: (s) => `/${s.ns.legacy}/events?per_page=10&page=4&${LEGACY_LIST_WINDOW}` },
+  {
+    name: 'legacy events, middle page',
+    path: (s) => `/${s.ns.legacy}/events?per_page=10&page=4&${LEGACY_LIST_WINDOW}`,
+  },
   { name: 'legacy events, last page', path: (s) => `/${s.ns.legacy}/events?per_page=10&page=8&${LEGACY_LIST_WINDOW}` },
   { name: 'legacy events, default window', path: (s) => `/${s.ns.legacy}/events` },
   { name: 'legacy venues, page 2', path: (s) => `/${s.ns.legacy}/venues?per_page=2&page=2` },
@@ -298,7 +445,9 @@ function titleOf(o: any): string {
 
 function itemsOf(body: unknown): unknown[] | null {
   if (Array.isArray(body)) return body;
-  if (isObj(body)) for (const k of ['events', 'venues', 'organizers', 'categories', 'tags']) if (Array.isArray(body[k])) return body[k];
+  if (isObj(body))
+    for (const k of ['events', 'venues', 'organizers', 'categories', 'tags'])
+      if (Array.isArray(body[k])) return body[k];
   return null;
 }
 
@@ -314,7 +463,8 @@ async function filtered(side: Side, path: string, who: Who): Promise<Record<stri
     code: isObj(r.body) && typeof r.body.code === 'string' ? r.body.code : undefined,
     titles: events ? titles : titles && [...titles].sort(),
     order: events ? undefined : titles,
-    total: isObj(r.body) && typeof r.body.total === 'number' ? r.body.total : r.headers.get('x-wp-total') ?? undefined,
+    total:
+      isObj(r.body) && typeof r.body.total === 'number' ? r.body.total : (r.headers.get('x-wp-total') ?? undefined),
   };
 }
 
@@ -325,7 +475,6 @@ interface Filter {
   value: (s: RealSite) => string;
   who?: Who;
 }
-
 
 /**
  * A value for every argument a list declares, chosen so the filter has something to do on the
@@ -341,7 +490,11 @@ function filterValue(route: string, arg: string, s: RealSite): string | null {
     per_page: '7',
     search: events ? 'quetzal' : kind === 'venues' ? 'Lyon' : kind === 'organizers' ? 'Cedar' : 'o',
     status: 'draft',
-    include: events ? `${ev(s, 3)},${ev(s, 4)},${c.drafts[0]}` : kind === 'categories' ? `${c.categories.jazz},${c.categories.rock}` : `${c.tags[0]}`,
+    include: events
+      ? `${ev(s, 3)},${ev(s, 4)},${c.drafts[0]}`
+      : kind === 'categories'
+        ? `${c.categories.jazz},${c.categories.rock}`
+        : `${c.tags[0]}`,
     exclude: kind === 'categories' ? `${c.categories.jazz}` : `${c.tags[0]}`,
     categories: `${c.categories.jazz}`,
     tags: `${c.tags[1]}`,
@@ -381,16 +534,47 @@ function localDay(offset: number): string {
 }
 
 /** What each legacy event field a title-only update leaves or changes. */
-const WRITE_FIELDS = ['title', 'description', 'excerpt', 'status', 'date', 'date_utc', 'start_date', 'end_date', 'all_day', 'timezone', 'cost', 'website', 'featured', 'sticky', 'show_map', 'show_map_link', 'hide_from_listings', 'venue', 'organizer', 'categories', 'tags'];
+const WRITE_FIELDS = [
+  'title',
+  'description',
+  'excerpt',
+  'status',
+  'date',
+  'date_utc',
+  'start_date',
+  'end_date',
+  'all_day',
+  'timezone',
+  'cost',
+  'website',
+  'featured',
+  'sticky',
+  'show_map',
+  'show_map_link',
+  'hide_from_listings',
+  'venue',
+  'organizer',
+  'categories',
+  'tags',
+];
 
 function fieldsOf(o: any, site: RealSite): Record<string, unknown> {
-  const pick = (v: any): unknown => (Array.isArray(v) ? v.map(pick) : isObj(v) ? (v.venue ?? v.organizer ?? v.name ?? v.title ?? v.rendered ?? Object.keys(v).length) : v);
-  return Object.fromEntries(WRITE_FIELDS.map((k) => [k, typeof o?.[k] === 'string' ? contractNames(o[k], site) : pick(o?.[k])]));
+  const pick = (v: any): unknown =>
+    Array.isArray(v)
+      ? v.map(pick)
+      : isObj(v)
+        ? (v.venue ?? v.organizer ?? v.name ?? v.title ?? v.rendered ?? Object.keys(v).length)
+        : v;
+  return Object.fromEntries(
+    WRITE_FIELDS.map((k) => [k, typeof o?.[k] === 'string' ? contractNames(o[k], site) : pick(o?.[k])]),
+  );
 }
 
 /** Which fields differ between `before` and `after` (`date` kept as "changed" or not: it is a clock). */
 function changes(before: Record<string, unknown>, after: Record<string, unknown>): Record<string, string> {
-  return Object.fromEntries(Object.keys(before).map((k) => [k, JSON.stringify(before[k]) === JSON.stringify(after[k]) ? 'kept' : `changed`]));
+  return Object.fromEntries(
+    Object.keys(before).map((k) => [k, JSON.stringify(before[k]) === JSON.stringify(after[k]) ? 'kept' : `changed`]),
+  );
 }
 
 describe.each(realSites())('$label', (real: RealSite) => {
@@ -403,16 +587,24 @@ describe.each(realSites())('$label', (real: RealSite) => {
 
   beforeAll(async () => {
     twin = await startTwin(real);
-    sides = [{ site: real, made: [] }, { site: twin.site, made: [] }];
+    sides = [
+      { site: real, made: [] },
+      { site: twin.site, made: [] },
+    ];
     // The seeder lays its events around the day it runs: a site seeded on another day holds other dates.
-    const first = await Promise.all(sides.map((s) => rest(s.site, 'GET', `/${s.site.ns.legacy}/events/${s.site.calendar.events[0]}`)));
+    const first = await Promise.all(
+      sides.map((s) => rest(s.site, 'GET', `/${s.site.ns.legacy}/events/${s.site.calendar.events[0]}`)),
+    );
     if (first[0]!.body.start_date !== first[1]!.body.start_date) {
-      throw new Error(`${real.label} was seeded on another day (its first event starts ${first[0]!.body.start_date}, the twin's ${first[1]!.body.start_date}): start it afresh`);
+      throw new Error(
+        `${real.label} was seeded on another day (its first event starts ${first[0]!.body.start_date}, the twin's ${first[1]!.body.start_date}): start it afresh`,
+      );
     }
   }, 180_000);
 
   afterAll(async () => {
-    for (const id of sides?.[0].made ?? []) await rest(real, 'DELETE', `/${real.ns.legacy}/events/${id}`, { auth: adminAuth(real) });
+    for (const id of sides?.[0].made ?? [])
+      await rest(real, 'DELETE', `/${real.ns.legacy}/events/${id}`, { auth: adminAuth(real) });
     await twin?.close();
   });
 
@@ -453,16 +645,23 @@ describe.each(realSites())('$label', (real: RealSite) => {
     const [nr, nt] = [r!.body.namespaces as string[], t!.body.namespaces as string[]];
     const lines: string[] = [];
     if (nr.some((n) => !nt.includes(n)) || nt.some((n) => !nr.includes(n))) {
-      lines.push(`index | namespaces | only real ${JSON.stringify(nr.filter((n) => !nt.includes(n)).sort())}, only sandbox ${JSON.stringify(nt.filter((n) => !nr.includes(n)).sort())}`);
+      lines.push(
+        `index | namespaces | only real ${JSON.stringify(nr.filter((n) => !nt.includes(n)).sort())}, only sandbox ${JSON.stringify(nt.filter((n) => !nr.includes(n)).sort())}`,
+      );
     }
-    const calendar = (route: string, s: RealSite) => route.startsWith(`/${s.ns.legacy}`) || route.startsWith(`/${s.ns.core}`);
+    const calendar = (route: string, s: RealSite) =>
+      route.startsWith(`/${s.ns.legacy}`) || route.startsWith(`/${s.ns.core}`);
     const declared = (idx: any, s: RealSite) =>
       Object.fromEntries(
         Object.entries(idx.routes as Record<string, any>)
           .filter(([route]) => calendar(route, s))
           .map(([route, v]) => [
             contractNames(route + '/', s).replace(/\/$/, ''),
-            Object.fromEntries((v.endpoints as any[]).flatMap((e) => (e.methods as string[]).map((m) => [m, Object.keys(e.args ?? {}).sort()]))),
+            Object.fromEntries(
+              (v.endpoints as any[]).flatMap((e) =>
+                (e.methods as string[]).map((m) => [m, Object.keys(e.args ?? {}).sort()]),
+              ),
+            ),
           ]),
       );
     const [dr, dt] = [declared(r!.body, real), declared(t!.body, twin.site)];
@@ -476,7 +675,10 @@ describe.each(realSites())('$label', (real: RealSite) => {
         if (!a || !b) lines.push(`index | ${route} ${m} | served: real ${Boolean(a)}, sandbox ${Boolean(b)}`);
         else {
           const only = (x: string[], y: string[]) => x.filter((k) => !y.includes(k));
-          if (only(a, b).length || only(b, a).length) lines.push(`index | ${route} ${m} | args only real ${JSON.stringify(only(a, b))}, only sandbox ${JSON.stringify(only(b, a))}`);
+          if (only(a, b).length || only(b, a).length)
+            lines.push(
+              `index | ${route} ${m} | args only real ${JSON.stringify(only(a, b))}, only sandbox ${JSON.stringify(only(b, a))}`,
+            );
         }
       }
     }
@@ -485,7 +687,10 @@ describe.each(realSites())('$label', (real: RealSite) => {
 
   it('what each declared list argument does: the seeded titles each side returns', async () => {
     const idx = (await rest(real, 'GET', '/')).body;
-    const lists = ['events', 'venues', 'organizers', 'categories', 'tags'].flatMap((k) => [`/${real.ns.legacy}/${k}`, ...(shape === 'tec615' && k !== 'categories' && k !== 'tags' ? [`/${real.ns.core}/${k}`] : [])]);
+    const lists = ['events', 'venues', 'organizers', 'categories', 'tags'].flatMap((k) => [
+      `/${real.ns.legacy}/${k}`,
+      ...(shape === 'tec615' && k !== 'categories' && k !== 'tags' ? [`/${real.ns.core}/${k}`] : []),
+    ]);
     const lines: string[] = [];
     const missing: string[] = [];
     for (const route of lists) {
@@ -502,19 +707,30 @@ describe.each(realSites())('$label', (real: RealSite) => {
           missing.push(`${route} ${arg}`);
           continue;
         }
-        const window = legacyEvents && !['start_date', 'end_date', 'include'].includes(arg) ? `&${LEGACY_LIST_WINDOW}` : '';
+        const window =
+          legacyEvents && !['start_date', 'end_date', 'include'].includes(arg) ? `&${LEGACY_LIST_WINDOW}` : '';
         const who: Who = arg === 'status' ? 'admin' : null;
-        const q = (value: string) => `per_page=${arg === 'per_page' ? value : 50}${arg === 'per_page' ? '' : `&${arg}=${encodeURIComponent(value)}`}${window}`;
+        const q = (value: string) =>
+          `per_page=${arg === 'per_page' ? value : 50}${arg === 'per_page' ? '' : `&${arg}=${encodeURIComponent(value)}`}${window}`;
         lines.push(...(await compareFiltered(route, q(v), who, arg, q(w))));
       }
     }
     expect(missing, 'declared list arguments with no value to try (filterValue)').toEqual([]);
     check('filters', lines);
 
-    async function compareFiltered(route: string, query: string, who: Who, arg: string, twinQuery = query): Promise<string[]> {
+    async function compareFiltered(
+      route: string,
+      query: string,
+      who: Who,
+      arg: string,
+      twinQuery = query,
+    ): Promise<string[]> {
       const twinRoute = contractNames(route + '/', real).replace(/\/$/, '');
       const toTwin = twin.site.key.names === 'spec' ? twinRoute : route;
-      const [a, b] = await Promise.all([filtered(sides[0], `${route}?${query}`, who), filtered(sides[1], `${toTwin}?${twinQuery}`, who)]);
+      const [a, b] = await Promise.all([
+        filtered(sides[0], `${route}?${query}`, who),
+        filtered(sides[1], `${toTwin}?${twinQuery}`, who),
+      ]);
       return compare('filter', `${contractNames(route + '/', real).replace(/\/$/, '')} ${arg}`, a, b);
     }
   });
@@ -541,17 +757,30 @@ describe.each(realSites())('$label', (real: RealSite) => {
     const lines: string[] = [];
     const results = await Promise.all(
       sides.map(async (s) => {
-        const made = await rest(s.site, 'POST', `/${s.site.ns.legacy}/events`, { body: body(s.site), auth: adminAuth(s.site) });
+        const made = await rest(s.site, 'POST', `/${s.site.ns.legacy}/events`, {
+          body: body(s.site),
+          auth: adminAuth(s.site),
+        });
         expect(made.status, `${s.site.label}: create ${JSON.stringify(made.body).slice(0, 300)}`).toBe(201);
         s.made.push(made.body.id);
         const before = fieldsOf(made.body, s.site);
-        const updated = await rest(s.site, 'POST', `/${s.site.ns.legacy}/events/${made.body.id}`, { body: { title: 'Differential write, renamed' }, auth: adminAuth(s.site) });
+        const updated = await rest(s.site, 'POST', `/${s.site.ns.legacy}/events/${made.body.id}`, {
+          body: { title: 'Differential write, renamed' },
+          auth: adminAuth(s.site),
+        });
         const after = fieldsOf((await rest(s.site, 'GET', `/${s.site.ns.legacy}/events/${made.body.id}`)).body, s.site);
         return { status: updated.status, before, changes: changes(before, after) };
       }),
     );
     lines.push(...compare('write', 'legacy create', results[0]!.before, results[1]!.before));
-    lines.push(...compare('write', 'legacy title-only update', { status: results[0]!.status, ...results[0]!.changes }, { status: results[1]!.status, ...results[1]!.changes }));
+    lines.push(
+      ...compare(
+        'write',
+        'legacy title-only update',
+        { status: results[0]!.status, ...results[0]!.changes },
+        { status: results[1]!.status, ...results[1]!.changes },
+      ),
+    );
     check('write', lines);
   });
 
@@ -572,14 +801,31 @@ describe.each(realSites())('$label', (real: RealSite) => {
     });
     const results = await Promise.all(
       sides.map(async (s) => {
-        const made = await rest(s.site, 'POST', `/${s.site.ns.legacy}/events`, { body: body(s.site), auth: adminAuth(s.site) });
+        const made = await rest(s.site, 'POST', `/${s.site.ns.legacy}/events`, {
+          body: body(s.site),
+          auth: adminAuth(s.site),
+        });
         expect(made.status).toBe(201);
         s.made.push(made.body.id);
         const id = made.body.id;
-        const [legacyBefore, coreBefore] = await Promise.all([rest(s.site, 'GET', `/${s.site.ns.legacy}/events/${id}`), rest(s.site, 'GET', `/${s.site.ns.core}/events/${id}`)]);
-        const patched = await rest(s.site, 'PATCH', `/${s.site.ns.core}/events/${id}`, { body: { title: 'Differential core write, renamed' }, auth: adminAuth(s.site) });
-        const [legacyAfter, coreAfter] = await Promise.all([rest(s.site, 'GET', `/${s.site.ns.legacy}/events/${id}`), rest(s.site, 'GET', `/${s.site.ns.core}/events/${id}`)]);
-        const coreFields = (o: any) => Object.fromEntries(Object.keys(o ?? {}).filter((k) => !['_links', 'modified', 'modified_gmt'].includes(k)).map((k) => [k, o[k]]));
+        const [legacyBefore, coreBefore] = await Promise.all([
+          rest(s.site, 'GET', `/${s.site.ns.legacy}/events/${id}`),
+          rest(s.site, 'GET', `/${s.site.ns.core}/events/${id}`),
+        ]);
+        const patched = await rest(s.site, 'PATCH', `/${s.site.ns.core}/events/${id}`, {
+          body: { title: 'Differential core write, renamed' },
+          auth: adminAuth(s.site),
+        });
+        const [legacyAfter, coreAfter] = await Promise.all([
+          rest(s.site, 'GET', `/${s.site.ns.legacy}/events/${id}`),
+          rest(s.site, 'GET', `/${s.site.ns.core}/events/${id}`),
+        ]);
+        const coreFields = (o: any) =>
+          Object.fromEntries(
+            Object.keys(o ?? {})
+              .filter((k) => !['_links', 'modified', 'modified_gmt'].includes(k))
+              .map((k) => [k, o[k]]),
+          );
         return {
           status: patched.status,
           patchedKeys: types(patched.body, 1),
@@ -592,7 +838,9 @@ describe.each(realSites())('$label', (real: RealSite) => {
   });
 
   it('every kept difference still shows', () => {
-    const stale = KEPT.filter((k) => applicable(k) && !found.includes(`${k.where}`)).map((k) => `${k.where} (${k.why})`);
+    const stale = KEPT.filter((k) => applicable(k) && !found.includes(`${k.where}`)).map(
+      (k) => `${k.where} (${k.why})`,
+    );
     expect(stale, `KEPT entries that ${real.label} no longer shows`).toEqual([]);
   });
 });

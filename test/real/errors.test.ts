@@ -66,7 +66,9 @@ describe.each(realSites())('$label', (site: RealSite) => {
   });
 
   it('a write naming a malformed ID: BAD_USER_INPUT naming id, nothing sent', async () => {
-    const { r, sent } = await counted(`mutation { updateEvent(id: "not an id!", input: { title: "x" }) { __typename } }`);
+    const { r, sent } = await counted(
+      `mutation { updateEvent(id: "not an id!", input: { title: "x" }) { __typename } }`,
+    );
     expect(r.errors?.[0]?.extensions, JSON.stringify(r)).toMatchObject({ code: 'BAD_USER_INPUT', arguments: ['id'] });
     expect(sent).toBe(0);
   });
@@ -79,15 +81,24 @@ describe.each(realSites())('$label', (site: RealSite) => {
   });
 
   it('an end before the start in a write: BAD_USER_INPUT naming the field, nothing sent', async () => {
-    const { r, sent } = await counted(`mutation { createEvent(input: { title: "Backwards", startDate: "2031-01-02T10:00:00Z", endDate: "2031-01-01T10:00:00Z" }) { event { databaseId } } }`);
-    expect(r.errors?.[0]?.extensions, JSON.stringify(r)).toMatchObject({ code: 'BAD_USER_INPUT', arguments: ['input.endDate'] });
+    const { r, sent } = await counted(
+      `mutation { createEvent(input: { title: "Backwards", startDate: "2031-01-02T10:00:00Z", endDate: "2031-01-01T10:00:00Z" }) { event { databaseId } } }`,
+    );
+    expect(r.errors?.[0]?.extensions, JSON.stringify(r)).toMatchObject({
+      code: 'BAD_USER_INPUT',
+      arguments: ['input.endDate'],
+    });
     expect(sent).toBe(0);
   });
 
   if (core) {
     it('where.startsAfter is applied (6.15 declares it): every event listed starts after it', async () => {
       const after = new Date(Date.now() + 5 * 86_400_000).toISOString();
-      const r = await g.gql(`query($w: EventsWhere) { events(first: 20, where: $w) { nodes { databaseId startDate } } }`, { w: { startsAfter: after } }, admin);
+      const r = await g.gql(
+        `query($w: EventsWhere) { events(first: 20, where: $w) { nodes { databaseId startDate } } }`,
+        { w: { startsAfter: after } },
+        admin,
+      );
       expect(r.errors, JSON.stringify(r.errors)).toBeUndefined();
       expect(r.data.events.nodes.length).toBeGreaterThan(0);
       for (const n of r.data.events.nodes) expect(Date.parse(n.startDate)).toBeGreaterThan(Date.parse(after));
@@ -96,7 +107,10 @@ describe.each(realSites())('$label', (site: RealSite) => {
     it('where.recurring (declared by neither list of 6.15.14): refused naming the argument, the route and the release, nothing sent', async () => {
       const { r, sent } = await counted(`{ events(first: 5, where: { recurring: true }) { nodes { title } } }`);
       expect(r.errors?.[0]?.extensions, JSON.stringify(r)).toMatchObject({
-        code: 'BAD_USER_INPUT', arguments: ['where.recurring'], routes: ['GET /calendar-core/v1/events'], release: expect.stringMatching(/6\.15 or later/),
+        code: 'BAD_USER_INPUT',
+        arguments: ['where.recurring'],
+        routes: ['GET /calendar-core/v1/events'],
+        release: expect.stringMatching(/6\.15 or later/),
       });
       expect(sent).toBe(0);
     });
@@ -106,7 +120,11 @@ describe.each(realSites())('$label', (site: RealSite) => {
     it('series: NAMESPACE_UNAVAILABLE naming calendar-core/v1 and the route 6.15.14 does not serve, nothing sent', async () => {
       const { r, sent } = await counted(`{ series(first: 5) { nodes { databaseId } } }`);
       expect(r.data?.series ?? null).toBeNull();
-      expect(r.errors?.[0]?.extensions, JSON.stringify(r)).toMatchObject({ code: 'NAMESPACE_UNAVAILABLE', namespace: 'calendar-core/v1', upstream: { route: 'GET /calendar-core/v1/series' } });
+      expect(r.errors?.[0]?.extensions, JSON.stringify(r)).toMatchObject({
+        code: 'NAMESPACE_UNAVAILABLE',
+        namespace: 'calendar-core/v1',
+        upstream: { route: 'GET /calendar-core/v1/series' },
+      });
       expect(sent).toBe(0);
     });
   } else {
@@ -114,14 +132,20 @@ describe.each(realSites())('$label', (site: RealSite) => {
       ['startsAfter', '"2031-01-01T00:00:00Z"'],
       ['endsBefore', '"2031-01-01T00:00:00Z"'],
       ['strictDates', 'true'],
-    ])('where.%s (not declared by 5.7.1’s list): BAD_USER_INPUT naming the argument, the route and the release; nothing sent', async (field, value) => {
-      const { r, sent } = await counted(`{ events(first: 5, where: { ${field}: ${value} }) { nodes { title } } }`);
-      expect(r.errors?.[0]?.extensions, JSON.stringify(r)).toMatchObject({
-        code: 'BAD_USER_INPUT', arguments: [`where.${field}`], routes: ['GET /calendar/events/v1/events'], release: expect.stringMatching(/before 6\.0 \(such as 5\.7\)/),
-      });
-      expect(r.errors![0]!.message).toContain(`where.${field}`);
-      expect(sent).toBe(0);
-    });
+    ])(
+      'where.%s (not declared by 5.7.1’s list): BAD_USER_INPUT naming the argument, the route and the release; nothing sent',
+      async (field, value) => {
+        const { r, sent } = await counted(`{ events(first: 5, where: { ${field}: ${value} }) { nodes { title } } }`);
+        expect(r.errors?.[0]?.extensions, JSON.stringify(r)).toMatchObject({
+          code: 'BAD_USER_INPUT',
+          arguments: [`where.${field}`],
+          routes: ['GET /calendar/events/v1/events'],
+          release: expect.stringMatching(/before 6\.0 \(such as 5\.7\)/),
+        });
+        expect(r.errors![0]!.message).toContain(`where.${field}`);
+        expect(sent).toBe(0);
+      },
+    );
 
     it('several statuses and virtual need calendar-core/v1: refused saying so, nothing sent', async () => {
       for (const where of ['status: [PUBLISH, DRAFT]', 'virtual: true']) {
@@ -153,7 +177,11 @@ describe.each(realSites())('$label', (site: RealSite) => {
     const direct = await rest(site, 'GET', `/${site.ns.legacy}/events?per_page=1`, { auth: wrong });
     const title = uniq('Wrong password');
     const read = await g.gql(`{ events(first: 1) { nodes { databaseId } } }`, undefined, wrong);
-    const write = await g.gql(`mutation($t: String!) { createEvent(input: { title: $t, startDate: "2031-08-01T10:00:00Z", endDate: "2031-08-01T11:00:00Z" }) { event { databaseId } } }`, { t: title }, wrong);
+    const write = await g.gql(
+      `mutation($t: String!) { createEvent(input: { title: $t, startDate: "2031-08-01T10:00:00Z", endDate: "2031-08-01T11:00:00Z" }) { event { databaseId } } }`,
+      { t: title },
+      wrong,
+    );
     if (site.wpVersion.startsWith('6.1')) {
       expect(direct.status).toBe(200);
       expect(read.errors, JSON.stringify(read.errors)).toBeUndefined();
@@ -162,17 +190,31 @@ describe.each(realSites())('$label', (site: RealSite) => {
     } else {
       expect(direct.status).toBe(401);
       expect(direct.body.code).toBe('incorrect_password');
-      expect(read.errors?.[0]?.extensions, JSON.stringify(read)).toMatchObject({ code: 'UNAUTHENTICATED', upstream: { code: 'incorrect_password', status: 401 } });
-      expect(write.errors?.[0]?.extensions, JSON.stringify(write)).toMatchObject({ code: 'UNAUTHENTICATED', upstream: { code: 'incorrect_password' } });
+      expect(read.errors?.[0]?.extensions, JSON.stringify(read)).toMatchObject({
+        code: 'UNAUTHENTICATED',
+        upstream: { code: 'incorrect_password', status: 401 },
+      });
+      expect(write.errors?.[0]?.extensions, JSON.stringify(write)).toMatchObject({
+        code: 'UNAUTHENTICATED',
+        upstream: { code: 'incorrect_password' },
+      });
     }
     expect(write.data?.createEvent ?? null).toBeNull();
-    const found = await rest(site, 'GET', `/${site.ns.legacy}/events?search=${encodeURIComponent(title)}&status=publish,draft,pending&start_date=2000-01-01&end_date=2100-01-01`, { auth: admin });
+    const found = await rest(
+      site,
+      'GET',
+      `/${site.ns.legacy}/events?search=${encodeURIComponent(title)}&status=publish,draft,pending&start_date=2000-01-01&end_date=2100-01-01`,
+      { auth: admin },
+    );
     expect(found.body.events ?? []).toEqual([]);
   });
 
   it('the site going away: reads UPSTREAM_UNAVAILABLE, a write reported not written (UPSTREAM_UNAVAILABLE: safe to send again) and not stored', async () => {
     const link = await relay(site);
-    const far = await startRealGateway({ ...site, restUrl: link.restUrl }, { admin: { readinessRefreshSeconds: 3_600 } });
+    const far = await startRealGateway(
+      { ...site, restUrl: link.restUrl },
+      { admin: { readinessRefreshSeconds: 3_600 } },
+    );
     try {
       const ok = await far.gql(`{ event(id: "${site.calendar.events[0]}") { databaseId } }`, undefined, admin);
       expect(ok.errors, JSON.stringify(ok.errors)).toBeUndefined();
@@ -182,12 +224,25 @@ describe.each(realSites())('$label', (site: RealSite) => {
       const read = await far.gql(`{ events(first: 3) { nodes { databaseId } } }`, undefined, admin);
       expect(read.errors?.[0]?.extensions?.code, JSON.stringify(read)).toBe('UPSTREAM_UNAVAILABLE');
       const title = uniq('Unreachable');
-      const write = await far.gql(`mutation($t: String!) { createEvent(input: { title: $t, startDate: "2031-08-02T10:00:00Z", endDate: "2031-08-02T11:00:00Z" }) { event { databaseId } } }`, { t: title }, admin);
+      const write = await far.gql(
+        `mutation($t: String!) { createEvent(input: { title: $t, startDate: "2031-08-02T10:00:00Z", endDate: "2031-08-02T11:00:00Z" }) { event { databaseId } } }`,
+        { t: title },
+        admin,
+      );
       expect(write.errors?.[0]?.extensions?.code, JSON.stringify(write)).toBe('UPSTREAM_UNAVAILABLE');
       expect(write.data?.createEvent ?? null).toBeNull();
-      const update = await far.gql(`mutation($id: ID!) { updateEvent(id: $id, input: { cost: "1" }) { __typename } }`, { id: String(site.calendar.events[0]) }, admin);
+      const update = await far.gql(
+        `mutation($id: ID!) { updateEvent(id: $id, input: { cost: "1" }) { __typename } }`,
+        { id: String(site.calendar.events[0]) },
+        admin,
+      );
       expect(update.errors?.[0]?.extensions?.code, JSON.stringify(update)).toBe('UPSTREAM_UNAVAILABLE');
-      const found = await rest(site, 'GET', `/${site.ns.legacy}/events?search=${encodeURIComponent(title)}&status=publish,draft,pending&start_date=2000-01-01&end_date=2100-01-01`, { auth: admin });
+      const found = await rest(
+        site,
+        'GET',
+        `/${site.ns.legacy}/events?search=${encodeURIComponent(title)}&status=publish,draft,pending&start_date=2000-01-01&end_date=2100-01-01`,
+        { auth: admin },
+      );
       expect(found.body.events ?? []).toEqual([]);
     } finally {
       await far.close();

@@ -30,13 +30,21 @@ async function start(key: ShapeKey): Promise<void> {
   if (process.env.SITEGRAPH_REAL_REUSE === '1' && alive(dir)) return;
   const t0 = Date.now();
   await run('bash', [script('start.sh')], {
-    env: { ...process.env, SITEGRAPH_WP_SHAPE: key.shape, SITEGRAPH_WP_NAMES: key.names, SITEGRAPH_WP_DIR: dir, SITEGRAPH_WP_PLUGINS: PLUGINS_DIR },
+    env: {
+      ...process.env,
+      SITEGRAPH_WP_SHAPE: key.shape,
+      SITEGRAPH_WP_NAMES: key.names,
+      SITEGRAPH_WP_DIR: dir,
+      SITEGRAPH_WP_PLUGINS: PLUGINS_DIR,
+    },
     timeout: 600_000,
     maxBuffer: 16 << 20,
   }).catch((err: Error & { stderr?: string }) => {
     throw new Error(`starting ${key.shape} (${key.names} names) failed: ${err.stderr ?? err.message}`);
   });
-  console.error(`[real] ${key.shape} under the ${key.names} names: up and seeded in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+  console.error(
+    `[real] ${key.shape} under the ${key.names} names: up and seeded in ${((Date.now() - t0) / 1000).toFixed(1)} s`,
+  );
 }
 
 export default async function setup(project: TestProject): Promise<() => void> {
@@ -45,13 +53,20 @@ export default async function setup(project: TestProject): Promise<() => void> {
   }
   const shapes = realShapes();
   // Debian's packages once, before the parallel starts (apt takes one lock).
-  execFileSync('bash', [script('start.sh'), '--packages-only'], { stdio: ['ignore', 'ignore', 'inherit'], timeout: 900_000 });
+  execFileSync('bash', [script('start.sh'), '--packages-only'], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+    timeout: 900_000,
+  });
   const started = await Promise.allSettled(shapes.map(start));
   const failed = started.flatMap((r) => (r.status === 'rejected' ? [String(r.reason)] : []));
   const stopAll = () => {
     if (process.env.WORDPRESS_KEEP === '1') return;
     for (const key of shapes) {
-      execFileSync('bash', [script('stop.sh')], { env: { ...process.env, SITEGRAPH_WP_DIR: shapeDir(key) }, stdio: 'ignore', timeout: 60_000 });
+      execFileSync('bash', [script('stop.sh')], {
+        env: { ...process.env, SITEGRAPH_WP_DIR: shapeDir(key) },
+        stdio: 'ignore',
+        timeout: 60_000,
+      });
     }
   };
   if (failed.length) {

@@ -19,8 +19,16 @@ export function realSites(): RealSite[] {
 export const adminAuth = (site: RealSite) => basic(site.admin.login, site.admin.appPassword);
 
 /** A REST request to the site; `path` starts with the namespace (`/tribe/events/v1/events?…`). */
-export function rest<T = any>(site: RealSite, method: string, path: string, opts: { body?: unknown; auth?: string | null } = {}): Promise<Reply<T>> {
-  return wpRest<T>(site.restUrl, method, path, { ...opts, headers: path.startsWith(`/${site.ns.core}/`) ? TEC_EEA_HEADER : {} });
+export function rest<T = any>(
+  site: RealSite,
+  method: string,
+  path: string,
+  opts: { body?: unknown; auth?: string | null } = {},
+): Promise<Reply<T>> {
+  return wpRest<T>(site.restUrl, method, path, {
+    ...opts,
+    headers: path.startsWith(`/${site.ns.core}/`) ? TEC_EEA_HEADER : {},
+  });
 }
 
 export type RealGateway = WpGateway;
@@ -34,8 +42,13 @@ export function startRealGateway(site: RealSite, config: ConfigInput = {}): Prom
 export async function allPublished(site: RealSite): Promise<any[]> {
   const out: any[] = [];
   for (let page = 1; ; page++) {
-    const r = await rest(site, 'GET', `/${site.ns.legacy}/events?per_page=50&page=${page}&start_date=2000-01-01&end_date=2100-01-01&status=publish`);
-    if (r.status !== 200) throw new Error(`legacy list page ${page}: ${r.status} ${JSON.stringify(r.body).slice(0, 200)}`);
+    const r = await rest(
+      site,
+      'GET',
+      `/${site.ns.legacy}/events?per_page=50&page=${page}&start_date=2000-01-01&end_date=2100-01-01&status=publish`,
+    );
+    if (r.status !== 200)
+      throw new Error(`legacy list page ${page}: ${r.status} ${JSON.stringify(r.body).slice(0, 200)}`);
     out.push(...r.body.events);
     if (page >= r.body.total_pages) return out;
   }

@@ -40,20 +40,26 @@ describe.each(realSites())('$label', (site: RealSite) => {
   });
 
   it('an event with no organizer has none, and one with no venue none', async () => {
-    const r = await g.gql(`query($a: ID!, $b: ID!) { a: event(id: $a) { organizers { databaseId } } b: event(id: $b) { venues { databaseId } } }`, {
-      a: String(site.calendar.noOrganizer[0]),
-      b: String(site.calendar.noVenue[0]),
-    });
+    const r = await g.gql(
+      `query($a: ID!, $b: ID!) { a: event(id: $a) { organizers { databaseId } } b: event(id: $b) { venues { databaseId } } }`,
+      {
+        a: String(site.calendar.noOrganizer[0]),
+        b: String(site.calendar.noVenue[0]),
+      },
+    );
     expect(r.errors).toBeUndefined();
     expect(r.data.a.organizers).toEqual([]);
     expect(r.data.b.venues).toEqual([]);
   });
 
   it('the multi-day and the all-day events', async () => {
-    const r = await g.gql(`query($a: ID!, $b: ID!) { a: event(id: $a) { multiday allDay startDate endDate } b: event(id: $b) { allDay multiday } }`, {
-      a: String(site.calendar.multiDay),
-      b: String(site.calendar.allDay),
-    });
+    const r = await g.gql(
+      `query($a: ID!, $b: ID!) { a: event(id: $a) { multiday allDay startDate endDate } b: event(id: $b) { allDay multiday } }`,
+      {
+        a: String(site.calendar.multiDay),
+        b: String(site.calendar.allDay),
+      },
+    );
     expect(r.errors).toBeUndefined();
     expect(r.data.a).toMatchObject({ multiday: true, allDay: false });
     expect(r.data.b).toMatchObject({ allDay: true });
@@ -64,7 +70,10 @@ describe.each(realSites())('$label', (site: RealSite) => {
     const forward: number[] = [];
     let after: string | null = null;
     for (let i = 0; i < 20; i++) {
-      const r: any = await g.gql(`query($after: String, $where: EventsWhere) { events(first: 25, after: $after, where: $where) { pageInfo { hasNextPage endCursor } nodes { databaseId } } }`, { after, where });
+      const r: any = await g.gql(
+        `query($after: String, $where: EventsWhere) { events(first: 25, after: $after, where: $where) { pageInfo { hasNextPage endCursor } nodes { databaseId } } }`,
+        { after, where },
+      );
       expect(r.errors).toBeUndefined();
       forward.push(...r.data.events.nodes.map((n: any) => n.databaseId));
       if (!r.data.events.pageInfo.hasNextPage) break;
@@ -74,7 +83,10 @@ describe.each(realSites())('$label', (site: RealSite) => {
     const backward: number[] = [];
     let before: string | null = null;
     for (let i = 0; i < 20; i++) {
-      const r: any = await g.gql(`query($before: String, $where: EventsWhere) { events(last: 25, before: $before, where: $where) { pageInfo { hasPreviousPage startCursor } nodes { databaseId } } }`, { before, where });
+      const r: any = await g.gql(
+        `query($before: String, $where: EventsWhere) { events(last: 25, before: $before, where: $where) { pageInfo { hasPreviousPage startCursor } nodes { databaseId } } }`,
+        { before, where },
+      );
       expect(r.errors).toBeUndefined();
       backward.unshift(...r.data.events.nodes.map((n: any) => n.databaseId));
       if (!r.data.events.pageInfo.hasPreviousPage) break;

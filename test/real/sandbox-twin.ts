@@ -25,7 +25,15 @@ const run = promisify(execFile);
  * log, blocks, FacetWP or Event Automator plugin there), turned off so the twin has the real site's
  * plugins. 6.15's shape has no Yoast SEO or Duplicate Post either.
  */
-const NOT_ON_REAL_SITES = ['site-governance/v1', 'site-audit-log/v1', 'site-blocks/v1', 'site/v1', 'facet/v1', 'calendar/automation-a/v1', 'calendar/automation-b/v1'];
+const NOT_ON_REAL_SITES = [
+  'site-governance/v1',
+  'site-audit-log/v1',
+  'site-blocks/v1',
+  'site/v1',
+  'facet/v1',
+  'calendar/automation-a/v1',
+  'calendar/automation-b/v1',
+];
 const NOT_ON_TEC615 = ['seo/v1', 'duplicate-post/v1'];
 
 export interface Twin {
@@ -44,17 +52,27 @@ export function twinOptions(real: RealSite): SandboxOptionsInput {
   };
 }
 
-const names = (n: string) => (n === 'spec' ? { legacy: 'calendar/events/v1', wp: 'core/v2' } : { legacy: 'tribe/events/v1', wp: 'wp/v2' });
+const names = (n: string) =>
+  n === 'spec' ? { legacy: 'calendar/events/v1', wp: 'core/v2' } : { legacy: 'tribe/events/v1', wp: 'wp/v2' };
 
 /**
  * The real site's own posts and post tags (start.sh's WordPress seed, before the calendar's), copied
  * into the twin: the legacy tag archive lists every post tag, and the posts list pages over them.
  */
-async function mirrorPosts(real: RealSite, sandbox: RunningSandbox, ns: { legacy: string; wp: string }, admin: { login: string; appPassword: string }): Promise<void> {
+async function mirrorPosts(
+  real: RealSite,
+  sandbox: RunningSandbox,
+  ns: { legacy: string; wp: string },
+  admin: { login: string; appPassword: string },
+): Promise<void> {
   const realNs = names(real.key.names);
   const auth = `Basic ${Buffer.from(`${admin.login}:${admin.appPassword}`).toString('base64')}`;
   const call = async (root: string, method: string, path: string, body?: unknown, authorization?: string) => {
-    const res = await fetch(root.replace(/\/$/, '') + path, { method, headers: { 'content-type': 'application/json', ...(authorization ? { authorization } : {}) }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const res = await fetch(root.replace(/\/$/, '') + path, {
+      method,
+      headers: { 'content-type': 'application/json', ...(authorization ? { authorization } : {}) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     const json = (await res.json()) as any;
     if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json).slice(0, 300)}`);
     return json;
@@ -67,15 +85,21 @@ async function mirrorPosts(real: RealSite, sandbox: RunningSandbox, ns: { legacy
   }
   const posts = (await call(real.restUrl, 'GET', `/${realNs.wp}/posts?per_page=100&orderby=id&order=asc`)) as any[];
   for (const p of posts) {
-    await call(sandbox.url, 'POST', `/${ns.wp}/posts`, {
-      title: p.title.rendered,
-      content: p.content.rendered,
-      excerpt: p.excerpt.rendered,
-      status: 'publish',
-      date: p.date,
-      sticky: p.sticky,
-      tags: (p.tags as number[]).flatMap((id) => tagIds.get(id) ?? []),
-    }, auth);
+    await call(
+      sandbox.url,
+      'POST',
+      `/${ns.wp}/posts`,
+      {
+        title: p.title.rendered,
+        content: p.content.rendered,
+        excerpt: p.excerpt.rendered,
+        status: 'publish',
+        date: p.date,
+        sticky: p.sticky,
+        tags: (p.tags as number[]).flatMap((id) => tagIds.get(id) ?? []),
+      },
+      auth,
+    );
   }
 }
 
@@ -86,9 +110,15 @@ export async function startTwin(real: RealSite): Promise<Twin> {
   let sandbox = await startSandbox({ ...options, names: 'plugin' });
   const admin = sandbox.users.find((u) => u.login === 'admin')!;
   const file = join(dir, 'site.json');
-  writeFileSync(file, JSON.stringify({ restUrl: sandbox.url, admin: { login: admin.login, appPassword: admin.appPassword } }));
+  writeFileSync(
+    file,
+    JSON.stringify({ restUrl: sandbox.url, admin: { login: admin.login, appPassword: admin.appPassword } }),
+  );
   try {
-    await run(process.execPath, ['--import', 'tsx/esm', join(ROOT, 'scripts', 'wordpress', 'seed-calendar.ts'), file], { cwd: ROOT, timeout: 120_000 });
+    await run(process.execPath, ['--import', 'tsx/esm', join(ROOT, 'scripts', 'wordpress', 'seed-calendar.ts'), file], {
+      cwd: ROOT,
+      timeout: 120_000,
+    });
   } catch (err) {
     await sandbox.close();
     rmSync(dir, { recursive: true, force: true });

@@ -27,13 +27,23 @@ const ALL: ShapeKey[] = [
 /** `SITEGRAPH_REAL_SHAPES=tec57:plugin,tec615:spec` (a shape alone means both name sets). */
 export function realShapes(spec = process.env.SITEGRAPH_REAL_SHAPES): ShapeKey[] {
   if (!spec) return ALL;
-  const keys = spec.split(',').map((s) => s.trim()).filter(Boolean).flatMap((s): ShapeKey[] => {
-    const [shape, names] = s.split(':');
-    if (shape !== 'tec57' && shape !== 'tec615') throw new Error(`SITEGRAPH_REAL_SHAPES: unknown shape '${shape}' (tec57, tec615)`);
-    if (names === undefined) return [{ shape, names: 'plugin' }, { shape, names: 'spec' }];
-    if (names !== 'plugin' && names !== 'spec') throw new Error(`SITEGRAPH_REAL_SHAPES: unknown names '${names}' (plugin, spec)`);
-    return [{ shape, names }];
-  });
+  const keys = spec
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .flatMap((s): ShapeKey[] => {
+      const [shape, names] = s.split(':');
+      if (shape !== 'tec57' && shape !== 'tec615')
+        throw new Error(`SITEGRAPH_REAL_SHAPES: unknown shape '${shape}' (tec57, tec615)`);
+      if (names === undefined)
+        return [
+          { shape, names: 'plugin' },
+          { shape, names: 'spec' },
+        ];
+      if (names !== 'plugin' && names !== 'spec')
+        throw new Error(`SITEGRAPH_REAL_SHAPES: unknown names '${names}' (plugin, spec)`);
+      return [{ shape, names }];
+    });
   return keys;
 }
 
@@ -72,7 +82,10 @@ export interface RealSite {
 }
 
 export function realSite(key: ShapeKey): RealSite {
-  const json = JSON.parse(readFileSync(join(shapeDir(key), 'site.json'), 'utf8')) as Omit<RealSite, 'key' | 'label' | 'ns'>;
+  const json = JSON.parse(readFileSync(join(shapeDir(key), 'site.json'), 'utf8')) as Omit<
+    RealSite,
+    'key' | 'label' | 'ns'
+  >;
   const spec = key.names === 'spec';
   return {
     ...json,

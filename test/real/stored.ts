@@ -19,7 +19,16 @@ export async function upstreamRequests(g: RealGateway): Promise<number> {
 
 /** `Y-m-d H:i:s` of an RFC 3339 instant in the site's zone (Europe/Paris), as the legacy interface shows dates. */
 export function paris(instant: string): string {
-  const parts = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Paris', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' }).formatToParts(new Date(instant));
+  const parts = new Intl.DateTimeFormat('en-CA', {
+    timeZone: 'Europe/Paris',
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+    hourCycle: 'h23',
+  }).formatToParts(new Date(instant));
   const p = Object.fromEntries(parts.map((x) => [x.type, x.value]));
   return `${p.year}-${p.month}-${p.day} ${p.hour}:${p.minute}:${p.second}`;
 }
@@ -38,13 +47,30 @@ export async function storedEvent(site: RealSite, id: number): Promise<Record<st
   expect(r.status, JSON.stringify(r.body).slice(0, 300)).toBe(200);
   const e = r.body;
   return {
-    title: e.title, description: e.description, excerpt: e.excerpt, slug: e.slug, status: e.status, author: e.author,
-    date: e.date, start_date: e.start_date, end_date: e.end_date, timezone: e.timezone, all_day: e.all_day,
+    title: e.title,
+    description: e.description,
+    excerpt: e.excerpt,
+    slug: e.slug,
+    status: e.status,
+    author: e.author,
+    date: e.date,
+    start_date: e.start_date,
+    end_date: e.end_date,
+    timezone: e.timezone,
+    all_day: e.all_day,
     // The read shows the permalink as `website` while the event never had one, and "" once a legacy
     // update has stored none: both are no website.
-    cost: amount(e.cost), website: e.website === e.url ? '' : e.website, show_map: e.show_map, show_map_link: e.show_map_link, hide_from_listings: e.hide_from_listings,
-    sticky: e.sticky, featured: e.featured,
-    venue: Array.isArray(e.venue) ? null : (e.venue?.id ?? null), organizers: ids(e.organizer), categories: ids(e.categories), tags: ids(e.tags),
+    cost: amount(e.cost),
+    website: e.website === e.url ? '' : e.website,
+    show_map: e.show_map,
+    show_map_link: e.show_map_link,
+    hide_from_listings: e.hide_from_listings,
+    sticky: e.sticky,
+    featured: e.featured,
+    venue: Array.isArray(e.venue) ? null : (e.venue?.id ?? null),
+    organizers: ids(e.organizer),
+    categories: ids(e.categories),
+    tags: ids(e.tags),
   };
 }
 
@@ -54,10 +80,24 @@ export async function eventOnSite(site: RealSite, extra: Record<string, unknown>
   const r = await rest(site, 'POST', `/${site.ns.legacy}/events`, {
     auth: adminAuth(site),
     body: {
-      title: uniq('Stored state'), description: 'Kept as it is.', status: 'publish', date: '2025-01-15 10:00:00',
-      start_date: '2031-03-10 19:00:00', end_date: '2031-03-10 22:30:00', timezone: 'Europe/Paris',
-      cost: '15', website: 'https://example.org/kept', featured: true, sticky: true, show_map: false, show_map_link: false, hide_from_listings: true,
-      venue: c.venues[1], organizer: [c.organizers[0], c.organizers[2]], categories: [c.categories.jazz], tags: [c.tags[1]],
+      title: uniq('Stored state'),
+      description: 'Kept as it is.',
+      status: 'publish',
+      date: '2025-01-15 10:00:00',
+      start_date: '2031-03-10 19:00:00',
+      end_date: '2031-03-10 22:30:00',
+      timezone: 'Europe/Paris',
+      cost: '15',
+      website: 'https://example.org/kept',
+      featured: true,
+      sticky: true,
+      show_map: false,
+      show_map_link: false,
+      hide_from_listings: true,
+      venue: c.venues[1],
+      organizer: [c.organizers[0], c.organizers[2]],
+      categories: [c.categories.jazz],
+      tags: [c.tags[1]],
       ...extra,
     },
   });

@@ -20,11 +20,14 @@ const SUBSCRIPTION = `subscription { eventChanged { kind databaseId source event
 
 type Change = { kind: string; databaseId: number; source: string; event: { title: string; status: string } | null };
 const change = (r: { data?: any }) => r.data?.eventChanged as Change | undefined;
-const of = (id: number, kind: string, also: (c: Change) => boolean = () => true) => (r: { data?: any }) => {
-  const c = change(r);
-  return c?.databaseId === id && c.kind === kind && also(c);
-};
-const changesOf = (f: Feed, id: number) => f.results.map((x) => change(x.result)).filter((c): c is Change => c?.databaseId === id);
+const of =
+  (id: number, kind: string, also: (c: Change) => boolean = () => true) =>
+  (r: { data?: any }) => {
+    const c = change(r);
+    return c?.databaseId === id && c.kind === kind && also(c);
+  };
+const changesOf = (f: Feed, id: number) =>
+  f.results.map((x) => change(x.result)).filter((c): c is Change => c?.databaseId === id);
 
 /** `Y-m-d H:i:s` in Europe/Paris (the sites' zone), `days` from now at `hour`. */
 function local(days: number, hour: number): string {
@@ -65,7 +68,10 @@ describe.each(realSites())('$label', (site: RealSite) => {
   }
 
   async function createOnSite(days: number, title: string): Promise<number> {
-    const r = await rest(site, 'POST', `/${site.ns.legacy}/events`, { auth: admin, body: { title, status: 'publish', start_date: local(days, 9), end_date: local(days, 10) } });
+    const r = await rest(site, 'POST', `/${site.ns.legacy}/events`, {
+      auth: admin,
+      body: { title, status: 'publish', start_date: local(days, 9), end_date: local(days, 10) },
+    });
     expect(r.status, JSON.stringify(r.body).slice(0, 300)).toBe(201);
     return r.body.id as number;
   }
@@ -81,10 +87,18 @@ describe.each(realSites())('$label', (site: RealSite) => {
 
     // A save made on the site more than a second later (modification times have one-second precision).
     await sleep(1_100);
-    const saved = await rest(site, 'POST', `/${site.ns.legacy}/events/${id}`, { auth: admin, body: { title: `${title} saved`, start_date: local(2, 9), end_date: local(2, 10) } });
+    const saved = await rest(site, 'POST', `/${site.ns.legacy}/events/${id}`, {
+      auth: admin,
+      body: { title: `${title} saved`, start_date: local(2, 9), end_date: local(2, 10) },
+    });
     expect(saved.status, JSON.stringify(saved.body).slice(0, 300)).toBe(200);
     for (const f of [a, b]) {
-      const c = change(await f.next(of(id, 'UPDATED', (x) => x.event?.title === `${title} saved`), WITHIN))!;
+      const c = change(
+        await f.next(
+          of(id, 'UPDATED', (x) => x.event?.title === `${title} saved`),
+          WITHIN,
+        ),
+      )!;
       expect(c.source).toBe(pollSource);
     }
 
@@ -96,8 +110,14 @@ describe.each(realSites())('$label', (site: RealSite) => {
     await sleep(3 * POLL_SECONDS * 1000);
     for (const f of [a, b]) {
       const kinds = changesOf(f, id).map((c) => c.kind);
-      expect(kinds.filter((k) => k === 'CREATED'), JSON.stringify(kinds)).toHaveLength(1);
-      expect(kinds.filter((k) => k === 'DELETED'), JSON.stringify(kinds)).toHaveLength(1);
+      expect(
+        kinds.filter((k) => k === 'CREATED'),
+        JSON.stringify(kinds),
+      ).toHaveLength(1);
+      expect(
+        kinds.filter((k) => k === 'DELETED'),
+        JSON.stringify(kinds),
+      ).toHaveLength(1);
       expect(f.results.flatMap((x) => x.result.errors ?? [])).toEqual([]);
       await f.stop();
     }
@@ -108,7 +128,10 @@ describe.each(realSites())('$label', (site: RealSite) => {
     const id = await createOnSite(-10, title);
     const [a] = await subscribers();
     await sleep(1_100);
-    const saved = await rest(site, 'POST', `/${site.ns.legacy}/events/${id}`, { auth: admin, body: { title: `${title} saved`, start_date: local(-10, 9), end_date: local(-10, 10) } });
+    const saved = await rest(site, 'POST', `/${site.ns.legacy}/events/${id}`, {
+      auth: admin,
+      body: { title: `${title} saved`, start_date: local(-10, 9), end_date: local(-10, 10) },
+    });
     expect(saved.status, JSON.stringify(saved.body).slice(0, 300)).toBe(200);
     if (core) {
       const c = change(await a.next(of(id, 'UPDATED'), WITHIN))!;
@@ -122,12 +145,25 @@ describe.each(realSites())('$label', (site: RealSite) => {
 
   it('a write through the gateway is delivered at once (GATEWAY), before a poll could find it', async () => {
     // Polls far apart: a delivery within the test's bound can only be the write's own.
-    const slow = await startRealGateway(site, { subscriptions: { pollSeconds: 60, pollAuth: `${site.admin.login}:${site.admin.appPassword}` }, admin: { readinessRefreshSeconds: 3_600 } });
+    const slow = await startRealGateway(site, {
+      subscriptions: { pollSeconds: 60, pollAuth: `${site.admin.login}:${site.admin.appPassword}` },
+      admin: { readinessRefreshSeconds: 3_600 },
+    });
     try {
       const f = open(sse(slow.gateway.url, SUBSCRIPTION, { headers: { authorization: admin } }));
       await subscribed(slow.gateway, 1, 500, 20_000);
       const title = uniq('Through the gateway');
-      const made = await slow.gql(`mutation($i: EventInput!) { createEvent(input: $i) { event { databaseId } } }`, { i: { title, startDate: `${local(3, 9).replace(' ', 'T')}+01:00`, endDate: `${local(3, 10).replace(' ', 'T')}+01:00` } }, admin);
+      const made = await slow.gql(
+        `mutation($i: EventInput!) { createEvent(input: $i) { event { databaseId } } }`,
+        {
+          i: {
+            title,
+            startDate: `${local(3, 9).replace(' ', 'T')}+01:00`,
+            endDate: `${local(3, 10).replace(' ', 'T')}+01:00`,
+          },
+        },
+        admin,
+      );
       expect(made.errors, JSON.stringify(made.errors)).toBeUndefined();
       const id = made.data.createEvent.event.databaseId as number;
       const t0 = Date.now();
@@ -135,11 +171,19 @@ describe.each(realSites())('$label', (site: RealSite) => {
       expect(c).toMatchObject({ source: 'GATEWAY', event: { title, status: 'PUBLISH' } });
       expect(Date.now() - t0).toBeLessThan(5_000);
 
-      const up = await slow.gql(`mutation($id: ID!) { updateEvent(id: $id, input: { cost: "7" }) { event { databaseId } } }`, { id: String(id) }, admin);
+      const up = await slow.gql(
+        `mutation($id: ID!) { updateEvent(id: $id, input: { cost: "7" }) { event { databaseId } } }`,
+        { id: String(id) },
+        admin,
+      );
       expect(up.errors, JSON.stringify(up.errors)).toBeUndefined();
       expect(change(await f.next(of(id, 'UPDATED'), 5_000))!.source).toBe('GATEWAY');
 
-      const del = await slow.gql(`mutation($id: ID!) { deleteEvent(id: $id) { databaseId } }`, { id: String(id) }, admin);
+      const del = await slow.gql(
+        `mutation($id: ID!) { deleteEvent(id: $id) { databaseId } }`,
+        { id: String(id) },
+        admin,
+      );
       expect(del.errors, JSON.stringify(del.errors)).toBeUndefined();
       expect(change(await f.next(of(id, 'DELETED'), 5_000))!.source).toBe('GATEWAY');
       await f.stop();

@@ -21,7 +21,8 @@ interface Case {
   auth?: boolean;
 }
 
-const venueId = (e: any): number | null => (e.venue && typeof e.venue === 'object' && 'id' in e.venue ? e.venue.id : null);
+const venueId = (e: any): number | null =>
+  e.venue && typeof e.venue === 'object' && 'id' in e.venue ? e.venue.id : null;
 const orgIds = (e: any): number[] => (Array.isArray(e.organizer) ? e.organizer.map((o: any) => o.id) : []);
 const pad = (n: number) => String(n).padStart(2, '0');
 /** The zone install.php gives the sites. */
@@ -55,26 +56,71 @@ function cases(site: RealSite, events: any[]): Case[] {
     { name: 'search', where: { search: 'quetzal' }, expect: only((e) => e.description.includes('quetzal')) },
     { name: 'venueIds', where: { venueIds: [v] }, expect: only((e) => venueId(e) === v) },
     { name: 'organizerIds', where: { organizerIds: [o] }, expect: only((e) => orgIds(e).includes(o)) },
-    { name: 'categoryIds', where: { categoryIds: [cat] }, expect: only((e) => e.categories.some((c: any) => c.id === cat)) },
+    {
+      name: 'categoryIds',
+      where: { categoryIds: [cat] },
+      expect: only((e) => e.categories.some((c: any) => c.id === cat)),
+    },
     { name: 'tagIds', where: { tagIds: [tag] }, expect: only((e) => e.tags.some((t: any) => t.id === tag)) },
     { name: 'featured: true', where: { featured: true }, expect: only((e) => e.featured === true) },
     { name: 'featured: false', where: { featured: false }, expect: only((e) => e.featured !== true) },
-    { name: 'ids', where: { ids: [seed.events[4], seed.events[9]] }, expect: only((e) => e.id === seed.events[4] || e.id === seed.events[9]) },
+    {
+      name: 'ids',
+      where: { ids: [seed.events[4], seed.events[9]] },
+      expect: only((e) => e.id === seed.events[4] || e.id === seed.events[9]),
+    },
     { name: 'status DRAFT', where: { status: ['DRAFT'] }, expect: () => seed.drafts.map((id) => ({ id })), auth: true },
     // No Event Tickets on either shape: no event can have tickets, and the releases that declare
     // `ticketed` ignore it (calendar-core) or refuse `true` (the legacy list), so it is refused.
     { name: 'ticketed: true', where: { ticketed: true }, expect: null },
     { name: 'ticketed: false', where: { ticketed: false }, expect: null },
-    { name: 'startsAfter', where: { startsAfter: after.iso }, expect: core ? only((e) => e.start_date > after.endOfDay) : null },
-    { name: 'startsBefore', where: { startsBefore: before.iso }, expect: core ? only((e) => e.start_date <= before.endOfDay) : null },
-    { name: 'endsAfter', where: { endsAfter: after.iso }, expect: core ? only((e) => e.end_date > after.endOfDay) : null },
-    { name: 'endsBefore', where: { endsBefore: before.iso }, expect: core ? only((e) => e.end_date <= before.endOfDay) : null },
-    { name: 'startsAfter, strictDates', where: { startsAfter: after.iso, strictDates: true }, expect: core ? only((e) => e.start_date > after.local) : null },
-    { name: 'startsBefore, strictDates', where: { startsBefore: before.iso, strictDates: true }, expect: core ? only((e) => e.start_date < before.local) : null },
-    { name: 'endsAfter, strictDates', where: { endsAfter: after.iso, strictDates: true }, expect: core ? only((e) => e.end_date > after.local) : null },
-    { name: 'endsBefore, strictDates', where: { endsBefore: before.iso, strictDates: true }, expect: core ? only((e) => e.end_date < before.local) : null },
+    {
+      name: 'startsAfter',
+      where: { startsAfter: after.iso },
+      expect: core ? only((e) => e.start_date > after.endOfDay) : null,
+    },
+    {
+      name: 'startsBefore',
+      where: { startsBefore: before.iso },
+      expect: core ? only((e) => e.start_date <= before.endOfDay) : null,
+    },
+    {
+      name: 'endsAfter',
+      where: { endsAfter: after.iso },
+      expect: core ? only((e) => e.end_date > after.endOfDay) : null,
+    },
+    {
+      name: 'endsBefore',
+      where: { endsBefore: before.iso },
+      expect: core ? only((e) => e.end_date <= before.endOfDay) : null,
+    },
+    {
+      name: 'startsAfter, strictDates',
+      where: { startsAfter: after.iso, strictDates: true },
+      expect: core ? only((e) => e.start_date > after.local) : null,
+    },
+    {
+      name: 'startsBefore, strictDates',
+      where: { startsBefore: before.iso, strictDates: true },
+      expect: core ? only((e) => e.start_date < before.local) : null,
+    },
+    {
+      name: 'endsAfter, strictDates',
+      where: { endsAfter: after.iso, strictDates: true },
+      expect: core ? only((e) => e.end_date > after.local) : null,
+    },
+    {
+      name: 'endsBefore, strictDates',
+      where: { endsBefore: before.iso, strictDates: true },
+      expect: core ? only((e) => e.end_date < before.local) : null,
+    },
     { name: 'postParent: 0', where: { postParent: 0 }, expect: core ? (all) => all : null },
-    { name: 'several statuses', where: { status: ['PUBLISH', 'DRAFT'] }, expect: core ? (all) => [...all, ...seed.drafts.map((id) => ({ id }))] : null, auth: true },
+    {
+      name: 'several statuses',
+      where: { status: ['PUBLISH', 'DRAFT'] },
+      expect: core ? (all) => [...all, ...seed.drafts.map((id) => ({ id }))] : null,
+      auth: true,
+    },
     { name: 'recurring', where: { recurring: true }, expect: null },
     { name: 'virtual', where: { virtual: true }, expect: null },
     { name: 'inSeries', where: { inSeries: true }, expect: null },
@@ -115,12 +161,20 @@ describe.each(realSites())('$label', (site: RealSite) => {
       const { ids, errors } = await walk(c.where, c.auth === true);
       if (c.expect === null) {
         const ext = errors?.[0]?.extensions;
-        if (!errors || ext?.code !== 'BAD_USER_INPUT' || !String(ext?.arguments).includes(`where.${Object.keys(c.where)[0]}`)) {
-          wrong.push(`${c.name}: expected a refusal naming the argument, got ${errors ? JSON.stringify(errors[0]) : `${ids.length} events`}`);
+        if (
+          !errors ||
+          ext?.code !== 'BAD_USER_INPUT' ||
+          !String(ext?.arguments).includes(`where.${Object.keys(c.where)[0]}`)
+        ) {
+          wrong.push(
+            `${c.name}: expected a refusal naming the argument, got ${errors ? JSON.stringify(errors[0]) : `${ids.length} events`}`,
+          );
         } else if (!/\b(5\.7|6\.\d+)|calendar-core\/v1/.test(errors[0].message)) {
           // A parameter no list of this release declares names the release; a filter only
           // calendar-core/v1 has names the interface the site lacks.
-          wrong.push(`${c.name}: the refusal names neither the release nor the interface it needs: ${errors[0].message}`);
+          wrong.push(
+            `${c.name}: the refusal names neither the release nor the interface it needs: ${errors[0].message}`,
+          );
         }
         continue;
       }
@@ -130,9 +184,13 @@ describe.each(realSites())('$label', (site: RealSite) => {
       }
       const expected = sort(c.expect(events).map((e) => e.id as number));
       if (expected.length === 0 || expected.length === events.length) {
-        if (!['postParent: 0'].includes(c.name)) wrong.push(`${c.name}: the seeded data does not tell this filter apart (${expected.length} of ${events.length})`);
+        if (!['postParent: 0'].includes(c.name))
+          wrong.push(
+            `${c.name}: the seeded data does not tell this filter apart (${expected.length} of ${events.length})`,
+          );
       }
-      if (JSON.stringify(sort(ids)) !== JSON.stringify(expected)) wrong.push(`${c.name}: ${ids.length} events, expected ${expected.length}`);
+      if (JSON.stringify(sort(ids)) !== JSON.stringify(expected))
+        wrong.push(`${c.name}: ${ids.length} events, expected ${expected.length}`);
     }
     expect(wrong).toEqual([]);
   });
@@ -142,7 +200,11 @@ describe.each(realSites())('$label', (site: RealSite) => {
     const to = at(4);
     const { ids, errors } = await walk({ startDate: from.iso, endDate: to.iso }, false);
     expect(errors).toBeUndefined();
-    const site_ = await rest(site, 'GET', `/${site.ns.legacy}/events?per_page=50&start_date=${encodeURIComponent(from.local)}&end_date=${encodeURIComponent(to.local)}`);
+    const site_ = await rest(
+      site,
+      'GET',
+      `/${site.ns.legacy}/events?per_page=50&start_date=${encodeURIComponent(from.local)}&end_date=${encodeURIComponent(to.local)}`,
+    );
     expect(site_.status).toBe(200);
     const expected = site_.body.events.map((e: any) => e.id as number);
     expect(expected.length).toBeGreaterThan(0);
@@ -152,13 +214,25 @@ describe.each(realSites())('$label', (site: RealSite) => {
 
   it('venues and organizers: hasEvents, onlyWithUpcoming and event leave out a place with no events', async () => {
     const auth = adminAuth(site);
-    const v = await rest(site, 'POST', `/${site.ns.legacy}/venues`, { auth, body: { venue: `Where walk venue ${Date.now()}`, status: 'publish' } });
-    const o = await rest(site, 'POST', `/${site.ns.legacy}/organizers`, { auth, body: { organizer: `Where walk organizer ${Date.now()}`, status: 'publish' } });
+    const v = await rest(site, 'POST', `/${site.ns.legacy}/venues`, {
+      auth,
+      body: { venue: `Where walk venue ${Date.now()}`, status: 'publish' },
+    });
+    const o = await rest(site, 'POST', `/${site.ns.legacy}/organizers`, {
+      auth,
+      body: { organizer: `Where walk organizer ${Date.now()}`, status: 'publish' },
+    });
     expect([v.status, o.status]).toEqual([201, 201]);
     try {
-      for (const [list, lonely, seeded] of [['venues', v.body.id, site.calendar.venues], ['organizers', o.body.id, site.calendar.organizers]] as const) {
+      for (const [list, lonely, seeded] of [
+        ['venues', v.body.id, site.calendar.venues],
+        ['organizers', o.body.id, site.calendar.organizers],
+      ] as const) {
         const ids = async (where: Record<string, unknown>) => {
-          const r = await g.gql(`query($where: PlacesWhere) { ${list}(first: 100, where: $where) { nodes { databaseId } } }`, { where });
+          const r = await g.gql(
+            `query($where: PlacesWhere) { ${list}(first: 100, where: $where) { nodes { databaseId } } }`,
+            { where },
+          );
           expect(r.errors, `${list} ${JSON.stringify(where)}`).toBeUndefined();
           return (r.data[list].nodes as any[]).map((n) => n.databaseId as number);
         };

@@ -5,14 +5,23 @@
  */
 import { describe, expect, it } from 'vitest';
 import { familyOf } from '../../src/cache/policy.ts';
-import { INDEXED_NAMESPACES, NAMESPACES, SECRET_ARGUMENTS, SECRET_HEADERS, SECRET_PARAMS, namespaceOfPath } from '../../src/namespaces/catalog.ts';
+import {
+  INDEXED_NAMESPACES,
+  NAMESPACES,
+  SECRET_ARGUMENTS,
+  SECRET_HEADERS,
+  SECRET_PARAMS,
+  namespaceOfPath,
+} from '../../src/namespaces/catalog.ts';
 import { readSpecRoutes } from '../../src/routes-tsv.ts';
 
 describe('the namespace catalog', () => {
   const spec = readSpecRoutes();
 
   it('indexes exactly the namespaces whose index route the spec has', () => {
-    const indexes = spec.filter((r) => r.method === 'GET' && NAMESPACES.some((d) => r.path === `/${d.name}`)).map((r) => r.path.slice(1));
+    const indexes = spec
+      .filter((r) => r.method === 'GET' && NAMESPACES.some((d) => r.path === `/${d.name}`))
+      .map((r) => r.path.slice(1));
     expect([...INDEXED_NAMESPACES].sort()).toEqual([...new Set(indexes)].sort());
   });
 

@@ -7,7 +7,16 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Context } from '../../src/context.ts';
-import { byArg, callRoute, requestOf, resolversOf, routeRows, writeRequestOf, type FieldRoutes, type RouteDecl } from '../../src/routes/declare.ts';
+import {
+  byArg,
+  callRoute,
+  requestOf,
+  resolversOf,
+  routeRows,
+  writeRequestOf,
+  type FieldRoutes,
+  type RouteDecl,
+} from '../../src/routes/declare.ts';
 import { fieldText, use, type RouteUse } from '../../src/routes/route-use.ts';
 import { UpstreamClient } from '../../src/upstream/client.ts';
 import { parseIndex } from '../../src/upstream/discovery.ts';
@@ -37,21 +46,38 @@ describe('requests from declarations', () => {
 
   it('sends `{}` as the body of a write that declares none, and no body with a GET', () => {
     expect(requestOf({ method: 'POST', path: '/demo/v1/go', result: () => 1 }, {}).body).toEqual({});
-    const get = requestOf({ method: 'GET', path: '/demo/v1/list', query: (a: { n: number }) => ({ n: a.n }), result: () => 1 }, { n: 2 });
+    const get = requestOf(
+      { method: 'GET', path: '/demo/v1/list', query: (a: { n: number }) => ({ n: a.n }), result: () => 1 },
+      { n: 2 },
+    );
     expect(get).toEqual({ method: 'GET', path: '/demo/v1/list', route: 'GET /demo/v1/list', query: { n: 2 } });
     expect('body' in get).toBe(false);
   });
 
   it('sends the headers a declaration names, and marks a non-idempotent read (never retried, never cached)', () => {
-    const feed: RouteDecl<{ pop: boolean }, number> = { method: 'GET', path: '/demo/v1/feed', headers: { accept: 'text/csv' }, idempotent: (a) => !a.pop, result: () => 1 };
-    expect(requestOf(feed, { pop: true })).toEqual({ method: 'GET', path: '/demo/v1/feed', route: 'GET /demo/v1/feed', headers: { accept: 'text/csv' }, idempotent: false });
+    const feed: RouteDecl<{ pop: boolean }, number> = {
+      method: 'GET',
+      path: '/demo/v1/feed',
+      headers: { accept: 'text/csv' },
+      idempotent: (a) => !a.pop,
+      result: () => 1,
+    };
+    expect(requestOf(feed, { pop: true })).toEqual({
+      method: 'GET',
+      path: '/demo/v1/feed',
+      route: 'GET /demo/v1/feed',
+      headers: { accept: 'text/csv' },
+      idempotent: false,
+    });
     expect(requestOf(feed, { pop: false }).idempotent).toBe(true);
     expect('idempotent' in requestOf(item, { id: '1', kind: 'A' })).toBe(false);
   });
 
   it('sends no body with a DELETE that declares none', () => {
     expect('body' in requestOf({ method: 'DELETE', path: '/demo/v1/x', result: () => 1 }, {})).toBe(false);
-    expect(requestOf({ method: 'DELETE', path: '/demo/v1/x', body: () => ({ force: true }), result: () => 1 }, {}).body).toEqual({ force: true });
+    expect(
+      requestOf({ method: 'DELETE', path: '/demo/v1/x', body: () => ({ force: true }), result: () => 1 }, {}).body,
+    ).toEqual({ force: true });
   });
 
   it('refuses a declaration whose path param has no value (a bug of the declaration, not of the caller)', () => {
@@ -69,7 +95,11 @@ describe('requests from declarations', () => {
   });
 
   it('picks the path by an enum argument', () => {
-    const d: RouteDecl<Args, number> = { method: 'POST', path: byArg('kind', { A: '/demo/v1/a', B: '/demo/v1/b' }), result: () => 1 };
+    const d: RouteDecl<Args, number> = {
+      method: 'POST',
+      path: byArg('kind', { A: '/demo/v1/a', B: '/demo/v1/b' }),
+      result: () => 1,
+    };
     expect(requestOf(d, { id: '1', kind: 'B' }).route).toBe('POST /demo/v1/b');
     expect(requestOf(d, { id: '1', kind: 'A' }).path).toBe('/demo/v1/a');
   });
@@ -83,7 +113,13 @@ describe('coverage rows from declarations', () => {
     autocomplete?: (p: unknown, a: { ids: string[] }, c: Context) => Promise<number | null>;
   }
   const routes: FieldRoutes<Demo> = {
-    refresh: { method: 'PUT', path: '/demo/v1/one/<id>', params: (a) => ({ id: a.id }), result: () => 'x', alsoReachedBy: ['autocomplete'] },
+    refresh: {
+      method: 'PUT',
+      path: '/demo/v1/one/<id>',
+      params: (a) => ({ id: a.id }),
+      result: () => 'x',
+      alsoReachedBy: ['autocomplete'],
+    },
     fetch: { method: 'POST', path: byArg('kind', { A: '/demo/v1/a', B: '/demo/v1/b' }), result: () => 1 },
   };
 
@@ -104,7 +140,9 @@ describe('coverage rows from declarations', () => {
     use('Query.apiDocument', { args: { nope: 'X' } });
     // @ts-expect-error `api` is an ApiDocumentName.
     use('Query.apiDocument', { args: { api: 'NOPE' } });
-    expect(fieldText(use('Query.apiDocument', { args: { api: 'CALENDAR_CORE' } }))).toBe('Query.apiDocument(api: CALENDAR_CORE)');
+    expect(fieldText(use('Query.apiDocument', { args: { api: 'CALENDAR_CORE' } }))).toBe(
+      'Query.apiDocument(api: CALENDAR_CORE)',
+    );
     expect(fieldText([use('Query.node', { type: 'Post' }), 'Query.posts'])).toBe('Query.node (Post), Query.posts');
     expect(bad.path).toBe('/x');
   });
@@ -123,7 +161,8 @@ describe('calls through the operation session, over HTTP', () => {
       '/demo/v1/list': { namespace: 'demo/v1', methods: ['GET'], endpoints: [] },
     },
   });
-  const session = () => createOperationSession(client.session(), { site, concurrency: 2, budget: 10, deadlineMs: 5_000 });
+  const session = () =>
+    createOperationSession(client.session(), { site, concurrency: 2, budget: 10, deadlineMs: 5_000 });
 
   beforeAll(async () => {
     server = await startStubServer((_req, res) => {
@@ -149,21 +188,32 @@ describe('calls through the operation session, over HTTP', () => {
     dataStatus: {
       status: 400,
       isData: (b) => typeof b === 'object' && b !== null && 'json' in b,
-      refusal: (b, a, route) => (Array.isArray(b) ? GatewayError.badInput(`unknown item ${a.id}`, { upstream: { code: null, status: 400, route } }) : undefined),
+      refusal: (b, a, route) =>
+        Array.isArray(b)
+          ? GatewayError.badInput(`unknown item ${a.id}`, { upstream: { code: null, status: 400, route } })
+          : undefined,
     },
     result: (body, { status }) => ({ status, body }),
   };
 
   async function failure(p: Promise<unknown>): Promise<GatewayError> {
-    const err = await p.then(() => null, (e: unknown) => e);
+    const err = await p.then(
+      () => null,
+      (e: unknown) => e,
+    );
     if (!(err instanceof GatewayError)) throw new Error(`expected a GatewayError, got ${String(err)}`);
     return err;
   }
 
   it('sends the declared request on the wire and maps the answer', async () => {
     answer = { status: 200, body: { ok: 1 } };
-    expect(await callRoute(session(), seen, { id: 'x-1', kind: 'A', q: null })).toEqual({ status: 200, body: { ok: 1 } });
-    expect(server.requests.map((r) => [r.method, r.url, r.body])).toEqual([['POST', '/wp-json/demo/v1/items/x-1/seen', '{"kind":"A"}']]);
+    expect(await callRoute(session(), seen, { id: 'x-1', kind: 'A', q: null })).toEqual({
+      status: 200,
+      body: { ok: 1 },
+    });
+    expect(server.requests.map((r) => [r.method, r.url, r.body])).toEqual([
+      ['POST', '/wp-json/demo/v1/items/x-1/seen', '{"kind":"A"}'],
+    ]);
   });
 
   it('checks the arguments before anything is sent', async () => {
@@ -174,7 +224,10 @@ describe('calls through the operation session, over HTTP', () => {
 
   it('answers a data status as data, and the same status with another body as an error', async () => {
     answer = { status: 400, body: { json: { success: false } } };
-    expect(await callRoute(session(), seen, { id: 'x', kind: 'A' })).toEqual({ status: 400, body: { json: { success: false } } });
+    expect(await callRoute(session(), seen, { id: 'x', kind: 'A' })).toEqual({
+      status: 400,
+      body: { json: { success: false } },
+    });
 
     answer = { status: 400, body: [] };
     const refused = await failure(callRoute(session(), seen, { id: 'x', kind: 'A' }));
@@ -182,7 +235,11 @@ describe('calls through the operation session, over HTTP', () => {
 
     answer = { status: 400, body: { code: 'rest_invalid_param', message: 'nope' } };
     const generic = await failure(callRoute(session(), seen, { id: 'x', kind: 'A' }));
-    expect(generic.extensions.upstream).toMatchObject({ code: 'rest_invalid_param', status: 400, route: 'POST /demo/v1/items/<item_id>/seen' });
+    expect(generic.extensions.upstream).toMatchObject({
+      code: 'rest_invalid_param',
+      status: 400,
+      route: 'POST /demo/v1/items/<item_id>/seen',
+    });
   });
 
   it('keeps other non-2xx statuses errors', async () => {
@@ -191,7 +248,11 @@ describe('calls through the operation session, over HTTP', () => {
   });
 
   it('leaves the route gate to the session: a route the site does not offer is never sent', async () => {
-    const missing: RouteDecl<Record<string, never>, number> = { method: 'GET', path: '/demo/v1/absent', result: () => 1 };
+    const missing: RouteDecl<Record<string, never>, number> = {
+      method: 'GET',
+      path: '/demo/v1/absent',
+      result: () => 1,
+    };
     expect((await failure(callRoute(session(), missing, {}))).code).toBe('NAMESPACE_UNAVAILABLE');
     expect(server.requests).toHaveLength(0);
   });
@@ -206,12 +267,16 @@ describe('calls through the operation session, over HTTP', () => {
         path: '/demo/v1/list',
         query: (a) => ({ n: a.n }),
         result: (b) => (Array.isArray(b) ? b.map(Number) : []),
-        resolve: async (a, call) => (a.n == null ? (await Promise.all([1, 2].map((n) => call({ n })))).flatMap((l) => l ?? []) : call(a)),
+        resolve: async (a, call) =>
+          a.n == null ? (await Promise.all([1, 2].map((n) => call({ n })))).flatMap((l) => l ?? []) : call(a),
       },
     });
     answer = { status: 200, body: [5] };
     const ctx = { upstream: session() } as Pick<Context, 'upstream'>;
     expect(await r.list?.({}, {}, ctx as Context)).toEqual([5, 5]);
-    expect(server.requests.map((q) => q.url).sort()).toEqual(['/wp-json/demo/v1/list?n=1', '/wp-json/demo/v1/list?n=2']);
+    expect(server.requests.map((q) => q.url).sort()).toEqual([
+      '/wp-json/demo/v1/list?n=1',
+      '/wp-json/demo/v1/list?n=2',
+    ]);
   });
 });

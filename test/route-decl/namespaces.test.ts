@@ -6,7 +6,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import { AUDIT_ROUTES } from '../../src/namespaces/audit/routes.ts';
-import { API_DOCUMENT, EXTRAS_MUTATION_ROUTES, EXTRAS_QUERY_ROUTES } from '../../src/namespaces/calendar-extras/routes.ts';
+import {
+  API_DOCUMENT,
+  EXTRAS_MUTATION_ROUTES,
+  EXTRAS_QUERY_ROUTES,
+} from '../../src/namespaces/calendar-extras/routes.ts';
 import { CHALLENGE_MUTATION_ROUTES } from '../../src/namespaces/challenge/routes.ts';
 import { DUPLICATE_POST_ROUTES } from '../../src/namespaces/duplicate-post/routes.ts';
 import { FACET_ROUTES } from '../../src/namespaces/facet/routes.ts';
@@ -20,7 +24,7 @@ import { GatewayError } from '../../src/errors.ts';
 // The declarations are typed by their fields' arguments; these tests pass plain objects.
 const req = (d: unknown, a: unknown) => requestOf(d as RouteDecl<unknown, unknown>, a);
 
-describe('the namespaces\' declarations', () => {
+describe("the namespaces' declarations", () => {
   it('send a DELETE without a body, its path param encoded', () => {
     expect(req(DUPLICATE_POST_ROUTES.removeDuplicatePostOriginal, { postId: '7' })).toEqual({
       method: 'DELETE',
@@ -40,12 +44,17 @@ describe('the namespaces\' declarations', () => {
     expect(check(CHALLENGE_MUTATION_ROUTES.verifyChallenge, { solution: null, payload: null })).toThrow(/exactly one/);
   });
 
-  it('send the export\'s accept header, and the facets\' action in the body', () => {
-    expect(req(AUDIT_ROUTES.auditLogExport, { where: null, search: null, order: null }).headers).toEqual({ accept: 'text/csv, application/json' });
-    expect(req(FACET_ROUTES.autocomplete, { facetName: 'color', query: 're' }).body).toEqual({ action: 'facetwp_autocomplete_load', data: { facet_name: 'color', query: 're' } });
+  it("send the export's accept header, and the facets' action in the body", () => {
+    expect(req(AUDIT_ROUTES.auditLogExport, { where: null, search: null, order: null }).headers).toEqual({
+      accept: 'text/csv, application/json',
+    });
+    expect(req(FACET_ROUTES.autocomplete, { facetName: 'color', query: 're' }).body).toEqual({
+      action: 'facetwp_autocomplete_load',
+      data: { facet_name: 'color', query: 're' },
+    });
   });
 
-  it('pick the API document by api:, and send the embed\'s nonce as _wpnonce', () => {
+  it("pick the API document by api:, and send the embed's nonce as _wpnonce", () => {
     expect(req(API_DOCUMENT, { api: 'CALENDAR_CORE' }).route).toBe('GET /calendar-core/v1/docs');
     expect(req(API_DOCUMENT, { api: 'AUTOMATION_B' }).path).toBe('/calendar/automation-b/v1/doc');
     expect(req(EXTRAS_QUERY_ROUTES.calendarEmbed, { nonce: 'n1', input: null }).query).toEqual({ _wpnonce: 'n1' });

@@ -33,14 +33,18 @@ describe('seo/v1 declarations', () => {
 
   it('cover exactly the spec rows of seo/v1 but its index, once each', () => {
     const key = (r: { method: string; path: string }) => `${r.method} ${r.path}`;
-    const spec = readSpecRoutes().filter((r) => r.path.startsWith('/seo/v1/')).map(key).sort();
+    const spec = readSpecRoutes()
+      .filter((r) => r.path.startsWith('/seo/v1/'))
+      .map(key)
+      .sort();
     const declared = SEO_ROUTES.map(key).sort();
     expect(declared).toEqual(spec);
     expect(new Set(declared).size).toBe(declared.length);
   });
 
   it('name the field that reaches each row, the indexing action and the bulk writer included', () => {
-    const field = (method: string, path: string) => fieldText(SEO_ROUTES.find((r) => r.method === method && r.path === path)?.field ?? '');
+    const field = (method: string, path: string) =>
+      fieldText(SEO_ROUTES.find((r) => r.method === method && r.path === path)?.field ?? '');
     expect(field('GET', '/seo/v1/file_size')).toBe('SeoQuery.fileSize');
     expect(field('POST', '/seo/v1/link-indexing/terms')).toBe('SeoMutation.runIndexing(action: LINK_TERMS)');
     expect(field('POST', '/seo/v1/redirects')).toBe('SeoMutation.createRedirect, SeoMutation.importRedirects');

@@ -25,14 +25,24 @@ describe('route coverage', () => {
   });
 
   it('reached every row through the gateway in this test run', () => {
-    const reached = new Set(readRouteLogs().filter((c) => c.route !== undefined).map((c) => key(c.method, specPath(c.route!))));
+    const reached = new Set(
+      readRouteLogs()
+        .filter((c) => c.route !== undefined)
+        .map((c) => key(c.method, specPath(c.route!))),
+    );
     const missing = rows.filter((r) => !reached.has(key(r.method, r.path))).map((r) => key(r.method, r.path));
-    expect(missing, `rows no end-to-end test reached through the gateway (${rows.length - missing.length}/${rows.length} covered):\n${missing.join('\n')}`).toEqual([]);
+    expect(
+      missing,
+      `rows no end-to-end test reached through the gateway (${rows.length - missing.length}/${rows.length} covered):\n${missing.join('\n')}`,
+    ).toEqual([]);
   });
 
   it('saw the gateway send no argument a route does not declare, in any test', () => {
     // Every sandbox a test starts logs here (test/helpers/route-log.ts); WordPress drops such an argument without a word.
     const undeclared = readUndeclared();
-    expect(undeclared, `arguments sent that their routes do not declare (test file: request, route, arguments):\n${describeUndeclared(undeclared)}`).toEqual([]);
+    expect(
+      undeclared,
+      `arguments sent that their routes do not declare (test file: request, route, arguments):\n${describeUndeclared(undeclared)}`,
+    ).toEqual([]);
   });
 });

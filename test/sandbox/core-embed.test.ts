@@ -16,7 +16,9 @@ describe('calendar-core/v1 calendar embed', () => {
   const post = (id: number) => sb.site.store.post<any>(id)!;
   const one = <T = any>(sql: string, ...args: unknown[]) => sb.site.store.db.prepare(sql).get(...args) as T;
   const nonceOf = async (who: Exclude<Who, null>) => {
-    const res = await fetch(`${sb.origin}/wp-admin/admin-ajax.php?action=rest-nonce`, { headers: { authorization: api.auth(who) } });
+    const res = await fetch(`${sb.origin}/wp-admin/admin-ajax.php?action=rest-nonce`, {
+      headers: { authorization: api.auth(who) },
+    });
     return res.text();
   };
   /** The event IDs an embed lists, in order. */
@@ -46,7 +48,11 @@ describe('calendar-core/v1 calendar embed', () => {
     });
 
     it('refuses a missing, foreign or anonymous nonce, and callers without edit rights', async () => {
-      const forbidden = (status: number) => ({ code: 'rest_forbidden', message: 'Sorry, you are not allowed to do that.', data: { status } });
+      const forbidden = (status: number) => ({
+        code: 'rest_forbidden',
+        message: 'Sorry, you are not allowed to do that.',
+        data: { status },
+      });
       let r = await api.get(EMBED, 'editor');
       expect(r.status).toBe(403);
       expect(r.body).toEqual(forbidden(403));
@@ -65,7 +71,9 @@ describe('calendar-core/v1 calendar embed', () => {
       const r = await api.get(`${EMBED}?view=agenda`);
       expect(r.status).toBe(400);
       expect(r.body.data.params.view).toBe('view is not one of month, list, day, photo, week, map, and summary.');
-      expect((await api.get(`${EMBED}?events_per_page=0`)).body.data.details.events_per_page.code).toBe('rest_out_of_bounds');
+      expect((await api.get(`${EMBED}?events_per_page=0`)).body.data.details.events_per_page.code).toBe(
+        'rest_out_of_bounds',
+      );
     });
   });
 
@@ -89,9 +97,15 @@ describe('calendar-core/v1 calendar embed', () => {
       const kw = await embed('keyword=Lecture&events_per_page=50');
       expect(kw.ids.length).toBeGreaterThan(0);
       for (const id of kw.ids) expect(post(id).title + post(id).content).toMatch(/lecture/i);
-      const sample = post((await embed('events_per_page=50')).ids.find((id) => post(id).meta.venueIds.length && post(id).meta.organizerIds.length)!);
-      for (const id of (await embed(`venue=${sample.meta.venueIds[0]}&events_per_page=50`)).ids) expect(post(id).meta.venueIds).toContain(sample.meta.venueIds[0]);
-      for (const id of (await embed(`organizer=${sample.meta.organizerIds[0]}&events_per_page=50`)).ids) expect(post(id).meta.organizerIds).toContain(sample.meta.organizerIds[0]);
+      const sample = post(
+        (await embed('events_per_page=50')).ids.find(
+          (id) => post(id).meta.venueIds.length && post(id).meta.organizerIds.length,
+        )!,
+      );
+      for (const id of (await embed(`venue=${sample.meta.venueIds[0]}&events_per_page=50`)).ids)
+        expect(post(id).meta.venueIds).toContain(sample.meta.venueIds[0]);
+      for (const id of (await embed(`organizer=${sample.meta.organizerIds[0]}&events_per_page=50`)).ids)
+        expect(post(id).meta.organizerIds).toContain(sample.meta.organizerIds[0]);
       const byAuthor = await embed('author=3&events_per_page=50');
       expect(byAuthor.ids.length).toBeGreaterThan(0);
       for (const id of byAuthor.ids) expect(post(id).author).toBe(3);
@@ -101,14 +115,22 @@ describe('calendar-core/v1 calendar embed', () => {
       const jazz = one("SELECT id FROM terms WHERE slug = 'jazz'").id;
       const music = one("SELECT id FROM terms WHERE slug = 'music'").id;
       const free = one("SELECT id FROM terms WHERE slug = 'free'").id;
-      const termsOf = (id: number) => (sb.site.store.db.prepare('SELECT term_id t FROM term_relationships WHERE post_id = ?').all(id) as { t: number }[]).map((r) => r.t);
+      const termsOf = (id: number) =>
+        (
+          sb.site.store.db.prepare('SELECT term_id t FROM term_relationships WHERE post_id = ?').all(id) as {
+            t: number;
+          }[]
+        ).map((r) => r.t);
       const jazzIds = (await embed('category=jazz&events_per_page=50&past=1')).ids;
       expect(jazzIds.length).toBeGreaterThan(0);
       for (const id of jazzIds) expect(termsOf(id)).toContain(jazz);
-      for (const id of (await embed('category=music&exclude_category=jazz&events_per_page=50')).ids) expect(termsOf(id)).not.toContain(jazz);
+      for (const id of (await embed('category=music&exclude_category=jazz&events_per_page=50')).ids)
+        expect(termsOf(id)).not.toContain(jazz);
       for (const id of (await embed('tag=free&events_per_page=50')).ids) expect(termsOf(id)).toContain(free);
-      for (const id of (await embed('exclude_tag=free&events_per_page=50')).ids) expect(termsOf(id)).not.toContain(free);
-      for (const id of (await embed('tag_category=free&events_per_page=50')).ids) expect(termsOf(id)).not.toContain(free);
+      for (const id of (await embed('exclude_tag=free&events_per_page=50')).ids)
+        expect(termsOf(id)).not.toContain(free);
+      for (const id of (await embed('tag_category=free&events_per_page=50')).ids)
+        expect(termsOf(id)).not.toContain(free);
       for (const id of (await embed('category=music&tag=free&tax_operand=AND&events_per_page=50&past=1')).ids) {
         expect(termsOf(id)).toContain(music);
         expect(termsOf(id)).toContain(free);
@@ -128,14 +150,23 @@ describe('calendar-core/v1 calendar embed', () => {
 
     it('shows one day, one week or one month around the date', async () => {
       const day = await embed('view=day&date=2026-06-10');
-      for (const id of day.ids) expect(post(id).meta.startDate.slice(0, 10) <= '2026-06-10' && post(id).meta.endDate.slice(0, 10) >= '2026-06-10').toBe(true);
+      for (const id of day.ids)
+        expect(
+          post(id).meta.startDate.slice(0, 10) <= '2026-06-10' && post(id).meta.endDate.slice(0, 10) >= '2026-06-10',
+        ).toBe(true);
       const week = await embed('view=week&date=2026-06-10');
       expect(week.text).toContain('data-view="week"');
       expect(week.ids.length).toBeGreaterThan(0);
-      for (const id of week.ids) expect(post(id).meta.startDate <= '2026-06-14 23:59:59' && post(id).meta.endDate >= '2026-06-08 00:00:00').toBe(true);
+      for (const id of week.ids)
+        expect(post(id).meta.startDate <= '2026-06-14 23:59:59' && post(id).meta.endDate >= '2026-06-08 00:00:00').toBe(
+          true,
+        );
       const month = await embed('view=month&date=2026-06-10');
       expect(month.ids.length).toBeGreaterThan(week.ids.length);
-      for (const id of month.ids) expect(post(id).meta.startDate <= '2026-06-30 23:59:59' && post(id).meta.endDate >= '2026-06-01 00:00:00').toBe(true);
+      for (const id of month.ids)
+        expect(post(id).meta.startDate <= '2026-06-30 23:59:59' && post(id).meta.endDate >= '2026-06-01 00:00:00').toBe(
+          true,
+        );
       const capped = await embed('view=month&date=2026-06-10&month_events_per_day=1');
       const days = capped.ids.map((id) => post(id).meta.startDate.slice(0, 10));
       expect(new Set(days).size).toBe(days.length);

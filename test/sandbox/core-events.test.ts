@@ -63,13 +63,18 @@ describe('calendar-core/v1 events (read)', () => {
       const pages = Number((await api.get(`${EVENTS}?per_page=40`)).headers.get('x-wp-totalpages'));
       const r = await api.get(`${EVENTS}?per_page=40&page=${pages}`);
       expect(r.status).toBe(200);
-      expect(r.headers.get('link')).toBe(`<${sb.url}calendar-core/v1/events?per_page=40&page=${pages - 1}>; rel="prev"`);
+      expect(r.headers.get('link')).toBe(
+        `<${sb.url}calendar-core/v1/events?per_page=40&page=${pages - 1}>; rel="prev"`,
+      );
     });
 
     it('answers an empty page past the first with the data-less organizers 404', async () => {
       const r = await api.get(`${EVENTS}?page=9999`);
       expect(r.status).toBe(404);
-      expect(r.body).toEqual({ code: 'tec_rest_organizers_page_not_found', message: 'The requested page was not found.' });
+      expect(r.body).toEqual({
+        code: 'tec_rest_organizers_page_not_found',
+        message: 'The requested page was not found.',
+      });
       expect(r.headers.get('x-wp-total')).toBeNull();
     });
 
@@ -87,7 +92,9 @@ describe('calendar-core/v1 events (read)', () => {
       expect(r.body).toHaveLength(10);
       const starts = r.body.map((e: any) => e.start_date_utc);
       expect([...starts].sort()).toEqual(starts);
-      const earliest = one<{ s: string }>("SELECT MIN(json_extract(meta, '$.startDateUtc')) s FROM posts WHERE type = 'calendar_events' AND status = 'publish'").s;
+      const earliest = one<{ s: string }>(
+        "SELECT MIN(json_extract(meta, '$.startDateUtc')) s FROM posts WHERE type = 'calendar_events' AND status = 'publish'",
+      ).s;
       expect(starts[0]).toBe(earliest);
     });
   });
@@ -99,7 +106,13 @@ describe('calendar-core/v1 events (read)', () => {
       data: {
         status: 400,
         params: { per_page: 'per_page must be between 1 (inclusive) and 100 (inclusive)' },
-        details: { per_page: { code: 'rest_out_of_bounds', message: 'per_page must be between 1 (inclusive) and 100 (inclusive)', data: null } },
+        details: {
+          per_page: {
+            code: 'rest_out_of_bounds',
+            message: 'per_page must be between 1 (inclusive) and 100 (inclusive)',
+            data: null,
+          },
+        },
       },
     };
 
@@ -120,7 +133,11 @@ describe('calendar-core/v1 events (read)', () => {
     it('refuses page=0 and a non-numeric per_page', async () => {
       let r = await api.get(`${EVENTS}?page=0`);
       expect(r.status).toBe(400);
-      expect(r.body.data.details.page).toEqual({ code: 'rest_out_of_bounds', message: 'page must be greater than or equal to 1', data: null });
+      expect(r.body.data.details.page).toEqual({
+        code: 'rest_out_of_bounds',
+        message: 'page must be greater than or equal to 1',
+        data: null,
+      });
       r = await api.get(`${EVENTS}?per_page=lots`);
       expect(r.body.data.details.per_page.code).toBe('rest_invalid_type');
     });
@@ -130,7 +147,9 @@ describe('calendar-core/v1 events (read)', () => {
     it('refuses an orderby or order outside its enum', async () => {
       let r = await api.get(`${EVENTS}?orderby=popularity`);
       expect(r.status).toBe(400);
-      expect(r.body.data.params.orderby).toBe('orderby is not one of date, event_date, title, menu_order, and modified.');
+      expect(r.body.data.params.orderby).toBe(
+        'orderby is not one of date, event_date, title, menu_order, and modified.',
+      );
       expect(r.body.data.details.orderby.code).toBe('rest_not_in_enum');
       r = await api.get(`${EVENTS}?order=sideways`);
       expect(r.body.data.params.order).toBe('order is not one of ASC and DESC.');
@@ -150,7 +169,7 @@ describe('calendar-core/v1 events (read)', () => {
   });
 
   describe('status', () => {
-    it('holds callers who cannot edit others\' events to publish, silently', async () => {
+    it("holds callers who cannot edit others' events to publish, silently", async () => {
       for (const who of [null, 'subscriber', 'contributor', 'author'] as const) {
         const r = await api.get(`${EVENTS}?status=draft&per_page=100`, who);
         expect(r.status, String(who)).toBe(200);
@@ -161,7 +180,9 @@ describe('calendar-core/v1 events (read)', () => {
 
     it('lets editors list drafts and private events', async () => {
       const r = await api.get(`${EVENTS}?status[]=draft&status[]=private&per_page=100`, 'editor');
-      const expected = count("SELECT COUNT(*) n FROM posts WHERE type = 'calendar_events' AND status IN ('draft', 'private')");
+      const expected = count(
+        "SELECT COUNT(*) n FROM posts WHERE type = 'calendar_events' AND status IN ('draft', 'private')",
+      );
       expect(Number(r.headers.get('x-wp-total'))).toBe(expected);
       expect(new Set(r.body.map((e: any) => e.status))).toEqual(new Set(['draft', 'private']));
       const priv = r.body.find((e: any) => e.status === 'private');
@@ -191,12 +212,13 @@ describe('calendar-core/v1 events (read)', () => {
     it('accepts RFC 3339 with an offset and Y-m-d H:i:s for the exact bounds', async () => {
       const a = await all('starts_after=2026-07-01T00:00:00-04:00&starts_before=2026-07-31 23:59:59');
       expect(a.length).toBeGreaterThan(0);
-      for (const e of a) expect(e.start_date >= '2026-07-01 00:00:00' && e.start_date <= '2026-07-31 23:59:59').toBe(true);
+      for (const e of a)
+        expect(e.start_date >= '2026-07-01 00:00:00' && e.start_date <= '2026-07-31 23:59:59').toBe(true);
       const b = await all('ends_after=2026-08-01 00:00:00&ends_before=2026-08-10 00:00:00');
       for (const e of b) expect(e.end_date >= '2026-08-01 00:00:00' && e.end_date <= '2026-08-10 00:00:00').toBe(true);
     });
 
-    it('refuses an unparsable date with TEC\'s argument error', async () => {
+    it("refuses an unparsable date with TEC's argument error", async () => {
       const r = await api.get(`${EVENTS}?starts_before=2026-13-45`);
       expect(r.status).toBe(400);
       expect(r.body).toEqual({
@@ -209,7 +231,11 @@ describe('calendar-core/v1 events (read)', () => {
             starts_before: {
               code: 'tec_rest_invalid_date_time_argument',
               message: 'Parameter `{starts_before}` must be a date-time.',
-              data: { status: 400, argument: 'starts_before', details: 'We cannot parse the parameter `{starts_before}` as a date-time.' },
+              data: {
+                status: 400,
+                argument: 'starts_before',
+                details: 'We cannot parse the parameter `{starts_before}` as a date-time.',
+              },
             },
           },
         },
@@ -225,8 +251,16 @@ describe('calendar-core/v1 events (read)', () => {
     });
 
     it('matches a parent category through its children', async () => {
-      const music = one<{ id: number }>("SELECT id FROM terms WHERE taxonomy = 'calendar_events_cat' AND slug = 'music'").id;
-      const family = new Set((sb.site.store.db.prepare("SELECT id FROM terms WHERE id = ? OR parent = ?").all(music, music) as { id: number }[]).map((t) => t.id));
+      const music = one<{ id: number }>(
+        "SELECT id FROM terms WHERE taxonomy = 'calendar_events_cat' AND slug = 'music'",
+      ).id;
+      const family = new Set(
+        (
+          sb.site.store.db.prepare('SELECT id FROM terms WHERE id = ? OR parent = ?').all(music, music) as {
+            id: number;
+          }[]
+        ).map((t) => t.id),
+      );
       const list = await all(`categories=${music}`);
       expect(list.some((e) => !e.calendar_events_cat.includes(music))).toBe(true); // children count too
       for (const e of list) expect(e.calendar_events_cat.some((c: number) => family.has(c))).toBe(true);
@@ -257,7 +291,11 @@ describe('calendar-core/v1 events (read)', () => {
 
     it('filters featured, ticketed and virtual events', async () => {
       const r = await api.get(`${EVENTS}?featured=true&per_page=1`);
-      expect(Number(r.headers.get('x-wp-total'))).toBe(count("SELECT COUNT(*) n FROM posts WHERE type = 'calendar_events' AND status = 'publish' AND json_extract(meta, '$.featured') = 1"));
+      expect(Number(r.headers.get('x-wp-total'))).toBe(
+        count(
+          "SELECT COUNT(*) n FROM posts WHERE type = 'calendar_events' AND status = 'publish' AND json_extract(meta, '$.featured') = 1",
+        ),
+      );
       const featured = await all('featured=true');
       expect(featured.every((e) => e.featured)).toBe(true);
       expect((await all('ticketed=1')).every((e) => e.ticketed)).toBe(true);
@@ -300,7 +338,11 @@ describe('calendar-core/v1 events (read)', () => {
       expect(related.length).toBeGreaterThan(0);
       for (const e of related) {
         expect(e.id).not.toBe(base.id);
-        expect([...e.calendar_events_cat, ...e.tags].some((t: number) => [...base.calendar_events_cat, ...base.tags].includes(t))).toBe(true);
+        expect(
+          [...e.calendar_events_cat, ...e.tags].some((t: number) =>
+            [...base.calendar_events_cat, ...base.tags].includes(t),
+          ),
+        ).toBe(true);
       }
     });
   });
@@ -309,30 +351,103 @@ describe('calendar-core/v1 events (read)', () => {
     it('has the posts-controller fields, then the calendar fields', async () => {
       const e = (await api.get(`${EVENTS}?per_page=1`)).body[0];
       expect(Object.keys(e)).toEqual([
-        'id', 'date', 'date_gmt', 'guid', 'modified', 'modified_gmt', 'slug', 'status', 'type', 'link', 'title', 'content', 'excerpt',
-        'author', 'featured_media', 'template', 'tags', 'calendar_events_cat', 'class_list',
-        'start_date', 'start_date_utc', 'end_date', 'end_date_utc', 'dates', 'timezone', 'duration', 'multiday', 'is_past', 'is_now',
-        'all_day', 'starts_this_week', 'ends_this_week', 'this_week_duration', 'happens_this_week', 'displays_on', 'featured', 'sticky',
-        'cost', 'organizer_names', 'organizers', 'venues', 'schedule_details', 'short_schedule_details', 'ticketed', 'virtual', 'series', 'lat', 'lng',
+        'id',
+        'date',
+        'date_gmt',
+        'guid',
+        'modified',
+        'modified_gmt',
+        'slug',
+        'status',
+        'type',
+        'link',
+        'title',
+        'content',
+        'excerpt',
+        'author',
+        'featured_media',
+        'template',
+        'tags',
+        'calendar_events_cat',
+        'class_list',
+        'start_date',
+        'start_date_utc',
+        'end_date',
+        'end_date_utc',
+        'dates',
+        'timezone',
+        'duration',
+        'multiday',
+        'is_past',
+        'is_now',
+        'all_day',
+        'starts_this_week',
+        'ends_this_week',
+        'this_week_duration',
+        'happens_this_week',
+        'displays_on',
+        'featured',
+        'sticky',
+        'cost',
+        'organizer_names',
+        'organizers',
+        'venues',
+        'schedule_details',
+        'short_schedule_details',
+        'ticketed',
+        'virtual',
+        'series',
+        'lat',
+        'lng',
       ]);
       expect(e.type).toBe('calendar_events');
       expect(e.date).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}$/);
       expect(e.start_date).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
       expect(e.link).toBe(`${sb.origin}/event/${e.slug}/`);
-      expect(e.class_list.slice(0, 4)).toEqual([`post-${e.id}`, 'calendar_events', 'type-calendar_events', 'status-publish']);
+      expect(e.class_list.slice(0, 4)).toEqual([
+        `post-${e.id}`,
+        'calendar_events',
+        'type-calendar_events',
+        'status-publish',
+      ]);
       expect(typeof e.duration).toBe('string');
       expect(Number(e.duration)).toBe((Date.parse(`${e.end_date_utc}Z`) - Date.parse(`${e.start_date_utc}Z`)) / 1000);
       expect(e.dates.start).toEqual({ date: `${e.start_date}.000000`, timezone_type: 3, timezone: e.timezone });
       expect(e.dates.start_utc).toEqual({ date: `${e.start_date_utc}.000000`, timezone_type: 3, timezone: 'UTC' });
       expect(e.dates.end_site.timezone).toBe('America/New_York');
-      expect([e.starts_this_week, e.ends_this_week, e.this_week_duration, e.happens_this_week]).toEqual([null, null, null, null]);
+      expect([e.starts_this_week, e.ends_this_week, e.this_week_duration, e.happens_this_week]).toEqual([
+        null,
+        null,
+        null,
+        null,
+      ]);
     });
 
     it('embeds full venue and organizer objects', async () => {
       const e = (await all('')).find((x) => x.venues.length && x.organizers.length);
-      expect(Object.keys(e.venues[0])).toEqual(expect.arrayContaining(['id', 'title', 'link', 'address', 'country', 'city', 'state_province', 'state', 'province', 'zip', 'phone', 'website', 'directions_link', 'lat', 'lng']));
+      expect(Object.keys(e.venues[0])).toEqual(
+        expect.arrayContaining([
+          'id',
+          'title',
+          'link',
+          'address',
+          'country',
+          'city',
+          'state_province',
+          'state',
+          'province',
+          'zip',
+          'phone',
+          'website',
+          'directions_link',
+          'lat',
+          'lng',
+        ]),
+      );
       expect(e.venues[0].type).toBe('calendar_venue');
-      expect(Object.keys(e.organizers[0])).toEqual(expect.arrayContaining(['id', 'title', 'phone', 'website', 'email']));
+      expect(Object.keys(e.organizers[0])).toEqual(
+        expect.arrayContaining(['id', 'title', 'phone', 'website', 'email']),
+      );
       expect(e.organizer_names).toEqual(e.organizers.map((o: any) => o.title.rendered));
     });
 
@@ -341,13 +456,17 @@ describe('calendar-core/v1 events (read)', () => {
       const multi = list.find((e) => !e.all_day && e.start_date.slice(0, 10) !== e.end_date.slice(0, 10));
       expect(typeof multi.multiday).toBe('number');
       expect(multi.multiday).toBeGreaterThan(1);
-      expect(multi.schedule_details).toMatch(/^<span class="tribe-event-date-start">.+ @ .+<\/span> - <span class="tribe-event-date-end">.+ @ .+<\/span>$/);
+      expect(multi.schedule_details).toMatch(
+        /^<span class="tribe-event-date-start">.+ @ .+<\/span> - <span class="tribe-event-date-end">.+ @ .+<\/span>$/,
+      );
       const allDay = list.find((e) => e.all_day && e.start_date.slice(0, 10) === e.end_date.slice(0, 10));
       expect(allDay.multiday).toBe(false);
       expect(allDay.short_schedule_details).toBe('All day');
       expect(allDay.duration).toBe('86399');
       const single = list.find((e) => !e.all_day && e.start_date.slice(0, 10) === e.end_date.slice(0, 10));
-      expect(single.short_schedule_details).toMatch(/^<span class="tribe-event-date-start">\d{1,2}:\d{2} [ap]m<\/span> - <span class="tribe-event-time">\d{1,2}:\d{2} [ap]m<\/span>$/);
+      expect(single.short_schedule_details).toMatch(
+        /^<span class="tribe-event-date-start">\d{1,2}:\d{2} [ap]m<\/span> - <span class="tribe-event-time">\d{1,2}:\d{2} [ap]m<\/span>$/,
+      );
     });
 
     it('formats the cost with its currency', async () => {
@@ -360,7 +479,9 @@ describe('calendar-core/v1 events (read)', () => {
     });
 
     it('masks every field of a password-protected event but the identifying ones', async () => {
-      const id = one<{ id: number }>("SELECT id FROM posts WHERE type = 'calendar_events' AND status = 'publish' AND password != '' LIMIT 1").id;
+      const id = one<{ id: number }>(
+        "SELECT id FROM posts WHERE type = 'calendar_events' AND status = 'publish' AND password != '' LIMIT 1",
+      ).id;
       const r = await api.get(`${EVENTS}/${id}`, 'admin');
       expect(r.status).toBe(200);
       const e = r.body;
@@ -375,7 +496,11 @@ describe('calendar-core/v1 events (read)', () => {
       expect(e.featured_media).toBe(0);
       expect(e.featured).toBeNull();
       // `date` is on the kept list at every depth (TC walks nested arrays with the same list).
-      expect(e.dates.start).toEqual({ date: expect.stringMatching(/\.000000$/), timezone_type: 0, timezone: 'Password protected' });
+      expect(e.dates.start).toEqual({
+        date: expect.stringMatching(/\.000000$/),
+        timezone_type: 0,
+        timezone: 'Password protected',
+      });
       expect(e.venues.every((v: any) => v.address === 'Password protected' && typeof v.id === 'number')).toBe(true);
     });
   });
@@ -393,7 +518,11 @@ describe('calendar-core/v1 events (read)', () => {
       for (const path of [`${EVENTS}/99999999`, `${EVENTS}/${venue}`]) {
         let r = await api.get(path);
         expect(r.status).toBe(401);
-        expect(r.body).toEqual({ code: 'rest_forbidden', message: 'Sorry, you are not allowed to do that.', data: { status: 401 } });
+        expect(r.body).toEqual({
+          code: 'rest_forbidden',
+          message: 'Sorry, you are not allowed to do that.',
+          data: { status: 401 },
+        });
         r = await api.get(path, 'admin');
         expect(r.status).toBe(403);
         expect(r.body.code).toBe('rest_forbidden');
@@ -401,8 +530,17 @@ describe('calendar-core/v1 events (read)', () => {
     });
 
     it('lets only those who may read a draft read it', async () => {
-      const draft = one<{ id: number }>("SELECT id FROM posts WHERE type = 'calendar_events' AND status = 'draft' AND author = 3 LIMIT 1").id;
-      const expected = { anonymous: 401, subscriber: 403, contributor: 403, author: 200, editor: 200, admin: 200 } as const;
+      const draft = one<{ id: number }>(
+        "SELECT id FROM posts WHERE type = 'calendar_events' AND status = 'draft' AND author = 3 LIMIT 1",
+      ).id;
+      const expected = {
+        anonymous: 401,
+        subscriber: 403,
+        contributor: 403,
+        author: 200,
+        editor: 200,
+        admin: 200,
+      } as const;
       for (const [who, status] of Object.entries(expected)) {
         const r = await api.get(`${EVENTS}/${draft}`, who === 'anonymous' ? null : (who as 'admin'));
         expect(r.status, who).toBe(status);
@@ -418,7 +556,11 @@ describe('calendar-core/v1 events (read)', () => {
   });
 
   describe('the experimental gate and the order of checks', () => {
-    const missing = { code: 'missing_experimental_endpoint_acknowledgement', message: 'Experimental endpoint requires acknowledgement header.', data: { status: 400 } };
+    const missing = {
+      code: 'missing_experimental_endpoint_acknowledgement',
+      message: 'Experimental endpoint requires acknowledgement header.',
+      data: { status: 400 },
+    };
 
     it('refuses a read without the acknowledgement header', async () => {
       const r = await api.get(EVENTS, null, { 'x-tec-eea': '' });
@@ -456,11 +598,19 @@ describe('calendar-core/v1 events (read)', () => {
       expect(r.status).toBe(200);
       expect(r.body.openapi).toBe('3.0.4');
       expect(r.body.info.title).toBe('TEC REST API');
-      expect(Object.keys(r.body.paths)).toEqual(expect.arrayContaining([
-        '/calendar-core/v1/events', '/calendar-core/v1/events/{id}', '/calendar-core/v1/events/calendar-embed',
-        '/calendar-core/v1/events/{id}/notices/occurrences', '/calendar-core/v1/organizers', '/calendar-core/v1/organizers/{id}',
-        '/calendar-core/v1/venues', '/calendar-core/v1/venues/{id}', '/calendar-core/v1/series',
-      ]));
+      expect(Object.keys(r.body.paths)).toEqual(
+        expect.arrayContaining([
+          '/calendar-core/v1/events',
+          '/calendar-core/v1/events/{id}',
+          '/calendar-core/v1/events/calendar-embed',
+          '/calendar-core/v1/events/{id}/notices/occurrences',
+          '/calendar-core/v1/organizers',
+          '/calendar-core/v1/organizers/{id}',
+          '/calendar-core/v1/venues',
+          '/calendar-core/v1/venues/{id}',
+          '/calendar-core/v1/series',
+        ]),
+      );
       const perPage = r.body.paths['/calendar-core/v1/events'].get.parameters.find((p: any) => p.name === 'per_page');
       expect(perPage.schema).toMatchObject({ type: 'integer', default: 10, minimum: 1, maximum: 100 });
       expect(Object.keys(r.body.paths['/calendar-core/v1/events/{id}'])).toEqual(['get', 'put', 'patch', 'delete']);
@@ -482,7 +632,13 @@ describe('calendar-core/v1 events (read)', () => {
       }
       // The 24 calendar-core/v1 rows of spec/routes.tsv, the namespace index included.
       expect(pairs).toHaveLength(24);
-      expect(pairs).toEqual(expect.arrayContaining(['GET /calendar-core/v1/series', 'DELETE /calendar-core/v1/events/(?P<id>\\d+)/notices/occurrences', 'GET /calendar-core/v1/events/calendar-embed']));
+      expect(pairs).toEqual(
+        expect.arrayContaining([
+          'GET /calendar-core/v1/series',
+          'DELETE /calendar-core/v1/events/(?P<id>\\d+)/notices/occurrences',
+          'GET /calendar-core/v1/events/calendar-embed',
+        ]),
+      );
       // No calendar-core route is batchable on a real site (real-site-behaviour.md); `calendarBatchable`
       // marks the writes, see real-site-core.test.ts.
       expect(batchable).toEqual([]);

@@ -17,7 +17,8 @@ const LEGACY = '/calendar/events/v1/events';
 const CORE = '/calendar-core/v1/events';
 
 /** `Y-m-d H:i:s`, `days` from now at `hour` o'clock (inside the legacy archive's default window). */
-const at = (days: number, hour = 10) => DateTime.now().plus({ days }).set({ hour, minute: 0, second: 0 }).toFormat('yyyy-MM-dd HH:mm:ss');
+const at = (days: number, hour = 10) =>
+  DateTime.now().plus({ days }).set({ hour, minute: 0, second: 0 }).toFormat('yyyy-MM-dd HH:mm:ss');
 
 const claims = (token: string) => JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString('utf8'));
 
@@ -28,16 +29,26 @@ describe('automation-a (Zapier)', () => {
   let readOnlyToken: string;
   let seq = 0;
 
-  const authorize = async (id: string, secret: string, extra = '') => api.get(`${A}/authorize?consumer_id=${id}&consumer_secret=${secret}${extra}`);
+  const authorize = async (id: string, secret: string, extra = '') =>
+    api.get(`${A}/authorize?consumer_id=${id}&consumer_secret=${secret}${extra}`);
   const feed = async (name: string, t = token) => api.get(`${A}/${name}?access_token=${encodeURIComponent(t)}`);
   const ids = async (name: string) => ((await feed(name)).body as { id: string }[]).map((e) => e.id);
   const legacyCreate = async (body: Record<string, unknown> = {}, who: Who = 'admin') => {
-    const r = await api.send('POST', LEGACY, { title: `Zap event ${++seq}`, start_date: at(10), end_date: at(10, 12), ...body }, who);
+    const r = await api.send(
+      'POST',
+      LEGACY,
+      { title: `Zap event ${++seq}`, start_date: at(10), end_date: at(10, 12), ...body },
+      who,
+    );
     expect(r.status).toBe(201);
     return r.body;
   };
-  const modifiedStamp = async (id: number) => Math.floor(Date.parse(`${(await api.get(`${LEGACY}/${id}`, 'admin')).body.modified.replace(' ', 'T')}Z`) / 1000);
-  const serialised = (code: string, message: string, status: number) => ({ errors: { [code]: [message] }, error_data: { [code]: { status } } });
+  const modifiedStamp = async (id: number) =>
+    Math.floor(Date.parse(`${(await api.get(`${LEGACY}/${id}`, 'admin')).body.modified.replace(' ', 'T')}Z`) / 1000);
+  const serialised = (code: string, message: string, status: number) => ({
+    errors: { [code]: [message] },
+    error_data: { [code]: { status } },
+  });
 
   beforeAll(async () => {
     sb = await testSandbox({ events: 30 });
@@ -62,23 +73,39 @@ describe('automation-a (Zapier)', () => {
       expect(c.nbf).toBe(c.iat);
       expect(Math.abs(c.iat - Date.now() / 1000)).toBeLessThan(60);
       // The pair as sent, the app name escaped (esc_html).
-      expect(c.data).toEqual({ consumer_id: zap.consumerId, consumer_secret: zap.consumerSecret, app_name: 'Tom &amp; Jerry' });
+      expect(c.data).toEqual({
+        consumer_id: zap.consumerId,
+        consumer_secret: zap.consumerSecret,
+        app_name: 'Tom &amp; Jerry',
+      });
     });
 
-    it('answers WordPress\'s missing-parameter error when the pair is incomplete', async () => {
+    it("answers WordPress's missing-parameter error when the pair is incomplete", async () => {
       const r = await api.get(`${A}/authorize?consumer_id=ci_x`);
       expect(r.status).toBe(400);
-      expect(r.body).toEqual({ code: 'rest_missing_callback_param', message: 'Missing parameter(s): consumer_secret', data: { status: 400, params: ['consumer_secret'] } });
+      expect(r.body).toEqual({
+        code: 'rest_missing_callback_param',
+        message: 'Missing parameter(s): consumer_secret',
+        data: { status: 400, params: ['consumer_secret'] },
+      });
     });
 
     it('answers HTTP 400 with the serialised WP_Error for an unknown ID or a wrong secret', async () => {
       const zap = extrasCredentials(sb.site).zapier[0]!;
       let r = await authorize('ci_0000', zap.consumerSecret);
       expect(r.status).toBe(400);
-      expect(r.body).toEqual(serialised('integration_consumer_id_not_found', 'Consumer ID failed to load, please check the value and try again.', 400));
+      expect(r.body).toEqual(
+        serialised(
+          'integration_consumer_id_not_found',
+          'Consumer ID failed to load, please check the value and try again.',
+          400,
+        ),
+      );
       r = await authorize(zap.consumerId, `ck_${'0'.repeat(40)}`);
       expect(r.status).toBe(400);
-      expect(r.body).toEqual(serialised('integration_consumer_secret_no_match', 'Consumer Secret does not match.', 400));
+      expect(r.body).toEqual(
+        serialised('integration_consumer_secret_no_match', 'Consumer Secret does not match.', 400),
+      );
       // Another connection's secret does not open this one either.
       r = await authorize(zap.consumerId, extrasCredentials(sb.site).zapier[1]!.consumerSecret);
       expect(r.body.errors).toHaveProperty('integration_consumer_secret_no_match');
@@ -89,18 +116,33 @@ describe('automation-a (Zapier)', () => {
     const secret = () => sb.site.store.option<string>('tec_automator_zapier_secret_key', '');
     const now = () => Math.floor(Date.now() / 1000);
 
-    it('reports each kind of bad token as HTTP 400 carrying the error\'s own status', async () => {
+    it("reports each kind of bad token as HTTP 400 carrying the error's own status", async () => {
       const good = claims(token);
       const cases: [string, string, string, number][] = [
         ['', 'missing_access_token', 'Missing access token.', 401],
         ['not-a-token', 'invalid_token', 'Wrong number of segments', 403],
         [`${token.slice(0, -4)}AAAA`, 'invalid_token', 'Signature verification failed', 403],
         [encodeJwt(good, 'another-secret'), 'invalid_token', 'Signature verification failed', 403],
-        [encodeJwt({ ...good, nbf: now() + 3600 }, secret()), 'invalid_token', `Cannot handle token with nbf prior to ${new Date((now() + 3600) * 1000).toISOString().slice(0, 19)}+0000`, 403],
+        [
+          encodeJwt({ ...good, nbf: now() + 3600 }, secret()),
+          'invalid_token',
+          `Cannot handle token with nbf prior to ${new Date((now() + 3600) * 1000).toISOString().slice(0, 19)}+0000`,
+          403,
+        ],
         [encodeJwt({ ...good, exp: now() - 10 }, secret()), 'invalid_token', 'Expired token', 403],
-        [encodeJwt({ ...good, iss: 'https://elsewhere.example' }, secret()), 'bad_issuer', 'Access_token issuer does not match with this server.', 401],
+        [
+          encodeJwt({ ...good, iss: 'https://elsewhere.example' }, secret()),
+          'bad_issuer',
+          'Access_token issuer does not match with this server.',
+          401,
+        ],
         [encodeJwt({ iss: sb.origin, iat: now() }, secret()), 'bad_request', 'Access_token is missing data.', 401],
-        [encodeJwt({ ...good, data: { consumer_id: 'ci_nobody', consumer_secret: 'ck_x' } }, secret()), 'integration_consumer_id_not_found', 'Consumer ID failed to load, please check the value and try again.', 400],
+        [
+          encodeJwt({ ...good, data: { consumer_id: 'ci_nobody', consumer_secret: 'ck_x' } }, secret()),
+          'integration_consumer_id_not_found',
+          'Consumer ID failed to load, please check the value and try again.',
+          400,
+        ],
       ];
       for (const [t, code, message, status] of cases) {
         const r = await feed('new-events', t);
@@ -127,7 +169,11 @@ describe('automation-a (Zapier)', () => {
 
   describe('feeds', () => {
     it('start empty: the demo data was saved before the connections existed', async () => {
-      for (const [name, kind] of [['new-events', 'new'], ['updated-events', 'updated'], ['canceled-events', 'canceled']]) {
+      for (const [name, kind] of [
+        ['new-events', 'new'],
+        ['updated-events', 'updated'],
+        ['canceled-events', 'canceled'],
+      ]) {
         const r = await feed(name!);
         expect(r.status).toBe(200);
         expect(r.headers.get('cache-control')).toContain('no-store');
@@ -137,7 +183,12 @@ describe('automation-a (Zapier)', () => {
 
     it('queue new events published through the legacy and the calendar-core interfaces, newest first', async () => {
       const a = await legacyCreate();
-      const core = await api.send('POST', CORE, { title: 'Core-made event', start_date: at(11), end_date: at(11, 13) }, 'admin');
+      const core = await api.send(
+        'POST',
+        CORE,
+        { title: 'Core-made event', start_date: at(11), end_date: at(11, 13) },
+        'admin',
+      );
       expect(core.status).toBe(201);
       const draft = await legacyCreate({ status: 'draft' });
       expect((await ids('new-events')).slice(0, 2)).toEqual([String(core.body.id), String(a.id)]);
@@ -163,16 +214,26 @@ describe('automation-a (Zapier)', () => {
       expect(list.filter((x) => x.startsWith(`${e.id}|`))).toHaveLength(1);
       // Unpublished events are not announced (calendar-core keeps the status; a legacy update without one publishes).
       const draft = await legacyCreate({ status: 'draft' });
-      expect((await api.send('PATCH', `${CORE}/${draft.id}`, { title: 'Quiet draft edit' }, 'admin')).body.status).toBe('draft');
+      expect((await api.send('PATCH', `${CORE}/${draft.id}`, { title: 'Quiet draft edit' }, 'admin')).body.status).toBe(
+        'draft',
+      );
       expect((await ids('updated-events')).some((x) => x.startsWith(`${draft.id}|`))).toBe(false);
     });
 
     it('queue cancellations of published events set through update-events', async () => {
       const e = await legacyCreate();
       const draft = await legacyCreate({ status: 'draft' });
-      for (const [id, status] of [[e.id, 'publish'], [draft.id, 'draft']]) {
+      for (const [id, status] of [
+        [e.id, 'publish'],
+        [draft.id, 'draft'],
+      ]) {
         // The legacy update publishes unless told otherwise, so the draft says it stays one.
-        const r = await api.send('POST', `${A}/update-events`, { access_token: token, id, status, event_status: 'canceled' });
+        const r = await api.send('POST', `${A}/update-events`, {
+          access_token: token,
+          id,
+          status,
+          event_status: 'canceled',
+        });
         expect(r.status).toBe(200);
         expect(r.body.status).toBe(status);
       }
@@ -202,8 +263,18 @@ describe('automation-a (Zapier)', () => {
       const organizer = store.posts(ORGANIZER, ['publish'])[0]!;
       const jazz = store.termBySlug(CATEGORY_TAX, 'jazz')!;
       const e = await legacyCreate({
-        title: 'Mapped night', description: '<p>Full description.</p>', timezone: 'Asia/Tokyo', start_date: at(20, 19), end_date: at(21, 1),
-        cost: '$15', website: 'https://mapped.example', featured: true, venue: venue.id, organizer: [organizer.id], categories: [jazz.id], tags: ['outdoor'],
+        title: 'Mapped night',
+        description: '<p>Full description.</p>',
+        timezone: 'Asia/Tokyo',
+        start_date: at(20, 19),
+        end_date: at(21, 1),
+        cost: '$15',
+        website: 'https://mapped.example',
+        featured: true,
+        venue: venue.id,
+        organizer: [organizer.id],
+        categories: [jazz.id],
+        tags: ['outdoor'],
       });
       const mapped = (await feed('new-events')).body[0];
       const start = at(20, 19).replace(' ', 'T');
@@ -223,7 +294,14 @@ describe('automation-a (Zapier)', () => {
         cost: '$15',
         website_url: 'https://mapped.example',
         featured_image_url: '',
-        category: [{ name: 'Jazz', slug: 'jazz', description: '', parent: { name: 'Music', slug: 'music', description: 'Music events' } }],
+        category: [
+          {
+            name: 'Jazz',
+            slug: 'jazz',
+            description: '',
+            parent: { name: 'Music', slug: 'music', description: 'Music events' },
+          },
+        ],
         tag: [{ name: 'outdoor', slug: 'outdoor', description: '' }],
         tickets: { has_ticket: false, has_rsvp: false, in_date_range: false, sold_out: false, tickets: [], rsvps: [] },
         start_date: `${start}+09:00`,
@@ -235,10 +313,34 @@ describe('automation-a (Zapier)', () => {
         is_past: false,
         duration: 6 * 3600,
       });
-      expect(Object.keys(mapped.organizers[0])).toEqual(['id', 'title', 'description', 'excerpt', 'permalink', 'featured_image_url', 'phone', 'website', 'email']);
+      expect(Object.keys(mapped.organizers[0])).toEqual([
+        'id',
+        'title',
+        'description',
+        'excerpt',
+        'permalink',
+        'featured_image_url',
+        'phone',
+        'website',
+        'email',
+      ]);
       expect(Object.keys(mapped.venue[0])).toEqual([
-        'id', 'title', 'description', 'excerpt', 'permalink', 'featured_image_url', 'phone', 'website', 'address', 'country', 'city',
-        'state_province', 'state', 'zip', 'directions_link', 'geolocation',
+        'id',
+        'title',
+        'description',
+        'excerpt',
+        'permalink',
+        'featured_image_url',
+        'phone',
+        'website',
+        'address',
+        'country',
+        'city',
+        'state_province',
+        'state',
+        'zip',
+        'directions_link',
+        'geolocation',
       ]);
     });
   });
@@ -246,10 +348,18 @@ describe('automation-a (Zapier)', () => {
   describe('POST /create-events', () => {
     const event = () => ({ title: `Created by Zapier ${++seq}`, start_date: at(30), end_date: at(30, 11) });
 
-    it('creates through the legacy create as the connection\'s user: 201 with the legacy event, queued as new', async () => {
-      const r = await api.send('POST', `${A}/create-events`, { access_token: token, ...event(), categories: ['Zapier Imports'] });
+    it("creates through the legacy create as the connection's user: 201 with the legacy event, queued as new", async () => {
+      const r = await api.send('POST', `${A}/create-events`, {
+        access_token: token,
+        ...event(),
+        categories: ['Zapier Imports'],
+      });
       expect(r.status).toBe(201);
-      expect(r.body).toMatchObject({ status: 'publish', author: '2', rest_url: `${sb.url}calendar/events/v1/events/${r.body.id}` });
+      expect(r.body).toMatchObject({
+        status: 'publish',
+        author: '2',
+        rest_url: `${sb.url}calendar/events/v1/events/${r.body.id}`,
+      });
       expect(r.body.categories.map((c: any) => c.name)).toEqual(['Zapier Imports']);
       expect((await ids('new-events'))[0]).toBe(String(r.body.id));
       // The connection's user wins over the caller's own credentials.
@@ -261,14 +371,23 @@ describe('automation-a (Zapier)', () => {
       const missing = await api.send('POST', `${A}/create-events`, { access_token: 'junk', title: 'No dates' });
       expect(missing.status).toBe(400);
       expect(missing.body.data.params).toEqual(['start_date', 'end_date']);
-      const forbidden = { code: 'rest_forbidden', message: 'Sorry, you are not allowed to do that.', data: { status: 401 } };
+      const forbidden = {
+        code: 'rest_forbidden',
+        message: 'Sorry, you are not allowed to do that.',
+        data: { status: 401 },
+      };
       for (const body of [{}, { access_token: 'junk' }, { access_token: readOnlyToken }]) {
         const r = await api.send('POST', `${A}/create-events`, { ...event(), ...body });
         expect(r.status).toBe(401);
         expect(r.body).toEqual(forbidden);
       }
       // Signed in as someone else, the connection's user is not the current one: 403.
-      const signedIn = await api.send('POST', `${A}/create-events`, { ...event(), access_token: readOnlyToken }, 'admin');
+      const signedIn = await api.send(
+        'POST',
+        `${A}/create-events`,
+        { ...event(), access_token: readOnlyToken },
+        'admin',
+      );
       expect(signedIn.status).toBe(403);
       expect(signedIn.body.code).toBe('rest_forbidden');
     });
@@ -285,7 +404,13 @@ describe('automation-a (Zapier)', () => {
     it('refuses GET with zapier_incorrect_get_request', async () => {
       const r = await api.get(`${A}/create-events?access_token=${token}`);
       expect(r.status).toBe(400);
-      expect(r.body).toEqual(serialised('zapier_incorrect_get_request', 'GET responses not accepted on the create events endpoint, please us a POST request.', 400));
+      expect(r.body).toEqual(
+        serialised(
+          'zapier_incorrect_get_request',
+          'GET responses not accepted on the create events endpoint, please us a POST request.',
+          400,
+        ),
+      );
     });
   });
 
@@ -293,7 +418,11 @@ describe('automation-a (Zapier)', () => {
     it('updates through the legacy update with POST, PUT and PATCH, image cast to a string', async () => {
       const e = await legacyCreate();
       for (const method of ['POST', 'PUT', 'PATCH']) {
-        const r = await api.send(method, `${A}/update-events`, { access_token: token, id: e.id, title: `Updated with ${method}` });
+        const r = await api.send(method, `${A}/update-events`, {
+          access_token: token,
+          id: e.id,
+          title: `Updated with ${method}`,
+        });
         expect(r.status).toBe(200);
         expect(r.body).toMatchObject({ id: e.id, title: `Updated with ${method}`, image: '' });
       }
@@ -303,12 +432,20 @@ describe('automation-a (Zapier)', () => {
     it('answers the legacy errors: no ID, an ID that is not an event, a bad event status', async () => {
       let r = await api.send('POST', `${A}/update-events`, { access_token: token, title: 'Nowhere' });
       expect(r.status).toBe(403);
-      expect(r.body).toEqual({ code: 'could-not-update-event', message: 'The event could not be updated', data: { status: 403 } });
+      expect(r.body).toEqual({
+        code: 'could-not-update-event',
+        message: 'The event could not be updated',
+        data: { status: 403 },
+      });
       const venue = sb.site.store.posts(VENUE)[0]!;
       r = await api.send('POST', `${A}/update-events`, { access_token: token, id: venue.id });
       expect(r.status).toBe(400);
       expect(r.body.data.params).toEqual({ id: 'Invalid parameter.' });
-      r = await api.send('POST', `${A}/update-events`, { access_token: token, id: (await legacyCreate()).id, event_status: 'gone' });
+      r = await api.send('POST', `${A}/update-events`, {
+        access_token: token,
+        id: (await legacyCreate()).id,
+        event_status: 'gone',
+      });
       expect(r.status).toBe(400);
       expect(r.body.data.params.event_status).toBe('event_status is not one of scheduled, canceled, and postponed.');
     });
@@ -316,7 +453,9 @@ describe('automation-a (Zapier)', () => {
     it('refuses callers without a token or whose connection user cannot edit', async () => {
       const e = await legacyCreate();
       expect((await api.send('PATCH', `${A}/update-events`, { id: e.id, title: 'x' })).status).toBe(401);
-      expect((await api.send('PATCH', `${A}/update-events`, { access_token: readOnlyToken, id: e.id, title: 'x' })).status).toBe(401);
+      expect(
+        (await api.send('PATCH', `${A}/update-events`, { access_token: readOnlyToken, id: e.id, title: 'x' })).status,
+      ).toBe(401);
       expect((await api.get(`${LEGACY}/${e.id}`)).body.title).toBe(e.title);
     });
   });

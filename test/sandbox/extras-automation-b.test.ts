@@ -13,7 +13,8 @@ import { restClient, testSandbox, type RestClient } from '../helpers/sandbox.ts'
 const B = '/calendar/automation-b/v1';
 const LEGACY = '/calendar/events/v1/events';
 
-const at = (days: number, hour = 10) => DateTime.now().plus({ days }).set({ hour, minute: 0, second: 0 }).toFormat('yyyy-MM-dd HH:mm:ss');
+const at = (days: number, hour = 10) =>
+  DateTime.now().plus({ days }).set({ hour, minute: 0, second: 0 }).toFormat('yyyy-MM-dd HH:mm:ss');
 
 describe('automation-b (Power Automate)', () => {
   let sb: RunningSandbox;
@@ -23,7 +24,12 @@ describe('automation-b (Power Automate)', () => {
 
   const pop = async (name: string, t = token) => api.get(`${B}/${name}?access_token=${encodeURIComponent(t)}`);
   const legacyCreate = async (body: Record<string, unknown> = {}) => {
-    const r = await api.send('POST', LEGACY, { title: `Flow event ${++seq}`, start_date: at(5), end_date: at(5, 11), ...body }, 'admin');
+    const r = await api.send(
+      'POST',
+      LEGACY,
+      { title: `Flow event ${++seq}`, start_date: at(5), end_date: at(5, 11), ...body },
+      'admin',
+    );
     expect(r.status).toBe(201);
     return r.body;
   };
@@ -35,10 +41,13 @@ describe('automation-b (Power Automate)', () => {
   });
   afterAll(() => sb.close());
 
-  it('issues the connection\'s token for this site, with the same claims as Zapier\'s', () => {
+  it("issues the connection's token for this site, with the same claims as Zapier's", () => {
     const pa = extrasCredentials(sb.site).powerAutomate[0]!;
     const claims = JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString());
-    expect(claims).toMatchObject({ iss: sb.origin, data: { consumer_id: pa.consumerId, consumer_secret: pa.consumerSecret, app_name: 'Sandbox Power Automate' } });
+    expect(claims).toMatchObject({
+      iss: sb.origin,
+      data: { consumer_id: pa.consumerId, consumer_secret: pa.consumerSecret, app_name: 'Sandbox Power Automate' },
+    });
     expect(claims).not.toHaveProperty('exp');
   });
 
@@ -48,7 +57,11 @@ describe('automation-b (Power Automate)', () => {
 
   describe('feeds', () => {
     it('refuse a missing or bad token in the permission callback: rest_forbidden, 401 or 403', async () => {
-      const forbidden = (status: number) => ({ code: 'rest_forbidden', message: 'Sorry, you are not allowed to do that.', data: { status } });
+      const forbidden = (status: number) => ({
+        code: 'rest_forbidden',
+        message: 'Sorry, you are not allowed to do that.',
+        data: { status },
+      });
       let r = await api.get(`${B}/new-events`);
       expect(r.status).toBe(401);
       expect(r.body).toEqual(forbidden(401));
@@ -59,11 +72,18 @@ describe('automation-b (Power Automate)', () => {
       expect(r.body).toEqual(forbidden(403));
       // A Zapier token is signed with Zapier's secret.
       const zap = extrasCredentials(sb.site).zapier[0]!;
-      const zapToken = (await api.get(`/calendar/automation-a/v1/authorize?consumer_id=${zap.consumerId}&consumer_secret=${zap.consumerSecret}`)).body.access_token;
+      const zapToken = (
+        await api.get(
+          `/calendar/automation-a/v1/authorize?consumer_id=${zap.consumerId}&consumer_secret=${zap.consumerSecret}`,
+        )
+      ).body.access_token;
       expect((await pop('new-events', zapToken)).status).toBe(401);
       // A well-signed token for a connection that does not exist.
       const secret = sb.site.store.option<string>('tec_automator_power_automate_secret_key', '');
-      const ghost = encodeJwt({ iss: sb.origin, iat: 1, nbf: 1, data: { consumer_id: 'ci_ghost', consumer_secret: 'ck_ghost' } }, secret);
+      const ghost = encodeJwt(
+        { iss: sb.origin, iat: 1, nbf: 1, data: { consumer_id: 'ci_ghost', consumer_secret: 'ck_ghost' } },
+        secret,
+      );
       expect((await pop('new-events', ghost)).status).toBe(401);
     });
 
@@ -94,8 +114,16 @@ describe('automation-b (Power Automate)', () => {
       expect(r.body.events[0]).toMatchObject({ id: String(e.id), title: 'Flow rename' });
       expect((await pop('updated-events')).body).toEqual({ events: { id: 'no-updated-events' } });
       const zap = extrasCredentials(sb.site).zapier[0]!;
-      const zapToken = (await api.get(`/calendar/automation-a/v1/authorize?consumer_id=${zap.consumerId}&consumer_secret=${zap.consumerSecret}`)).body.access_token;
-      await api.send('POST', '/calendar/automation-a/v1/update-events', { access_token: zapToken, id: e.id, event_status: 'canceled' });
+      const zapToken = (
+        await api.get(
+          `/calendar/automation-a/v1/authorize?consumer_id=${zap.consumerId}&consumer_secret=${zap.consumerSecret}`,
+        )
+      ).body.access_token;
+      await api.send('POST', '/calendar/automation-a/v1/update-events', {
+        access_token: zapToken,
+        id: e.id,
+        event_status: 'canceled',
+      });
       const c = await pop('canceled-events');
       expect(c.body.events[0]).toMatchObject({ id: String(e.id), event_status: 'canceled' });
       expect((await pop('canceled-events')).body).toEqual({ events: { id: 'no-canceled-events' } });
@@ -111,8 +139,13 @@ describe('automation-b (Power Automate)', () => {
   });
 
   describe('POST /create-events', () => {
-    it('creates through the legacy create as the connection\'s user, queued for the feeds', async () => {
-      const r = await api.send('POST', `${B}/create-events`, { access_token: token, title: 'Made by a flow', start_date: at(7), end_date: at(7, 12) });
+    it("creates through the legacy create as the connection's user, queued for the feeds", async () => {
+      const r = await api.send('POST', `${B}/create-events`, {
+        access_token: token,
+        title: 'Made by a flow',
+        start_date: at(7),
+        end_date: at(7, 12),
+      });
       expect(r.status).toBe(201);
       expect(r.body).toMatchObject({ title: 'Made by a flow', author: '2', status: 'publish' });
       expect((await pop('new-events')).body.events[0].id).toBe(String(r.body.id));
@@ -130,7 +163,11 @@ describe('automation-b (Power Automate)', () => {
     it('refuses GET with its own (oddly spelled) code', async () => {
       const r = await api.get(`${B}/create-events`);
       expect(r.status).toBe(400);
-      expect(r.body.errors).toEqual({ 'Power Automate_incorrect_get_request': ['GET responses not accepted on the create events endpoint, please us a POST request.'] });
+      expect(r.body.errors).toEqual({
+        'Power Automate_incorrect_get_request': [
+          'GET responses not accepted on the create events endpoint, please us a POST request.',
+        ],
+      });
     });
   });
 });

@@ -25,7 +25,12 @@ const failure = (token: string) => {
 
 describe('connector JWTs', () => {
   it('round-trips the claims, signed with HMAC-SHA256 over the two first segments', () => {
-    const claims = { iss: 'http://site.example', iat: NOW, nbf: NOW, data: { consumer_id: 'ci_1', consumer_secret: 'ck_1', app_name: '' } };
+    const claims = {
+      iss: 'http://site.example',
+      iat: NOW,
+      nbf: NOW,
+      data: { consumer_id: 'ci_1', consumer_secret: 'ck_1', app_name: '' },
+    };
     const token = encodeJwt(claims, SECRET);
     expect(token.split('.')[0]).toBe(b64({ typ: 'JWT', alg: 'HS256' }));
     expect(token).toBe(signed({ typ: 'JWT', alg: 'HS256' }, claims));
@@ -43,8 +48,12 @@ describe('connector JWTs', () => {
     expect(failure(signed({ alg: 'none' }, {}))).toBe('Algorithm not supported');
     expect(failure(signed({ alg: 'HS512' }, {}))).toBe('Incorrect key for this algorithm');
     expect(failure(`${signed(hs, {}).slice(0, -2)}xx`)).toBe('Signature verification failed');
-    expect(failure(signed(hs, { nbf: NOW + 1 }))).toBe('Cannot handle token with nbf prior to 2027-01-15T08:00:01+0000');
-    expect(failure(signed(hs, { iat: NOW + 60 }))).toBe('Cannot handle token with iat prior to 2027-01-15T08:01:00+0000');
+    expect(failure(signed(hs, { nbf: NOW + 1 }))).toBe(
+      'Cannot handle token with nbf prior to 2027-01-15T08:00:01+0000',
+    );
+    expect(failure(signed(hs, { iat: NOW + 60 }))).toBe(
+      'Cannot handle token with iat prior to 2027-01-15T08:01:00+0000',
+    );
     expect(failure(signed(hs, { exp: NOW }))).toBe('Expired token');
     expect(decodeJwt(signed(hs, { nbf: NOW, exp: NOW + 1 }), SECRET, NOW)).toEqual({ nbf: NOW, exp: NOW + 1 });
   });

@@ -18,8 +18,13 @@ describe('onboarding wizard', () => {
   let adminNonce: string;
 
   const nonce = async (who: Exclude<Who, null> | null, action = '_tec_wizard') =>
-    (await fetch(`${sb.origin}/__sandbox/nonce?action=${action}`, { headers: who ? { authorization: api.auth(who) } : {} })).text();
-  const wizard = (body: Record<string, unknown>, who: Who = 'admin') => api.send('POST', WIZARD, { action_nonce: adminNonce, ...body }, who);
+    (
+      await fetch(`${sb.origin}/__sandbox/nonce?action=${action}`, {
+        headers: who ? { authorization: api.auth(who) } : {},
+      })
+    ).text();
+  const wizard = (body: Record<string, unknown>, who: Who = 'admin') =>
+    api.send('POST', WIZARD, { action_nonce: adminNonce, ...body }, who);
   const saved = () => sb.site.store.option<Record<string, any>>('tec_onboarding_wizard_data', {});
 
   beforeAll(async () => {
@@ -33,10 +38,14 @@ describe('onboarding wizard', () => {
     it('requires action_nonce', async () => {
       const r = await api.send('POST', WIZARD, {}, 'admin');
       expect(r.status).toBe(400);
-      expect(r.body).toEqual({ code: 'rest_missing_callback_param', message: 'Missing parameter(s): action_nonce', data: { status: 400, params: ['action_nonce'] } });
+      expect(r.body).toEqual({
+        code: 'rest_missing_callback_param',
+        message: 'Missing parameter(s): action_nonce',
+        data: { status: 400, params: ['action_nonce'] },
+      });
     });
 
-    it('refuses a nonce that is not the caller\'s _tec_wizard one with details code tec_invalid_nonce, before the permission', async () => {
+    it("refuses a nonce that is not the caller's _tec_wizard one with details code tec_invalid_nonce, before the permission", async () => {
       const invalid = {
         code: 'rest_invalid_param',
         message: 'Invalid parameter(s): action_nonce',
@@ -46,7 +55,12 @@ describe('onboarding wizard', () => {
           details: { action_nonce: { code: 'tec_invalid_nonce', message: 'Invalid nonce.', data: { status: 403 } } },
         },
       };
-      for (const [n, who] of [['0123456789', 'admin'], [await nonce('admin', 'wp_rest'), 'admin'], [await nonce('editor'), 'admin'], [adminNonce, null]] as const) {
+      for (const [n, who] of [
+        ['0123456789', 'admin'],
+        [await nonce('admin', 'wp_rest'), 'admin'],
+        [await nonce('editor'), 'admin'],
+        [adminNonce, null],
+      ] as const) {
         const r = await api.send('POST', WIZARD, { action_nonce: n }, who);
         expect(r.status).toBe(400);
         expect(r.body).toEqual(invalid);
@@ -65,7 +79,13 @@ describe('onboarding wizard', () => {
 
   describe('saving', () => {
     it('stores the wizard state and answers the success message', async () => {
-      const r = await wizard({ begun: true, completedTabs: [1, 2], skippedTabs: [2, 3], timezones: ['x'], countries: ['y'] });
+      const r = await wizard({
+        begun: true,
+        completedTabs: [1, 2],
+        skippedTabs: [2, 3],
+        timezones: ['x'],
+        countries: ['y'],
+      });
       expect(r.status).toBe(200);
       expect(r.body).toEqual({ success: true, message: [DONE] });
       const s = saved();
@@ -92,7 +112,15 @@ describe('onboarding wizard', () => {
 
   describe('steps', () => {
     it('save the opt-in at tab 0 and the settings at tab 1', async () => {
-      const r = await wizard({ currentTab: 1, optin: true, currency: 'eur', date_format: 'j F Y', timezone_string: 'Europe/Paris', start_of_week: 0, tribeEnableViews: ['all', 'list', 'month'] });
+      const r = await wizard({
+        currentTab: 1,
+        optin: true,
+        currency: 'eur',
+        date_format: 'j F Y',
+        timezone_string: 'Europe/Paris',
+        start_of_week: 0,
+        tribeEnableViews: ['all', 'list', 'month'],
+      });
       expect(r.status).toBe(200);
       expect(r.body.message).toEqual([
         DONE,
@@ -107,37 +135,70 @@ describe('onboarding wizard', () => {
         'Successfully saved settings.',
       ]);
       expect(sb.site.store.option('tribe_events_calendar_options', {})).toEqual({
-        'opt-in-status': true, defaultCurrencyCode: 'EUR', defaultCurrencySymbol: '€', tribeEnableViews: ['list', 'month'],
+        'opt-in-status': true,
+        defaultCurrencyCode: 'EUR',
+        defaultCurrencySymbol: '€',
+        tribeEnableViews: ['list', 'month'],
       });
       expect(sb.site.store.option('date_format', '')).toBe('j F Y');
       const again = await wizard({ currentTab: 1, optin: true, currency: 'eur', date_format: 'j F Y' });
-      expect(again.body.message).toEqual(expect.arrayContaining([
-        'Opt-in status is already set to the requested value.',
-        'The defaultCurrencyCode setting is already set to the requested value.',
-        'The date_format option is already set to the requested value.',
-      ]));
+      expect(again.body.message).toEqual(
+        expect.arrayContaining([
+          'Opt-in status is already set to the requested value.',
+          'The defaultCurrencyCode setting is already set to the requested value.',
+          'The date_format option is already set to the requested value.',
+        ]),
+      );
     });
 
     it('create the organizer and venue at tab 5, or skip them', async () => {
       const before = [sb.site.store.posts(ORGANIZER).length, sb.site.store.posts(VENUE).length];
       const r = await wizard({
-        currentTab: 5, optin: true,
+        currentTab: 5,
+        optin: true,
         organizer: { name: 'Wizard Society', email: 'wizard@example.com', phone: '+1 555 0100' },
-        venue: { name: 'Wizard Hall', address: '1 Main St', city: 'Boston', state: 'MA', zip: '02108', country: 'US', phone: '', website: 'https://hall.example' },
+        venue: {
+          name: 'Wizard Hall',
+          address: '1 Main St',
+          city: 'Boston',
+          state: 'MA',
+          zip: '02108',
+          country: 'US',
+          phone: '',
+          website: 'https://hall.example',
+        },
       });
       expect(r.status).toBe(200);
       expect(r.body.message).toEqual(expect.arrayContaining(['Organizer created.', 'Venue created.']));
       expect(Object.keys(r.body)).toEqual(['success', 'message', 'organizer_id', 'venue_id']);
       const venue = (await api.get(`/calendar/events/v1/venues/${r.body.venue_id}`)).body;
-      expect(venue).toMatchObject({ venue: 'Wizard Hall', city: 'Boston', country: 'United States', stateprovince: 'MA' });
-      expect((await api.get(`/calendar/events/v1/organizers/${r.body.organizer_id}`)).body).toMatchObject({ organizer: 'Wizard Society', email: 'wizard@example.com' });
+      expect(venue).toMatchObject({
+        venue: 'Wizard Hall',
+        city: 'Boston',
+        country: 'United States',
+        stateprovince: 'MA',
+      });
+      expect((await api.get(`/calendar/events/v1/organizers/${r.body.organizer_id}`)).body).toMatchObject({
+        organizer: 'Wizard Society',
+        email: 'wizard@example.com',
+      });
       const skip = await wizard({ currentTab: 5, organizer: { organizerId: r.body.organizer_id }, venue: '' });
-      expect(skip.body.message.slice(-2)).toEqual(['Existing organizer. Step skipped.', 'No venue to save. Step skipped']);
-      expect([sb.site.store.posts(ORGANIZER).length, sb.site.store.posts(VENUE).length]).toEqual([before[0]! + 1, before[1]! + 1]);
+      expect(skip.body.message.slice(-2)).toEqual([
+        'Existing organizer. Step skipped.',
+        'No venue to save. Step skipped',
+      ]);
+      expect([sb.site.store.posts(ORGANIZER).length, sb.site.store.posts(VENUE).length]).toEqual([
+        before[0]! + 1,
+        before[1]! + 1,
+      ]);
     });
 
     it('stop at a failing step with HTTP 500, the body still saying success', async () => {
-      const r = await wizard({ currentTab: 5, organizer: { email: 'nameless@example.com' }, venue: { name: 'Never created' } });
+      const r = await wizard({
+        currentTab: 5,
+        organizer: { email: 'nameless@example.com' },
+        venue: { name: 'Never created' },
+      });
       expect(r.status).toBe(500);
       expect(r.body.success).toBe(true);
       expect(r.body.message.at(-1)).toBe('Failed to create organizer.');

@@ -18,12 +18,20 @@ describe('views html', () => {
   const ev: Record<string, number> = {};
 
   const nonce = async (who: Exclude<Who, null> | null, action = '_view_rest') =>
-    (await fetch(`${sb.origin}/__sandbox/nonce?action=${action}`, { headers: who ? { authorization: api.auth(who) } : {} })).text();
+    (
+      await fetch(`${sb.origin}/__sandbox/nonce?action=${action}`, {
+        headers: who ? { authorization: api.auth(who) } : {},
+      })
+    ).text();
   const view = async (u: string, extra = '', who: Who = null, tvn1 = visitorNonce) =>
     api.get(`${HTML}?u=${encodeURIComponent(u)}&tvn1=${tvn1}${extra}`, who);
   const eventIds = (html: string) => [...html.matchAll(/data-event-id="(\d+)"/g)].map((m) => Number(m[1]));
-  const viewData = (html: string) => JSON.parse(/<script data-js="tribe-events-view-data" type="application\/json">(.*?)<\/script>/.exec(html)![1]!);
-  const nonces = (html: string) => JSON.parse(/<script data-js='tribe-events-view-nonce-data' type='application\/json'>(.*?)<\/script>/.exec(html)![1]!);
+  const viewData = (html: string) =>
+    JSON.parse(/<script data-js="tribe-events-view-data" type="application\/json">(.*?)<\/script>/.exec(html)![1]!);
+  const nonces = (html: string) =>
+    JSON.parse(
+      /<script data-js='tribe-events-view-nonce-data' type='application\/json'>(.*?)<\/script>/.exec(html)![1]!,
+    );
   const dayCell = (html: string, date: string) => new RegExp(`data-date="${date}">(.*?)</div>`).exec(html)?.[1] ?? '';
 
   beforeAll(async () => {
@@ -33,26 +41,62 @@ describe('views html', () => {
     visitorNonce = await nonce(null);
     editorNonce = await nonce('editor');
     const create = async (key: string, body: Record<string, unknown>) => {
-      const r = await api.send('POST', '/calendar/events/v1/events', { timezone: 'America/New_York', ...body }, 'admin');
+      const r = await api.send(
+        'POST',
+        '/calendar/events/v1/events',
+        { timezone: 'America/New_York', ...body },
+        'admin',
+      );
       expect(r.status).toBe(201);
       ev[key] = r.body.id;
     };
-    await create('early', { title: 'Early March fair', start_date: '2027-03-01 10:00:00', end_date: '2027-03-01 12:00:00' });
-    await create('concert', { title: 'Unique lantern concert', start_date: '2027-03-10 19:00:00', end_date: '2027-03-10 21:00:00', categories: ['Jazz'] });
-    await create('hidden', { title: 'Hidden rehearsal', start_date: '2027-03-10 09:00:00', end_date: '2027-03-10 10:00:00', hide_from_listings: true });
-    await create('draft', { title: 'Draft talk', start_date: '2027-03-10 12:00:00', end_date: '2027-03-10 13:00:00', status: 'draft' });
-    await create('festival', { title: 'Spring festival', start_date: '2027-03-30 10:00:00', end_date: '2027-04-02 18:00:00' });
+    await create('early', {
+      title: 'Early March fair',
+      start_date: '2027-03-01 10:00:00',
+      end_date: '2027-03-01 12:00:00',
+    });
+    await create('concert', {
+      title: 'Unique lantern concert',
+      start_date: '2027-03-10 19:00:00',
+      end_date: '2027-03-10 21:00:00',
+      categories: ['Jazz'],
+    });
+    await create('hidden', {
+      title: 'Hidden rehearsal',
+      start_date: '2027-03-10 09:00:00',
+      end_date: '2027-03-10 10:00:00',
+      hide_from_listings: true,
+    });
+    await create('draft', {
+      title: 'Draft talk',
+      start_date: '2027-03-10 12:00:00',
+      end_date: '2027-03-10 13:00:00',
+      status: 'draft',
+    });
+    await create('festival', {
+      title: 'Spring festival',
+      start_date: '2027-03-30 10:00:00',
+      end_date: '2027-04-02 18:00:00',
+    });
     await create('april', { title: 'April run', start_date: '2027-04-20 08:00:00', end_date: '2027-04-20 10:00:00' });
   });
   afterAll(() => sb.close());
 
   describe('permission and arguments', () => {
-    const forbidden = (status: number) => ({ code: 'rest_forbidden', message: 'Sorry, you are not allowed to do that.', data: { status } });
+    const forbidden = (status: number) => ({
+      code: 'rest_forbidden',
+      message: 'Sorry, you are not allowed to do that.',
+      data: { status },
+    });
 
     it('wants u before anything else', async () => {
       const r = await api.get(`${HTML}?tvn1=nope`);
       expect(r.status).toBe(400);
-      expect(r.body).toEqual({ code: 'rest_missing_callback_param', message: 'Missing parameter(s): u', data: { status: 400, params: ['u'] } });
+      expect(r.body).toEqual({
+        code: 'rest_missing_callback_param',
+        message: 'Missing parameter(s): u',
+        data: { status: 400, params: ['u'] },
+      });
       const bad = await api.send('POST', HTML, { u: 5, view_data: 'x', tvn1: visitorNonce });
       expect(bad.status).toBe(400);
       expect(bad.body.data.params).toEqual({ u: 'Invalid parameter.', view_data: 'Invalid parameter.' });
@@ -82,7 +126,9 @@ describe('views html', () => {
       expect(r.status).toBe(200);
       expect(r.headers.get('content-type')).toContain('application/json');
       expect(Object.keys(r.body)).toEqual(['html']);
-      expect(r.body.html).toContain('<div class="tribe-common tribe-events tribe-events-view tribe-events-view--list" data-js="tribe-events-view"');
+      expect(r.body.html).toContain(
+        '<div class="tribe-common tribe-events tribe-events-view tribe-events-view--list" data-js="tribe-events-view"',
+      );
       const visitor = nonces(r.body.html);
       expect(visitor.tvn2).toBe('');
       // The embedded nonce opens the next request.
@@ -95,7 +141,13 @@ describe('views html', () => {
     it('renders the list from tribe-bar-date: published, listed, not over, in start order', async () => {
       const r = await view(`${sb.origin}/events/list/?tribe-bar-date=2027-03-05`);
       expect(eventIds(r.body.html)).toEqual([ev.concert, ev.festival, ev.april]);
-      expect(viewData(r.body.html)).toMatchObject({ slug: 'list', title: 'Upcoming Events', date: '2027-03-05', prev_url: '', next_url: '' });
+      expect(viewData(r.body.html)).toMatchObject({
+        slug: 'list',
+        title: 'Upcoming Events',
+        date: '2027-03-05',
+        prev_url: '',
+        next_url: '',
+      });
       expect(r.body.html).toContain('Unique lantern concert');
     });
 
@@ -111,18 +163,21 @@ describe('views html', () => {
       expect(none.body.html).toContain('There were no results found.');
     });
 
-    it('renders the month grid from the path, with multi-day events on each day and neighbours\' links', async () => {
+    it("renders the month grid from the path, with multi-day events on each day and neighbours' links", async () => {
       const r = await view('/events/month/2027-03/');
       const html = r.body.html;
       expect(viewData(html)).toMatchObject({
-        slug: 'month', title: 'Events for March 2027',
-        prev_url: `${sb.origin}/events/month/2027-02/`, next_url: `${sb.origin}/events/month/2027-04/`,
+        slug: 'month',
+        title: 'Events for March 2027',
+        prev_url: `${sb.origin}/events/month/2027-02/`,
+        next_url: `${sb.origin}/events/month/2027-04/`,
       });
       // Weeks start on Monday (start_of_week 1): 2027-03-01 is one, and the grid runs to Sunday 2027-04-04.
       const days = [...html.matchAll(/data-date="(\d{4}-\d{2}-\d{2})"/g)].map((m) => m[1]);
       expect([days[0], days.at(-1), days.length]).toEqual(['2027-03-01', '2027-04-04', 35]);
       expect(eventIds(dayCell(html, '2027-03-10'))).toEqual([ev.concert]);
-      for (const d of ['2027-03-30', '2027-03-31', '2027-04-01', '2027-04-02']) expect(eventIds(dayCell(html, d))).toEqual([ev.festival]);
+      for (const d of ['2027-03-30', '2027-03-31', '2027-04-01', '2027-04-02'])
+        expect(eventIds(dayCell(html, d))).toEqual([ev.festival]);
       expect(eventIds(dayCell(html, '2027-04-03'))).toEqual([]);
       expect(html).toContain('tribe-events-calendar-month__day--other-month" data-date="2027-04-01"');
       expect(html).not.toContain(`data-event-id="${ev.hidden}"`);
@@ -131,7 +186,11 @@ describe('views html', () => {
 
     it('renders a day from /events/<date>/ and lets `view` override the URL', async () => {
       const day = await view('/events/2027-03-10/');
-      expect(viewData(day.body.html)).toMatchObject({ slug: 'day', title: 'Events for March 10, 2027', next_url: `${sb.origin}/events/2027-03-11/` });
+      expect(viewData(day.body.html)).toMatchObject({
+        slug: 'day',
+        title: 'Events for March 10, 2027',
+        next_url: `${sb.origin}/events/2027-03-11/`,
+      });
       expect(eventIds(day.body.html)).toEqual([ev.concert]);
       const overridden = await view('/events/list/?tribe-bar-date=2027-04-01', '&view=day');
       expect(eventIds(overridden.body.html)).toEqual([ev.festival]);
@@ -141,7 +200,11 @@ describe('views html', () => {
     });
 
     it('answers POST like GET, taking view_data as query vars', async () => {
-      const r = await api.send('POST', HTML, { u: '/events/list/', tvn1: visitorNonce, view_data: { 'tribe-bar-date': '2027-04-10' } });
+      const r = await api.send('POST', HTML, {
+        u: '/events/list/',
+        tvn1: visitorNonce,
+        view_data: { 'tribe-bar-date': '2027-04-10' },
+      });
       expect(r.status).toBe(200);
       expect(eventIds(r.body.html)).toEqual([ev.april]);
     });

@@ -4,7 +4,14 @@
  */
 import { DateTime } from 'luxon';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CATEGORY_TAX, EVENT, TAG_TAX, VENUE, type EventMeta, type EventPost } from '../../packages/sandbox/src/calendar/model.ts';
+import {
+  CATEGORY_TAX,
+  EVENT,
+  TAG_TAX,
+  VENUE,
+  type EventMeta,
+  type EventPost,
+} from '../../packages/sandbox/src/calendar/model.ts';
 import type { RunningSandbox } from '../../packages/sandbox/src/server.ts';
 import { restClient, testSandbox, type RestClient } from '../helpers/sandbox.ts';
 import { localToUtc, utcToLocal } from '../../packages/sandbox/src/dates.ts';
@@ -35,7 +42,11 @@ describe('legacy events (calendar/events/v1)', () => {
   /** The window `include` forces (real-site-behaviour.md): the raw defaults, not widened to whole days. */
   const includeWindow = () => {
     const now = DateTime.utc();
-    const start = now.minus({ days: 1 }).set({ hour: 23, minute: 59, second: 0 }).setZone(tz()).toFormat('yyyy-MM-dd HH:mm:ss');
+    const start = now
+      .minus({ days: 1 })
+      .set({ hour: 23, minute: 59, second: 0 })
+      .setZone(tz())
+      .toFormat('yyyy-MM-dd HH:mm:ss');
     return { start, end: now.plus({ months: 24 }).toFormat('yyyy-MM-dd HH:mm:ss') };
   };
   const inIncludeWindow = (e: EventPost) => inWindow(e, includeWindow());
@@ -84,7 +95,11 @@ describe('legacy events (calendar/events/v1)', () => {
     it('sends event-archive-page-not-found past the last page', async () => {
       const r = await api.get(`${EVENTS}?page=999`);
       expect(r.status).toBe(404);
-      expect(r.body).toEqual({ code: 'event-archive-page-not-found', message: 'The requested event archive page does not exist', data: { status: 404 } });
+      expect(r.body).toEqual({
+        code: 'event-archive-page-not-found',
+        message: 'The requested event archive page does not exist',
+        data: { status: 404 },
+      });
     });
 
     it('answers an empty first page with total_pages 0 and no links', async () => {
@@ -101,11 +116,17 @@ describe('legacy events (calendar/events/v1)', () => {
       const base = `${sb.url}calendar/events/v1/events/`;
       const enc = (s: string) => s.replace(' ', '+').replace(/:/g, '%3A');
       const first = await api.get(`${EVENTS}?per_page=2`);
-      expect(first.body.rest_url).toBe(`${base}?page=1&per_page=2&start_date=${w.start}&end_date=${w.end}&status=publish`);
-      expect(first.body.next_rest_url).toBe(`${base}?per_page=2&start_date=${enc(w.start)}&end_date=${enc(w.end)}&status=publish&page=2`);
+      expect(first.body.rest_url).toBe(
+        `${base}?page=1&per_page=2&start_date=${w.start}&end_date=${w.end}&status=publish`,
+      );
+      expect(first.body.next_rest_url).toBe(
+        `${base}?per_page=2&start_date=${enc(w.start)}&end_date=${enc(w.end)}&status=publish&page=2`,
+      );
       expect(first.body).not.toHaveProperty('previous_rest_url');
       const second = await api.get(`${EVENTS}?per_page=2&page=2`);
-      expect(second.body.previous_rest_url).toBe(`${base}?per_page=2&start_date=${enc(w.start)}&end_date=${enc(w.end)}&status=publish`);
+      expect(second.body.previous_rest_url).toBe(
+        `${base}?per_page=2&start_date=${enc(w.start)}&end_date=${enc(w.end)}&status=publish`,
+      );
       const third = await api.get(`${EVENTS}?per_page=2&page=3`);
       expect(third.body.previous_rest_url).toMatch(/&status=publish&page=2$/);
       expect(third.body.next_rest_url).toMatch(/&page=4$/);
@@ -135,18 +156,31 @@ describe('legacy events (calendar/events/v1)', () => {
     });
 
     it('widens explicit dates to whole days unless strict_dates is true', async () => {
-      const e = all.find((x) => listed(x) && inWindow(x) && !x.meta.allDay && x.meta.startDate.slice(11) >= '09:00:00' && x.meta.startDate.slice(11) < '21:00:00')!;
+      const e = all.find(
+        (x) =>
+          listed(x) &&
+          inWindow(x) &&
+          !x.meta.allDay &&
+          x.meta.startDate.slice(11) >= '09:00:00' &&
+          x.meta.startDate.slice(11) < '21:00:00',
+      )!;
       const later = `${e.meta.startDate.slice(0, 10)} ${String(Number(e.meta.startDate.slice(11, 13)) + 1).padStart(2, '0')}:00:00`;
-      const loose = await api.get(`${EVENTS}?per_page=50&start_date=${q(later)}&end_date=${q(e.meta.endDate.slice(0, 10))}`);
+      const loose = await api.get(
+        `${EVENTS}?per_page=50&start_date=${q(later)}&end_date=${q(e.meta.endDate.slice(0, 10))}`,
+      );
       expect(loose.body.rest_url).toContain(`start_date=${e.meta.startDate.slice(0, 10)} 00:00:00`);
       expect(loose.body.rest_url).toContain(`end_date=${e.meta.endDate.slice(0, 10)} 23:59:59`);
       // Strict bounds are read as UTC and moved into the site's zone, as 6.15.14 does.
-      const strict = await api.get(`${EVENTS}?per_page=50&strict_dates=true&start_date=${q(later)}&end_date=${q(e.meta.endDate.slice(0, 10))}`);
+      const strict = await api.get(
+        `${EVENTS}?per_page=50&strict_dates=true&start_date=${q(later)}&end_date=${q(e.meta.endDate.slice(0, 10))}`,
+      );
       expect(strict.body.rest_url).toContain(`start_date=${utcToLocal(later, tz())}`);
       expect(strict.body.rest_url).toContain(`end_date=${utcToLocal(`${e.meta.endDate.slice(0, 10)} 00:00:00`, tz())}`);
       const looseIds = await collectIds(`${EVENTS}?start_date=${q(later)}&end_date=${q(e.meta.endDate.slice(0, 10))}`);
       expect(looseIds).toContain(e.id);
-      const strictIds = await collectIds(`${EVENTS}?strict_dates=true&start_date=${q(localToUtc(later, tz()))}&end_date=${q(localToUtc(`${e.meta.endDate.slice(0, 10)} 23:59:59`, tz()))}`);
+      const strictIds = await collectIds(
+        `${EVENTS}?strict_dates=true&start_date=${q(localToUtc(later, tz()))}&end_date=${q(localToUtc(`${e.meta.endDate.slice(0, 10)} 23:59:59`, tz()))}`,
+      );
       expect(strictIds).not.toContain(e.id);
     });
 
@@ -184,11 +218,15 @@ describe('legacy events (calendar/events/v1)', () => {
     it('filters on each of starts_before, ends_after and ends_before', async () => {
       const w = defaultWindow();
       const day = w.start.slice(0, 10);
-      const r1 = await collectEvents(`${EVENTS}?ends_after=${day}&starts_before=${q(DateTime.fromISO(day).plus({ days: 20 }).toFormat('yyyy-MM-dd'))}`);
+      const r1 = await collectEvents(
+        `${EVENTS}?ends_after=${day}&starts_before=${q(DateTime.fromISO(day).plus({ days: 20 }).toFormat('yyyy-MM-dd'))}`,
+      );
       expect(r1.length).toBeGreaterThan(0);
       for (const e of r1) {
         expect(e.end_date >= `${day} 23:59:59`).toBe(true);
-        expect(e.start_date <= `${DateTime.fromISO(day).plus({ days: 20 }).toFormat('yyyy-MM-dd')} 23:59:59`).toBe(true);
+        expect(e.start_date <= `${DateTime.fromISO(day).plus({ days: 20 }).toFormat('yyyy-MM-dd')} 23:59:59`).toBe(
+          true,
+        );
       }
       const r2 = await collectEvents(`${EVENTS}?ends_before=${day}`);
       expect(r2.length).toBe(all.filter((e) => listed(e) && e.meta.endDate <= `${day} 23:59:59`).length);
@@ -229,8 +267,14 @@ describe('legacy events (calendar/events/v1)', () => {
       const parent = await collectIds(`${EVENTS}?categories=music`);
       expect(parent.length).toBeGreaterThan(bySlug.length);
       expect(bySlug.every((id) => parent.includes(id))).toBe(true);
-      const musicFamily = new Set(sb.site.store.terms(CATEGORY_TAX).filter((t) => t.id === music.id || t.parent === music.id).map((t) => t.id));
-      for (const id of parent) expect(sb.site.store.termIdsOf(id, CATEGORY_TAX).some((t) => musicFamily.has(t))).toBe(true);
+      const musicFamily = new Set(
+        sb.site.store
+          .terms(CATEGORY_TAX)
+          .filter((t) => t.id === music.id || t.parent === music.id)
+          .map((t) => t.id),
+      );
+      for (const id of parent)
+        expect(sb.site.store.termIdsOf(id, CATEGORY_TAX).some((t) => musicFamily.has(t))).toBe(true);
       const csv = await collectIds(`${EVENTS}?categories=jazz,rock`);
       const arr = await collectIds(`${EVENTS}?categories[]=jazz&categories[]=rock`);
       expect(arr).toEqual(csv);
@@ -250,7 +294,9 @@ describe('legacy events (calendar/events/v1)', () => {
     });
 
     it('filters by venue and organizer ID lists, and refuses IDs of other types', async () => {
-      const e = all.find((x) => listed(x) && inWindow(x) && x.meta.venueIds.length === 1 && x.meta.organizerIds.length > 0)!;
+      const e = all.find(
+        (x) => listed(x) && inWindow(x) && x.meta.venueIds.length === 1 && x.meta.organizerIds.length > 0,
+      )!;
       const v = e.meta.venueIds[0]!;
       const byVenue = await collectEvents(`${EVENTS}?venue=${v}`);
       expect(byVenue.map((x) => x.id)).toContain(e.id);
@@ -275,16 +321,27 @@ describe('legacy events (calendar/events/v1)', () => {
       // `ticketed=0` filters nothing; with it both filter (tickets.test.ts).
       const refused = await api.get(`${EVENTS}?ticketed=1`);
       expect(refused.status).toBe(400);
-      expect(refused.body).toMatchObject({ code: 'rest_invalid_param', data: { status: 400, params: { ticketed: 'Event Tickets plugin is not activated.' } } });
-      expect((await collectIds(`${EVENTS}?ticketed=0`)).sort()).toEqual(all.filter((e) => listed(e) && inWindow(e)).map((e) => e.id).sort());
+      expect(refused.body).toMatchObject({
+        code: 'rest_invalid_param',
+        data: { status: 400, params: { ticketed: 'Event Tickets plugin is not activated.' } },
+      });
+      expect((await collectIds(`${EVENTS}?ticketed=0`)).sort()).toEqual(
+        all
+          .filter((e) => listed(e) && inWindow(e))
+          .map((e) => e.id)
+          .sort(),
+      );
     });
 
     it('takes geoloc, geoloc_lat and geoloc_lng and filters nothing by them, as without Events Calendar Pro', async () => {
       const every = (await collectEvents(EVENTS)).map((e) => e.id);
       expect((await collectEvents(`${EVENTS}?geoloc=true`)).map((e) => e.id)).toEqual(every);
-      expect((await collectEvents(`${EVENTS}?geoloc=1&geoloc_lat=48.8566&geoloc_lng=2.3522`)).map((e) => e.id)).toEqual(every);
+      expect((await collectEvents(`${EVENTS}?geoloc=1&geoloc_lat=48.8566&geoloc_lng=2.3522`)).map((e) => e.id)).toEqual(
+        every,
+      );
       // One coordinate alone is taken too (200), and geoloc's echo carries both, empty when not given.
-      for (const query of ['geoloc_lat=48.8', 'geoloc_lng=2.35']) expect((await api.get(`${EVENTS}?${query}`)).status, query).toBe(200);
+      for (const query of ['geoloc_lat=48.8', 'geoloc_lng=2.35'])
+        expect((await api.get(`${EVENTS}?${query}`)).status, query).toBe(200);
       const echo = await api.get(`${EVENTS}?per_page=1&geoloc=1`);
       expect(echo.body.rest_url).toContain('&geoloc=1&geoloc_lat&geoloc_lng&');
       expect((await api.get(`${EVENTS}?per_page=1&geoloc_lat=48.8`)).body.rest_url).not.toContain('geoloc');
@@ -295,7 +352,10 @@ describe('legacy events (calendar/events/v1)', () => {
       for (const parent of [0, venueId, 999_999]) {
         const r = await api.get(`${EVENTS}?post_parent=${parent}`);
         expect(r.status, String(parent)).toBe(400);
-        expect(r.body).toMatchObject({ code: 'rest_invalid_param', data: { params: { post_parent: 'Invalid parameter.' } } });
+        expect(r.body).toMatchObject({
+          code: 'rest_invalid_param',
+          data: { params: { post_parent: 'Invalid parameter.' } },
+        });
       }
       const ok = await api.get(`${EVENTS}?post_parent=${all[0]!.id}`);
       expect(ok.status).toBe(200);
@@ -324,7 +384,9 @@ describe('legacy events (calendar/events/v1)', () => {
       for (const who of ['editor', 'admin'] as const) {
         const r = await api.get(`${EVENTS}?per_page=50`, who);
         expect(r.body.rest_url).toContain('status=any');
-        const expected = all.filter((e) => !['trash', 'auto-draft'].includes(e.status) && !e.meta.hideFromListings && inWindow(e)).length;
+        const expected = all.filter(
+          (e) => !['trash', 'auto-draft'].includes(e.status) && !e.meta.hideFromListings && inWindow(e),
+        ).length;
         expect(r.body.total).toBe(expected);
         expect(expected).toBeGreaterThan(all.filter((e) => listed(e) && inWindow(e)).length);
       }
@@ -348,11 +410,46 @@ describe('legacy events (calendar/events/v1)', () => {
 
   describe('event object', () => {
     const KEYS = [
-      'id', 'global_id', 'global_id_lineage', 'author', 'status', 'date', 'date_utc', 'modified', 'modified_utc', 'url', 'rest_url',
-      'title', 'description', 'excerpt', 'slug', 'image', 'all_day', 'start_date', 'start_date_details', 'end_date', 'end_date_details',
-      'utc_start_date', 'utc_start_date_details', 'utc_end_date', 'utc_end_date_details', 'timezone', 'timezone_abbr', 'cost',
-      'cost_details', 'website', 'show_map', 'show_map_link', 'hide_from_listings', 'sticky', 'featured', 'categories', 'tags', 'venue',
-      'organizer', 'custom_fields',
+      'id',
+      'global_id',
+      'global_id_lineage',
+      'author',
+      'status',
+      'date',
+      'date_utc',
+      'modified',
+      'modified_utc',
+      'url',
+      'rest_url',
+      'title',
+      'description',
+      'excerpt',
+      'slug',
+      'image',
+      'all_day',
+      'start_date',
+      'start_date_details',
+      'end_date',
+      'end_date_details',
+      'utc_start_date',
+      'utc_start_date_details',
+      'utc_end_date',
+      'utc_end_date_details',
+      'timezone',
+      'timezone_abbr',
+      'cost',
+      'cost_details',
+      'website',
+      'show_map',
+      'show_map_link',
+      'hide_from_listings',
+      'sticky',
+      'featured',
+      'categories',
+      'tags',
+      'venue',
+      'organizer',
+      'custom_fields',
     ];
 
     it('carries every key, in order, with json_ld only on a single GET', async () => {
@@ -378,7 +475,12 @@ describe('legacy events (calendar/events/v1)', () => {
       expect(body.utc_start_date).toBe(e.meta.startDateUtc);
       const [d, t] = e.meta.startDate.split(' ');
       expect(body.start_date_details).toEqual({
-        year: d!.slice(0, 4), month: d!.slice(5, 7), day: d!.slice(8, 10), hour: t!.slice(0, 2), minutes: t!.slice(3, 5), seconds: t!.slice(6, 8),
+        year: d!.slice(0, 4),
+        month: d!.slice(5, 7),
+        day: d!.slice(8, 10),
+        hour: t!.slice(0, 2),
+        minutes: t!.slice(3, 5),
+        seconds: t!.slice(6, 8),
       });
       expect(body.timezone).toBe('Asia/Tokyo');
       expect(body.timezone_abbr).toBe('JST');
@@ -414,11 +516,32 @@ describe('legacy events (calendar/events/v1)', () => {
 
     it('embeds categories and tags in the WP_Term form, with urls and up for children', async () => {
       const jazz = sb.site.store.termBySlug(CATEGORY_TAX, 'jazz')!;
-      const e = all.find((x) => listed(x) && !x.password && sb.site.store.termIdsOf(x.id, CATEGORY_TAX).includes(jazz.id))!;
+      const e = all.find(
+        (x) => listed(x) && !x.password && sb.site.store.termIdsOf(x.id, CATEGORY_TAX).includes(jazz.id),
+      )!;
       const { body } = await api.get(`${EVENTS}/${e.id}`);
       const term = body.categories.find((c: any) => c.id === jazz.id);
-      expect(Object.keys(term)).toEqual(['name', 'slug', 'term_group', 'term_taxonomy_id', 'taxonomy', 'description', 'parent', 'count', 'filter', 'id', 'urls']);
-      expect(term).toMatchObject({ name: 'Jazz', slug: 'jazz', taxonomy: CATEGORY_TAX, parent: jazz.parent, filter: 'raw', count: sb.site.store.termCount(jazz.id) });
+      expect(Object.keys(term)).toEqual([
+        'name',
+        'slug',
+        'term_group',
+        'term_taxonomy_id',
+        'taxonomy',
+        'description',
+        'parent',
+        'count',
+        'filter',
+        'id',
+        'urls',
+      ]);
+      expect(term).toMatchObject({
+        name: 'Jazz',
+        slug: 'jazz',
+        taxonomy: CATEGORY_TAX,
+        parent: jazz.parent,
+        filter: 'raw',
+        count: sb.site.store.termCount(jazz.id),
+      });
       expect(term.urls).toEqual({
         self: `${sb.url}calendar/events/v1/categories/${jazz.id}`,
         collection: `${sb.url}calendar/events/v1/categories`,
@@ -443,14 +566,20 @@ describe('legacy events (calendar/events/v1)', () => {
     });
 
     it('formats costs with their currency: Free, empty, prefix, suffix and ranges', async () => {
-      const byCost = (cost: string, tzName?: string) => all.find((x) => listed(x) && !x.password && x.meta.cost === cost && (!tzName || x.meta.timezone === tzName))!;
+      const byCost = (cost: string, tzName?: string) =>
+        all.find((x) => listed(x) && !x.password && x.meta.cost === cost && (!tzName || x.meta.timezone === tzName))!;
       const cost = async (e: EventPost) => (await api.get(`${EVENTS}/${e.id}`)).body;
       expect((await cost(byCost('Free'))).cost).toBe('Free');
       expect((await cost(byCost(''))).cost).toBe('');
       expect((await cost(byCost(''))).cost_details.values).toEqual([]);
       const usd = await cost(byCost('10', 'America/New_York'));
       expect(usd.cost).toBe('$10');
-      expect(usd.cost_details).toEqual({ currency_symbol: '$', currency_code: 'USD', currency_position: 'prefix', values: ['10'] });
+      expect(usd.cost_details).toEqual({
+        currency_symbol: '$',
+        currency_code: 'USD',
+        currency_position: 'prefix',
+        values: ['10'],
+      });
       const eur = await cost(byCost('10', 'Europe/Paris'));
       expect(eur.cost).toBe('10 €');
       expect(eur.cost_details.currency_position).toBe('suffix');
@@ -480,13 +609,17 @@ describe('legacy events (calendar/events/v1)', () => {
       expect(missing.body.code).toBe('rest_invalid_param');
     });
 
-    it('refuses a missing ID and another post type\'s with 400 rest_invalid_param naming id (is_event_id)', async () => {
+    it("refuses a missing ID and another post type's with 400 rest_invalid_param naming id (is_event_id)", async () => {
       // real-site-behaviour.md, "Added 2026-11-25": both real releases answer so.
       const venueId = sb.site.store.posts(VENUE)[0]!.id;
       for (const id of [999999, venueId]) {
         const r = await api.get(`${EVENTS}/${id}`);
         expect(r.status).toBe(400);
-        expect(r.body).toEqual({ code: 'rest_invalid_param', message: 'Invalid parameter(s): id', data: { status: 400, params: { id: 'Invalid parameter.' }, details: [] } });
+        expect(r.body).toEqual({
+          code: 'rest_invalid_param',
+          message: 'Invalid parameter(s): id',
+          data: { status: 400, params: { id: 'Invalid parameter.' }, details: [] },
+        });
       }
     });
 
@@ -504,7 +637,11 @@ describe('legacy events (calendar/events/v1)', () => {
       for (const who of [null, 'subscriber', 'contributor', 'author'] as const) {
         const r = await api.get(`${EVENTS}/${draft.id}`, who);
         expect(r.status, String(who)).toBe(403);
-        expect(r.body).toEqual({ code: 'event-not-accessible', message: 'The requested event is not accessible', data: { status: 403 } });
+        expect(r.body).toEqual({
+          code: 'event-not-accessible',
+          message: 'The requested event is not accessible',
+          data: { status: 403 },
+        });
       }
       expect((await api.get(`${EVENTS}/${draft.id}`, 'editor')).body.status).toBe('draft');
       const own = all.find((x) => x.status === 'draft' && x.author === 3);

@@ -13,7 +13,13 @@ const NS = '/calendar/events/v1';
 
 const KINDS = [
   { kind: 'venue', plural: 'venues', type: VENUE, name: 'venue', extra: { city: 'Lyon', zip: '69002' } },
-  { kind: 'organizer', plural: 'organizers', type: ORGANIZER, name: 'organizer', extra: { email: 'crew@example.com', phone: '+1 555 0999' } },
+  {
+    kind: 'organizer',
+    plural: 'organizers',
+    type: ORGANIZER,
+    name: 'organizer',
+    extra: { email: 'crew@example.com', phone: '+1 555 0999' },
+  },
 ] as const;
 
 describe('legacy venues and organizers (calendar/events/v1)', () => {
@@ -30,10 +36,16 @@ describe('legacy venues and organizers (calendar/events/v1)', () => {
     const path = `${NS}/${k.plural}`;
     const posts = () => sb.site.store.posts<Record<string, unknown>>(k.type);
     const published = () => posts().filter((p) => p.status === 'publish');
-    const byTitle = (a: PostRow<unknown>, b: PostRow<unknown>) => (a.title.toLowerCase() < b.title.toLowerCase() ? -1 : a.title.toLowerCase() > b.title.toLowerCase() ? 1 : a.id - b.id);
+    const byTitle = (a: PostRow<unknown>, b: PostRow<unknown>) =>
+      a.title.toLowerCase() < b.title.toLowerCase()
+        ? -1
+        : a.title.toLowerCase() > b.title.toLowerCase()
+          ? 1
+          : a.id - b.id;
     const linkedIds = () => {
       const ids = new Set<number>();
-      for (const e of sb.site.store.posts<EventMeta>(EVENT, ['publish'])) for (const id of k.kind === 'venue' ? e.meta.venueIds : e.meta.organizerIds) ids.add(id);
+      for (const e of sb.site.store.posts<EventMeta>(EVENT, ['publish']))
+        for (const id of k.kind === 'venue' ? e.meta.venueIds : e.meta.organizerIds) ids.add(id);
       return ids;
     };
     const all = async (query: string, who: Parameters<RestClient['get']>[1] = null) => {
@@ -61,7 +73,9 @@ describe('legacy venues and organizers (calendar/events/v1)', () => {
         expect(r.body.rest_url).toBe(`${sb.url}calendar/events/v1/${k.plural}/?page=1&per_page=2&status=publish`);
         expect(r.body.next_rest_url).toBe(`${sb.url}calendar/events/v1/${k.plural}/?per_page=2&status=publish&page=2`);
         const second = await api.get(`${path}?per_page=2&page=2`);
-        expect(second.body.previous_rest_url).toBe(`${sb.url}calendar/events/v1/${k.plural}/?per_page=2&status=publish`);
+        expect(second.body.previous_rest_url).toBe(
+          `${sb.url}calendar/events/v1/${k.plural}/?per_page=2&status=publish`,
+        );
       });
 
       it('caps per_page at 50, refuses non-positive paging and 404s past the last page', async () => {
@@ -71,7 +85,11 @@ describe('legacy venues and organizers (calendar/events/v1)', () => {
         for (const query of ['page=0', 'per_page=-1']) expect((await api.get(`${path}?${query}`)).status).toBe(400);
         const past = await api.get(`${path}?page=99`);
         expect(past.status).toBe(404);
-        expect(past.body).toEqual({ code: `${k.kind}-archive-page-not-found`, message: `The requested ${k.kind} archive page does not exist`, data: { status: 404 } });
+        expect(past.body).toEqual({
+          code: `${k.kind}-archive-page-not-found`,
+          message: `The requested ${k.kind} archive page does not exist`,
+          data: { status: 404 },
+        });
       });
 
       it('searches names, leaving search out of rest_url as TEC does', async () => {
@@ -85,7 +103,9 @@ describe('legacy venues and organizers (calendar/events/v1)', () => {
       });
 
       it('keeps those linked to an event with event=<id>, and refuses an ID that is not an event', async () => {
-        const e = sb.site.store.posts<EventMeta>(EVENT, ['publish']).find((x) => (k.kind === 'venue' ? x.meta.venueIds : x.meta.organizerIds).length > 1)!;
+        const e = sb.site.store
+          .posts<EventMeta>(EVENT, ['publish'])
+          .find((x) => (k.kind === 'venue' ? x.meta.venueIds : x.meta.organizerIds).length > 1)!;
         const expected = (k.kind === 'venue' ? e.meta.venueIds : e.meta.organizerIds).slice().sort((a, b) => a - b);
         const r = await api.get(`${path}?event=${e.id}`);
         expect(r.body[k.plural].map((x: any) => x.id).sort((a: number, b: number) => a - b)).toEqual(expected);
@@ -106,10 +126,16 @@ describe('legacy venues and organizers (calendar/events/v1)', () => {
         const now = new Date().toISOString().slice(0, 19).replace('T', ' ');
         const upcoming = new Set<number>();
         for (const e of sb.site.store.posts<EventMeta>(EVENT, ['publish'])) {
-          if (e.meta.endDateUtc >= now) for (const id of k.kind === 'venue' ? e.meta.venueIds : e.meta.organizerIds) upcoming.add(id);
+          if (e.meta.endDateUtc >= now)
+            for (const id of k.kind === 'venue' ? e.meta.venueIds : e.meta.organizerIds) upcoming.add(id);
         }
         const r = await all('only_with_upcoming=1');
-        expect(r.map((x) => x.id).sort()).toEqual(published().filter((p) => upcoming.has(p.id)).map((p) => p.id).sort());
+        expect(r.map((x) => x.id).sort()).toEqual(
+          published()
+            .filter((p) => upcoming.has(p.id))
+            .map((p) => p.id)
+            .sort(),
+        );
       });
 
       it('lists drafts to editors only, and refuses other statuses to everyone else', async () => {
@@ -122,7 +148,8 @@ describe('legacy venues and organizers (calendar/events/v1)', () => {
         expect(editor.body.rest_url).toContain('status=any');
         const onlyDrafts = await api.get(`${path}?status=draft`, 'editor');
         expect(onlyDrafts.body[k.plural].map((x: any) => x.id).sort()).toEqual(drafts.map((d) => d.id).sort());
-        for (const who of [null, 'author'] as const) expect((await api.get(`${path}?status=draft`, who)).status).toBe(400);
+        for (const who of [null, 'author'] as const)
+          expect((await api.get(`${path}?status=draft`, who)).status).toBe(400);
       });
     });
 
@@ -155,7 +182,11 @@ describe('legacy venues and organizers (calendar/events/v1)', () => {
         const draft = posts().find((x) => x.status === 'draft')!;
         const r = await api.get(`${path}/${draft.id}`, 'subscriber');
         expect(r.status).toBe(403);
-        expect(r.body).toEqual({ code: `${k.kind}-not-accessible`, message: `The requested ${k.kind} is not accessible`, data: { status: 403 } });
+        expect(r.body).toEqual({
+          code: `${k.kind}-not-accessible`,
+          message: `The requested ${k.kind} is not accessible`,
+          data: { status: 403 },
+        });
         expect((await api.get(`${path}/${draft.id}`, 'editor')).body.status).toBe('draft');
       });
     });
@@ -170,9 +201,19 @@ describe('legacy venues and organizers (calendar/events/v1)', () => {
         expect(missing.body).toMatchObject({ code: 'rest_missing_callback_param', data: { params: [k.name] } });
         const r = await api.send('POST', path, body, 'author');
         expect(r.status).toBe(201);
-        expect(r.body).toMatchObject({ [k.name]: `Test ${k.kind} alpha`, status: 'publish', author: String(sb.users.find((u) => u.login === 'author')!.id), ...k.extra });
+        expect(r.body).toMatchObject({
+          [k.name]: `Test ${k.kind} alpha`,
+          status: 'publish',
+          author: String(sb.users.find((u) => u.login === 'author')!.id),
+          ...k.extra,
+        });
         expect(r.body).not.toHaveProperty('json_ld');
-        const contributor = await api.send('POST', path, { [k.name]: `Test ${k.kind} beta`, status: 'publish' }, 'contributor');
+        const contributor = await api.send(
+          'POST',
+          path,
+          { [k.name]: `Test ${k.kind} beta`, status: 'publish' },
+          'contributor',
+        );
         expect(contributor.body.status).toBe('pending');
       });
 
@@ -199,7 +240,11 @@ describe('legacy venues and organizers (calendar/events/v1)', () => {
         expect(r.body).toMatchObject({ id: created.id, status: 'trash', [k.name]: `Test ${k.kind} epsilon` });
         const again = await api.send('DELETE', `${path}/${created.id}`, undefined, 'admin');
         expect(again.status).toBe(410);
-        expect(again.body).toEqual({ code: `${k.kind}-is-in-trash`, message: `The ${k.kind} is already trashed`, data: { status: 410 } });
+        expect(again.body).toEqual({
+          code: `${k.kind}-is-in-trash`,
+          message: `The ${k.kind} is already trashed`,
+          data: { status: 410 },
+        });
         expect((await api.get(`${path}/${created.id}`)).body.code).toBe(`${k.kind}-not-accessible`);
       });
     });
@@ -219,7 +264,12 @@ describe('legacy venues and organizers (calendar/events/v1)', () => {
     });
 
     it('takes show_map as a string, and refuses a JSON boolean', async () => {
-      const r = await api.send('POST', `${NS}/venues`, { venue: 'Map Test Hall', show_map: 'false', show_map_link: 'yes' }, 'admin');
+      const r = await api.send(
+        'POST',
+        `${NS}/venues`,
+        { venue: 'Map Test Hall', show_map: 'false', show_map_link: 'yes' },
+        'admin',
+      );
       expect(r.status).toBe(201);
       expect(r.body).toMatchObject({ show_map: false, show_map_link: true });
       const bad = await api.send('POST', `${NS}/venues`, { venue: 'Map Test Hall 2', show_map: true }, 'admin');

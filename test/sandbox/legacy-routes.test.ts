@@ -84,7 +84,9 @@ describe('legacy namespace routes (calendar/events/v1)', () => {
       expect(route, path).toBeDefined();
       expect(route.methods, `${method} ${path}`).toContain(method);
     }
-    const declared = Object.entries(routes).flatMap(([path, r]: [string, any]) => r.methods.map((m: string) => `${m} ${path}`));
+    const declared = Object.entries(routes).flatMap(([path, r]: [string, any]) =>
+      r.methods.map((m: string) => `${m} ${path}`),
+    );
     expect(declared.sort()).toEqual(ROWS.map(([m, p]) => `${m} ${toRegex(p)}`).sort());
   });
 
@@ -99,13 +101,19 @@ describe('legacy namespace routes (calendar/events/v1)', () => {
     const create = events.endpoints.find((e: any) => e.methods.includes('POST')).args;
     for (const name of ['title', 'start_date', 'end_date']) expect(create[name].required, name).toBe(true);
     expect(create.all_day).toMatchObject({ required: false, type: 'boolean', default: false });
-    const edit = routes['/calendar/events/v1/events/(?P<id>\\d+)'].endpoints.find((e: any) => e.methods.includes('PATCH')).args;
+    const edit = routes['/calendar/events/v1/events/(?P<id>\\d+)'].endpoints.find((e: any) =>
+      e.methods.includes('PATCH'),
+    ).args;
     expect(edit.id).toMatchObject({ required: true, type: 'integer' });
     expect(edit.title.required).toBe(false);
     expect(edit.password).toMatchObject({ required: false, type: 'string' });
     const list = events.endpoints.find((e: any) => e.methods.includes('GET')).args;
     expect(list.per_page).toMatchObject({ type: 'integer', default: 10 });
-    const yesterday = DateTime.utc().minus({ days: 1 }).set({ hour: 23, minute: 59, second: 0 }).setZone(sb.site.timezone).toFormat('yyyy-MM-dd HH:mm:ss');
+    const yesterday = DateTime.utc()
+      .minus({ days: 1 })
+      .set({ hour: 23, minute: 59, second: 0 })
+      .setZone(sb.site.timezone)
+      .toFormat('yyyy-MM-dd HH:mm:ss');
     expect(list.start_date.default).toBe(yesterday);
     expect(list.end_date.default.slice(0, 10)).toBe(DateTime.utc().plus({ months: 24 }).toFormat('yyyy-MM-dd'));
     const venue = routes['/calendar/events/v1/venues'].endpoints.find((e: any) => e.methods.includes('POST')).args;
@@ -121,13 +129,24 @@ describe('legacy namespace routes (calendar/events/v1)', () => {
     const single = r.body.paths['/calendar/events/v1/events/{id}'];
     expect(Object.keys(single).sort()).toEqual(['delete', 'get', 'patch', 'post', 'put']);
     expect(single.get.parameters.map((p: any) => p.name)).toEqual(['id', 'password']);
-    expect(Object.keys(r.body.paths['/calendar/events/v1/events'].post.requestBody.content['application/json'].schema.properties)).toContain('venue');
-    expect(r.body.paths['/calendar/events/v1/events'].post.requestBody.content['application/json'].schema.required).toEqual(['title', 'start_date', 'end_date']);
+    expect(
+      Object.keys(
+        r.body.paths['/calendar/events/v1/events'].post.requestBody.content['application/json'].schema.properties,
+      ),
+    ).toContain('venue');
+    expect(
+      r.body.paths['/calendar/events/v1/events'].post.requestBody.content['application/json'].schema.required,
+    ).toEqual(['title', 'start_date', 'end_date']);
     for (const [, path] of ROWS) expect(r.body.paths, path).toHaveProperty([path.replace(/<(\w+)>/g, '{$1}')]);
   });
 
   it('answers unknown legacy paths and methods with rest_no_route', async () => {
-    for (const [method, path] of [['GET', '/calendar/events/v1/nope'], ['DELETE', '/calendar/events/v1/events'], ['PUT', '/calendar/events/v1/categories'], ['GET', '/calendar/events/v1/events/abc']]) {
+    for (const [method, path] of [
+      ['GET', '/calendar/events/v1/nope'],
+      ['DELETE', '/calendar/events/v1/events'],
+      ['PUT', '/calendar/events/v1/categories'],
+      ['GET', '/calendar/events/v1/events/abc'],
+    ]) {
       const r = await api.send(method!, path!);
       expect(r.status, `${method} ${path}`).toBe(404);
       expect(r.body.code).toBe('rest_no_route');

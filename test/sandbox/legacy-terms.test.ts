@@ -23,9 +23,12 @@ describe('legacy categories and tags (calendar/events/v1)', () => {
   const store = () => sb.site.store;
   const nonEmpty = (tax: string) => {
     const counts = store().termCounts(tax);
-    return store().terms(tax).filter((t) => (counts.get(t.id) ?? 0) > 0);
+    return store()
+      .terms(tax)
+      .filter((t) => (counts.get(t.id) ?? 0) > 0);
   };
-  const byName = (a: { name: string; id: number }, b: { name: string; id: number }) => (a.name.toLowerCase() < b.name.toLowerCase() ? -1 : a.name.toLowerCase() > b.name.toLowerCase() ? 1 : a.id - b.id);
+  const byName = (a: { name: string; id: number }, b: { name: string; id: number }) =>
+    a.name.toLowerCase() < b.name.toLowerCase() ? -1 : a.name.toLowerCase() > b.name.toLowerCase() ? 1 : a.id - b.id;
   const names = (body: any, key = 'categories') => (body[key] as any[]).map((t) => t.name);
 
   describe('archives', () => {
@@ -55,15 +58,51 @@ describe('legacy categories and tags (calendar/events/v1)', () => {
       const r = await api.get(`${CATS}?slug=jazz`);
       const [term] = r.body.categories;
       // Key order of sample legacy-categories-archive.json (seo/v1 is active by default).
-      expect(Object.keys(term)).toEqual(['id', 'count', 'description', 'name', 'slug', 'taxonomy', 'parent', 'meta', 'yoast_head', 'yoast_head_json', 'url', 'urls']);
+      expect(Object.keys(term)).toEqual([
+        'id',
+        'count',
+        'description',
+        'name',
+        'slug',
+        'taxonomy',
+        'parent',
+        'meta',
+        'yoast_head',
+        'yoast_head_json',
+        'url',
+        'urls',
+      ]);
       const { yoast_head: _head, yoast_head_json: _json, ...rest } = term;
       expect(rest).toEqual({
-        id: jazz.id, count: store().termCount(jazz.id), description: '', name: 'Jazz', slug: 'jazz', taxonomy: CATEGORY_TAX, parent: music.id, meta: [],
+        id: jazz.id,
+        count: store().termCount(jazz.id),
+        description: '',
+        name: 'Jazz',
+        slug: 'jazz',
+        taxonomy: CATEGORY_TAX,
+        parent: music.id,
+        meta: [],
         url: `${sb.origin}/events/category/music/jazz/`,
-        urls: { self: `${sb.url}calendar/events/v1/categories/${jazz.id}`, collection: `${sb.url}calendar/events/v1/categories`, up: `${sb.url}calendar/events/v1/categories/${music.id}` },
+        urls: {
+          self: `${sb.url}calendar/events/v1/categories/${jazz.id}`,
+          collection: `${sb.url}calendar/events/v1/categories`,
+          up: `${sb.url}calendar/events/v1/categories/${music.id}`,
+        },
       });
       const tag = (await api.get(`${TAGS}?slug=outdoor`)).body.tags[0];
-      expect(Object.keys(tag)).toEqual(['id', 'count', 'description', 'name', 'slug', 'taxonomy', 'meta', 'yoast_head', 'yoast_head_json', 'url', 'urls']);
+      expect(Object.keys(tag)).toEqual([
+        'id',
+        'count',
+        'description',
+        'name',
+        'slug',
+        'taxonomy',
+        'meta',
+        'yoast_head',
+        'yoast_head_json',
+        'url',
+        'urls',
+      ]);
       expect(tag.url).toBe(`${sb.origin}/tag/outdoor/`);
     });
 
@@ -77,12 +116,14 @@ describe('legacy categories and tags (calendar/events/v1)', () => {
     });
 
     it('caps per_page at 50, refuses non-positive paging, and answers past the last page with an empty list', async () => {
-      for (let i = 0; i < 60; i++) store().insertTerm({ taxonomy: TAG_TAX, name: `bulk ${i}`, slug: `bulk-${i}`, description: '', parent: 0 });
+      for (let i = 0; i < 60; i++)
+        store().insertTerm({ taxonomy: TAG_TAX, name: `bulk ${i}`, slug: `bulk-${i}`, description: '', parent: 0 });
       const many = await api.get(`${TAGS}?per_page=500&hide_empty=false`);
       expect(many.body.tags).toHaveLength(50);
       expect(many.body.total).toBe(store().terms(TAG_TAX).length);
       expect(many.body.total_pages).toBe(Math.ceil(store().terms(TAG_TAX).length / 50));
-      for (const query of ['page=0', 'per_page=0', 'page=x']) expect((await api.get(`${CATS}?${query}`)).status, query).toBe(400);
+      for (const query of ['page=0', 'per_page=0', 'page=x'])
+        expect((await api.get(`${CATS}?${query}`)).status, query).toBe(400);
       const past = await api.get(`${CATS}?page=40`);
       expect(past.status).toBe(200);
       expect(past.body.categories).toEqual([]);
@@ -96,10 +137,16 @@ describe('legacy categories and tags (calendar/events/v1)', () => {
       expect(names((await api.get(`${CATS}?search=jaz`)).body)).toEqual(['Jazz']);
       expect(names((await api.get(`${CATS}?include=${jazz.id},${rock.id}`)).body).sort()).toEqual(['Jazz', 'Rock']);
       expect(names((await api.get(`${CATS}?include=jazz,rock&exclude=${rock.id}`)).body)).toEqual(['Jazz']);
-      const children = store().terms(CATEGORY_TAX).filter((t) => t.parent === music.id).map((t) => t.name).sort();
+      const children = store()
+        .terms(CATEGORY_TAX)
+        .filter((t) => t.parent === music.id)
+        .map((t) => t.name)
+        .sort();
       expect(names((await api.get(`${CATS}?parent=${music.id}&hide_empty=0`)).body).sort()).toEqual(children);
       expect(names((await api.get(`${CATS}?slug=rock`)).body)).toEqual(['Rock']);
-      const e = store().posts<EventMeta>(EVENT, ['publish']).find((x) => store().termIdsOf(x.id, CATEGORY_TAX).length > 1)!;
+      const e = store()
+        .posts<EventMeta>(EVENT, ['publish'])
+        .find((x) => store().termIdsOf(x.id, CATEGORY_TAX).length > 1)!;
       const own = store().termIdsOf(e.id, CATEGORY_TAX).sort();
       expect((await api.get(`${CATS}?post=${e.id}`)).body.categories.map((t: any) => t.id).sort()).toEqual(own);
       expect((await api.get(`${CATS}?event=${e.id}`)).body.categories.map((t: any) => t.id).sort()).toEqual(own);
@@ -129,7 +176,10 @@ describe('legacy categories and tags (calendar/events/v1)', () => {
       for (const bad of [`${CATS}/999999`, `${CATS}/${tag.id}`, `${TAGS}/${rock.id}`]) {
         const res = await api.get(bad);
         expect(res.status, bad).toBe(400);
-        expect(res.body).toMatchObject({ code: 'rest_invalid_param', data: { status: 400, params: { id: expect.any(String) } } });
+        expect(res.body).toMatchObject({
+          code: 'rest_invalid_param',
+          data: { status: 400, params: { id: expect.any(String) } },
+        });
       }
       for (const method of ['DELETE', 'POST']) {
         const res = await api.send(method, `${CATS}/999999`, method === 'POST' ? { name: 'x' } : undefined, 'admin');
@@ -149,7 +199,14 @@ describe('legacy categories and tags (calendar/events/v1)', () => {
       const music = store().termBySlug(CATEGORY_TAX, 'music')!;
       const r = await api.send('POST', CATS, { name: 'Folk', description: 'Songs', parent: music.id }, 'editor');
       expect(r.status).toBe(201);
-      expect(r.body).toMatchObject({ name: 'Folk', slug: 'folk', description: 'Songs', parent: music.id, count: 0, taxonomy: CATEGORY_TAX });
+      expect(r.body).toMatchObject({
+        name: 'Folk',
+        slug: 'folk',
+        description: 'Songs',
+        parent: music.id,
+        count: 0,
+        taxonomy: CATEGORY_TAX,
+      });
       expect(r.body.urls.up).toBe(`${sb.url}calendar/events/v1/categories/${music.id}`);
       const tag = await api.send('POST', TAGS, { name: 'Rainy Day', slug: 'rainy' }, 'admin');
       expect(tag.status).toBe(201);
@@ -167,20 +224,32 @@ describe('legacy categories and tags (calendar/events/v1)', () => {
       const rock = store().termBySlug(CATEGORY_TAX, 'rock')!;
       let r = await api.send('POST', CATS, { name: 'Rock', parent: rock.parent }, 'admin');
       expect(r.status).toBe(400);
-      expect(r.body).toEqual({ code: 'term_exists', message: 'A term with the name provided already exists with this parent.', data: { status: 400, term_id: rock.id } });
+      expect(r.body).toEqual({
+        code: 'term_exists',
+        message: 'A term with the name provided already exists with this parent.',
+        data: { status: 400, term_id: rock.id },
+      });
       // Another parent is another level of the hierarchy: allowed, with a unique slug.
       r = await api.send('POST', CATS, { name: 'Rock' }, 'admin');
       expect(r.status).toBe(201);
       expect(r.body.slug).toBe('rock-2');
       const outdoor = store().termBySlug(TAG_TAX, 'outdoor')!;
       r = await api.send('POST', TAGS, { name: 'outdoor' }, 'admin');
-      expect(r.body).toEqual({ code: 'term_exists', message: 'A term with the name provided already exists in this taxonomy.', data: { status: 400, term_id: outdoor.id } });
+      expect(r.body).toEqual({
+        code: 'term_exists',
+        message: 'A term with the name provided already exists in this taxonomy.',
+        data: { status: 400, term_id: outdoor.id },
+      });
     });
 
     it('refuses an unknown parent with 400 rest_term_invalid', async () => {
       const r = await api.send('POST', CATS, { name: 'Orphan', parent: 999999 }, 'admin');
       expect(r.status).toBe(400);
-      expect(r.body).toEqual({ code: 'rest_term_invalid', message: 'Parent term does not exist.', data: { status: 400 } });
+      expect(r.body).toEqual({
+        code: 'rest_term_invalid',
+        message: 'Parent term does not exist.',
+        data: { status: 400 },
+      });
     });
 
     it('updates a term, keeping its slug unless one is given', async () => {

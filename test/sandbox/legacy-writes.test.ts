@@ -4,7 +4,14 @@
  * organizers, and that bad input never writes a partial record.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CATEGORY_TAX, EVENT, ORGANIZER, TAG_TAX, VENUE, type EventMeta } from '../../packages/sandbox/src/calendar/model.ts';
+import {
+  CATEGORY_TAX,
+  EVENT,
+  ORGANIZER,
+  TAG_TAX,
+  VENUE,
+  type EventMeta,
+} from '../../packages/sandbox/src/calendar/model.ts';
 import type { RunningSandbox } from '../../packages/sandbox/src/server.ts';
 import { restClient, testSandbox, type RestClient } from '../helpers/sandbox.ts';
 
@@ -21,18 +28,33 @@ describe('legacy event writes (calendar/events/v1)', () => {
   afterAll(() => sb.close());
 
   const base = { title: 'Legacy write', start_date: '2027-03-01 10:00:00', end_date: '2027-03-01 12:00:00' };
-  const count = (type: string) => (sb.site.store.db.prepare('SELECT COUNT(*) AS n FROM posts WHERE type = ?').get(type) as { n: number }).n;
-  const counts = () => ({ events: count(EVENT), venues: count(VENUE), organizers: count(ORGANIZER), attachments: count('attachment') });
+  const count = (type: string) =>
+    (sb.site.store.db.prepare('SELECT COUNT(*) AS n FROM posts WHERE type = ?').get(type) as { n: number }).n;
+  const counts = () => ({
+    events: count(EVENT),
+    venues: count(VENUE),
+    organizers: count(ORGANIZER),
+    attachments: count('attachment'),
+  });
   const venueId = () => sb.site.store.posts(VENUE, ['publish'])[0]!.id;
-  const organizerIds = () => sb.site.store.posts(ORGANIZER, ['publish']).slice(0, 3).map((o) => o.id);
-  const create = async (body: Record<string, unknown>, who: Parameters<RestClient['send']>[3] = 'admin') => api.send('POST', EVENTS, { ...base, ...body }, who);
+  const organizerIds = () =>
+    sb.site.store
+      .posts(ORGANIZER, ['publish'])
+      .slice(0, 3)
+      .map((o) => o.id);
+  const create = async (body: Record<string, unknown>, who: Parameters<RestClient['send']>[3] = 'admin') =>
+    api.send('POST', EVENTS, { ...base, ...body }, who);
 
   describe('create', () => {
     it('refuses anonymous callers with 401 and subscribers with 403 rest_forbidden', async () => {
       const before = counts();
       let r = await api.send('POST', EVENTS, base);
       expect(r.status).toBe(401);
-      expect(r.body).toEqual({ code: 'rest_forbidden', message: 'Sorry, you are not allowed to do that.', data: { status: 401 } });
+      expect(r.body).toEqual({
+        code: 'rest_forbidden',
+        message: 'Sorry, you are not allowed to do that.',
+        data: { status: 401 },
+      });
       r = await api.send('POST', EVENTS, base, 'subscriber');
       expect(r.status).toBe(403);
       expect(r.body.code).toBe('rest_forbidden');
@@ -55,17 +77,47 @@ describe('legacy event writes (calendar/events/v1)', () => {
     it('creates an event with 201 and reads every field back', async () => {
       const jazz = sb.site.store.termBySlug(CATEGORY_TAX, 'jazz')!;
       const r = await create({
-        title: 'Harbour Jazz Night', description: '<p>Late set.</p>', excerpt: 'Late', slug: 'harbour-jazz', timezone: 'Asia/Tokyo',
-        start_date: '2027-04-02 19:30:00', end_date: '2027-04-02 22:00:00', cost: '$15', website: 'https://jazz.example/night',
-        show_map: false, show_map_link: false, hide_from_listings: true, sticky: true, featured: true,
-        categories: [jazz.id, 'Harbour Nights'], tags: ['outdoor', 'lantern-walks'], author: 3,
+        title: 'Harbour Jazz Night',
+        description: '<p>Late set.</p>',
+        excerpt: 'Late',
+        slug: 'harbour-jazz',
+        timezone: 'Asia/Tokyo',
+        start_date: '2027-04-02 19:30:00',
+        end_date: '2027-04-02 22:00:00',
+        cost: '$15',
+        website: 'https://jazz.example/night',
+        show_map: false,
+        show_map_link: false,
+        hide_from_listings: true,
+        sticky: true,
+        featured: true,
+        categories: [jazz.id, 'Harbour Nights'],
+        tags: ['outdoor', 'lantern-walks'],
+        author: 3,
       });
       expect(r.status).toBe(201);
       expect(r.body).toMatchObject({
-        title: 'Harbour Jazz Night', description: '<p>Late set.</p>', excerpt: 'Late', slug: 'harbour-jazz', status: 'publish', author: '3',
-        timezone: 'Asia/Tokyo', timezone_abbr: 'JST', start_date: '2027-04-02 19:30:00', end_date: '2027-04-02 22:00:00',
-        utc_start_date: '2027-04-02 10:30:00', utc_end_date: '2027-04-02 13:00:00', cost: '$15', website: 'https://jazz.example/night',
-        show_map: false, show_map_link: false, hide_from_listings: true, sticky: true, featured: true, venue: [], organizer: [],
+        title: 'Harbour Jazz Night',
+        description: '<p>Late set.</p>',
+        excerpt: 'Late',
+        slug: 'harbour-jazz',
+        status: 'publish',
+        author: '3',
+        timezone: 'Asia/Tokyo',
+        timezone_abbr: 'JST',
+        start_date: '2027-04-02 19:30:00',
+        end_date: '2027-04-02 22:00:00',
+        utc_start_date: '2027-04-02 10:30:00',
+        utc_end_date: '2027-04-02 13:00:00',
+        cost: '$15',
+        website: 'https://jazz.example/night',
+        show_map: false,
+        show_map_link: false,
+        hide_from_listings: true,
+        sticky: true,
+        featured: true,
+        venue: [],
+        organizer: [],
       });
       expect(r.body).not.toHaveProperty('json_ld');
       expect(r.body.categories.map((c: any) => c.name).sort()).toEqual(['Harbour Nights', 'Jazz']);
@@ -87,13 +139,22 @@ describe('legacy event writes (calendar/events/v1)', () => {
       let r = await create({ start_date: '2027-05-01 10:00:00', end_date: '2027-05-01 08:00:00' });
       expect(r.body.end_date).toBe('2027-05-01 10:00:00');
       r = await create({ all_day: true, start_date: '2027-05-02 10:00:00', end_date: '2027-05-03 08:00:00' });
-      expect(r.body).toMatchObject({ all_day: true, start_date: '2027-05-02 00:00:00', end_date: '2027-05-03 23:59:59' });
+      expect(r.body).toMatchObject({
+        all_day: true,
+        start_date: '2027-05-02 00:00:00',
+        end_date: '2027-05-03 23:59:59',
+      });
     });
 
     it('reads the currency from the cost: a symbol before is a prefix, after is a suffix', async () => {
       const r = await create({ cost: '20 €' });
       expect(r.body.cost).toBe('20 €');
-      expect(r.body.cost_details).toEqual({ currency_symbol: '€', currency_code: 'EUR', currency_position: 'suffix', values: ['20'] });
+      expect(r.body.cost_details).toEqual({
+        currency_symbol: '€',
+        currency_code: 'EUR',
+        currency_position: 'suffix',
+        values: ['20'],
+      });
       const free = await create({ cost: 'Free' });
       expect(free.body.cost).toBe('Free');
     });
@@ -154,7 +215,9 @@ describe('legacy event writes (calendar/events/v1)', () => {
       const [a, b, c] = organizerIds();
       expect((await create({ organizer: `${a},${b}` })).body.organizer.map((o: any) => o.id)).toEqual([a, b]);
       const before = counts().organizers;
-      const r = await create({ organizer: [c, { id: a }, { organizer: 'Tide Collective', email: 'tide@example.com' }] });
+      const r = await create({
+        organizer: [c, { id: a }, { organizer: 'Tide Collective', email: 'tide@example.com' }],
+      });
       expect(r.status).toBe(201);
       expect(r.body.organizer.slice(0, 2).map((o: any) => o.id)).toEqual([c, a]);
       expect(r.body.organizer[2]).toMatchObject({ organizer: 'Tide Collective', email: 'tide@example.com' });
@@ -174,30 +237,50 @@ describe('legacy event writes (calendar/events/v1)', () => {
     it('refuses a linked {id} of the wrong type with invalid-linked-post-id', async () => {
       const r = await create({ venue: { id: organizerIds()[0] } });
       expect(r.status).toBe(400);
-      expect(r.body).toEqual({ code: 'invalid-linked-post-id', message: 'The provided linked post ID is not valid', data: { status: 400 } });
+      expect(r.body).toEqual({
+        code: 'invalid-linked-post-id',
+        message: 'The provided linked post ID is not valid',
+        data: { status: 400 },
+      });
     });
 
     it('never writes a partial record when the input is bad', async () => {
       const before = counts();
       const terms = sb.site.store.terms(CATEGORY_TAX).length;
       // A new venue without its name: refused while validating.
-      let r = await create({ venue: { city: 'Nowhere' }, organizer: [{ organizer: 'Ghost Org' }], categories: ['Ghost Category'] });
+      let r = await create({
+        venue: { city: 'Nowhere' },
+        organizer: [{ organizer: 'Ghost Org' }],
+        categories: ['Ghost Category'],
+      });
       expect(r.status).toBe(400);
       expect(r.body.data.params).toEqual({ venue: 'Invalid parameter.' });
       // Valid new venue and organizer data, but a wrong-type {id} after them: refused before anything is written.
-      r = await create({ venue: { venue: 'Phantom Hall' }, organizer: [{ organizer: 'Phantom Org' }, { id: venueId() }], categories: ['Phantom Category'], image: 'https://cdn.example/phantom.jpg' });
+      r = await create({
+        venue: { venue: 'Phantom Hall' },
+        organizer: [{ organizer: 'Phantom Org' }, { id: venueId() }],
+        categories: ['Phantom Category'],
+        image: 'https://cdn.example/phantom.jpg',
+      });
       expect(r.status).toBe(400);
       expect(r.body.code).toBe('invalid-linked-post-id');
       // Same for an update.
       const target = (await create({})).body.id as number;
       const after = counts();
-      r = await api.send('PATCH', `${EVENTS}/${target}`, { title: 'Changed', venue: { venue: 'Phantom Hall 2' }, organizer: [{ id: venueId() }] }, 'admin');
+      r = await api.send(
+        'PATCH',
+        `${EVENTS}/${target}`,
+        { title: 'Changed', venue: { venue: 'Phantom Hall 2' }, organizer: [{ id: venueId() }] },
+        'admin',
+      );
       expect(r.status).toBe(400);
       expect(counts()).toEqual(after);
       expect(after).toEqual({ ...before, events: before.events + 1 });
       expect(sb.site.store.post(target)!.title).toBe(base.title);
       expect(sb.site.store.terms(CATEGORY_TAX).length).toBe(terms);
-      const titles = sb.site.store.db.prepare("SELECT title FROM posts WHERE title LIKE 'Phantom%' OR title LIKE 'Ghost%'").all();
+      const titles = sb.site.store.db
+        .prepare("SELECT title FROM posts WHERE title LIKE 'Phantom%' OR title LIKE 'Ghost%'")
+        .all();
       expect(titles).toEqual([]);
     });
   });
@@ -205,14 +288,31 @@ describe('legacy event writes (calendar/events/v1)', () => {
   describe('update', () => {
     it('rebuilds the calendar data from the request with POST, PUT or PATCH (not a partial update), and answers 200', async () => {
       // real-site-behaviour.md, "Legacy update ... is not a partial update": what is omitted is reset.
-      for (const [method, title] of [['POST', 'By post'], ['PUT', 'By put'], ['PATCH', 'By patch']] as const) {
+      for (const [method, title] of [
+        ['POST', 'By post'],
+        ['PUT', 'By put'],
+        ['PATCH', 'By patch'],
+      ] as const) {
         const created = (await create({ description: 'Keep me', cost: '5', featured: true })).body;
         const r = await api.send(method, `${EVENTS}/${created.id}`, { title }, 'admin');
         expect(r.status, method).toBe(200);
-        expect(r.body, method).toMatchObject({ id: created.id, title, description: 'Keep me', start_date: base.start_date, end_date: base.end_date, cost: '', featured: false });
+        expect(r.body, method).toMatchObject({
+          id: created.id,
+          title,
+          description: 'Keep me',
+          start_date: base.start_date,
+          end_date: base.end_date,
+          cost: '',
+          featured: false,
+        });
       }
       const created = (await create({})).body;
-      const r = await api.send('PATCH', `${EVENTS}/${created.id}`, { end_date: '2027-03-01 15:00:00', featured: true }, 'admin');
+      const r = await api.send(
+        'PATCH',
+        `${EVENTS}/${created.id}`,
+        { end_date: '2027-03-01 15:00:00', featured: true },
+        'admin',
+      );
       // An end date without its start date is ignored.
       expect(r.body).toMatchObject({ start_date: base.start_date, end_date: base.end_date, featured: true });
     });
@@ -283,7 +383,11 @@ describe('legacy event writes (calendar/events/v1)', () => {
       expect((await api.get(`${EVENTS}/${id}`)).body.code).toBe('event-no-longer-available');
       const again = await api.send('DELETE', `${EVENTS}/${id}`, undefined, 'admin');
       expect(again.status).toBe(410);
-      expect(again.body).toEqual({ code: 'event-is-in-trash', message: 'The event is already trashed', data: { status: 410 } });
+      expect(again.body).toEqual({
+        code: 'event-is-in-trash',
+        message: 'The event is already trashed',
+        data: { status: 410 },
+      });
     });
 
     it('deletes by slug too, and refuses a missing event ID with 400 rest_invalid_param naming id', async () => {
@@ -311,17 +415,26 @@ describe('legacy event writes (calendar/events/v1)', () => {
   describe('batch', () => {
     it('refuses legacy routes inside /batch/v1 with rest_batch_not_allowed, writing nothing', async () => {
       const before = counts();
-      const r = await api.send('POST', '/batch/v1', {
-        requests: [
-          { path: EVENTS, body: base },
-          { method: 'DELETE', path: `${EVENTS}/${sb.site.store.posts(EVENT, ['publish'])[0]!.id}` },
-          { path: '/calendar/events/v1/venues', body: { venue: 'Batch Hall' } },
-        ],
-      }, 'admin');
+      const r = await api.send(
+        'POST',
+        '/batch/v1',
+        {
+          requests: [
+            { path: EVENTS, body: base },
+            { method: 'DELETE', path: `${EVENTS}/${sb.site.store.posts(EVENT, ['publish'])[0]!.id}` },
+            { path: '/calendar/events/v1/venues', body: { venue: 'Batch Hall' } },
+          ],
+        },
+        'admin',
+      );
       expect(r.status).toBe(207);
       for (const item of r.body.responses) {
         expect(item.status).toBe(400);
-        expect(item.body).toEqual({ code: 'rest_batch_not_allowed', message: 'The requested route does not support batch requests.', data: { status: 400 } });
+        expect(item.body).toEqual({
+          code: 'rest_batch_not_allowed',
+          message: 'The requested route does not support batch requests.',
+          data: { status: 400 },
+        });
       }
       expect(r.body.responses[0].headers).toEqual({ Allow: 'GET, POST' });
       expect(counts()).toEqual(before);

@@ -55,7 +55,9 @@ describe('site-audit-log/v1', () => {
   let sb: RunningSandbox;
   let api: RestClient;
   const entries = (where = '1 = 1', ...args: unknown[]) =>
-    sb.site.store.db.prepare(`SELECT * FROM audit_log WHERE ${where} ORDER BY created_at DESC, id DESC`).all(...args) as Entry[];
+    sb.site.store.db
+      .prepare(`SELECT * FROM audit_log WHERE ${where} ORDER BY created_at DESC, id DESC`)
+      .all(...args) as Entry[];
   const ids = (body: any[]) => body.map((e) => e.id);
   const list = async (query: string) => {
     const r = await api.get(`${LOGS}?per_page=100&${query}`, 'admin');
@@ -87,7 +89,11 @@ describe('site-audit-log/v1', () => {
       for (const path of [LOGS, EXPORT]) {
         const r = await api.get(path, who as Who);
         expect(r.status).toBe(status);
-        expect(r.body).toEqual({ code: 'rest_forbidden', message: 'Sorry, you are not allowed to do that.', data: { status } });
+        expect(r.body).toEqual({
+          code: 'rest_forbidden',
+          message: 'Sorry, you are not allowed to do that.',
+          data: { status },
+        });
       }
     });
   });
@@ -100,7 +106,20 @@ describe('site-audit-log/v1', () => {
       expect(r.headers.get('x-wp-total')).toBe(String(all.length));
       expect(r.headers.get('x-wp-totalpages')).toBe(String(Math.ceil(all.length / 20)));
       expect(r.headers.get('link')).toBe(`<${sb.url}site-audit-log/v1/logs?page=2>; rel="next"`);
-      expect(Object.keys(r.body[0])).toEqual(['id', 'blog_id', 'user_id', 'user_login', 'object_type', 'object_id', 'object_name', 'action', 'priority', 'message', 'ip', 'created_at']);
+      expect(Object.keys(r.body[0])).toEqual([
+        'id',
+        'blog_id',
+        'user_id',
+        'user_login',
+        'object_type',
+        'object_id',
+        'object_name',
+        'action',
+        'priority',
+        'message',
+        'ip',
+        'created_at',
+      ]);
       expect(r.body[0].created_at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/);
     });
 
@@ -110,7 +129,12 @@ describe('site-audit-log/v1', () => {
       expect(ids(r.body)).toEqual(all.slice(14, 21).map((e) => e.id));
       expect(r.headers.get('link')).toContain('rel="prev"');
       const asc = await api.get(`${LOGS}?order=asc&per_page=5`, 'admin');
-      expect(ids(asc.body)).toEqual([...all].reverse().slice(0, 5).map((e) => e.id));
+      expect(ids(asc.body)).toEqual(
+        [...all]
+          .reverse()
+          .slice(0, 5)
+          .map((e) => e.id),
+      );
     });
 
     it('answers an empty page past the end', async () => {
@@ -141,12 +165,22 @@ describe('site-audit-log/v1', () => {
     });
 
     it('filters by blog_id, user_id, object_type, action and priority (comma lists allowed)', async () => {
-      expect(ids((await list('blog_id=2')).body)).toEqual(entries('blog_id = 2').map((e) => e.id).slice(0, 100));
+      expect(ids((await list('blog_id=2')).body)).toEqual(
+        entries('blog_id = 2')
+          .map((e) => e.id)
+          .slice(0, 100),
+      );
       expect((await list('blog_id=3,4')).headers.get('x-wp-total')).toBe(String(entries('blog_id IN (3, 4)').length));
       expect((await list('user_id=0')).body.every((e: any) => e.action === 'login_failed')).toBe(true);
       expect((await list('user_id=3')).headers.get('x-wp-total')).toBe(String(entries('user_id = 3').length));
-      expect(ids((await list('object_type=plugin&action=activated')).body)).toEqual(entries("object_type = 'plugin' AND action = 'activated'").map((e) => e.id));
-      expect(ids((await list('priority=critical,high')).body)).toEqual(entries("priority IN ('critical', 'high')").map((e) => e.id).slice(0, 100));
+      expect(ids((await list('object_type=plugin&action=activated')).body)).toEqual(
+        entries("object_type = 'plugin' AND action = 'activated'").map((e) => e.id),
+      );
+      expect(ids((await list('priority=critical,high')).body)).toEqual(
+        entries("priority IN ('critical', 'high')")
+          .map((e) => e.id)
+          .slice(0, 100),
+      );
       expect((await list('object_type=nothing')).body).toEqual([]);
     });
 
@@ -180,7 +214,20 @@ describe('site-audit-log/v1', () => {
       expect(r.headers.get('content-disposition')).toMatch(/^attachment; filename="audit-log-\d{4}-\d{2}-\d{2}\.csv"$/);
       expect(r.text.endsWith('\r\n')).toBe(true);
       const [header, ...lines] = parseCsv(r.text);
-      expect(header).toEqual(['id', 'created_at', 'blog_id', 'user_id', 'user_login', 'object_type', 'object_id', 'object_name', 'action', 'priority', 'message', 'ip']);
+      expect(header).toEqual([
+        'id',
+        'created_at',
+        'blog_id',
+        'user_id',
+        'user_login',
+        'object_type',
+        'object_id',
+        'object_name',
+        'action',
+        'priority',
+        'message',
+        'ip',
+      ]);
       const want = entries("priority = 'critical'");
       expect(lines.map((l) => Number(l[0]))).toEqual(want.map((e) => e.id));
       expect(r.headers.get('x-wp-total')).toBe(String(want.length));
@@ -202,9 +249,11 @@ describe('site-audit-log/v1', () => {
     });
 
     it('quotes cells and defuses formulas', async () => {
-      sb.site.store.db.prepare(
-        "INSERT INTO audit_log (blog_id, user_id, user_login, object_type, object_id, object_name, action, priority, message, ip, created_at) VALUES (1, 1, 'admin', 'option', 0, '=HYPERLINK(\"x\")', 'updated', 'low', 'line one\nline two, with comma', '192.0.2.1', '2001-01-01 00:00:00')",
-      ).run();
+      sb.site.store.db
+        .prepare(
+          "INSERT INTO audit_log (blog_id, user_id, user_login, object_type, object_id, object_name, action, priority, message, ip, created_at) VALUES (1, 1, 'admin', 'option', 0, '=HYPERLINK(\"x\")', 'updated', 'low', 'line one\nline two, with comma', '192.0.2.1', '2001-01-01 00:00:00')",
+        )
+        .run();
       const r = await api.get(`${EXPORT}?end_date=2001-01-01`, 'admin');
       const [, row] = parseCsv(r.text);
       expect(row![7]).toBe('\'=HYPERLINK("x")');

@@ -39,7 +39,10 @@ describe('site-blocks/v1 get-attachment-id', () => {
     expect(r.body).toEqual({
       success: true,
       response: {
-        id: image.id, full_url: full, width: 1200, height: 800,
+        id: image.id,
+        full_url: full,
+        width: 1200,
+        height: 800,
         sizes: {
           thumbnail: { url: sized(150, 150), width: 150, height: 150 },
           medium: { url: sized(300, 200), width: 300, height: 200 },
@@ -68,7 +71,12 @@ describe('site-blocks/v1 get-attachment-id', () => {
     for (const url of [`${sb.origin}/wp-content/uploads/none.jpg`, `https://cdn.example.com${image.url}`]) {
       const r = await api.get(q(url), 'editor');
       expect(r.status).toBe(404);
-      expect(r.body).toEqual({ error: true, success: false, error_code: 'no_attachment', response: 'No attachment found.' });
+      expect(r.body).toEqual({
+        error: true,
+        success: false,
+        error_code: 'no_attachment',
+        response: 'No attachment found.',
+      });
     }
   });
 
@@ -78,6 +86,10 @@ describe('site-blocks/v1 get-attachment-id', () => {
     expect(empty.body).toEqual({ error: true, success: false, error_code: 'no_url', response: 'No URL provided.' });
     const missing = await api.get(ROUTE, 'editor');
     expect(missing.status).toBe(400);
-    expect(missing.body).toEqual({ code: 'rest_missing_callback_param', message: 'Missing parameter(s): url', data: { status: 400, params: ['url'] } });
+    expect(missing.body).toEqual({
+      code: 'rest_missing_callback_param',
+      message: 'Missing parameter(s): url',
+      data: { status: 400, params: ['url'] },
+    });
   });
 });

@@ -59,7 +59,13 @@ describe('site/v1/challenge', () => {
   it('verifies a solved challenge once; a replay is refused', async () => {
     const c = await fresh();
     const number = solve(c);
-    const payload = encode({ algorithm: c.algorithm, challenge: c.challenge, number, salt: c.salt, signature: c.signature });
+    const payload = encode({
+      algorithm: c.algorithm,
+      challenge: c.challenge,
+      number,
+      salt: c.salt,
+      signature: c.signature,
+    });
     const r = await verify(payload);
     expect(r.status).toBe(200);
     expect(r.body).toEqual({ verified: true });
@@ -79,9 +85,19 @@ describe('site/v1/challenge', () => {
 
   it.each([
     ['a wrong number', (c: Challenge, n: number) => ({ ...c, number: n + 1 })],
-    ['a forged signature', (c: Challenge, n: number) => ({ ...c, number: n, signature: createHmac('sha256', 'guess').update(c.challenge).digest('hex') })],
+    [
+      'a forged signature',
+      (c: Challenge, n: number) => ({
+        ...c,
+        number: n,
+        signature: createHmac('sha256', 'guess').update(c.challenge).digest('hex'),
+      }),
+    ],
     ['another algorithm', (c: Challenge, n: number) => ({ ...c, number: n, algorithm: 'SHA-1' })],
-    ['a salt with a later expiry', (c: Challenge, n: number) => ({ ...c, number: n, salt: c.salt.replace(/expires=\d+/, 'expires=9999999999') })],
+    [
+      'a salt with a later expiry',
+      (c: Challenge, n: number) => ({ ...c, number: n, salt: c.salt.replace(/expires=\d+/, 'expires=9999999999') }),
+    ],
   ])('answers verified false for %s', async (_what, tamper) => {
     const c = await fresh();
     const r = await verify(encode(tamper(c, solve(c))));
@@ -94,17 +110,35 @@ describe('site/v1/challenge', () => {
     const salt = `abcdef?expires=${Math.floor(Date.now() / 1000) - 10}`;
     const challenge = sha256(`${salt}42`);
     const signature = createHmac('sha256', key).update(challenge).digest('hex');
-    expect((await verify(encode({ algorithm: 'SHA-256', challenge, number: 42, salt, signature }))).body).toEqual({ verified: false });
+    expect((await verify(encode({ algorithm: 'SHA-256', challenge, number: 42, salt, signature }))).body).toEqual({
+      verified: false,
+    });
     // The same, unexpired, verifies: only the expiry differed.
     const ok = `abcdef?expires=${Math.floor(Date.now() / 1000) + 60}`;
     const ch = sha256(`${ok}42`);
-    expect((await verify(encode({ algorithm: 'SHA-256', challenge: ch, number: 42, salt: ok, signature: createHmac('sha256', key).update(ch).digest('hex') }))).body).toEqual({ verified: true });
+    expect(
+      (
+        await verify(
+          encode({
+            algorithm: 'SHA-256',
+            challenge: ch,
+            number: 42,
+            salt: ok,
+            signature: createHmac('sha256', key).update(ch).digest('hex'),
+          }),
+        )
+      ).body,
+    ).toEqual({ verified: true });
   });
 
   it('needs a payload', async () => {
     const r = await api.send('POST', ROUTE, {});
     expect(r.status).toBe(400);
-    expect(r.body).toEqual({ code: 'rest_missing_callback_param', message: 'Missing parameter(s): payload', data: { status: 400, params: ['payload'] } });
+    expect(r.body).toEqual({
+      code: 'rest_missing_callback_param',
+      message: 'Missing parameter(s): payload',
+      data: { status: 400, params: ['payload'] },
+    });
   });
 
   it.each([

@@ -13,13 +13,17 @@ const FETCH = '/facet/v1/fetch';
 describe('facet/v1', () => {
   let sb: RunningSandbox;
   let api: RestClient;
-  const published = () => sb.site.store.db.prepare("SELECT * FROM posts WHERE type = 'post' AND status = 'publish' ORDER BY date DESC, id DESC").all() as { id: number; author: number; title: string }[];
+  const published = () =>
+    sb.site.store.db
+      .prepare("SELECT * FROM posts WHERE type = 'post' AND status = 'publish' ORDER BY date DESC, id DESC")
+      .all() as { id: number; author: number; title: string }[];
   const inTerm = (slug: string, taxonomy = 'category') => {
     const t = sb.site.store.termBySlug(taxonomy, slug)!;
     const map = sb.site.store.termMap(taxonomy);
     return published().filter((p) => (map.get(p.id) ?? []).includes(t.id));
   };
-  const refresh = (data: unknown, who: Who = null) => api.send('POST', REFRESH, { action: 'facetwp_refresh', data }, who);
+  const refresh = (data: unknown, who: Who = null) =>
+    api.send('POST', REFRESH, { action: 'facetwp_refresh', data }, who);
 
   beforeAll(async () => {
     sb = await testSandbox({ events: 10 });
@@ -38,12 +42,26 @@ describe('facet/v1', () => {
     });
 
     it('renders facets, the first page of results and settings for anybody', async () => {
-      const r = await refresh({ facets: {}, extras: { pager: true, counts: true, per_page: 'default', sort: 'default' }, paged: 1 });
+      const r = await refresh({
+        facets: {},
+        extras: { pager: true, counts: true, per_page: 'default', sort: 'default' },
+        paged: 1,
+      });
       expect(r.status).toBe(200);
       expect(Object.keys(r.body)).toEqual(['facets', 'template', 'settings', 'pager', 'counts', 'per_page', 'sort']);
       const all = published();
-      expect(r.body.settings.pager).toEqual({ page: 1, per_page: 10, total_rows: all.length, total_pages: Math.ceil(all.length / 10) });
-      expect(r.body.settings.labels).toEqual({ categories: 'Categories', tags: 'Tags', author: 'Author', keywords: 'Keywords' });
+      expect(r.body.settings.pager).toEqual({
+        page: 1,
+        per_page: 10,
+        total_rows: all.length,
+        total_pages: Math.ceil(all.length / 10),
+      });
+      expect(r.body.settings.labels).toEqual({
+        categories: 'Categories',
+        tags: 'Tags',
+        author: 'Author',
+        keywords: 'Keywords',
+      });
       expect(Object.keys(r.body.facets)).toEqual(['categories', 'tags', 'author', 'keywords']);
       expect(r.body.facets.categories).toContain('class="facetwp-checkbox" data-value="news"');
       expect(r.body.facets.author).toMatch(/^<select class="facetwp-dropdown"><option value="">Any<\/option>/);
@@ -71,8 +89,13 @@ describe('facet/v1', () => {
       const either = await refresh({ facets: { categories: ['guides', 'opinion'] }, extras: { per_page: 50 } });
       const ids = new Set([...inTerm('guides'), ...inTerm('opinion')].map((p) => p.id));
       expect(either.body.settings.pager.total_rows).toBe(ids.size);
-      const both = await refresh({ facets: { categories: ['guides', 'opinion'], author: ['1'] }, extras: { per_page: 50 } });
-      expect(both.body.settings.pager.total_rows).toBe([...ids].filter((id) => sb.site.store.post(id)!.author === 1).length);
+      const both = await refresh({
+        facets: { categories: ['guides', 'opinion'], author: ['1'] },
+        extras: { per_page: 50 },
+      });
+      expect(both.body.settings.pager.total_rows).toBe(
+        [...ids].filter((id) => sb.site.store.post(id)!.author === 1).length,
+      );
     });
 
     it('searches with the keywords facet and drops unknown facets', async () => {
@@ -104,7 +127,10 @@ describe('facet/v1', () => {
     });
 
     it('answers autocomplete loads with matching choices', async () => {
-      const r = await api.send('POST', REFRESH, { action: 'facetwp_autocomplete_load', data: { facet_name: 'categories', query: 'new' } });
+      const r = await api.send('POST', REFRESH, {
+        action: 'facetwp_autocomplete_load',
+        data: { facet_name: 'categories', query: 'new' },
+      });
       expect(r.body).toEqual([{ value: 'news', label: 'News' }]);
     });
   });
@@ -116,7 +142,11 @@ describe('facet/v1', () => {
     ] as const)('is closed by default: %s gets %i rest_forbidden', async (who, status) => {
       const r = await api.send('POST', FETCH, { data: {} }, who);
       expect(r.status).toBe(status);
-      expect(r.body).toEqual({ code: 'rest_forbidden', message: 'Sorry, you are not allowed to do that.', data: { status } });
+      expect(r.body).toEqual({
+        code: 'rest_forbidden',
+        message: 'Sorry, you are not allowed to do that.',
+        data: { status },
+      });
     });
 
     describe('once the facetwp_api_can_access option is on', () => {
@@ -134,24 +164,51 @@ describe('facet/v1', () => {
         const all = published();
         expect(Object.keys(r.body)).toEqual(['results', 'facets', 'pager']);
         expect(r.body.results).toEqual(all.slice(0, 10).map((p) => p.id));
-        expect(r.body.pager).toEqual({ page: 1, per_page: 10, total_rows: all.length, total_pages: Math.ceil(all.length / 10) });
+        expect(r.body.pager).toEqual({
+          page: 1,
+          per_page: 10,
+          total_rows: all.length,
+          total_pages: Math.ceil(all.length / 10),
+        });
         const cats = r.body.facets.categories;
         expect(cats).toMatchObject({ name: 'categories', label: 'Categories', type: 'checkboxes', selected: [] });
         const news = cats.choices.find((c: any) => c.value === 'news');
-        expect(news).toEqual({ value: 'news', label: 'News', depth: 0, count: inTerm('news').length, term_id: sb.site.store.termBySlug('category', 'news')!.id, parent_id: 0 });
+        expect(news).toEqual({
+          value: 'news',
+          label: 'News',
+          depth: 0,
+          count: inTerm('news').length,
+          term_id: sb.site.store.termBySlug('category', 'news')!.id,
+          parent_id: 0,
+        });
         expect(cats.choices.find((c: any) => c.value === 'releases').depth).toBe(1);
         expect(r.body.facets.author.choices.reduce((n: number, c: any) => n + c.count, 0)).toBe(all.length);
         expect(r.body.facets.keywords).not.toHaveProperty('choices');
       });
 
       it('applies facets and query_args (as a JSON string too)', async () => {
-        const data = JSON.stringify({ facets: { tags: ['howto'] }, query_args: { posts_per_page: 2, paged: 2, orderby: 'ID', order: 'ASC' } });
+        const data = JSON.stringify({
+          facets: { tags: ['howto'] },
+          query_args: { posts_per_page: 2, paged: 2, orderby: 'ID', order: 'ASC' },
+        });
         const r = await api.send('POST', FETCH, { data }, 'admin');
-        const howto = inTerm('howto', 'post_tag').map((p) => p.id).sort((a, b) => a - b);
+        const howto = inTerm('howto', 'post_tag')
+          .map((p) => p.id)
+          .sort((a, b) => a - b);
         expect(r.body.results).toEqual(howto.slice(2, 4));
-        expect(r.body.pager).toEqual({ page: 2, per_page: 2, total_rows: howto.length, total_pages: Math.ceil(howto.length / 2) });
+        expect(r.body.pager).toEqual({
+          page: 2,
+          per_page: 2,
+          total_rows: howto.length,
+          total_pages: Math.ceil(howto.length / 2),
+        });
         expect(r.body.facets.tags.selected).toEqual(['howto']);
-        const pages = await api.send('POST', FETCH, { data: { query_args: { post_type: 'page', posts_per_page: -1 } } }, 'admin');
+        const pages = await api.send(
+          'POST',
+          FETCH,
+          { data: { query_args: { post_type: 'page', posts_per_page: -1 } } },
+          'admin',
+        );
         expect(pages.body.results).toHaveLength(4);
       });
     });

@@ -13,14 +13,23 @@ const PROXY = '/oembed/1.0/proxy';
 describe('oembed/1.0', () => {
   let sb: RunningSandbox;
   let api: RestClient;
-  const one = (sql: string) => sb.site.store.db.prepare(sql).get() as { id: number; slug: string; title: string; author: number; featured_media: number };
+  const one = (sql: string) =>
+    sb.site.store.db.prepare(sql).get() as {
+      id: number;
+      slug: string;
+      title: string;
+      author: number;
+      featured_media: number;
+    };
   const q = (url: string, extra = '') => `?url=${encodeURIComponent(url)}${extra}`;
   let post: ReturnType<typeof one>;
 
   beforeAll(async () => {
     sb = await testSandbox({ events: 30 });
     api = restClient(sb);
-    post = one("SELECT * FROM posts WHERE type = 'post' AND status = 'publish' AND password = '' AND featured_media = 0 ORDER BY id LIMIT 1");
+    post = one(
+      "SELECT * FROM posts WHERE type = 'post' AND status = 'publish' AND password = '' AND featured_media = 0 ORDER BY id LIMIT 1",
+    );
   });
   afterAll(() => sb.close());
 
@@ -28,11 +37,29 @@ describe('oembed/1.0', () => {
     it('answers the rich oEmbed object of a published post, at 600 x 338 by default', async () => {
       const r = await api.get(`${EMBED}${q(`${sb.origin}/${post.slug}/`)}`);
       expect(r.status).toBe(200);
-      expect(Object.keys(r.body)).toEqual(['version', 'provider_name', 'provider_url', 'author_name', 'author_url', 'title', 'type', 'width', 'height', 'html']);
+      expect(Object.keys(r.body)).toEqual([
+        'version',
+        'provider_name',
+        'provider_url',
+        'author_name',
+        'author_url',
+        'title',
+        'type',
+        'width',
+        'height',
+        'html',
+      ]);
       const author = sb.site.store.userById(post.author)!;
       expect(r.body).toMatchObject({
-        version: '1.0', provider_name: 'Sitegraph Sandbox', provider_url: sb.origin, author_name: author.displayName,
-        author_url: `${sb.origin}/author/${author.login}/`, title: post.title, type: 'rich', width: 600, height: 338,
+        version: '1.0',
+        provider_name: 'Sitegraph Sandbox',
+        provider_url: sb.origin,
+        author_name: author.displayName,
+        author_url: `${sb.origin}/author/${author.login}/`,
+        title: post.title,
+        type: 'rich',
+        width: 600,
+        height: 338,
       });
       expect(r.body.html).toMatch(/^<blockquote class="wp-embedded-content" data-secret="(\w{10})"><a href="[^"]+">/);
       expect(r.body.html).toContain(`src="${sb.origin}/${post.slug}/embed/#?secret=`);
@@ -59,7 +86,9 @@ describe('oembed/1.0', () => {
       expect((await api.get(`${EMBED}${q(`${sb.origin}/?p=${post.id}`)}`)).body.title).toBe(post.title);
       expect((await api.get(`${EMBED}${q(`${sb.origin}/${post.slug}/embed/`)}`)).body.title).toBe(post.title);
       expect((await api.get(`${EMBED}${q(`${sb.origin}/about/`)}`)).body.title).toBe('About');
-      const event = one("SELECT * FROM posts WHERE type = 'calendar_events' AND status = 'publish' ORDER BY id LIMIT 1");
+      const event = one(
+        "SELECT * FROM posts WHERE type = 'calendar_events' AND status = 'publish' ORDER BY id LIMIT 1",
+      );
       const r = await api.get(`${EMBED}${q(`${sb.origin}/event/${event.slug}/`)}`);
       expect(r.status).toBe(200);
       expect(r.body.title).toBe(event.title);
@@ -67,7 +96,9 @@ describe('oembed/1.0', () => {
     });
 
     it('adds the featured image as a thumbnail, sized for the width', async () => {
-      const withImage = one("SELECT * FROM posts WHERE type = 'post' AND status = 'publish' AND featured_media > 0 ORDER BY id LIMIT 1");
+      const withImage = one(
+        "SELECT * FROM posts WHERE type = 'post' AND status = 'publish' AND featured_media > 0 ORDER BY id LIMIT 1",
+      );
       const r = await api.get(`${EMBED}${q(`${sb.origin}/${withImage.slug}/`, '&maxwidth=300')}`);
       expect(r.body).toMatchObject({ thumbnail_width: 300, thumbnail_height: 200 });
       expect(r.body.thumbnail_url).toMatch(new RegExp(`^${sb.origin}/wp-content/uploads/demo-\\d-300x200\\.jpg$`));
@@ -77,8 +108,14 @@ describe('oembed/1.0', () => {
     });
 
     it.each([
-      ['a draft', () => `${sb.origin}/?p=${one("SELECT * FROM posts WHERE type = 'post' AND status = 'draft' LIMIT 1").id}`],
-      ['a private post', () => `${sb.origin}/${one("SELECT * FROM posts WHERE type = 'post' AND status = 'private' LIMIT 1").slug}/`],
+      [
+        'a draft',
+        () => `${sb.origin}/?p=${one("SELECT * FROM posts WHERE type = 'post' AND status = 'draft' LIMIT 1").id}`,
+      ],
+      [
+        'a private post',
+        () => `${sb.origin}/${one("SELECT * FROM posts WHERE type = 'post' AND status = 'private' LIMIT 1").slug}/`,
+      ],
       ['an unknown slug', () => `${sb.origin}/no-such-post/`],
       ['another host', () => `https://example.com/${post.slug}/`],
       ['the home page', () => `${sb.origin}/`],
@@ -101,15 +138,21 @@ describe('oembed/1.0', () => {
       const r = await api.get(`${EMBED}${q(`${sb.origin}/${post.slug}/`, '&format=xml&maxwidth=400')}`);
       expect(r.status).toBe(200);
       expect(r.headers.get('content-type')).toBe('text/xml; charset=UTF-8');
-      expect(r.text).toMatch(/^<\?xml version="1\.0"\?>\n<oembed><version>1\.0<\/version><provider_name>Sitegraph Sandbox<\/provider_name>/);
-      expect(r.text).toContain('<type>rich</type><width>400</width><height>225</height><html>&lt;blockquote class="wp-embedded-content"');
+      expect(r.text).toMatch(
+        /^<\?xml version="1\.0"\?>\n<oembed><version>1\.0<\/version><provider_name>Sitegraph Sandbox<\/provider_name>/,
+      );
+      expect(r.text).toContain(
+        '<type>rich</type><width>400</width><height>225</height><html>&lt;blockquote class="wp-embedded-content"',
+      );
       expect(r.text.trim().endsWith('</oembed>')).toBe(true);
     });
 
     it('sends the 404 as XML too, and treats any other format as json', async () => {
       const r = await api.get(`${EMBED}${q(`${sb.origin}/nope/`, '&format=xml')}`);
       expect(r.status).toBe(404);
-      expect(r.text).toBe('<?xml version="1.0"?>\n<oembed><code>oembed_invalid_url</code><message>Not Found</message><data><status>404</status></data></oembed>\n');
+      expect(r.text).toBe(
+        '<?xml version="1.0"?>\n<oembed><code>oembed_invalid_url</code><message>Not Found</message><data><status>404</status></data></oembed>\n',
+      );
       const other = await api.get(`${EMBED}${q(`${sb.origin}/${post.slug}/`, '&format=yaml')}`);
       expect(other.headers.get('content-type')).toContain('application/json');
       expect(other.body.version).toBe('1.0');
@@ -123,11 +166,18 @@ describe('oembed/1.0', () => {
     ] as const)('refuses %s (%i) with its own message', async (who, status) => {
       const r = await api.get(`${PROXY}${q(`${sb.origin}/${post.slug}/`)}`, who);
       expect(r.status).toBe(status);
-      expect(r.body).toEqual({ code: 'rest_forbidden', message: 'Sorry, you are not allowed to make proxied oEmbed requests.', data: { status } });
+      expect(r.body).toEqual({
+        code: 'rest_forbidden',
+        message: 'Sorry, you are not allowed to make proxied oEmbed requests.',
+        data: { status },
+      });
     });
 
     it('answers own-site URLs locally for a contributor, clamped like embed', async () => {
-      const r = await api.get(`${PROXY}${q(`${sb.origin}/${post.slug}/`, '&maxwidth=250&maxheight=50&discover=false')}`, 'contributor');
+      const r = await api.get(
+        `${PROXY}${q(`${sb.origin}/${post.slug}/`, '&maxwidth=250&maxheight=50&discover=false')}`,
+        'contributor',
+      );
       expect(r.status).toBe(200);
       expect(r.body).toMatchObject({ title: post.title, type: 'rich', width: 250, height: 200 });
       const xml = await api.get(`${PROXY}${q(`${sb.origin}/${post.slug}/`, '&format=xml')}`, 'contributor');

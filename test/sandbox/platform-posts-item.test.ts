@@ -21,7 +21,12 @@ beforeAll(async () => {
 afterAll(() => sb.close());
 
 async function draft(who: Exclude<Who, null> = 'admin', body: Record<string, unknown> = {}): Promise<any> {
-  const r = await api.send('POST', POSTS, { title: 'Item test', content: 'Body', excerpt: 'Short', status: 'draft', ...body }, who);
+  const r = await api.send(
+    'POST',
+    POSTS,
+    { title: 'Item test', content: 'Body', excerpt: 'Short', status: 'draft', ...body },
+    who,
+  );
   expect(r.status).toBe(201);
   return r.body;
 }
@@ -84,7 +89,11 @@ describe('update: POST, PUT and PATCH /core/v2/posts/<id>', () => {
   });
 
   it('a missing post: 404 rest_post_invalid_id, for every caller and method', async () => {
-    for (const [method, who] of [['POST', 'admin'], ['PUT', null], ['PATCH', 'subscriber']] as const) {
+    for (const [method, who] of [
+      ['POST', 'admin'],
+      ['PUT', null],
+      ['PATCH', 'subscriber'],
+    ] as const) {
       const r = await api.send(method, `${POSTS}/999999`, { title: 'x' }, who);
       expect(r.status, `${method} ${who}`).toBe(404);
       expect(r.body).toEqual({ code: 'rest_post_invalid_id', message: 'Invalid post ID.', data: { status: 404 } });
@@ -95,7 +104,11 @@ describe('update: POST, PUT and PATCH /core/v2/posts/<id>', () => {
     const p = await draft('admin');
     const anon = await api.send('POST', `${POSTS}/${p.id}`, { title: 'x' });
     expect(anon.status).toBe(401);
-    expect(anon.body).toEqual({ code: 'rest_cannot_edit', message: 'Sorry, you are not allowed to edit this post.', data: { status: 401 } });
+    expect(anon.body).toEqual({
+      code: 'rest_cannot_edit',
+      message: 'Sorry, you are not allowed to edit this post.',
+      data: { status: 401 },
+    });
     for (const who of ['subscriber', 'contributor', 'author'] as const) {
       const r = await api.send('PATCH', `${POSTS}/${p.id}`, { title: 'x' }, who);
       expect([r.status, r.body.code], who).toEqual([403, 'rest_cannot_edit']);
@@ -112,7 +125,10 @@ describe('update: POST, PUT and PATCH /core/v2/posts/<id>', () => {
     const pub = await api.send('PATCH', `${POSTS}/${contrib.id}`, { status: 'publish' }, 'contributor');
     expect([pub.status, pub.body.code]).toEqual([403, 'rest_cannot_publish']);
     // Re-sending the current status is not a status change.
-    expect((await api.send('PATCH', `${POSTS}/${contrib.id}`, { status: 'draft', title: 'Still a draft' }, 'contributor')).status).toBe(200);
+    expect(
+      (await api.send('PATCH', `${POSTS}/${contrib.id}`, { status: 'draft', title: 'Still a draft' }, 'contributor'))
+        .status,
+    ).toBe(200);
   });
 
   it('the same validation as create, before the permission check (a 400 beats a 401)', async () => {
@@ -134,10 +150,16 @@ describe('update: POST, PUT and PATCH /core/v2/posts/<id>', () => {
     expect([both.status, both.body.code]).toEqual([400, 'rest_invalid_field']);
     await api.send('PATCH', `${POSTS}/${p.id}`, { sticky: true }, 'admin');
     const onSticky = await api.send('PATCH', `${POSTS}/${p.id}`, { password: 'secret' }, 'admin');
-    expect(onSticky.body).toMatchObject({ code: 'rest_invalid_field', message: 'A sticky post can not be password protected.' });
+    expect(onSticky.body).toMatchObject({
+      code: 'rest_invalid_field',
+      message: 'A sticky post can not be password protected.',
+    });
     const q = await draft('admin', { password: 'secret' });
     const stick = await api.send('PATCH', `${POSTS}/${q.id}`, { sticky: true }, 'admin');
-    expect(stick.body).toMatchObject({ code: 'rest_invalid_field', message: 'A password protected post can not be set to sticky.' });
+    expect(stick.body).toMatchObject({
+      code: 'rest_invalid_field',
+      message: 'A password protected post can not be set to sticky.',
+    });
   });
 
   it('the index lists the update endpoint with the create arguments plus id, batchable', async () => {
@@ -183,7 +205,13 @@ describe('updates and deletes through /batch/v1', () => {
     const r = await api.send(
       'POST',
       '/batch/v1',
-      { validation: 'require-all-validate', requests: [{ method: 'PATCH', path: `${POSTS}/${a.id}`, body: { title: 'Never' } }, { method: 'PATCH', path: `${POSTS}/${a.id}`, body: { status: 'bogus' } }] },
+      {
+        validation: 'require-all-validate',
+        requests: [
+          { method: 'PATCH', path: `${POSTS}/${a.id}`, body: { title: 'Never' } },
+          { method: 'PATCH', path: `${POSTS}/${a.id}`, body: { status: 'bogus' } },
+        ],
+      },
       'admin',
     );
     expect(r.body.failed).toBe('validation');
@@ -192,11 +220,17 @@ describe('updates and deletes through /batch/v1', () => {
   });
 });
 
-describe('the list\'s status argument: the permission check comes before the enum check', () => {
+describe("the list's status argument: the permission check comes before the enum check", () => {
   it('anonymous status=bogus: 400 wrapping rest_forbidden_status (401), as real WordPress', async () => {
     const r = await api.get(`${POSTS}?status=bogus`);
     expect(r.status).toBe(400);
-    expect(r.body).toMatchObject({ code: 'rest_invalid_param', data: { params: { status: 'Status is forbidden.' }, details: { status: { code: 'rest_forbidden_status', data: { status: 401 } } } } });
+    expect(r.body).toMatchObject({
+      code: 'rest_invalid_param',
+      data: {
+        params: { status: 'Status is forbidden.' },
+        details: { status: { code: 'rest_forbidden_status', data: { status: 401 } } },
+      },
+    });
     const sub = await api.get(`${POSTS}?status=publish,bogus`, 'subscriber');
     expect(sub.body.data.details.status).toMatchObject({ code: 'rest_forbidden_status', data: { status: 403 } });
   });

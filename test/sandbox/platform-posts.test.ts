@@ -20,18 +20,18 @@ const SAMPLES = {
     data: {
       status: 400,
       params: {
-        status: 'Status is forbidden.'
+        status: 'Status is forbidden.',
       },
       details: {
         status: {
           code: 'rest_forbidden_status',
           message: 'Status is forbidden.',
           data: {
-            status: 401
-          }
-        }
-      }
-    }
+            status: 401,
+          },
+        },
+      },
+    },
   },
   /** core-error-per-page.json: GET /core/v2/posts?per_page=101. */
   perPage: {
@@ -40,16 +40,16 @@ const SAMPLES = {
     data: {
       status: 400,
       params: {
-        per_page: 'per_page must be between 1 (inclusive) and 100 (inclusive)'
+        per_page: 'per_page must be between 1 (inclusive) and 100 (inclusive)',
       },
       details: {
         per_page: {
           code: 'rest_out_of_bounds',
           message: 'per_page must be between 1 (inclusive) and 100 (inclusive)',
-          data: null
-        }
-      }
-    }
+          data: null,
+        },
+      },
+    },
   },
   /** batch-get-refused.json: a GET item in /batch/v1. */
   batchGetRefused: {
@@ -58,16 +58,16 @@ const SAMPLES = {
     data: {
       status: 400,
       params: {
-        requests: 'requests[0][method] is not one of POST, PUT, PATCH, and DELETE.'
+        requests: 'requests[0][method] is not one of POST, PUT, PATCH, and DELETE.',
       },
       details: {
         requests: {
           code: 'rest_not_in_enum',
           message: 'requests[0][method] is not one of POST, PUT, PATCH, and DELETE.',
-          data: null
-        }
-      }
-    }
+          data: null,
+        },
+      },
+    },
   },
   /** batch-normal.json, second item: status "bogus" on create. */
   bogusStatus: {
@@ -76,28 +76,79 @@ const SAMPLES = {
     data: {
       status: 400,
       params: {
-        status: 'status is not one of publish, future, draft, pending, private, calendar-ea-success, calendar-ea-failed, calendar-ea-schedule, calendar-ea-pending, calendar-ea-draft, and calendar-ignored.'
+        status:
+          'status is not one of publish, future, draft, pending, private, calendar-ea-success, calendar-ea-failed, calendar-ea-schedule, calendar-ea-pending, calendar-ea-draft, and calendar-ignored.',
       },
       details: {
         status: {
           code: 'rest_not_in_enum',
-          message: 'status is not one of publish, future, draft, pending, private, calendar-ea-success, calendar-ea-failed, calendar-ea-schedule, calendar-ea-pending, calendar-ea-draft, and calendar-ignored.',
-          data: null
-        }
-      }
-    }
+          message:
+            'status is not one of publish, future, draft, pending, private, calendar-ea-success, calendar-ea-failed, calendar-ea-schedule, calendar-ea-pending, calendar-ea-draft, and calendar-ignored.',
+          data: null,
+        },
+      },
+    },
   },
   /** core-posts-list.json: the keys of a post in context view. */
   listKeys: [
-    'id', 'date', 'date_gmt', 'guid', 'modified', 'modified_gmt', 'slug', 'status', 'type', 'link', 'title', 'content',
-    'excerpt', 'author', 'featured_media', 'comment_status', 'ping_status', 'sticky', 'template', 'format', 'meta',
-    'categories', 'tags', 'yoast_head', 'yoast_head_json', '_links'
+    'id',
+    'date',
+    'date_gmt',
+    'guid',
+    'modified',
+    'modified_gmt',
+    'slug',
+    'status',
+    'type',
+    'link',
+    'title',
+    'content',
+    'excerpt',
+    'author',
+    'featured_media',
+    'comment_status',
+    'ping_status',
+    'sticky',
+    'template',
+    'format',
+    'meta',
+    'categories',
+    'tags',
+    'yoast_head',
+    'yoast_head_json',
+    '_links',
   ],
   /** batch-normal.json, first item: the keys of a created post (context edit). */
   createdKeys: [
-    'id', 'date', 'date_gmt', 'guid', 'modified', 'modified_gmt', 'password', 'slug', 'status', 'type', 'link',
-    'title', 'content', 'excerpt', 'author', 'featured_media', 'comment_status', 'ping_status', 'sticky', 'template',
-    'format', 'meta', 'categories', 'tags', 'permalink_template', 'generated_slug', 'yoast_head', 'yoast_head_json', '_links'
+    'id',
+    'date',
+    'date_gmt',
+    'guid',
+    'modified',
+    'modified_gmt',
+    'password',
+    'slug',
+    'status',
+    'type',
+    'link',
+    'title',
+    'content',
+    'excerpt',
+    'author',
+    'featured_media',
+    'comment_status',
+    'ping_status',
+    'sticky',
+    'template',
+    'format',
+    'meta',
+    'categories',
+    'tags',
+    'permalink_template',
+    'generated_slug',
+    'yoast_head',
+    'yoast_head_json',
+    '_links',
   ],
 };
 
@@ -118,7 +169,8 @@ describe('core/v2 posts', () => {
   let sb: RunningSandbox;
   let api: RestClient;
   const rows = (sql: string, ...args: unknown[]) => sb.site.store.db.prepare(sql).all(...args) as Row[];
-  const posts = (where = "status = 'publish'") => rows(`SELECT * FROM posts WHERE type = 'post' AND ${where} ORDER BY date DESC, id DESC`);
+  const posts = (where = "status = 'publish'") =>
+    rows(`SELECT * FROM posts WHERE type = 'post' AND ${where} ORDER BY date DESC, id DESC`);
   const ids = (body: any[]) => body.map((p) => p.id);
   /** Every page of a query, as IDs (per_page 100 covers the seeded posts in one page). */
   const all = async (query: string, who: Who = null) => {
@@ -146,7 +198,7 @@ describe('core/v2 posts', () => {
       expect(r.headers.get('link')).toBe(`<${sb.url}core/v2/posts?page=2>; rel="next"`);
     });
 
-    it('answers posts-controller objects with the sample\'s keys, in its order', async () => {
+    it("answers posts-controller objects with the sample's keys, in its order", async () => {
       const r = await api.get(`${POSTS}?per_page=1`);
       expect(Object.keys(r.body[0])).toEqual(SAMPLES.listKeys);
       const p = r.body[0];
@@ -165,7 +217,20 @@ describe('core/v2 posts', () => {
     it('keeps only the embed fields in context=embed', async () => {
       const r = await api.get(`${POSTS}?per_page=1&context=embed`);
       // Yoast's fields are registered without a context, so they are in every one.
-      expect(Object.keys(r.body[0])).toEqual(['id', 'date', 'slug', 'type', 'link', 'title', 'author', 'excerpt', 'featured_media', 'yoast_head', 'yoast_head_json', '_links']);
+      expect(Object.keys(r.body[0])).toEqual([
+        'id',
+        'date',
+        'slug',
+        'type',
+        'link',
+        'title',
+        'author',
+        'excerpt',
+        'featured_media',
+        'yoast_head',
+        'yoast_head_json',
+        '_links',
+      ]);
     });
 
     it('adds the raw fields in context=edit for callers who may edit posts', async () => {
@@ -184,7 +249,11 @@ describe('core/v2 posts', () => {
     ] as const)('refuses context=edit to %s with rest_forbidden_context %i', async (who, status) => {
       const r = await api.get(`${POSTS}?context=edit`, who);
       expect(r.status).toBe(status);
-      expect(r.body).toEqual({ code: 'rest_forbidden_context', message: 'Sorry, you are not allowed to edit posts in this post type.', data: { status } });
+      expect(r.body).toEqual({
+        code: 'rest_forbidden_context',
+        message: 'Sorry, you are not allowed to edit posts in this post type.',
+        data: { status },
+      });
     });
 
     it('links prev and next from a middle page, keeping the other parameters', async () => {
@@ -194,13 +263,19 @@ describe('core/v2 posts', () => {
       );
       const last = Number(r.headers.get('x-wp-totalpages'));
       const end = await api.get(`${POSTS}?order=asc&per_page=3&page=${last}`);
-      expect(end.headers.get('link')).toBe(`<${sb.url}core/v2/posts?order=asc&per_page=3&page=${last - 1}>; rel="prev"`);
+      expect(end.headers.get('link')).toBe(
+        `<${sb.url}core/v2/posts?order=asc&per_page=3&page=${last - 1}>; rel="prev"`,
+      );
     });
 
     it('refuses a page past the end while something matched', async () => {
       const r = await api.get(`${POSTS}?page=99`);
       expect(r.status).toBe(400);
-      expect(r.body).toEqual({ code: 'rest_post_invalid_page_number', message: 'The page number requested is larger than the number of pages available.', data: { status: 400 } });
+      expect(r.body).toEqual({
+        code: 'rest_post_invalid_page_number',
+        message: 'The page number requested is larger than the number of pages available.',
+        data: { status: 400 },
+      });
     });
 
     it('answers [] with zero totals when nothing matched, even past the first page (prev then points at page 0)', async () => {
@@ -266,7 +341,9 @@ describe('core/v2 posts', () => {
       expect((await all('search=Paragraph&search_columns[]=post_content')).length).toBeGreaterThan(0);
       const bad = await api.get(`${POSTS}?search=x&search_columns[]=post_author`);
       expect(bad.status).toBe(400);
-      expect(bad.body.data.params.search_columns).toBe('search_columns[0] is not one of post_title, post_content, and post_excerpt.');
+      expect(bad.body.data.params.search_columns).toBe(
+        'search_columns[0] is not one of post_title, post_content, and post_excerpt.',
+      );
     });
 
     it('matches a whole column with search_semantics=exact', async () => {
@@ -275,7 +352,9 @@ describe('core/v2 posts', () => {
       const exact = await all(`search=${encodeURIComponent(target.title.toUpperCase())}&search_semantics=exact`);
       expect(ids(exact)).toEqual([target.id]);
       expect(loose.length).toBeGreaterThan(1);
-      expect((await api.get(`${POSTS}?search=a&search_semantics=fuzzy`)).body.data.params.search_semantics).toBe('search_semantics is not one of exact.');
+      expect((await api.get(`${POSTS}?search=a&search_semantics=fuzzy`)).body.data.params.search_semantics).toBe(
+        'search_semantics is not one of exact.',
+      );
     });
 
     it('never matches password-protected posts in logged-out searches', async () => {
@@ -292,10 +371,20 @@ describe('core/v2 posts', () => {
       expect(ids(await all(`after=${iso}`))).toEqual(published.filter((p) => p.date > pivot.date).map((p) => p.id));
       expect(ids(await all(`before=${iso}`))).toEqual(published.filter((p) => p.date < pivot.date).map((p) => p.id));
       const mod = pivot.modified.replace(' ', 'T');
-      expect(ids(await all(`modified_after=${mod}`)).sort()).toEqual(published.filter((p) => p.modified > pivot.modified).map((p) => p.id).sort());
-      expect(ids(await all(`modified_before=${mod}`)).sort()).toEqual(published.filter((p) => p.modified < pivot.modified).map((p) => p.id).sort());
+      expect(ids(await all(`modified_after=${mod}`)).sort()).toEqual(
+        published
+          .filter((p) => p.modified > pivot.modified)
+          .map((p) => p.id)
+          .sort(),
+      );
+      expect(ids(await all(`modified_before=${mod}`)).sort()).toEqual(
+        published
+          .filter((p) => p.modified < pivot.modified)
+          .map((p) => p.id)
+          .sort(),
+      );
       // The same instant written in UTC selects the same posts.
-      const gmt = (sb.site.store.post(pivot.id)!.dateGmt).replace(' ', 'T');
+      const gmt = sb.site.store.post(pivot.id)!.dateGmt.replace(' ', 'T');
       expect(ids(await all(`after=${gmt}Z`))).toEqual(ids(await all(`after=${iso}`)));
     });
 
@@ -308,7 +397,9 @@ describe('core/v2 posts', () => {
     it('filters by author, author_exclude, include and exclude', async () => {
       const published = posts();
       expect(ids(await all('author=2'))).toEqual(published.filter((p) => p.author === 2).map((p) => p.id));
-      expect(ids(await all('author[]=1&author[]=3'))).toEqual(published.filter((p) => [1, 3].includes(p.author)).map((p) => p.id));
+      expect(ids(await all('author[]=1&author[]=3'))).toEqual(
+        published.filter((p) => [1, 3].includes(p.author)).map((p) => p.id),
+      );
       expect(ids(await all('author_exclude=2'))).toEqual(published.filter((p) => p.author !== 2).map((p) => p.id));
       const some = published.slice(0, 3).map((p) => p.id);
       expect(ids(await all(`include=${some.join(',')}`))).toEqual(some);
@@ -328,8 +419,13 @@ describe('core/v2 posts', () => {
       const map = sb.site.store.termMap('category');
       const published = posts();
       const has = (p: Row, t: number[]) => (map.get(p.id) ?? []).some((x) => t.includes(x));
-      expect(ids(await all(`categories=${releases}`))).toEqual(published.filter((p) => has(p, [releases])).map((p) => p.id));
-      const children = sb.site.store.terms('category').filter((t) => t.parent === news).map((t) => t.id);
+      expect(ids(await all(`categories=${releases}`))).toEqual(
+        published.filter((p) => has(p, [releases])).map((p) => p.id),
+      );
+      const children = sb.site.store
+        .terms('category')
+        .filter((t) => t.parent === news)
+        .map((t) => t.id);
       const withKids = await all(`categories[terms][]=${news}&categories[include_children]=true`);
       expect(ids(withKids)).toEqual(published.filter((p) => has(p, [news, ...children])).map((p) => p.id));
       expect(withKids.length).toBeGreaterThan((await all(`categories[terms][]=${news}`)).length);
@@ -337,7 +433,9 @@ describe('core/v2 posts', () => {
       expect(ids(both)).toEqual(published.filter((p) => has(p, [releases]) && has(p, [news])).map((p) => p.id));
       expect(both.length).toBeGreaterThan(0);
       expect(both.length).toBeLessThan((await all(`categories=${releases},${news}`)).length);
-      expect(ids(await all(`categories_exclude=${releases}`))).toEqual(published.filter((p) => !has(p, [releases])).map((p) => p.id));
+      expect(ids(await all(`categories_exclude=${releases}`))).toEqual(
+        published.filter((p) => !has(p, [releases])).map((p) => p.id),
+      );
       const bad = await api.get(`${POSTS}?categories[operator]=XOR`);
       expect(bad.body.data.params.categories).toBe('categories[operator] is not one of AND and OR.');
     });
@@ -401,18 +499,30 @@ describe('core/v2 posts', () => {
       expect(ids(await all(`include=${picked.join(',')}&orderby=include`))).toEqual(picked);
       const r = await api.get(`${POSTS}?orderby=include`);
       expect(r.status).toBe(400);
-      expect(r.body).toEqual({ code: 'rest_orderby_include_missing_include', message: 'You need to define an include parameter to order by include.', data: { status: 400 } });
+      expect(r.body).toEqual({
+        code: 'rest_orderby_include_missing_include',
+        message: 'You need to define an include parameter to order by include.',
+        data: { status: 400 },
+      });
     });
 
     it('keeps the slug order with orderby=include_slugs', async () => {
       const [a, b, c] = posts();
-      expect(ids(await all(`slug=${c!.slug},${a!.slug},${b!.slug}&orderby=include_slugs`))).toEqual([c!.id, a!.id, b!.id]);
+      expect(ids(await all(`slug=${c!.slug},${a!.slug},${b!.slug}&orderby=include_slugs`))).toEqual([
+        c!.id,
+        a!.id,
+        b!.id,
+      ]);
     });
 
     it('needs a search term to order by relevance, and ranks title matches first', async () => {
       const r = await api.get(`${POSTS}?orderby=relevance`);
       expect(r.status).toBe(400);
-      expect(r.body).toEqual({ code: 'rest_no_search_term_defined', message: 'You need to define a search term to order by relevance.', data: { status: 400 } });
+      expect(r.body).toEqual({
+        code: 'rest_no_search_term_defined',
+        message: 'You need to define a search term to order by relevance.',
+        data: { status: 400 },
+      });
       const got = await all('search=harbor&orderby=relevance');
       const inTitle = got.map((p) => p.title.rendered.toLowerCase().includes('harbor'));
       expect(inTitle.indexOf(false) === -1 || inTitle.slice(inTitle.indexOf(false)).every((x) => !x)).toBe(true);
@@ -423,7 +533,11 @@ describe('core/v2 posts', () => {
       const a = ids(await all('orderby=rand'));
       const b = ids(await all('orderby=rand'));
       expect(a).toEqual(b);
-      expect([...a].sort()).toEqual(posts().map((p) => p.id).sort());
+      expect([...a].sort()).toEqual(
+        posts()
+          .map((p) => p.id)
+          .sort(),
+      );
       expect(a).not.toEqual(posts().map((p) => p.id));
       expect((await api.get(`${POSTS}?orderby=random`)).body.data.params.orderby).toBe(
         'orderby is not one of author, date, id, include, modified, parent, relevance, slug, include_slugs, title, and rand.',
@@ -441,7 +555,11 @@ describe('core/v2 posts', () => {
     it.each(['subscriber', null] as const)('wraps rest_forbidden_status for %s, also for private', async (who) => {
       const r = await api.get(`${POSTS}?status=private`, who);
       expect(r.status).toBe(400);
-      expect(r.body.data.details.status).toEqual({ code: 'rest_forbidden_status', message: 'Status is forbidden.', data: { status: who ? 403 : 401 } });
+      expect(r.body.data.details.status).toEqual({
+        code: 'rest_forbidden_status',
+        message: 'Status is forbidden.',
+        data: { status: who ? 403 : 401 },
+      });
       expect((await api.get(`${POSTS}?status=any`, who)).body.data.details.status.code).toBe('rest_forbidden_status');
     });
 
@@ -453,12 +571,16 @@ describe('core/v2 posts', () => {
       const r = await api.get(`${POSTS}?status=bogus`, 'admin');
       expect(r.status).toBe(400);
       expect(r.body.data.details.status.code).toBe('rest_not_in_enum');
-      expect(r.body.data.params.status).toMatch(/^status\[0\] is not one of publish, future, draft, .*dp-rewrite-republish, and any\.$/);
+      expect(r.body.data.params.status).toMatch(
+        /^status\[0\] is not one of publish, future, draft, .*dp-rewrite-republish, and any\.$/,
+      );
     });
 
     it('shows a contributor its own drafts only; an editor every draft', async () => {
       const drafts = posts("status = 'draft'");
-      expect(ids(await all('status=draft', 'contributor'))).toEqual(drafts.filter((p) => p.author === 4).map((p) => p.id));
+      expect(ids(await all('status=draft', 'contributor'))).toEqual(
+        drafts.filter((p) => p.author === 4).map((p) => p.id),
+      );
       expect((await all('status=draft', 'contributor')).length).toBeGreaterThan(0);
       expect(ids(await all('status=draft', 'editor'))).toEqual(drafts.map((p) => p.id));
     });
@@ -471,10 +593,14 @@ describe('core/v2 posts', () => {
 
     it('gives an editor every status but trash with status=any, and the trash on request', async () => {
       const any = await all('status=any', 'editor');
-      expect(ids(any)).toEqual(posts("status IN ('publish', 'future', 'draft', 'pending', 'private')").map((p) => p.id));
+      expect(ids(any)).toEqual(
+        posts("status IN ('publish', 'future', 'draft', 'pending', 'private')").map((p) => p.id),
+      );
       expect(new Set(any.map((p) => p.status))).toEqual(new Set(['publish', 'future', 'draft', 'pending', 'private']));
       expect(ids(await all('status=trash', 'editor'))).toEqual(posts("status = 'trash'").map((p) => p.id));
-      expect(ids(await all('status[]=draft&status[]=pending', 'editor'))).toEqual(posts("status IN ('draft', 'pending')").map((p) => p.id));
+      expect(ids(await all('status[]=draft&status[]=pending', 'editor'))).toEqual(
+        posts("status IN ('draft', 'pending')").map((p) => p.id),
+      );
     });
 
     it('links drafts and scheduled posts by ID, with an empty slug for drafts', async () => {
@@ -505,26 +631,46 @@ describe('core/v2 posts', () => {
     ] as const)('refuses %s with rest_cannot_create %i', async (who, status) => {
       const r = await api.send('POST', POSTS, { title: 'Nope' }, who);
       expect(r.status).toBe(status);
-      expect(r.body).toEqual({ code: 'rest_cannot_create', message: 'Sorry, you are not allowed to create posts as this user.', data: { status } });
+      expect(r.body).toEqual({
+        code: 'rest_cannot_create',
+        message: 'Sorry, you are not allowed to create posts as this user.',
+        data: { status },
+      });
     });
 
-    it('creates a contributor\'s draft: 201, Location, the edit-context object of the sample', async () => {
+    it("creates a contributor's draft: 201, Location, the edit-context object of the sample", async () => {
       const r = await api.send('POST', POSTS, { title: 'sample one', status: 'draft' }, 'contributor');
       expect(r.status).toBe(201);
       const body = r.body;
       expect(r.headers.get('location')).toBe(`${sb.url}core/v2/posts/${body.id}`);
       expect(Object.keys(body)).toEqual(SAMPLES.createdKeys);
       expect(body).toMatchObject({
-        status: 'draft', slug: '', link: `${sb.origin}/?p=${body.id}`, guid: { rendered: `${sb.origin}/?p=${body.id}`, raw: `${sb.origin}/?p=${body.id}` },
-        title: { raw: 'sample one', rendered: 'sample one' }, content: { raw: '', rendered: '', protected: false, block_version: 0 },
-        author: 4, password: '', sticky: false, format: 'standard', meta: [], tags: [],
-        categories: [sb.site.store.option('default_category', 0)], generated_slug: 'sample-one', permalink_template: `${sb.origin}/%postname%/`,
+        status: 'draft',
+        slug: '',
+        link: `${sb.origin}/?p=${body.id}`,
+        guid: { rendered: `${sb.origin}/?p=${body.id}`, raw: `${sb.origin}/?p=${body.id}` },
+        title: { raw: 'sample one', rendered: 'sample one' },
+        content: { raw: '', rendered: '', protected: false, block_version: 0 },
+        author: 4,
+        password: '',
+        sticky: false,
+        format: 'standard',
+        meta: [],
+        tags: [],
+        categories: [sb.site.store.option('default_category', 0)],
+        generated_slug: 'sample-one',
+        permalink_template: `${sb.origin}/%postname%/`,
       });
       expect(sb.site.store.post(body.id)!.status).toBe('draft');
     });
 
     it('drafts without a status, and takes title/content/excerpt as {raw}', async () => {
-      const r = await api.send('POST', POSTS, { title: { raw: 'Raw title' }, content: { raw: 'Body text' }, excerpt: 'Short' }, 'author');
+      const r = await api.send(
+        'POST',
+        POSTS,
+        { title: { raw: 'Raw title' }, content: { raw: 'Body text' }, excerpt: 'Short' },
+        'author',
+      );
       expect(r.status).toBe(201);
       expect(r.body.status).toBe('draft');
       expect(r.body.title.raw).toBe('Raw title');
@@ -543,9 +689,24 @@ describe('core/v2 posts', () => {
     });
 
     it('publishes for an author: slug from the title, pretty link, listed publicly', async () => {
-      const r = await api.send('POST', POSTS, { title: 'Fresh Author News', status: 'publish', categories: [termId('category', 'news')], tags: [termId('post_tag', 'community'), 999999] }, 'author');
+      const r = await api.send(
+        'POST',
+        POSTS,
+        {
+          title: 'Fresh Author News',
+          status: 'publish',
+          categories: [termId('category', 'news')],
+          tags: [termId('post_tag', 'community'), 999999],
+        },
+        'author',
+      );
       expect(r.status).toBe(201);
-      expect(r.body).toMatchObject({ status: 'publish', slug: 'fresh-author-news', link: `${sb.origin}/fresh-author-news/`, author: 3 });
+      expect(r.body).toMatchObject({
+        status: 'publish',
+        slug: 'fresh-author-news',
+        link: `${sb.origin}/fresh-author-news/`,
+        author: 3,
+      });
       expect(r.body.categories).toEqual([termId('category', 'news')]);
       expect(r.body.tags).toEqual([termId('post_tag', 'community')]);
       const listed = await api.get(`${POSTS}?slug=fresh-author-news`);
@@ -553,26 +714,54 @@ describe('core/v2 posts', () => {
     });
 
     it('schedules a publish dated in the future, and publishes a future dated in the past', async () => {
-      const later = await api.send('POST', POSTS, { title: 'Later', status: 'publish', date_gmt: '2099-01-01T10:00:00' }, 'editor');
+      const later = await api.send(
+        'POST',
+        POSTS,
+        { title: 'Later', status: 'publish', date_gmt: '2099-01-01T10:00:00' },
+        'editor',
+      );
       expect(later.body.status).toBe('future');
       expect(later.body.date_gmt).toBe('2099-01-01T10:00:00');
-      const past = await api.send('POST', POSTS, { title: 'Past', status: 'future', date: '2020-01-01T10:00:00' }, 'editor');
+      const past = await api.send(
+        'POST',
+        POSTS,
+        { title: 'Past', status: 'future', date: '2020-01-01T10:00:00' },
+        'editor',
+      );
       expect(past.body.status).toBe('publish');
       expect(past.body.date).toBe('2020-01-01T10:00:00');
     });
 
-    it('refuses a status outside the write enum with the sample\'s message', async () => {
+    it("refuses a status outside the write enum with the sample's message", async () => {
       const r = await api.send('POST', POSTS, { title: 'sample two', status: 'bogus' }, 'admin');
       expect(r.status).toBe(400);
       expect(r.body).toEqual(SAMPLES.bogusStatus);
     });
 
     it.each([
-      ['contributor', { author: 1 }, 403, 'rest_cannot_edit_others', 'Sorry, you are not allowed to create posts as this user.'],
-      ['contributor', { sticky: true }, 403, 'rest_cannot_assign_sticky', 'Sorry, you are not allowed to make posts sticky.'],
+      [
+        'contributor',
+        { author: 1 },
+        403,
+        'rest_cannot_edit_others',
+        'Sorry, you are not allowed to create posts as this user.',
+      ],
+      [
+        'contributor',
+        { sticky: true },
+        403,
+        'rest_cannot_assign_sticky',
+        'Sorry, you are not allowed to make posts sticky.',
+      ],
       ['editor', { author: 4242 }, 400, 'rest_invalid_author', 'Invalid author ID.'],
       ['editor', { featured_media: 1 + 1_000_000 }, 400, 'rest_invalid_featured_media', 'Invalid featured media ID.'],
-      ['editor', { sticky: true, password: 'pw' }, 400, 'rest_invalid_field', 'A post can not be sticky and have a password.'],
+      [
+        'editor',
+        { sticky: true, password: 'pw' },
+        400,
+        'rest_invalid_field',
+        'A post can not be sticky and have a password.',
+      ],
       ['editor', { id: 5 }, 400, 'rest_post_exists', 'Cannot create existing post.'],
     ] as const)('as %s with %j: %i %s', async (who, extra, status, code, message) => {
       const before = posts('1 = 1').length;
@@ -583,14 +772,29 @@ describe('core/v2 posts', () => {
     });
 
     it('makes a post sticky and strips scripts for callers without unfiltered_html', async () => {
-      const r = await api.send('POST', POSTS, { title: 'Pinned', status: 'publish', sticky: true, content: 'ok<script>alert(1)</script>' }, 'author');
+      const r = await api.send(
+        'POST',
+        POSTS,
+        { title: 'Pinned', status: 'publish', sticky: true, content: 'ok<script>alert(1)</script>' },
+        'author',
+      );
       expect(r.body.sticky).toBe(true);
       expect(r.body.content.raw).toBe('ok');
       expect(sb.site.store.option<number[]>('sticky_posts', [])).toContain(r.body.id);
     });
 
     it('runs through /batch/v1 (normal mode, 207 per item), and refuses GET items as a whole', async () => {
-      const r = await api.send('POST', '/batch/v1', { requests: [{ path: POSTS, body: { title: 'Batched', status: 'draft' } }, { path: POSTS, body: { title: 'x', status: 'bogus' } }] }, 'admin');
+      const r = await api.send(
+        'POST',
+        '/batch/v1',
+        {
+          requests: [
+            { path: POSTS, body: { title: 'Batched', status: 'draft' } },
+            { path: POSTS, body: { title: 'x', status: 'bogus' } },
+          ],
+        },
+        'admin',
+      );
       expect(r.status).toBe(207);
       expect(r.body.responses.map((x: any) => x.status)).toEqual([201, 400]);
       expect(r.body.responses[0].headers.Location).toBe(`${sb.url}core/v2/posts/${r.body.responses[0].body.id}`);
@@ -601,8 +805,18 @@ describe('core/v2 posts', () => {
     it('marks both endpoints with allow_batch in the namespace index', async () => {
       const r = await api.get('/core/v2');
       const route = r.body.routes['/core/v2/posts'];
-      expect(route.endpoints.map((e: any) => [e.methods, e.allow_batch])).toEqual([[['GET'], { v1: true }], [['POST'], { v1: true }]]);
-      expect(route.endpoints[0].args.per_page).toEqual({ required: false, type: 'integer', description: expect.any(String), default: 10, minimum: 1, maximum: 100 });
+      expect(route.endpoints.map((e: any) => [e.methods, e.allow_batch])).toEqual([
+        [['GET'], { v1: true }],
+        [['POST'], { v1: true }],
+      ]);
+      expect(route.endpoints[0].args.per_page).toEqual({
+        required: false,
+        type: 'integer',
+        description: expect.any(String),
+        default: 10,
+        minimum: 1,
+        maximum: 100,
+      });
       expect(route.endpoints[0].args.status.items.enum).toContain('dp-rewrite-republish');
     });
   });

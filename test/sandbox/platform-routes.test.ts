@@ -8,7 +8,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../packages/sandbox/src/server.ts';
 import { restClient, testSandbox, type RestClient } from '../helpers/sandbox.ts';
 
-const NAMESPACES = ['core/v2', 'oembed/1.0', 'site-governance/v1', 'site-audit-log/v1', 'site-blocks/v1', 'duplicate-post/v1', 'site/v1', 'facet/v1'];
+const NAMESPACES = [
+  'core/v2',
+  'oembed/1.0',
+  'site-governance/v1',
+  'site-audit-log/v1',
+  'site-blocks/v1',
+  'duplicate-post/v1',
+  'site/v1',
+  'facet/v1',
+];
 
 /** The rows of spec/routes.tsv in these namespaces (the namespace indexes included). */
 const ROWS: [string, string][] = [
@@ -82,7 +91,9 @@ describe('site-platform namespaces', () => {
       expect(root.body.namespaces).toContain(ns);
       const r = await api.get(`/${ns}`);
       expect(r.status, ns).toBe(200);
-      const want = new Set(ROWS.filter(([, p]) => p === `/${ns}` || p.startsWith(`/${ns}/`)).map(([, p]) => toRegex(p)));
+      const want = new Set(
+        ROWS.filter(([, p]) => p === `/${ns}` || p.startsWith(`/${ns}/`)).map(([, p]) => toRegex(p)),
+      );
       if (ns === 'core/v2') want.add(POST_ITEM);
       expect(Object.keys(r.body.routes).sort(), ns).toEqual([...want].sort());
     }
@@ -91,34 +102,113 @@ describe('site-platform namespaces', () => {
   it('marks only the core/v2 posts endpoints with allow_batch', () => {
     for (const [path, route] of Object.entries(routes)) {
       if (!NAMESPACES.includes(route.namespace)) continue;
-      for (const e of route.endpoints) expect(Boolean(e.allow_batch), `${e.methods} ${path}`).toBe(path === '/core/v2/posts' || path === POST_ITEM);
+      for (const e of route.endpoints)
+        expect(Boolean(e.allow_batch), `${e.methods} ${path}`).toBe(path === '/core/v2/posts' || path === POST_ITEM);
     }
   });
 
-  it('declares the spec\'s arguments with their defaults and requirements', () => {
-    const args = (path: string, method = 'GET') => routes[path].endpoints.find((e: any) => e.methods.includes(method)).args;
-    expect(args('/oembed/1.0/embed')).toMatchObject({ url: { required: true, type: 'string', format: 'uri' }, format: { default: 'json' }, maxwidth: { default: 600 } });
+  it("declares the spec's arguments with their defaults and requirements", () => {
+    const args = (path: string, method = 'GET') =>
+      routes[path].endpoints.find((e: any) => e.methods.includes(method)).args;
+    expect(args('/oembed/1.0/embed')).toMatchObject({
+      url: { required: true, type: 'string', format: 'uri' },
+      format: { default: 'json' },
+      maxwidth: { default: 600 },
+    });
     expect(args('/oembed/1.0/proxy')).toMatchObject({
-      url: { required: true }, format: { enum: ['json', 'xml'], default: 'json' }, maxwidth: { type: 'integer', default: 600 },
-      maxheight: { type: 'integer' }, discover: { type: 'boolean', default: true },
+      url: { required: true },
+      format: { enum: ['json', 'xml'], default: 'json' },
+      maxwidth: { type: 'integer', default: 600 },
+      maxheight: { type: 'integer' },
+      discover: { type: 'boolean', default: true },
     });
     const logs = args('/site-audit-log/v1/logs');
-    expect(Object.keys(logs)).toEqual(['order', 'start_date', 'end_date', 'blog_id', 'user_id', 'object_type', 'action', 'priority', 'page', 'per_page']);
-    expect(logs).toMatchObject({ order: { default: 'desc' }, start_date: { default: '' }, priority: { default: '' }, page: { default: 1 }, per_page: { default: 20, maximum: 100 } });
-    expect(Object.keys(args('/site-audit-log/v1/export'))).toEqual(['order', 'start_date', 'end_date', 'blog_id', 'user_id', 'object_type', 'action', 'priority', 'search']);
-    expect(args('/site-governance/v1/remote/training-status')).toMatchObject({ api_key: { required: true, type: 'string' }, user_email: { required: false }, user_login: { required: false } });
-    expect(args('/site-governance/v1/remote/content-review-meta')).toMatchObject({ api_key: { required: true }, site_id: { required: true, type: 'integer' } });
+    expect(Object.keys(logs)).toEqual([
+      'order',
+      'start_date',
+      'end_date',
+      'blog_id',
+      'user_id',
+      'object_type',
+      'action',
+      'priority',
+      'page',
+      'per_page',
+    ]);
+    expect(logs).toMatchObject({
+      order: { default: 'desc' },
+      start_date: { default: '' },
+      priority: { default: '' },
+      page: { default: 1 },
+      per_page: { default: 20, maximum: 100 },
+    });
+    expect(Object.keys(args('/site-audit-log/v1/export'))).toEqual([
+      'order',
+      'start_date',
+      'end_date',
+      'blog_id',
+      'user_id',
+      'object_type',
+      'action',
+      'priority',
+      'search',
+    ]);
+    expect(args('/site-governance/v1/remote/training-status')).toMatchObject({
+      api_key: { required: true, type: 'string' },
+      user_email: { required: false },
+      user_login: { required: false },
+    });
+    expect(args('/site-governance/v1/remote/content-review-meta')).toMatchObject({
+      api_key: { required: true },
+      site_id: { required: true, type: 'integer' },
+    });
     expect(args('/site-blocks/v1/get-attachment-id')).toMatchObject({ url: { required: true } });
-    expect(args('/duplicate-post/v1/original/(?P<post_id>\\d+)', 'DELETE')).toMatchObject({ post_id: { required: true, type: 'integer' } });
+    expect(args('/duplicate-post/v1/original/(?P<post_id>\\d+)', 'DELETE')).toMatchObject({
+      post_id: { required: true, type: 'integer' },
+    });
     const list = args('/core/v2/posts');
-    for (const name of ['context', 'page', 'per_page', 'search', 'after', 'before', 'modified_after', 'modified_before', 'author', 'author_exclude', 'exclude', 'include',
-      'search_semantics', 'offset', 'order', 'orderby', 'search_columns', 'slug', 'status', 'tax_relation', 'categories', 'tags']) {
+    for (const name of [
+      'context',
+      'page',
+      'per_page',
+      'search',
+      'after',
+      'before',
+      'modified_after',
+      'modified_before',
+      'author',
+      'author_exclude',
+      'exclude',
+      'include',
+      'search_semantics',
+      'offset',
+      'order',
+      'orderby',
+      'search_columns',
+      'slug',
+      'status',
+      'tax_relation',
+      'categories',
+      'tags',
+    ]) {
       expect(list, name).toHaveProperty(name);
     }
     expect(list).toMatchObject({
-      context: { default: 'view', enum: ['view', 'embed', 'edit'] }, order: { default: 'desc', enum: ['asc', 'desc'] }, orderby: { default: 'date' },
-      status: { default: ['publish'] }, author: { default: [] }, search_semantics: { enum: ['exact'] }, after: { format: 'date-time' },
-      categories: { type: ['object', 'array'], properties: { terms: { type: 'array' }, include_children: { type: 'boolean', default: false }, operator: { enum: ['AND', 'OR'] } } },
+      context: { default: 'view', enum: ['view', 'embed', 'edit'] },
+      order: { default: 'desc', enum: ['asc', 'desc'] },
+      orderby: { default: 'date' },
+      status: { default: ['publish'] },
+      author: { default: [] },
+      search_semantics: { enum: ['exact'] },
+      after: { format: 'date-time' },
+      categories: {
+        type: ['object', 'array'],
+        properties: {
+          terms: { type: 'array' },
+          include_children: { type: 'boolean', default: false },
+          operator: { enum: ['AND', 'OR'] },
+        },
+      },
     });
   });
 });

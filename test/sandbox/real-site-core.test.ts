@@ -16,7 +16,11 @@ const CORE = '/calendar-core/v1';
 const EVENTS = `${CORE}/events`;
 const TYPES = ['events', 'venues', 'organizers'] as const;
 const CLOCK = { anchor: '2026-06-01', now: '2026-06-01T12:00:00Z' };
-const forbiddenBody = (status: number) => ({ code: 'rest_forbidden', message: 'Sorry, you are not allowed to do that.', data: { status } });
+const forbiddenBody = (status: number) => ({
+  code: 'rest_forbidden',
+  message: 'Sorry, you are not allowed to do that.',
+  data: { status },
+});
 
 /** `METHOD route` for every endpoint of the index marked allow_batch. */
 function batchableIn(routes: Record<string, any>): string[] {
@@ -35,7 +39,8 @@ describe('calendar-core/v1 as on a real site (TEC 6.15, the default)', () => {
   let sb: RunningSandbox;
   let api: RestClient;
   const one = <T = any>(sql: string, ...args: unknown[]) => sb.site.store.db.prepare(sql).get(...args) as T;
-  const published = () => one<{ n: number }>("SELECT COUNT(*) n FROM posts WHERE type = 'calendar_events' AND status = 'publish'").n;
+  const published = () =>
+    one<{ n: number }>("SELECT COUNT(*) n FROM posts WHERE type = 'calendar_events' AND status = 'publish'").n;
   const total = (r: { headers: Headers }) => Number(r.headers.get('x-wp-total'));
 
   beforeAll(async () => {
@@ -49,33 +54,50 @@ describe('calendar-core/v1 as on a real site (TEC 6.15, the default)', () => {
       const routes = (await api.get('/')).body.routes as Record<string, any>;
       const batchable = batchableIn(routes);
       expect(batchable.filter((r) => r.includes('/calendar'))).toEqual([]);
-      expect(batchable).toEqual(expect.arrayContaining(['POST /core/v2/posts', 'DELETE /core/v2/posts/(?P<id>[\\d]+)']));
+      expect(batchable).toEqual(
+        expect.arrayContaining(['POST /core/v2/posts', 'DELETE /core/v2/posts/(?P<id>[\\d]+)']),
+      );
     });
 
     it('answers 207 with the calendar-core item refused 400 rest_batch_not_allowed, as the sample shows', async () => {
       const before = one<{ n: number }>("SELECT COUNT(*) n FROM posts WHERE title = 'Not batched'").n;
       const id = (await api.get(`${EVENTS}?per_page=1`)).body[0].id;
-      const r = await api.send('POST', '/batch/v1', {
-        requests: [
-          { path: EVENTS, body: createBody('events', 'Not batched') },
-          { method: 'PATCH', path: `${EVENTS}/${id}`, body: { title: 'Not batched' } },
-          { method: 'DELETE', path: `${CORE}/venues/1` },
-        ],
-      }, 'admin', { 'x-tec-eea': TEC_EEA });
+      const r = await api.send(
+        'POST',
+        '/batch/v1',
+        {
+          requests: [
+            { path: EVENTS, body: createBody('events', 'Not batched') },
+            { method: 'PATCH', path: `${EVENTS}/${id}`, body: { title: 'Not batched' } },
+            { method: 'DELETE', path: `${CORE}/venues/1` },
+          ],
+        },
+        'admin',
+        { 'x-tec-eea': TEC_EEA },
+      );
       expect(r.status).toBe(207);
       const refused = (allow: string) => ({
-        body: { code: 'rest_batch_not_allowed', message: 'The requested route does not support batch requests.', data: { status: 400 } },
+        body: {
+          code: 'rest_batch_not_allowed',
+          message: 'The requested route does not support batch requests.',
+          data: { status: 400 },
+        },
         status: 400,
         headers: { Allow: allow },
       });
-      expect(r.body).toEqual({ responses: [refused('GET, POST'), refused('GET, PUT, PATCH, DELETE'), refused('GET, PUT, PATCH, DELETE')] });
+      expect(r.body).toEqual({
+        responses: [refused('GET, POST'), refused('GET, PUT, PATCH, DELETE'), refused('GET, PUT, PATCH, DELETE')],
+      });
       expect(one<{ n: number }>("SELECT COUNT(*) n FROM posts WHERE title = 'Not batched'").n).toBe(before);
     });
   });
 
   describe('2. error shapes', () => {
     it('answers a create without a title or without dates with a bare 500 {"error"}, writing nothing', async () => {
-      const count = () => one<{ n: number }>("SELECT COUNT(*) n FROM posts WHERE type IN ('calendar_events', 'calendar_venue', 'calendar_organizer')").n;
+      const count = () =>
+        one<{ n: number }>(
+          "SELECT COUNT(*) n FROM posts WHERE type IN ('calendar_events', 'calendar_venue', 'calendar_organizer')",
+        ).n;
       const before = count();
       const cases: [string, Record<string, unknown>][] = [
         [EVENTS, { start_date: '2027-03-01 10:00:00', end_date: '2027-03-01 12:00:00' }],
@@ -104,7 +126,11 @@ describe('calendar-core/v1 as on a real site (TEC 6.15, the default)', () => {
     });
 
     it('reads a missing ID, or one of another type, as rest_forbidden: 403 signed in, 401 anonymous', async () => {
-      const ofOtherType = { events: 'calendar_venue', venues: 'calendar_organizer', organizers: 'calendar_events' } as const;
+      const ofOtherType = {
+        events: 'calendar_venue',
+        venues: 'calendar_organizer',
+        organizers: 'calendar_events',
+      } as const;
       for (const type of TYPES) {
         const other = one<{ id: number }>('SELECT id FROM posts WHERE type = ? LIMIT 1', ofOtherType[type]).id;
         for (const id of [99999999, other]) {
@@ -124,7 +150,10 @@ describe('calendar-core/v1 as on a real site (TEC 6.15, the default)', () => {
       for (const type of TYPES) {
         const r = await api.get(`${CORE}/${type}?page=500`);
         expect(r.status, type).toBe(404);
-        expect(r.body).toEqual({ code: 'tec_rest_organizers_page_not_found', message: 'The requested page was not found.' });
+        expect(r.body).toEqual({
+          code: 'tec_rest_organizers_page_not_found',
+          message: 'The requested page was not found.',
+        });
       }
     });
   });
@@ -132,7 +161,8 @@ describe('calendar-core/v1 as on a real site (TEC 6.15, the default)', () => {
   describe('4. delete', () => {
     it('answers 200 [] to a trash and to a forced delete, on every type', async () => {
       for (const type of TYPES) {
-        const trashed = (await api.send('POST', `${CORE}/${type}`, createBody(type, `Delete ${type}`), 'admin')).body.id;
+        const trashed = (await api.send('POST', `${CORE}/${type}`, createBody(type, `Delete ${type}`), 'admin')).body
+          .id;
         let r = await api.send('DELETE', `${CORE}/${type}/${trashed}`, undefined, 'admin');
         expect([r.status, r.body], type).toEqual([200, []]);
         expect(sb.site.store.post(trashed)!.status).toBe('trash');
@@ -146,12 +176,29 @@ describe('calendar-core/v1 as on a real site (TEC 6.15, the default)', () => {
 
   describe('5. partial updates', () => {
     it('keep every field not sent, with PUT and PATCH alike', async () => {
-      const venue = one<{ id: number }>("SELECT id FROM posts WHERE type = 'calendar_venue' AND status = 'publish' LIMIT 1").id;
-      const e = (await api.send('POST', EVENTS, { ...createBody('events', 'Partial'), cost: '15', featured: true, venues: [venue], timezone: 'Europe/Paris' }, 'admin')).body;
+      const venue = one<{ id: number }>(
+        "SELECT id FROM posts WHERE type = 'calendar_venue' AND status = 'publish' LIMIT 1",
+      ).id;
+      const e = (
+        await api.send(
+          'POST',
+          EVENTS,
+          { ...createBody('events', 'Partial'), cost: '15', featured: true, venues: [venue], timezone: 'Europe/Paris' },
+          'admin',
+        )
+      ).body;
       for (const method of ['PUT', 'PATCH']) {
         const r = await api.send(method, `${EVENTS}/${e.id}`, { title: `Partial ${method}` }, 'admin');
         expect(r.status).toBe(200);
-        expect(r.body).toMatchObject({ title: { rendered: `Partial ${method}` }, cost: '$15', featured: true, timezone: 'Europe/Paris', start_date: e.start_date, end_date: e.end_date, duration: '7200' });
+        expect(r.body).toMatchObject({
+          title: { rendered: `Partial ${method}` },
+          cost: '$15',
+          featured: true,
+          timezone: 'Europe/Paris',
+          start_date: e.start_date,
+          end_date: e.end_date,
+          duration: '7200',
+        });
         expect(r.body.venues.map((v: any) => v.id)).toEqual([venue]);
       }
     });
@@ -161,12 +208,21 @@ describe('calendar-core/v1 as on a real site (TEC 6.15, the default)', () => {
         const id = (await api.send('POST', EVENTS, createBody('events', `End only ${method}`), 'admin')).body.id;
         let r = await api.send(method, `${EVENTS}/${id}`, { end_date: '2027-03-01 15:00:00' }, 'admin');
         expect(r.status).toBe(200);
-        expect(r.body).toMatchObject({ start_date: '2027-03-01 10:00:00', end_date: '2027-03-01 15:00:00', duration: '7200' });
+        expect(r.body).toMatchObject({
+          start_date: '2027-03-01 10:00:00',
+          end_date: '2027-03-01 15:00:00',
+          duration: '7200',
+        });
         // Stale until the dates are written together again.
         expect((await api.get(`${EVENTS}/${id}`)).body.duration).toBe('7200');
         r = await api.send(method, `${EVENTS}/${id}`, { cost: '3' }, 'admin');
         expect(r.body.duration).toBe('7200');
-        r = await api.send(method, `${EVENTS}/${id}`, { start_date: '2027-03-01 10:00:00', end_date: '2027-03-01 16:00:00' }, 'admin');
+        r = await api.send(
+          method,
+          `${EVENTS}/${id}`,
+          { start_date: '2027-03-01 10:00:00', end_date: '2027-03-01 16:00:00' },
+          'admin',
+        );
         expect(r.body.duration).toBe('21600');
       }
     });
@@ -194,8 +250,14 @@ describe('calendar-core/v1 as on a real site (TEC 6.15, the default)', () => {
         expect(r.status, q).toBe(200);
         expect(total(r), q).toBe(published());
         // An unknown orderby falls back to WP_Query's default, the publication date (6.15.14).
-        const expected = q === 'orderby=bogus' ? (await api.get(`${EVENTS}?per_page=20&orderby=date`)).body.map((e: any) => e.id) : plain;
-        expect(r.body.map((e: any) => e.id), q).toEqual(expected);
+        const expected =
+          q === 'orderby=bogus'
+            ? (await api.get(`${EVENTS}?per_page=20&orderby=date`)).body.map((e: any) => e.id)
+            : plain;
+        expect(
+          r.body.map((e: any) => e.id),
+          q,
+        ).toEqual(expected);
       }
       const r = await api.get(`${EVENTS}?status=bogus&per_page=100`, 'admin');
       expect(r.body.every((e: any) => e.status === 'publish')).toBe(true);
@@ -220,7 +282,9 @@ describe('calendar-core/v1 as on a real site (TEC 6.15, the default)', () => {
     });
 
     it('ignores categories and tags on the events list', async () => {
-      const music = one<{ id: number }>("SELECT id FROM terms WHERE taxonomy = 'calendar_events_cat' AND slug = 'music'").id;
+      const music = one<{ id: number }>(
+        "SELECT id FROM terms WHERE taxonomy = 'calendar_events_cat' AND slug = 'music'",
+      ).id;
       const tag = one<{ id: number }>("SELECT id FROM terms WHERE taxonomy = 'post_tag' AND slug = 'outdoor'").id;
       for (const q of [`categories=${music}`, `tags=${tag}`, 'categories=1,1']) {
         const r = await api.get(`${EVENTS}?${q}`);
@@ -230,7 +294,12 @@ describe('calendar-core/v1 as on a real site (TEC 6.15, the default)', () => {
     });
 
     it('stores an unknown venue or organizer ID on a write, unchecked, as a meta write does', async () => {
-      const r = await api.send('POST', EVENTS, { ...createBody('events', 'Dangling'), venues: [999999], organizers: [999998] }, 'admin');
+      const r = await api.send(
+        'POST',
+        EVENTS,
+        { ...createBody('events', 'Dangling'), venues: [999999], organizers: [999998] },
+        'admin',
+      );
       expect(r.status).toBe(201);
       expect(r.body.venues).toEqual([]);
       expect(sb.site.store.post<any>(r.body.id)!.meta).toMatchObject({ venueIds: [999999], organizerIds: [999998] });
@@ -256,7 +325,7 @@ describe('calendar-core/v1 as TEC 6.17 (tec: "6.17")', () => {
     await Promise.all([strict.close(), loose.close()]);
   });
 
-  it('refuses bad query arguments with rest_invalid_param and TEC\'s argument details', async () => {
+  it("refuses bad query arguments with rest_invalid_param and TEC's argument details", async () => {
     const cases: [string, string, string][] = [
       ['per_page=0', 'per_page', 'rest_out_of_bounds'],
       ['per_page=101', 'per_page', 'rest_out_of_bounds'],
@@ -277,7 +346,11 @@ describe('calendar-core/v1 as TEC 6.17 (tec: "6.17")', () => {
   });
 
   it('filters the events list by categories and tags', async () => {
-    const music = (strict.site.store.db.prepare("SELECT id FROM terms WHERE taxonomy = 'calendar_events_cat' AND slug = 'music'").get() as { id: number }).id;
+    const music = (
+      strict.site.store.db
+        .prepare("SELECT id FROM terms WHERE taxonomy = 'calendar_events_cat' AND slug = 'music'")
+        .get() as { id: number }
+    ).id;
     const all = Number((await api.get(EVENTS)).headers.get('x-wp-total'));
     const r = await api.get(`${EVENTS}?categories=${music}`);
     expect(Number(r.headers.get('x-wp-total'))).toBeGreaterThan(0);
@@ -285,14 +358,26 @@ describe('calendar-core/v1 as TEC 6.17 (tec: "6.17")', () => {
   });
 
   it('refuses unknown venue and organizer IDs on a write, writing nothing', async () => {
-    const venue = (strict.site.store.db.prepare("SELECT id FROM posts WHERE type = 'calendar_venue' LIMIT 1").get() as { id: number }).id;
-    const organizer = (strict.site.store.db.prepare("SELECT id FROM posts WHERE type = 'calendar_organizer' LIMIT 1").get() as { id: number }).id;
-    for (const [extra, param] of [[{ venues: [organizer] }, 'venues'], [{ organizers: [999999] }, 'organizers'], [{ venues: [venue, 999999] }, 'venues']] as const) {
+    const venue = (
+      strict.site.store.db.prepare("SELECT id FROM posts WHERE type = 'calendar_venue' LIMIT 1").get() as { id: number }
+    ).id;
+    const organizer = (
+      strict.site.store.db.prepare("SELECT id FROM posts WHERE type = 'calendar_organizer' LIMIT 1").get() as {
+        id: number;
+      }
+    ).id;
+    for (const [extra, param] of [
+      [{ venues: [organizer] }, 'venues'],
+      [{ organizers: [999999] }, 'organizers'],
+      [{ venues: [venue, 999999] }, 'venues'],
+    ] as const) {
       const r = await api.send('POST', EVENTS, { ...createBody('events', 'Refused link'), ...extra }, 'admin');
       expect(r.status, param).toBe(400);
       expect(r.body.data.details[param].code).toBe(`tec_rest_invalid_${param}_argument`);
     }
-    expect(strict.site.store.db.prepare("SELECT COUNT(*) n FROM posts WHERE title = 'Refused link'").get()).toEqual({ n: 0 });
+    expect(strict.site.store.db.prepare("SELECT COUNT(*) n FROM posts WHERE title = 'Refused link'").get()).toEqual({
+      n: 0,
+    });
   });
 
   it('declares, in each release, the same arguments in the index and the OpenAPI document', async () => {
@@ -300,13 +385,32 @@ describe('calendar-core/v1 as TEC 6.17 (tec: "6.17")', () => {
     const template = (path: string) => path.replace(/\(\?P<([a-z_]+)>[^)]*\)/g, '{$1}');
     const notCaptured = (path: string) => (n: string) => !path.includes(`{${n}}`);
     const fromIndex = (routes: Record<string, any>) =>
-      Object.fromEntries(Object.entries(routes).flatMap(([path, d]) => d.endpoints.flatMap((ep: any) =>
-        ep.methods.map((m: string) => [`${m} ${template(path)}`, Object.keys(ep.args).filter(notCaptured(template(path))).sort()]))));
+      Object.fromEntries(
+        Object.entries(routes).flatMap(([path, d]) =>
+          d.endpoints.flatMap((ep: any) =>
+            ep.methods.map((m: string) => [
+              `${m} ${template(path)}`,
+              Object.keys(ep.args)
+                .filter(notCaptured(template(path)))
+                .sort(),
+            ]),
+          ),
+        ),
+      );
     const fromDoc = (paths: Record<string, any>) =>
-      Object.fromEntries(Object.entries(paths).flatMap(([path, item]) => Object.entries<any>(item).map(([m, op]) => [
-        `${m.toUpperCase()} ${path}`,
-        [...(op.parameters ?? []).map((x: any) => x.name), ...Object.keys(op.requestBody?.content['application/json'].schema.properties ?? {})].filter(notCaptured(path)).sort(),
-      ])));
+      Object.fromEntries(
+        Object.entries(paths).flatMap(([path, item]) =>
+          Object.entries<any>(item).map(([m, op]) => [
+            `${m.toUpperCase()} ${path}`,
+            [
+              ...(op.parameters ?? []).map((x: any) => x.name),
+              ...Object.keys(op.requestBody?.content['application/json'].schema.properties ?? {}),
+            ]
+              .filter(notCaptured(path))
+              .sort(),
+          ]),
+        ),
+      );
     const declared: Record<string, unknown>[] = [];
     for (const sb of [strict, loose]) {
       const client = restClient(sb);
@@ -326,12 +430,26 @@ describe('options', () => {
     try {
       const api = restClient(sb);
       expect(batchableIn((await api.get(CORE)).body.routes)).toEqual([
-        'DELETE /calendar-core/v1/events/(?P<id>\\d+)', 'DELETE /calendar-core/v1/organizers/(?P<id>\\d+)', 'DELETE /calendar-core/v1/venues/(?P<id>\\d+)',
-        'PATCH /calendar-core/v1/events/(?P<id>\\d+)', 'PATCH /calendar-core/v1/organizers/(?P<id>\\d+)', 'PATCH /calendar-core/v1/venues/(?P<id>\\d+)',
-        'POST /calendar-core/v1/events', 'POST /calendar-core/v1/organizers', 'POST /calendar-core/v1/venues',
-        'PUT /calendar-core/v1/events/(?P<id>\\d+)', 'PUT /calendar-core/v1/organizers/(?P<id>\\d+)', 'PUT /calendar-core/v1/venues/(?P<id>\\d+)',
+        'DELETE /calendar-core/v1/events/(?P<id>\\d+)',
+        'DELETE /calendar-core/v1/organizers/(?P<id>\\d+)',
+        'DELETE /calendar-core/v1/venues/(?P<id>\\d+)',
+        'PATCH /calendar-core/v1/events/(?P<id>\\d+)',
+        'PATCH /calendar-core/v1/organizers/(?P<id>\\d+)',
+        'PATCH /calendar-core/v1/venues/(?P<id>\\d+)',
+        'POST /calendar-core/v1/events',
+        'POST /calendar-core/v1/organizers',
+        'POST /calendar-core/v1/venues',
+        'PUT /calendar-core/v1/events/(?P<id>\\d+)',
+        'PUT /calendar-core/v1/organizers/(?P<id>\\d+)',
+        'PUT /calendar-core/v1/venues/(?P<id>\\d+)',
       ]);
-      const r = await api.send('POST', '/batch/v1', { requests: [{ path: EVENTS, body: createBody('events', 'Batched') }] }, 'admin', { 'x-tec-eea': TEC_EEA });
+      const r = await api.send(
+        'POST',
+        '/batch/v1',
+        { requests: [{ path: EVENTS, body: createBody('events', 'Batched') }] },
+        'admin',
+        { 'x-tec-eea': TEC_EEA },
+      );
       expect(r.body.responses[0].status).toBe(201);
     } finally {
       await sb.close();
@@ -347,16 +465,25 @@ describe('options', () => {
 
   it('reads SANDBOX_CALENDAR_BATCHABLE, SANDBOX_TEC and SANDBOX_WRONG_PASSWORD, with real-site defaults', () => {
     expect(parseSandboxOptions({})).toMatchObject({ calendarBatchable: false, tec: '6.15', wrongPassword: 'error' });
-    expect(sandboxOptionsFromEnv({ SANDBOX_CALENDAR_BATCHABLE: '1', SANDBOX_TEC: '6.17', SANDBOX_WRONG_PASSWORD: 'anonymous' }))
-      .toEqual({ calendarBatchable: true, tec: '6.17', wrongPassword: 'anonymous' });
+    expect(
+      sandboxOptionsFromEnv({
+        SANDBOX_CALENDAR_BATCHABLE: '1',
+        SANDBOX_TEC: '6.17',
+        SANDBOX_WRONG_PASSWORD: 'anonymous',
+      }),
+    ).toEqual({ calendarBatchable: true, tec: '6.17', wrongPassword: 'anonymous' });
     expect(sandboxOptionsFromEnv({ SANDBOX_CALENDAR_BATCHABLE: '0' })).toEqual({ calendarBatchable: false });
     expect(() => parseSandboxOptions(sandboxOptionsFromEnv({ SANDBOX_TEC: '6.16' }))).toThrow(SandboxConfigError);
-    expect(() => parseSandboxOptions(sandboxOptionsFromEnv({ SANDBOX_WRONG_PASSWORD: 'ignore' }))).toThrow(/wrongPassword/);
+    expect(() => parseSandboxOptions(sandboxOptionsFromEnv({ SANDBOX_WRONG_PASSWORD: 'ignore' }))).toThrow(
+      /wrongPassword/,
+    );
   });
 });
 
 describe('7. a wrong application password', () => {
-  const basic = (login: string, password: string) => ({ authorization: `Basic ${Buffer.from(`${login}:${password}`).toString('base64')}` });
+  const basic = (login: string, password: string) => ({
+    authorization: `Basic ${Buffer.from(`${login}:${password}`).toString('base64')}`,
+  });
   const wrong = basic('admin', 'abcd efgh ijkl mnop qrst uvwx');
   const unknown = basic('nobody', 'abcd efgh ijkl mnop qrst uvwx');
 
@@ -411,7 +538,10 @@ describe('8. core/v2 single posts', () => {
         }
       }
       // A post of another type is not a post either.
-      const venue = (sb.site.store.db.prepare("SELECT id FROM posts WHERE type = 'calendar_venue' LIMIT 1").get() as { id: number } | undefined)?.id;
+      const venue = (
+        sb.site.store.db.prepare("SELECT id FROM posts WHERE type = 'calendar_venue' LIMIT 1").get() as
+          { id: number } | undefined
+      )?.id;
       if (venue) expect((await api.get(`/core/v2/posts/${venue}`)).body).toEqual(missing);
       // An existing post is served, and deletes go through the trash.
       const post = (await api.get('/core/v2/posts?per_page=1')).body[0];

@@ -54,7 +54,9 @@ describe('legacy interface as strict as the real site (real-site-behaviour.md)',
       // UTC yesterday 23:59 is 2026-11-21 18:59 in New York: that day's 00:00.
       const r = await api.get(`${EVENTS}?per_page=1`);
       expect(r.status).toBe(200);
-      expect(r.body.rest_url).toBe(`${base()}?page=1&per_page=1&start_date=2026-11-21 00:00:00&end_date=2028-11-22 23:59:59&status=publish`);
+      expect(r.body.rest_url).toBe(
+        `${base()}?page=1&per_page=1&start_date=2026-11-21 00:00:00&end_date=2028-11-22 23:59:59&status=publish`,
+      );
     });
 
     it('starts today 00:00 on a site east of UTC', async () => {
@@ -70,7 +72,11 @@ describe('legacy interface as strict as the real site (real-site-behaviour.md)',
     });
 
     it('keeps the default end_date when only start_date is given, and the default start_date when only end_date is', async () => {
-      const far = await createEvent({ title: 'Window far-out probe', start_date: '2029-01-10 10:00:00', end_date: '2029-01-10 12:00:00' });
+      const far = await createEvent({
+        title: 'Window far-out probe',
+        start_date: '2029-01-10 10:00:00',
+        end_date: '2029-01-10 12:00:00',
+      });
       const search = `search=${q('Window far-out probe')}`;
       let r = await api.get(`${EVENTS}?${search}&start_date=2026-12-01`);
       expect(urlArg(r.body.rest_url, 'start_date')).toBe('2026-12-01 00:00:00');
@@ -106,7 +112,13 @@ describe('legacy interface as strict as the real site (real-site-behaviour.md)',
     });
 
     it('accepts the second after the epoch, dates before it and far-future end dates', async () => {
-      for (const query of ['start_date=1970-01-01 00:00:01', 'start_date=1900-01-01', 'start_date=2000-01-01', 'end_date=2100-01-01', 'end_date=9999-12-31']) {
+      for (const query of [
+        'start_date=1970-01-01 00:00:01',
+        'start_date=1900-01-01',
+        'start_date=2000-01-01',
+        'end_date=2100-01-01',
+        'end_date=9999-12-31',
+      ]) {
         const [k, v] = query.split('=') as [string, string];
         const r = await api.get(`${EVENTS}?per_page=1&${k}=${q(v)}`);
         expect(r.status, query).toBe(200);
@@ -119,7 +131,9 @@ describe('legacy interface as strict as the real site (real-site-behaviour.md)',
       const east = await testSandbox({ ...PINNED, timezone: 'Europe/Paris' });
       try {
         const paris = restClient(east);
-        const list = async (query: string) => (await paris.get(`${EVENTS}?per_page=1&start_date=${q('1900-01-01 00:00:00')}&${query}`)).body.total as number;
+        const list = async (query: string) =>
+          (await paris.get(`${EVENTS}?per_page=1&start_date=${q('1900-01-01 00:00:00')}&${query}`)).body
+            .total as number;
         const all = await list(`end_date=${q('9998-12-31 23:59:59')}&strict_dates=1`);
         const upToNow = await list(`end_date=${q('2026-11-22 20:09:38')}&strict_dates=1`);
         expect(upToNow).toBeLessThan(all);
@@ -129,15 +143,26 @@ describe('legacy interface as strict as the real site (real-site-behaviour.md)',
         await east.close();
       }
       // West of UTC the move stays within the year.
-      const west = async (query: string) => (await api.get(`${EVENTS}?per_page=1&start_date=${q('1900-01-01 00:00:00')}&${query}`)).body.total as number;
-      expect(await west(`end_date=${q('9999-12-31 23:59:59')}&strict_dates=1`)).toBe(await west(`end_date=${q('9998-12-31 23:59:59')}&strict_dates=1`));
+      const west = async (query: string) =>
+        (await api.get(`${EVENTS}?per_page=1&start_date=${q('1900-01-01 00:00:00')}&${query}`)).body.total as number;
+      expect(await west(`end_date=${q('9999-12-31 23:59:59')}&strict_dates=1`)).toBe(
+        await west(`end_date=${q('9998-12-31 23:59:59')}&strict_dates=1`),
+      );
     });
   });
 
   describe('3. include= forces the default window', () => {
     it('ignores the given dates: past and far-future events are not found, and rest_url shows the forced window', async () => {
-      const past = await createEvent({ title: 'Include past probe', start_date: '2026-09-20 10:00:00', end_date: '2026-09-20 12:00:00' });
-      const later = await createEvent({ title: 'Include later probe', start_date: '2026-10-15 10:00:00', end_date: '2026-10-15 12:00:00' });
+      const past = await createEvent({
+        title: 'Include past probe',
+        start_date: '2026-09-20 10:00:00',
+        end_date: '2026-09-20 12:00:00',
+      });
+      const later = await createEvent({
+        title: 'Include later probe',
+        start_date: '2026-10-15 10:00:00',
+        end_date: '2026-10-15 12:00:00',
+      });
       const r = await api.get(`${EVENTS}?include=${past.id},${later.id}&start_date=1900-01-01&end_date=2100-01-01`);
       expect(r.status).toBe(200);
       expect(r.body).toMatchObject({ events: [], total: 0, total_pages: 0 });
@@ -153,8 +178,16 @@ describe('legacy interface as strict as the real site (real-site-behaviour.md)',
     });
 
     it('finds included events inside the window only, events more than 24 months out excluded', async () => {
-      const inside = await createEvent({ title: 'Include inside probe', start_date: '2026-12-05 10:00:00', end_date: '2026-12-05 12:00:00' });
-      const beyond = await createEvent({ title: 'Include beyond probe', start_date: '2029-02-01 10:00:00', end_date: '2029-02-01 12:00:00' });
+      const inside = await createEvent({
+        title: 'Include inside probe',
+        start_date: '2026-12-05 10:00:00',
+        end_date: '2026-12-05 12:00:00',
+      });
+      const beyond = await createEvent({
+        title: 'Include beyond probe',
+        start_date: '2029-02-01 10:00:00',
+        end_date: '2029-02-01 12:00:00',
+      });
       const r = await api.get(`${EVENTS}?include=${inside.id},${beyond.id}&start_date=1900-01-01&end_date=2100-01-01`);
       expect(ids(r.body)).toEqual([inside.id]);
       expect(r.body.total).toBe(1);
@@ -169,7 +202,11 @@ describe('legacy interface as strict as the real site (real-site-behaviour.md)',
       expect(nested.status).toBe(200);
       expect(nested.body).toEqual({ events: [], total: full.body.total });
       const whole = await api.get(`${EVENTS}?per_page=3&_fields=events,total,total_pages`);
-      expect(whole.body).toEqual({ events: full.body.events, total: full.body.total, total_pages: full.body.total_pages });
+      expect(whole.body).toEqual({
+        events: full.body.events,
+        total: full.body.total,
+        total_pages: full.body.total_pages,
+      });
     });
 
     it('filters a bare list (core/v2/posts) item by item, nested keys included', async () => {
@@ -180,7 +217,7 @@ describe('legacy interface as strict as the real site (real-site-behaviour.md)',
       expect(r.body).toEqual(full.body.map((p: any) => ({ id: p.id, title: { rendered: p.title.rendered } })));
     });
 
-    it('keeps the answer\'s key order, and leaves errors alone', async () => {
+    it("keeps the answer's key order, and leaves errors alone", async () => {
       const r = await api.get(`${EVENTS}?per_page=1&_fields=total,rest_url`);
       expect(Object.keys(r.body)).toEqual(['rest_url', 'total']);
       const bad = await api.get(`${EVENTS}?page=0&_fields=total`);
@@ -202,23 +239,52 @@ describe('legacy interface as strict as the real site (real-site-behaviour.md)',
     });
 
     /** The "before" state of the table: Paris, featured, $15, an organizer, a venue, a website. */
-    const full = () => createEvent({
-      title: 'Update table probe', description: 'Kept description', start_date: START, end_date: END, timezone: 'Europe/Paris',
-      featured: true, cost: '$15', organizer: [organizer], venue, website: 'https://tickets.example.org/probe', categories: [category],
+    const full = () =>
+      createEvent({
+        title: 'Update table probe',
+        description: 'Kept description',
+        start_date: START,
+        end_date: END,
+        timezone: 'Europe/Paris',
+        featured: true,
+        cost: '$15',
+        organizer: [organizer],
+        venue,
+        website: 'https://tickets.example.org/probe',
+        categories: [category],
+      });
+    const reset = (e: any) => ({
+      timezone: sb.site.timezone,
+      featured: false,
+      cost: '',
+      organizer: [],
+      website: e.url,
     });
-    const reset = (e: any) => ({ timezone: sb.site.timezone, featured: false, cost: '', organizer: [], website: e.url });
 
     it('{"title": "new"} resets time zone, featured, cost, organizers and website, and keeps the rest (POST, PUT, PATCH)', async () => {
       for (const method of ['POST', 'PUT', 'PATCH']) {
         const before = await full();
-        expect(before).toMatchObject({ timezone: 'Europe/Paris', featured: true, cost: '$15', website: 'https://tickets.example.org/probe' });
+        expect(before).toMatchObject({
+          timezone: 'Europe/Paris',
+          featured: true,
+          cost: '$15',
+          website: 'https://tickets.example.org/probe',
+        });
         const r = await api.send(method, `${EVENTS}/${before.id}`, { title: 'new' }, 'admin');
         expect(r.status, method).toBe(200);
         expect(r.body, method).toMatchObject({
-          ...reset(before), title: 'new', description: 'Kept description', start_date: START, end_date: END, status: before.status,
+          ...reset(before),
+          title: 'new',
+          description: 'Kept description',
+          start_date: START,
+          end_date: END,
+          status: before.status,
         });
         expect(r.body.venue.id, method).toBe(venue);
-        expect(r.body.categories.map((t: any) => t.id), method).toEqual([category]);
+        expect(
+          r.body.categories.map((t: any) => t.id),
+          method,
+        ).toEqual([category]);
         // The answer is what is stored.
         expect((await api.get(`${EVENTS}/${before.id}`)).body).toMatchObject({ ...reset(before), title: 'new' });
       }
@@ -234,31 +300,72 @@ describe('legacy interface as strict as the real site (real-site-behaviour.md)',
 
     it('applies both dates sent together (and still resets what is omitted)', async () => {
       const before = await full();
-      const r = await api.send('POST', `${EVENTS}/${before.id}`, { start_date: START, end_date: '2027-03-10 13:00:00' }, 'admin');
-      expect(r.body).toMatchObject({ start_date: START, end_date: '2027-03-10 13:00:00', ...reset(before), title: 'Update table probe' });
+      const r = await api.send(
+        'POST',
+        `${EVENTS}/${before.id}`,
+        { start_date: START, end_date: '2027-03-10 13:00:00' },
+        'admin',
+      );
+      expect(r.body).toMatchObject({
+        start_date: START,
+        end_date: '2027-03-10 13:00:00',
+        ...reset(before),
+        title: 'Update table probe',
+      });
     });
 
     it('sets every field as sent when every field is sent', async () => {
       const before = await full();
       const other = sb.site.store.posts(VENUE, ['publish'])[1]!.id;
-      const r = await api.send('POST', `${EVENTS}/${before.id}`, {
-        title: 'All sent', start_date: '2027-04-01 18:00:00', end_date: '2027-04-01 20:00:00', timezone: 'Asia/Tokyo',
-        featured: true, cost: '$20', organizer: [organizer], venue: other, website: 'https://tickets.example.org/all',
-      }, 'admin');
+      const r = await api.send(
+        'POST',
+        `${EVENTS}/${before.id}`,
+        {
+          title: 'All sent',
+          start_date: '2027-04-01 18:00:00',
+          end_date: '2027-04-01 20:00:00',
+          timezone: 'Asia/Tokyo',
+          featured: true,
+          cost: '$20',
+          organizer: [organizer],
+          venue: other,
+          website: 'https://tickets.example.org/all',
+        },
+        'admin',
+      );
       expect(r.body).toMatchObject({
-        title: 'All sent', start_date: '2027-04-01 18:00:00', end_date: '2027-04-01 20:00:00', timezone: 'Asia/Tokyo',
-        featured: true, cost: '$20', website: 'https://tickets.example.org/all',
+        title: 'All sent',
+        start_date: '2027-04-01 18:00:00',
+        end_date: '2027-04-01 20:00:00',
+        timezone: 'Asia/Tokyo',
+        featured: true,
+        cost: '$20',
+        website: 'https://tickets.example.org/all',
       });
       expect(r.body.organizer.map((o: any) => o.id)).toEqual([organizer]);
       expect(r.body.venue.id).toBe(other);
     });
 
     it('keeps venue and organizer updates partial', async () => {
-      const v = (await api.send('POST', '/calendar/events/v1/venues', { venue: 'Partial venue', address: '1 Main St', city: 'Lyon', phone: '123' }, 'admin')).body;
+      const v = (
+        await api.send(
+          'POST',
+          '/calendar/events/v1/venues',
+          { venue: 'Partial venue', address: '1 Main St', city: 'Lyon', phone: '123' },
+          'admin',
+        )
+      ).body;
       const rv = await api.send('POST', `/calendar/events/v1/venues/${v.id}`, { city: 'Paris' }, 'admin');
       expect(rv.status).toBe(200);
       expect(rv.body).toMatchObject({ venue: 'Partial venue', address: '1 Main St', city: 'Paris', phone: '123' });
-      const o = (await api.send('POST', '/calendar/events/v1/organizers', { organizer: 'Partial org', email: 'o@example.org', phone: '555' }, 'admin')).body;
+      const o = (
+        await api.send(
+          'POST',
+          '/calendar/events/v1/organizers',
+          { organizer: 'Partial org', email: 'o@example.org', phone: '555' },
+          'admin',
+        )
+      ).body;
       const ro = await api.send('POST', `/calendar/events/v1/organizers/${o.id}`, { phone: '777' }, 'admin');
       expect(ro.status).toBe(200);
       expect(ro.body).toMatchObject({ organizer: 'Partial org', email: 'o@example.org', phone: '777' });
@@ -277,7 +384,11 @@ describe('legacy interface as strict as the real site (real-site-behaviour.md)',
 
     it('lists the children of an existing parent; tags take no parent argument', async () => {
       const music = sb.site.store.termBySlug(CATEGORY_TAX, 'music')!;
-      const children = sb.site.store.terms(CATEGORY_TAX).filter((t) => t.parent === music.id).map((t) => t.id).sort((a, b) => a - b);
+      const children = sb.site.store
+        .terms(CATEGORY_TAX)
+        .filter((t) => t.parent === music.id)
+        .map((t) => t.id)
+        .sort((a, b) => a - b);
       const r = await api.get(`${CATS}?parent=${music.id}&hide_empty=0&per_page=50`);
       expect(r.status).toBe(200);
       expect(r.body.categories.map((t: any) => t.id).sort((a: number, b: number) => a - b)).toEqual(children);
@@ -297,21 +408,52 @@ describe('legacy interface as strict as the real site (real-site-behaviour.md)',
       expect(term.yoast_head).toMatch(/<!-- \/ Yoast SEO plugin\. -->$/);
       const json = term.yoast_head_json;
       expect(Object.keys(json)).toEqual([
-        ...(json.description ? ['title', 'description'] : ['title']), 'robots', 'canonical', 'og_locale', 'og_type', 'og_title',
-        ...(json.description ? ['og_description'] : []), 'og_url', 'og_site_name', 'twitter_card', 'schema',
+        ...(json.description ? ['title', 'description'] : ['title']),
+        'robots',
+        'canonical',
+        'og_locale',
+        'og_type',
+        'og_title',
+        ...(json.description ? ['og_description'] : []),
+        'og_url',
+        'og_site_name',
+        'twitter_card',
+        'schema',
       ]);
       expect(json).toMatchObject({
-        title, canonical: term.url, og_locale: 'en_US', og_type: 'article', og_title: title, og_url: term.url,
-        og_site_name: 'Sitegraph Sandbox', twitter_card: 'summary_large_image',
-        robots: { index: 'index', follow: 'follow', 'max-snippet': 'max-snippet:-1', 'max-image-preview': 'max-image-preview:large', 'max-video-preview': 'max-video-preview:-1' },
+        title,
+        canonical: term.url,
+        og_locale: 'en_US',
+        og_type: 'article',
+        og_title: title,
+        og_url: term.url,
+        og_site_name: 'Sitegraph Sandbox',
+        twitter_card: 'summary_large_image',
+        robots: {
+          index: 'index',
+          follow: 'follow',
+          'max-snippet': 'max-snippet:-1',
+          'max-image-preview': 'max-image-preview:large',
+          'max-video-preview': 'max-video-preview:-1',
+        },
       });
       expect(json.schema['@context']).toBe('https://schema.org');
-      expect(json.schema['@graph'].map((n: any) => n['@type'])).toEqual(['WebSite', 'CollectionPage', 'BreadcrumbList']);
+      expect(json.schema['@graph'].map((n: any) => n['@type'])).toEqual([
+        'WebSite',
+        'CollectionPage',
+        'BreadcrumbList',
+      ]);
       expect(json.schema['@graph'][0]['@id']).toBe(`${origin}/#website`);
       expect(json.schema['@graph'][1]).toMatchObject({ '@id': term.url, url: term.url, name: title });
-      expect(json.schema['@graph'][2].itemListElement[1]).toEqual({ '@type': 'ListItem', position: 2, name: term.name });
+      expect(json.schema['@graph'][2].itemListElement[1]).toEqual({
+        '@type': 'ListItem',
+        position: 2,
+        name: term.name,
+      });
       // The HTML carries the same schema graph.
-      expect(term.yoast_head).toContain(`<script type="application/ld+json" class="yoast-schema-graph">${JSON.stringify(json.schema)}</script>`);
+      expect(term.yoast_head).toContain(
+        `<script type="application/ld+json" class="yoast-schema-graph">${JSON.stringify(json.schema)}</script>`,
+      );
     };
 
     it('carries yoast_head and yoast_head_json on category and tag archives and single terms', async () => {
@@ -345,10 +487,18 @@ describe('legacy interface as strict as the real site (real-site-behaviour.md)',
       const samples = fileURLToPath(new URL('./fixtures', import.meta.url)); // recorded answers (fixtures/README.md)
       const post = JSON.parse(readFileSync(`${samples}/core-posts-list.json`, 'utf8')).body[0];
       const postHead = yoastPostHead(site, {
-        title: post.title.rendered, canonical: post.link, published: post.date_gmt.replace('T', ' '), modified: post.modified_gmt.replace('T', ' '),
+        title: post.title.rendered,
+        canonical: post.link,
+        published: post.date_gmt.replace('T', ' '),
+        modified: post.modified_gmt.replace('T', ' '),
         author: { name: 'admin', url: 'https://example.org/author/admin/' },
       });
-      const strip = (j: any) => JSON.parse(JSON.stringify(j).replace(/person\/[0-9a-f]{32}/g, 'person/X').replace(/avatar\/[0-9a-f]{32}/g, 'avatar/X'));
+      const strip = (j: any) =>
+        JSON.parse(
+          JSON.stringify(j)
+            .replace(/person\/[0-9a-f]{32}/g, 'person/X')
+            .replace(/avatar\/[0-9a-f]{32}/g, 'avatar/X'),
+        );
       expect(strip(postHead.yoast_head_json)).toEqual(strip(post.yoast_head_json));
       expect(strip(postHead.yoast_head)).toBe(strip(post.yoast_head));
       const term = JSON.parse(readFileSync(`${samples}/legacy-categories-archive.json`, 'utf8')).body.categories[0];

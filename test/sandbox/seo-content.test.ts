@@ -26,16 +26,27 @@ describe('seo/v1 content', () => {
   let seq = 0;
   const add = (f: Partial<PostRow> & { title: string }): PostRow =>
     sb.site.store.insertPost({
-      type: 'post', status: 'publish', author: 1, content: '', slug: `${f.title.toLowerCase().replace(/\W+/g, '-')}-${++seq}`,
-      date: '2026-03-01 10:00:00', dateGmt: '2026-03-01 15:00:00', ...f,
+      type: 'post',
+      status: 'publish',
+      author: 1,
+      content: '',
+      slug: `${f.title.toLowerCase().replace(/\W+/g, '-')}-${++seq}`,
+      date: '2026-03-01 10:00:00',
+      dateGmt: '2026-03-01 15:00:00',
+      ...f,
     });
   const scores = async (query: string) => {
     const r = await api.get(`/seo/v1/${query}`, 'admin');
     expect(r.status, query).toBe(200);
-    return r.body as { scores: { name: string; amount: number; links: { view?: string }; ids?: string }[]; queryTime: number; cacheUsed: boolean };
+    return r.body as {
+      scores: { name: string; amount: number; links: { view?: string }; ids?: string }[];
+      queryTime: number;
+      cacheUsed: boolean;
+    };
   };
   const group = (body: Awaited<ReturnType<typeof scores>>, name: string) => body.scores.find((s) => s.name === name)!;
-  const idsOf = (body: Awaited<ReturnType<typeof scores>>, name: string) => (group(body, name).ids ?? '').split(',').filter(Boolean).map(Number);
+  const idsOf = (body: Awaited<ReturnType<typeof scores>>, name: string) =>
+    (group(body, name).ids ?? '').split(',').filter(Boolean).map(Number);
 
   beforeAll(async () => {
     sb = await testSandbox();
@@ -78,10 +89,16 @@ describe('seo/v1 content', () => {
 
     it('links every group to the filtered posts list', async () => {
       const body = await scores('seo_scores?contentType=post&troubleshooting=true');
-      expect(group(body, 'good').links.view).toBe(`${sb.origin}/wp-admin/edit.php?post_status=publish&post_type=post&seo_filter=good`);
-      expect(group(body, 'notAnalyzed').links.view).toBe(`${sb.origin}/wp-admin/edit.php?post_status=publish&post_type=post&seo_filter=na`);
+      expect(group(body, 'good').links.view).toBe(
+        `${sb.origin}/wp-admin/edit.php?post_status=publish&post_type=post&seo_filter=good`,
+      );
+      expect(group(body, 'notAnalyzed').links.view).toBe(
+        `${sb.origin}/wp-admin/edit.php?post_status=publish&post_type=post&seo_filter=na`,
+      );
       const read = await scores('readability_scores?contentType=post&troubleshooting=true');
-      expect(group(read, 'ok').links.view).toBe(`${sb.origin}/wp-admin/edit.php?post_status=publish&post_type=post&readability_filter=ok`);
+      expect(group(read, 'ok').links.view).toBe(
+        `${sb.origin}/wp-admin/edit.php?post_status=publish&post_type=post&readability_filter=ok`,
+      );
     });
 
     it('scores readability by sentence length, whatever the keyphrase', async () => {
@@ -92,7 +109,7 @@ describe('seo/v1 content', () => {
       expect(idsOf(read, 'notAnalyzed')).toContain(none.id);
     });
 
-    it('caches a result for a minute, like Yoast\'s transient; troubleshooting bypasses the cache and adds ids', async () => {
+    it("caches a result for a minute, like Yoast's transient; troubleshooting bypasses the cache and adds ids", async () => {
       const first = await scores('seo_scores?contentType=post');
       expect(first.cacheUsed).toBe(false);
       expect(typeof first.queryTime).toBe('number');
@@ -106,21 +123,40 @@ describe('seo/v1 content', () => {
       expect(group(fresh, 'good').amount).toBe(group(first, 'good').amount + 1);
     });
 
-    it('narrows to one term of the content type\'s taxonomy', async () => {
-      const news = sb.site.store.insertTerm({ taxonomy: 'category', name: 'Harbor news', slug: 'harbor-news', description: '', parent: 0 });
+    it("narrows to one term of the content type's taxonomy", async () => {
+      const news = sb.site.store.insertTerm({
+        taxonomy: 'category',
+        name: 'Harbor news',
+        slug: 'harbor-news',
+        description: '',
+        parent: 0,
+      });
       sb.site.store.setTerms(good.id, 'category', [news.id]);
       sb.site.store.setTerms(bad.id, 'category', [news.id]);
       const body = await scores(`seo_scores?contentType=post&taxonomy=category&term=${news.id}&troubleshooting=true`);
-      expect(body.scores.map((s) => [s.name, s.amount])).toEqual([['good', 1], ['ok', 0], ['bad', 1], ['notAnalyzed', 0]]);
+      expect(body.scores.map((s) => [s.name, s.amount])).toEqual([
+        ['good', 1],
+        ['ok', 0],
+        ['bad', 1],
+        ['notAnalyzed', 0],
+      ]);
       expect(group(body, 'bad').ids).toBe(String(bad.id));
       expect(group(body, 'ok').ids).toBeUndefined();
-      expect(group(body, 'good').links.view).toBe(`${sb.origin}/wp-admin/edit.php?post_status=publish&post_type=post&seo_filter=good&category_name=harbor-news`);
+      expect(group(body, 'good').links.view).toBe(
+        `${sb.origin}/wp-admin/edit.php?post_status=publish&post_type=post&seo_filter=good&category_name=harbor-news`,
+      );
 
       const cat = sb.site.store.terms('calendar_events_cat')[0]!;
-      const inTerm = new Set([...sb.site.store.termMap('calendar_events_cat')].filter(([, t]) => t.includes(cat.id)).map(([p]) => p));
+      const inTerm = new Set(
+        [...sb.site.store.termMap('calendar_events_cat')].filter(([, t]) => t.includes(cat.id)).map(([p]) => p),
+      );
       const noindex = sb.site.store.option<Record<string, any>>('wpseo_sandbox_post_meta', {});
-      const expected = sb.site.store.posts('calendar_events', ['publish']).filter((e) => inTerm.has(e.id) && !noindex[e.id]?.noindex).length;
-      const events = await scores(`readability_scores?contentType=calendar_events&taxonomy=calendar_events_cat&term=${cat.id}`);
+      const expected = sb.site.store
+        .posts('calendar_events', ['publish'])
+        .filter((e) => inTerm.has(e.id) && !noindex[e.id]?.noindex).length;
+      const events = await scores(
+        `readability_scores?contentType=calendar_events&taxonomy=calendar_events_cat&term=${cat.id}`,
+      );
       expect(events.scores.reduce((n, s) => n + s.amount, 0)).toBe(expected);
     });
 
@@ -154,9 +190,16 @@ describe('seo/v1 content', () => {
 
     it('validates its arguments and needs wpseo_manage_options', async () => {
       let r = await api.get('/seo/v1/seo_scores', 'admin');
-      expect(r.body).toEqual({ code: 'rest_missing_callback_param', message: 'Missing parameter(s): contentType', data: { status: 400, params: ['contentType'] } });
+      expect(r.body).toEqual({
+        code: 'rest_missing_callback_param',
+        message: 'Missing parameter(s): contentType',
+        data: { status: 400, params: ['contentType'] },
+      });
       r = await api.get('/seo/v1/seo_scores?contentType=post&term=abc&troubleshooting=maybe', 'admin');
-      expect(r.body.data.params).toEqual({ term: 'term is not of type integer.', troubleshooting: 'troubleshooting is not of type boolean.' });
+      expect(r.body.data.params).toEqual({
+        term: 'term is not of type integer.',
+        troubleshooting: 'troubleshooting is not of type boolean.',
+      });
       expect((await api.get('/seo/v1/seo_scores?contentType=post')).status).toBe(401);
       expect((await api.get('/seo/v1/seo_scores?contentType=post', 'editor')).status).toBe(403);
     });
@@ -167,22 +210,36 @@ describe('seo/v1 content', () => {
     const writerAuth = `Basic ${Buffer.from('seo-writer:abcd1234efgh5678ijkl9012').toString('base64')}`;
 
     beforeAll(() => {
-      sb.site.store.insertUser({ id: WRITER, login: 'seo-writer', email: 'seo-writer@sandbox.example', displayName: 'Seo Writer', role: 'author', passwordHash: hashPassword('abcd1234efgh5678ijkl9012') });
+      sb.site.store.insertUser({
+        id: WRITER,
+        login: 'seo-writer',
+        email: 'seo-writer@sandbox.example',
+        displayName: 'Seo Writer',
+        role: 'author',
+        passwordHash: hashPassword('abcd1234efgh5678ijkl9012'),
+      });
     });
 
     it('refuses anonymous callers with 401 rest_forbidden, as the sample', async () => {
       const r = await api.get('/seo/v1/statistics');
       expect(r.status).toBe(401);
-      expect(r.body).toEqual({ code: 'rest_forbidden', message: 'Sorry, you are not allowed to do that.', data: { status: 401 } });
+      expect(r.body).toEqual({
+        code: 'rest_forbidden',
+        message: 'Sorry, you are not allowed to do that.',
+        data: { status: 401 },
+      });
     });
 
     it('shows a user without posts the empty header', async () => {
       const r = await api.send('GET', '/seo/v1/statistics', undefined, null, { authorization: writerAuth });
       expect(r.status).toBe(200);
-      expect(r.body).toEqual({ header: "You don't have any published posts, your SEO scores will appear here once you make your first post!", seo_scores: [] });
+      expect(r.body).toEqual({
+        header: "You don't have any published posts, your SEO scores will appear here once you make your first post!",
+        seo_scores: [],
+      });
     });
 
-    it('counts only their own posts for users who may not edit others\', with links to their own list', async () => {
+    it("counts only their own posts for users who may not edit others', with links to their own list", async () => {
       for (let i = 0; i < 3; i++) {
         const p = add({ title: `Harbor by writer ${i}`, author: WRITER, content: text('harbor', 320, 10) });
         setPostSeoMeta(sb.site, p.id, { focuskw: 'harbor' });
@@ -192,18 +249,35 @@ describe('seo/v1 content', () => {
       expect(r.body).toEqual({
         header: 'Hey, your SEO is doing pretty well! Check out the stats:',
         seo_scores: [
-          { seo_rank: 'na', label: 'Posts <strong>without</strong> a focus keyphrase', count: 1, link: `${sb.origin}/wp-admin/edit.php?post_status=publish&#038;post_type=post&#038;seo_filter=na&#038;author=${WRITER}` },
-          { seo_rank: 'good', label: 'Posts with the SEO score: <strong>Good</strong>', count: 3, link: `${sb.origin}/wp-admin/edit.php?post_status=publish&#038;post_type=post&#038;seo_filter=good&#038;author=${WRITER}` },
+          {
+            seo_rank: 'na',
+            label: 'Posts <strong>without</strong> a focus keyphrase',
+            count: 1,
+            link: `${sb.origin}/wp-admin/edit.php?post_status=publish&#038;post_type=post&#038;seo_filter=na&#038;author=${WRITER}`,
+          },
+          {
+            seo_rank: 'good',
+            label: 'Posts with the SEO score: <strong>Good</strong>',
+            count: 3,
+            link: `${sb.origin}/wp-admin/edit.php?post_status=publish&#038;post_type=post&#038;seo_filter=good&#038;author=${WRITER}`,
+          },
         ],
       });
     });
 
     it('counts every published post for editors, noindex ones under noindex too', async () => {
       const r = await api.get('/seo/v1/statistics', 'admin');
-      expect(r.body.header).toBe("Below are your published posts' SEO scores. Now is as good a time as any to start improving some of your posts!");
+      expect(r.body.header).toBe(
+        "Below are your published posts' SEO scores. Now is as good a time as any to start improving some of your posts!",
+      );
       const ranks = Object.fromEntries(r.body.seo_scores.map((s: any) => [s.seo_rank, s]));
       expect(Object.keys(ranks)).toEqual(['na', 'bad', 'ok', 'good', 'noindex'].filter((k) => k in ranks));
-      expect(ranks.noindex).toEqual({ seo_rank: 'noindex', label: 'Posts that should not show up in search results', count: 1, link: `${sb.origin}/wp-admin/edit.php?post_status=publish&#038;post_type=post&#038;seo_filter=noindex` });
+      expect(ranks.noindex).toEqual({
+        seo_rank: 'noindex',
+        label: 'Posts that should not show up in search results',
+        count: 1,
+        link: `${sb.origin}/wp-admin/edit.php?post_status=publish&#038;post_type=post&#038;seo_filter=noindex`,
+      });
       expect(ranks.bad.label).toBe('Posts with the SEO score: <strong>Needs improvement</strong>');
       expect(ranks.ok.label).toBe('Posts with the SEO score: <strong>OK</strong>');
       expect(ranks.good.count).toBeGreaterThanOrEqual(6);
@@ -219,20 +293,37 @@ describe('seo/v1 content', () => {
     });
 
     it('saves the cornerstone and orphaned workouts, reducing indexables to IDs', async () => {
-      const cornerstone = { finishedSteps: ['chooseCornerstones', 'checkLinks'], indexablesByStep: { chooseCornerstones: [{ id: 11, title: 'A' }, { id: 12 }] } };
-      const orphaned = { finishedSteps: [], indexablesByStep: { removed: [{ id: 5, title: 'kept whole' }], improved: [{ id: 7 }] } };
+      const cornerstone = {
+        finishedSteps: ['chooseCornerstones', 'checkLinks'],
+        indexablesByStep: { chooseCornerstones: [{ id: 11, title: 'A' }, { id: 12 }] },
+      };
+      const orphaned = {
+        finishedSteps: [],
+        indexablesByStep: { removed: [{ id: 5, title: 'kept whole' }], improved: [{ id: 7 }] },
+      };
       let r = await api.send('POST', '/seo/v1/workouts', { cornerstone, orphaned }, 'editor');
       expect(r.body).toEqual({ json: true });
       r = await api.get('/seo/v1/workouts', 'admin');
       expect(r.body.json).toEqual({
         configuration: { finishedSteps: [] },
-        cornerstone: { finishedSteps: ['chooseCornerstones', 'checkLinks'], indexablesByStep: { chooseCornerstones: [11, 12] } },
+        cornerstone: {
+          finishedSteps: ['chooseCornerstones', 'checkLinks'],
+          indexablesByStep: { chooseCornerstones: [11, 12] },
+        },
         orphaned: { finishedSteps: [], indexablesByStep: { removed: [{ id: 5, title: 'kept whole' }], improved: [7] } },
       });
     });
 
     it('refuses unknown steps and extra keys, and needs edit_others_posts', async () => {
-      let r = await api.send('POST', '/seo/v1/workouts', { cornerstone: { finishedSteps: ['flying'], indexablesByStep: {} }, orphaned: { finishedSteps: [], indexablesByStep: {} } }, 'admin');
+      let r = await api.send(
+        'POST',
+        '/seo/v1/workouts',
+        {
+          cornerstone: { finishedSteps: ['flying'], indexablesByStep: {} },
+          orphaned: { finishedSteps: [], indexablesByStep: {} },
+        },
+        'admin',
+      );
       expect(r.status).toBe(400);
       expect(r.body.data.params).toEqual({ cornerstone: 'Invalid parameter.' });
       r = await api.send('POST', '/seo/v1/workouts', { cornerstone: { finishedSteps: [] } }, 'admin');
@@ -243,7 +334,12 @@ describe('seo/v1 content', () => {
 
     it('sets noindex on a post, which leaves the scores', async () => {
       const p = add({ title: 'Soon hidden', content: text('hidden', 20, 5) });
-      let r = await api.send('POST', '/seo/v1/workouts/noindex', { object_id: p.id, object_type: 'post', object_sub_type: 'post' }, 'admin');
+      let r = await api.send(
+        'POST',
+        '/seo/v1/workouts/noindex',
+        { object_id: p.id, object_type: 'post', object_sub_type: 'post' },
+        'admin',
+      );
       expect(r.body).toEqual({ json: true });
       r = await api.get('/seo/v1/readability_scores?contentType=post&troubleshooting=true', 'admin');
       expect(r.body.scores.flatMap((s: any) => (s.ids ?? '').split(','))).not.toContain(String(p.id));
@@ -251,18 +347,39 @@ describe('seo/v1 content', () => {
 
     it('marks posts and terms as cornerstone, listed by title in the cornerstone data', async () => {
       const p = add({ title: 'AAA cornerstone post', content: text('anchor', 20, 5) });
-      let r = await api.send('POST', '/seo/v1/workouts/enable_cornerstone', { object_id: p.id, object_type: 'post' }, 'admin');
+      let r = await api.send(
+        'POST',
+        '/seo/v1/workouts/enable_cornerstone',
+        { object_id: p.id, object_type: 'post' },
+        'admin',
+      );
       expect(r.body).toEqual({ json: true });
       const tag = sb.site.store.terms('post_tag')[0]!;
-      r = await api.send('POST', '/seo/v1/workouts/enable_cornerstone', { object_id: tag.id, object_type: 'term' }, 'admin');
+      r = await api.send(
+        'POST',
+        '/seo/v1/workouts/enable_cornerstone',
+        { object_id: tag.id, object_type: 'term' },
+        'admin',
+      );
       expect(r.body).toEqual({ json: true });
-      r = await api.send('POST', '/seo/v1/workouts/enable_cornerstone', { object_id: 999999, object_type: 'term' }, 'admin');
+      r = await api.send(
+        'POST',
+        '/seo/v1/workouts/enable_cornerstone',
+        { object_id: 999999, object_type: 'term' },
+        'admin',
+      );
       expect(r.body).toEqual({ json: false });
       r = await api.get('/seo/v1/workouts/cornerstone_data', 'admin');
       const titles = r.body.json.cornerstones.map((c: any) => c.breadcrumb_title);
       expect(titles).toEqual([...titles].sort((a: string, b: string) => a.localeCompare(b)));
-      expect(r.body.json.cornerstones.find((c: any) => c.object_id === String(p.id))).toMatchObject({ object_sub_type: 'Post', is_cornerstone: '1' });
-      expect(r.body.json.cornerstones.find((c: any) => c.object_type === 'term')).toMatchObject({ object_id: String(tag.id), object_sub_type: 'Tag' });
+      expect(r.body.json.cornerstones.find((c: any) => c.object_id === String(p.id))).toMatchObject({
+        object_sub_type: 'Post',
+        is_cornerstone: '1',
+      });
+      expect(r.body.json.cornerstones.find((c: any) => c.object_type === 'term')).toMatchObject({
+        object_id: String(tag.id),
+        object_sub_type: 'Tag',
+      });
       // Seeded events marked cornerstone are there too.
       expect(r.body.json.cornerstones.some((c: any) => c.object_sub_type === 'Event')).toBe(true);
     });
@@ -272,20 +389,43 @@ describe('seo/v1 content', () => {
       add({ title: 'Linker one', content: `<p><a href="${sb.origin}/${target.slug}/">see</a></p>` });
       add({ title: 'Linker two', content: `<p><a href="/${target.slug}/">again</a></p>` });
       const r = await api.get('/seo/v1/workouts/cornerstone_data', 'admin');
-      expect(r.body.json.mostLinked[0]).toMatchObject({ object_id: String(target.id), incoming_link_count: '2', object_sub_type: 'Post' });
+      expect(r.body.json.mostLinked[0]).toMatchObject({
+        object_id: String(target.id),
+        incoming_link_count: '2',
+        object_sub_type: 'Post',
+      });
     });
 
     it('trashes a post and redirects its URL', async () => {
       const p = add({ title: 'To be removed', content: '<p>Bye.</p>' });
-      const r = await api.send('POST', '/seo/v1/workouts/remove_redirect', {
-        object_id: p.id, object_type: 'post', object_sub_type: 'post', permalink: `${sb.origin}/${p.slug}/`, redirect_url: `${sb.origin}/events/`,
-      }, 'admin');
+      const r = await api.send(
+        'POST',
+        '/seo/v1/workouts/remove_redirect',
+        {
+          object_id: p.id,
+          object_type: 'post',
+          object_sub_type: 'post',
+          permalink: `${sb.origin}/${p.slug}/`,
+          redirect_url: `${sb.origin}/events/`,
+        },
+        'admin',
+      );
       expect(r.body).toEqual({ json: true });
       expect(sb.site.store.post(p.id)!.status).toBe('trash');
       const list = await api.get('/seo/v1/redirects/list', 'admin');
       // A plain redirect added after the regex ones: the filtered list keeps its positions (an object).
-      expect(Object.values(list.body.redirects)).toContainEqual({ origin: p.slug, target: 'events', type: 301, format: 'plain' });
-      const other = await api.send('POST', '/seo/v1/workouts/remove_redirect', { object_id: 1, object_type: 'user', object_sub_type: 'x', permalink: 'a', redirect_url: 'b' }, 'admin');
+      expect(Object.values(list.body.redirects)).toContainEqual({
+        origin: p.slug,
+        target: 'events',
+        type: 301,
+        format: 'plain',
+      });
+      const other = await api.send(
+        'POST',
+        '/seo/v1/workouts/remove_redirect',
+        { object_id: 1, object_type: 'user', object_sub_type: 'x', permalink: 'a', redirect_url: 'b' },
+        'admin',
+      );
       expect(other.body).toEqual({ json: false });
     });
 
@@ -296,7 +436,10 @@ describe('seo/v1 content', () => {
       expect(r.status).toBe(200);
       expect(r.body.json.length).toBeLessThanOrEqual(5);
       expect(r.body.json.find((s: any) => s.object_id === b.id)).toMatchObject({
-        object_type: 'post', title: 'Lighthouse history', permalink: `${sb.origin}/${b.slug}/`, edit_link: `${sb.origin}/wp-admin/post.php?post=${b.id}&action=edit`,
+        object_type: 'post',
+        title: 'Lighthouse history',
+        permalink: `${sb.origin}/${b.slug}/`,
+        edit_link: `${sb.origin}/wp-admin/post.php?post=${b.id}&action=edit`,
       });
       expect(r.body.json.some((s: any) => s.object_id === a.id)).toBe(false);
       r = await api.get(`/seo/v1/workouts/last_updated?postId=${a.id}`, 'admin');
@@ -322,28 +465,58 @@ describe('seo/v1 content', () => {
       expect(saved.body).toEqual({ message: 'The words have been successfully saved for the given indexables.' });
       const next = await api.send('POST', '/seo/v1/prominent_words/get_content', {}, 'contributor');
       expect(next.body.objects[0].object_id).toBeGreaterThan(r.body.objects[9].object_id);
-      expect((await api.send('POST', '/seo/v1/prominent_words/complete', {}, 'contributor')).body).toEqual({ objects: [], next_url: false });
+      expect((await api.send('POST', '/seo/v1/prominent_words/complete', {}, 'contributor')).body).toEqual({
+        objects: [],
+        next_url: false,
+      });
     });
 
     it('suggests related posts, cornerstone content first, at most `limit` (default 5)', async () => {
       const strong = add({ title: 'Strong match', content: '<p>x</p>' });
       const weak = add({ title: 'Weak match', content: '<p>x</p>' });
       const self = add({ title: 'The text itself', content: '<p>x</p>' });
-      await api.send('POST', '/seo/v1/prominent_words/save', {
-        data: [
-          { object_id: strong.id, prominent_words: { zeppelin: 5, airship: 4 } },
-          { object_id: weak.id, prominent_words: { zeppelin: 1 } },
-          { object_id: self.id, prominent_words: { zeppelin: 9 } },
-        ],
-      }, 'admin');
+      await api.send(
+        'POST',
+        '/seo/v1/prominent_words/save',
+        {
+          data: [
+            { object_id: strong.id, prominent_words: { zeppelin: 5, airship: 4 } },
+            { object_id: weak.id, prominent_words: { zeppelin: 1 } },
+            { object_id: self.id, prominent_words: { zeppelin: 9 } },
+          ],
+        },
+        'admin',
+      );
       setPostSeoMeta(sb.site, weak.id, { cornerstone: true });
-      let r = await api.get(`/seo/v1/link_suggestions?prominent_words[zeppelin]=3&prominent_words[airship]=1&object_id=${self.id}&object_type=post`, 'author');
+      let r = await api.get(
+        `/seo/v1/link_suggestions?prominent_words[zeppelin]=3&prominent_words[airship]=1&object_id=${self.id}&object_type=post`,
+        'author',
+      );
       expect(r.status).toBe(200);
       expect(r.body).toEqual([
-        { object_type: 'post', id: weak.id, title: 'Weak match', link: `${sb.origin}/${weak.slug}/`, isCornerstone: true, labels: ['cornerstone'], score: 1 },
-        { object_type: 'post', id: strong.id, title: 'Strong match', link: `${sb.origin}/${strong.slug}/`, isCornerstone: false, labels: [], score: 4 },
+        {
+          object_type: 'post',
+          id: weak.id,
+          title: 'Weak match',
+          link: `${sb.origin}/${weak.slug}/`,
+          isCornerstone: true,
+          labels: ['cornerstone'],
+          score: 1,
+        },
+        {
+          object_type: 'post',
+          id: strong.id,
+          title: 'Strong match',
+          link: `${sb.origin}/${strong.slug}/`,
+          isCornerstone: false,
+          labels: [],
+          score: 4,
+        },
       ]);
-      r = await api.get(`/seo/v1/link_suggestions?prominent_words[zeppelin]=3&object_id=${self.id}&object_type=post&limit=1`, 'author');
+      r = await api.get(
+        `/seo/v1/link_suggestions?prominent_words[zeppelin]=3&object_id=${self.id}&object_type=post&limit=1`,
+        'author',
+      );
       expect(r.body.map((s: any) => s.id)).toEqual([weak.id]);
       r = await api.get('/seo/v1/link_suggestions?prominent_words[harbor]=1&object_id=1&object_type=post', 'author');
       expect(r.body).toHaveLength(5);
@@ -352,12 +525,16 @@ describe('seo/v1 content', () => {
     it('requires prominent_words, object_id and object_type, and edit_posts', async () => {
       let r = await api.get('/seo/v1/link_suggestions', 'admin');
       expect(r.body).toEqual({
-        code: 'rest_missing_callback_param', message: 'Missing parameter(s): prominent_words, object_id, object_type',
+        code: 'rest_missing_callback_param',
+        message: 'Missing parameter(s): prominent_words, object_id, object_type',
         data: { status: 400, params: ['prominent_words', 'object_id', 'object_type'] },
       });
       r = await api.get('/seo/v1/link_suggestions?prominent_words[a]=1&object_id=x&object_type=post', 'admin');
       expect(r.body.data.params).toEqual({ object_id: 'object_id is not of type integer.' });
-      expect((await api.get('/seo/v1/link_suggestions?prominent_words[a]=1&object_id=1&object_type=post', 'subscriber')).status).toBe(403);
+      expect(
+        (await api.get('/seo/v1/link_suggestions?prominent_words[a]=1&object_id=1&object_type=post', 'subscriber'))
+          .status,
+      ).toBe(403);
       r = await api.send('POST', '/seo/v1/prominent_words/save', { data: [{ prominent_words: {} }] }, 'admin');
       expect(r.body.data.params.data).toBe('object_id is a required property of data[0].');
     });
@@ -377,7 +554,13 @@ describe('seo/v1 content', () => {
       expect(Object.keys(r.body)).toEqual(['html', 'json', 'status']);
       expect(r.body.html).toContain(`<title>${event.title} - Sitegraph Sandbox</title>`);
       expect(r.body.html).toContain(`<link rel="canonical" href="${url}" />`);
-      expect(r.body.json).toMatchObject({ title: `${event.title} - Sitegraph Sandbox`, canonical: url, og_type: 'article', og_url: url, robots: { index: 'index', follow: 'follow' } });
+      expect(r.body.json).toMatchObject({
+        title: `${event.title} - Sitegraph Sandbox`,
+        canonical: url,
+        og_type: 'article',
+        og_url: url,
+        robots: { index: 'index', follow: 'follow' },
+      });
       expect(r.body.json.schema['@graph'][0]['@id']).toBe(url);
     });
 
@@ -386,7 +569,10 @@ describe('seo/v1 content', () => {
         const r = await api.get(`/seo/v1/get_head?url=${encodeURIComponent(url)}`);
         expect(r.status, url).toBe(404);
         expect(r.body.status).toBe(404);
-        expect(r.body.json).toMatchObject({ title: 'Page not found - Sitegraph Sandbox', robots: { index: 'noindex', follow: 'follow' } });
+        expect(r.body.json).toMatchObject({
+          title: 'Page not found - Sitegraph Sandbox',
+          robots: { index: 'noindex', follow: 'follow' },
+        });
         expect(r.body.html).toContain('<meta name="robots" content="noindex, follow" />');
       }
     });
@@ -396,7 +582,11 @@ describe('seo/v1 content', () => {
       expect(r.body.code).toBe('rest_missing_callback_param');
       r = await api.get('/seo/v1/get_head?url=not-a-url');
       expect(r.status).toBe(400);
-      expect(r.body).toEqual({ code: 'rest_invalid_param', message: 'Invalid parameter(s): url', data: { status: 400, params: { url: 'Invalid parameter.' }, details: [] } });
+      expect(r.body).toEqual({
+        code: 'rest_invalid_param',
+        message: 'Invalid parameter(s): url',
+        data: { status: 400, params: { url: 'Invalid parameter.' }, details: [] },
+      });
     });
   });
 });

@@ -9,15 +9,57 @@ import { restClient, testSandbox, type RestClient } from '../helpers/sandbox.ts'
 
 /** The columns of an indexable in the recorded sample. */
 const INDEXABLE_KEYS = [
-  'object_type', 'object_id', 'object_sub_type', 'permalink', 'primary_focus_keyword_score', 'readability_score', 'is_cornerstone',
-  'is_robots_noindex', 'is_robots_nofollow', 'is_robots_noimageindex', 'is_robots_noarchive', 'is_robots_nosnippet', 'open_graph_image',
-  'open_graph_image_id', 'open_graph_image_source', 'open_graph_image_meta', 'twitter_image', 'twitter_image_id', 'twitter_image_source',
-  'primary_focus_keyword', 'canonical', 'title', 'description', 'breadcrumb_title', 'open_graph_title', 'open_graph_description',
-  'twitter_title', 'twitter_description', 'estimated_reading_time_minutes', 'author_id', 'post_parent', 'number_of_pages', 'post_status',
-  'is_protected', 'is_public', 'has_public_posts', 'blog_id', 'schema_page_type', 'schema_article_type', 'object_last_modified',
-  'object_published_at', 'version',
+  'object_type',
+  'object_id',
+  'object_sub_type',
+  'permalink',
+  'primary_focus_keyword_score',
+  'readability_score',
+  'is_cornerstone',
+  'is_robots_noindex',
+  'is_robots_nofollow',
+  'is_robots_noimageindex',
+  'is_robots_noarchive',
+  'is_robots_nosnippet',
+  'open_graph_image',
+  'open_graph_image_id',
+  'open_graph_image_source',
+  'open_graph_image_meta',
+  'twitter_image',
+  'twitter_image_id',
+  'twitter_image_source',
+  'primary_focus_keyword',
+  'canonical',
+  'title',
+  'description',
+  'breadcrumb_title',
+  'open_graph_title',
+  'open_graph_description',
+  'twitter_title',
+  'twitter_description',
+  'estimated_reading_time_minutes',
+  'author_id',
+  'post_parent',
+  'number_of_pages',
+  'post_status',
+  'is_protected',
+  'is_public',
+  'has_public_posts',
+  'blog_id',
+  'schema_page_type',
+  'schema_article_type',
+  'object_last_modified',
+  'object_published_at',
+  'version',
 ];
-const CONTENT_TYPES = ['post', 'page', 'calendar_events', 'calendar_venue', 'calendar_organizer', 'calendar_event_series'] as const;
+const CONTENT_TYPES = [
+  'post',
+  'page',
+  'calendar_events',
+  'calendar_venue',
+  'calendar_organizer',
+  'calendar_event_series',
+] as const;
 
 describe('seo/v1 indexing', () => {
   let sb: RunningSandbox;
@@ -72,17 +114,34 @@ describe('seo/v1 indexing', () => {
     const all = (await drain('indexing/posts')).flat();
     const pub = all.find((o) => Number(o.object_id) === event.id);
     expect(pub).toMatchObject({
-      object_sub_type: 'calendar_events', permalink: `${sb.origin}/event/${event.slug}/`, post_status: 'publish', is_public: null,
-      breadcrumb_title: event.title, author_id: String(event.author), post_parent: '0',
+      object_sub_type: 'calendar_events',
+      permalink: `${sb.origin}/event/${event.slug}/`,
+      post_status: 'publish',
+      is_public: null,
+      breadcrumb_title: event.title,
+      author_id: String(event.author),
+      post_parent: '0',
     });
     const unpublished = all.find((o) => Number(o.object_id) === draft.id);
-    expect(unpublished).toMatchObject({ permalink: `${sb.origin}/?post_type=calendar_events&p=${draft.id}`, post_status: 'draft', is_public: '0' });
+    expect(unpublished).toMatchObject({
+      permalink: `${sb.origin}/?post_type=calendar_events&p=${draft.id}`,
+      post_status: 'draft',
+      is_public: '0',
+    });
   });
 
   it('answers an empty batch once done, and picks up posts created later', async () => {
     let r = await api.send('POST', '/seo/v1/indexing/posts', {}, 'admin');
     expect(r.body).toEqual({ objects: [], next_url: false });
-    const post = sb.site.store.insertPost({ type: 'post', status: 'publish', title: 'Late arrival', slug: 'late-arrival', author: 1, date: '2026-02-01 09:00:00', dateGmt: '2026-02-01 14:00:00' });
+    const post = sb.site.store.insertPost({
+      type: 'post',
+      status: 'publish',
+      title: 'Late arrival',
+      slug: 'late-arrival',
+      author: 1,
+      date: '2026-02-01 09:00:00',
+      dateGmt: '2026-02-01 14:00:00',
+    });
     r = await api.send('POST', '/seo/v1/indexing/posts', {}, 'admin');
     expect(r.body.objects.map((o: any) => o.object_id)).toEqual([String(post.id)]);
     expect(r.body.objects[0].permalink).toBe(`${sb.origin}/late-arrival/`);
@@ -91,18 +150,33 @@ describe('seo/v1 indexing', () => {
 
   it('indexes terms, post type archives and the general pages', async () => {
     const terms = (await drain('indexing/terms')).flat();
-    const expected = ['category', 'post_tag', 'calendar_events_cat'].flatMap((t) => sb.site.store.terms(t)).map((t) => t.id).sort((a, b) => a - b);
+    const expected = ['category', 'post_tag', 'calendar_events_cat']
+      .flatMap((t) => sb.site.store.terms(t))
+      .map((t) => t.id)
+      .sort((a, b) => a - b);
     expect(terms.map((t) => Number(t.object_id))).toEqual(expected);
     const cat = sb.site.store.terms('calendar_events_cat').find((t) => t.parent === 0)!;
-    expect(terms.find((t) => Number(t.object_id) === cat.id)).toMatchObject({ object_type: 'term', object_sub_type: 'calendar_events_cat', breadcrumb_title: cat.name, permalink: `${sb.origin}/events/category/${cat.slug}/` });
+    expect(terms.find((t) => Number(t.object_id) === cat.id)).toMatchObject({
+      object_type: 'term',
+      object_sub_type: 'calendar_events_cat',
+      breadcrumb_title: cat.name,
+      permalink: `${sb.origin}/events/category/${cat.slug}/`,
+    });
 
     const archives = (await drain('indexing/post-type-archives')).flat();
     expect(archives).toHaveLength(1);
-    expect(archives[0]).toMatchObject({ object_type: 'post-type-archive', object_sub_type: 'calendar_events', permalink: `${sb.origin}/events/` });
+    expect(archives[0]).toMatchObject({
+      object_type: 'post-type-archive',
+      object_sub_type: 'calendar_events',
+      permalink: `${sb.origin}/events/`,
+    });
 
     let r = await api.send('POST', '/seo/v1/indexing/general', {}, 'admin');
     expect(r.body.objects.map((o: any) => [o.object_type, o.object_sub_type])).toEqual([
-      ['home-page', null], ['system-page', 'search-result'], ['system-page', '404'], ['date-archive', null],
+      ['home-page', null],
+      ['system-page', 'search-result'],
+      ['system-page', '404'],
+      ['date-archive', null],
     ]);
     expect(r.body.next_url).toBe(false);
     r = await api.send('POST', '/seo/v1/indexing/general', {}, 'admin');
@@ -124,7 +198,11 @@ describe('seo/v1 indexing', () => {
       const r = await api.send('POST', `/seo/v1/${step}`, {}, 'admin');
       expect(r.body).toEqual({ objects: [], next_url: false });
     }
-    expect(sb.site.store.option<any>('wpseo', {})).toMatchObject({ indexables_indexing_completed: true, indexation_completed: true, indexing_started: null });
+    expect(sb.site.store.option<any>('wpseo', {})).toMatchObject({
+      indexables_indexing_completed: true,
+      indexation_completed: true,
+      indexing_started: null,
+    });
   });
 
   it('needs edit_posts: 401 anonymous, 403 subscriber, contributors may index', async () => {

@@ -11,19 +11,33 @@ const R = '/seo/v1/redirects';
 
 const MESSAGES = {
   control: 'The redirect URLs may not contain line breaks or control characters.',
-  relative: 'The old URL for your redirect is not relative. Only the new URL is allowed to be absolute. Make sure to provide a relative old URL.',
+  relative:
+    'The old URL for your redirect is not relative. Only the new URL is allowed to be absolute. Make sure to provide a relative old URL.',
   self: 'You are attempting to redirect to the same URL as the origin. Please choose a different URL to redirect to.',
   unique: 'The old URL already exists as a redirect.',
   presence: 'Not all the required fields are filled.',
-  wpJsonOrigin: 'You cannot create a redirect from the WordPress REST API endpoint (/wp-json). Please choose a different origin URL.',
-  wpJsonTarget: 'You cannot create a redirect to the WordPress REST API endpoint (/wp-json). Please choose a different URL to redirect to.',
-  unreachable: 'The URL you are redirecting to seems to return a 404 status. You might want to check if the target can be reached manually before saving.',
+  wpJsonOrigin:
+    'You cannot create a redirect from the WordPress REST API endpoint (/wp-json). Please choose a different origin URL.',
+  wpJsonTarget:
+    'You cannot create a redirect to the WordPress REST API endpoint (/wp-json). Please choose a different URL to redirect to.',
+  unreachable:
+    'The URL you are redirecting to seems to return a 404 status. You might want to check if the target can be reached manually before saving.',
   loop: 'The redirect you are trying to save will create a redirect loop. This means there probably already exists a redirect that points to the origin of the redirect you are trying to save',
 };
 const CREATED = { title: 'Redirect created.', message: 'The redirect was created successfully.', success: true };
 const DELETED = { title: 'Redirect deleted.', message: 'The redirect was deleted successfully.', success: true };
-const NOT_DELETED = { title: 'Redirect not deleted.', message: 'Something went wrong when deleting this redirect.', success: false };
-const notCreated = (type: 'error' | 'warning', message: string, fields: string[]) => ({ title: 'Redirect not created.', message, fields, type, success: false });
+const NOT_DELETED = {
+  title: 'Redirect not deleted.',
+  message: 'Something went wrong when deleting this redirect.',
+  success: false,
+};
+const notCreated = (type: 'error' | 'warning', message: string, fields: string[]) => ({
+  title: 'Redirect not created.',
+  message,
+  fields,
+  type,
+  success: false,
+});
 
 describe('seo/v1 redirects', () => {
   let sb: RunningSandbox;
@@ -39,7 +53,8 @@ describe('seo/v1 redirects', () => {
     expect(r.body.success).toBe(true);
     return Object.values(r.body.redirects) as { origin: string; target: string; type: number; format: string }[];
   };
-  const find = async (origin: string, format: 'plain' | 'regex' = 'plain') => (await list(format)).find((x) => x.origin === origin);
+  const find = async (origin: string, format: 'plain' | 'regex' = 'plain') =>
+    (await list(format)).find((x) => x.origin === origin);
 
   beforeAll(async () => {
     sb = await testSandbox();
@@ -54,7 +69,12 @@ describe('seo/v1 redirects', () => {
     it('lists plain redirects as an array of {origin, target, type, format}', async () => {
       const r = await api.get(`${R}/list`, 'admin');
       expect(Array.isArray(r.body.redirects)).toBe(true);
-      expect(r.body.redirects).toContainEqual({ origin: 'calendar-2023', target: 'events', type: 302, format: 'plain' });
+      expect(r.body.redirects).toContainEqual({
+        origin: 'calendar-2023',
+        target: 'events',
+        type: 302,
+        format: 'plain',
+      });
       expect(r.body.redirects).toContainEqual({ origin: 'retired-venue', target: '', type: 410, format: 'plain' });
       expect(r.body.redirects.every((x: any) => x.format === 'plain')).toBe(true);
     });
@@ -97,12 +117,19 @@ describe('seo/v1 redirects', () => {
     it('keeps a regex origin verbatim and skips the plain-only rules', async () => {
       const r = await create({ origin: '^/news/(.*)/$', target: '/no/such/page/$1/', type: 301, format: 'regex' });
       expect(r.body).toEqual(CREATED);
-      expect(await find('^/news/(.*)/$', 'regex')).toEqual({ origin: '^/news/(.*)/$', target: 'no/such/page/$1', type: 301, format: 'regex' });
+      expect(await find('^/news/(.*)/$', 'regex')).toEqual({
+        origin: '^/news/(.*)/$',
+        target: 'no/such/page/$1',
+        type: 301,
+        format: 'regex',
+      });
     });
 
     it('accepts every type, 410 and 451 without a target', async () => {
       for (const [i, type] of [301, 302, 307].entries()) {
-        expect((await create({ origin: `typed-${type}`, target: eventPath, type })).body, `type ${type} #${i}`).toEqual(CREATED);
+        expect((await create({ origin: `typed-${type}`, target: eventPath, type })).body, `type ${type} #${i}`).toEqual(
+          CREATED,
+        );
       }
       for (const type of [410, 451]) expect((await create({ origin: `gone-${type}`, type })).body).toEqual(CREATED);
       expect(await find('gone-451')).toEqual({ origin: 'gone-451', target: '', type: 451, format: 'plain' });
@@ -111,7 +138,10 @@ describe('seo/v1 redirects', () => {
 
   describe('the validation rules, in order', () => {
     it('1: refuses control characters in origin or target, even with ignore_warning (error)', async () => {
-      for (const body of [{ origin: 'bad\norigin', target: eventPath }, { origin: 'fine-origin', target: `${eventPath}\t` }]) {
+      for (const body of [
+        { origin: 'bad\norigin', target: eventPath },
+        { origin: 'fine-origin', target: `${eventPath}\t` },
+      ]) {
         const r = await create({ ...body, type: 301, ignore_warning: true });
         expect(r.status).toBe(200);
         expect(r.body).toEqual(notCreated('error', MESSAGES.control, ['origin', 'target']));
@@ -167,7 +197,14 @@ describe('seo/v1 redirects', () => {
     it('8: warns when a path of this site leads nowhere; posts, archives, redirect origins and other hosts are reachable', async () => {
       let r = await create({ origin: 'dead-end', target: '/no/such/page/', type: 301 });
       expect(r.body).toEqual(notCreated('warning', MESSAGES.unreachable, ['target']));
-      for (const [origin, target] of [['to-post', eventPath], ['to-archive', 'events'], ['to-home', '/'], ['to-query', `?p=${eventId}`], ['to-redirect', 'retired-venue'], ['to-regex', 'blog/12']]) {
+      for (const [origin, target] of [
+        ['to-post', eventPath],
+        ['to-archive', 'events'],
+        ['to-home', '/'],
+        ['to-query', `?p=${eventId}`],
+        ['to-redirect', 'retired-venue'],
+        ['to-regex', 'blog/12'],
+      ]) {
         r = await create({ origin, target, type: 301 });
         expect(r.body, origin).toEqual(CREATED);
       }
@@ -183,13 +220,21 @@ describe('seo/v1 redirects', () => {
       const festival = (await find('old-summer-festival'))!;
       r = await create({ origin: 'chain-start', target: '/old-summer-festival/', type: 301 });
       expect(r.body).toEqual(
-        notCreated('warning', `old-summer-festival will be redirected to ${festival.target}. Maybe it's worth considering to create a direct redirect to ${festival.target}.`, ['target']),
+        notCreated(
+          'warning',
+          `old-summer-festival will be redirected to ${festival.target}. Maybe it's worth considering to create a direct redirect to ${festival.target}.`,
+          ['target'],
+        ),
       );
       r = await create({ origin: 'chain-start', target: '/old-summer-festival/', type: 301, ignore_warning: true });
       expect(r.body).toEqual(CREATED);
       // A longer loop: a -> b exists, b -> c exists; c -> a closes it.
-      expect((await create({ origin: 'loop-a', target: 'loop-b', type: 301, ignore_warning: true })).body).toEqual(CREATED);
-      expect((await create({ origin: 'loop-b', target: 'loop-c', type: 301, ignore_warning: true })).body).toEqual(CREATED);
+      expect((await create({ origin: 'loop-a', target: 'loop-b', type: 301, ignore_warning: true })).body).toEqual(
+        CREATED,
+      );
+      expect((await create({ origin: 'loop-b', target: 'loop-c', type: 301, ignore_warning: true })).body).toEqual(
+        CREATED,
+      );
       r = await create({ origin: 'loop-c', target: 'loop-a', type: 301, ignore_warning: true });
       expect(r.body).toEqual(notCreated('error', MESSAGES.loop, ['origin', 'target']));
     });
@@ -212,14 +257,23 @@ describe('seo/v1 redirects', () => {
     it('answers a store failure with 400: a regex origin that equals a plain origin once its slashes are trimmed', async () => {
       const r = await create({ origin: '/calendar-2023/', target: eventPath, type: 301, format: 'regex' });
       expect(r.status).toBe(400);
-      expect(r.body).toEqual({ title: 'Redirect not created.', message: 'Something went wrong when creating this redirect.', success: false });
+      expect(r.body).toEqual({
+        title: 'Redirect not created.',
+        message: 'Something went wrong when creating this redirect.',
+        success: false,
+      });
     });
   });
 
   describe('deleting', () => {
     it('matches by origin only, whatever target and type are sent', async () => {
       expect((await create({ origin: 'to-delete', target: eventPath, type: 301 })).body).toEqual(CREATED);
-      const r = await api.send('POST', `${R}/delete`, { origin: '/to-delete/', target: 'something-else', type: '302' }, 'admin');
+      const r = await api.send(
+        'POST',
+        `${R}/delete`,
+        { origin: '/to-delete/', target: 'something-else', type: '302' },
+        'admin',
+      );
       expect(r.status).toBe(200);
       expect(r.body).toEqual(DELETED);
       expect(await find('to-delete')).toBeUndefined();
@@ -243,44 +297,122 @@ describe('seo/v1 redirects', () => {
 
     it('replaces the redirect in place', async () => {
       const before = (await list()).map((x) => x.origin);
-      const r = await put({ old_origin: 'typed-302', old_target: eventPath, old_type: 302, new_origin: '/typed-302-renamed/', new_target: 'events', new_type: 307 });
+      const r = await put({
+        old_origin: 'typed-302',
+        old_target: eventPath,
+        old_type: 302,
+        new_origin: '/typed-302-renamed/',
+        new_target: 'events',
+        new_type: 307,
+      });
       expect(r.status).toBe(200);
-      expect(r.body).toEqual({ title: 'Redirect updated.', message: 'The redirect was updated successfully.', success: true });
+      expect(r.body).toEqual({
+        title: 'Redirect updated.',
+        message: 'The redirect was updated successfully.',
+        success: true,
+      });
       const after = await list();
       expect(after.map((x) => x.origin)).toEqual(before.map((o) => (o === 'typed-302' ? 'typed-302-renamed' : o)));
-      expect(after.find((x) => x.origin === 'typed-302-renamed')).toEqual({ origin: 'typed-302-renamed', target: 'events', type: 307, format: 'plain' });
+      expect(after.find((x) => x.origin === 'typed-302-renamed')).toEqual({
+        origin: 'typed-302-renamed',
+        target: 'events',
+        type: 307,
+        format: 'plain',
+      });
     });
 
     it('skips the uniqueness rule when the origin does not change', async () => {
-      const r = await put({ old_origin: 'box-office', old_type: 307, new_origin: 'box-office', new_target: 'https://tickets.example/new', new_type: 302 });
+      const r = await put({
+        old_origin: 'box-office',
+        old_type: 307,
+        new_origin: 'box-office',
+        new_target: 'https://tickets.example/new',
+        new_type: 302,
+      });
       expect(r.body.success).toBe(true);
-      expect(await find('box-office')).toEqual({ origin: 'box-office', target: 'https://tickets.example/new', type: 302, format: 'plain' });
+      expect(await find('box-office')).toEqual({
+        origin: 'box-office',
+        target: 'https://tickets.example/new',
+        type: 302,
+        format: 'plain',
+      });
     });
 
     it('answers a validation failure with 400 titled "Redirect not deleted." (sic), errors and warnings alike', async () => {
-      let r = await put({ old_origin: 'box-office', old_type: 302, new_origin: 'calendar-2023', new_target: 'events', new_type: 301 });
+      let r = await put({
+        old_origin: 'box-office',
+        old_type: 302,
+        new_origin: 'calendar-2023',
+        new_target: 'events',
+        new_type: 301,
+      });
       expect(r.status).toBe(400);
-      expect(r.body).toEqual({ title: 'Redirect not deleted.', message: MESSAGES.unique, fields: ['origin'], type: 'error', success: false });
-      r = await put({ old_origin: 'box-office', old_type: 302, new_origin: 'box-office', new_target: 'nowhere/at/all', new_type: 301 });
+      expect(r.body).toEqual({
+        title: 'Redirect not deleted.',
+        message: MESSAGES.unique,
+        fields: ['origin'],
+        type: 'error',
+        success: false,
+      });
+      r = await put({
+        old_origin: 'box-office',
+        old_type: 302,
+        new_origin: 'box-office',
+        new_target: 'nowhere/at/all',
+        new_type: 301,
+      });
       expect(r.status).toBe(400);
-      expect(r.body).toEqual({ title: 'Redirect not deleted.', message: MESSAGES.unreachable, fields: ['target'], type: 'warning', success: false });
-      r = await put({ old_origin: 'box-office', old_type: 302, new_origin: 'box-office', new_target: 'nowhere/at/all', new_type: 301, ignore_warning: true });
+      expect(r.body).toEqual({
+        title: 'Redirect not deleted.',
+        message: MESSAGES.unreachable,
+        fields: ['target'],
+        type: 'warning',
+        success: false,
+      });
+      r = await put({
+        old_origin: 'box-office',
+        old_type: 302,
+        new_origin: 'box-office',
+        new_target: 'nowhere/at/all',
+        new_type: 301,
+        ignore_warning: true,
+      });
       expect(r.status).toBe(200);
       expect((await find('box-office'))!.target).toBe('nowhere/at/all');
     });
 
     it('answers 400 "Redirect not updated." when the old redirect does not exist', async () => {
-      const r = await put({ old_origin: 'never-was', old_type: 301, new_origin: 'never-will-be', new_target: eventPath, new_type: 301 });
+      const r = await put({
+        old_origin: 'never-was',
+        old_type: 301,
+        new_origin: 'never-will-be',
+        new_target: eventPath,
+        new_type: 301,
+      });
       expect(r.status).toBe(400);
-      expect(r.body).toEqual({ title: 'Redirect not updated.', message: 'Something went wrong when updated this redirect.', success: false });
+      expect(r.body).toEqual({
+        title: 'Redirect not updated.',
+        message: 'Something went wrong when updated this redirect.',
+        success: false,
+      });
     });
 
     it('is a PUT route only, with its required arguments', async () => {
-      expect((await api.send('POST', `${R}/update`, { old_origin: 'a', old_type: 301, new_origin: 'b', new_type: 301 }, 'admin')).status).toBe(404);
+      expect(
+        (
+          await api.send(
+            'POST',
+            `${R}/update`,
+            { old_origin: 'a', old_type: 301, new_origin: 'b', new_type: 301 },
+            'admin',
+          )
+        ).status,
+      ).toBe(404);
       const r = await put({ old_origin: 'a' });
       expect(r.status).toBe(400);
       expect(r.body).toEqual({
-        code: 'rest_missing_callback_param', message: 'Missing parameter(s): old_type, new_origin, new_type',
+        code: 'rest_missing_callback_param',
+        message: 'Missing parameter(s): old_type, new_origin, new_type',
         data: { status: 400, params: ['old_type', 'new_origin', 'new_type'] },
       });
     });
@@ -290,12 +422,19 @@ describe('seo/v1 redirects', () => {
     it('reads the defaults, writes on/off and reads them back', async () => {
       let r = await api.get(`${R}/settings`, 'admin');
       expect(r.body).toEqual({
-        success: true, is_apache: false, disable_php_redirect: 'off', separate_file: 'off',
+        success: true,
+        is_apache: false,
+        disable_php_redirect: 'off',
+        separate_file: 'off',
         file_path: '/var/www/html/wp-content/uploads/wpseo-redirects/.redirects',
       });
       r = await api.send('PUT', `${R}/settings`, { disable_php_redirect: 'on', separate_file: 'off' }, 'admin');
       expect(r.status).toBe(200);
-      expect(r.body).toEqual({ success: true, message: 'Redirect settings updated successfully.', data: { disable_php_redirect: 'on', separate_file: 'off' } });
+      expect(r.body).toEqual({
+        success: true,
+        message: 'Redirect settings updated successfully.',
+        data: { disable_php_redirect: 'on', separate_file: 'off' },
+      });
       r = await api.get(`${R}/settings`, 'admin');
       expect(r.body.disable_php_redirect).toBe('on');
     });
@@ -304,11 +443,18 @@ describe('seo/v1 redirects', () => {
       let r = await api.send('PUT', `${R}/settings`, { disable_php_redirect: 'yes', separate_file: 'off' }, 'admin');
       expect(r.status).toBe(400);
       expect(r.body).toEqual({
-        code: 'rest_invalid_param', message: 'Invalid parameter(s): disable_php_redirect',
+        code: 'rest_invalid_param',
+        message: 'Invalid parameter(s): disable_php_redirect',
         data: {
           status: 400,
           params: { disable_php_redirect: 'disable_php_redirect is not one of on and off.' },
-          details: { disable_php_redirect: { code: 'rest_not_in_enum', message: 'disable_php_redirect is not one of on and off.', data: null } },
+          details: {
+            disable_php_redirect: {
+              code: 'rest_not_in_enum',
+              message: 'disable_php_redirect is not one of on and off.',
+              data: null,
+            },
+          },
         },
       });
       r = await api.send('PUT', `${R}/settings`, { separate_file: 'on' }, 'admin');
@@ -320,7 +466,9 @@ describe('seo/v1 redirects', () => {
   describe('undo-for-object', () => {
     it('removes the redirects pointing at a post, and answers like delete', async () => {
       expect((await create({ origin: 'undo-one', target: eventPath, type: 301 })).body).toEqual(CREATED);
-      expect((await create({ origin: 'undo-two', target: `${sb.origin}/${eventPath}/`, type: 302 })).body).toEqual(CREATED);
+      expect((await create({ origin: 'undo-two', target: `${sb.origin}/${eventPath}/`, type: 302 })).body).toEqual(
+        CREATED,
+      );
       let r = await api.send('POST', `${R}/undo-for-object`, { obj_id: eventId, obj_type: 'post' }, 'admin');
       expect(r.status).toBe(200);
       expect(r.body).toEqual(DELETED);
@@ -345,7 +493,9 @@ describe('seo/v1 redirects', () => {
       const body = { obj_id: eventId, obj_type: 'post' };
       expect((await api.send('POST', `${R}/undo-for-object`, body)).status).toBe(401);
       expect((await api.send('POST', `${R}/undo-for-object`, body, 'subscriber')).status).toBe(403);
-      expect((await api.send('POST', `${R}/undo-for-object`, { obj_id: eventId, obj_type: 'comment' }, 'admin')).status).toBe(403);
+      expect(
+        (await api.send('POST', `${R}/undo-for-object`, { obj_id: eventId, obj_type: 'comment' }, 'admin')).status,
+      ).toBe(403);
       // An editor may edit the post: the request goes through (nothing left to remove).
       expect((await api.send('POST', `${R}/undo-for-object`, body, 'editor')).body).toEqual(NOT_DELETED);
     });
@@ -353,10 +503,20 @@ describe('seo/v1 redirects', () => {
 
   describe('permissions and arguments', () => {
     it('needs wpseo_manage_redirects: 401 anonymous, 403 subscriber and editor', async () => {
-      for (const [who, status] of [[null, 401], ['subscriber', 403], ['editor', 403], ['admin', 200]] as const) {
+      for (const [who, status] of [
+        [null, 401],
+        ['subscriber', 403],
+        ['editor', 403],
+        ['admin', 200],
+      ] as const) {
         const r = await api.get(`${R}/list`, who);
         expect(r.status, String(who)).toBe(status);
-        if (status !== 200) expect(r.body).toEqual({ code: 'rest_forbidden', message: 'Sorry, you are not allowed to do that.', data: { status } });
+        if (status !== 200)
+          expect(r.body).toEqual({
+            code: 'rest_forbidden',
+            message: 'Sorry, you are not allowed to do that.',
+            data: { status },
+          });
       }
       expect((await create({ origin: 'x-forbidden', target: eventPath, type: 301 }, 'editor')).status).toBe(403);
     });
@@ -364,10 +524,17 @@ describe('seo/v1 redirects', () => {
     it('validates before checking permissions: missing and mistyped arguments are 400 even anonymously', async () => {
       let r = await create({ target: 'x' }, null);
       expect(r.status).toBe(400);
-      expect(r.body).toEqual({ code: 'rest_missing_callback_param', message: 'Missing parameter(s): origin, type', data: { status: 400, params: ['origin', 'type'] } });
+      expect(r.body).toEqual({
+        code: 'rest_missing_callback_param',
+        message: 'Missing parameter(s): origin, type',
+        data: { status: 400, params: ['origin', 'type'] },
+      });
       r = await create({ origin: 'a', type: 'permanent', format: 'glob' });
       expect(r.body.code).toBe('rest_invalid_param');
-      expect(r.body.data.params).toEqual({ type: 'type is not of type integer.', format: 'format is not one of plain and regex.' });
+      expect(r.body.data.params).toEqual({
+        type: 'type is not of type integer.',
+        format: 'format is not one of plain and regex.',
+      });
       expect(r.body.data.details.type.code).toBe('rest_invalid_type');
       r = await api.get(`${R}/list?format=csv`, 'admin');
       expect(r.body.data.details.format.code).toBe('rest_not_in_enum');
@@ -376,7 +543,12 @@ describe('seo/v1 redirects', () => {
     it('shares redirects between callers and keeps them across requests', async () => {
       expect((await create({ origin: 'shared-one', target: eventPath, type: 301 })).body).toEqual(CREATED);
       const stored = sb.site.store.option<any[]>('wpseo-premium-redirects-base', []);
-      expect(stored.find((x) => x.origin === 'shared-one')).toEqual({ origin: 'shared-one', url: eventPath, type: 301, format: 'plain' });
+      expect(stored.find((x) => x.origin === 'shared-one')).toEqual({
+        origin: 'shared-one',
+        url: eventPath,
+        type: 301,
+        format: 'plain',
+      });
     });
   });
 });

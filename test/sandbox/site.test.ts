@@ -26,9 +26,13 @@ describe('the sandbox site', () => {
       expect(r.body.url).toBe(sb.origin);
       expect(r.body.timezone_string).toBe('America/New_York');
       expect(typeof r.body.gmt_offset).toBe('number');
-      expect(r.body.namespaces).toEqual(expect.arrayContaining(['calendar/events/v1', 'calendar-core/v1', 'seo/v1', 'core/v2', 'oembed/1.0']));
+      expect(r.body.namespaces).toEqual(
+        expect.arrayContaining(['calendar/events/v1', 'calendar-core/v1', 'seo/v1', 'core/v2', 'oembed/1.0']),
+      );
       expect(r.body.namespaces).toHaveLength(16);
-      expect(r.body.authentication['application-passwords'].endpoints.authorization).toMatch(/authorize-application\.php$/);
+      expect(r.body.authentication['application-passwords'].endpoints.authorization).toMatch(
+        /authorize-application\.php$/,
+      );
     });
 
     it('lists routes with methods, endpoints and args, / and /batch/v1 with an empty namespace', async () => {
@@ -38,7 +42,11 @@ describe('the sandbox site', () => {
       expect(batch.namespace).toBe('');
       expect(batch.methods).toEqual(['POST']);
       expect(batch.endpoints[0].args.requests).toMatchObject({ required: true, type: 'array', maxItems: 25 });
-      expect(batch.endpoints[0].args.validation).toMatchObject({ required: false, default: 'normal', enum: ['require-all-validate', 'normal'] });
+      expect(batch.endpoints[0].args.validation).toMatchObject({
+        required: false,
+        default: 'normal',
+        enum: ['require-all-validate', 'normal'],
+      });
     });
 
     it('serves an index for every namespace', async () => {
@@ -54,9 +62,14 @@ describe('the sandbox site', () => {
   });
 
   describe('WordPress conventions', () => {
-    it("encodes JSON as wp_json_encode does: non-ASCII as \\uXXXX, slashes as \\/, so bodies are pure ASCII", async () => {
+    it('encodes JSON as wp_json_encode does: non-ASCII as \\uXXXX, slashes as \\/, so bodies are pure ASCII', async () => {
       const title = 'Café Zürich — 東京 🎉';
-      const created = await api.send('POST', '/calendar/events/v1/events', { title, start_date: '2027-03-01 10:00:00', end_date: '2027-03-01 12:00:00' }, 'admin');
+      const created = await api.send(
+        'POST',
+        '/calendar/events/v1/events',
+        { title, start_date: '2027-03-01 10:00:00', end_date: '2027-03-01 12:00:00' },
+        'admin',
+      );
       expect(created.status).toBe(201);
       const r = await api.get(`/calendar/events/v1/events/${created.body.id}`);
       expect(r.body.title).toBe(title);
@@ -67,10 +80,18 @@ describe('the sandbox site', () => {
     });
 
     it('answers unknown paths and wrong methods with rest_no_route 404', async () => {
-      for (const [m, p] of [['GET', '/nope/v1/x'], ['DELETE', '/'], ['GET', '/batch/v1']] as const) {
+      for (const [m, p] of [
+        ['GET', '/nope/v1/x'],
+        ['DELETE', '/'],
+        ['GET', '/batch/v1'],
+      ] as const) {
         const r = await api.send(m, p);
         expect(r.status).toBe(404);
-        expect(r.body).toEqual({ code: 'rest_no_route', message: 'No route was found matching the URL and request method.', data: { status: 404 } });
+        expect(r.body).toEqual({
+          code: 'rest_no_route',
+          message: 'No route was found matching the URL and request method.',
+          data: { status: 404 },
+        });
       }
     });
 
@@ -87,14 +108,24 @@ describe('the sandbox site', () => {
 
     it('accepts the application password with or without its spaces, and by email', async () => {
       const admin = sb.users.find((u) => u.login === 'admin')!;
-      for (const cred of [`admin:${admin.appPassword}`, `admin:${admin.appPassword.replace(/ /g, '')}`, `${admin.email}:${admin.appPassword}`]) {
-        const r = await api.send('POST', '/batch/v1', { requests: [] }, null, { authorization: `Basic ${Buffer.from(cred).toString('base64')}` });
+      for (const cred of [
+        `admin:${admin.appPassword}`,
+        `admin:${admin.appPassword.replace(/ /g, '')}`,
+        `${admin.email}:${admin.appPassword}`,
+      ]) {
+        const r = await api.send('POST', '/batch/v1', { requests: [] }, null, {
+          authorization: `Basic ${Buffer.from(cred).toString('base64')}`,
+        });
         expect(r.status).toBe(207);
       }
     });
 
     it('sends rest_invalid_json for a broken JSON body', async () => {
-      const res = await fetch(`${sb.url}batch/v1`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"requests": [' });
+      const res = await fetch(`${sb.url}batch/v1`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"requests": [',
+      });
       expect(res.status).toBe(400);
       expect(((await res.json()) as any).code).toBe('rest_invalid_json');
     });
@@ -139,9 +170,18 @@ describe('the sandbox site', () => {
   describe('request log', () => {
     it('appends one JSON line per request to SANDBOX_REQUEST_LOG, with the matched route', async () => {
       await api.get('/calendar/events/v1?context=view');
-      const lines = readFileSync(logFile, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+      const lines = readFileSync(logFile, 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l));
       const last = lines.at(-1);
-      expect(last).toMatchObject({ method: 'GET', path: '/calendar/events/v1', query: { context: 'view' }, status: 200, route: '/calendar/events/v1' });
+      expect(last).toMatchObject({
+        method: 'GET',
+        path: '/calendar/events/v1',
+        query: { context: 'view' },
+        status: 200,
+        route: '/calendar/events/v1',
+      });
       expect(typeof last.ms).toBe('number');
       expect(sb.log.entries.length).toBe(lines.length);
     });
@@ -175,10 +215,16 @@ describe('the sandbox site', () => {
     });
 
     it('is controlled over HTTP too, and refuses bad rules', async () => {
-      let res = await fetch(`${sb.origin}/__sandbox/faults`, { method: 'POST', body: JSON.stringify({ path: '^/$', status: 502, times: 1 }) });
+      let res = await fetch(`${sb.origin}/__sandbox/faults`, {
+        method: 'POST',
+        body: JSON.stringify({ path: '^/$', status: 502, times: 1 }),
+      });
       expect(res.status).toBe(201);
       expect((await api.get('/')).status).toBe(502);
-      res = await fetch(`${sb.origin}/__sandbox/faults`, { method: 'POST', body: JSON.stringify({ path: '(', status: 502 }) });
+      res = await fetch(`${sb.origin}/__sandbox/faults`, {
+        method: 'POST',
+        body: JSON.stringify({ path: '(', status: 502 }),
+      });
       expect(res.status).toBe(400);
       expect(((await res.json()) as any).message).toMatch(/not a regular expression/);
       res = await fetch(`${sb.origin}/__sandbox/faults`, { method: 'DELETE' });
@@ -201,8 +247,13 @@ describe('the sandbox site', () => {
 
   describe('options', () => {
     it('reads SANDBOX_* variables and refuses bad ones clearly', () => {
-      expect(sandboxOptionsFromEnv({ SANDBOX_LATENCY_MS: '20', SANDBOX_DB: ':memory:' })).toMatchObject({ latencyMs: 20, db: ':memory:' });
-      expect(() => sandboxOptionsFromEnv({ SANDBOX_LATENCY_MS: 'fast' })).toThrow(/SANDBOX_LATENCY_MS must be an integer/);
+      expect(sandboxOptionsFromEnv({ SANDBOX_LATENCY_MS: '20', SANDBOX_DB: ':memory:' })).toMatchObject({
+        latencyMs: 20,
+        db: ':memory:',
+      });
+      expect(() => sandboxOptionsFromEnv({ SANDBOX_LATENCY_MS: 'fast' })).toThrow(
+        /SANDBOX_LATENCY_MS must be an integer/,
+      );
       expect(() => sandboxOptionsFromEnv({ SANDBOX_FAULTS: '{nope' })).toThrow(/SANDBOX_FAULTS/);
       expect(() => parseSandboxOptions({ port: 70000 })).toThrow(/port/);
     });
@@ -214,7 +265,9 @@ describe('demo data', () => {
     const dump = async () => {
       const sb = await testSandbox({ anchor: '2026-06-01' });
       try {
-        const posts = sb.site.store.db.prepare('SELECT id, type, status, title, slug, date, meta FROM posts ORDER BY id').all();
+        const posts = sb.site.store.db
+          .prepare('SELECT id, type, status, title, slug, date, meta FROM posts ORDER BY id')
+          .all();
         const terms = sb.site.store.db.prepare('SELECT * FROM terms ORDER BY id').all();
         const rels = sb.site.store.db.prepare('SELECT * FROM term_relationships ORDER BY post_id, term_id').all();
         return JSON.stringify({ posts, terms, rels });
@@ -226,8 +279,17 @@ describe('demo data', () => {
     expect(a).toBe(b);
     const other = await testSandbox({ anchor: '2026-06-01', seed: 7 });
     try {
-      const titles = other.site.store.db.prepare("SELECT title FROM posts WHERE type = 'calendar_events' ORDER BY id LIMIT 5").all();
-      expect(JSON.stringify(titles)).not.toBe(JSON.stringify(JSON.parse(a).posts.filter((p: any) => p.type === 'calendar_events').slice(0, 5).map((p: any) => ({ title: p.title }))));
+      const titles = other.site.store.db
+        .prepare("SELECT title FROM posts WHERE type = 'calendar_events' ORDER BY id LIMIT 5")
+        .all();
+      expect(JSON.stringify(titles)).not.toBe(
+        JSON.stringify(
+          JSON.parse(a)
+            .posts.filter((p: any) => p.type === 'calendar_events')
+            .slice(0, 5)
+            .map((p: any) => ({ title: p.title })),
+        ),
+      );
     } finally {
       await other.close();
     }
@@ -240,20 +302,42 @@ describe('demo data', () => {
       expect(q("SELECT COUNT(*) n FROM posts WHERE type = 'calendar_events'")).toBeGreaterThanOrEqual(500);
       expect(q("SELECT COUNT(*) n FROM posts WHERE type = 'calendar_venue'")).toBe(40);
       expect(q("SELECT COUNT(*) n FROM posts WHERE type = 'calendar_organizer'")).toBe(60);
-      expect(q("SELECT COUNT(*) n FROM posts WHERE type = 'calendar_venue' AND json_extract(meta, '$.lat') IS NOT NULL")).toBeGreaterThan(10);
+      expect(
+        q("SELECT COUNT(*) n FROM posts WHERE type = 'calendar_venue' AND json_extract(meta, '$.lat') IS NOT NULL"),
+      ).toBeGreaterThan(10);
       for (const status of ['publish', 'draft', 'pending', 'private', 'trash', 'future']) {
-        expect(q(`SELECT COUNT(*) n FROM posts WHERE type = 'calendar_events' AND status = '${status}'`), status).toBeGreaterThan(0);
+        expect(
+          q(`SELECT COUNT(*) n FROM posts WHERE type = 'calendar_events' AND status = '${status}'`),
+          status,
+        ).toBeGreaterThan(0);
       }
       for (const flag of ['allDay', 'featured', 'hideFromListings', 'virtual']) {
-        expect(q(`SELECT COUNT(*) n FROM posts WHERE type = 'calendar_events' AND json_extract(meta, '$.${flag}') = 1`), flag).toBeGreaterThan(0);
+        expect(
+          q(`SELECT COUNT(*) n FROM posts WHERE type = 'calendar_events' AND json_extract(meta, '$.${flag}') = 1`),
+          flag,
+        ).toBeGreaterThan(0);
       }
       expect(q("SELECT COUNT(*) n FROM posts WHERE type = 'calendar_events' AND menu_order = -1")).toBeGreaterThan(0);
       expect(q("SELECT COUNT(*) n FROM posts WHERE type = 'calendar_events' AND password != ''")).toBeGreaterThan(0);
-      expect(q("SELECT COUNT(DISTINCT json_extract(meta, '$.timezone')) n FROM posts WHERE type = 'calendar_events'")).toBeGreaterThanOrEqual(5);
-      expect(q("SELECT COUNT(*) n FROM posts WHERE type = 'calendar_events' AND json_extract(meta, '$.seriesId') > 0")).toBeGreaterThan(0);
-      expect(q("SELECT COUNT(*) n FROM terms WHERE taxonomy = 'calendar_events_cat' AND parent > 0")).toBeGreaterThan(0);
-      expect(q("SELECT COUNT(*) n FROM posts WHERE type = 'calendar_events' AND substr(json_extract(meta, '$.startDateUtc'), 1, 10) < date('now')")).toBeGreaterThan(100);
-      expect(q("SELECT COUNT(*) n FROM posts WHERE type = 'calendar_events' AND substr(json_extract(meta, '$.startDateUtc'), 1, 10) > date('now')")).toBeGreaterThan(100);
+      expect(
+        q("SELECT COUNT(DISTINCT json_extract(meta, '$.timezone')) n FROM posts WHERE type = 'calendar_events'"),
+      ).toBeGreaterThanOrEqual(5);
+      expect(
+        q("SELECT COUNT(*) n FROM posts WHERE type = 'calendar_events' AND json_extract(meta, '$.seriesId') > 0"),
+      ).toBeGreaterThan(0);
+      expect(q("SELECT COUNT(*) n FROM terms WHERE taxonomy = 'calendar_events_cat' AND parent > 0")).toBeGreaterThan(
+        0,
+      );
+      expect(
+        q(
+          "SELECT COUNT(*) n FROM posts WHERE type = 'calendar_events' AND substr(json_extract(meta, '$.startDateUtc'), 1, 10) < date('now')",
+        ),
+      ).toBeGreaterThan(100);
+      expect(
+        q(
+          "SELECT COUNT(*) n FROM posts WHERE type = 'calendar_events' AND substr(json_extract(meta, '$.startDateUtc'), 1, 10) > date('now')",
+        ),
+      ).toBeGreaterThan(100);
     } finally {
       await sb.close();
     }
@@ -270,7 +354,9 @@ describe('the site clock', () => {
     } finally {
       await sb.close();
     }
-    expect(sandboxOptionsFromEnv({ SANDBOX_NOW: '2030-01-15T12:00:00Z' })).toMatchObject({ now: '2030-01-15T12:00:00Z' });
+    expect(sandboxOptionsFromEnv({ SANDBOX_NOW: '2030-01-15T12:00:00Z' })).toMatchObject({
+      now: '2030-01-15T12:00:00Z',
+    });
     expect(() => parseSandboxOptions({ now: 'yesterday-ish' })).toThrow(/now: must be an RFC 3339 date-time/);
   });
 });
@@ -294,9 +380,16 @@ describe('site variants', () => {
     try {
       const api = restClient(sb);
       const root = await api.get('/');
-      const anyBatch = Object.values(root.body.routes as Record<string, any>).some((r) => r.endpoints.some((e: any) => e.allow_batch));
+      const anyBatch = Object.values(root.body.routes as Record<string, any>).some((r) =>
+        r.endpoints.some((e: any) => e.allow_batch),
+      );
       expect(anyBatch).toBe(false);
-      const r = await api.send('POST', '/batch/v1', { requests: [{ path: '/calendar-core/v1/venues', body: { title: 'x' } }] }, 'admin');
+      const r = await api.send(
+        'POST',
+        '/batch/v1',
+        { requests: [{ path: '/calendar-core/v1/venues', body: { title: 'x' } }] },
+        'admin',
+      );
       expect(r.body.responses[0].body.code).toBe('rest_batch_not_allowed');
     } finally {
       await sb.close();

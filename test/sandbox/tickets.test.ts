@@ -63,7 +63,8 @@ describe('ticketed without Event Tickets (the default), on each release that dec
         const index = (await api.get('/')).body;
         expect(index.namespaces).not.toContain('tribe/tickets/v1');
         expect(Object.keys(index.routes).filter((r) => r.startsWith('/tribe/tickets/v1'))).toEqual([]);
-        for (const route of [LEGACY, CORE, SERIES]) expect(Object.keys(index.routes[route].endpoints[0].args), route).toContain('ticketed');
+        for (const route of [LEGACY, CORE, SERIES])
+          expect(Object.keys(index.routes[route].endpoints[0].args), route).toContain('ticketed');
         expect((await api.get('/tribe/tickets/v1')).status).toBe(404);
       });
 
@@ -77,13 +78,19 @@ describe('ticketed without Event Tickets (the default), on each release that dec
             data: {
               status: 400,
               params: { ticketed: 'Event Tickets plugin is not activated.' },
-              details: { ticketed: { code: 'event-tickets-not-active', message: 'Event Tickets plugin is not activated.', data: { status: 400 } } },
+              details: {
+                ticketed: {
+                  code: 'event-tickets-not-active',
+                  message: 'Event Tickets plugin is not activated.',
+                  data: { status: 400 },
+                },
+              },
             },
           });
         }
       });
 
-      it('the legacy list answers ticketed=0 unfiltered, and calendar-core\'s events and series ignore ticketed', async () => {
+      it("the legacy list answers ticketed=0 unfiltered, and calendar-core's events and series ignore ticketed", async () => {
         const legacy = await legacyIds(api);
         expect(legacy.length).toBeGreaterThan(0);
         // Some demo events are ticketed: a list that filtered would answer fewer.
@@ -105,7 +112,10 @@ describe('ticketed with Event Tickets active (tickets: true)', () => {
   let plugin: RunningSandbox;
   let api: RestClient;
   beforeAll(async () => {
-    [sb, plugin] = await Promise.all([testSandbox({ ...CLOCK, tickets: true }), testSandbox({ ...CLOCK, tickets: true, names: 'plugin' })]);
+    [sb, plugin] = await Promise.all([
+      testSandbox({ ...CLOCK, tickets: true }),
+      testSandbox({ ...CLOCK, tickets: true, names: 'plugin' }),
+    ]);
     api = restClient(sb);
   });
   afterAll(() => Promise.all([sb.close(), plugin.close()]));
@@ -117,12 +127,17 @@ describe('ticketed with Event Tickets active (tickets: true)', () => {
       expect(index.routes['/tribe/tickets/v1']).toMatchObject({ namespace: 'tribe/tickets/v1', methods: ['GET'] });
       const ns = await restClient(site).get('/tribe/tickets/v1');
       expect(ns.status).toBe(200);
-      expect(ns.body).toMatchObject({ namespace: 'tribe/tickets/v1', routes: { '/tribe/tickets/v1': expect.any(Object) } });
+      expect(ns.body).toMatchObject({
+        namespace: 'tribe/tickets/v1',
+        routes: { '/tribe/tickets/v1': expect.any(Object) },
+      });
     }
   });
 
   it('every list applies ticketed, true and false', async () => {
-    const events = new Map(sb.site.store.posts<{ ticketed: boolean; seriesId: number }>('calendar_events').map((e) => [e.id, e.meta]));
+    const events = new Map(
+      sb.site.store.posts<{ ticketed: boolean; seriesId: number }>('calendar_events').map((e) => [e.id, e.meta]),
+    );
     const ticketed = (id: number) => events.get(id)!.ticketed;
     const legacy = await legacyIds(api);
     expect(await legacyIds(api, '&ticketed=1')).toEqual(legacy.filter(ticketed));
@@ -134,7 +149,11 @@ describe('ticketed with Event Tickets active (tickets: true)', () => {
     const withTickets = await seriesIds(api, '&ticketed=true');
     const without = await seriesIds(api, '&ticketed=false');
     expect([...withTickets, ...without].sort()).toEqual(await seriesIds(api));
-    for (const s of withTickets) expect([...events.values()].some((e) => e.seriesId === s && e.ticketed), `series ${s}`).toBe(true);
+    for (const s of withTickets)
+      expect(
+        [...events.values()].some((e) => e.seriesId === s && e.ticketed),
+        `series ${s}`,
+      ).toBe(true);
   });
 });
 

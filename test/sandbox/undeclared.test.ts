@@ -17,7 +17,10 @@ const CLOCK = { anchor: '2026-06-01', now: '2026-06-01T12:00:00Z', events: 200 }
 /** The IDs and total of a legacy list answer. */
 const legacyIds = (r: { body: any }) => ({ ids: r.body.events.map((e: any) => e.id), total: r.body.total });
 /** The IDs and total of a calendar-core list answer. */
-const coreIds = (r: { body: any; headers: Headers }) => ({ ids: r.body.map((e: any) => e.id), total: Number(r.headers.get('x-wp-total')) });
+const coreIds = (r: { body: any; headers: Headers }) => ({
+  ids: r.body.map((e: any) => e.id),
+  total: Number(r.headers.get('x-wp-total')),
+});
 
 describe('undeclared arguments are dropped and logged', () => {
   let old: RunningSandbox;
@@ -31,15 +34,30 @@ describe('undeclared arguments are dropped and logged', () => {
 
   beforeAll(async () => {
     [old, current, spec, tickets] = await Promise.all([
-      testSandbox({ ...CLOCK, tec: '5.7' }), testSandbox(CLOCK), testSandbox({ ...CLOCK, tec: '6.17' }), testSandbox({ ...CLOCK, tickets: true }),
+      testSandbox({ ...CLOCK, tec: '5.7' }),
+      testSandbox(CLOCK),
+      testSandbox({ ...CLOCK, tec: '6.17' }),
+      testSandbox({ ...CLOCK, tickets: true }),
     ]);
-    [api57, api615, api617, apiTickets] = [old, current, spec, tickets].map(restClient) as [RestClient, RestClient, RestClient, RestClient];
+    [api57, api615, api617, apiTickets] = [old, current, spec, tickets].map(restClient) as [
+      RestClient,
+      RestClient,
+      RestClient,
+      RestClient,
+    ];
   });
   afterAll(() => Promise.all([old, current, spec, tickets].map((sb) => sb.close())));
 
   it('on 5.7, the legacy list ignores starts_after, starts_before, ends_after, ends_before and ticketed, and logs each', async () => {
     const base = legacyIds(await api57.get(`${LEGACY}?per_page=50`));
-    for (const [arg, value] of [['starts_after', '2026-09-01'], ['starts_before', '2026-07-01'], ['ends_after', '2026-09-01'], ['ends_before', '2026-07-01'], ['ticketed', 'true'], ['ticketed', 'false']]) {
+    for (const [arg, value] of [
+      ['starts_after', '2026-09-01'],
+      ['starts_before', '2026-07-01'],
+      ['ends_after', '2026-09-01'],
+      ['ends_before', '2026-07-01'],
+      ['ticketed', 'true'],
+      ['ticketed', 'false'],
+    ]) {
       old.log.clear();
       const r = await api57.get(`${LEGACY}?per_page=50&${arg}=${value}`);
       expect(r.status, arg).toBe(200);
@@ -49,7 +67,9 @@ describe('undeclared arguments are dropped and logged', () => {
       expect(old.log.undeclaredCount).toBe(1);
       // The release that declares it applies it (6.15.14's legacy list, which 6.17 keeps); `ticketed` only with Event Tickets.
       const applies = arg === 'ticketed' ? apiTickets : api615;
-      expect(legacyIds(await applies.get(`${LEGACY}?per_page=50&${arg}=${value}`)), `${arg} on 6.15`).not.toEqual(legacyIds(await applies.get(`${LEGACY}?per_page=50`)));
+      expect(legacyIds(await applies.get(`${LEGACY}?per_page=50&${arg}=${value}`)), `${arg} on 6.15`).not.toEqual(
+        legacyIds(await applies.get(`${LEGACY}?per_page=50`)),
+      );
     }
     expect(current.log.undeclared()).toEqual([]);
   });
@@ -59,8 +79,11 @@ describe('undeclared arguments are dropped and logged', () => {
     const list = (api: RestClient, q = '') => api.get(`${CORE}?per_page=100${q}`, null, eea);
     const base = coreIds(await list(api615));
     const filters: [string, string[]][] = [
-      ['&virtual=true', ['virtual']], ['&recurring=true', ['recurring']], ['&in_series=true', ['in_series']],
-      ['&near=Paris', ['near']], ['&geoloc_lat=48.8566&geoloc_lng=2.3522&distance=25', ['distance', 'geoloc_lat', 'geoloc_lng']],
+      ['&virtual=true', ['virtual']],
+      ['&recurring=true', ['recurring']],
+      ['&in_series=true', ['in_series']],
+      ['&near=Paris', ['near']],
+      ['&geoloc_lat=48.8566&geoloc_lng=2.3522&distance=25', ['distance', 'geoloc_lat', 'geoloc_lng']],
     ];
     for (const [q, names] of filters) {
       current.log.clear();
@@ -75,7 +98,7 @@ describe('undeclared arguments are dropped and logged', () => {
     expect(spec.log.undeclared()).toEqual([]);
   });
 
-  it('drops an undeclared argument on any route, query or body, and keeps the URL captures and WordPress\'s global parameters', async () => {
+  it("drops an undeclared argument on any route, query or body, and keeps the URL captures and WordPress's global parameters", async () => {
     current.log.clear();
     const posts = await api615.get('/core/v2/posts?per_page=2&bogus=1&_fields=id');
     expect(posts.status).toBe(200);
@@ -86,7 +109,12 @@ describe('undeclared arguments are dropped and logged', () => {
     expect(current.log.undeclared()).toEqual([
       { method: 'GET', path: '/core/v2/posts', route: '/core/v2/posts', undeclared: ['bogus'] },
       { method: 'GET', path: `${LEGACY}/${id}`, route: `${LEGACY}/(?P<id>\\d+)`, undeclared: ['color', 'context'] },
-      { method: 'POST', path: '/calendar/events/v1/venues', route: '/calendar/events/v1/venues', undeclared: ['colour'] },
+      {
+        method: 'POST',
+        path: '/calendar/events/v1/venues',
+        route: '/calendar/events/v1/venues',
+        undeclared: ['colour'],
+      },
     ]);
   });
 
@@ -117,12 +145,21 @@ describe('undeclared arguments are dropped and logged', () => {
   it('records the undeclared arguments of /batch/v1 items with the item', async () => {
     const batchable = await testSandbox({ demo: false });
     try {
-      const r = await restClient(batchable).send('POST', '/batch/v1', {
-        requests: [{ path: '/core/v2/posts', body: { title: 'Batched', status: 'draft', mood: 'sunny' } }],
-      }, 'admin');
+      const r = await restClient(batchable).send(
+        'POST',
+        '/batch/v1',
+        {
+          requests: [{ path: '/core/v2/posts', body: { title: 'Batched', status: 'draft', mood: 'sunny' } }],
+        },
+        'admin',
+      );
       expect(r.body.responses[0].status).toBe(201);
-      expect(batchable.log.entries.at(-1)!.batch).toEqual([{ method: 'POST', path: '/core/v2/posts', route: '/core/v2/posts', status: 201, undeclared: ['mood'] }]);
-      expect(batchable.log.undeclared()).toEqual([{ method: 'POST', path: '/core/v2/posts', route: '/core/v2/posts', undeclared: ['mood'], inBatch: true }]);
+      expect(batchable.log.entries.at(-1)!.batch).toEqual([
+        { method: 'POST', path: '/core/v2/posts', route: '/core/v2/posts', status: 201, undeclared: ['mood'] },
+      ]);
+      expect(batchable.log.undeclared()).toEqual([
+        { method: 'POST', path: '/core/v2/posts', route: '/core/v2/posts', undeclared: ['mood'], inBatch: true },
+      ]);
     } finally {
       await batchable.close();
     }

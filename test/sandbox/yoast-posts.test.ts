@@ -24,7 +24,7 @@ describe('yoast_head on core/v2 posts', () => {
   });
   afterAll(() => Promise.all([sb.close(), bare.close()]));
 
-  it('adds both fields after the post\'s own, before _links, in the sample\'s shape', async () => {
+  it("adds both fields after the post's own, before _links, in the sample's shape", async () => {
     const r = await api.get(`${POSTS}?per_page=5`);
     expect(r.status).toBe(200);
     const site = sb.site.store.option('blogname', '');
@@ -34,11 +34,25 @@ describe('yoast_head on core/v2 posts', () => {
       expect(p.yoast_head).toMatch(/^<!-- This site is optimized with the Yoast SEO plugin v19\.3 /);
       expect(p.yoast_head).toContain(`<link rel="canonical" href="${p.link}" />`);
       const json = p.yoast_head_json;
-      expect(json).toMatchObject({ title: `${p.title.rendered} - ${site}`, canonical: p.link, og_url: p.link, og_type: 'article', og_site_name: site, twitter_card: 'summary_large_image' });
+      expect(json).toMatchObject({
+        title: `${p.title.rendered} - ${site}`,
+        canonical: p.link,
+        og_url: p.link,
+        og_type: 'article',
+        og_site_name: site,
+        twitter_card: 'summary_large_image',
+      });
       // Every key of the recorded answer, and none it could not have (modified time and description come when they apply).
       expect(Object.keys(json)).toEqual(expect.arrayContaining(Object.keys(SAMPLE.yoast_head_json)));
-      expect(Object.keys(json).filter((k) => !(k in SAMPLE.yoast_head_json))).toEqual(Object.keys(json).filter((k) => ['article_modified_time', 'description', 'og_description'].includes(k)));
-      expect(json.schema['@graph'].map((n: any) => n['@type'])).toEqual(['WebSite', 'WebPage', 'BreadcrumbList', 'Person']);
+      expect(Object.keys(json).filter((k) => !(k in SAMPLE.yoast_head_json))).toEqual(
+        Object.keys(json).filter((k) => ['article_modified_time', 'description', 'og_description'].includes(k)),
+      );
+      expect(json.schema['@graph'].map((n: any) => n['@type'])).toEqual([
+        'WebSite',
+        'WebPage',
+        'BreadcrumbList',
+        'Person',
+      ]);
       expect(json.schema['@graph'][1]['@id']).toBe(p.link);
     }
   });
@@ -55,7 +69,7 @@ describe('yoast_head on core/v2 posts', () => {
     expect(created.body.yoast_head_json.title).toBe(`Yoast on create - ${sb.site.store.option('blogname', '')}`);
   });
 
-  it('follows the post\'s noindex setting', async () => {
+  it("follows the post's noindex setting", async () => {
     const id = (await api.get(`${POSTS}?per_page=1`)).body[0].id;
     setPostSeoMeta(sb.site, id, { noindex: true });
     const r = await api.get(`${POSTS}/${id}`);

@@ -20,7 +20,8 @@ function fakeSite() {
     A: { new: [], updated: [], canceled: [] },
     B: { new: [], updated: [], canceled: [] },
   };
-  const requests: { method: string; path: string; query: Record<string, unknown>; idempotent: boolean | undefined }[] = [];
+  const requests: { method: string; path: string; query: Record<string, unknown>; idempotent: boolean | undefined }[] =
+    [];
   const upstream = {
     authenticated: false,
     async request(req: { method: string; path: string; query: Record<string, unknown>; idempotent?: boolean }) {
@@ -35,12 +36,17 @@ function fakeSite() {
       return { body: next === undefined ? { events: { id: `no-${kind}-events` } } : { events: [mapped(next)] } };
     },
   };
-  const loaders = { event: { loadMany: async (ids: number[]) => ids.map((id) => ({ databaseId: id, modifiedAtUtc: MODIFIED })) } };
+  const loaders = {
+    event: { loadMany: async (ids: number[]) => ids.map((id) => ({ databaseId: id, modifiedAtUtc: MODIFIED })) },
+  };
   return { feeds, requests, upstream, loaders };
 }
 
 const settings = (s: Record<string, unknown>) => parseConfig({ subscriptions: s }).subscriptions;
-const SITE = { namespaces: ['calendar/automation-a/v1', 'calendar/automation-b/v1'], timezone: 'UTC' } as unknown as SiteInfo;
+const SITE = {
+  namespaces: ['calendar/automation-a/v1', 'calendar/automation-b/v1'],
+  timezone: 'UTC',
+} as unknown as SiteInfo;
 
 function poller(source: Source<FeedState>, site: ReturnType<typeof fakeSite>, subs: Record<string, unknown>) {
   const config = parseConfig({ subscriptions: subs });
@@ -48,7 +54,10 @@ function poller(source: Source<FeedState>, site: ReturnType<typeof fakeSite>, su
   let state: FeedState | null = null;
   return async () => {
     // The state crosses Redis as JSON between polls.
-    const r = await source.poll({ ctx, site: SITE, now: Date.now(), settings: config.subscriptions }, state === null ? null : JSON.parse(JSON.stringify(state)));
+    const r = await source.poll(
+      { ctx, site: SITE, now: Date.now(), settings: config.subscriptions },
+      state === null ? null : JSON.parse(JSON.stringify(state)),
+    );
     state = r.state;
     return r.changes.map((c) => `${c.kind} ${c.id}${c.modified ? ` ${c.modified}` : ''}`);
   };
@@ -69,7 +78,11 @@ describe('automation-a feeds as a source', () => {
     // Two saves of one event: two items (`<ID>|<stamp>`), newest first; each is one UPDATED, oldest first.
     site.feeds.A.updated = ['6|1777629660', '6|1777629630', '4|1777629600'];
     site.feeds.A.canceled = ['6|1777629660'];
-    expect(await poll()).toEqual(['UPDATED 6 2026-05-01T10:00:30Z', 'UPDATED 6 2026-05-01T10:01:00Z', 'CANCELED 6 2026-05-01T10:01:00Z']);
+    expect(await poll()).toEqual([
+      'UPDATED 6 2026-05-01T10:00:30Z',
+      'UPDATED 6 2026-05-01T10:01:00Z',
+      'CANCELED 6 2026-05-01T10:01:00Z',
+    ]);
     for (let i = 0; i < 4; i++) expect(await poll()).toEqual([]);
     // Moved to the front again by the site (add_to_queue drops an earlier entry): the same item, nothing new.
     site.feeds.A.updated = ['4|1777629600', '6|1777629660', '6|1777629630'];
@@ -84,15 +97,23 @@ describe('automation-a feeds as a source', () => {
     // Another consumer of the connection (Zapier itself) still finds every item.
     expect(site.feeds.A.new).toEqual(['9', '8']);
     expect(site.requests).toHaveLength(15);
-    expect(new Set(site.requests.map((r) => `${r.method} ${r.path} ${JSON.stringify(r.query)} ${r.idempotent}`))).toEqual(
-      new Set(['new', 'updated', 'canceled'].map((k) => `GET /calendar/automation-a/v1/${k}-events {"access_token":"tok-a"} true`)),
+    expect(
+      new Set(site.requests.map((r) => `${r.method} ${r.path} ${JSON.stringify(r.query)} ${r.idempotent}`)),
+    ).toEqual(
+      new Set(
+        ['new', 'updated', 'canceled'].map(
+          (k) => `GET /calendar/automation-a/v1/${k}-events {"access_token":"tok-a"} true`,
+        ),
+      ),
     );
   });
 
   it('applies with its token only', () => {
     expect(automationA.applies(SITE, settings({}))).toBe(false);
     expect(automationA.applies(SITE, settings({ automationToken: 'tok-a' }))).toBe(true);
-    expect(automationA.applies({ ...SITE, namespaces: [] } as SiteInfo, settings({ automationToken: 'tok-a' }))).toBe(false);
+    expect(automationA.applies({ ...SITE, namespaces: [] } as SiteInfo, settings({ automationToken: 'tok-a' }))).toBe(
+      false,
+    );
   });
 });
 
@@ -117,6 +138,10 @@ describe('automation-b feeds as a source', () => {
     site.feeds.B.canceled = ['7'];
     expect(await poll()).toEqual([`UPDATED 7 ${MODIFIED}`, `CANCELED 7 ${MODIFIED}`]);
     // Pops are never retried (a retry after a lost answer would lose an event).
-    expect(site.requests.every((r) => r.method === 'GET' && r.path.startsWith('/calendar/automation-b/v1/') && r.idempotent === false)).toBe(true);
+    expect(
+      site.requests.every(
+        (r) => r.method === 'GET' && r.path.startsWith('/calendar/automation-b/v1/') && r.idempotent === false,
+      ),
+    ).toBe(true);
   });
 });

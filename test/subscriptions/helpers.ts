@@ -25,7 +25,11 @@ export interface LiveHarness {
   /** The automation-a token the gateway polls with (when `automation`). */
   token: string | null;
   auth(who: Exclude<Who, null>): string;
-  gql<T = any>(query: string, variables?: Record<string, unknown>, who?: Who): Promise<{ status: number; data: T; errors?: any[] }>;
+  gql<T = any>(
+    query: string,
+    variables?: Record<string, unknown>,
+    who?: Who,
+  ): Promise<{ status: number; data: T; errors?: any[] }>;
   /** The gateway's requests to the sandbox since `from` (an index of sandbox.log.entries), paths in spec names. */
   gatewayCalls(from?: number): { method: string; path: string; query: Record<string, unknown>; at: number }[];
   close(): Promise<void>;
@@ -33,7 +37,9 @@ export interface LiveHarness {
 
 export async function automationToken(sb: RunningSandbox): Promise<string> {
   const c = extrasCredentials(sb.site).zapier.find((z) => z.user === 'editor')!;
-  const res = await fetch(`${sb.origin}/wp-json/calendar/automation-a/v1/authorize?consumer_id=${encodeURIComponent(c.consumerId)}&consumer_secret=${encodeURIComponent(c.consumerSecret)}`);
+  const res = await fetch(
+    `${sb.origin}/wp-json/calendar/automation-a/v1/authorize?consumer_id=${encodeURIComponent(c.consumerId)}&consumer_secret=${encodeURIComponent(c.consumerSecret)}`,
+  );
   return ((await res.json()) as { access_token: string }).access_token;
 }
 
@@ -61,7 +67,11 @@ export async function startLive(opts: LiveOptions = {}): Promise<LiveHarness> {
     port: 0,
     cache: { ttlSeconds: 0 },
     ...given,
-    subscriptions: { pollSeconds: POLL_SECONDS, ...(token ? { automationToken: token } : {}), ...(given.subscriptions ?? {}) },
+    subscriptions: {
+      pollSeconds: POLL_SECONDS,
+      ...(token ? { automationToken: token } : {}),
+      ...(given.subscriptions ?? {}),
+    },
   });
   const gateway = await startGateway(config, sandbox.url);
   const auth = (who: Exclude<Who, null>) => {
@@ -134,7 +144,11 @@ export function feed<T>(iterator: AsyncIterableIterator<any>, dispose: () => voi
       if (check()) return resolve();
       const timer = setTimeout(() => {
         waiters.delete(w);
-        reject(new Error(`timed out after ${ms} ms waiting for ${what}; received ${JSON.stringify(results.map((x) => x.result)).slice(0, 1500)}`));
+        reject(
+          new Error(
+            `timed out after ${ms} ms waiting for ${what}; received ${JSON.stringify(results.map((x) => x.result)).slice(0, 1500)}`,
+          ),
+        );
       }, ms);
       const w = () => {
         if (!check()) return;
@@ -154,8 +168,15 @@ export function feed<T>(iterator: AsyncIterableIterator<any>, dispose: () => voi
     },
     async next(pred, ms = 10_000) {
       let found: { data?: T; errors?: any[] } | undefined;
-      await wait(() => (found = results.map((x) => x.result).find(pred)) !== undefined || ended, ms, 'a matching result');
-      if (!found) throw new Error(`the subscription ended first (${String((failure as Error)?.message ?? failure)}); received ${JSON.stringify(results.map((x) => x.result)).slice(0, 1500)}`);
+      await wait(
+        () => (found = results.map((x) => x.result).find(pred)) !== undefined || ended,
+        ms,
+        'a matching result',
+      );
+      if (!found)
+        throw new Error(
+          `the subscription ended first (${String((failure as Error)?.message ?? failure)}); received ${JSON.stringify(results.map((x) => x.result)).slice(0, 1500)}`,
+        );
       return found;
     },
     end: (ms = 10_000) => wait(() => ended, ms, 'the end of the subscription'),
@@ -173,13 +194,22 @@ export interface SubscribeOptions {
 
 /** A subscription over GraphQL over SSE (graphql-sse's client), distinct connections or one for all. */
 export function sse<T = any>(url: string, query: string, opts: SubscribeOptions & { single?: boolean } = {}): Feed<T> {
-  const client = createSseClient({ url, headers: opts.headers ?? {}, singleConnection: opts.single ?? false, retryAttempts: 0 });
+  const client = createSseClient({
+    url,
+    headers: opts.headers ?? {},
+    singleConnection: opts.single ?? false,
+    retryAttempts: 0,
+  });
   const it = client.iterate({ query, variables: opts.variables ?? {} });
   return feed<T>(it as AsyncIterableIterator<any>, () => client.dispose());
 }
 
 /** A WebSocket client (graphql-ws over `ws`), for several subscriptions on one connection. */
-export function wsClient(url: string, connectionParams: Record<string, unknown> = {}, headers: Record<string, string> = {}): WsClient {
+export function wsClient(
+  url: string,
+  connectionParams: Record<string, unknown> = {},
+  headers: Record<string, string> = {},
+): WsClient {
   const wsUrl = url.replace(/^http/, 'ws');
   class Socket extends WebSocket {
     constructor(address: string | URL, protocols?: string | string[]) {
@@ -190,7 +220,11 @@ export function wsClient(url: string, connectionParams: Record<string, unknown> 
 }
 
 /** A subscription over the graphql-transport-ws protocol; the client is closed when it stops, unless given. */
-export function ws<T = any>(url: string, query: string, opts: SubscribeOptions & { client?: WsClient; connectionParams?: Record<string, unknown> } = {}): Feed<T> {
+export function ws<T = any>(
+  url: string,
+  query: string,
+  opts: SubscribeOptions & { client?: WsClient; connectionParams?: Record<string, unknown> } = {},
+): Feed<T> {
   const client = opts.client ?? wsClient(url, opts.connectionParams ?? {}, opts.headers ?? {});
   const it = client.iterate({ query, variables: opts.variables ?? {} });
   return feed<T>(it as AsyncIterableIterator<any>, () => {
@@ -206,7 +240,12 @@ export async function metric(gateway: Gateway, name: string, labels: Record<stri
 }
 
 /** The values of a gateway metric by one label (summed over the others), of the series matching `where` (a histogram's own series only). */
-async function metricBy(gateway: Gateway, name: string, label: string, where: Record<string, string> = {}): Promise<Map<string, number>> {
+async function metricBy(
+  gateway: Gateway,
+  name: string,
+  label: string,
+  where: Record<string, string> = {},
+): Promise<Map<string, number>> {
   const m = await gateway.metrics.registry.getSingleMetric(name)?.get();
   const out = new Map<string, number>();
   for (const v of m?.values ?? []) {
@@ -227,7 +266,12 @@ async function metricBy(gateway: Gateway, name: string, label: string, where: Re
  * every source this gateway polls (holds the lease of) has finished two polls since the
  * subscriptions were held: the second of them began after they were, so its baseline is in place.
  */
-export async function subscribed(gateway: Gateway, n: number, settleMs = 2 * POLL_SECONDS * 1000 + 200, ms = 10_000): Promise<void> {
+export async function subscribed(
+  gateway: Gateway,
+  n: number,
+  settleMs = 2 * POLL_SECONDS * 1000 + 200,
+  ms = 10_000,
+): Promise<void> {
   const until = Date.now() + ms;
   while ((await metric(gateway, 'sitegraph_subscriptions_active')) < n) {
     if (Date.now() > until) throw new Error(`fewer than ${n} subscriptions after ${ms} ms`);
@@ -241,9 +285,14 @@ export async function subscribed(gateway: Gateway, n: number, settleMs = 2 * POL
   for (;;) {
     const now = await polls();
     const held = await metricBy(gateway, 'sitegraph_subscription_lease_held', 'source');
-    const behind = [...held].filter(([source, on]) => on === 1 && (now.get(source) ?? 0) < (before.get(source) ?? 0) + 2);
+    const behind = [...held].filter(
+      ([source, on]) => on === 1 && (now.get(source) ?? 0) < (before.get(source) ?? 0) + 2,
+    );
     if (behind.length === 0) return;
-    if (Date.now() > settled) throw new Error(`sources ${behind.map(([s]) => s).join(', ')} did not finish two polls within ${ms} ms of the subscriptions`);
+    if (Date.now() > settled)
+      throw new Error(
+        `sources ${behind.map(([s]) => s).join(', ')} did not finish two polls within ${ms} ms of the subscriptions`,
+      );
     await sleep(50);
   }
 }

@@ -6,8 +6,20 @@ import type { Change } from '../../src/subscriptions/types.ts';
 const M1 = '2026-05-01T10:00:00Z';
 const M2 = '2026-05-01T10:00:07Z';
 const later = (m: string) => Date.parse(m) + 60_000;
-const c = (kind: Change['kind'], modified: string | null, source: Change['source'] = 'MODIFIED_LIST', extra: Partial<Change> = {}): Change => ({
-  topic: 'events', id: 7, kind, modified, at: modified ?? M1, source, wasPublic: true, ...extra,
+const c = (
+  kind: Change['kind'],
+  modified: string | null,
+  source: Change['source'] = 'MODIFIED_LIST',
+  extra: Partial<Change> = {},
+): Change => ({
+  topic: 'events',
+  id: 7,
+  kind,
+  modified,
+  at: modified ?? M1,
+  source,
+  wasPublic: true,
+  ...extra,
 });
 
 describe('the ledger', () => {

@@ -10,7 +10,14 @@ import {
 } from '../../src/upstream/client.ts';
 import { UPSTREAM_DEFAULTS } from '../../src/upstream/defaults.ts';
 import { GatewayError, isGatewayError } from '../../src/errors.ts';
-import { freePort, resetConnection, sendJson, startStubServer, type StubHandler, type StubServer } from '../helpers/stub-server.ts';
+import {
+  freePort,
+  resetConnection,
+  sendJson,
+  startStubServer,
+  type StubHandler,
+  type StubServer,
+} from '../helpers/stub-server.ts';
 
 // Every test starts its own server and client; both are closed afterwards.
 const cleanups: Array<() => Promise<void>> = [];
@@ -18,10 +25,16 @@ afterEach(async () => {
   while (cleanups.length) await cleanups.pop()!();
 });
 
-async function setup(handler: StubHandler, options: Partial<UpstreamOptions> = {}): Promise<{ server: StubServer; client: UpstreamClient }> {
+async function setup(
+  handler: StubHandler,
+  options: Partial<UpstreamOptions> = {},
+): Promise<{ server: StubServer; client: UpstreamClient }> {
   const server = await startStubServer(handler);
   const client = new UpstreamClient({ baseUrl: `${server.origin}/wp-json/`, retryBaseDelayMs: 5, ...options });
-  cleanups.push(() => server.close(), () => client.close());
+  cleanups.push(
+    () => server.close(),
+    () => client.close(),
+  );
   return { server, client };
 }
 
@@ -61,14 +74,21 @@ describe('options', () => {
   });
 
   it('fails early on a bad base URL or option, saying what arrived', () => {
-    expect(() => resolveUpstreamOptions({ baseUrl: 'site.test/wp-json' })).toThrow(/absolute http\(s\) URL; got "site.test\/wp-json"/);
+    expect(() => resolveUpstreamOptions({ baseUrl: 'site.test/wp-json' })).toThrow(
+      /absolute http\(s\) URL; got "site.test\/wp-json"/,
+    );
     expect(() => resolveUpstreamOptions({ baseUrl: 'ftp://site.test/' })).toThrow(/http or https/);
-    expect(() => resolveUpstreamOptions({ baseUrl: 'http://x/', retries: -1 })).toThrow(/retries must be an integer >= 0; got -1/);
+    expect(() => resolveUpstreamOptions({ baseUrl: 'http://x/', retries: -1 })).toThrow(
+      /retries must be an integer >= 0; got -1/,
+    );
     expect(() => resolveUpstreamOptions({ baseUrl: 'http://x/', connections: 1.5 })).toThrow(/connections/);
   });
 
   it('keeps the service credential out of the public options', () => {
-    const client = new UpstreamClient({ baseUrl: 'http://127.0.0.1:1/wp-json/', serviceAuthorization: 'Basic c2VjcmV0' });
+    const client = new UpstreamClient({
+      baseUrl: 'http://127.0.0.1:1/wp-json/',
+      serviceAuthorization: 'Basic c2VjcmV0',
+    });
     expect(JSON.stringify(client.options)).not.toContain('c2VjcmV0');
     expect(client.options.hasServiceAuthorization).toBe(true);
   });
@@ -85,20 +105,39 @@ describe('URLs and query strings', () => {
   it('appends the REST path to a pretty root and encodes arrays PHP-style', () => {
     const t = buildTarget('http://site.test/wp-json/', {
       path: '/calendar/events/v1/events',
-      query: { categories: [3, 'a b'], featured: true, hide: false, page: 2, skip: undefined, none: null, search: 'café & co', empty: [] },
+      query: {
+        categories: [3, 'a b'],
+        featured: true,
+        hide: false,
+        page: 2,
+        skip: undefined,
+        none: null,
+        search: 'café & co',
+        empty: [],
+      },
     });
     expect(t.origin).toBe('http://site.test');
-    expect(t.path).toBe('/wp-json/calendar/events/v1/events?categories[]=3&categories[]=a%20b&featured=true&hide=false&page=2&search=caf%C3%A9%20%26%20co');
+    expect(t.path).toBe(
+      '/wp-json/calendar/events/v1/events?categories[]=3&categories[]=a%20b&featured=true&hide=false&page=2&search=caf%C3%A9%20%26%20co',
+    );
   });
 
   it('appends the REST path to rest_route for a ?rest_route= root, keeping its other parameters', () => {
-    expect(buildTarget('http://site.test/?rest_route=', { path: '/core/v2/posts', query: { per_page: 5 } }).path).toBe('/?rest_route=/core/v2/posts&per_page=5');
-    expect(buildTarget('http://site.test/blog/index.php?lang=en&rest_route=/', { path: '/seo/v1/statistics' }).path).toBe('/blog/index.php?lang=en&rest_route=/seo/v1/statistics');
+    expect(buildTarget('http://site.test/?rest_route=', { path: '/core/v2/posts', query: { per_page: 5 } }).path).toBe(
+      '/?rest_route=/core/v2/posts&per_page=5',
+    );
+    expect(
+      buildTarget('http://site.test/blog/index.php?lang=en&rest_route=/', { path: '/seo/v1/statistics' }).path,
+    ).toBe('/blog/index.php?lang=en&rest_route=/seo/v1/statistics');
   });
 
   it('refuses a path that is not a REST path', () => {
-    expect(() => buildTarget('http://site.test/wp-json/', { path: 'core/v2/posts' })).toThrow(/must be a REST path starting with "\/"/);
-    expect(() => buildTarget('http://site.test/wp-json/', { path: '/x?access_token=secret' })).toThrow(/put parameters in "query"/);
+    expect(() => buildTarget('http://site.test/wp-json/', { path: 'core/v2/posts' })).toThrow(
+      /must be a REST path starting with "\/"/,
+    );
+    expect(() => buildTarget('http://site.test/wp-json/', { path: '/x?access_token=secret' })).toThrow(
+      /put parameters in "query"/,
+    );
     expect(() => buildTarget('http://site.test/wp-json/', { path: '/x?access_token=secret' })).not.toThrow(/secret/);
   });
 
@@ -110,9 +149,14 @@ describe('URLs and query strings', () => {
   });
 
   it('works against a ?rest_route= site', async () => {
-    const server = await startStubServer((req, res) => sendJson(res, 200, { route: new URL(req.url!, 'http://x').searchParams.get('rest_route') }));
+    const server = await startStubServer((req, res) =>
+      sendJson(res, 200, { route: new URL(req.url!, 'http://x').searchParams.get('rest_route') }),
+    );
     const client = new UpstreamClient({ baseUrl: `${server.origin}/?rest_route=/` });
-    cleanups.push(() => server.close(), () => client.close());
+    cleanups.push(
+      () => server.close(),
+      () => client.close(),
+    );
     const res = await client.session().request(GET('/core/v2/posts/7'));
     expect(res.body).toEqual({ route: '/core/v2/posts/7' });
   });
@@ -121,7 +165,11 @@ describe('URLs and query strings', () => {
 describe('success answers', () => {
   it('returns parsed JSON with the status and lower-case headers', async () => {
     const { server, client } = await setup((_req, res) =>
-      sendJson(res, 200, [{ id: 1 }, { id: 2 }], { 'X-WP-Total': '2', 'X-WP-TotalPages': '1', Link: '<http://x/wp-json/core/v2/posts?page=2>; rel="next"' }),
+      sendJson(res, 200, [{ id: 1 }, { id: 2 }], {
+        'X-WP-Total': '2',
+        'X-WP-TotalPages': '1',
+        Link: '<http://x/wp-json/core/v2/posts?page=2>; rel="next"',
+      }),
     );
     const res = await client.session().request<Array<{ id: number }>>(GET('/core/v2/posts'));
     expect(res.status).toBe(200);
@@ -135,7 +183,12 @@ describe('success answers', () => {
 
   it('sends a JSON body and returns 201', async () => {
     const { server, client } = await setup((_req, res, { body }) => sendJson(res, 201, { created: JSON.parse(body) }));
-    const res = await client.session('Basic YTpi').request({ method: 'POST', path: '/calendar/events/v1/events', route: 'POST /calendar/events/v1/events', body: { title: 'Gala', venue: 4 } });
+    const res = await client.session('Basic YTpi').request({
+      method: 'POST',
+      path: '/calendar/events/v1/events',
+      route: 'POST /calendar/events/v1/events',
+      body: { title: 'Gala', venue: 4 },
+    });
     expect(res).toMatchObject({ status: 201, body: { created: { title: 'Gala', venue: 4 } } });
     expect(server.requests[0]!.headers['content-type']).toBe('application/json');
   });
@@ -143,7 +196,8 @@ describe('success answers', () => {
   it('returns null for 204 and text for non-JSON bodies, and strips a BOM before JSON', async () => {
     const { client } = await setup((req, res) => {
       if (req.url!.endsWith('/none')) return void res.writeHead(204).end();
-      if (req.url!.endsWith('/html')) return void res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><p>embed</p>');
+      if (req.url!.endsWith('/html'))
+        return void res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><p>embed</p>');
       res.writeHead(200, { 'content-type': 'application/json' }).end('\ufeff{"ok":true}');
     });
     const s = client.session();
@@ -153,16 +207,35 @@ describe('success answers', () => {
   });
 
   it('reads raw UTF-8 in JSON exactly as a plain UTF-8 decode would, invalid bytes and all', async () => {
-    const value = { title: 'Café Zürich — 東京 🎉', list: ['ñ', 'a\u2028b', '\u0000x'], plain: 'ascii "quoted" \\ back' };
+    const value = {
+      title: 'Café Zürich — 東京 🎉',
+      list: ['ñ', 'a\u2028b', '\u0000x'],
+      plain: 'ascii "quoted" \\ back',
+    };
     const bodies: Record<string, Buffer> = {
       raw: Buffer.from(JSON.stringify(value)),
       // WordPress's own form: everything non-ASCII escaped.
-      escaped: Buffer.from(JSON.stringify(value).replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)),
+      escaped: Buffer.from(
+        JSON.stringify(value).replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`),
+      ),
       bom: Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(JSON.stringify(value))]),
       // A lone continuation byte, a truncated sequence before a quote, an overlong form.
-      invalid: Buffer.concat([Buffer.from('{"a":"x'), Buffer.from([0x80]), Buffer.from('y","b":"'), Buffer.from([0xe6, 0x9d]), Buffer.from('","c":"'), Buffer.from([0xc0, 0xaf]), Buffer.from('"}')]),
+      invalid: Buffer.concat([
+        Buffer.from('{"a":"x'),
+        Buffer.from([0x80]),
+        Buffer.from('y","b":"'),
+        Buffer.from([0xe6, 0x9d]),
+        Buffer.from('","c":"'),
+        Buffer.from([0xc0, 0xaf]),
+        Buffer.from('"}'),
+      ]),
     };
-    const { client } = await setup((req, res) => void res.writeHead(200, { 'content-type': 'application/json; charset=UTF-8' }).end(bodies[req.url!.split('/').pop()!]));
+    const { client } = await setup(
+      (req, res) =>
+        void res
+          .writeHead(200, { 'content-type': 'application/json; charset=UTF-8' })
+          .end(bodies[req.url!.split('/').pop()!]),
+    );
     const s = client.session();
     for (const name of ['raw', 'escaped', 'bom']) expect((await s.request(GET(`/${name}`))).body).toEqual(value);
     expect((await s.request(GET('/invalid'))).body).toEqual(JSON.parse(bodies.invalid!.toString('utf8')));
@@ -170,7 +243,10 @@ describe('success answers', () => {
 
   it('keeps non-ASCII text of bodies that are not JSON, and refuses raw UTF-8 outside a JSON string', async () => {
     const { client } = await setup((req, res) => {
-      if (req.url!.endsWith('/html')) return void res.writeHead(200, { 'content-type': 'text/html; charset=UTF-8' }).end('<p>Wartungsmodus — bald zurück</p>');
+      if (req.url!.endsWith('/html'))
+        return void res
+          .writeHead(200, { 'content-type': 'text/html; charset=UTF-8' })
+          .end('<p>Wartungsmodus — bald zurück</p>');
       // U+00A0 is not JSON whitespace: the body is malformed whichever way it is read.
       res.writeHead(200, { 'content-type': 'application/json' }).end('{"a":\u00a01}');
     });
@@ -181,20 +257,37 @@ describe('success answers', () => {
 
   it('returns statuses accepted by okStatuses as data (a 207 batch, a 404 probe)', async () => {
     const { client } = await setup((req, res) =>
-      req.url!.includes('batch') ? sendJson(res, 207, { responses: [{ status: 400 }] }) : sendJson(res, 404, { code: 'rest_post_invalid_id', message: 'Invalid post ID.', data: { status: 404 } }),
+      req.url!.includes('batch')
+        ? sendJson(res, 207, { responses: [{ status: 400 }] })
+        : sendJson(res, 404, { code: 'rest_post_invalid_id', message: 'Invalid post ID.', data: { status: 404 } }),
     );
     const s = client.session();
-    const batch = await s.request({ method: 'POST', path: '/batch/v1', route: 'POST /batch/v1', body: { requests: [] }, okStatuses: (st) => st === 207 || (st >= 200 && st < 300) });
+    const batch = await s.request({
+      method: 'POST',
+      path: '/batch/v1',
+      route: 'POST /batch/v1',
+      body: { requests: [] },
+      okStatuses: (st) => st === 207 || (st >= 200 && st < 300),
+    });
     expect(batch).toMatchObject({ status: 207, body: { responses: [{ status: 400 }] } });
     const probe = await s.request(GET('/core/v2/posts/9', { okStatuses: (st: number) => st === 200 || st === 404 }));
     expect(probe).toMatchObject({ status: 404, body: { code: 'rest_post_invalid_id' } });
   });
 
   it('throws the mapped error for a non-OK status', async () => {
-    const { client } = await setup((_req, res) => sendJson(res, 400, { code: 'rest_invalid_param', message: 'Invalid parameter(s): per_page', data: { status: 400, params: { per_page: 'bad' } } }));
+    const { client } = await setup((_req, res) =>
+      sendJson(res, 400, {
+        code: 'rest_invalid_param',
+        message: 'Invalid parameter(s): per_page',
+        data: { status: 400, params: { per_page: 'bad' } },
+      }),
+    );
     const e = await failure(client.session().request(GET('/core/v2/posts', { route: 'GET /core/v2/posts' })));
     expect(e.code).toBe('BAD_USER_INPUT');
-    expect(e.extensions).toMatchObject({ upstream: { code: 'rest_invalid_param', status: 400, route: 'GET /core/v2/posts' }, params: { per_page: 'bad' } });
+    expect(e.extensions).toMatchObject({
+      upstream: { code: 'rest_invalid_param', status: 400, route: 'GET /core/v2/posts' },
+      params: { per_page: 'bad' },
+    });
   });
 });
 
@@ -205,7 +298,9 @@ describe('authorization', () => {
     const { client } = await setup(echoAuth, { serviceAuthorization: 'Basic c2VydmljZTpwdw==' });
     const s = client.session('Basic YWRtaW46YWJjZCBlZmdo');
     expect(s.authenticated).toBe(true);
-    expect((await s.request(GET('/x', { headers: { Authorization: 'Basic forged' } }))).body).toEqual({ auth: 'Basic YWRtaW46YWJjZCBlZmdo' });
+    expect((await s.request(GET('/x', { headers: { Authorization: 'Basic forged' } }))).body).toEqual({
+      auth: 'Basic YWRtaW46YWJjZCBlZmdo',
+    });
   });
 
   it('uses the service credential for callers without one', async () => {
@@ -224,9 +319,16 @@ describe('authorization', () => {
   });
 
   it('sends default and per-request headers', async () => {
-    const { server, client } = await setup((_req, res) => sendJson(res, 200, {}), { defaultHeaders: { 'X-TEC-EEA': 'ack' }, userAgent: 'test-ua' });
+    const { server, client } = await setup((_req, res) => sendJson(res, 200, {}), {
+      defaultHeaders: { 'X-TEC-EEA': 'ack' },
+      userAgent: 'test-ua',
+    });
     await client.session().request(GET('/x', { headers: { eva_app_name: 'zap' } }));
-    expect(server.requests[0]!.headers).toMatchObject({ 'x-tec-eea': 'ack', eva_app_name: 'zap', 'user-agent': 'test-ua' });
+    expect(server.requests[0]!.headers).toMatchObject({
+      'x-tec-eea': 'ack',
+      eva_app_name: 'zap',
+      'user-agent': 'test-ua',
+    });
   });
 });
 
@@ -234,7 +336,8 @@ describe('retries', () => {
   it('retries a GET after 503 and succeeds, one attempt per hook call', async () => {
     const events: UpstreamAttemptEvent[] = [];
     const { server, client } = await setup(
-      (_req, res, { index }) => (index < 2 ? sendJson(res, 503, { code: 'down', message: 'Down.' }) : sendJson(res, 200, { ok: true })),
+      (_req, res, { index }) =>
+        index < 2 ? sendJson(res, 503, { code: 'down', message: 'Down.' }) : sendJson(res, 200, { ok: true }),
       { onResponse: (e) => events.push(e) },
     );
     const res = await client.session().request(GET('/core/v2/posts', { query: { access_token: 'T0K' } }));
@@ -251,7 +354,10 @@ describe('retries', () => {
   });
 
   it('gives up after `retries` extra attempts with UPSTREAM_UNAVAILABLE', async () => {
-    const { server, client } = await setup((_req, res) => sendJson(res, 502, { code: 'bad_gateway', message: 'Bad gateway.' }), { retries: 3 });
+    const { server, client } = await setup(
+      (_req, res) => sendJson(res, 502, { code: 'bad_gateway', message: 'Bad gateway.' }),
+      { retries: 3 },
+    );
     const e = await failure(client.session().request(GET('/x')));
     expect(e.code).toBe('UPSTREAM_UNAVAILABLE');
     expect(e.extensions.upstream).toEqual({ code: 'bad_gateway', status: 502, route: 'GET /x' });
@@ -260,7 +366,10 @@ describe('retries', () => {
 
   it('retries 504 and 429 but not 500 or 404', async () => {
     const statuses: Record<string, number> = { '/a': 504, '/b': 429, '/c': 500, '/d': 404 };
-    const { server, client } = await setup((req, res) => sendJson(res, statuses[req.url!.replace('/wp-json', '')]!, {}), { retries: 1 });
+    const { server, client } = await setup(
+      (req, res) => sendJson(res, statuses[req.url!.replace('/wp-json', '')]!, {}),
+      { retries: 1 },
+    );
     const s = client.session();
     expect((await failure(s.request(GET('/a')))).code).toBe('UPSTREAM_TIMEOUT');
     expect((await failure(s.request(GET('/b')))).code).toBe('UPSTREAM_UNAVAILABLE');
@@ -271,7 +380,9 @@ describe('retries', () => {
 
   it('waits for Retry-After before retrying', async () => {
     const { server, client } = await setup((_req, res, { index }) =>
-      index === 0 ? sendJson(res, 429, { code: 'rate_limited', message: 'Slow down.' }, { 'Retry-After': '1' }) : sendJson(res, 200, { ok: true }),
+      index === 0
+        ? sendJson(res, 429, { code: 'rate_limited', message: 'Slow down.' }, { 'Retry-After': '1' })
+        : sendJson(res, 200, { ok: true }),
     );
     const t0 = performance.now();
     await client.session().request(GET('/x'));
@@ -280,7 +391,14 @@ describe('retries', () => {
   });
 
   it('fails at once, with retryAfter, when Retry-After is longer than maxRetryAfterMs', async () => {
-    const { server, client } = await setup((_req, res) => sendJson(res, 503, { code: 'maintenance', message: 'Briefly unavailable for scheduled maintenance.' }, { 'Retry-After': '120' }));
+    const { server, client } = await setup((_req, res) =>
+      sendJson(
+        res,
+        503,
+        { code: 'maintenance', message: 'Briefly unavailable for scheduled maintenance.' },
+        { 'Retry-After': '120' },
+      ),
+    );
     const t0 = performance.now();
     const e = await failure(client.session().request(GET('/x')));
     expect(performance.now() - t0).toBeLessThan(500);
@@ -291,14 +409,23 @@ describe('retries', () => {
 
   it('never retries a POST on 503', async () => {
     const { server, client } = await setup((_req, res) => sendJson(res, 503, { code: 'down', message: 'Down.' }));
-    const e = await failure(client.session().request({ method: 'POST', path: '/batch/v1', route: 'POST /batch/v1', body: { requests: [] } }));
+    const e = await failure(
+      client.session().request({ method: 'POST', path: '/batch/v1', route: 'POST /batch/v1', body: { requests: [] } }),
+    );
     expect(e.code).toBe('UPSTREAM_UNAVAILABLE');
     expect(server.requests).toHaveLength(1);
   });
 
   it('never retries a POST whose connection was reset', async () => {
     const { server, client } = await setup((req) => resetConnection(req));
-    const e = await failure(client.session().request({ method: 'POST', path: '/calendar/events/v1/events', route: 'POST /calendar/events/v1/events', body: { title: 't' } }));
+    const e = await failure(
+      client.session().request({
+        method: 'POST',
+        path: '/calendar/events/v1/events',
+        route: 'POST /calendar/events/v1/events',
+        body: { title: 't' },
+      }),
+    );
     expect(e.code).toBe('UPSTREAM_UNAVAILABLE');
     expect(server.requests).toHaveLength(1);
   });
@@ -329,14 +456,20 @@ describe('transport failures', () => {
   });
 
   it('recovers when only the first connection is reset', async () => {
-    const { server, client } = await setup((req, res, { index }) => (index === 0 ? resetConnection(req) : sendJson(res, 200, { ok: 1 })));
+    const { server, client } = await setup((req, res, { index }) =>
+      index === 0 ? resetConnection(req) : sendJson(res, 200, { ok: 1 }),
+    );
     expect((await client.session().request(GET('/x'))).body).toEqual({ ok: 1 });
     expect(server.requests).toHaveLength(2);
   });
 
   it('maps a refused port to UPSTREAM_UNAVAILABLE', async () => {
     const port = await freePort();
-    const client = new UpstreamClient({ baseUrl: `http://127.0.0.1:${port}/wp-json/`, retries: 1, retryBaseDelayMs: 1 });
+    const client = new UpstreamClient({
+      baseUrl: `http://127.0.0.1:${port}/wp-json/`,
+      retries: 1,
+      retryBaseDelayMs: 1,
+    });
     cleanups.push(() => client.close());
     const e = await failure(client.session().request(GET('/x')));
     expect(e.code).toBe('UPSTREAM_UNAVAILABLE');
@@ -345,9 +478,12 @@ describe('transport failures', () => {
   });
 
   it('maps response headers stalled beyond headersTimeoutMs to UPSTREAM_TIMEOUT', async () => {
-    const { server, client } = await setup(() => {
-      /* never answers */
-    }, { headersTimeoutMs: 150, retries: 1 });
+    const { server, client } = await setup(
+      () => {
+        /* never answers */
+      },
+      { headersTimeoutMs: 150, retries: 1 },
+    );
     const t0 = performance.now();
     const e = await failure(client.session().request(GET('/slow')));
     const ms = performance.now() - t0;
@@ -359,24 +495,30 @@ describe('transport failures', () => {
   });
 
   it('maps a body stalled beyond bodyTimeoutMs to UPSTREAM_TIMEOUT', async () => {
-    const { client } = await setup((_req, res) => {
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.write('[{"id":1},');
-    }, { bodyTimeoutMs: 150, retries: 0 });
+    const { client } = await setup(
+      (_req, res) => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.write('[{"id":1},');
+      },
+      { bodyTimeoutMs: 150, retries: 0 },
+    );
     const e = await failure(client.session().request(GET('/slow-body')));
     expect(e.code).toBe('UPSTREAM_TIMEOUT');
     expect(e.extensions.upstream?.code).toBe('UND_ERR_BODY_TIMEOUT');
   });
 
   it('does not time out a slow body whose chunks keep arriving within bodyTimeoutMs', async () => {
-    const { client } = await setup(async (_req, res) => {
-      res.writeHead(200, { 'content-type': 'application/json' });
-      for (const part of ['[1', ',2', ',3', ']']) {
-        res.write(part);
-        await new Promise((r) => setTimeout(r, 60));
-      }
-      res.end();
-    }, { bodyTimeoutMs: 150, retries: 0 });
+    const { client } = await setup(
+      async (_req, res) => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        for (const part of ['[1', ',2', ',3', ']']) {
+          res.write(part);
+          await new Promise((r) => setTimeout(r, 60));
+        }
+        res.end();
+      },
+      { bodyTimeoutMs: 150, retries: 0 },
+    );
     expect((await client.session().request(GET('/drip'))).body).toEqual([1, 2, 3]);
   });
 
@@ -387,7 +529,11 @@ describe('transport failures', () => {
     });
     const e = await failure(client.session().request(GET('/calendar-core/v1/events/12')));
     expect(e.code).toBe('UPSTREAM_BAD_RESPONSE');
-    expect(e.extensions.upstream).toEqual({ code: 'UPSTREAM_MALFORMED_JSON', status: 200, route: 'GET /calendar-core/v1/events/12' });
+    expect(e.extensions.upstream).toEqual({
+      code: 'UPSTREAM_MALFORMED_JSON',
+      status: 200,
+      route: 'GET /calendar-core/v1/events/12',
+    });
     expect(server.requests).toHaveLength(1);
   });
 
@@ -400,11 +546,14 @@ describe('transport failures', () => {
   });
 
   it('treats a body cut off before its Content-Length as a lost connection (retried, then UPSTREAM_UNAVAILABLE)', async () => {
-    const { server, client } = await setup((req, res) => {
-      res.writeHead(200, { 'content-type': 'application/json', 'content-length': '100' });
-      res.write('{"id":1,');
-      setTimeout(() => req.socket.destroy(), 10);
-    }, { retries: 1 });
+    const { server, client } = await setup(
+      (req, res) => {
+        res.writeHead(200, { 'content-type': 'application/json', 'content-length': '100' });
+        res.write('{"id":1,');
+        setTimeout(() => req.socket.destroy(), 10);
+      },
+      { retries: 1 },
+    );
     const e = await failure(client.session().request(GET('/x')));
     expect(e.code).toBe('UPSTREAM_UNAVAILABLE');
     expect(server.requests).toHaveLength(2);
@@ -416,22 +565,29 @@ describe('transport failures', () => {
       res.end('<html><body><p>There has been a critical error on this website.</p></body></html>');
     });
     const e = await failure(client.session().request(GET('/x')));
-    expect([e.code, e.message, e.extensions.upstream?.status]).toEqual(['UPSTREAM_ERROR', 'HTTP 500 from upstream', 500]);
+    expect([e.code, e.message, e.extensions.upstream?.status]).toEqual([
+      'UPSTREAM_ERROR',
+      'HTTP 500 from upstream',
+      500,
+    ]);
   });
 
   it('refuses a body larger than maxResponseBytes as it streams, aborting the connection', async () => {
     const chunk = Buffer.alloc(16 * 1024, 'a');
     let written = 0;
-    const { server, client } = await setup(async (_req, res) => {
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.write('["');
-      // Stream up to 4 MiB without Content-Length; the cap is 64 KiB.
-      for (let i = 0; i < 256 && !res.destroyed; i++) {
-        if (!res.write(chunk)) await new Promise((r) => setTimeout(r, 5));
-        written += chunk.length;
-      }
-      res.end('"]');
-    }, { maxResponseBytes: 64 * 1024 });
+    const { server, client } = await setup(
+      async (_req, res) => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.write('["');
+        // Stream up to 4 MiB without Content-Length; the cap is 64 KiB.
+        for (let i = 0; i < 256 && !res.destroyed; i++) {
+          if (!res.write(chunk)) await new Promise((r) => setTimeout(r, 5));
+          written += chunk.length;
+        }
+        res.end('"]');
+      },
+      { maxResponseBytes: 64 * 1024 },
+    );
     const e = await failure(client.session().request(GET('/big')));
     expect(e.code).toBe('UPSTREAM_BAD_RESPONSE');
     expect(e.extensions.upstream?.code).toBe('UPSTREAM_RESPONSE_TOO_LARGE');
@@ -442,11 +598,14 @@ describe('transport failures', () => {
   });
 
   it('refuses a body whose Content-Length is over the cap before reading it', async () => {
-    const { client } = await setup((_req, res) => {
-      const text = JSON.stringify({ data: 'x'.repeat(2048) });
-      res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
-      res.end(text);
-    }, { maxResponseBytes: 1024 });
+    const { client } = await setup(
+      (_req, res) => {
+        const text = JSON.stringify({ data: 'x'.repeat(2048) });
+        res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+        res.end(text);
+      },
+      { maxResponseBytes: 1024 },
+    );
     const e = await failure(client.session().request(GET('/big')));
     expect(e.code).toBe('UPSTREAM_BAD_RESPONSE');
   });
@@ -459,15 +618,25 @@ describe('transport failures', () => {
 });
 
 describe('compressed answers', () => {
-  const page = { events: Array.from({ length: 200 }, (_, i) => ({ id: i, title: `Event ${i}`, description: 'x'.repeat(100) })) };
+  const page = {
+    events: Array.from({ length: 200 }, (_, i) => ({ id: i, title: `Event ${i}`, description: 'x'.repeat(100) })),
+  };
   const text = JSON.stringify(page);
-  const encoders: Record<string, (b: Buffer) => Buffer> = { gzip: gzipSync, br: brotliCompressSync, deflate: deflateSync };
+  const encoders: Record<string, (b: Buffer) => Buffer> = {
+    gzip: gzipSync,
+    br: brotliCompressSync,
+    deflate: deflateSync,
+  };
 
   it('asks for gzip and brotli, and undoes whichever the site sends, leaving no coding in the headers', async () => {
     const { server, client } = await setup((req, res) => {
       const coding = req.url!.split('/').pop()!;
       const body = encoders[coding]!(Buffer.from(text));
-      res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': coding, 'content-length': body.length });
+      res.writeHead(200, {
+        'content-type': 'application/json',
+        'content-encoding': coding,
+        'content-length': body.length,
+      });
       res.end(body);
     });
     for (const coding of ['gzip', 'br', 'deflate']) {
@@ -481,7 +650,9 @@ describe('compressed answers', () => {
 
   it('reads an error answer that is compressed', async () => {
     const { client } = await setup((_req, res) => {
-      const body = gzipSync(JSON.stringify({ code: 'rest_post_invalid_id', message: 'Invalid post ID.', data: { status: 404 } }));
+      const body = gzipSync(
+        JSON.stringify({ code: 'rest_post_invalid_id', message: 'Invalid post ID.', data: { status: 404 } }),
+      );
       res.writeHead(404, { 'content-type': 'application/json', 'content-encoding': 'gzip' });
       res.end(body);
     });
@@ -494,10 +665,17 @@ describe('compressed answers', () => {
     // 64 MiB of one character is ~64 KiB of gzip: well under the cap on the wire, far over it decoded.
     const bomb = gzipSync(Buffer.alloc(64 * 1024 * 1024, 0x20), { level: 9 });
     expect(bomb.length).toBeLessThan(256 * 1024);
-    const { server, client } = await setup((_req, res) => {
-      res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip', 'content-length': bomb.length });
-      res.end(bomb);
-    }, { maxResponseBytes: 1024 * 1024 });
+    const { server, client } = await setup(
+      (_req, res) => {
+        res.writeHead(200, {
+          'content-type': 'application/json',
+          'content-encoding': 'gzip',
+          'content-length': bomb.length,
+        });
+        res.end(bomb);
+      },
+      { maxResponseBytes: 1024 * 1024 },
+    );
     const before = process.memoryUsage().arrayBuffers;
     const e = await failure(client.session().request(GET('/bomb')));
     expect(e.code).toBe('UPSTREAM_BAD_RESPONSE');
@@ -510,12 +688,19 @@ describe('compressed answers', () => {
   it('cuts a small bomb (undone in one synchronous call) at the cap too, in every coding', async () => {
     // 8 MiB of one character is a few KiB compressed: the bodies undone without the thread pool.
     const raw = Buffer.alloc(8 * 1024 * 1024, 0x20);
-    const { client } = await setup((req, res) => {
-      const coding = req.url!.split('/').pop()!;
-      const body = encoders[coding]!(raw);
-      res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': coding, 'content-length': body.length });
-      res.end(body);
-    }, { maxResponseBytes: 1024 * 1024 });
+    const { client } = await setup(
+      (req, res) => {
+        const coding = req.url!.split('/').pop()!;
+        const body = encoders[coding]!(raw);
+        res.writeHead(200, {
+          'content-type': 'application/json',
+          'content-encoding': coding,
+          'content-length': body.length,
+        });
+        res.end(body);
+      },
+      { maxResponseBytes: 1024 * 1024 },
+    );
     for (const coding of ['gzip', 'br', 'deflate']) {
       expect(encoders[coding]!(raw).length, coding).toBeLessThan(64 * 1024);
       const e = await failure(client.session().request(GET(`/small-bomb/${coding}`)));
@@ -526,7 +711,11 @@ describe('compressed answers', () => {
   it('undoes a body compressed twice (gzip, then br), last coding first', async () => {
     const { client } = await setup((_req, res) => {
       const body = brotliCompressSync(gzipSync(Buffer.from(text)));
-      res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip, br', 'content-length': body.length });
+      res.writeHead(200, {
+        'content-type': 'application/json',
+        'content-encoding': 'gzip, br',
+        'content-length': body.length,
+      });
       res.end(body);
     });
     expect((await client.session().request(GET('/twice'))).body).toEqual(page);
@@ -535,7 +724,11 @@ describe('compressed answers', () => {
   it('reads a truncated compressed body as UPSTREAM_BAD_ENCODING', async () => {
     const { client } = await setup((_req, res) => {
       const body = gzipSync(Buffer.from(text)).subarray(0, 200);
-      res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip', 'content-length': body.length });
+      res.writeHead(200, {
+        'content-type': 'application/json',
+        'content-encoding': 'gzip',
+        'content-length': body.length,
+      });
       res.end(body);
     });
     const e = await failure(client.session().request(GET('/truncated')));
@@ -573,10 +766,13 @@ describe('connections', () => {
   });
 
   it('opens up to `connections` sockets for parallel requests', async () => {
-    const { server, client } = await setup(async (_req, res) => {
-      await new Promise((r) => setTimeout(r, 50));
-      sendJson(res, 200, {});
-    }, { connections: 3 });
+    const { server, client } = await setup(
+      async (_req, res) => {
+        await new Promise((r) => setTimeout(r, 50));
+        sendJson(res, 200, {});
+      },
+      { connections: 3 },
+    );
     const s = client.session();
     await Promise.all(Array.from({ length: 9 }, (_, i) => s.request(GET(`/p/${i}`))));
     expect(server.connections()).toBe(3);
@@ -601,9 +797,13 @@ describe('requests marked not idempotent', () => {
     });
     const client = new UpstreamClient({ baseUrl: `${stub.origin}/wp-json/`, retries: 2, retryBaseDelayMs: 1 });
     try {
-      await expect(client.session().request({ method: 'GET', path: '/q', route: 'GET /q', idempotent: false })).rejects.toMatchObject({ code: 'UPSTREAM_UNAVAILABLE' });
+      await expect(
+        client.session().request({ method: 'GET', path: '/q', route: 'GET /q', idempotent: false }),
+      ).rejects.toMatchObject({ code: 'UPSTREAM_UNAVAILABLE' });
       expect(hits).toBe(1);
-      await expect(client.session().request({ method: 'GET', path: '/q', route: 'GET /q' })).rejects.toMatchObject({ code: 'UPSTREAM_UNAVAILABLE' });
+      await expect(client.session().request({ method: 'GET', path: '/q', route: 'GET /q' })).rejects.toMatchObject({
+        code: 'UPSTREAM_UNAVAILABLE',
+      });
       expect(hits).toBe(4);
     } finally {
       await client.close();

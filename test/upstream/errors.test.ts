@@ -20,7 +20,8 @@ interface Sample {
   headers: Record<string, string>;
   body: unknown;
 }
-const sample = (name: string): Sample => JSON.parse(readFileSync(new URL(`./fixtures/${name}.json`, import.meta.url), 'utf8')) as Sample;
+const sample = (name: string): Sample =>
+  JSON.parse(readFileSync(new URL(`./fixtures/${name}.json`, import.meta.url), 'utf8')) as Sample;
 const fromSample = (name: string, route: string) => {
   const s = sample(name);
   return fromUpstreamResponse(s.status, s.body, route, s.headers);
@@ -43,7 +44,12 @@ describe('GatewayError', () => {
     expect(e.extensions).toEqual({ code: 'BAD_USER_INPUT', arguments: ['where.startDate'] });
     expect(e.extensions.upstream).toBeUndefined();
     // Extra fields become extensions too; the code cannot be overridden that way.
-    const big = GatewayError.badInput('first must be at most 100', { arguments: ['first'], max: 100, code: 'NOT_FOUND', originalError: new Error('x') });
+    const big = GatewayError.badInput('first must be at most 100', {
+      arguments: ['first'],
+      max: 100,
+      code: 'NOT_FOUND',
+      originalError: new Error('x'),
+    });
     expect(big.extensions).toEqual({ code: 'BAD_USER_INPUT', arguments: ['first'], max: 100 });
   });
 
@@ -56,10 +62,25 @@ describe('GatewayError', () => {
 
 describe('status -> code', () => {
   it.each([
-    [400, 'BAD_USER_INPUT'], [413, 'BAD_USER_INPUT'], [414, 'BAD_USER_INPUT'], [422, 'BAD_USER_INPUT'], [431, 'BAD_USER_INPUT'],
-    [401, 'UNAUTHENTICATED'], [403, 'FORBIDDEN'], [404, 'NOT_FOUND'], [409, 'CONFLICT'], [410, 'GONE'],
-    [429, 'UPSTREAM_UNAVAILABLE'], [501, 'NOT_IMPLEMENTED'], [502, 'UPSTREAM_UNAVAILABLE'], [503, 'UPSTREAM_UNAVAILABLE'],
-    [504, 'UPSTREAM_TIMEOUT'], [500, 'UPSTREAM_ERROR'], [507, 'UPSTREAM_ERROR'], [405, 'UPSTREAM_ERROR'], [302, 'UPSTREAM_ERROR'],
+    [400, 'BAD_USER_INPUT'],
+    [413, 'BAD_USER_INPUT'],
+    [414, 'BAD_USER_INPUT'],
+    [422, 'BAD_USER_INPUT'],
+    [431, 'BAD_USER_INPUT'],
+    [401, 'UNAUTHENTICATED'],
+    [403, 'FORBIDDEN'],
+    [404, 'NOT_FOUND'],
+    [409, 'CONFLICT'],
+    [410, 'GONE'],
+    [429, 'UPSTREAM_UNAVAILABLE'],
+    [501, 'NOT_IMPLEMENTED'],
+    [502, 'UPSTREAM_UNAVAILABLE'],
+    [503, 'UPSTREAM_UNAVAILABLE'],
+    [504, 'UPSTREAM_TIMEOUT'],
+    [500, 'UPSTREAM_ERROR'],
+    [507, 'UPSTREAM_ERROR'],
+    [405, 'UPSTREAM_ERROR'],
+    [302, 'UPSTREAM_ERROR'],
   ] as const)('maps %i to %s', (status, code) => {
     expect(codeForStatus(status)).toBe(code);
     expect(fromUpstreamResponse(status, null, 'GET /x').code).toBe(code);
@@ -74,7 +95,11 @@ describe('WP_Error bodies {code, message, data}', () => {
     expect(e.extensions.upstream).toEqual({ code: 'rest_invalid_param', status: 400, route: 'GET /core/v2/posts' });
     expect(e.extensions.params).toEqual({ per_page: 'per_page must be between 1 (inclusive) and 100 (inclusive)' });
     expect(e.extensions.details).toEqual({
-      per_page: { code: 'rest_out_of_bounds', message: 'per_page must be between 1 (inclusive) and 100 (inclusive)', data: null },
+      per_page: {
+        code: 'rest_out_of_bounds',
+        message: 'per_page must be between 1 (inclusive) and 100 (inclusive)',
+        data: null,
+      },
     });
   });
 
@@ -104,7 +129,11 @@ describe('WP_Error bodies {code, message, data}', () => {
     const e = fromSample('legacy-error-anonymous-create', 'POST /calendar/events/v1/events');
     expect(e.code).toBe('UNAUTHENTICATED');
     expect(e.message).toBe('Sorry, you are not allowed to do that.');
-    expect(e.extensions.upstream).toEqual({ code: 'rest_forbidden', status: 401, route: 'POST /calendar/events/v1/events' });
+    expect(e.extensions.upstream).toEqual({
+      code: 'rest_forbidden',
+      status: 401,
+      route: 'POST /calendar/events/v1/events',
+    });
   });
 
   it('maps a past-the-last-page 404 to NOT_FOUND (legacy-error-past-last-page sample)', () => {
@@ -115,22 +144,44 @@ describe('WP_Error bodies {code, message, data}', () => {
 
   it('names the offending batch item (batch-get-refused sample)', () => {
     const e = fromSample('batch-get-refused', 'POST /batch/v1');
-    expect(e.extensions.params).toEqual({ requests: 'requests[0][method] is not one of POST, PUT, PATCH, and DELETE.' });
+    expect(e.extensions.params).toEqual({
+      requests: 'requests[0][method] is not one of POST, PUT, PATCH, and DELETE.',
+    });
   });
 
   it('maps 403 to FORBIDDEN, 410 to GONE and 501 to NOT_IMPLEMENTED with the site codes', () => {
-    const forbidden = fromUpstreamResponse(403, { code: 'event-not-accessible', message: 'The requested event is not accessible', data: { status: 403 } }, 'GET /e');
+    const forbidden = fromUpstreamResponse(
+      403,
+      { code: 'event-not-accessible', message: 'The requested event is not accessible', data: { status: 403 } },
+      'GET /e',
+    );
     expect([forbidden.code, forbidden.extensions.upstream?.code]).toEqual(['FORBIDDEN', 'event-not-accessible']);
-    const gone = fromUpstreamResponse(410, { code: 'event-is-in-trash', message: 'The event with ID 7 is already in the trash.', data: { status: 410 } }, 'DELETE /e');
+    const gone = fromUpstreamResponse(
+      410,
+      { code: 'event-is-in-trash', message: 'The event with ID 7 is already in the trash.', data: { status: 410 } },
+      'DELETE /e',
+    );
     expect([gone.code, gone.extensions.upstream?.code]).toEqual(['GONE', 'event-is-in-trash']);
-    const ni = fromUpstreamResponse(501, { code: 'rest_trash_not_supported', message: "The post does not support trashing. Set 'force=true' to delete.", data: { status: 501 } }, 'DELETE /p');
+    const ni = fromUpstreamResponse(
+      501,
+      {
+        code: 'rest_trash_not_supported',
+        message: "The post does not support trashing. Set 'force=true' to delete.",
+        data: { status: 501 },
+      },
+      'DELETE /p',
+    );
     expect(ni.code).toBe('NOT_IMPLEMENTED');
   });
 
   it('strips HTML from messages and decodes entities', () => {
     const e = fromUpstreamResponse(
       400,
-      { code: 'rest_invalid_param', message: '<strong>Error:</strong> Invalid&nbsp;parameter(s): <code>venue</code> &amp; more&hellip;', data: { status: 400, params: { venue: '<em>Bad</em> venue' } } },
+      {
+        code: 'rest_invalid_param',
+        message: '<strong>Error:</strong> Invalid&nbsp;parameter(s): <code>venue</code> &amp; more&hellip;',
+        data: { status: 400, params: { venue: '<em>Bad</em> venue' } },
+      },
       'POST /v',
     );
     expect(e.message).toBe('Error: Invalid parameter(s): venue & more\u2026');
@@ -138,34 +189,60 @@ describe('WP_Error bodies {code, message, data}', () => {
   });
 
   it('accepts the no-data {code, message} body of tec/v1 page-not-found', () => {
-    const e = fromUpstreamResponse(404, { code: 'tec_rest_organizers_page_not_found', message: 'The requested page was not found.' }, 'GET /calendar-core/v1/events');
+    const e = fromUpstreamResponse(
+      404,
+      { code: 'tec_rest_organizers_page_not_found', message: 'The requested page was not found.' },
+      'GET /calendar-core/v1/events',
+    );
     expect(e.code).toBe('NOT_FOUND');
     expect(e.message).toBe('The requested page was not found.');
-    expect(e.extensions.upstream).toEqual({ code: 'tec_rest_organizers_page_not_found', status: 404, route: 'GET /calendar-core/v1/events' });
+    expect(e.extensions.upstream).toEqual({
+      code: 'tec_rest_organizers_page_not_found',
+      status: 404,
+      route: 'GET /calendar-core/v1/events',
+    });
     expect(e.extensions.params).toBeUndefined();
   });
 
   it('uses the code as the message when an aggregator WP_Error has a sentence for a code and no message', () => {
     const sentence = 'Could not update the status of import 123 to failed.';
-    const e = fromUpstreamResponse(500, { code: sentence, message: '', data: null }, 'POST /calendar/aggregator/v1/import/<id>/state');
+    const e = fromUpstreamResponse(
+      500,
+      { code: sentence, message: '', data: null },
+      'POST /calendar/aggregator/v1/import/<id>/state',
+    );
     expect(e.code).toBe('UPSTREAM_ERROR');
     expect(e.message).toBe(sentence);
-    expect(e.extensions.upstream).toEqual({ code: sentence, status: 500, route: 'POST /calendar/aggregator/v1/import/<id>/state' });
+    expect(e.extensions.upstream).toEqual({
+      code: sentence,
+      status: 500,
+      route: 'POST /calendar/aggregator/v1/import/<id>/state',
+    });
   });
 
   it('parses a body that arrives as JSON text', () => {
-    const e = fromUpstreamResponse(404, '{"code":"rest_no_route","message":"No route was found matching the URL and request method.","data":{"status":404}}', 'GET /nope');
+    const e = fromUpstreamResponse(
+      404,
+      '{"code":"rest_no_route","message":"No route was found matching the URL and request method.","data":{"status":404}}',
+      'GET /nope',
+    );
     expect([e.code, e.extensions.upstream?.code]).toEqual(['NOT_FOUND', 'rest_no_route']);
   });
 });
 
 describe('plugin bodies', () => {
   it('reads a tec/v1 trait error {error}', () => {
-    const e = fromUpstreamResponse(404, { error: 'The entity could not be updated.' }, 'PUT /calendar-core/v1/events/<id>');
+    const e = fromUpstreamResponse(
+      404,
+      { error: 'The entity could not be updated.' },
+      'PUT /calendar-core/v1/events/<id>',
+    );
     expect(e.code).toBe('NOT_FOUND');
     expect(e.message).toBe('The entity could not be updated.');
     expect(e.extensions.upstream).toEqual({ code: null, status: 404, route: 'PUT /calendar-core/v1/events/<id>' });
-    expect(fromUpstreamResponse(500, { error: 'The notice was not deleted as expected.' }, 'DELETE /n').message).toBe('The notice was not deleted as expected.');
+    expect(fromUpstreamResponse(500, { error: 'The notice was not deleted as expected.' }, 'DELETE /n').message).toBe(
+      'The notice was not deleted as expected.',
+    );
   });
 
   it('reads a Yoast scores error {error: "Invalid content type."}', () => {
@@ -181,12 +258,19 @@ describe('plugin bodies', () => {
     const e = fromUpstreamResponse(400, body, 'GET /calendar/zapier/v1/authorize');
     expect(e.code).toBe('BAD_USER_INPUT');
     expect(e.message).toBe('Consumer Secret does not match.');
-    expect(e.extensions.upstream).toEqual({ code: 'integration_consumer_secret_no_match', status: 400, route: 'GET /calendar/zapier/v1/authorize' });
+    expect(e.extensions.upstream).toEqual({
+      code: 'integration_consumer_secret_no_match',
+      status: 400,
+      route: 'GET /calendar/zapier/v1/authorize',
+    });
 
     // Token errors keep HTTP 400 whatever the inner status (calendar-upstream.md §4).
     const token = fromUpstreamResponse(
       400,
-      { errors: { missing_access_token: ['Missing access token.'], other: ['x'] }, error_data: { missing_access_token: { status: 401 } } },
+      {
+        errors: { missing_access_token: ['Missing access token.'], other: ['x'] },
+        error_data: { missing_access_token: { status: 401 } },
+      },
       'GET /calendar/zapier/v1/new-events',
     );
     expect(token.code).toBe('UNAUTHENTICATED');
@@ -206,57 +290,117 @@ describe('plugin bodies', () => {
     const e = fromUpstreamResponse(400, body, 'PUT /seo/v1/redirects/update');
     expect(e.code).toBe('BAD_USER_INPUT');
     expect(e.message).toBe('The old URL already exists as a redirect.');
-    expect(e.extensions.upstream).toEqual({ code: 'redirect_error', status: 400, route: 'PUT /seo/v1/redirects/update' });
+    expect(e.extensions.upstream).toEqual({
+      code: 'redirect_error',
+      status: 400,
+      route: 'PUT /seo/v1/redirects/update',
+    });
     expect(e.extensions.details).toEqual({ title: 'Redirect not created.', fields: ['origin'], type: 'error' });
 
     // The create route reports validation failures with HTTP 200; a caller that
     // detects `success:false` still gets BAD_USER_INPUT.
-    const warn = fromUpstreamResponse(200, { ...body, type: 'warning', message: 'The old URL for your redirect is not relative.' }, 'POST /seo/v1/redirects');
+    const warn = fromUpstreamResponse(
+      200,
+      { ...body, type: 'warning', message: 'The old URL for your redirect is not relative.' },
+      'POST /seo/v1/redirects',
+    );
     expect([warn.code, warn.extensions.upstream?.code]).toEqual(['BAD_USER_INPUT', 'redirect_warning']);
 
-    const store = fromUpstreamResponse(400, { title: 'Redirect not deleted.', message: 'Something went wrong when deleting this redirect.', success: false }, 'POST /seo/v1/redirects/delete');
-    expect([store.code, store.message, store.extensions.upstream?.code]).toEqual(['BAD_USER_INPUT', 'Something went wrong when deleting this redirect.', 'redirect_failed']);
+    const store = fromUpstreamResponse(
+      400,
+      { title: 'Redirect not deleted.', message: 'Something went wrong when deleting this redirect.', success: false },
+      'POST /seo/v1/redirects/delete',
+    );
+    expect([store.code, store.message, store.extensions.upstream?.code]).toEqual([
+      'BAD_USER_INPUT',
+      'Something went wrong when deleting this redirect.',
+      'redirect_failed',
+    ]);
   });
 
   it('reads the Yoast redirect settings error {error:true, message}', () => {
-    const e = fromUpstreamResponse(400, { error: true, message: 'Something went wrong while saving the settings.' }, 'PUT /seo/v1/redirects/settings');
+    const e = fromUpstreamResponse(
+      400,
+      { error: true, message: 'Something went wrong while saving the settings.' },
+      'PUT /seo/v1/redirects/settings',
+    );
     expect(e.code).toBe('BAD_USER_INPUT');
     expect(e.message).toBe('Something went wrong while saving the settings.');
     expect(e.extensions.upstream?.code).toBeNull();
   });
 
   it('reads a GenerateBlocks error and ignores its constant 401', () => {
-    const noUrl = fromUpstreamResponse(401, { error: true, success: false, error_code: 'no_url', response: 'No URL provided.' }, 'GET /site-blocks/v1/get-attachment-id');
+    const noUrl = fromUpstreamResponse(
+      401,
+      { error: true, success: false, error_code: 'no_url', response: 'No URL provided.' },
+      'GET /site-blocks/v1/get-attachment-id',
+    );
     expect(noUrl.code).toBe('BAD_USER_INPUT');
     expect(noUrl.message).toBe('No URL provided.');
-    expect(noUrl.extensions.upstream).toEqual({ code: 'no_url', status: 401, route: 'GET /site-blocks/v1/get-attachment-id' });
-    const none = fromUpstreamResponse(401, { error: true, success: false, error_code: 'no_attachment', response: 'No attachment found.' }, 'GET /site-blocks/v1/get-attachment-id');
+    expect(noUrl.extensions.upstream).toEqual({
+      code: 'no_url',
+      status: 401,
+      route: 'GET /site-blocks/v1/get-attachment-id',
+    });
+    const none = fromUpstreamResponse(
+      401,
+      { error: true, success: false, error_code: 'no_attachment', response: 'No attachment found.' },
+      'GET /site-blocks/v1/get-attachment-id',
+    );
     expect([none.code, none.message]).toEqual(['NOT_FOUND', 'No attachment found.']);
   });
 
   it('reads duplicate-post errors, which are WP_Errors', () => {
-    const e = fromUpstreamResponse(403, { code: 'rest_forbidden', message: 'Cannot remove original reference from a Rewrite &amp; Republish copy.', data: { status: 403 } }, 'DELETE /duplicate-post/v1/original/<id>');
-    expect([e.code, e.message]).toEqual(['FORBIDDEN', 'Cannot remove original reference from a Rewrite & Republish copy.']);
-    const missing = fromUpstreamResponse(500, { code: 'rest_cannot_delete', message: 'Could not remove the original reference.', data: { status: 500 } }, 'DELETE /duplicate-post/v1/original/<id>');
+    const e = fromUpstreamResponse(
+      403,
+      {
+        code: 'rest_forbidden',
+        message: 'Cannot remove original reference from a Rewrite &amp; Republish copy.',
+        data: { status: 403 },
+      },
+      'DELETE /duplicate-post/v1/original/<id>',
+    );
+    expect([e.code, e.message]).toEqual([
+      'FORBIDDEN',
+      'Cannot remove original reference from a Rewrite & Republish copy.',
+    ]);
+    const missing = fromUpstreamResponse(
+      500,
+      { code: 'rest_cannot_delete', message: 'Could not remove the original reference.', data: { status: 500 } },
+      'DELETE /duplicate-post/v1/original/<id>',
+    );
     expect([missing.code, missing.extensions.upstream?.code]).toEqual(['UPSTREAM_ERROR', 'rest_cannot_delete']);
   });
 
   it('reads Yoast {success:false, status, error, failures} and {json:{...}} wrappers', () => {
-    const e = fromUpstreamResponse(500, { success: false, status: 500, error: 'Could not save the option.', failures: ['company_name'] }, 'POST /seo/v1/configuration/site_representation');
+    const e = fromUpstreamResponse(
+      500,
+      { success: false, status: 500, error: 'Could not save the option.', failures: ['company_name'] },
+      'POST /seo/v1/configuration/site_representation',
+    );
     expect([e.code, e.message]).toEqual(['UPSTREAM_ERROR', 'Could not save the option.']);
     expect(e.extensions.details).toEqual({ failures: ['company_name'] });
-    const wrapped = fromUpstreamResponse(200, { json: { success: false, status: 500, error: 'Integration failed.' } }, 'POST /seo/v1/integrations/set_active');
+    const wrapped = fromUpstreamResponse(
+      200,
+      { json: { success: false, status: 500, error: 'Integration failed.' } },
+      'POST /seo/v1/integrations/set_active',
+    );
     expect([wrapped.code, wrapped.message]).toEqual(['UPSTREAM_ERROR', 'Integration failed.']);
   });
 
   it('reads a Yoast file_size failure {type:"failure", response}', () => {
-    const e = fromUpstreamResponse(404, { type: 'failure', response: 'Cannot get the size of x.jpg because it is hosted externally.' }, 'GET /seo/v1/file_size');
+    const e = fromUpstreamResponse(
+      404,
+      { type: 'failure', response: 'Cannot get the size of x.jpg because it is hosted externally.' },
+      'GET /seo/v1/file_size',
+    );
     expect([e.code, e.message]).toEqual(['NOT_FOUND', 'Cannot get the size of x.jpg because it is hosted externally.']);
   });
 });
 
 describe('bodies that are not JSON errors', () => {
-  const html = '<!DOCTYPE html><html><head><title>WordPress &rsaquo; Error</title></head><body><p>There has been a critical error on this website.</p></body></html>';
+  const html =
+    '<!DOCTYPE html><html><head><title>WordPress &rsaquo; Error</title></head><body><p>There has been a critical error on this website.</p></body></html>';
 
   it('reports an HTML critical-error page by status only', () => {
     const e = fromUpstreamResponse(500, html, 'GET /core/v2/posts');
@@ -320,11 +464,21 @@ describe('transport errors', () => {
   });
 
   it.each([
-    ['ECONNREFUSED', Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:1'), { code: 'ECONNREFUSED' }), 'ECONNREFUSED'],
+    [
+      'ECONNREFUSED',
+      Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:1'), { code: 'ECONNREFUSED' }),
+      'ECONNREFUSED',
+    ],
     ['ECONNRESET', Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' }), 'ECONNRESET'],
     ['SocketError', new E.SocketError('other side closed'), 'UND_ERR_SOCKET'],
     ['ENOTFOUND', Object.assign(new Error('getaddrinfo ENOTFOUND site.test'), { code: 'ENOTFOUND' }), 'ENOTFOUND'],
-    ['AggregateError of refusals', Object.assign(new AggregateError([Object.assign(new Error('x'), { code: 'ECONNREFUSED' })]), { code: 'ECONNREFUSED' }), 'ECONNREFUSED'],
+    [
+      'AggregateError of refusals',
+      Object.assign(new AggregateError([Object.assign(new Error('x'), { code: 'ECONNREFUSED' })]), {
+        code: 'ECONNREFUSED',
+      }),
+      'ECONNREFUSED',
+    ],
     ['an unknown error', new Error('boom'), null],
   ])('maps %s to UPSTREAM_UNAVAILABLE', (_l, err, code) => {
     const e = fromTransportError(err, route);
@@ -357,7 +511,10 @@ describe('transport errors', () => {
 
 describe('redaction', () => {
   it('never repeats a token or key from a transport error message', () => {
-    const err = Object.assign(new Error('connect ECONNREFUSED http://site.test/wp-json/x?access_token=eyJabc.def.ghi&page=2'), { code: 'ECONNREFUSED' });
+    const err = Object.assign(
+      new Error('connect ECONNREFUSED http://site.test/wp-json/x?access_token=eyJabc.def.ghi&page=2'),
+      { code: 'ECONNREFUSED' },
+    );
     const e = fromTransportError(err, 'GET /calendar/zapier/v1/new-events');
     expect(e.message).not.toContain('eyJabc');
     expect(JSON.stringify(e.toJSON())).not.toContain('eyJabc');
@@ -366,10 +523,16 @@ describe('redaction', () => {
   it('redacts secret query values, JSON secrets, URL credentials and auth headers in upstream messages', () => {
     const e = fromUpstreamResponse(
       403,
-      { code: 'invalid_token', message: 'Bad token for http://admin:hunter2@site.test/wp-json/x?api_key=K123&access_token=T456&page=2 "access_token":"T789" Basic YWRtaW46aHVudGVyMg==', data: { status: 403 } },
+      {
+        code: 'invalid_token',
+        message:
+          'Bad token for http://admin:hunter2@site.test/wp-json/x?api_key=K123&access_token=T456&page=2 "access_token":"T789" Basic YWRtaW46aHVudGVyMg==',
+        data: { status: 403 },
+      },
       'GET /site-governance/v1/remote/training-status',
     );
-    for (const secret of ['hunter2', 'K123', 'T456', 'T789', 'YWRtaW46aHVudGVyMg']) expect(e.message).not.toContain(secret);
+    for (const secret of ['hunter2', 'K123', 'T456', 'T789', 'YWRtaW46aHVudGVyMg'])
+      expect(e.message).not.toContain(secret);
     expect(e.message).toContain('api_key=[REDACTED]');
     expect(e.message).toContain('page=2');
   });
@@ -384,7 +547,11 @@ describe('a 2xx body of the wrong shape', () => {
   it('is UPSTREAM_BAD_RESPONSE with the real status, not an invented 502', () => {
     const e = badResponseShape('GET /core/v2/posts', 200, { not: 'a list' }, 'the list is not an array');
     expect(e.code).toBe('UPSTREAM_BAD_RESPONSE');
-    expect(e.extensions).toEqual({ code: 'UPSTREAM_BAD_RESPONSE', upstream: { code: null, status: 200, route: 'GET /core/v2/posts' }, details: { body: 'json' } });
+    expect(e.extensions).toEqual({
+      code: 'UPSTREAM_BAD_RESPONSE',
+      upstream: { code: null, status: 200, route: 'GET /core/v2/posts' },
+      details: { body: 'json' },
+    });
     expect(e.message).toBe('Bad upstream response (GET /core/v2/posts): the list is not an array.');
   });
 });

@@ -17,17 +17,29 @@ afterEach(async () => {
 async function setup(handler: StubHandler): Promise<{ server: StubServer; client: UpstreamClient }> {
   const server = await startStubServer(handler);
   const client = new UpstreamClient({ baseUrl: `${server.origin}/wp-json/`, retryBaseDelayMs: 5 });
-  cleanups.push(() => server.close(), () => client.close());
+  cleanups.push(
+    () => server.close(),
+    () => client.close(),
+  );
   return { server, client };
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** Answers after `ms`, with the request's index in the body. */
-const slow = (ms: number): StubHandler => async (_req, res, { index }) => {
-  await sleep(ms);
-  if (!res.destroyed) sendJson(res, 200, { index, items: [{ id: 1 }] });
-};
-const GET = (extra: Partial<UpstreamRequest> = {}): UpstreamRequest => ({ method: 'GET', path: '/events', query: { per_page: 20 }, route: 'GET /events', share: 'calendar:0:', ...extra });
+const slow =
+  (ms: number): StubHandler =>
+  async (_req, res, { index }) => {
+    await sleep(ms);
+    if (!res.destroyed) sendJson(res, 200, { index, items: [{ id: 1 }] });
+  };
+const GET = (extra: Partial<UpstreamRequest> = {}): UpstreamRequest => ({
+  method: 'GET',
+  path: '/events',
+  query: { per_page: 20 },
+  route: 'GET /events',
+  share: 'calendar:0:',
+  ...extra,
+});
 
 async function failure(p: Promise<unknown>): Promise<GatewayError> {
   try {
@@ -42,7 +54,9 @@ async function failure(p: Promise<unknown>): Promise<GatewayError> {
 describe('single flight', () => {
   it('sends 20 identical concurrent GETs once, and gives each its own body', async () => {
     const { server, client } = await setup(slow(100));
-    const answers = await Promise.all(Array.from({ length: 20 }, () => client.session().request<{ index: number; items: { id: number }[] }>(GET())));
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () => client.session().request<{ index: number; items: { id: number }[] }>(GET())),
+    );
     expect(server.requests).toHaveLength(1);
     expect(answers.every((a) => a.body.index === 0)).toBe(true);
     // One primary (stores it in the cache), the others joined.
@@ -68,11 +82,20 @@ describe('single flight', () => {
     expect(server.requests).toHaveLength(5);
 
     server.requests.length = 0;
-    await Promise.all([client.session().request(GET({ share: undefined })), client.session().request(GET({ share: undefined }))]);
+    await Promise.all([
+      client.session().request(GET({ share: undefined })),
+      client.session().request(GET({ share: undefined })),
+    ]);
     expect(server.requests).toHaveLength(2);
 
     server.requests.length = 0;
-    const post = (): UpstreamRequest => ({ method: 'POST', path: '/events', body: { title: 'x' }, route: 'POST /events', share: 'calendar:0:' });
+    const post = (): UpstreamRequest => ({
+      method: 'POST',
+      path: '/events',
+      body: { title: 'x' },
+      route: 'POST /events',
+      share: 'calendar:0:',
+    });
     await Promise.all([client.session().request(post()), client.session().request(post())]);
     expect(server.requests).toHaveLength(2);
   });
@@ -95,7 +118,10 @@ describe('single flight', () => {
     // Both sharers gone: the site's request is cut.
     const c = new AbortController();
     const d = new AbortController();
-    const both = [client.session().request(GET({ signal: c.signal })), client.session().request(GET({ signal: d.signal }))];
+    const both = [
+      client.session().request(GET({ signal: c.signal })),
+      client.session().request(GET({ signal: d.signal })),
+    ];
     const settled = Promise.allSettled(both);
     await sleep(30);
     c.abort(new Error('gone'));
@@ -136,6 +162,9 @@ describe('single flight', () => {
     expect(x).not.toBe(y);
     expect(x.code).toBe('NOT_FOUND');
     expect(y.code).toBe('NOT_FOUND');
-    expect([x.extensions.upstream?.route, y.extensions.upstream?.route].sort()).toEqual(['GET /events (list)', 'GET /events (other field)']);
+    expect([x.extensions.upstream?.route, y.extensions.upstream?.route].sort()).toEqual([
+      'GET /events (list)',
+      'GET /events (other field)',
+    ]);
   });
 });

@@ -13,10 +13,24 @@ import { readSpecRoutes, specPath } from '../../src/routes-tsv.ts';
 const route = (namespace: string, args: Record<string, string[]>) => ({
   namespace,
   methods: Object.keys(args),
-  endpoints: Object.entries(args).map(([m, names]) => ({ methods: [m], args: Object.fromEntries(names.map((n) => [n, {}])) })),
+  endpoints: Object.entries(args).map(([m, names]) => ({
+    methods: [m],
+    args: Object.fromEntries(names.map((n) => [n, {}])),
+  })),
 });
 
-const LEGACY = ['categories', 'end_date', 'featured', 'page', 'per_page', 'start_date', 'starts_after', 'status', 'strict_dates', 'ticketed'];
+const LEGACY = [
+  'categories',
+  'end_date',
+  'featured',
+  'page',
+  'per_page',
+  'start_date',
+  'starts_after',
+  'status',
+  'strict_dates',
+  'ticketed',
+];
 const CORE = ['end_date', 'featured', 'order', 'orderby', 'page', 'per_page', 'start_date', 'status', 'ticketed'];
 
 /** WordPress 6.8 + TEC 6.15.14 as an unmodified site names it, with or without Event Tickets. */
@@ -33,11 +47,15 @@ function tec615(tickets: boolean) {
 }
 
 describe('inert arguments in the root index', () => {
-  it('without Event Tickets, ticketed is left out of both event lists\' declared arguments, and nothing else is', () => {
+  it("without Event Tickets, ticketed is left out of both event lists' declared arguments, and nothing else is", () => {
     const site = tec615(false);
     expect(site.namespaces).not.toContain('tribe/tickets/v1');
-    expect([...declaredArgs(site, 'GET', '/calendar/events/v1/events')!].sort()).toEqual(LEGACY.filter((a) => a !== 'ticketed'));
-    expect([...declaredArgs(site, 'GET', '/calendar-core/v1/events')!].sort()).toEqual(CORE.filter((a) => a !== 'ticketed'));
+    expect([...declaredArgs(site, 'GET', '/calendar/events/v1/events')!].sort()).toEqual(
+      LEGACY.filter((a) => a !== 'ticketed'),
+    );
+    expect([...declaredArgs(site, 'GET', '/calendar-core/v1/events')!].sort()).toEqual(
+      CORE.filter((a) => a !== 'ticketed'),
+    );
     expect([...declaredArgs(site, 'GET', '/core/v2/posts')!]).toEqual(['page', 'per_page', 'search']);
     // Another method of the same route is untouched.
     expect([...declaredArgs(site, 'POST', '/calendar/events/v1/events')!]).toEqual(['title', 'start_date']);
@@ -54,7 +72,10 @@ describe('inert arguments in the root index', () => {
   });
 
   it('finds no row where the route does not declare the argument, or the index describes no arguments', () => {
-    const old = parseIndex({ namespaces: ['tribe/events/v1'], routes: { '/tribe/events/v1/events': route('tribe/events/v1', { GET: ['start_date', 'end_date'] }) } });
+    const old = parseIndex({
+      namespaces: ['tribe/events/v1'],
+      routes: { '/tribe/events/v1/events': route('tribe/events/v1', { GET: ['start_date', 'end_date'] }) },
+    });
     expect(inertArg(old, 'GET', '/calendar/events/v1/events', 'ticketed')).toBeNull();
     const stripped = parseIndex({ namespaces: ['tribe/events/v1', 'tec/v1'] });
     expect(declaredArgs(stripped, 'GET', '/calendar-core/v1/events')).toBeNull();

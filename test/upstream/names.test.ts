@@ -9,10 +9,23 @@
 import { describe, expect, it } from 'vitest';
 import { readSpecRoutes } from '../../src/routes-tsv.ts';
 import { SiteState } from '../../src/site.ts';
-import { UpstreamClient, type UpstreamAttemptEvent, type UpstreamRequest, type UpstreamResponse, type UpstreamSession } from '../../src/upstream/client.ts';
+import {
+  UpstreamClient,
+  type UpstreamAttemptEvent,
+  type UpstreamRequest,
+  type UpstreamResponse,
+  type UpstreamSession,
+} from '../../src/upstream/client.ts';
 import { allowsBatch, declaredArgs, parseIndex } from '../../src/upstream/discovery.ts';
 import { siteOffers } from '../../src/upstream/gate.ts';
-import { NAMESPACE_RENAMES, ROUTE_RENAMES, specNamespace, toSitePath, toSiteRequest, toSpecPath } from '../../src/upstream/names.ts';
+import {
+  NAMESPACE_RENAMES,
+  ROUTE_RENAMES,
+  specNamespace,
+  toSitePath,
+  toSiteRequest,
+  toSpecPath,
+} from '../../src/upstream/names.ts';
 import { pluginPathOf } from '../../src/namespaces/route-table.ts';
 import { createOperationSession } from '../../src/upstream/session.ts';
 import { sendWrites } from '../../src/upstream/batch.ts';
@@ -22,7 +35,12 @@ import { sendJson, startStubServer } from '../helpers/stub-server.ts';
 type Endpoint = { methods: string[]; args?: Record<string, unknown> | unknown[]; allow_batch?: { v1: boolean } };
 
 /** A root-index route entry as WordPress writes it. */
-function route(namespace: string, methods: string[], args: Record<string, string[]> = {}, batch: string[] = []): { namespace: string; methods: string[]; endpoints: Endpoint[] } {
+function route(
+  namespace: string,
+  methods: string[],
+  args: Record<string, string[]> = {},
+  batch: string[] = [],
+): { namespace: string; methods: string[]; endpoints: Endpoint[] } {
   return {
     namespace,
     methods,
@@ -39,7 +57,10 @@ function route(namespace: string, methods: string[], args: Record<string, string
  * below it (`/<ns>/things`), plus `/batch/v1`.
  */
 function indexOf(namespaces: string[], extra: Record<string, ReturnType<typeof route>> = {}) {
-  const routes: Record<string, ReturnType<typeof route>> = { '/': route('', ['GET']), '/batch/v1': route('batch/v1', ['POST']) };
+  const routes: Record<string, ReturnType<typeof route>> = {
+    '/': route('', ['GET']),
+    '/batch/v1': route('batch/v1', ['POST']),
+  };
   for (const ns of namespaces) {
     routes[`/${ns}`] = route(ns, ['GET']);
     routes[`/${ns}/things/(?P<id>\\d+)`] = route(ns, ['GET', 'POST'], { GET: ['id', 'context'] }, ['POST']);
@@ -49,7 +70,10 @@ function indexOf(namespaces: string[], extra: Record<string, ReturnType<typeof r
 
 /** Yoast SEO 19.3's keyword research, Wistia and Site Kit routes under the namespace `ns`. */
 function yoastRoutes(ns: string, names: 'plugin' | 'spec' = 'plugin') {
-  const [kr, video, kit] = names === 'plugin' ? ['semrush', 'wistia_embed_permission', 'site_kit_configuration_permanent_dismissal'] : ['keyword_research', 'video_embed_permission', 'kit_configuration_permanent_dismissal'];
+  const [kr, video, kit] =
+    names === 'plugin'
+      ? ['semrush', 'wistia_embed_permission', 'site_kit_configuration_permanent_dismissal']
+      : ['keyword_research', 'video_embed_permission', 'kit_configuration_permanent_dismissal'];
   return {
     [`/${ns}/${kr}/authenticate`]: route(ns, ['POST'], { POST: ['code'] }),
     [`/${ns}/${kr}/country_code`]: route(ns, ['POST'], { POST: ['country_code'] }),
@@ -69,7 +93,11 @@ describe('the table of renames', () => {
   it('names only namespaces and routes of the spec (spec/routes.tsv)', () => {
     const namespaces = new Set(rows.map((r) => r.namespace));
     for (const n of NAMESPACE_RENAMES) expect(namespaces, n.spec).toContain(n.spec);
-    for (const r of ROUTE_RENAMES) expect(rows.some((row) => row.path === `/${r.spec}` || row.path.startsWith(`/${r.spec}/`)), r.spec).toBe(true);
+    for (const r of ROUTE_RENAMES)
+      expect(
+        rows.some((row) => row.path === `/${r.spec}` || row.path.startsWith(`/${r.spec}/`)),
+        r.spec,
+      ).toBe(true);
   });
 
   it('every spec route has a plugin path, and reads back to itself (npm run routes -- --plugin-names)', () => {
@@ -131,11 +159,19 @@ describe('a site that serves the plugins’ names only', () => {
     expect(site.names.routes).toEqual(Object.fromEntries(ROUTE_RENAMES.map((r) => [r.spec, r.plugin])));
     expect(toSitePath(site.names, '/seo/v1/keyword_research/authenticate')).toBe('/yoast/v1/semrush/authenticate');
     expect(toSitePath(site.names, '/seo/v1/keyword_research/country_code')).toBe('/yoast/v1/semrush/country_code');
-    expect(toSitePath(site.names, '/seo/v1/keyword_research/related_keyphrases')).toBe('/yoast/v1/semrush/related_keyphrases');
+    expect(toSitePath(site.names, '/seo/v1/keyword_research/related_keyphrases')).toBe(
+      '/yoast/v1/semrush/related_keyphrases',
+    );
     expect(toSitePath(site.names, '/seo/v1/video_embed_permission')).toBe('/yoast/v1/wistia_embed_permission');
-    expect(toSitePath(site.names, '/seo/v1/kit_configuration_permanent_dismissal')).toBe('/yoast/v1/site_kit_configuration_permanent_dismissal');
+    expect(toSitePath(site.names, '/seo/v1/kit_configuration_permanent_dismissal')).toBe(
+      '/yoast/v1/site_kit_configuration_permanent_dismissal',
+    );
     expect(toSitePath(site.names, '/seo/v1/statistics')).toBe('/yoast/v1/statistics');
-    for (const r of ROUTE_RENAMES) expect(site.routes.some((x) => x.pattern.startsWith(`/${r.spec}`)), r.spec).toBe(true);
+    for (const r of ROUTE_RENAMES)
+      expect(
+        site.routes.some((x) => x.pattern.startsWith(`/${r.spec}`)),
+        r.spec,
+      ).toBe(true);
     expect(toSpecPath('/yoast/v1/semrush/related_keyphrases')).toBe('/seo/v1/keyword_research/related_keyphrases');
   });
 
@@ -171,7 +207,10 @@ describe('a site that serves the plugins’ names only', () => {
 
   it('declaredArgs and allowsBatch take the spec’s patterns and paths', () => {
     expect([...(declaredArgs(site, 'GET', '/core/v2/things/(?P<id>\\d+)') ?? [])]).toEqual(['id', 'context']);
-    expect([...(declaredArgs(site, 'GET', '/seo/v1/keyword_research/related_keyphrases') ?? [])]).toEqual(['keyphrase', 'country_code']);
+    expect([...(declaredArgs(site, 'GET', '/seo/v1/keyword_research/related_keyphrases') ?? [])]).toEqual([
+      'keyphrase',
+      'country_code',
+    ]);
     expect(declaredArgs(site, 'GET', '/wp/v2/things/(?P<id>\\d+)')).toBeNull();
     expect(allowsBatch(site, 'POST', '/calendar-core/v1/things/7')).toBe(true);
     expect(allowsBatch(site, 'GET', '/calendar-core/v1/things/7')).toBe(false);
@@ -181,7 +220,9 @@ describe('a site that serves the plugins’ names only', () => {
 
 describe('a site that serves both names (an alias plugin)', () => {
   // The alias renames namespaces only: under seo/v1 too, the routes keep Yoast's names.
-  const site = parseIndex(indexOf([...PLUGIN_NAMES, ...SPEC_NAMESPACES], { ...yoastRoutes('yoast/v1'), ...yoastRoutes('seo/v1') }));
+  const site = parseIndex(
+    indexOf([...PLUGIN_NAMES, ...SPEC_NAMESPACES], { ...yoastRoutes('yoast/v1'), ...yoastRoutes('seo/v1') }),
+  );
 
   it('prefers the spec’s namespace names: nothing to translate but the routes the alias kept', () => {
     expect(site.names.namespaces).toEqual({});
@@ -194,14 +235,21 @@ describe('a site that serves both names (an alias plugin)', () => {
     expect(site.namespaces).toEqual(['oembed/1.0', ...SPEC_NAMESPACES, 'batch/v1']);
     const patterns = site.routes.map((r) => r.pattern);
     expect(new Set(patterns).size).toBe(patterns.length);
-    expect(patterns.filter((p) => p.startsWith('/calendar/events/v1'))).toEqual(['/calendar/events/v1', '/calendar/events/v1/things/(?P<id>\\d+)']);
+    expect(patterns.filter((p) => p.startsWith('/calendar/events/v1'))).toEqual([
+      '/calendar/events/v1',
+      '/calendar/events/v1/things/(?P<id>\\d+)',
+    ]);
   });
 
   it('a site with spec names throughout needs no translation at all', () => {
     const spec = parseIndex(indexOf(SPEC_NAMESPACES, yoastRoutes('seo/v1', 'spec')));
     expect(spec.names.rewrites).toEqual([]);
     expect(spec.names.namespaces).toEqual({});
-    const req: UpstreamRequest = { method: 'GET', path: '/seo/v1/keyword_research/related_keyphrases', route: 'GET /seo/v1/keyword_research/related_keyphrases' };
+    const req: UpstreamRequest = {
+      method: 'GET',
+      path: '/seo/v1/keyword_research/related_keyphrases',
+      route: 'GET /seo/v1/keyword_research/related_keyphrases',
+    };
     expect(toSiteRequest(spec.names, req)).toBe(req);
   });
 
@@ -210,7 +258,14 @@ describe('a site that serves both names (an alias plugin)', () => {
     expect(mixed.names.namespaces).toEqual({ 'calendar/events/v1': 'tribe/events/v1', 'core/v2': 'wp/v2' });
     expect(toSitePath(mixed.names, '/calendar/events/v1/things/1')).toBe('/tribe/events/v1/things/1');
     expect(toSitePath(mixed.names, '/calendar-core/v1/things/1')).toBe('/calendar-core/v1/things/1');
-    expect(mixed.namespaces).toEqual(['oembed/1.0', 'calendar/events/v1', 'calendar-core/v1', 'core/v2', 'seo/v1', 'batch/v1']);
+    expect(mixed.namespaces).toEqual([
+      'oembed/1.0',
+      'calendar/events/v1',
+      'calendar-core/v1',
+      'core/v2',
+      'seo/v1',
+      'batch/v1',
+    ]);
   });
 });
 
@@ -225,7 +280,9 @@ describe('a site with neither name', () => {
     expect(siteOffers(site, 'GET', '/calendar-core/v1/things/1')).toBe(false);
     const sent: UpstreamRequest[] = [];
     const s = createOperationSession(recording(sent), { site, concurrency: 2, budget: 10, deadlineMs: 5_000 });
-    const err = (await s.request({ method: 'GET', path: '/calendar-core/v1/things/1', route: 'GET /calendar-core/v1/things/<id>' }).catch((e: unknown) => e)) as GatewayError;
+    const err = (await s
+      .request({ method: 'GET', path: '/calendar-core/v1/things/1', route: 'GET /calendar-core/v1/things/<id>' })
+      .catch((e: unknown) => e)) as GatewayError;
     expect(err.code).toBe('NAMESPACE_UNAVAILABLE');
     expect(err.extensions.namespace).toBe('calendar-core/v1');
     expect(sent).toEqual([]);
@@ -250,7 +307,13 @@ describe('indexes without routes, and namespace indexes', () => {
 
   it('a namespace index (GET /tribe/events/v1, read for Query.namespace) is read in the spec’s names', () => {
     // src/resolvers/site.ts parses it with the spec's name and the site's routes.
-    const body = { namespace: 'tribe/events/v1', routes: { '/tribe/events/v1': route('tribe/events/v1', ['GET']), '/tribe/events/v1/events': route('tribe/events/v1', ['GET', 'POST']) } };
+    const body = {
+      namespace: 'tribe/events/v1',
+      routes: {
+        '/tribe/events/v1': route('tribe/events/v1', ['GET']),
+        '/tribe/events/v1/events': route('tribe/events/v1', ['GET', 'POST']),
+      },
+    };
     const parsed = parseIndex({ namespaces: ['calendar/events/v1'], routes: body.routes });
     expect(parsed.routes.map((r) => [r.namespace, r.pattern])).toEqual([
       ['calendar/events/v1', '/calendar/events/v1'],
@@ -261,19 +324,44 @@ describe('indexes without routes, and namespace indexes', () => {
 
 describe('declaredArgs under the plugins’ names (The Events Calendar 5.7.1, docs/real-sites.md)', () => {
   // As that release's root index gives them, under tribe/events/v1 only.
-  const LIST = ['categories', 'end_date', 'featured', 'geoloc', 'geoloc_lat', 'geoloc_lng', 'include', 'organizer', 'page', 'per_page', 'post_parent', 'search', 'start_date', 'status', 'tags', 'venue'];
+  const LIST = [
+    'categories',
+    'end_date',
+    'featured',
+    'geoloc',
+    'geoloc_lat',
+    'geoloc_lng',
+    'include',
+    'organizer',
+    'page',
+    'per_page',
+    'post_parent',
+    'search',
+    'start_date',
+    'status',
+    'tags',
+    'venue',
+  ];
   const site = parseIndex({
     namespaces: ['tribe/events/v1', 'wp/v2'],
     routes: {
-      '/tribe/events/v1/events': route('tribe/events/v1', ['GET', 'POST'], { GET: LIST, POST: ['title', 'start_date'] }),
-      '/tribe/events/v1/events/(?P<id>\\d+)': route('tribe/events/v1', ['GET', 'POST', 'PATCH', 'DELETE'], { GET: ['id'], DELETE: ['id'] }),
+      '/tribe/events/v1/events': route('tribe/events/v1', ['GET', 'POST'], {
+        GET: LIST,
+        POST: ['title', 'start_date'],
+      }),
+      '/tribe/events/v1/events/(?P<id>\\d+)': route('tribe/events/v1', ['GET', 'POST', 'PATCH', 'DELETE'], {
+        GET: ['id'],
+        DELETE: ['id'],
+      }),
       '/wp/v2/posts': route('wp/v2', ['GET', 'POST'], { GET: ['context', 'page', 'per_page', 'search'] }, ['POST']),
     },
   });
 
   it('answers for the spec’s pattern', () => {
     // Less the arguments the list declares but leaves to Events Calendar Pro (src/upstream/inert.ts).
-    expect([...(declaredArgs(site, 'GET', '/calendar/events/v1/events') ?? [])].sort()).toEqual(LIST.filter((a) => !a.startsWith('geoloc')));
+    expect([...(declaredArgs(site, 'GET', '/calendar/events/v1/events') ?? [])].sort()).toEqual(
+      LIST.filter((a) => !a.startsWith('geoloc')),
+    );
     expect([...(declaredArgs(site, 'DELETE', '/calendar/events/v1/events/(?P<id>\\d+)') ?? [])]).toEqual(['id']);
     expect([...(declaredArgs(site, 'GET', '/core/v2/posts') ?? [])]).toEqual(['context', 'page', 'per_page', 'search']);
     expect(declaredArgs(site, 'GET', '/tribe/events/v1/events')).toBeNull();
@@ -292,7 +380,10 @@ function recording(sent: UpstreamRequest[]): UpstreamSession {
     async request<T>(req: UpstreamRequest): Promise<UpstreamResponse<T>> {
       sent.push(req);
       const items = (req.body as { requests?: unknown[] } | undefined)?.requests;
-      const body = req.path === '/batch/v1' ? { responses: (items ?? []).map(() => ({ status: 201, body: { id: 1 }, headers: {} })) } : {};
+      const body =
+        req.path === '/batch/v1'
+          ? { responses: (items ?? []).map(() => ({ status: 201, body: { id: 1 }, headers: {} })) }
+          : {};
       return { status: req.path === '/batch/v1' ? 207 : 200, headers: {}, body: body as T };
     },
   };
@@ -304,30 +395,63 @@ describe('the operation’s session sends the site’s names', () => {
   it('translates the path just before sending; the route label stays the spec’s', async () => {
     const sent: UpstreamRequest[] = [];
     const s = createOperationSession(recording(sent), { site, concurrency: 2, budget: 10, deadlineMs: 5_000 });
-    await s.request({ method: 'GET', path: '/calendar/events/v1/things/5', query: { context: 'view' }, route: 'GET /calendar/events/v1/things/<id>' });
-    await s.request({ method: 'GET', path: '/seo/v1/keyword_research/related_keyphrases', query: { keyphrase: 'x', country_code: 'us' }, route: 'GET /seo/v1/keyword_research/related_keyphrases' });
+    await s.request({
+      method: 'GET',
+      path: '/calendar/events/v1/things/5',
+      query: { context: 'view' },
+      route: 'GET /calendar/events/v1/things/<id>',
+    });
+    await s.request({
+      method: 'GET',
+      path: '/seo/v1/keyword_research/related_keyphrases',
+      query: { keyphrase: 'x', country_code: 'us' },
+      route: 'GET /seo/v1/keyword_research/related_keyphrases',
+    });
     expect(sent.map((r) => [r.path, r.route, r.query])).toEqual([
       ['/tribe/events/v1/things/5', 'GET /calendar/events/v1/things/<id>', { context: 'view' }],
-      ['/yoast/v1/semrush/related_keyphrases', 'GET /seo/v1/keyword_research/related_keyphrases', { keyphrase: 'x', country_code: 'us' }],
+      [
+        '/yoast/v1/semrush/related_keyphrases',
+        'GET /seo/v1/keyword_research/related_keyphrases',
+        { keyphrase: 'x', country_code: 'us' },
+      ],
     ]);
   });
 
   it('translates /batch/v1 item paths, queries kept; the batch answer is read as before', async () => {
     const sent: UpstreamRequest[] = [];
     const s = createOperationSession(recording(sent), { site, concurrency: 2, budget: 10, deadlineMs: 5_000 });
-    const out = await sendWrites(s, site, [
-      { method: 'POST', path: '/core/v2/things/1', body: { title: 'a' }, route: 'POST /core/v2/things/<id>' },
-      { method: 'POST', path: '/calendar/events/v1/things/2', query: { force: true }, body: { title: 'b' }, route: 'POST /calendar/events/v1/things/<id>' },
-    ], {});
+    const out = await sendWrites(
+      s,
+      site,
+      [
+        { method: 'POST', path: '/core/v2/things/1', body: { title: 'a' }, route: 'POST /core/v2/things/<id>' },
+        {
+          method: 'POST',
+          path: '/calendar/events/v1/things/2',
+          query: { force: true },
+          body: { title: 'b' },
+          route: 'POST /calendar/events/v1/things/<id>',
+        },
+      ],
+      {},
+    );
     expect(out.map((o) => o.ok && o.batched)).toEqual([true, true]);
     expect(sent).toHaveLength(1);
     expect(sent[0]!.path).toBe('/batch/v1');
-    expect((sent[0]!.body as { requests: { path: string }[] }).requests.map((r) => r.path)).toEqual(['/wp/v2/things/1', '/tribe/events/v1/things/2?force=true']);
+    expect((sent[0]!.body as { requests: { path: string }[] }).requests.map((r) => r.path)).toEqual([
+      '/wp/v2/things/1',
+      '/tribe/events/v1/things/2?force=true',
+    ]);
   });
 
   it('toSiteRequest leaves a batch body it cannot read alone', () => {
     const names = site.names;
-    const odd = { method: 'POST' as const, path: '/batch/v1', body: { requests: [null, 'x', { path: 3 }, { path: '/core/v2/posts' }] }, route: 'POST /batch/v1' };
+    const odd = {
+      method: 'POST' as const,
+      path: '/batch/v1',
+      body: { requests: [null, 'x', { path: 3 }, { path: '/core/v2/posts' }] },
+      route: 'POST /batch/v1',
+    };
     expect(toSiteRequest(names, odd).body).toEqual({ requests: [null, 'x', { path: 3 }, { path: '/wp/v2/posts' }] });
     // The caller's request object is not changed.
     expect(odd.body.requests[3]).toEqual({ path: '/core/v2/posts' });
@@ -342,13 +466,22 @@ describe('over HTTP: discovery, the wire and the attempt events', () => {
       return sendJson(res, 200, { ok: req.url });
     });
     const events: UpstreamAttemptEvent[] = [];
-    const client = new UpstreamClient({ baseUrl: `${stub.origin}/wp-json/`, onResponse: (e) => events.push(e), retries: 0 });
+    const client = new UpstreamClient({
+      baseUrl: `${stub.origin}/wp-json/`,
+      onResponse: (e) => events.push(e),
+      retries: 0,
+    });
     try {
       const state = new SiteState(client);
       const site = await state.refresh();
       expect(site.names.namespaces).toEqual({ 'calendar/events/v1': 'tribe/events/v1', 'core/v2': 'wp/v2' });
       const s = createOperationSession(client.session(null), { site, concurrency: 2, budget: 10, deadlineMs: 5_000 });
-      const res = await s.request({ method: 'GET', path: '/core/v2/things/3', query: { context: 'view' }, route: 'GET /core/v2/things/<id>' });
+      const res = await s.request({
+        method: 'GET',
+        path: '/core/v2/things/3',
+        query: { context: 'view' },
+        route: 'GET /core/v2/things/<id>',
+      });
       expect(res.body).toEqual({ ok: '/wp-json/wp/v2/things/3?context=view' });
       expect(stub.requests.map((r) => r.url)).toEqual(['/wp-json/', '/wp-json/wp/v2/things/3?context=view']);
       expect(events.at(-1)).toMatchObject({ path: '/wp/v2/things/3', route: 'GET /core/v2/things/<id>', status: 200 });
@@ -369,7 +502,11 @@ describe('over HTTP: discovery, the wire and the attempt events', () => {
     try {
       const site = await new SiteState(client).refresh();
       const s = createOperationSession(client.session(null), { site, concurrency: 2, budget: 10, deadlineMs: 5_000 });
-      const res = await s.request({ method: 'GET', path: '/calendar-core/v1/things/9', route: 'GET /calendar-core/v1/things/<id>' });
+      const res = await s.request({
+        method: 'GET',
+        path: '/calendar-core/v1/things/9',
+        route: 'GET /calendar-core/v1/things/<id>',
+      });
       expect(res.body).toEqual({ route: '/tec/v1/things/9' });
     } finally {
       await client.close();

@@ -28,7 +28,10 @@ const site = parseIndex({
 const get = (path = '/calendar/events/v1/events/1'): UpstreamRequest => ({ method: 'GET', path, route: `GET ${path}` });
 
 /** A transport that answers after `ms` (or when aborted), recording what it was asked and how many ran at once. */
-function fakeTransport(ms = 20, answer: (req: UpstreamRequest) => UpstreamResponse | Promise<never> = () => ({ status: 200, headers: {}, body: {} })) {
+function fakeTransport(
+  ms = 20,
+  answer: (req: UpstreamRequest) => UpstreamResponse | Promise<never> = () => ({ status: 200, headers: {}, body: {} }),
+) {
   const seen: UpstreamRequest[] = [];
   let active = 0;
   let maxActive = 0;
@@ -49,7 +52,13 @@ function fakeTransport(ms = 20, answer: (req: UpstreamRequest) => UpstreamRespon
   return { session, seen, maxActive: () => maxActive };
 }
 
-const policy = (over: Partial<SessionPolicy> = {}): SessionPolicy => ({ site, concurrency: 4, budget: 100, deadlineMs: 5_000, ...over });
+const policy = (over: Partial<SessionPolicy> = {}): SessionPolicy => ({
+  site,
+  concurrency: 4,
+  budget: 100,
+  deadlineMs: 5_000,
+  ...over,
+});
 
 async function codeOf(p: Promise<unknown>): Promise<string> {
   try {
@@ -133,11 +142,24 @@ describe('the request budget', () => {
   it('sends `budget` requests and refuses the rest before sending, with REQUEST_BUDGET_EXCEEDED', async () => {
     const t = fakeTransport(1);
     const s = createOperationSession(t.session, policy({ budget: 5 }));
-    const codes = await Promise.all(Array.from({ length: 8 }, (_, i) => codeOf(s.request(get(`/calendar/events/v1/events/${i + 1}`)))));
-    expect(codes).toEqual(['OK', 'OK', 'OK', 'OK', 'OK', 'REQUEST_BUDGET_EXCEEDED', 'REQUEST_BUDGET_EXCEEDED', 'REQUEST_BUDGET_EXCEEDED']);
+    const codes = await Promise.all(
+      Array.from({ length: 8 }, (_, i) => codeOf(s.request(get(`/calendar/events/v1/events/${i + 1}`)))),
+    );
+    expect(codes).toEqual([
+      'OK',
+      'OK',
+      'OK',
+      'OK',
+      'OK',
+      'REQUEST_BUDGET_EXCEEDED',
+      'REQUEST_BUDGET_EXCEEDED',
+      'REQUEST_BUDGET_EXCEEDED',
+    ]);
     expect(t.seen).toHaveLength(5);
     const err = (await s.request(get()).catch((e: GatewayError) => e)) as GatewayError;
-    expect(err.message).toMatch(/budget of 5 upstream requests \(UPSTREAM_BUDGET\), so GET \/calendar\/events\/v1\/events\/1 was not sent/);
+    expect(err.message).toMatch(
+      /budget of 5 upstream requests \(UPSTREAM_BUDGET\), so GET \/calendar\/events\/v1\/events\/1 was not sent/,
+    );
     expect(err.extensions).toMatchObject({ code: 'REQUEST_BUDGET_EXCEEDED', budget: 5 });
   });
 
@@ -208,7 +230,10 @@ describe('the end of the operation', () => {
     cancel.abort(new GatewayError('UPSTREAM_UNAVAILABLE', 'The gateway is shutting down'));
     const s = createOperationSession(fakeTransport(5).session, policy({ signal: cancel.signal }));
     expect(s.signal.aborted).toBe(true);
-    await expect(s.request(get())).rejects.toMatchObject({ code: 'UPSTREAM_UNAVAILABLE', message: expect.stringMatching(/shutting down/) });
+    await expect(s.request(get())).rejects.toMatchObject({
+      code: 'UPSTREAM_UNAVAILABLE',
+      message: expect.stringMatching(/shutting down/),
+    });
   });
 });
 
@@ -216,7 +241,9 @@ describe('a long-lived cancellation signal', () => {
   it('holds no listener of a session with nothing under way, ended or not (the subscriptions share one for every poll and re-read)', async () => {
     const cancel = new AbortController();
     setMaxListeners(0, cancel.signal);
-    const sessions = Array.from({ length: 40 }, () => createOperationSession(fakeTransport(20).session, policy({ signal: cancel.signal })));
+    const sessions = Array.from({ length: 40 }, () =>
+      createOperationSession(fakeTransport(20).session, policy({ signal: cancel.signal })),
+    );
     const inFlight = sessions.map((s) => s.request(get()));
     await sleep(5);
     // While their requests are under way, each session listens (a cancellation must cut them at once).
@@ -233,7 +260,10 @@ describe('a long-lived cancellation signal', () => {
     const s = createOperationSession(t.session, policy({ signal: cancel.signal }));
     await s.request(get());
     cancel.abort(new GatewayError('UPSTREAM_UNAVAILABLE', 'The gateway is shutting down'));
-    await expect(s.request(get())).rejects.toMatchObject({ code: 'UPSTREAM_UNAVAILABLE', message: expect.stringMatching(/shutting down/) });
+    await expect(s.request(get())).rejects.toMatchObject({
+      code: 'UPSTREAM_UNAVAILABLE',
+      message: expect.stringMatching(/shutting down/),
+    });
     expect(t.seen).toHaveLength(1);
     expect(s.signal.aborted).toBe(true);
   });
@@ -259,23 +289,47 @@ describe('cancellation', () => {
     const t = fakeTransport(60);
     const cancel = new AbortController();
     const s = createOperationSession(t.session, policy({ signal: cancel.signal }));
-    const write = s.request({ method: 'POST', path: '/calendar/events/v1/events', route: 'POST /calendar/events/v1/events', body: {} });
+    const write = s.request({
+      method: 'POST',
+      path: '/calendar/events/v1/events',
+      route: 'POST /calendar/events/v1/events',
+      body: {},
+    });
     await sleep(10);
     cancel.abort();
     await expect(write).resolves.toMatchObject({ status: 200 });
-    await expect(s.request({ method: 'POST', path: '/calendar/events/v1/events', route: 'POST /calendar/events/v1/events', body: {} })).rejects.toBeInstanceOf(GatewayError);
+    await expect(
+      s.request({
+        method: 'POST',
+        path: '/calendar/events/v1/events',
+        route: 'POST /calendar/events/v1/events',
+        body: {},
+      }),
+    ).rejects.toBeInstanceOf(GatewayError);
     expect(t.seen).toHaveLength(1);
   });
 });
 
 describe('settings', () => {
   it('refuses a policy that would disable a limit, saying which', () => {
-    expect(() => createOperationSession(fakeTransport().session, policy({ budget: 0 }))).toThrow(/SessionPolicy\.budget must be an integer >= 1; got 0/);
+    expect(() => createOperationSession(fakeTransport().session, policy({ budget: 0 }))).toThrow(
+      /SessionPolicy\.budget must be an integer >= 1; got 0/,
+    );
   });
 
   it('defaults to a budget of 500 requests (50 anonymous), a 15 s deadline and a site retry every 5 s, and reads them from the environment', () => {
-    expect(configSchema.parse({}).session).toEqual({ budget: 500, anonymousBudget: 50, deadlineMs: 15_000, siteRetryMs: 5_000 });
-    const c = loadConfig({ UPSTREAM_BUDGET: '40', UPSTREAM_BUDGET_ANONYMOUS: '7', OPERATION_DEADLINE_MS: '2500', SITE_RETRY_MS: '0' });
+    expect(configSchema.parse({}).session).toEqual({
+      budget: 500,
+      anonymousBudget: 50,
+      deadlineMs: 15_000,
+      siteRetryMs: 5_000,
+    });
+    const c = loadConfig({
+      UPSTREAM_BUDGET: '40',
+      UPSTREAM_BUDGET_ANONYMOUS: '7',
+      OPERATION_DEADLINE_MS: '2500',
+      SITE_RETRY_MS: '0',
+    });
     expect(c.session).toEqual({ budget: 40, anonymousBudget: 7, deadlineMs: 2_500, siteRetryMs: 0 });
   });
 });
@@ -301,7 +355,10 @@ describe('the site reading while the site is down (src/site.ts)', () => {
     const { state, client } = flakySite();
     const site = new SiteState(client, { retryMs: 100 });
     await expect(site.refresh()).rejects.toMatchObject({ code: 'UPSTREAM_UNAVAILABLE' });
-    await expect(site.current()).rejects.toMatchObject({ code: 'UPSTREAM_UNAVAILABLE', message: expect.stringMatching(/REST index could not be read/) });
+    await expect(site.current()).rejects.toMatchObject({
+      code: 'UPSTREAM_UNAVAILABLE',
+      message: expect.stringMatching(/REST index could not be read/),
+    });
     await expect(site.current()).rejects.toBeInstanceOf(GatewayError);
     expect(state.reads).toBe(1);
     state.up = true;

@@ -44,7 +44,10 @@ const isObj = (v: unknown): v is Record<string, any> => typeof v === 'object' &&
 
 function keysOf(body: unknown): string[] | string {
   if (Array.isArray(body)) return body.length ? keysOf(body[0]) : '(empty list)';
-  if (isObj(body)) return Object.keys(body).filter((k) => !IGNORED_KEYS.has(k)).sort();
+  if (isObj(body))
+    return Object.keys(body)
+      .filter((k) => !IGNORED_KEYS.has(k))
+      .sort();
   return typeof body;
 }
 
@@ -63,7 +66,8 @@ function shape(r: Reply): Record<string, unknown> {
     const params = b.data?.params;
     if (Array.isArray(params)) out.params = [...params].sort();
     else if (isObj(params)) out.params = Object.keys(params).sort();
-    if (isObj(b.data?.details)) out.details = Object.fromEntries(Object.entries(b.data.details).map(([k, v]) => [k, (v as any)?.code ?? null]));
+    if (isObj(b.data?.details))
+      out.details = Object.fromEntries(Object.entries(b.data.details).map(([k, v]) => [k, (v as any)?.code ?? null]));
   }
   return out;
 }
@@ -75,7 +79,9 @@ function batchShape(r: Reply): Record<string, unknown> {
     status: r.status,
     keys: keysOf(b),
     failed: b.failed ?? null,
-    responses: b.responses.map((x: any) => (x === null ? null : { ...shape({ status: x.status, headers: new Headers(), body: x.body }), envelope: keysOf(x) })),
+    responses: b.responses.map((x: any) =>
+      x === null ? null : { ...shape({ status: x.status, headers: new Headers(), body: x.body }), envelope: keysOf(x) },
+    ),
   };
 }
 
@@ -86,13 +92,32 @@ const CASES: Case[] = [
   { name: 'list', path: '/wp/v2/posts' },
   { name: 'list, second page of 3', path: '/wp/v2/posts?per_page=3&page=2' },
   { name: 'list, search + orderby title asc', path: '/wp/v2/posts?search=post&orderby=title&order=asc' },
-  { name: 'list, orderby id + include + exclude', path: (t) => `/wp/v2/posts?orderby=include&include=${t.post.id}&exclude=999999` },
-  { name: 'list, author + author_exclude', path: (t) => `/wp/v2/posts?author=${t.post.author}&author_exclude=999999&per_page=1` },
-  { name: 'list, after/before/modified_after/modified_before', path: '/wp/v2/posts?after=2000-01-01T00:00:00&before=2100-01-01T00:00:00&modified_after=2000-01-01T00:00:00&modified_before=2100-01-01T00:00:00' },
+  {
+    name: 'list, orderby id + include + exclude',
+    path: (t) => `/wp/v2/posts?orderby=include&include=${t.post.id}&exclude=999999`,
+  },
+  {
+    name: 'list, author + author_exclude',
+    path: (t) => `/wp/v2/posts?author=${t.post.author}&author_exclude=999999&per_page=1`,
+  },
+  {
+    name: 'list, after/before/modified_after/modified_before',
+    path: '/wp/v2/posts?after=2000-01-01T00:00:00&before=2100-01-01T00:00:00&modified_after=2000-01-01T00:00:00&modified_before=2100-01-01T00:00:00',
+  },
   { name: 'list, slug', path: '/wp/v2/posts?slug=no-such-slug' },
-  { name: 'list, categories/tags lists + tax_relation', path: (t) => `/wp/v2/posts?categories=${t.post.categories[0]}&tags=999999&tax_relation=OR` },
-  { name: 'list, categories as an object', path: (t) => `/wp/v2/posts?categories[terms]=${t.post.categories[0]}&categories[include_children]=true&categories[operator]=AND` },
-  { name: 'list, categories_exclude + tags_exclude', path: '/wp/v2/posts?categories_exclude=999999&tags_exclude=999999' },
+  {
+    name: 'list, categories/tags lists + tax_relation',
+    path: (t) => `/wp/v2/posts?categories=${t.post.categories[0]}&tags=999999&tax_relation=OR`,
+  },
+  {
+    name: 'list, categories as an object',
+    path: (t) =>
+      `/wp/v2/posts?categories[terms]=${t.post.categories[0]}&categories[include_children]=true&categories[operator]=AND`,
+  },
+  {
+    name: 'list, categories_exclude + tags_exclude',
+    path: '/wp/v2/posts?categories_exclude=999999&tags_exclude=999999',
+  },
   { name: 'list, sticky=false', path: '/wp/v2/posts?sticky=false' },
   { name: 'list, offset', path: '/wp/v2/posts?offset=2&per_page=2' },
   { name: 'list, _fields', path: '/wp/v2/posts?_fields=id,title' },
@@ -107,7 +132,10 @@ const CASES: Case[] = [
   { name: 'bad argument: per_page=abc', path: '/wp/v2/posts?per_page=abc' },
   { name: 'bad argument: orderby=bogus', path: '/wp/v2/posts?orderby=bogus' },
   { name: 'bad argument: after=notadate', path: '/wp/v2/posts?after=notadate' },
-  { name: 'bad argument: status=bogus anonymous (the status permission check comes first)', path: '/wp/v2/posts?status=bogus' },
+  {
+    name: 'bad argument: status=bogus anonymous (the status permission check comes first)',
+    path: '/wp/v2/posts?status=bogus',
+  },
   { name: 'bad argument: status=bogus as the administrator', path: '/wp/v2/posts?status=bogus', who: 'admin' },
   { name: 'per_page=101: 400 rest_out_of_bounds', path: '/wp/v2/posts?per_page=101' },
   { name: 'per_page=0: 400', path: '/wp/v2/posts?per_page=0' },
@@ -117,16 +145,55 @@ const CASES: Case[] = [
   // ---- single posts
   { name: 'single post', path: (t) => `/wp/v2/posts/${t.post.id}` },
   { name: 'missing post: 404 rest_post_invalid_id', path: '/wp/v2/posts/999999' },
-  { name: 'missing post, DELETE as the administrator: 404 rest_post_invalid_id', method: 'DELETE', path: '/wp/v2/posts/999999?force=true', who: 'admin' },
+  {
+    name: 'missing post, DELETE as the administrator: 404 rest_post_invalid_id',
+    method: 'DELETE',
+    path: '/wp/v2/posts/999999?force=true',
+    who: 'admin',
+  },
   // ---- writes and authentication
-  { name: 'create without credentials: 401 rest_cannot_create', method: 'POST', path: '/wp/v2/posts', body: { title: 'x' } },
-  { name: 'create with a wrong application password', method: 'POST', path: '/wp/v2/posts', body: { title: 'x' }, who: 'wrong' },
+  {
+    name: 'create without credentials: 401 rest_cannot_create',
+    method: 'POST',
+    path: '/wp/v2/posts',
+    body: { title: 'x' },
+  },
+  {
+    name: 'create with a wrong application password',
+    method: 'POST',
+    path: '/wp/v2/posts',
+    body: { title: 'x' },
+    who: 'wrong',
+  },
   { name: 'read with a wrong application password', path: '/wp/v2/posts?per_page=1', who: 'wrong' },
-  { name: 'create as the administrator: 201, context edit', method: 'POST', path: '/wp/v2/posts', body: { title: 'Differential', status: 'draft' }, who: 'admin' },
-  { name: 'create with a bad status: 400 rest_invalid_param', method: 'POST', path: '/wp/v2/posts', body: { title: 'x', status: 'bogus' }, who: 'admin' },
-  { name: 'create with an id: 400 rest_post_exists', method: 'POST', path: '/wp/v2/posts', body: { id: 1, title: 'x' }, who: 'admin' },
+  {
+    name: 'create as the administrator: 201, context edit',
+    method: 'POST',
+    path: '/wp/v2/posts',
+    body: { title: 'Differential', status: 'draft' },
+    who: 'admin',
+  },
+  {
+    name: 'create with a bad status: 400 rest_invalid_param',
+    method: 'POST',
+    path: '/wp/v2/posts',
+    body: { title: 'x', status: 'bogus' },
+    who: 'admin',
+  },
+  {
+    name: 'create with an id: 400 rest_post_exists',
+    method: 'POST',
+    path: '/wp/v2/posts',
+    body: { id: 1, title: 'x' },
+    who: 'admin',
+  },
   { name: 'unknown route: 404 rest_no_route', path: '/wp/v2/nothing-here' },
-  { name: 'trash a post (DELETE without force): 200, the post itself', method: 'DELETE', path: async (t) => `/wp/v2/posts/${await scratch(t)}`, who: 'admin' },
+  {
+    name: 'trash a post (DELETE without force): 200, the post itself',
+    method: 'DELETE',
+    path: async (t) => `/wp/v2/posts/${await scratch(t)}`,
+    who: 'admin',
+  },
   {
     name: 'trash a trashed post: 410 rest_already_trashed',
     method: 'DELETE',
@@ -137,8 +204,17 @@ const CASES: Case[] = [
     },
     who: 'admin',
   },
-  { name: 'delete with force: 200 {deleted, previous}', method: 'DELETE', path: async (t) => `/wp/v2/posts/${await scratch(t)}?force=true`, who: 'admin' },
-  { name: 'delete without credentials: 401 rest_cannot_delete', method: 'DELETE', path: (t) => `/wp/v2/posts/${t.post.id}` },
+  {
+    name: 'delete with force: 200 {deleted, previous}',
+    method: 'DELETE',
+    path: async (t) => `/wp/v2/posts/${await scratch(t)}?force=true`,
+    who: 'admin',
+  },
+  {
+    name: 'delete without credentials: 401 rest_cannot_delete',
+    method: 'DELETE',
+    path: (t) => `/wp/v2/posts/${t.post.id}`,
+  },
   // ---- batch/v1
   {
     name: 'batch: a posts create and an invalid item (normal)',
@@ -153,7 +229,10 @@ const CASES: Case[] = [
     method: 'POST',
     path: '/batch/v1',
     who: 'admin',
-    body: { validation: 'require-all-validate', requests: [draft('Never written'), { path: '/wp/v2/posts', body: { status: 'bogus' } }] },
+    body: {
+      validation: 'require-all-validate',
+      requests: [draft('Never written'), { path: '/wp/v2/posts', body: { status: 'bogus' } }],
+    },
     shape: batchShape,
   },
   {
@@ -172,9 +251,29 @@ const CASES: Case[] = [
     body: { requests: [{ method: 'DELETE', path: '/wp/v2/posts/999999?force=true' }] },
     shape: batchShape,
   },
-  { name: 'batch: anonymous create item: 207 with a 401 item', method: 'POST', path: '/batch/v1', body: { requests: [draft('anon')] }, shape: batchShape },
-  { name: 'batch: unknown route item: rest_no_route', method: 'POST', path: '/batch/v1', who: 'admin', body: { requests: [{ path: '/wp/v2/nothing-here', body: {} }] }, shape: batchShape },
-  { name: 'batch: a GET item: whole-batch 400', method: 'POST', path: '/batch/v1', who: 'admin', body: { requests: [{ method: 'GET', path: '/wp/v2/posts' }] }, shape: batchShape },
+  {
+    name: 'batch: anonymous create item: 207 with a 401 item',
+    method: 'POST',
+    path: '/batch/v1',
+    body: { requests: [draft('anon')] },
+    shape: batchShape,
+  },
+  {
+    name: 'batch: unknown route item: rest_no_route',
+    method: 'POST',
+    path: '/batch/v1',
+    who: 'admin',
+    body: { requests: [{ path: '/wp/v2/nothing-here', body: {} }] },
+    shape: batchShape,
+  },
+  {
+    name: 'batch: a GET item: whole-batch 400',
+    method: 'POST',
+    path: '/batch/v1',
+    who: 'admin',
+    body: { requests: [{ method: 'GET', path: '/wp/v2/posts' }] },
+    shape: batchShape,
+  },
   {
     name: 'batch: 26 items: 400 rest_too_many_items',
     method: 'POST',
@@ -186,11 +285,24 @@ const CASES: Case[] = [
   { name: 'batch: GET /batch/v1: 404 rest_no_route', path: '/batch/v1' },
   // ---- oEmbed
   { name: 'oEmbed of the newest post', path: (t) => `/oembed/1.0/embed?url=${encodeURIComponent(t.post.link)}` },
-  { name: 'oEmbed with maxwidth', path: (t) => `/oembed/1.0/embed?url=${encodeURIComponent(t.post.link)}&maxwidth=300` },
-  { name: 'oEmbed of an unknown URL: 404 oembed_invalid_url', path: (t) => `/oembed/1.0/embed?url=${encodeURIComponent(`${new URL(t.root).origin}/no-such-post/`)}` },
+  {
+    name: 'oEmbed with maxwidth',
+    path: (t) => `/oembed/1.0/embed?url=${encodeURIComponent(t.post.link)}&maxwidth=300`,
+  },
+  {
+    name: 'oEmbed of an unknown URL: 404 oembed_invalid_url',
+    path: (t) => `/oembed/1.0/embed?url=${encodeURIComponent(`${new URL(t.root).origin}/no-such-post/`)}`,
+  },
   { name: 'oEmbed without url: 400 rest_missing_callback_param', path: '/oembed/1.0/embed' },
-  { name: 'oEmbed proxy anonymous: 401 rest_forbidden', path: (t) => `/oembed/1.0/proxy?url=${encodeURIComponent(t.post.link)}` },
-  { name: 'oEmbed proxy as the administrator, own URL', path: (t) => `/oembed/1.0/proxy?url=${encodeURIComponent(t.post.link)}`, who: 'admin' },
+  {
+    name: 'oEmbed proxy anonymous: 401 rest_forbidden',
+    path: (t) => `/oembed/1.0/proxy?url=${encodeURIComponent(t.post.link)}`,
+  },
+  {
+    name: 'oEmbed proxy as the administrator, own URL',
+    path: (t) => `/oembed/1.0/proxy?url=${encodeURIComponent(t.post.link)}`,
+    who: 'admin',
+  },
   // ---- indexes
   {
     name: 'root index: the wp/v2/posts entry',
@@ -203,7 +315,11 @@ const CASES: Case[] = [
         route: keysOf(route),
         namespace: route?.namespace,
         methods: route?.methods,
-        endpoints: (route?.endpoints ?? []).map((e: any) => ({ keys: keysOf(e), methods: e.methods, allow_batch: e.allow_batch ?? null })),
+        endpoints: (route?.endpoints ?? []).map((e: any) => ({
+          keys: keysOf(e),
+          methods: e.methods,
+          allow_batch: e.allow_batch ?? null,
+        })),
       };
     },
   },
@@ -213,15 +329,36 @@ const CASES: Case[] = [
     shape: (r) => {
       const pick = (p: string) => {
         const route = r.body?.routes?.[p];
-        return route && { keys: keysOf(route), namespace: route.namespace, methods: route.methods, endpoints: route.endpoints.map((e: any) => ({ keys: keysOf(e), allow_batch: e.allow_batch ?? null, args: Object.keys(e.args ?? {}).sort() })) };
+        return (
+          route && {
+            keys: keysOf(route),
+            namespace: route.namespace,
+            methods: route.methods,
+            endpoints: route.endpoints.map((e: any) => ({
+              keys: keysOf(e),
+              allow_batch: e.allow_batch ?? null,
+              args: Object.keys(e.args ?? {}).sort(),
+            })),
+          }
+        );
       };
-      return { batch: pick('/batch/v1'), embed: pick('/oembed/1.0/embed'), proxy: pick('/oembed/1.0/proxy'), authentication: keysOf(r.body?.authentication) };
+      return {
+        batch: pick('/batch/v1'),
+        embed: pick('/oembed/1.0/embed'),
+        proxy: pick('/oembed/1.0/proxy'),
+        authentication: keysOf(r.body?.authentication),
+      };
     },
   },
   {
     name: 'namespace index GET /wp/v2',
     path: '/wp/v2',
-    shape: (r) => ({ status: r.status, keys: keysOf(r.body), namespace: r.body?.namespace, hasPosts: Boolean(r.body?.routes?.['/wp/v2/posts']) }),
+    shape: (r) => ({
+      status: r.status,
+      keys: keysOf(r.body),
+      namespace: r.body?.namespace,
+      hasPosts: Boolean(r.body?.routes?.['/wp/v2/posts']),
+    }),
   },
 ];
 
@@ -230,17 +367,75 @@ const CASES: Case[] = [
  * reads, updates and deletes of single posts, which the sandbox serves too.
  */
 const BEYOND_SPEC: Case[] = [
-  { name: 'update a post: 200, context edit', method: 'POST', path: async (t) => `/wp/v2/posts/${await scratch(t)}`, body: { title: 'Updated' }, who: 'admin' },
-  { name: 'update a post with PATCH', method: 'PATCH', path: async (t) => `/wp/v2/posts/${await scratch(t)}`, body: { excerpt: 'Patched' }, who: 'admin' },
-  { name: 'update a post with PUT, publishing it', method: 'PUT', path: async (t) => `/wp/v2/posts/${await scratch(t)}`, body: { status: 'publish', title: 'Published by PUT' }, who: 'admin' },
-  { name: 'update without credentials: 401 rest_cannot_edit', method: 'POST', path: (t) => `/wp/v2/posts/${t.post.id}`, body: { title: 'x' } },
-  { name: 'update a missing post: 404 rest_post_invalid_id', method: 'PATCH', path: '/wp/v2/posts/999999', body: { title: 'x' }, who: 'admin' },
-  { name: 'update a missing post without credentials: 404 rest_post_invalid_id', method: 'PATCH', path: '/wp/v2/posts/999999', body: { title: 'x' } },
-  { name: 'update with a bad status: 400 rest_invalid_param', method: 'PATCH', path: (t) => `/wp/v2/posts/${t.post.id}`, body: { status: 'bogus' }, who: 'admin' },
-  { name: 'update with a bad value, anonymous: the 400 comes before the 401', method: 'PATCH', path: (t) => `/wp/v2/posts/${t.post.id}`, body: { status: 'bogus', comment_status: 'maybe' } },
-  { name: 'update with an unknown author: 400 rest_invalid_author', method: 'PATCH', path: async (t) => `/wp/v2/posts/${await scratch(t)}`, body: { author: 999999 }, who: 'admin' },
-  { name: 'single post, context=edit as the administrator', path: (t) => `/wp/v2/posts/${t.post.id}?context=edit`, who: 'admin' },
-  { name: 'single post, context=edit anonymous: 401 rest_forbidden_context', path: (t) => `/wp/v2/posts/${t.post.id}?context=edit` },
+  {
+    name: 'update a post: 200, context edit',
+    method: 'POST',
+    path: async (t) => `/wp/v2/posts/${await scratch(t)}`,
+    body: { title: 'Updated' },
+    who: 'admin',
+  },
+  {
+    name: 'update a post with PATCH',
+    method: 'PATCH',
+    path: async (t) => `/wp/v2/posts/${await scratch(t)}`,
+    body: { excerpt: 'Patched' },
+    who: 'admin',
+  },
+  {
+    name: 'update a post with PUT, publishing it',
+    method: 'PUT',
+    path: async (t) => `/wp/v2/posts/${await scratch(t)}`,
+    body: { status: 'publish', title: 'Published by PUT' },
+    who: 'admin',
+  },
+  {
+    name: 'update without credentials: 401 rest_cannot_edit',
+    method: 'POST',
+    path: (t) => `/wp/v2/posts/${t.post.id}`,
+    body: { title: 'x' },
+  },
+  {
+    name: 'update a missing post: 404 rest_post_invalid_id',
+    method: 'PATCH',
+    path: '/wp/v2/posts/999999',
+    body: { title: 'x' },
+    who: 'admin',
+  },
+  {
+    name: 'update a missing post without credentials: 404 rest_post_invalid_id',
+    method: 'PATCH',
+    path: '/wp/v2/posts/999999',
+    body: { title: 'x' },
+  },
+  {
+    name: 'update with a bad status: 400 rest_invalid_param',
+    method: 'PATCH',
+    path: (t) => `/wp/v2/posts/${t.post.id}`,
+    body: { status: 'bogus' },
+    who: 'admin',
+  },
+  {
+    name: 'update with a bad value, anonymous: the 400 comes before the 401',
+    method: 'PATCH',
+    path: (t) => `/wp/v2/posts/${t.post.id}`,
+    body: { status: 'bogus', comment_status: 'maybe' },
+  },
+  {
+    name: 'update with an unknown author: 400 rest_invalid_author',
+    method: 'PATCH',
+    path: async (t) => `/wp/v2/posts/${await scratch(t)}`,
+    body: { author: 999999 },
+    who: 'admin',
+  },
+  {
+    name: 'single post, context=edit as the administrator',
+    path: (t) => `/wp/v2/posts/${t.post.id}?context=edit`,
+    who: 'admin',
+  },
+  {
+    name: 'single post, context=edit anonymous: 401 rest_forbidden_context',
+    path: (t) => `/wp/v2/posts/${t.post.id}?context=edit`,
+  },
   {
     name: 'batch: an update item on a missing wp/v2 post: rest_post_invalid_id',
     method: 'POST',
@@ -256,7 +451,12 @@ const BEYOND_SPEC: Case[] = [
     who: 'admin',
     body: async (t: Target) => {
       const id = await scratch(t);
-      return { requests: [{ method: 'PATCH', path: `/wp/v2/posts/${id}`, body: { title: 'Batched update' } }, { method: 'DELETE', path: `/wp/v2/posts/${id}?force=true` }] };
+      return {
+        requests: [
+          { method: 'PATCH', path: `/wp/v2/posts/${id}`, body: { title: 'Batched update' } },
+          { method: 'DELETE', path: `/wp/v2/posts/${id}?force=true` },
+        ],
+      };
     },
     shape: batchShape,
   },
@@ -268,7 +468,11 @@ const BEYOND_SPEC: Case[] = [
  * and the sandbox models the spec (the newest): an argument the real site lacks is
  * allowed only if it is one of those; anything else differs.
  */
-const NEWER_WORDPRESS_LIST_ARGS: Record<string, [number, number]> = { search_columns: [6, 2], format: [6, 3], search_semantics: [6, 9] };
+const NEWER_WORDPRESS_LIST_ARGS: Record<string, [number, number]> = {
+  search_columns: [6, 2],
+  format: [6, 3],
+  search_semantics: [6, 9],
+};
 
 let site: WpSite;
 let sandbox: RunningSandbox;
@@ -284,21 +488,32 @@ async function newestPost(root: string): Promise<Target['post']> {
 beforeAll(async () => {
   site = wpSite();
   // WordPress 6.1 treats a wrong application password as anonymous; 6.8 answers 401 incorrect_password.
-  sandbox = await testSandbox({ names: 'plugin', disable: ['seo/v1'], timezone: 'Europe/Paris', wrongPassword: wpAtLeast(site, 6, 8) ? 'error' : 'anonymous' });
+  sandbox = await testSandbox({
+    names: 'plugin',
+    disable: ['seo/v1'],
+    timezone: 'Europe/Paris',
+    wrongPassword: wpAtLeast(site, 6, 8) ? 'error' : 'anonymous',
+  });
   const sbAdmin = sandbox.users.find((u) => u.login === 'admin')!;
   const wrong = (login: string) => basic(login, 'abcdABCDabcdABCDabcdABCD');
   targets.push(
     {
       name: 'sandbox',
       root: sandbox.url,
-      auth: (who) => (who === 'admin' ? basic(sbAdmin.login, sbAdmin.appPassword) : who === 'wrong' ? wrong(sbAdmin.login) : null),
+      auth: (who) =>
+        who === 'admin' ? basic(sbAdmin.login, sbAdmin.appPassword) : who === 'wrong' ? wrong(sbAdmin.login) : null,
       post: await newestPost(sandbox.url),
       created: [],
     },
     {
       name: 'wordpress',
       root: site.restUrl,
-      auth: (who) => (who === 'admin' ? basic(site.admin.login, site.admin.appPassword) : who === 'wrong' ? wrong(site.admin.login) : null),
+      auth: (who) =>
+        who === 'admin'
+          ? basic(site.admin.login, site.admin.appPassword)
+          : who === 'wrong'
+            ? wrong(site.admin.login)
+            : null,
       post: await newestPost(site.restUrl),
       created: [],
     },
@@ -307,13 +522,18 @@ beforeAll(async () => {
 
 afterAll(async () => {
   const wp = targets.find((t) => t.name === 'wordpress');
-  if (wp) for (const id of wp.created) await rest(wp.root, 'DELETE', `/wp/v2/posts/${id}?force=true`, { auth: wp.auth('admin') });
+  if (wp)
+    for (const id of wp.created)
+      await rest(wp.root, 'DELETE', `/wp/v2/posts/${id}?force=true`, { auth: wp.auth('admin') });
   await sandbox?.close();
 });
 
 /** A draft to update or delete, created as the administrator. */
 async function scratch(t: Target): Promise<number> {
-  const r = await rest(t.root, 'POST', '/wp/v2/posts', { body: { title: 'Scratch', status: 'draft' }, auth: t.auth('admin') });
+  const r = await rest(t.root, 'POST', '/wp/v2/posts', {
+    body: { title: 'Scratch', status: 'draft' },
+    auth: t.auth('admin'),
+  });
   if (r.status !== 201) throw new Error(`${t.name}: could not create a scratch post (${r.status})`);
   t.created.push(r.body.id);
   return r.body.id;
@@ -326,7 +546,8 @@ async function send(t: Target, c: Case): Promise<Reply> {
   // Remember what was written, to clean the real site up afterwards.
   const b = r.body as any;
   if (r.status === 201 && typeof b?.id === 'number') t.created.push(b.id);
-  if (Array.isArray(b?.responses)) for (const x of b.responses) if (x?.status === 201 && typeof x.body?.id === 'number') t.created.push(x.body.id);
+  if (Array.isArray(b?.responses))
+    for (const x of b.responses) if (x?.status === 201 && typeof x.body?.id === 'number') t.created.push(x.body.id);
   return r;
 }
 
@@ -355,7 +576,12 @@ describe('sandbox vs real WordPress: status, error code, top-level keys', () => 
     };
     for (const method of ['GET', 'POST']) {
       const real = argsOf(wp!, method);
-      const newer = method === 'GET' ? Object.entries(NEWER_WORDPRESS_LIST_ARGS).filter(([, v]) => !wpAtLeast(site, v[0], v[1])).map(([k]) => k) : [];
+      const newer =
+        method === 'GET'
+          ? Object.entries(NEWER_WORDPRESS_LIST_ARGS)
+              .filter(([, v]) => !wpAtLeast(site, v[0], v[1]))
+              .map(([k]) => k)
+          : [];
       const expected = [...new Set([...real, ...argsOf(sb!, method).filter((a) => newer.includes(a))])].sort();
       expect(argsOf(sb!, method), `${method} /wp/v2/posts args`).toEqual(expected);
     }
@@ -363,9 +589,14 @@ describe('sandbox vs real WordPress: status, error code, top-level keys', () => 
 
   it('root index: the list orderby enum and paging limits', async () => {
     const [sb, wp] = await Promise.all(targets.map((t) => rest(t.root, 'GET', '/')));
-    const listArgs = (r: Reply) => (r.body.routes['/wp/v2/posts'].endpoints as any[]).find((x) => x.methods.includes('GET')).args;
+    const listArgs = (r: Reply) =>
+      (r.body.routes['/wp/v2/posts'].endpoints as any[]).find((x) => x.methods.includes('GET')).args;
     // The spec's orderby enum adds `rand`, which WordPress core does not offer (a site plugin can).
-    const pick = (a: any) => ({ orderby: (a.orderby?.enum as string[]).filter((x) => x !== 'rand'), perPage: [a.per_page?.minimum, a.per_page?.maximum, a.per_page?.default], page: [a.page?.minimum, a.page?.default] });
+    const pick = (a: any) => ({
+      orderby: (a.orderby?.enum as string[]).filter((x) => x !== 'rand'),
+      perPage: [a.per_page?.minimum, a.per_page?.maximum, a.per_page?.default],
+      page: [a.page?.minimum, a.page?.default],
+    });
     expect(pick(listArgs(sb!))).toEqual(pick(listArgs(wp!)));
   });
 });

@@ -12,7 +12,17 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toGlobalId } from '../../src/mapping/ids.ts';
-import { basic, rest, startRecorder, startWpGateway, wpAtLeast, wpSite, type Recorder, type WpGateway, type WpSite } from './site.ts';
+import {
+  basic,
+  rest,
+  startRecorder,
+  startWpGateway,
+  wpAtLeast,
+  wpSite,
+  type Recorder,
+  type WpGateway,
+  type WpSite,
+} from './site.ts';
 
 const LIST = `query($first: Int, $after: String, $where: PostsWhere, $orderBy: PostsOrderBy, $context: RestContext) {
   posts(first: $first, after: $after, where: $where, orderBy: $orderBy, context: $context) {
@@ -45,10 +55,18 @@ async function list(vars: Record<string, unknown>, auth: string | null = null) {
   return r.data.posts as { totalCount: number; nodes: any[]; pageInfo: any };
 }
 /** The graph's refusal of arguments the site's GET /core/v2/posts does not declare: nothing is sent, the field is null. */
-function expectRefused(r: { data: any; errors?: { message: string; extensions?: Record<string, any> }[] }, args: string[], params: string[]) {
+function expectRefused(
+  r: { data: any; errors?: { message: string; extensions?: Record<string, any> }[] },
+  args: string[],
+  params: string[],
+) {
   expect(r.data?.posts ?? null).toBeNull();
   expect(r.errors).toHaveLength(1);
-  expect(r.errors![0]!.extensions).toMatchObject({ code: 'BAD_USER_INPUT', arguments: args, undeclaredParameters: params });
+  expect(r.errors![0]!.extensions).toMatchObject({
+    code: 'BAD_USER_INPUT',
+    arguments: args,
+    undeclaredParameters: params,
+  });
   expect(r.errors![0]!.extensions!.upstream).toBeUndefined();
   for (const a of args) expect(r.errors![0]!.message).toContain(a);
   expect(r.errors![0]!.message).toContain('does not take');
@@ -69,7 +87,9 @@ describe('discovery from the real root index', () => {
   });
 
   it('reads the site facts and namespaces, in the spec’s names', async () => {
-    const r = await g.gql(`{ site { name description url home timezone gmtOffset namespaces calendarInterface maxBatchSize } }`);
+    const r = await g.gql(
+      `{ site { name description url home timezone gmtOffset namespaces calendarInterface maxBatchSize } }`,
+    );
     expect(r.errors).toBeUndefined();
     expect(r.data.site).toMatchObject({
       name: 'sitegraph test site',
@@ -105,7 +125,9 @@ describe('discovery from the real root index', () => {
     const r = await g.gql(`{ namespace(name: "core/v2") { name available routes { pattern methods } raw } }`);
     expect(r.errors).toBeUndefined();
     expect(r.data.namespace.available).toBe(true);
-    expect(r.data.namespace.routes.map((x: any) => x.pattern)).toEqual(expect.arrayContaining(['/core/v2', '/core/v2/posts']));
+    expect(r.data.namespace.routes.map((x: any) => x.pattern)).toEqual(
+      expect.arrayContaining(['/core/v2', '/core/v2/posts']),
+    );
     // `raw` is the site's own answer.
     expect(r.data.namespace.raw.namespace).toBe('wp/v2');
   });
@@ -130,12 +152,16 @@ describe('discovery from the real root index', () => {
 
     it('posts and a namespace index are asked for under wp/v2; the metrics keep the spec’s route labels', async () => {
       const from = rec.requests.length;
-      const r = await gw.gql(`{ posts(first: 3) { totalCount nodes { databaseId title } } namespace(name: "core/v2") { available } }`);
+      const r = await gw.gql(
+        `{ posts(first: 3) { totalCount nodes { databaseId title } } namespace(name: "core/v2") { available } }`,
+      );
       expect(r.errors).toBeUndefined();
       expect(r.data.posts.totalCount).toBe(PUBLISHED);
       expect(r.data.posts.nodes).toHaveLength(3);
       const sent = seen(from);
-      expect(sent).toEqual(expect.arrayContaining([expect.stringMatching(/^GET \/wp-json\/wp\/v2\/posts\?/), 'GET /wp-json/wp/v2']));
+      expect(sent).toEqual(
+        expect.arrayContaining([expect.stringMatching(/^GET \/wp-json\/wp\/v2\/posts\?/), 'GET /wp-json/wp/v2']),
+      );
       for (const line of sent) expect(line).toMatch(/^GET \/wp-json\/wp\/v2(\/posts)?(\?|$)/);
       const m = await gw.gateway.metrics.upstreamRequests.get();
       const routes = m.values.map((v) => String(v.labels.route));
@@ -145,7 +171,16 @@ describe('discovery from the real root index', () => {
 
     it('createPosts sends its /batch/v1 items under wp/v2', async () => {
       const from = rec.requests.length;
-      const r = await gw.gql(`mutation($inputs: [CreatePostInput!]!) { createPosts(inputs: $inputs) { written failed results { databaseId } } }`, { inputs: [{ title: 'Over wp/v2 A', status: 'DRAFT' }, { title: 'Over wp/v2 B', status: 'DRAFT' }] }, admin);
+      const r = await gw.gql(
+        `mutation($inputs: [CreatePostInput!]!) { createPosts(inputs: $inputs) { written failed results { databaseId } } }`,
+        {
+          inputs: [
+            { title: 'Over wp/v2 A', status: 'DRAFT' },
+            { title: 'Over wp/v2 B', status: 'DRAFT' },
+          ],
+        },
+        admin,
+      );
       expect(r.errors).toBeUndefined();
       const ids = r.data.createPosts.results.map((x: any) => x.databaseId as number);
       try {
@@ -154,7 +189,8 @@ describe('discovery from the real root index', () => {
         expect(batch).toHaveLength(1);
         expect(JSON.parse(batch[0]!.body).requests.map((x: any) => x.path)).toEqual(['/wp/v2/posts', '/wp/v2/posts']);
       } finally {
-        for (const id of ids) if (id) await rest(site.restUrl, 'DELETE', `/wp/v2/posts/${id}?force=true`, { auth: admin });
+        for (const id of ids)
+          if (id) await rest(site.restUrl, 'DELETE', `/wp/v2/posts/${id}?force=true`, { auth: admin });
       }
     });
   });
@@ -176,13 +212,17 @@ describe('Query.posts on real WordPress', () => {
     expect(next.pageInfo.hasPreviousPage).toBe(true);
     const all = await list({});
     expect(all.nodes).toHaveLength(PUBLISHED);
-    expect([...first.nodes, ...next.nodes].map((n) => n.databaseId)).toEqual(all.nodes.slice(0, 10).map((n) => n.databaseId));
+    expect([...first.nodes, ...next.nodes].map((n) => n.databaseId)).toEqual(
+      all.nodes.slice(0, 10).map((n) => n.databaseId),
+    );
     const wide = await list({ first: 200 });
     expect(wide.nodes).toHaveLength(PUBLISHED);
   });
 
   it('maps a real post: dates in the site zone with its offset, terms, format, author', async () => {
-    const r = await g.gql(`query($id: ID!) { node(id: $id) { ... on Post { ${POST_FIELDS} } } }`, { id: toGlobalId('Post', seeded(3)) });
+    const r = await g.gql(`query($id: ID!) { node(id: $id) { ... on Post { ${POST_FIELDS} } } }`, {
+      id: toGlobalId('Post', seeded(3)),
+    });
     expect(r.errors).toBeUndefined();
     const p = r.data.node;
     expect(p).toMatchObject({
@@ -209,13 +249,17 @@ describe('Query.posts on real WordPress', () => {
   });
 
   it('a password-protected post: protected, no content', async () => {
-    const r = await g.gql(`query($id: ID!) { node(id: $id) { ... on Post { passwordProtected content } } }`, { id: toGlobalId('Post', site.posts.others.password) });
+    const r = await g.gql(`query($id: ID!) { node(id: $id) { ... on Post { passwordProtected content } } }`, {
+      id: toGlobalId('Post', site.posts.others.password),
+    });
     expect(r.errors).toBeUndefined();
     expect(r.data.node).toEqual({ passwordProtected: true, content: '' });
   });
 
   it('a missing post is null through node(id:)', async () => {
-    const r = await g.gql(`query($id: ID!) { node(id: $id) { id ... on Post { title } } }`, { id: toGlobalId('Post', 999999) });
+    const r = await g.gql(`query($id: ID!) { node(id: $id) { id ... on Post { title } } }`, {
+      id: toGlobalId('Post', 999999),
+    });
     expect(r.errors).toBeUndefined();
     expect(r.data.node).toBeNull();
   });
@@ -236,7 +280,10 @@ describe('Query.posts on real WordPress', () => {
     if (wpAtLeast(site, 6, 2)) expect(inContent.data.posts.totalCount).toBe(0);
     else expectRefused(inContent, ['where.searchColumns'], ['search_columns']);
     if (!wpAtLeast(site, 6, 2)) {
-      const both = await g.gql(LIST, { first: 100, where: { search: 'walrus', searchSemantics: 'EXACT', searchColumns: ['POST_TITLE'] } });
+      const both = await g.gql(LIST, {
+        first: 100,
+        where: { search: 'walrus', searchSemantics: 'EXACT', searchColumns: ['POST_TITLE'] },
+      });
       expectRefused(both, ['where.searchSemantics', 'where.searchColumns'], ['search_semantics', 'search_columns']);
     }
   });
@@ -260,15 +307,22 @@ describe('Query.posts on real WordPress', () => {
 
   it('include with orderBy INCLUDE, exclude, slug with orderBy INCLUDE_SLUGS', async () => {
     const ids = [seeded(4), seeded(1), seeded(8)];
-    expect((await list({ where: { include: ids }, orderBy: { field: 'INCLUDE' } })).nodes.map((n) => n.databaseId)).toEqual(ids);
+    expect(
+      (await list({ where: { include: ids }, orderBy: { field: 'INCLUDE' } })).nodes.map((n) => n.databaseId),
+    ).toEqual(ids);
     expect((await list({ where: { exclude: ids } })).totalCount).toBe(PUBLISHED - 3);
     const slugs = ['seeded-post-05', 'seeded-post-02'];
-    expect((await list({ where: { slug: slugs }, orderBy: { field: 'INCLUDE_SLUGS' } })).nodes.map((n) => n.slug)).toEqual(slugs);
+    expect(
+      (await list({ where: { slug: slugs }, orderBy: { field: 'INCLUDE_SLUGS' } })).nodes.map((n) => n.slug),
+    ).toEqual(slugs);
   });
 
   it('status: other statuses need credentials; the administrator sees them', async () => {
     const anon = await g.gql(LIST, { first: 5, where: { status: ['DRAFT'] } });
-    expect(anon.errors![0]!.extensions).toMatchObject({ code: 'BAD_USER_INPUT', upstream: { code: 'rest_invalid_param', status: 400 } });
+    expect(anon.errors![0]!.extensions).toMatchObject({
+      code: 'BAD_USER_INPUT',
+      upstream: { code: 'rest_invalid_param', status: 400 },
+    });
     const drafts = await list({ where: { status: ['DRAFT'] } }, admin);
     expect(drafts.nodes.map((n) => n.databaseId)).toContain(site.posts.others.draft);
     expect(drafts.nodes.every((n) => n.status === 'draft')).toBe(true);
@@ -291,11 +345,17 @@ describe('Query.posts on real WordPress', () => {
     const { news, local, sports } = site.categories;
     const evens = [2, 4, 6, 8, 10, 12, 14].map(seeded);
     expect(idsOf(await list({ where: { categories: { terms: [news] } } }))).toEqual(sorted(evens));
-    expect(idsOf(await list({ where: { categories: { terms: [news], includeChildren: true } } }))).toEqual(sorted([...evens, seeded(5)]));
+    expect(idsOf(await list({ where: { categories: { terms: [news], includeChildren: true } } }))).toEqual(
+      sorted([...evens, seeded(5)]),
+    );
     expect(idsOf(await list({ where: { categories: { terms: [local] } } }))).toEqual(sorted([seeded(5), seeded(10)]));
-    expect(idsOf(await list({ where: { categories: { terms: [news, sports], operator: 'AND' } } }))).toEqual(sorted([seeded(6), seeded(12)]));
+    expect(idsOf(await list({ where: { categories: { terms: [news, sports], operator: 'AND' } } }))).toEqual(
+      sorted([seeded(6), seeded(12)]),
+    );
     expect((await list({ where: { categoriesExclude: { terms: [news] } } })).totalCount).toBe(PUBLISHED - 7);
-    expect((await list({ where: { categoriesExclude: { terms: [news], includeChildren: true } } })).totalCount).toBe(PUBLISHED - 8);
+    expect((await list({ where: { categoriesExclude: { terms: [news], includeChildren: true } } })).totalCount).toBe(
+      PUBLISHED - 8,
+    );
   });
 
   it('tags (operator), tagsExclude and taxRelation', async () => {
@@ -306,8 +366,13 @@ describe('Query.posts on real WordPress', () => {
     expect((await list({ where: { tags: { terms: [alpha, beta], operator: 'OR' } } })).totalCount).toBe(10);
     expect((await list({ where: { tagsExclude: [alpha] } })).totalCount).toBe(PUBLISHED - 7);
     const sports = site.categories.sports;
-    expect(idsOf(await list({ where: { tags: { terms: [alpha] }, categories: { terms: [sports] } } }))).toEqual(sorted([seeded(3), seeded(9)]));
-    expect((await list({ where: { tags: { terms: [alpha] }, categories: { terms: [sports] }, taxRelation: 'OR' } })).totalCount).toBe(9);
+    expect(idsOf(await list({ where: { tags: { terms: [alpha] }, categories: { terms: [sports] } } }))).toEqual(
+      sorted([seeded(3), seeded(9)]),
+    );
+    expect(
+      (await list({ where: { tags: { terms: [alpha] }, categories: { terms: [sports] }, taxRelation: 'OR' } }))
+        .totalCount,
+    ).toBe(9);
   });
 
   it('sticky', async () => {
@@ -326,30 +391,51 @@ describe('Query.posts on real WordPress', () => {
   it('orderBy: every field the graph offers', async () => {
     const titles = (await list({ orderBy: { field: 'TITLE', direction: 'ASC' } })).nodes.map((n) => n.title as string);
     expect(titles[0]).toBe('A protected post');
-    expect(titles.filter((t) => t.startsWith('Seeded'))).toEqual([...titles.filter((t) => t.startsWith('Seeded'))].sort());
+    expect(titles.filter((t) => t.startsWith('Seeded'))).toEqual(
+      [...titles.filter((t) => t.startsWith('Seeded'))].sort(),
+    );
     const ids = (await list({ orderBy: { field: 'ID', direction: 'DESC' } })).nodes.map((n) => n.databaseId);
     expect(ids).toEqual([...ids].sort((a, b) => b - a));
-    const dates = (await list({ orderBy: { field: 'DATE', direction: 'ASC' } })).nodes.map((n) => Date.parse(n.publishedAt));
+    const dates = (await list({ orderBy: { field: 'DATE', direction: 'ASC' } })).nodes.map((n) =>
+      Date.parse(n.publishedAt),
+    );
     expect(dates).toEqual([...dates].sort((a, b) => a - b));
-    const slugs = (await list({ where: { search: 'seeded' }, orderBy: { field: 'SLUG', direction: 'DESC' } })).nodes.map((n) => n.slug);
+    const slugs = (
+      await list({ where: { search: 'seeded' }, orderBy: { field: 'SLUG', direction: 'DESC' } })
+    ).nodes.map((n) => n.slug);
     expect(slugs[0]).toBe('seeded-post-14');
-    for (const field of ['AUTHOR', 'MODIFIED', 'PARENT']) expect((await list({ orderBy: { field } })).totalCount).toBe(PUBLISHED);
+    for (const field of ['AUTHOR', 'MODIFIED', 'PARENT'])
+      expect((await list({ orderBy: { field } })).totalCount).toBe(PUBLISHED);
     // `rand` is in the spec's orderby enum but not in WordPress's: the site refuses it with a 400 naming orderby.
     const rand = await g.gql(LIST, { first: 100, orderBy: { field: 'RAND' } });
-    if (rand.errors) expect(rand.errors[0]!.extensions).toMatchObject({ code: 'BAD_USER_INPUT', upstream: { code: 'rest_invalid_param' }, params: { orderby: expect.any(String) } });
+    if (rand.errors)
+      expect(rand.errors[0]!.extensions).toMatchObject({
+        code: 'BAD_USER_INPUT',
+        upstream: { code: 'rest_invalid_param' },
+        params: { orderby: expect.any(String) },
+      });
     else expect(rand.data.posts.totalCount).toBe(PUBLISHED);
     expect((await list({ where: { search: 'zanzibar' }, orderBy: { field: 'RELEVANCE' } })).totalCount).toBe(1);
     const noSearch = await g.gql(LIST, { first: 5, orderBy: { field: 'RELEVANCE' } });
-    expect(noSearch.errors![0]!.extensions).toMatchObject({ code: 'BAD_USER_INPUT', upstream: { code: 'rest_no_search_term_defined' } });
+    expect(noSearch.errors![0]!.extensions).toMatchObject({
+      code: 'BAD_USER_INPUT',
+      upstream: { code: 'rest_no_search_term_defined' },
+    });
     const noInclude = await g.gql(LIST, { first: 5, orderBy: { field: 'INCLUDE' } });
-    expect(noInclude.errors![0]!.extensions).toMatchObject({ code: 'BAD_USER_INPUT', upstream: { code: 'rest_orderby_include_missing_include' } });
+    expect(noInclude.errors![0]!.extensions).toMatchObject({
+      code: 'BAD_USER_INPUT',
+      upstream: { code: 'rest_orderby_include_missing_include' },
+    });
   });
 
   it('context EDIT needs edit_posts: raw fields for the administrator, 401 for anonymous callers', async () => {
     const edit = await list({ first: 1, context: 'EDIT' }, admin);
     expect(edit.nodes[0].raw.title.raw).toBeDefined();
     const anon = await g.gql(LIST, { first: 1, context: 'EDIT' });
-    expect(anon.errors![0]!.extensions).toMatchObject({ code: 'UNAUTHENTICATED', upstream: { code: 'rest_forbidden_context', status: 401 } });
+    expect(anon.errors![0]!.extensions).toMatchObject({
+      code: 'UNAUTHENTICATED',
+      upstream: { code: 'rest_forbidden_context', status: 401 },
+    });
   });
 });
 
@@ -395,11 +481,20 @@ describe('Mutation.createPost on real WordPress', () => {
     expect(p.raw.title.raw).toBe('Made through the graph');
     const back = await rest(site.restUrl, 'GET', `/wp/v2/posts/${p.databaseId}?context=edit`, { auth: admin });
     expect(back.status).toBe(200);
-    expect(back.body).toMatchObject({ status: 'draft', excerpt: { raw: 'Graph excerpt' }, content: { raw: '<p>Graph body</p>' }, date: '2025-02-01T08:30:00' });
+    expect(back.body).toMatchObject({
+      status: 'draft',
+      excerpt: { raw: 'Graph excerpt' },
+      content: { raw: '<p>Graph body</p>' },
+      date: '2025-02-01T08:30:00',
+    });
   });
 
   it('a published post is then readable through posts and node; after a delete (REST) node is null', async () => {
-    const r = await g.gql(CREATE, { input: { title: 'Published through the graph', status: 'PUBLISH', date: '2025-03-01T12:00:00Z' } }, admin);
+    const r = await g.gql(
+      CREATE,
+      { input: { title: 'Published through the graph', status: 'PUBLISH', date: '2025-03-01T12:00:00Z' } },
+      admin,
+    );
     expect(r.errors).toBeUndefined();
     const p = r.data.createPost;
     expect(p.publishedAtUtc).toBe('2025-03-01T12:00:00Z');
@@ -416,12 +511,18 @@ describe('Mutation.createPost on real WordPress', () => {
   it('without credentials: UNAUTHENTICATED (401 rest_cannot_create)', async () => {
     const r = await g.gql(CREATE, { input: { title: 'nope' } });
     expect(r.data?.createPost ?? null).toBeNull();
-    expect(r.errors![0]!.extensions).toMatchObject({ code: 'UNAUTHENTICATED', upstream: { code: 'rest_cannot_create', status: 401 } });
+    expect(r.errors![0]!.extensions).toMatchObject({
+      code: 'UNAUTHENTICATED',
+      upstream: { code: 'rest_cannot_create', status: 401 },
+    });
   });
 
   it('a bad value: BAD_USER_INPUT naming the parameter (400 rest_invalid_param)', async () => {
     const r = await g.gql(CREATE, { input: { title: 'bad template', template: 'no-such-template.php' } }, admin);
-    expect(r.errors![0]!.extensions).toMatchObject({ code: 'BAD_USER_INPUT', upstream: { code: 'rest_invalid_param', status: 400 } });
+    expect(r.errors![0]!.extensions).toMatchObject({
+      code: 'BAD_USER_INPUT',
+      upstream: { code: 'rest_invalid_param', status: 400 },
+    });
   });
 });
 
@@ -451,11 +552,18 @@ describe('authentication with application passwords', () => {
     expect(direct.status).toBe(401);
     expect(['incorrect_password', 'rest_cannot_create']).toContain(direct.body.code);
     const write = await g.gql(`mutation { createPost(input: { title: "x" }) { id } }`, {}, wrong);
-    expect(write.errors![0]!.extensions).toMatchObject({ code: 'UNAUTHENTICATED', upstream: { code: direct.body.code, status: 401 } });
+    expect(write.errors![0]!.extensions).toMatchObject({
+      code: 'UNAUTHENTICATED',
+      upstream: { code: direct.body.code, status: 401 },
+    });
     const read = await g.gql(`{ posts(first: 1) { totalCount } }`, {}, wrong);
     const directRead = await rest(site.restUrl, 'GET', '/wp/v2/posts?per_page=1', { auth: wrong });
     if (directRead.status === 200) expect(read.data.posts.totalCount).toBe(PUBLISHED);
-    else expect(read.errors![0]!.extensions).toMatchObject({ code: 'UNAUTHENTICATED', upstream: { code: 'incorrect_password' } });
+    else
+      expect(read.errors![0]!.extensions).toMatchObject({
+        code: 'UNAUTHENTICATED',
+        upstream: { code: 'incorrect_password' },
+      });
   });
 
   it('a configured service credential serves callers without one', async () => {
@@ -500,16 +608,26 @@ describe('oEmbed on real WordPress', () => {
   });
 
   it('a URL that is no public post of the site: NOT_FOUND (404 oembed_invalid_url)', async () => {
-    for (const url of [`${site.origin}/no-such-post/`, `${site.origin}/?p=${site.posts.others.draft}`, 'https://example.org/elsewhere/']) {
+    for (const url of [
+      `${site.origin}/no-such-post/`,
+      `${site.origin}/?p=${site.posts.others.draft}`,
+      'https://example.org/elsewhere/',
+    ]) {
       const r = await g.gql(EMBED, { url });
-      expect(r.errors![0]!.extensions).toMatchObject({ code: 'NOT_FOUND', upstream: { code: 'oembed_invalid_url', status: 404 } });
+      expect(r.errors![0]!.extensions).toMatchObject({
+        code: 'NOT_FOUND',
+        upstream: { code: 'oembed_invalid_url', status: 404 },
+      });
     }
   });
 
   it('the proxy needs edit_posts and answers the site own URLs locally', async () => {
     const q = `query($url: String!) { oembedProxy(url: $url, maxWidth: 400) { format title width } }`;
     const anon = await g.gql(q, { url: `${site.origin}/seeded-post-03/` });
-    expect(anon.errors![0]!.extensions).toMatchObject({ code: 'UNAUTHENTICATED', upstream: { code: 'rest_forbidden', status: 401 } });
+    expect(anon.errors![0]!.extensions).toMatchObject({
+      code: 'UNAUTHENTICATED',
+      upstream: { code: 'rest_forbidden', status: 401 },
+    });
     const ok = await g.gql(q, { url: `${site.origin}/seeded-post-03/` }, admin);
     expect(ok.errors).toBeUndefined();
     expect(ok.data.oembedProxy).toMatchObject({ format: 'JSON', title: 'Seeded post 03 walrus', width: 400 });
@@ -529,7 +647,10 @@ describe('updatePost, deletePost and createPosts on real WordPress', () => {
 
   /** A draft made over REST, removed afterwards. */
   async function draft(title: string): Promise<number> {
-    const r = await rest(site.restUrl, 'POST', '/wp/v2/posts', { body: { title, content: '<p>Kept body</p>', excerpt: 'Kept excerpt', status: 'draft' }, auth: admin });
+    const r = await rest(site.restUrl, 'POST', '/wp/v2/posts', {
+      body: { title, content: '<p>Kept body</p>', excerpt: 'Kept excerpt', status: 'draft' },
+      auth: admin,
+    });
     expect(r.status).toBe(201);
     created.push(r.body.id);
     return r.body.id;
@@ -543,15 +664,49 @@ describe('updatePost, deletePost and createPosts on real WordPress', () => {
 
   it('updatePost changes only the fields given; the site stores them and keeps the rest', async () => {
     const id = await draft('Before the update');
-    const r = await g.gql(UPDATE, { id: toGlobalId('Post', id), input: { title: 'After the update', categoryIds: [site.categories.sports], format: 'QUOTE', commentStatus: 'CLOSED' } }, admin);
+    const r = await g.gql(
+      UPDATE,
+      {
+        id: toGlobalId('Post', id),
+        input: {
+          title: 'After the update',
+          categoryIds: [site.categories.sports],
+          format: 'QUOTE',
+          commentStatus: 'CLOSED',
+        },
+      },
+      admin,
+    );
     expect(r.errors).toBeUndefined();
-    expect(r.data.updatePost).toMatchObject({ databaseId: id, title: 'After the update', status: 'draft', format: 'quote', commentStatus: 'closed', categoryIds: [site.categories.sports] });
+    expect(r.data.updatePost).toMatchObject({
+      databaseId: id,
+      title: 'After the update',
+      status: 'draft',
+      format: 'quote',
+      commentStatus: 'closed',
+      categoryIds: [site.categories.sports],
+    });
     const back = await stored(id);
-    expect(back.body).toMatchObject({ title: { raw: 'After the update' }, content: { raw: '<p>Kept body</p>' }, excerpt: { raw: 'Kept excerpt' }, format: 'quote', categories: [site.categories.sports] });
+    expect(back.body).toMatchObject({
+      title: { raw: 'After the update' },
+      content: { raw: '<p>Kept body</p>' },
+      excerpt: { raw: 'Kept excerpt' },
+      format: 'quote',
+      categories: [site.categories.sports],
+    });
     // Publishing gives the draft its slug from the title, and a date with an offset lands as date_gmt.
-    const pub = await g.gql(UPDATE, { id: String(id), input: { status: 'PUBLISH', date: '2025-04-01T10:00:00Z' } }, admin);
+    const pub = await g.gql(
+      UPDATE,
+      { id: String(id), input: { status: 'PUBLISH', date: '2025-04-01T10:00:00Z' } },
+      admin,
+    );
     expect(pub.errors).toBeUndefined();
-    expect(pub.data.updatePost).toMatchObject({ status: 'publish', slug: 'after-the-update', publishedAtUtc: '2025-04-01T10:00:00Z', publishedAt: '2025-04-01T12:00:00+02:00' });
+    expect(pub.data.updatePost).toMatchObject({
+      status: 'publish',
+      slug: 'after-the-update',
+      publishedAtUtc: '2025-04-01T10:00:00Z',
+      publishedAt: '2025-04-01T12:00:00+02:00',
+    });
     // Back to a draft, so the published totals of the other tests hold.
     expect((await g.gql(UPDATE, { id: String(id), input: { status: 'DRAFT' } }, admin)).errors).toBeUndefined();
   });
@@ -559,11 +714,24 @@ describe('updatePost, deletePost and createPosts on real WordPress', () => {
   it('updatePost errors: a missing post is NOT_FOUND; no credentials is UNAUTHENTICATED (401 rest_cannot_edit); a bad value names its parameter', async () => {
     const missing = await g.gql(UPDATE, { id: toGlobalId('Post', 999999), input: { title: 'x' } }, admin);
     expect(missing.data.updatePost).toBeNull();
-    expect(missing.errors![0]!.extensions).toMatchObject({ code: 'NOT_FOUND', upstream: { code: 'rest_post_invalid_id', status: 404 } });
+    expect(missing.errors![0]!.extensions).toMatchObject({
+      code: 'NOT_FOUND',
+      upstream: { code: 'rest_post_invalid_id', status: 404 },
+    });
     const anon = await g.gql(UPDATE, { id: toGlobalId('Post', seeded(1)), input: { title: 'x' } });
-    expect(anon.errors![0]!.extensions).toMatchObject({ code: 'UNAUTHENTICATED', upstream: { code: 'rest_cannot_edit', status: 401 } });
-    const bad = await g.gql(UPDATE, { id: toGlobalId('Post', seeded(1)), input: { template: 'no-such-template.php' } }, admin);
-    expect(bad.errors![0]!.extensions).toMatchObject({ code: 'BAD_USER_INPUT', upstream: { code: 'rest_invalid_param', status: 400 } });
+    expect(anon.errors![0]!.extensions).toMatchObject({
+      code: 'UNAUTHENTICATED',
+      upstream: { code: 'rest_cannot_edit', status: 401 },
+    });
+    const bad = await g.gql(
+      UPDATE,
+      { id: toGlobalId('Post', seeded(1)), input: { template: 'no-such-template.php' } },
+      admin,
+    );
+    expect(bad.errors![0]!.extensions).toMatchObject({
+      code: 'BAD_USER_INPUT',
+      upstream: { code: 'rest_invalid_param', status: 400 },
+    });
     expect((await stored(seeded(1))).body.title.raw).toBe('Seeded post 01 walrus');
   });
 
@@ -571,24 +739,45 @@ describe('updatePost, deletePost and createPosts on real WordPress', () => {
     const id = await draft('To the trash');
     const trash = await g.gql(DELETE, { id: toGlobalId('Post', id) }, admin);
     expect(trash.errors).toBeUndefined();
-    expect(trash.data.deletePost).toMatchObject({ databaseId: id, permanently: false, post: { databaseId: id, status: 'trash', title: 'To the trash' } });
+    expect(trash.data.deletePost).toMatchObject({
+      databaseId: id,
+      permanently: false,
+      post: { databaseId: id, status: 'trash', title: 'To the trash' },
+    });
     expect((await stored(id)).body.status).toBe('trash');
     const again = await g.gql(DELETE, { id: toGlobalId('Post', id) }, admin);
-    expect(again.errors![0]!.extensions).toMatchObject({ code: 'GONE', upstream: { code: 'rest_already_trashed', status: 410 } });
+    expect(again.errors![0]!.extensions).toMatchObject({
+      code: 'GONE',
+      upstream: { code: 'rest_already_trashed', status: 410 },
+    });
     const gone = await g.gql(DELETE, { id: toGlobalId('Post', id), force: true }, admin);
-    expect(gone.data.deletePost).toMatchObject({ databaseId: id, permanently: true, post: { databaseId: id, status: 'trash' } });
+    expect(gone.data.deletePost).toMatchObject({
+      databaseId: id,
+      permanently: true,
+      post: { databaseId: id, status: 'trash' },
+    });
     expect((await stored(id)).status).toBe(404);
     const missing = await g.gql(DELETE, { id: toGlobalId('Post', 999999), force: true }, admin);
     expect(missing.data.deletePost).toBeNull();
-    expect(missing.errors![0]!.extensions).toMatchObject({ code: 'NOT_FOUND', upstream: { code: 'rest_post_invalid_id', status: 404 } });
+    expect(missing.errors![0]!.extensions).toMatchObject({
+      code: 'NOT_FOUND',
+      upstream: { code: 'rest_post_invalid_id', status: 404 },
+    });
     const anon = await g.gql(DELETE, { id: toGlobalId('Post', seeded(1)) });
-    expect(anon.errors![0]!.extensions).toMatchObject({ code: 'UNAUTHENTICATED', upstream: { code: 'rest_cannot_delete', status: 401 } });
+    expect(anon.errors![0]!.extensions).toMatchObject({
+      code: 'UNAUTHENTICATED',
+      upstream: { code: 'rest_cannot_delete', status: 401 },
+    });
   });
 
   it('createPosts: 30 drafts in 2 /batch/v1 requests, results in input order, stored by the site', async () => {
     const batchBefore = await sent('POST /batch/v1');
     const directBefore = await sent('POST /core/v2/posts');
-    const inputs = Array.from({ length: 30 }, (_, i) => ({ title: `Bulk draft ${String(i).padStart(2, '0')}`, status: 'DRAFT', tagIds: [site.tags.alpha] }));
+    const inputs = Array.from({ length: 30 }, (_, i) => ({
+      title: `Bulk draft ${String(i).padStart(2, '0')}`,
+      status: 'DRAFT',
+      tagIds: [site.tags.alpha],
+    }));
     const r = await g.gql(BULK, { inputs }, admin);
     expect(r.errors).toBeUndefined();
     const p = r.data.createPosts;
@@ -598,23 +787,60 @@ describe('updatePost, deletePost and createPosts on real WordPress', () => {
     expect(await sent('POST /batch/v1')).toBe(batchBefore + 2);
     expect(await sent('POST /core/v2/posts')).toBe(directBefore);
     const ids = p.results.map((x: any) => x.databaseId as number);
-    const back = await rest(site.restUrl, 'GET', `/wp/v2/posts?include=${ids.join(',')}&status=draft&per_page=100&orderby=include&context=edit`, { auth: admin });
+    const back = await rest(
+      site.restUrl,
+      'GET',
+      `/wp/v2/posts?include=${ids.join(',')}&status=draft&per_page=100&orderby=include&context=edit`,
+      { auth: admin },
+    );
     expect(back.body.map((x: any) => x.title.raw)).toEqual(inputs.map((x) => x.title));
     expect(back.body.every((x: any) => x.status === 'draft' && x.tags.includes(site.tags.alpha))).toBe(true);
   });
 
   it('createPosts: a bad item fails alone with its error; atomic writes nothing when one item is invalid', async () => {
-    const r = await g.gql(BULK, { inputs: [{ title: 'Bulk good A' }, { title: 'Bulk bad', template: 'no-such-template.php' }, { title: 'Bulk good B' }] }, admin);
+    const r = await g.gql(
+      BULK,
+      {
+        inputs: [
+          { title: 'Bulk good A' },
+          { title: 'Bulk bad', template: 'no-such-template.php' },
+          { title: 'Bulk good B' },
+        ],
+      },
+      admin,
+    );
     const p = r.data.createPosts;
     created.push(...p.results.map((x: any) => x.databaseId).filter(Boolean));
     expect([p.written, p.failed]).toEqual([2, 1]);
-    expect(p.results[1]).toMatchObject({ post: null, error: { code: 'BAD_USER_INPUT', path: ['inputs', '1', 'template'], upstream: { code: 'rest_invalid_param', status: 400 } } });
-    const atomic = await g.gql(BULK, { inputs: [{ title: 'Atomic never A' }, { title: 'Atomic never B', status: 'DRAFT', template: 'no-such-template.php' }], atomic: true }, admin);
+    expect(p.results[1]).toMatchObject({
+      post: null,
+      error: {
+        code: 'BAD_USER_INPUT',
+        path: ['inputs', '1', 'template'],
+        upstream: { code: 'rest_invalid_param', status: 400 },
+      },
+    });
+    const atomic = await g.gql(
+      BULK,
+      {
+        inputs: [
+          { title: 'Atomic never A' },
+          { title: 'Atomic never B', status: 'DRAFT', template: 'no-such-template.php' },
+        ],
+        atomic: true,
+      },
+      admin,
+    );
     const a = atomic.data.createPosts;
     created.push(...a.results.map((x: any) => x.databaseId).filter(Boolean));
     expect([a.written, a.failed]).toEqual([0, 2]);
     expect(a.results.map((x: any) => x.error.code)).toEqual(['NOT_EXECUTED', 'BAD_USER_INPUT']);
-    const none = await rest(site.restUrl, 'GET', `/wp/v2/posts?search=${encodeURIComponent('Atomic never')}&status=draft,publish`, { auth: admin });
+    const none = await rest(
+      site.restUrl,
+      'GET',
+      `/wp/v2/posts?search=${encodeURIComponent('Atomic never')}&status=draft,publish`,
+      { auth: admin },
+    );
     expect(none.body).toEqual([]);
   });
 

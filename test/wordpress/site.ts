@@ -23,7 +23,12 @@ export interface WpSite {
   author: { id: number; login: string };
   categories: { uncategorized: number; news: number; local: number; sports: number };
   tags: { alpha: number; beta: number };
-  posts: { published: number[]; sticky: number; helloWorld: number; others: { draft: number; pending: number; private: number; password: number } };
+  posts: {
+    published: number[];
+    sticky: number;
+    helloWorld: number;
+    others: { draft: number; pending: number; private: number; password: number };
+  };
 }
 
 export function wpSite(): WpSite {
@@ -57,7 +62,11 @@ export async function rest<T = any>(
   const h: Record<string, string> = { ...opts.headers };
   if (opts.auth) h.authorization = opts.auth;
   if (opts.body !== undefined) h['content-type'] = 'application/json';
-  const res = await fetch(root.replace(/\/$/, '') + path, { method, headers: h, body: opts.body === undefined ? undefined : JSON.stringify(opts.body) });
+  const res = await fetch(root.replace(/\/$/, '') + path, {
+    method,
+    headers: h,
+    body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
+  });
   const text = await res.text();
   let body: unknown = text;
   try {
@@ -76,7 +85,11 @@ export interface GqlResult<T = any> {
 
 export interface WpGateway {
   gateway: Gateway;
-  gql<T = any>(query: string, variables?: Record<string, unknown>, authorization?: string | null): Promise<GqlResult<T>>;
+  gql<T = any>(
+    query: string,
+    variables?: Record<string, unknown>,
+    authorization?: string | null,
+  ): Promise<GqlResult<T>>;
   close(): Promise<void>;
 }
 
@@ -125,10 +138,19 @@ export async function startRecorder(site: WpSite): Promise<Recorder> {
     req.on('end', () => {
       const body = Buffer.concat(chunks);
       requests.push({ method: req.method ?? '', url: req.url ?? '', body: body.toString('utf8') });
-      const up = httpRequest({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers: { ...req.headers, host: target.host } }, (r) => {
-        res.writeHead(r.statusCode ?? 502, r.headers);
-        r.pipe(res);
-      });
+      const up = httpRequest(
+        {
+          host: target.hostname,
+          port: target.port,
+          method: req.method,
+          path: req.url,
+          headers: { ...req.headers, host: target.host },
+        },
+        (r) => {
+          res.writeHead(r.statusCode ?? 502, r.headers);
+          r.pipe(res);
+        },
+      );
       up.on('error', () => {
         res.writeHead(502);
         res.end();

@@ -14,7 +14,8 @@ const QUERY = `subscription { postChanged { kind databaseId source post { title 
 const WITHIN_ONE_POLL = POLL_SECONDS * 1000 + 2_000;
 
 type Got = { kind: string; databaseId: number; source: string; post: { title: string; status: string } | null };
-const of = (id: number, kind: string) => (r: { data?: any }) => r.data?.postChanged?.databaseId === id && r.data.postChanged.kind === kind;
+const of = (id: number, kind: string) => (r: { data?: any }) =>
+  r.data?.postChanged?.databaseId === id && r.data.postChanged.kind === kind;
 
 describe('postChanged in front of real WordPress', () => {
   let site: WpSite;
@@ -26,7 +27,9 @@ describe('postChanged in front of real WordPress', () => {
   beforeAll(async () => {
     site = wpSite();
     admin = basic(site.admin.login, site.admin.appPassword);
-    g = await startWpGateway(site, { subscriptions: { pollSeconds: POLL_SECONDS, pollAuth: `${site.admin.login}:${site.admin.appPassword}` } });
+    g = await startWpGateway(site, {
+      subscriptions: { pollSeconds: POLL_SECONDS, pollAuth: `${site.admin.login}:${site.admin.appPassword}` },
+    });
   });
   afterAll(async () => {
     await Promise.all(feeds.map((f) => f.stop()));
@@ -41,7 +44,10 @@ describe('postChanged in front of real WordPress', () => {
     await subscribed(g.gateway, 2);
 
     let t = Date.now();
-    const made = await rest(site.restUrl, 'POST', '/wp/v2/posts', { auth: admin, body: { title: 'Live from WordPress', content: 'Hello', status: 'publish' } });
+    const made = await rest(site.restUrl, 'POST', '/wp/v2/posts', {
+      auth: admin,
+      body: { title: 'Live from WordPress', content: 'Hello', status: 'publish' },
+    });
     expect(made.status).toBe(201);
     const id = made.body.id as number;
     created.push(id);
@@ -54,8 +60,19 @@ describe('postChanged in front of real WordPress', () => {
     // WordPress dates its modifications to the second: a second apart, so each is a save of its own.
     await new Promise((r) => setTimeout(r, 1_100));
     t = Date.now();
-    expect((await rest(site.restUrl, 'POST', `/wp/v2/posts/${id}`, { auth: admin, body: { title: 'Live from WordPress, edited' } })).status).toBe(200);
-    for (const f of [anonymous, editor]) await f.next((r) => of(id, 'UPDATED')(r) && r.data?.postChanged.post?.title === 'Live from WordPress, edited', WITHIN_ONE_POLL + 5_000);
+    expect(
+      (
+        await rest(site.restUrl, 'POST', `/wp/v2/posts/${id}`, {
+          auth: admin,
+          body: { title: 'Live from WordPress, edited' },
+        })
+      ).status,
+    ).toBe(200);
+    for (const f of [anonymous, editor])
+      await f.next(
+        (r) => of(id, 'UPDATED')(r) && r.data?.postChanged.post?.title === 'Live from WordPress, edited',
+        WITHIN_ONE_POLL + 5_000,
+      );
     expect(Date.now() - t).toBeLessThanOrEqual(WITHIN_ONE_POLL);
 
     await new Promise((r) => setTimeout(r, 1_100));

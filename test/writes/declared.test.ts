@@ -14,17 +14,88 @@ const ZONE = 'Europe/Paris';
 
 /** 6.15.14's declared arguments of the event write routes (docs/real-sites.md "Declared arguments"). */
 const CORE_EVENT_ARGS = [
-  'all_day', 'author', 'comment_status', 'content', 'cost', 'date', 'date_gmt', 'duration', 'end_date', 'end_date_utc', 'excerpt', 'featured', 'featured_media',
-  'format', 'organizers', 'ping_status', 'slug', 'start_date', 'start_date_utc', 'status', 'sticky', 'tags', 'template', 'timezone', 'title', 'tribe_events_cat', 'venues',
+  'all_day',
+  'author',
+  'comment_status',
+  'content',
+  'cost',
+  'date',
+  'date_gmt',
+  'duration',
+  'end_date',
+  'end_date_utc',
+  'excerpt',
+  'featured',
+  'featured_media',
+  'format',
+  'organizers',
+  'ping_status',
+  'slug',
+  'start_date',
+  'start_date_utc',
+  'status',
+  'sticky',
+  'tags',
+  'template',
+  'timezone',
+  'title',
+  'tribe_events_cat',
+  'venues',
 ];
 const LEGACY_EVENT_ARGS = [
-  'all_day', 'author', 'categories', 'cost', 'date', 'date_utc', 'description', 'end_date', 'excerpt', 'featured', 'hide_from_listings', 'id', 'image', 'organizer',
-  'show_map', 'show_map_link', 'slug', 'start_date', 'status', 'sticky', 'tags', 'timezone', 'title', 'venue', 'website',
+  'all_day',
+  'author',
+  'categories',
+  'cost',
+  'date',
+  'date_utc',
+  'description',
+  'end_date',
+  'excerpt',
+  'featured',
+  'hide_from_listings',
+  'id',
+  'image',
+  'organizer',
+  'show_map',
+  'show_map_link',
+  'slug',
+  'start_date',
+  'status',
+  'sticky',
+  'tags',
+  'timezone',
+  'title',
+  'venue',
+  'website',
 ];
-const CORE_VENUE_ARGS = ['address', 'author', 'city', 'content', 'country', 'date', 'excerpt', 'featured_media', 'phone', 'province', 'slug', 'state', 'state_province', 'status', 'tags', 'title', 'website', 'zip'];
+const CORE_VENUE_ARGS = [
+  'address',
+  'author',
+  'city',
+  'content',
+  'country',
+  'date',
+  'excerpt',
+  'featured_media',
+  'phone',
+  'province',
+  'slug',
+  'state',
+  'state_province',
+  'status',
+  'tags',
+  'title',
+  'website',
+  'zip',
+];
 
 const args = (names: string[]) => Object.fromEntries(names.map((n) => [n, { type: 'string' }]));
-const route = (namespace: string, methods: string[], names: string[]) => ({ namespace, methods, endpoints: [{ methods, args: args(names) }] });
+const route = (namespace: string, methods: string[], names: string[]) => ({
+  namespace,
+  methods,
+  endpoints: [{ methods, args: args(names) }],
+});
 
 /** A site as TEC 6.15.14 declares its routes. */
 const SITE_615 = parseIndex({
@@ -38,8 +109,21 @@ const SITE_615 = parseIndex({
   },
 });
 
-const update = (spec: typeof EVENTS | typeof VENUES | typeof ORGANIZERS, input: object, api: 'core' | 'legacy' = 'core') =>
-  writeJob(SITE_615, spec as typeof EVENTS, 0, { item: ['input'], fields: ['input'], id: ['id'] }, input, { id: 5 }, api, 'PATCH');
+const update = (
+  spec: typeof EVENTS | typeof VENUES | typeof ORGANIZERS,
+  input: object,
+  api: 'core' | 'legacy' = 'core',
+) =>
+  writeJob(
+    SITE_615,
+    spec as typeof EVENTS,
+    0,
+    { item: ['input'], fields: ['input'], id: ['id'] },
+    input,
+    { id: 5 },
+    api,
+    'PATCH',
+  );
 
 describe('declared arguments', () => {
   it('are read from the root index per route and method; an interface the site lacks declares nothing; an undescribed route is null', () => {
@@ -65,22 +149,40 @@ describe('declared arguments', () => {
       path: ['input', 'virtual'],
       notApplied: [{ field: 'virtual', path: ['input', 'virtual'], reason: 'UNDECLARED', asked: true, kept: null }],
     });
-    expect(job.error!.message).toBe('Not written: virtual: this site does not declare it on PATCH /calendar-core/v1/events/<id> nor on POST /calendar/events/v1/events/<id> (WordPress would drop it without a word), so nothing was sent.');
+    expect(job.error!.message).toBe(
+      'Not written: virtual: this site does not declare it on PATCH /calendar-core/v1/events/<id> nor on POST /calendar/events/v1/events/<id> (WordPress would drop it without a word), so nothing was sent.',
+    );
     // With other problems, it is listed with them.
     const mixed = update(EVENTS, { virtual: true, duration: -1 });
     expect(mixed.error).toMatchObject({ code: 'BAD_USER_INPUT' });
     expect(mixed.error!.problems!.map((x) => x.path.join('.'))).toEqual(['input.duration', 'input.virtual']);
   });
 
-  it('a venue\'s coordinates on 6.15: neither route declares lat/lng', () => {
-    expect(update(VENUES, { latitude: 1, longitude: 2 }).error!.notApplied!.map((f) => f.field)).toEqual(['latitude', 'longitude']);
+  it("a venue's coordinates on 6.15: neither route declares lat/lng", () => {
+    expect(update(VENUES, { latitude: 1, longitude: 2 }).error!.notApplied!.map((f) => f.field)).toEqual([
+      'latitude',
+      'longitude',
+    ]);
   });
 });
 
 describe('resets and where an update goes', () => {
   const legacyBody = {
-    id: 5, url: 'https://site/e/', title: 'E', date: '2026-01-15 10:00:00', date_utc: '2026-01-15 09:00:00', start_date: '2031-01-01 10:00:00', end_date: '2031-01-01 11:00:00',
-    timezone: ZONE, featured: true, sticky: true, show_map: false, show_map_link: false, hide_from_listings: true, cost: '$5', status: 'publish',
+    id: 5,
+    url: 'https://site/e/',
+    title: 'E',
+    date: '2026-01-15 10:00:00',
+    date_utc: '2026-01-15 09:00:00',
+    start_date: '2031-01-01 10:00:00',
+    end_date: '2031-01-01 11:00:00',
+    timezone: ZONE,
+    featured: true,
+    sticky: true,
+    show_map: false,
+    show_map_link: false,
+    hide_from_listings: true,
+    cost: '$5',
+    status: 'publish',
   };
 
   it('the legacy state carries the publication date (the legacy update moves an omitted one to now)', () => {
@@ -95,7 +197,16 @@ describe('resets and where an update goes', () => {
     const legacy = update(EVENTS, { title: 'x' }, 'legacy');
     legacy.read = 'legacy';
     expect(completePayloads(ZONE, EVENTS, legacy, legacyBody)).toMatchObject({
-      primary: { title: 'x', date: '2026-01-15 10:00:00', featured: true, sticky: true, show_map: false, show_map_link: false, hide_from_listings: true, cost: '$5' },
+      primary: {
+        title: 'x',
+        date: '2026-01-15 10:00:00',
+        featured: true,
+        sticky: true,
+        show_map: false,
+        show_map_link: false,
+        hide_from_listings: true,
+        cost: '$5',
+      },
     });
   });
 
@@ -108,7 +219,16 @@ describe('resets and where an update goes', () => {
     throughOther(SITE_615, EVENTS, mixed);
     expect(mixed.api).toBe('core');
     // calendar-core has no POST updates and no slugs: a legacy job stays.
-    const post = writeJob(SITE_615, EVENTS, 0, { item: [], fields: [], id: [] }, { template: 'x.php' }, { id: 5 }, 'legacy', 'POST');
+    const post = writeJob(
+      SITE_615,
+      EVENTS,
+      0,
+      { item: [], fields: [], id: [] },
+      { template: 'x.php' },
+      { id: 5 },
+      'legacy',
+      'POST',
+    );
     throughOther(SITE_615, EVENTS, post);
     expect(post.api).toBe('legacy');
   });

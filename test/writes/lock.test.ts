@@ -88,7 +88,7 @@ describe('across processes (Redis)', () => {
     await h2.release();
   });
 
-  it('the wait is bounded: busy past it fails; a lease that ran out frees the key, and its former holder cannot delete the new holder\'s lock', async () => {
+  it("the wait is bounded: busy past it fails; a lease that ran out frees the key, and its former holder cannot delete the new holder's lock", async () => {
     const one = createWriteLocks({ leaseMs: 1_000, waitMs: 100 }, a);
     const two = createWriteLocks({ leaseMs: 10_000, waitMs: 100 }, b);
     const held = await one.acquire(['y']);
@@ -111,7 +111,9 @@ describe('across processes (Redis)', () => {
     const theirs = await createWriteLocks({ leaseMs: 10_000, waitMs: 50 }, other).acquire(['events:1']);
     expect([mine.failed, theirs.failed]).toEqual([[], []]);
     const c = new Redis(redis.port, '127.0.0.1');
-    expect((await c.keys('*write-lock*')).sort()).toEqual([a.key('write-lock', 'events:1'), other.key('write-lock', 'events:1')].sort());
+    expect((await c.keys('*write-lock*')).sort()).toEqual(
+      [a.key('write-lock', 'events:1'), other.key('write-lock', 'events:1')].sort(),
+    );
     c.disconnect();
     await mine.release();
     await theirs.release();

@@ -6,17 +6,40 @@
  */
 import { describe, expect, it } from 'vitest';
 import { postResult } from '../../src/writes/posts.ts';
-import { bulkPayload, inputError, issuesAt, notExecuted, siteError, toGraphError, unknownError, upstreamOf, type ItemResult } from '../../src/writes/results.ts';
+import {
+  bulkPayload,
+  inputError,
+  issuesAt,
+  notExecuted,
+  siteError,
+  toGraphError,
+  unknownError,
+  upstreamOf,
+  type ItemResult,
+} from '../../src/writes/results.ts';
 import { GatewayError } from '../../src/errors.ts';
 import { fromUpstreamResponse } from '../../src/upstream/errors.ts';
 
 const ROUTE = 'POST /calendar-core/v1/events';
 const invalidParam = () =>
-  fromUpstreamResponse(400, { code: 'rest_invalid_param', message: 'Invalid parameter(s): start_date', data: { status: 400, params: { start_date: 'bad date' }, details: { start_date: { code: 'x' } } } }, ROUTE);
+  fromUpstreamResponse(
+    400,
+    {
+      code: 'rest_invalid_param',
+      message: 'Invalid parameter(s): start_date',
+      data: { status: 400, params: { start_date: 'bad date' }, details: { start_date: { code: 'x' } } },
+    },
+    ROUTE,
+  );
 
 describe('inputError', () => {
   it('one problem: itself, no list', () => {
-    expect(inputError([{ path: ['inputs', '2', 'cost'], message: 'cost is too long.' }])).toEqual({ code: 'BAD_USER_INPUT', message: 'cost is too long.', path: ['inputs', '2', 'cost'], upstream: null });
+    expect(inputError([{ path: ['inputs', '2', 'cost'], message: 'cost is too long.' }])).toEqual({
+      code: 'BAD_USER_INPUT',
+      message: 'cost is too long.',
+      path: ['inputs', '2', 'cost'],
+      upstream: null,
+    });
   });
 
   it('several: each listed with its path, the path they share, the list kept', () => {
@@ -27,18 +50,27 @@ describe('inputError', () => {
     ];
     const e = inputError(problems);
     expect(e.path).toEqual(['inputs', '0']);
-    expect(e.message).toBe('3 problems: (1) inputs.0.input.title: title is required to create. (2) inputs.0.input.website: website must be an absolute http(s) URL. (3) inputs.0.id: "x" is not a Event ID.');
+    expect(e.message).toBe(
+      '3 problems: (1) inputs.0.input.title: title is required to create. (2) inputs.0.input.website: website must be an absolute http(s) URL. (3) inputs.0.id: "x" is not a Event ID.',
+    );
     expect(e.problems).toEqual(problems);
     expect(e.upstream).toBeNull();
   });
 
   it('several in one field: that field is the path; none is a programming error', () => {
-    expect(inputError([{ path: ['input', 'tagIds'], message: 'a.' }, { path: ['input', 'tagIds'], message: 'b.' }]).path).toEqual(['input', 'tagIds']);
+    expect(
+      inputError([
+        { path: ['input', 'tagIds'], message: 'a.' },
+        { path: ['input', 'tagIds'], message: 'b.' },
+      ]).path,
+    ).toEqual(['input', 'tagIds']);
     expect(() => inputError([])).toThrow(TypeError);
   });
 
   it('issuesAt puts field issues under the input path', () => {
-    expect(issuesAt([{ path: ['venue', 'title'], message: 'm' }], ['inputs', '1'])).toEqual([{ path: ['inputs', '1', 'venue', 'title'], message: 'm' }]);
+    expect(issuesAt([{ path: ['venue', 'title'], message: 'm' }], ['inputs', '1'])).toEqual([
+      { path: ['inputs', '1', 'venue', 'title'], message: 'm' },
+    ]);
   });
 });
 
@@ -46,11 +78,21 @@ describe('site errors', () => {
   it('siteError: the path is the input field of the first parameter refused; upstream carries params and details', () => {
     const e = siteError(invalidParam(), ['inputs', '4'], (p) => ['inputs', '4', p === 'start_date' ? 'startDate' : p]);
     expect(e).toMatchObject({ code: 'BAD_USER_INPUT', path: ['inputs', '4', 'startDate'] });
-    expect(e.upstream).toEqual({ code: 'rest_invalid_param', status: 400, route: ROUTE, params: { start_date: 'bad date' }, details: { start_date: { code: 'x' } } });
+    expect(e.upstream).toEqual({
+      code: 'rest_invalid_param',
+      status: 400,
+      route: ROUTE,
+      params: { start_date: 'bad date' },
+      details: { start_date: { code: 'x' } },
+    });
   });
 
   it('siteError without params: the item path', () => {
-    const e = siteError(fromUpstreamResponse(403, { code: 'rest_cannot_create', message: 'no', data: { status: 403 } }, ROUTE), ['inputs', '1'], () => ['never']);
+    const e = siteError(
+      fromUpstreamResponse(403, { code: 'rest_cannot_create', message: 'no', data: { status: 403 } }, ROUTE),
+      ['inputs', '1'],
+      () => ['never'],
+    );
     expect(e).toMatchObject({ code: 'FORBIDDEN', path: ['inputs', '1'] });
   });
 
@@ -60,14 +102,21 @@ describe('site errors', () => {
 
   it('unknownError ends its message with one period; notExecuted has no upstream', () => {
     expect(unknownError(invalidParam(), ['inputs', '0'], 'lost.').message).toBe('lost.');
-    expect(unknownError(invalidParam(), ['inputs', '0'], 'lost')).toMatchObject({ code: 'OUTCOME_UNKNOWN', message: 'lost.', path: ['inputs', '0'] });
+    expect(unknownError(invalidParam(), ['inputs', '0'], 'lost')).toMatchObject({
+      code: 'OUTCOME_UNKNOWN',
+      message: 'lost.',
+      path: ['inputs', '0'],
+    });
     expect(notExecuted(['inputs', '3'])).toMatchObject({ code: 'NOT_EXECUTED', upstream: null, path: ['inputs', '3'] });
   });
 });
 
 describe('toGraphError', () => {
   it('names the argument, splits upstream back into upstream/params/details, and keeps the ID', () => {
-    const g = toGraphError(siteError(invalidParam(), ['input'], (p) => ['input', p]), 12);
+    const g = toGraphError(
+      siteError(invalidParam(), ['input'], (p) => ['input', p]),
+      12,
+    );
     expect(g).toBeInstanceOf(GatewayError);
     expect(g.extensions).toEqual({
       code: 'BAD_USER_INPUT',
@@ -80,11 +129,20 @@ describe('toGraphError', () => {
   });
 
   it('several problems: every argument, and the problems listed', () => {
-    const g = toGraphError(inputError([{ path: ['input', 'title'], message: 'a.' }, { path: ['input', 'endDate'], message: 'b.' }]), null);
+    const g = toGraphError(
+      inputError([
+        { path: ['input', 'title'], message: 'a.' },
+        { path: ['input', 'endDate'], message: 'b.' },
+      ]),
+      null,
+    );
     expect(g.extensions).toEqual({
       code: 'BAD_USER_INPUT',
       arguments: ['input.title', 'input.endDate'],
-      problems: [{ path: ['input', 'title'], message: 'a.' }, { path: ['input', 'endDate'], message: 'b.' }],
+      problems: [
+        { path: ['input', 'title'], message: 'a.' },
+        { path: ['input', 'endDate'], message: 'b.' },
+      ],
     });
     expect(g.message).toBe('2 problems: (1) input.title: a. (2) input.endDate: b.');
   });
@@ -97,7 +155,12 @@ describe('bulkPayload', () => {
     { index: 1, databaseId: null, model: null, error: inputError([{ path: ['inputs', '1'], message: 'x' }]) },
     { index: 2, databaseId: 7, model: null, error: unknownError(invalidParam(), ['inputs', '2'], 'lost') },
     // Written, but its follow-up failed: written and failed both.
-    { index: 3, databaseId: 8, model: { databaseId: 8 }, error: siteError(invalidParam(), ['inputs', '3'], () => ['inputs', '3', 'website']) },
+    {
+      index: 3,
+      databaseId: 8,
+      model: { databaseId: 8 },
+      error: siteError(invalidParam(), ['inputs', '3'], () => ['inputs', '3', 'website']),
+    },
   ];
   it('counts written, failed and unknown as the schema describes, and names the model', () => {
     const p = bulkPayload(results, (event) => ({ event }));
@@ -108,17 +171,50 @@ describe('bulkPayload', () => {
 });
 
 describe('postResult', () => {
-  const post = { id: 9, date: '2031-01-01T10:00:00', date_gmt: '2031-01-01T10:00:00', slug: 'p', status: 'draft', type: 'post', link: 'https://x/p', title: { raw: 'P', rendered: 'P' }, content: { raw: '', rendered: '' }, excerpt: { raw: '', rendered: '' } };
+  const post = {
+    id: 9,
+    date: '2031-01-01T10:00:00',
+    date_gmt: '2031-01-01T10:00:00',
+    slug: 'p',
+    status: 'draft',
+    type: 'post',
+    link: 'https://x/p',
+    title: { raw: 'P', rendered: 'P' },
+    content: { raw: '', rendered: '' },
+    excerpt: { raw: '', rendered: '' },
+  };
   it('a post; an unreadable 2xx body is an unknown outcome, never a failure', () => {
-    expect(postResult({ ok: true, status: 201, body: post, batched: true }, 0, 'UTC')).toMatchObject({ index: 0, databaseId: 9, error: null });
+    expect(postResult({ ok: true, status: 201, body: post, batched: true }, 0, 'UTC')).toMatchObject({
+      index: 0,
+      databaseId: 9,
+      error: null,
+    });
     const bad = postResult({ ok: true, status: 201, body: 'oops', batched: true }, 1, 'UTC');
-    expect(bad).toMatchObject({ databaseId: null, model: null, error: { code: 'OUTCOME_UNKNOWN', path: ['inputs', '1'] } });
-    expect(bad.error!.message).toMatch(/^Outcome unknown: the post create was sent but the site answered a body that is not a post .*before creating it again\.$/);
+    expect(bad).toMatchObject({
+      databaseId: null,
+      model: null,
+      error: { code: 'OUTCOME_UNKNOWN', path: ['inputs', '1'] },
+    });
+    expect(bad.error!.message).toMatch(
+      /^Outcome unknown: the post create was sent but the site answered a body that is not a post .*before creating it again\.$/,
+    );
   });
 
   it('a refused item points at the input field; a stopped atomic item is NOT_EXECUTED', () => {
-    const e = fromUpstreamResponse(400, { code: 'rest_invalid_param', message: 'bad', data: { status: 400, params: { title: 'no' } } }, 'POST /core/v2/posts');
-    expect(postResult({ ok: false, error: e, batched: true }, 2, 'UTC').error).toMatchObject({ code: 'BAD_USER_INPUT', path: ['inputs', '2', 'title'] });
-    expect(postResult({ ok: false, error: e, batched: true, notExecuted: true }, 3, 'UTC').error).toEqual({ code: 'NOT_EXECUTED', message: 'bad', path: ['inputs', '3'], upstream: null });
+    const e = fromUpstreamResponse(
+      400,
+      { code: 'rest_invalid_param', message: 'bad', data: { status: 400, params: { title: 'no' } } },
+      'POST /core/v2/posts',
+    );
+    expect(postResult({ ok: false, error: e, batched: true }, 2, 'UTC').error).toMatchObject({
+      code: 'BAD_USER_INPUT',
+      path: ['inputs', '2', 'title'],
+    });
+    expect(postResult({ ok: false, error: e, batched: true, notExecuted: true }, 3, 'UTC').error).toEqual({
+      code: 'NOT_EXECUTED',
+      message: 'bad',
+      path: ['inputs', '3'],
+      upstream: null,
+    });
   });
 });

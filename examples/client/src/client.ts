@@ -39,7 +39,10 @@ export async function execute<TResult, TVariables>(
   });
   const body = (await response.json()) as { data?: TResult | null; errors?: GraphQLErrorItem[] };
   if (body.errors?.length || body.data == null) {
-    throw new GraphQLRequestError(response.status, body.errors ?? [{ message: `HTTP ${response.status} without data` }]);
+    throw new GraphQLRequestError(
+      response.status,
+      body.errors ?? [{ message: `HTTP ${response.status} without data` }],
+    );
   }
   return body.data;
 }

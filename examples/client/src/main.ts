@@ -13,7 +13,9 @@ import { UpcomingEventsQuery } from './operations.ts';
 export async function upcomingTitles(endpoint: string, first = 5): Promise<string[]> {
   // From now on: without a start date the list would begin with the site's earliest events.
   const data = await execute(endpoint, UpcomingEventsQuery, { first, startDate: new Date().toISOString() });
-  return (data.events?.nodes ?? []).map((event) => `${event.startDate ?? '?'} ${event.title ?? '(untitled)'} @ ${event.venues[0]?.title ?? 'no venue'}`);
+  return (data.events?.nodes ?? []).map(
+    (event) => `${event.startDate ?? '?'} ${event.title ?? '(untitled)'} @ ${event.venues[0]?.title ?? 'no venue'}`,
+  );
 }
 
 // Run as a script (not imported, as test/clients.test.ts does).

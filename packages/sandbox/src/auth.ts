@@ -26,18 +26,48 @@ export interface User {
 const ROLE_CAPS: Record<Role, string[]> = {
   subscriber: ['read'],
   contributor: ['read', 'edit_posts', 'delete_posts'],
-  author: ['read', 'edit_posts', 'delete_posts', 'publish_posts', 'edit_published_posts', 'delete_published_posts', 'upload_files'],
+  author: [
+    'read',
+    'edit_posts',
+    'delete_posts',
+    'publish_posts',
+    'edit_published_posts',
+    'delete_published_posts',
+    'upload_files',
+  ],
   editor: [
-    'read', 'edit_posts', 'delete_posts', 'publish_posts', 'edit_published_posts', 'delete_published_posts', 'upload_files',
-    'edit_others_posts', 'delete_others_posts', 'read_private_posts', 'edit_private_posts', 'delete_private_posts',
-    'manage_categories', 'moderate_comments', 'edit_pages', 'publish_pages',
+    'read',
+    'edit_posts',
+    'delete_posts',
+    'publish_posts',
+    'edit_published_posts',
+    'delete_published_posts',
+    'upload_files',
+    'edit_others_posts',
+    'delete_others_posts',
+    'read_private_posts',
+    'edit_private_posts',
+    'delete_private_posts',
+    'manage_categories',
+    'moderate_comments',
+    'edit_pages',
+    'publish_pages',
   ],
   administrator: [],
 };
 ROLE_CAPS.administrator = [
   ...ROLE_CAPS.editor,
-  'manage_options', 'list_users', 'edit_users', 'create_users', 'promote_users', 'activate_plugins', 'edit_theme_options',
-  'manage_network', 'wpseo_manage_options', 'wpseo_manage_redirects', 'export',
+  'manage_options',
+  'list_users',
+  'edit_users',
+  'create_users',
+  'promote_users',
+  'activate_plugins',
+  'edit_theme_options',
+  'manage_network',
+  'wpseo_manage_options',
+  'wpseo_manage_redirects',
+  'export',
 ];
 
 export function can(user: User | null, cap: string): boolean {
@@ -52,7 +82,11 @@ export function normalizeAppPassword(p: string): string {
 
 /** Formats 24 characters as WordPress shows them: six groups of four. */
 export function formatAppPassword(p: string): string {
-  return normalizeAppPassword(p).match(/.{1,4}/g)?.join(' ') ?? '';
+  return (
+    normalizeAppPassword(p)
+      .match(/.{1,4}/g)
+      ?.join(' ') ?? ''
+  );
 }
 
 export function hashPassword(p: string): string {
@@ -88,7 +122,11 @@ export interface UserLookup {
 export type WrongPasswordMode = 'error' | 'anonymous';
 
 /** Resolves the caller; bad credentials throw the 401 WordPress sends, or (`anonymous`) give null. */
-export function authenticate(header: string | undefined, users: UserLookup, wrongPassword: WrongPasswordMode = 'error'): User | null {
+export function authenticate(
+  header: string | undefined,
+  users: UserLookup,
+  wrongPassword: WrongPasswordMode = 'error',
+): User | null {
   const creds = parseBasic(header);
   if (!creds) return null;
   const isEmail = creds.login.includes('@');
@@ -96,8 +134,16 @@ export function authenticate(header: string | undefined, users: UserLookup, wron
   if (!found) {
     if (wrongPassword === 'anonymous') return null;
     throw isEmail
-      ? new RestError('invalid_email', '<strong>Error</strong>: Unknown email address. Check again or try your username.', 401)
-      : new RestError('invalid_username', '<strong>Error</strong>: Unknown username. Check again or try your email address.', 401);
+      ? new RestError(
+          'invalid_email',
+          '<strong>Error</strong>: Unknown email address. Check again or try your username.',
+          401,
+        )
+      : new RestError(
+          'invalid_username',
+          '<strong>Error</strong>: Unknown username. Check again or try your email address.',
+          401,
+        );
   }
   const given = Buffer.from(hashPassword(creds.password), 'hex');
   const stored = Buffer.from(found.passwordHash, 'hex');

@@ -9,10 +9,17 @@ export function sandboxBanner(sb: RunningSandbox): string {
   for (const u of sb.users) lines.push(`  ${u.login.padEnd(12)} ${u.role.padEnd(14)} ${u.appPassword}`);
   const x = extrasCredentials(sb.site);
   if (x.zapier.length || x.powerAutomate.length) lines.push('automation connectors:');
-  for (const c of x.zapier) lines.push(`  automation-a "${c.name}" (as ${c.user}): consumer_id=${c.consumerId} consumer_secret=${c.consumerSecret}`);
-  for (const c of x.powerAutomate) lines.push(`  automation-b "${c.name}" (as ${c.user}): access_token=${c.accessToken ?? ''}`);
+  for (const c of x.zapier)
+    lines.push(
+      `  automation-a "${c.name}" (as ${c.user}): consumer_id=${c.consumerId} consumer_secret=${c.consumerSecret}`,
+    );
+  for (const c of x.powerAutomate)
+    lines.push(`  automation-b "${c.name}" (as ${c.user}): access_token=${c.accessToken ?? ''}`);
   if (x.aggregatorImports.length) lines.push('aggregator imports:');
-  for (const i of x.aggregatorImports) lines.push(`  ${i.importId} ${i.status}${i.nextBatchHash ? ` batch_hash=${i.nextBatchHash}` : ''}${i.locked ? ' (locked)' : ''}`);
+  for (const i of x.aggregatorImports)
+    lines.push(
+      `  ${i.importId} ${i.status}${i.nextBatchHash ? ` batch_hash=${i.nextBatchHash}` : ''}${i.locked ? ' (locked)' : ''}`,
+    );
   // The real-site behaviours the options choose (options.ts: tec, names, wrongPassword, calendarBatchable, tickets).
   const o = sb.site.options;
   lines.push(`acts as: ${describeRelease(o.tec)}`);
@@ -23,6 +30,8 @@ export function sandboxBanner(sb: RunningSandbox): string {
       `undeclared arguments dropped${o.strictArgs ? ' and printed' : ''} (request log: undeclared); ` +
       `Event Tickets ${o.tickets ? 'active (tribe/tickets/v1 listed, ticketed applied)' : 'not active (ticketed declared, refused or ignored)'}`,
   );
-  lines.push(`nonces (with Basic auth): ${x.nonces.views}, ${x.nonces.wizard}, ${sb.origin}/wp-admin/admin-ajax.php?action=rest-nonce`);
+  lines.push(
+    `nonces (with Basic auth): ${x.nonces.views}, ${x.nonces.wizard}, ${sb.origin}/wp-admin/admin-ajax.php?action=rest-nonce`,
+  );
   return lines.join('\n');
 }

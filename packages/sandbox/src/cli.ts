@@ -4,19 +4,40 @@
  * SIGINT/SIGTERM. Other options come from `SANDBOX_*` variables (`--help`).
  * A bad flag or value is one line and exit code 2; a taken port one line and 1.
  */
-import { assertPortFree, columns, parseFlags, portError, runCli, stopOnSignals, type FlagSpec } from '../../../src/cli-kit.ts';
+import {
+  assertPortFree,
+  columns,
+  parseFlags,
+  portError,
+  runCli,
+  stopOnSignals,
+  type FlagSpec,
+} from '../../../src/cli-kit.ts';
 import { describeNames, type Names } from './names.ts';
-import { SANDBOX_SETTINGS, SandboxConfigError, parseSandboxOptions, sandboxOptions, sandboxSettingDefault } from './options.ts';
+import {
+  SANDBOX_SETTINGS,
+  SandboxConfigError,
+  parseSandboxOptions,
+  sandboxOptions,
+  sandboxSettingDefault,
+} from './options.ts';
 import { describeRelease, type Tec } from './release.ts';
 
 /** `npm run sandbox` listens on 8080 unless told otherwise: a fixed port to point a gateway at. */
 const CLI_PORT = 8080;
 
-const FLAGS: FlagSpec[] = [...SANDBOX_SETTINGS.flatMap((s) => (s.flag ? [{ name: s.flag }] : [])), { name: 'help', short: 'h', boolean: true }];
+const FLAGS: FlagSpec[] = [
+  ...SANDBOX_SETTINGS.flatMap((s) => (s.flag ? [{ name: s.flag }] : [])),
+  { name: 'help', short: 'h', boolean: true },
+];
 
 function sandboxHelp(): string {
   const arg: Record<string, string> = { port: '<n>', host: '<address>', db: '<file|:memory:>', tickets: '<1|0>' };
-  const flags = SANDBOX_SETTINGS.filter((s) => s.flag).map((s) => [`--${s.flag} ${arg[s.flag!] ?? '<value>'}`, s.env ?? '', s.meaning]);
+  const flags = SANDBOX_SETTINGS.filter((s) => s.flag).map((s) => [
+    `--${s.flag} ${arg[s.flag!] ?? '<value>'}`,
+    s.env ?? '',
+    s.meaning,
+  ]);
   const env = SANDBOX_SETTINGS.filter((s) => s.env).map((s) => [s.env!, sandboxSettingDefault(s), s.meaning]);
   return [
     'usage: npm run sandbox -- [--port <n>] [--db <file|:memory:>] [--host <address>] [--tickets <1|0>]',

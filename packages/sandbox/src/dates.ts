@@ -25,7 +25,10 @@ export function zoneOf(tz: string): string {
 export function parseSql(s: string, zone: string): DateTime {
   const m = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2}):(\d{2})/.exec(s);
   if (!m) return DateTime.invalid('not Y-m-d H:i:s');
-  return DateTime.fromObject({ year: +m[1]!, month: +m[2]!, day: +m[3]!, hour: +m[4]!, minute: +m[5]!, second: +m[6]! }, { zone });
+  return DateTime.fromObject(
+    { year: +m[1]!, month: +m[2]!, day: +m[3]!, hour: +m[4]!, minute: +m[5]!, second: +m[6]! },
+    { zone },
+  );
 }
 
 /** DateTime -> `Y-m-d H:i:s` without luxon's formatter. */
@@ -61,10 +64,16 @@ export function abbr(local: string, tz: string): string {
   const dt = parseSql(local, zoneOf(tz));
   let name = dt.toFormat('ZZZZ');
   if (/^(GMT|UTC)[+-]/.test(name)) {
-    const named = ABBR_LOCALES.map((l) => dt.setLocale(l).toFormat('ZZZZ')).find((n) => /^[A-Z]{3,5}$/.test(n) && n !== 'GMT' && n !== 'UTC');
+    const named = ABBR_LOCALES.map((l) => dt.setLocale(l).toFormat('ZZZZ')).find(
+      (n) => /^[A-Z]{3,5}$/.test(n) && n !== 'GMT' && n !== 'UTC',
+    );
     if (named) name = named;
   }
-  return name.startsWith('GMT') || name.startsWith('UTC') ? (name === 'GMT' ? 'UTC' : name.replace('GMT', 'UTC')) : name;
+  return name.startsWith('GMT') || name.startsWith('UTC')
+    ? name === 'GMT'
+      ? 'UTC'
+      : name.replace('GMT', 'UTC')
+    : name;
 }
 
 /** `2024-05-01 13:45:00` -> `2024-05-01T13:45:00` (mysql_to_rfc3339: no offset). */
@@ -91,10 +100,13 @@ export function parseLooseDate(input: unknown, siteTz: string, now: Date): strin
   if (typeof input !== 'string') return null;
   const s = input.trim();
   const zone = zoneOf(siteTz);
-  let m = /^(\d{4})-(\d{1,2})-(\d{1,2})(?:[ T](\d{1,2}):(\d{2})(?::(\d{2}))?(?:\.\d+)?)?\s*(Z|[+-]\d{2}:?\d{2})?$/i.exec(s);
+  let m =
+    /^(\d{4})-(\d{1,2})-(\d{1,2})(?:[ T](\d{1,2}):(\d{2})(?::(\d{2}))?(?:\.\d+)?)?\s*(Z|[+-]\d{2}:?\d{2})?$/i.exec(s);
   if (m) {
     const [, y, mo, d, h = '0', mi = '0', se = '0', off] = m;
-    const opts = off ? { zone: off.toUpperCase() === 'Z' ? 'utc' : `UTC${off.slice(0, 3)}:${off.slice(-2)}` } : { zone };
+    const opts = off
+      ? { zone: off.toUpperCase() === 'Z' ? 'utc' : `UTC${off.slice(0, 3)}:${off.slice(-2)}` }
+      : { zone };
     const dt = DateTime.fromObject({ year: +y!, month: +mo!, day: +d!, hour: +h, minute: +mi, second: +se }, opts);
     return dt.isValid ? dt.setZone(zone).toFormat(SQL) : null;
   }
@@ -119,7 +131,8 @@ export function parseLooseDate(input: unknown, siteTz: string, now: Date): strin
  * treats 0 as "not a date" (real-site-behaviour.md, legacy list dates).
  */
 export function isEpoch(input: unknown, now: Date): boolean {
-  if (typeof input === 'number' || (typeof input === 'string' && /^\s*[-+]?\d+(\.\d*)?\s*$/.test(input))) return Number(input) === 0;
+  if (typeof input === 'number' || (typeof input === 'string' && /^\s*[-+]?\d+(\.\d*)?\s*$/.test(input)))
+    return Number(input) === 0;
   return parseLooseDate(input, 'UTC', now) === '1970-01-01 00:00:00';
 }
 

@@ -34,7 +34,11 @@ export class RawError extends Error {
     readonly body: unknown,
     readonly headers: Record<string, string> = {},
   ) {
-    super(typeof body === 'object' && body && 'error' in body ? String((body as { error: unknown }).error) : `HTTP ${status}`);
+    super(
+      typeof body === 'object' && body && 'error' in body
+        ? String((body as { error: unknown }).error)
+        : `HTTP ${status}`,
+    );
   }
 }
 
@@ -43,7 +47,11 @@ export function authStatus(signedIn: boolean): number {
   return signedIn ? 403 : 401;
 }
 
-export function forbidden(signedIn: boolean, message = 'Sorry, you are not allowed to do that.', code = 'rest_forbidden'): RestError {
+export function forbidden(
+  signedIn: boolean,
+  message = 'Sorry, you are not allowed to do that.',
+  code = 'rest_forbidden',
+): RestError {
   return new RestError(code, message, authStatus(signedIn));
 }
 

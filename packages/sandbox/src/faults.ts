@@ -21,7 +21,9 @@ export class Faults {
   add(rules: unknown): void {
     const parsed = faultRulesSchema.safeParse(Array.isArray(rules) ? rules : [rules]);
     if (!parsed.success) {
-      throw new Error(`invalid fault rule: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+      throw new Error(
+        `invalid fault rule: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
+      );
     }
     for (const rule of parsed.data) {
       let re: RegExp;

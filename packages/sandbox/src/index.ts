@@ -4,5 +4,11 @@
  * installed gateway runs without the sandbox and its native dependency.
  */
 export { sandboxBanner } from './banner.ts';
-export { SandboxConfigError, parseSandboxOptions, sandboxOptions, type SandboxOptions, type SandboxOptionsInput } from './options.ts';
+export {
+  SandboxConfigError,
+  parseSandboxOptions,
+  sandboxOptions,
+  type SandboxOptions,
+  type SandboxOptionsInput,
+} from './options.ts';
 export { startSandbox, type RunningSandbox } from './server.ts';

@@ -79,7 +79,8 @@ export function pluginPath(path: string): string {
   const ns = prefixOf(path, bySpecLength);
   if (!ns) return path;
   let rest = path.slice(ns.length + 1);
-  for (const [space, from, to] of ROUTE_RENAMES) if (space === ns && rest.startsWith(`/${from}`)) rest = `/${to}${rest.slice(from.length + 1)}`;
+  for (const [space, from, to] of ROUTE_RENAMES)
+    if (space === ns && rest.startsWith(`/${from}`)) rest = `/${to}${rest.slice(from.length + 1)}`;
   return `/${PLUGIN_NAMESPACES[ns]}${rest}`;
 }
 
@@ -89,7 +90,8 @@ export function specPath(path: string): string {
   if (!ns) return path;
   const spec = SPEC_OF[ns]!;
   let rest = path.slice(ns.length + 1);
-  for (const [space, from, to] of ROUTE_RENAMES) if (space === spec && rest.startsWith(`/${to}`)) rest = `/${from}${rest.slice(to.length + 1)}`;
+  for (const [space, from, to] of ROUTE_RENAMES)
+    if (space === spec && rest.startsWith(`/${to}`)) rest = `/${from}${rest.slice(to.length + 1)}`;
   return `/${spec}${rest}`;
 }
 
@@ -146,6 +148,7 @@ export function describeNames(names: Names): string {
   const spec = Object.keys(PLUGIN_NAMESPACES).slice(0, 4).join(', ');
   const plugin = Object.values(PLUGIN_NAMESPACES).slice(0, 4).join(', ');
   if (names === 'spec') return `the spec's (${spec}, ...); calendar-core event categories in calendar_events_cat`;
-  if (names === 'plugin') return `the plugins' own (${plugin}, ...; the spec's are 404); calendar-core event categories in tribe_events_cat`;
+  if (names === 'plugin')
+    return `the plugins' own (${plugin}, ...; the spec's are 404); calendar-core event categories in tribe_events_cat`;
   return `both the plugins' (${plugin}, ...) and the spec's; calendar-core event categories in tribe_events_cat`;
 }

@@ -50,13 +50,19 @@ export const sandboxOptionsSchema = z.object({
    * Day the demo data is laid around (UTC date, `YYYY-MM-DD`). `SANDBOX_ANCHOR`;
    * default today, so events spread over the past and next 12 months.
    */
-  anchor: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).optional(),
+  anchor: z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/)
+    .optional(),
   /**
    * The site's clock starts at this instant (RFC 3339) and runs from there.
    * `SANDBOX_NOW`; default the real time. With `anchor`, it makes a run
    * reproducible on any day ("upcoming", default windows, `is_past`).
    */
-  now: z.string().refine((v) => !Number.isNaN(Date.parse(v)), 'must be an RFC 3339 date-time').optional(),
+  now: z
+    .string()
+    .refine((v) => !Number.isNaN(Date.parse(v)), 'must be an RFC 3339 date-time')
+    .optional(),
   /** Site time zone. `SANDBOX_TIMEZONE`; default America/New_York. */
   timezone: z.string().default('America/New_York'),
   /** The administrator's application password. `SANDBOX_APP_PASSWORD`. */
@@ -143,7 +149,9 @@ export const sandboxOptionsSchema = z.object({
  * The options once parsed: every default applied, `disable` in the spec's
  * names plus the namespaces the release lacks, `wrongPassword` decided.
  */
-export type SandboxOptions = Omit<z.infer<typeof sandboxOptionsSchema>, 'wrongPassword'> & { wrongPassword: 'error' | 'anonymous' };
+export type SandboxOptions = Omit<z.infer<typeof sandboxOptionsSchema>, 'wrongPassword'> & {
+  wrongPassword: 'error' | 'anonymous';
+};
 export type SandboxOptionsInput = z.input<typeof sandboxOptionsSchema>;
 
 /** Thrown for bad options: names every bad field. */
@@ -152,7 +160,10 @@ export class SandboxConfigError extends Error {
 }
 
 /** `sources` names where values came from (`SANDBOX_PORT`, `--port`), for the error. */
-export function parseSandboxOptions(input: SandboxOptionsInput, sources: ReadonlyMap<string, string> = new Map()): SandboxOptions {
+export function parseSandboxOptions(
+  input: SandboxOptionsInput,
+  sources: ReadonlyMap<string, string> = new Map(),
+): SandboxOptions {
   const r = sandboxOptionsSchema.safeParse(input);
   if (!r.success) throw new SandboxConfigError(`invalid sandbox options: ${describeIssues(r.error.issues, sources)}`);
   const o = r.data;
@@ -160,7 +171,9 @@ export function parseSandboxOptions(input: SandboxOptionsInput, sources: Readonl
     ...o,
     // One name per namespace inside the site: `disable` may name either (names.ts).
     // A release without a namespace is a site with that namespace disabled (release.ts).
-    disable: [...new Set([...o.disable.map((d) => (d.startsWith('/') ? specPath(d) : specNamespace(d))), ...ABSENT[o.tec]])],
+    disable: [
+      ...new Set([...o.disable.map((d) => (d.startsWith('/') ? specPath(d) : specNamespace(d))), ...ABSENT[o.tec]]),
+    ],
     // WordPress 6.1, which TEC 5.7.1 runs on here, treats a wrong password as no password.
     wrongPassword: o.wrongPassword ?? (o.tec === '5.7' ? 'anonymous' : 'error'),
   };
@@ -181,27 +194,108 @@ export interface SandboxSetting {
 }
 
 export const SANDBOX_SETTINGS: readonly SandboxSetting[] = [
-  { key: 'port', env: 'SANDBOX_PORT', flag: 'port', kind: 'int', meaning: 'port (0: a free one)', shown: '8080 (npm start: a free one)' },
+  {
+    key: 'port',
+    env: 'SANDBOX_PORT',
+    flag: 'port',
+    kind: 'int',
+    meaning: 'port (0: a free one)',
+    shown: '8080 (npm start: a free one)',
+  },
   { key: 'host', flag: 'host', kind: 'string', meaning: 'listen address' },
-  { key: 'db', env: 'SANDBOX_DB', flag: 'db', kind: 'string', meaning: 'SQLite file that keeps writes across restarts (seeded when empty), or :memory: (fresh demo data every start)' },
+  {
+    key: 'db',
+    env: 'SANDBOX_DB',
+    flag: 'db',
+    kind: 'string',
+    meaning:
+      'SQLite file that keeps writes across restarts (seeded when empty), or :memory: (fresh demo data every start)',
+  },
   { key: 'seed', env: 'SANDBOX_SEED', kind: 'int', meaning: 'seed of the demo data' },
   { key: 'events', env: 'SANDBOX_EVENTS', kind: 'int', meaning: 'number of demo events' },
-  { key: 'anchor', env: 'SANDBOX_ANCHOR', kind: 'string', meaning: 'the day the demo events are laid around (YYYY-MM-DD)', shown: 'today (UTC)' },
-  { key: 'now', env: 'SANDBOX_NOW', kind: 'string', meaning: "the site's clock starts at this instant (RFC 3339) and runs on", shown: 'real time' },
+  {
+    key: 'anchor',
+    env: 'SANDBOX_ANCHOR',
+    kind: 'string',
+    meaning: 'the day the demo events are laid around (YYYY-MM-DD)',
+    shown: 'today (UTC)',
+  },
+  {
+    key: 'now',
+    env: 'SANDBOX_NOW',
+    kind: 'string',
+    meaning: "the site's clock starts at this instant (RFC 3339) and runs on",
+    shown: 'real time',
+  },
   { key: 'timezone', env: 'SANDBOX_TIMEZONE', kind: 'string', meaning: 'site time zone' },
-  { key: 'appPassword', env: 'SANDBOX_APP_PASSWORD', kind: 'string', meaning: "the administrator's application password" },
+  {
+    key: 'appPassword',
+    env: 'SANDBOX_APP_PASSWORD',
+    kind: 'string',
+    meaning: "the administrator's application password",
+  },
   { key: 'latencyMs', env: 'SANDBOX_LATENCY_MS', kind: 'int', meaning: 'added to every response' },
   { key: 'jitterMs', env: 'SANDBOX_JITTER_MS', kind: 'int', meaning: 'plus a random [0, jitter) ms' },
-  { key: 'faults', env: 'SANDBOX_FAULTS', kind: 'json', meaning: 'fault rules (JSON array; docs/sandbox.md "Control routes")' },
-  { key: 'requestLog', env: 'SANDBOX_REQUEST_LOG', kind: 'string', meaning: 'append one JSON line per request to this file' },
-  { key: 'disable', env: 'SANDBOX_DISABLE', kind: 'list', meaning: 'namespaces (calendar-core/v1) or route paths (/seo/v1/redirects) the site does not have, comma-separated' },
+  {
+    key: 'faults',
+    env: 'SANDBOX_FAULTS',
+    kind: 'json',
+    meaning: 'fault rules (JSON array; docs/sandbox.md "Control routes")',
+  },
+  {
+    key: 'requestLog',
+    env: 'SANDBOX_REQUEST_LOG',
+    kind: 'string',
+    meaning: 'append one JSON line per request to this file',
+  },
+  {
+    key: 'disable',
+    env: 'SANDBOX_DISABLE',
+    kind: 'list',
+    meaning: 'namespaces (calendar-core/v1) or route paths (/seo/v1/redirects) the site does not have, comma-separated',
+  },
   { key: 'batchable', env: 'SANDBOX_BATCHABLE', kind: 'bool', meaning: '0: mark no route allow_batch' },
-  { key: 'calendarBatchable', env: 'SANDBOX_CALENDAR_BATCHABLE', kind: 'bool', meaning: '1: mark the calendar-core/v1 writes allow_batch' },
-  { key: 'tec', env: 'SANDBOX_TEC', kind: 'string', meaning: 'the release the site acts as: 5.7 (WordPress 6.1 + TEC 5.7.1, no calendar-core), 6.15 (TEC 6.15.14) or 6.17; each declares its own arguments' },
-  { key: 'tickets', env: 'SANDBOX_TICKETS', flag: 'tickets', kind: 'bool', meaning: '1: Event Tickets active: tribe/tickets/v1 in the root index, ticketed applied by the event and series lists (0: declared, but refused or ignored, as on a site without it)' },
-  { key: 'names', env: 'SANDBOX_NAMES', kind: 'string', meaning: "namespace names: spec (calendar/events/v1, ...), plugin (the plugins' own: tribe/events/v1, tec/v1, yoast/v1, wp/v2, ...) or both" },
-  { key: 'strictArgs', env: 'SANDBOX_STRICT_ARGS', kind: 'bool', meaning: '1: print every undeclared argument dropped on stderr (the request log always records them)' },
-  { key: 'wrongPassword', env: 'SANDBOX_WRONG_PASSWORD', kind: 'string', meaning: 'a wrong application password: error (401, WordPress 6.8) or anonymous (WordPress 6.1)', shown: 'error (SANDBOX_TEC=5.7: anonymous)' },
+  {
+    key: 'calendarBatchable',
+    env: 'SANDBOX_CALENDAR_BATCHABLE',
+    kind: 'bool',
+    meaning: '1: mark the calendar-core/v1 writes allow_batch',
+  },
+  {
+    key: 'tec',
+    env: 'SANDBOX_TEC',
+    kind: 'string',
+    meaning:
+      'the release the site acts as: 5.7 (WordPress 6.1 + TEC 5.7.1, no calendar-core), 6.15 (TEC 6.15.14) or 6.17; each declares its own arguments',
+  },
+  {
+    key: 'tickets',
+    env: 'SANDBOX_TICKETS',
+    flag: 'tickets',
+    kind: 'bool',
+    meaning:
+      '1: Event Tickets active: tribe/tickets/v1 in the root index, ticketed applied by the event and series lists (0: declared, but refused or ignored, as on a site without it)',
+  },
+  {
+    key: 'names',
+    env: 'SANDBOX_NAMES',
+    kind: 'string',
+    meaning:
+      "namespace names: spec (calendar/events/v1, ...), plugin (the plugins' own: tribe/events/v1, tec/v1, yoast/v1, wp/v2, ...) or both",
+  },
+  {
+    key: 'strictArgs',
+    env: 'SANDBOX_STRICT_ARGS',
+    kind: 'bool',
+    meaning: '1: print every undeclared argument dropped on stderr (the request log always records them)',
+  },
+  {
+    key: 'wrongPassword',
+    env: 'SANDBOX_WRONG_PASSWORD',
+    kind: 'string',
+    meaning: 'a wrong application password: error (401, WordPress 6.8) or anonymous (WordPress 6.1)',
+    shown: 'error (SANDBOX_TEC=5.7: anonymous)',
+  },
   { key: 'control', env: 'SANDBOX_CONTROL', kind: 'bool', meaning: '0: turn off the /__sandbox/* control routes' },
 ];
 

@@ -28,7 +28,11 @@ const ITEM = ['GET', 'PUT', 'PATCH', 'DELETE'];
 
 /** The legacy events list of 5.7.1 has none of the start/end bounds, `strict_dates` or `ticketed`. */
 const LEGACY_57: readonly Drop[] = [
-  { route: `${LEGACY}/events`, methods: ['GET'], args: ['starts_after', 'starts_before', 'ends_after', 'ends_before', 'strict_dates', 'ticketed'] },
+  {
+    route: `${LEGACY}/events`,
+    methods: ['GET'],
+    args: ['starts_after', 'starts_before', 'ends_after', 'ends_before', 'strict_dates', 'ticketed'],
+  },
   // `password` came later: 5.7.1's single-event routes take only the ID (and the write fields).
   { route: `${LEGACY}/events/(?P<id>\\d+)`, methods: ['GET', 'DELETE', ...WRITE], args: ['password'] },
 ];
@@ -42,7 +46,18 @@ const CORE_615: readonly Drop[] = [
   {
     route: `${CORE}/events`,
     methods: ['GET'],
-    args: ['virtual', 'recurring', 'in_series', 'series', 'related_to', 'near', 'geoloc_lat', 'geoloc_lng', 'distance', 'has_geoloc'],
+    args: [
+      'virtual',
+      'recurring',
+      'in_series',
+      'series',
+      'related_to',
+      'near',
+      'geoloc_lat',
+      'geoloc_lng',
+      'distance',
+      'has_geoloc',
+    ],
   },
   { route: `${CORE}/events`, methods: ['POST'], args: ['virtual', 'lat', 'lng'] },
   { route: `${CORE}/events/(?P<id>\\d+)`, methods: ITEM, args: ['id', 'virtual', 'lat', 'lng'] },
@@ -55,7 +70,11 @@ const CORE_615: readonly Drop[] = [
 export const DROPS: Record<Tec, readonly Drop[]> = { '5.7': LEGACY_57, '6.15': CORE_615, '6.17': [] };
 
 /** Namespaces a release does not have: 5.7.1 predates calendar-core and its onboarding wizard. */
-export const ABSENT: Record<Tec, readonly string[]> = { '5.7': ['calendar-core/v1', 'calendar-core/v2/onboarding'], '6.15': [], '6.17': [] };
+export const ABSENT: Record<Tec, readonly string[]> = {
+  '5.7': ['calendar-core/v1', 'calendar-core/v2/onboarding'],
+  '6.15': [],
+  '6.17': [],
+};
 
 /** What the site acts as under `tec`, one line (the banner and `--help`). */
 export function describeRelease(tec: Tec): string {

@@ -70,9 +70,13 @@ export class RequestLog {
 
 /** The request and batch items of one entry that sent undeclared arguments. */
 export function undeclaredUses(e: LogEntry): UndeclaredUse[] {
-  const own: UndeclaredUse[] = e.undeclared?.length ? [{ method: e.method, path: e.path, route: e.route, undeclared: e.undeclared }] : [];
+  const own: UndeclaredUse[] = e.undeclared?.length
+    ? [{ method: e.method, path: e.path, route: e.route, undeclared: e.undeclared }]
+    : [];
   const items = (e.batch ?? []).flatMap((b): UndeclaredUse[] =>
-    b.undeclared?.length ? [{ method: b.method, path: b.path, route: b.route, undeclared: b.undeclared, inBatch: true }] : [],
+    b.undeclared?.length
+      ? [{ method: b.method, path: b.path, route: b.route, undeclared: b.undeclared, inBatch: true }]
+      : [],
   );
   return [...own, ...items];
 }

@@ -38,7 +38,12 @@ export function aliasRoutes(routes: readonly RouteDecl[], names: Names): RouteDe
       out.push(decl);
       continue;
     }
-    const alias: RouteDecl = { ...decl, namespace: pluginNamespace(decl.namespace), path: pluginPath(decl.path), spec: decl };
+    const alias: RouteDecl = {
+      ...decl,
+      namespace: pluginNamespace(decl.namespace),
+      path: pluginPath(decl.path),
+      spec: decl,
+    };
     if (names === 'both') out.push(decl);
     out.push(alias);
   }

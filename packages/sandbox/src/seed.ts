@@ -11,7 +11,13 @@ import { DateTime } from 'luxon';
 import { formatAppPassword, hashPassword, type Role } from './auth.ts';
 import { SQL, localToUtc } from './dates.ts';
 import {
-  CATEGORY_TAX, SERIES, TAG_TAX, saveEvent, saveOrganizer, saveVenue, slugify,
+  CATEGORY_TAX,
+  SERIES,
+  TAG_TAX,
+  saveEvent,
+  saveOrganizer,
+  saveVenue,
+  slugify,
   type AttachmentMeta,
 } from './calendar/model.ts';
 import type { Clock, Events, Secrets, Settings, Storage } from './capabilities.ts';
@@ -39,7 +45,10 @@ const USERS: { login: string; role: Role; name: string }[] = [
 
 /** A 24-character application password derived from the seed, for the non-admin users. */
 function derivedPassword(seed: number, login: string): string {
-  const hex = createHash('sha256').update(`${seed}:${login}:app-password`).digest('base64').replace(/[^a-zA-Z0-9]/g, '');
+  const hex = createHash('sha256')
+    .update(`${seed}:${login}:app-password`)
+    .digest('base64')
+    .replace(/[^a-zA-Z0-9]/g, '');
   return formatAppPassword(hex.slice(0, 24));
 }
 
@@ -53,17 +62,116 @@ export function seededUsers(site: Settings): SeededUser[] {
   }));
 }
 
-const CITIES: { city: string; country: string; state: string; province: string; zip: string; lat: number; lng: number; tz: string }[] = [
-  { city: 'New York', country: 'United States', state: 'NY', province: '', zip: '10001', lat: 40.7128, lng: -74.006, tz: 'America/New_York' },
-  { city: 'Boston', country: 'United States', state: 'MA', province: '', zip: '02108', lat: 42.3601, lng: -71.0589, tz: 'America/New_York' },
-  { city: 'Los Angeles', country: 'United States', state: 'CA', province: '', zip: '90012', lat: 34.0522, lng: -118.2437, tz: 'America/Los_Angeles' },
-  { city: 'Paris', country: 'France', state: '', province: 'Île-de-France', zip: '75001', lat: 48.8566, lng: 2.3522, tz: 'Europe/Paris' },
-  { city: 'Lyon', country: 'France', state: '', province: 'Auvergne-Rhône-Alpes', zip: '69001', lat: 45.764, lng: 4.8357, tz: 'Europe/Paris' },
-  { city: 'Tokyo', country: 'Japan', state: '', province: 'Tokyo', zip: '100-0001', lat: 35.6762, lng: 139.6503, tz: 'Asia/Tokyo' },
-  { city: 'Sydney', country: 'Australia', state: 'NSW', province: '', zip: '2000', lat: -33.8688, lng: 151.2093, tz: 'Australia/Sydney' },
-  { city: 'London', country: 'United Kingdom', state: '', province: 'England', zip: 'EC1A 1BB', lat: 51.5074, lng: -0.1278, tz: 'Europe/London' },
-  { city: 'Reykjavik', country: 'Iceland', state: '', province: '', zip: '101', lat: 64.1466, lng: -21.9426, tz: 'UTC' },
-  { city: 'Kolkata', country: 'India', state: '', province: 'West Bengal', zip: '700001', lat: 22.5726, lng: 88.3639, tz: 'Asia/Kolkata' },
+const CITIES: {
+  city: string;
+  country: string;
+  state: string;
+  province: string;
+  zip: string;
+  lat: number;
+  lng: number;
+  tz: string;
+}[] = [
+  {
+    city: 'New York',
+    country: 'United States',
+    state: 'NY',
+    province: '',
+    zip: '10001',
+    lat: 40.7128,
+    lng: -74.006,
+    tz: 'America/New_York',
+  },
+  {
+    city: 'Boston',
+    country: 'United States',
+    state: 'MA',
+    province: '',
+    zip: '02108',
+    lat: 42.3601,
+    lng: -71.0589,
+    tz: 'America/New_York',
+  },
+  {
+    city: 'Los Angeles',
+    country: 'United States',
+    state: 'CA',
+    province: '',
+    zip: '90012',
+    lat: 34.0522,
+    lng: -118.2437,
+    tz: 'America/Los_Angeles',
+  },
+  {
+    city: 'Paris',
+    country: 'France',
+    state: '',
+    province: 'Île-de-France',
+    zip: '75001',
+    lat: 48.8566,
+    lng: 2.3522,
+    tz: 'Europe/Paris',
+  },
+  {
+    city: 'Lyon',
+    country: 'France',
+    state: '',
+    province: 'Auvergne-Rhône-Alpes',
+    zip: '69001',
+    lat: 45.764,
+    lng: 4.8357,
+    tz: 'Europe/Paris',
+  },
+  {
+    city: 'Tokyo',
+    country: 'Japan',
+    state: '',
+    province: 'Tokyo',
+    zip: '100-0001',
+    lat: 35.6762,
+    lng: 139.6503,
+    tz: 'Asia/Tokyo',
+  },
+  {
+    city: 'Sydney',
+    country: 'Australia',
+    state: 'NSW',
+    province: '',
+    zip: '2000',
+    lat: -33.8688,
+    lng: 151.2093,
+    tz: 'Australia/Sydney',
+  },
+  {
+    city: 'London',
+    country: 'United Kingdom',
+    state: '',
+    province: 'England',
+    zip: 'EC1A 1BB',
+    lat: 51.5074,
+    lng: -0.1278,
+    tz: 'Europe/London',
+  },
+  {
+    city: 'Reykjavik',
+    country: 'Iceland',
+    state: '',
+    province: '',
+    zip: '101',
+    lat: 64.1466,
+    lng: -21.9426,
+    tz: 'UTC',
+  },
+  {
+    city: 'Kolkata',
+    country: 'India',
+    state: '',
+    province: 'West Bengal',
+    zip: '700001',
+    lat: 22.5726,
+    lng: 88.3639,
+    tz: 'Asia/Kolkata',
+  },
 ];
 
 const CATEGORY_TREE: [string, string[]][] = [
@@ -74,9 +182,51 @@ const CATEGORY_TREE: [string, string[]][] = [
   ['Workshops', ['Pottery']],
   ['Archive', []],
 ];
-const TAGS = ['free', 'outdoor', 'online', 'kids', 'accessible', 'evening', 'weekend', 'members', 'festival', 'premiere', 'charity', 'unused-tag'];
-const WORDS = ['Harbor', 'Summit', 'Lantern', 'Cedar', 'Aurora', 'Meridian', 'Willow', 'Granite', 'Ember', 'Tidal', 'Orchard', 'Comet', 'Velvet', 'Atlas', 'Juniper'];
-const KINDS = ['Concert', 'Lecture', 'Meetup', 'Workshop', 'Run', 'Screening', 'Fair', 'Recital', 'Tour', 'Hackathon', 'Tasting', 'Reading'];
+const TAGS = [
+  'free',
+  'outdoor',
+  'online',
+  'kids',
+  'accessible',
+  'evening',
+  'weekend',
+  'members',
+  'festival',
+  'premiere',
+  'charity',
+  'unused-tag',
+];
+const WORDS = [
+  'Harbor',
+  'Summit',
+  'Lantern',
+  'Cedar',
+  'Aurora',
+  'Meridian',
+  'Willow',
+  'Granite',
+  'Ember',
+  'Tidal',
+  'Orchard',
+  'Comet',
+  'Velvet',
+  'Atlas',
+  'Juniper',
+];
+const KINDS = [
+  'Concert',
+  'Lecture',
+  'Meetup',
+  'Workshop',
+  'Run',
+  'Screening',
+  'Fair',
+  'Recital',
+  'Tour',
+  'Hackathon',
+  'Tasting',
+  'Reading',
+];
 
 /** Seeds an empty database; returns the users and their application passwords either way. */
 export function seedIfEmpty(site: Clock & Storage & Settings & Secrets & Events): SeededUser[] {
@@ -90,7 +240,14 @@ export function seedIfEmpty(site: Clock & Storage & Settings & Secrets & Events)
   store.transaction(() => {
     for (const u of users) {
       const def = USERS.find((x) => x.login === u.login)!;
-      store.insertUser({ id: u.id, login: u.login, email: u.email, displayName: def.name, role: u.role, passwordHash: hashPassword(u.appPassword) });
+      store.insertUser({
+        id: u.id,
+        login: u.login,
+        email: u.email,
+        displayName: def.name,
+        role: u.role,
+        passwordHash: hashPassword(u.appPassword),
+      });
     }
     store.setOption('blogname', 'Sitegraph Sandbox');
     store.setOption('blogdescription', 'A WordPress-compatible calendar site for sitegraph');
@@ -118,22 +275,48 @@ function seedDemo(site: Clock & Storage & Settings & Events): void {
   // Media: a few images, referenced as featured images.
   const images: number[] = [];
   for (let i = 1; i <= 8; i++) {
-    const meta: AttachmentMeta = { url: `/wp-content/uploads/demo-${i}.jpg`, width: 1200, height: 800, mime: 'image/jpeg', filesize: 120_000 + i * 1000 };
-    images.push(store.insertPost({ type: 'attachment', status: 'inherit', title: `Demo image ${i}`, slug: `demo-${i}`, author: 1, ...published(400), meta }).id);
+    const meta: AttachmentMeta = {
+      url: `/wp-content/uploads/demo-${i}.jpg`,
+      width: 1200,
+      height: 800,
+      mime: 'image/jpeg',
+      filesize: 120_000 + i * 1000,
+    };
+    images.push(
+      store.insertPost({
+        type: 'attachment',
+        status: 'inherit',
+        title: `Demo image ${i}`,
+        slug: `demo-${i}`,
+        author: 1,
+        ...published(400),
+        meta,
+      }).id,
+    );
   }
 
   // Terms: categories with parents, tags (one unused, one empty category).
   const categoryIds: number[] = [];
   for (const [parent, children] of CATEGORY_TREE) {
-    const p = store.insertTerm({ taxonomy: CATEGORY_TAX, name: parent, slug: slugify(parent), description: `${parent} events`, parent: 0 });
+    const p = store.insertTerm({
+      taxonomy: CATEGORY_TAX,
+      name: parent,
+      slug: slugify(parent),
+      description: `${parent} events`,
+      parent: 0,
+    });
     categoryIds.push(p.id);
     for (const c of children) {
-      categoryIds.push(store.insertTerm({ taxonomy: CATEGORY_TAX, name: c, slug: slugify(c), description: '', parent: p.id }).id);
+      categoryIds.push(
+        store.insertTerm({ taxonomy: CATEGORY_TAX, name: c, slug: slugify(c), description: '', parent: p.id }).id,
+      );
     }
   }
   const archiveId = store.termBySlug(CATEGORY_TAX, 'archive')!.id;
   const usableCategories = categoryIds.filter((id) => id !== archiveId);
-  const tagIds = TAGS.map((t) => store.insertTerm({ taxonomy: TAG_TAX, name: t, slug: t, description: '', parent: 0 }).id);
+  const tagIds = TAGS.map(
+    (t) => store.insertTerm({ taxonomy: TAG_TAX, name: t, slug: t, description: '', parent: 0 }).id,
+  );
   const usableTags = tagIds.slice(0, -1);
 
   // Venues: 40, most with coordinates, some with empty fields.
@@ -187,13 +370,28 @@ function seedDemo(site: Clock & Storage & Settings & Events): void {
   for (let i = 1; i <= 8; i++) {
     const name = `${pick(WORDS)} ${pick(KINDS)} Series`;
     const s = store.insertPost({
-      type: SERIES, status: i === 8 ? 'draft' : 'publish', title: name, slug: store.uniqueSlug(SERIES, slugify(name)), author: 1,
-      content: `<p>${name}: a recurring programme.</p>`, ...published(150 + i), meta: {},
+      type: SERIES,
+      status: i === 8 ? 'draft' : 'publish',
+      title: name,
+      slug: store.uniqueSlug(SERIES, slugify(name)),
+      author: 1,
+      content: `<p>${name}: a recurring programme.</p>`,
+      ...published(150 + i),
+      meta: {},
     });
     seriesIds.push(s.id);
   }
 
-  const zones = ['America/New_York', 'America/New_York', 'Europe/Paris', 'Asia/Tokyo', 'UTC', 'America/Los_Angeles', 'Australia/Sydney', 'Asia/Kolkata'];
+  const zones = [
+    'America/New_York',
+    'America/New_York',
+    'Europe/Paris',
+    'Asia/Tokyo',
+    'UTC',
+    'America/Los_Angeles',
+    'Australia/Sydney',
+    'Asia/Kolkata',
+  ];
   const total = site.options.events;
   for (let i = 1; i <= total; i++) {
     const inSeries = i % 9 === 0 ? seriesIds[(i / 9) % seriesIds.length]! : 0;
@@ -206,11 +404,25 @@ function seedDemo(site: Clock & Storage & Settings & Events): void {
     const lengthHours = multiDay ? 24 * (1 + (i % 3)) + 2 : 1 + (i % 4);
     const start = startDt.toFormat(SQL);
     const end = startDt.plus({ hours: lengthHours }).toFormat(SQL);
-    const status = i % 41 === 0 ? 'draft' : i % 53 === 0 ? 'pending' : i % 59 === 0 ? 'private' : i % 61 === 0 ? 'trash' : i % 97 === 0 ? 'future' : 'publish';
+    const status =
+      i % 41 === 0
+        ? 'draft'
+        : i % 53 === 0
+          ? 'pending'
+          : i % 59 === 0
+            ? 'private'
+            : i % 61 === 0
+              ? 'trash'
+              : i % 97 === 0
+                ? 'future'
+                : 'publish';
     const venueCount = i % 13 === 0 ? 0 : i % 29 === 0 ? 2 : 1;
     const vIds = Array.from({ length: venueCount }, (_, k) => publicVenues[(i * 7 + k * 11) % publicVenues.length]!);
     const oCount = i % 11 === 0 ? 0 : 1 + (i % 3);
-    const oIds = Array.from({ length: oCount }, (_, k) => publicOrganizers[(i * 5 + k * 13) % publicOrganizers.length]!);
+    const oIds = Array.from(
+      { length: oCount },
+      (_, k) => publicOrganizers[(i * 5 + k * 13) % publicOrganizers.length]!,
+    );
     const cats = [pick(usableCategories), ...(i % 4 === 0 ? [pick(usableCategories)] : [])];
     const tags = Array.from({ length: i % 4 }, () => pick(usableTags));
     const costKind = i % 6;

@@ -87,11 +87,18 @@ async function readBody(req: IncomingMessage): Promise<Buffer> {
 
 function headerMap(req: IncomingMessage): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(req.headers)) if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
+  for (const [k, v] of Object.entries(req.headers))
+    if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
   return out;
 }
 
-async function handle(site: Sandbox, log: RequestLog, faults: Faults, req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function handle(
+  site: Sandbox,
+  log: RequestLog,
+  faults: Faults,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<void> {
   const started = performance.now();
   const at = performance.timeOrigin + performance.now();
   const url = new URL(req.url ?? '/', 'http://sandbox.invalid');
@@ -114,7 +121,9 @@ async function handle(site: Sandbox, log: RequestLog, faults: Faults, req: Incom
   }
   if (restPath === null) {
     res.writeHead(404, { 'Content-Type': 'text/html; charset=UTF-8' });
-    res.end('<!doctype html><title>Not found</title><p>Page not found. The REST API is at <a href="/wp-json/">/wp-json/</a>.</p>');
+    res.end(
+      '<!doctype html><title>Not found</title><p>Page not found. The REST API is at <a href="/wp-json/">/wp-json/</a>.</p>',
+    );
     return;
   }
   // `/wp-json/x/` and `/wp-json/x` are the same route.
@@ -122,7 +131,10 @@ async function handle(site: Sandbox, log: RequestLog, faults: Faults, req: Incom
   const query = parseQuery(url.search);
 
   const fault = faults.take(method, restPath);
-  const delay = site.options.latencyMs + (site.options.jitterMs ? Math.floor(Math.random() * site.options.jitterMs) : 0) + (fault?.delayMs ?? 0);
+  const delay =
+    site.options.latencyMs +
+    (site.options.jitterMs ? Math.floor(Math.random() * site.options.jitterMs) : 0) +
+    (fault?.delayMs ?? 0);
 
   let out: DispatchOutput;
   let raw: Buffer;
@@ -131,7 +143,9 @@ async function handle(site: Sandbox, log: RequestLog, faults: Faults, req: Incom
   } catch (err) {
     out = errorOutput(err, {});
     raw = Buffer.alloc(0);
-    return send(res, out, query, delay, null, () => log.add({ method, path: restPath!, query, status: out.status, ms: ms(started), at }));
+    return send(res, out, query, delay, null, () =>
+      log.add({ method, path: restPath!, query, status: out.status, ms: ms(started), at }),
+    );
   }
 
   if (fault && (fault.status !== undefined || fault.reset || fault.malformed)) {
@@ -144,7 +158,10 @@ async function handle(site: Sandbox, log: RequestLog, faults: Faults, req: Incom
       if (ctype.includes('json')) {
         try {
           const parsed: unknown = JSON.parse(raw.toString('utf8'));
-          body = typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {};
+          body =
+            typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)
+              ? (parsed as Record<string, unknown>)
+              : {};
         } catch (err) {
           jsonError = (err as Error).message;
         }
@@ -155,8 +172,16 @@ async function handle(site: Sandbox, log: RequestLog, faults: Faults, req: Incom
     out = site.dispatch({ method, path: restPath + url.search, headers, body, jsonError });
   }
   const entry: LogEntry = {
-    method, path: restPath, query, status: out.status, ms: 0, route: out.route, batch: out.batch,
-    ...(out.undeclared ? { undeclared: out.undeclared } : {}), agent: headers['user-agent'], at,
+    method,
+    path: restPath,
+    query,
+    status: out.status,
+    ms: 0,
+    route: out.route,
+    batch: out.batch,
+    ...(out.undeclared ? { undeclared: out.undeclared } : {}),
+    agent: headers['user-agent'],
+    at,
   };
   if (site.options.strictArgs) reportUndeclared(entry);
   await send(res, out, query, delay, fault, () => log.add({ ...entry, ms: ms(started) }));
@@ -170,7 +195,9 @@ async function handle(site: Sandbox, log: RequestLog, faults: Faults, req: Incom
 function reportUndeclared(entry: LogEntry): void {
   for (const use of undeclaredUses(entry)) {
     const where = `${use.method} ${use.path}${use.inBatch ? ' (in /batch/v1)' : ''}`;
-    console.error(`[sandbox] undeclared argument(s) ${use.undeclared.join(', ')} dropped: ${where}, route ${use.route ?? '?'}`);
+    console.error(
+      `[sandbox] undeclared argument(s) ${use.undeclared.join(', ')} dropped: ${where}, route ${use.route ?? '?'}`,
+    );
   }
 }
 
@@ -185,7 +212,10 @@ function faultOutput(fault: FaultRule): DispatchOutput {
   const html = typeof fault.body === 'string';
   return {
     status,
-    body: fault.body !== undefined ? fault.body : { code: 'sandbox_injected_fault', message: `Injected fault: HTTP ${status}.`, data: { status } },
+    body:
+      fault.body !== undefined
+        ? fault.body
+        : { code: 'sandbox_injected_fault', message: `Injected fault: HTTP ${status}.`, data: { status } },
     headers: fault.headers ?? {},
     ...(html ? { contentType: 'text/html; charset=UTF-8' } : {}),
   };
@@ -235,7 +265,8 @@ function filterFields(body: unknown, fields: string[]): unknown {
     // json_encode writes an array whose keys run 0..n-1 (the empty one included) as a list.
     return kept.every((k, i) => k === String(i)) ? Object.values(out) : out;
   };
-  const top = (item: unknown) => (typeof item === 'object' && item !== null && !Array.isArray(item) ? intersect(item, tree) : item);
+  const top = (item: unknown) =>
+    typeof item === 'object' && item !== null && !Array.isArray(item) ? intersect(item, tree) : item;
   return Array.isArray(body) ? body.map(top) : top(body);
 }
 
@@ -261,7 +292,13 @@ async function send(
     ...out.headers,
   };
   if (!out.contentType && status < 300 && typeof query._fields === 'string' && query._fields) {
-    body = filterFields(body, query._fields.split(',').map((f) => f.trim()).filter(Boolean));
+    body = filterFields(
+      body,
+      query._fields
+        .split(',')
+        .map((f) => f.trim())
+        .filter(Boolean),
+    );
   }
   if (!out.contentType && query._envelope !== undefined) {
     body = { body, status, headers: out.headers };
@@ -287,9 +324,15 @@ async function send(
   let buf = Buffer.from(payload, 'utf8');
   // Compressed as a web server in front of WordPress does (nginx's gzip, a CDN's brotli):
   // bodies over 1 KB, in the coding the client's Accept-Encoding prefers (gzip on a tie).
-  const coding = res.req.method === 'HEAD' ? 'identity' : negotiate(res.req.headers['accept-encoding'], buf.length > COMPRESS_OVER, ['gzip', 'br']);
+  const coding =
+    res.req.method === 'HEAD'
+      ? 'identity'
+      : negotiate(res.req.headers['accept-encoding'], buf.length > COMPRESS_OVER, ['gzip', 'br']);
   if (coding === 'gzip' || coding === 'br') {
-    buf = coding === 'gzip' ? await gzipAsync(buf) : await brotliAsync(buf, { params: { [constants.BROTLI_PARAM_QUALITY]: 4 } });
+    buf =
+      coding === 'gzip'
+        ? await gzipAsync(buf)
+        : await brotliAsync(buf, { params: { [constants.BROTLI_PARAM_QUALITY]: 4 } });
     headers['Content-Encoding'] = coding;
   }
   headers.Vary = 'Accept-Encoding';
@@ -326,13 +369,20 @@ export function wpJsonEncode(body: unknown): string {
 
 function json(res: ServerResponse, status: number, body: unknown): void {
   const payload = wpJsonEncode(body);
-  res.writeHead(status, { 'Content-Type': 'application/json; charset=UTF-8', 'Content-Length': Buffer.byteLength(payload) });
+  res.writeHead(status, {
+    'Content-Type': 'application/json; charset=UTF-8',
+    'Content-Length': Buffer.byteLength(payload),
+  });
   res.end(payload);
 }
 
 function nonceRoute(site: Sandbox, headers: Record<string, string>, action: string, res: ServerResponse): void {
   try {
-    const user = authenticate(headers.authorization, { byLogin: (l) => site.store.userByLogin(l), byEmail: (e) => site.store.userByEmail(e) }, site.options.wrongPassword);
+    const user = authenticate(
+      headers.authorization,
+      { byLogin: (l) => site.store.userByLogin(l), byEmail: (e) => site.store.userByEmail(e) },
+      site.options.wrongPassword,
+    );
     res.writeHead(200, { 'Content-Type': 'text/plain; charset=UTF-8' });
     res.end(createNonce(site.secret, action, user?.id ?? 0, site.now().getTime()));
   } catch (err) {
@@ -377,5 +427,9 @@ async function control(
   if (what === 'nonce' && method === 'GET') {
     return nonceRoute(site, headers, url.searchParams.get('action') || 'wp_rest', res);
   }
-  json(res, 404, { code: 'sandbox_no_control_route', message: 'Control routes: /__sandbox/faults (GET, POST, DELETE), /__sandbox/log (GET, DELETE), /__sandbox/nonce?action=' });
+  json(res, 404, {
+    code: 'sandbox_no_control_route',
+    message:
+      'Control routes: /__sandbox/faults (GET, POST, DELETE), /__sandbox/log (GET, DELETE), /__sandbox/nonce?action=',
+  });
 }

@@ -11,7 +11,14 @@ import { RawError, RestError, forbidden, noRoute } from './errors.ts';
 import { parseQuery } from './rest/query.ts';
 import type { Site, SiteEvents } from './capabilities.ts';
 import type { DispatchInput, DispatchOutput, Dispatcher } from './rest/dispatch.ts';
-import { RestResult, type Endpoint, type Method, type RestRequest, type RouteDecl, type RouteTable } from './rest/types.ts';
+import {
+  RestResult,
+  type Endpoint,
+  type Method,
+  type RestRequest,
+  type RouteDecl,
+  type RouteTable,
+} from './rest/types.ts';
 import { checkParams } from './rest/validate.ts';
 import { Store } from './store/db.ts';
 import type { SandboxOptions } from './options.ts';
@@ -37,7 +44,16 @@ interface Seen {
  * `_wpnonce`, by cookie authentication), never declared by a route, never
  * dropped.
  */
-const GLOBAL_PARAMS = new Set(['_fields', '_embed', '_envelope', '_method', '_jsonp', '_pretty', '_wpnonce', '_locale']);
+const GLOBAL_PARAMS = new Set([
+  '_fields',
+  '_embed',
+  '_envelope',
+  '_method',
+  '_jsonp',
+  '_pretty',
+  '_wpnonce',
+  '_locale',
+]);
 
 /**
  * WordPress hands a callback only what the endpoint declares (its `args`), the
@@ -53,8 +69,13 @@ function dropUndeclared(req: RestRequest, endpoint: Endpoint): string[] {
   const { reads } = endpoint;
   if (reads === 'all') return [];
   const keep = (name: string) =>
-    Object.hasOwn(endpoint.args, name) || Object.hasOwn(req.urlParams, name) || GLOBAL_PARAMS.has(name) || Boolean(reads?.includes(name));
-  const dropped = Object.keys(req.params).filter((name) => !keep(name)).sort();
+    Object.hasOwn(endpoint.args, name) ||
+    Object.hasOwn(req.urlParams, name) ||
+    GLOBAL_PARAMS.has(name) ||
+    Boolean(reads?.includes(name));
+  const dropped = Object.keys(req.params)
+    .filter((name) => !keep(name))
+    .sort();
   for (const name of dropped) delete req.params[name];
   req.sent = new Set([...req.sent].filter(keep));
   return dropped;
@@ -85,9 +106,14 @@ export class Sandbox implements Site, Dispatcher, RouteTable {
     // seo/v1 but no `/seo/v1/redirects` routes).
     // The release's declarations first, then the names (both keyed by the spec's names; route-table.ts).
     const gone = options.disable.filter((d) => d.startsWith('/'));
-    const present = (r: RouteDecl) => !options.disable.includes(specNamespace(r.namespace)) && !gone.some((p) => r.path === p || r.path.startsWith(`${p}/`));
+    const present = (r: RouteDecl) =>
+      !options.disable.includes(specNamespace(r.namespace)) &&
+      !gone.some((p) => r.path === p || r.path.startsWith(`${p}/`));
     this.routes = aliasRoutes(releaseRoutes(allRoutes(this), options.tec).filter(present), options.names);
-    this.compiled = this.routes.map((decl) => ({ decl, re: new RegExp(`^${decl.path.replace(/\(\?P</g, '(?<')}$`, 'i') }));
+    this.compiled = this.routes.map((decl) => ({
+      decl,
+      re: new RegExp(`^${decl.path.replace(/\(\?P</g, '(?<')}$`, 'i'),
+    }));
   }
 
   /** `http://host:port/wp-json` */
@@ -109,7 +135,10 @@ export class Sandbox implements Site, Dispatcher, RouteTable {
   }
 
   /** Finds the route and endpoint for a path and method; WordPress tries routes in order. */
-  match(method: string, path: string): { decl: RouteDecl; endpoint: Endpoint | null; urlParams: Record<string, string> } | null {
+  match(
+    method: string,
+    path: string,
+  ): { decl: RouteDecl; endpoint: Endpoint | null; urlParams: Record<string, string> } | null {
     let pathOnly: { decl: RouteDecl; urlParams: Record<string, string> } | null = null;
     for (const { decl, re } of this.compiled) {
       const m = re.exec(path);
@@ -126,10 +155,17 @@ export class Sandbox implements Site, Dispatcher, RouteTable {
     const headers: Record<string, string> = {};
     const seen: Seen = {};
     try {
-      const user = input.user !== undefined ? input.user : authenticate(input.headers.authorization, {
-        byLogin: (l) => this.store.userByLogin(l),
-        byEmail: (e) => this.store.userByEmail(e),
-      }, this.options.wrongPassword);
+      const user =
+        input.user !== undefined
+          ? input.user
+          : authenticate(
+              input.headers.authorization,
+              {
+                byLogin: (l) => this.store.userByLogin(l),
+                byEmail: (e) => this.store.userByEmail(e),
+              },
+              this.options.wrongPassword,
+            );
       const prepared = this.prepare({ ...input, user }, headers, seen);
       return this.finish(input.path, this.execute(prepared.req, prepared.endpoint, headers), seen);
     } catch (err) {
@@ -159,7 +195,9 @@ export class Sandbox implements Site, Dispatcher, RouteTable {
   private finish(path: string, out: DispatchOutput, seen: Seen): DispatchOutput {
     const { names } = this.options;
     const rename = names === 'plugin' || (names === 'both' && isPluginPath(path.split('?')[0]!));
-    const answer = rename ? { ...out, body: renameLinks(out.body, this.restRoot), headers: renameLinks(out.headers, this.restRoot) } : out;
+    const answer = rename
+      ? { ...out, body: renameLinks(out.body, this.restRoot), headers: renameLinks(out.headers, this.restRoot) }
+      : out;
     return { ...answer, route: seen.route, ...(seen.undeclared?.length ? { undeclared: seen.undeclared } : {}) };
   }
 
@@ -167,7 +205,11 @@ export class Sandbox implements Site, Dispatcher, RouteTable {
    * Route match, batch admission and argument validation; throws the RestError to send.
    * `headers`, `seen.route` and `seen.undeclared` are filled as soon as known, so errors can carry them.
    */
-  private prepare(input: DispatchInput, headers: Record<string, string>, seen: Seen = {}): { req: RestRequest; endpoint: Endpoint } {
+  private prepare(
+    input: DispatchInput,
+    headers: Record<string, string>,
+    seen: Seen = {},
+  ): { req: RestRequest; endpoint: Endpoint } {
     const qIndex = input.path.indexOf('?');
     const path = qIndex < 0 ? input.path : input.path.slice(0, qIndex);
     const query = qIndex < 0 ? {} : parseQuery(input.path.slice(qIndex + 1));
@@ -204,14 +246,27 @@ export class Sandbox implements Site, Dispatcher, RouteTable {
     // WordPress's parameter order: JSON/body, then query, then URL captures, then defaults.
     const raw: Record<string, unknown> = { ...urlParams, ...query, ...(method === 'GET' ? {} : body) };
     return {
-      method, path, route: decl.path, query, body, urlParams, params: raw,
-      sent: new Set(Object.keys(raw)), headers: input.headers, user, site: this, inBatch: Boolean(input.inBatch),
+      method,
+      path,
+      route: decl.path,
+      query,
+      body,
+      urlParams,
+      params: raw,
+      sent: new Set(Object.keys(raw)),
+      headers: input.headers,
+      user,
+      site: this,
+      inBatch: Boolean(input.inBatch),
     };
   }
 
   private validate(req: RestRequest, endpoint: Endpoint, jsonError?: string): Record<string, unknown> {
     if (jsonError !== undefined) {
-      throw new RestError('rest_invalid_json', 'Invalid JSON body passed.', 400, { json_error_code: 4, json_error_message: jsonError });
+      throw new RestError('rest_invalid_json', 'Invalid JSON body passed.', 400, {
+        json_error_code: 4,
+        json_error_message: jsonError,
+      });
     }
     // An endpoint that declares its args without enforcing them parses them itself (Endpoint.parseArgs).
     const params = endpoint.parseArgs?.(req, endpoint.args) ?? checkParams(req.params, endpoint.args, req);
@@ -227,7 +282,13 @@ export class Sandbox implements Site, Dispatcher, RouteTable {
       if (!allowed) throw forbidden(req.user !== null);
       const result = endpoint.handler(req);
       if (result instanceof RestResult) {
-        return { status: result.status, body: result.body, headers: { ...headers, ...result.headers }, contentType: result.contentType, batch: result.batch };
+        return {
+          status: result.status,
+          body: result.body,
+          headers: { ...headers, ...result.headers },
+          contentType: result.contentType,
+          batch: result.batch,
+        };
       }
       return { status: 200, body: result, headers };
     } catch (err) {
@@ -243,7 +304,11 @@ export function errorOutput(err: unknown, headers: Record<string, string>): Disp
   console.error('[sandbox] internal error:', err);
   return {
     status: 500,
-    body: { code: 'internal_server_error', message: 'There has been a critical error on this website.', data: { status: 500 } },
+    body: {
+      code: 'internal_server_error',
+      message: 'There has been a critical error on this website.',
+      data: { status: 500 },
+    },
     headers,
   };
 }

@@ -61,7 +61,8 @@ export interface YoastTermInput {
   noindex?: boolean;
 }
 
-const VERSION_COMMENT = '<!-- This site is optimized with the Yoast SEO plugin v19.3 - https://yoast.com/wordpress/plugins/seo/ -->';
+const VERSION_COMMENT =
+  '<!-- This site is optimized with the Yoast SEO plugin v19.3 - https://yoast.com/wordpress/plugins/seo/ -->';
 export const END_COMMENT = '<!-- / Yoast SEO plugin. -->';
 
 /** Whether Yoast is active: `seo/v1` is served unless the `disable` option names it. */
@@ -90,7 +91,13 @@ export function iso(utc: string): string {
 function robots(noindex = false): Json {
   return noindex
     ? { index: 'noindex', follow: 'follow' }
-    : { index: 'index', follow: 'follow', 'max-snippet': 'max-snippet:-1', 'max-image-preview': 'max-image-preview:large', 'max-video-preview': 'max-video-preview:-1' };
+    : {
+        index: 'index',
+        follow: 'follow',
+        'max-snippet': 'max-snippet:-1',
+        'max-image-preview': 'max-image-preview:large',
+        'max-video-preview': 'max-video-preview:-1',
+      };
 }
 
 function webSiteNode(site: YoastSite): Json {
@@ -132,7 +139,14 @@ function personNode(site: YoastSite, author: { name: string; url: string }): Jso
     '@type': 'Person',
     '@id': personId(site, author.name),
     name: author.name,
-    image: { '@type': 'ImageObject', inLanguage: 'en-US', '@id': `${site.origin}/#/schema/person/image/`, url: avatar, contentUrl: avatar, caption: author.name },
+    image: {
+      '@type': 'ImageObject',
+      inLanguage: 'en-US',
+      '@id': `${site.origin}/#/schema/person/image/`,
+      url: avatar,
+      contentUrl: avatar,
+      caption: author.name,
+    },
     sameAs: [site.origin],
     url: author.url,
   };
@@ -206,7 +220,7 @@ export function yoastPostHead(site: YoastSite, post: YoastPostInput): YoastField
     name: c.title,
     isPartOf: { '@id': `${site.origin}/#website` },
     ...(post.published ? { datePublished: iso(post.published) } : {}),
-    ...(post.modified ?? post.published ? { dateModified: iso((post.modified ?? post.published)!) } : {}),
+    ...((post.modified ?? post.published) ? { dateModified: iso((post.modified ?? post.published)!) } : {}),
     ...(post.author ? { author: { '@id': personId(site, post.author.name) } } : {}),
     breadcrumb: { '@id': `${c.canonical}#breadcrumb` },
     inLanguage: 'en-US',
@@ -214,7 +228,12 @@ export function yoastPostHead(site: YoastSite, post: YoastPostInput): YoastField
   };
   const schema = {
     '@context': 'https://schema.org',
-    '@graph': [webSiteNode(site), page, breadcrumbNode(site, c.canonical, post.title), ...(post.author ? [personNode(site, post.author)] : [])],
+    '@graph': [
+      webSiteNode(site),
+      page,
+      breadcrumbNode(site, c.canonical, post.title),
+      ...(post.author ? [personNode(site, post.author)] : []),
+    ],
   };
   const json: Json = {
     ...commonJson(site, c),
@@ -231,7 +250,12 @@ export function yoastPostHead(site: YoastSite, post: YoastPostInput): YoastField
     ...(modified ? [`<meta property="article:modified_time" content="${iso(modified)}" />`] : []),
     ...(post.author ? [`<meta name="author" content="${esc(post.author.name)}" />`] : []),
     '<meta name="twitter:card" content="summary_large_image" />',
-    ...(post.author ? ['<meta name="twitter:label1" content="Written by" />', `\t<meta name="twitter:data1" content="${esc(post.author.name)}" />`] : []),
+    ...(post.author
+      ? [
+          '<meta name="twitter:label1" content="Written by" />',
+          `\t<meta name="twitter:data1" content="${esc(post.author.name)}" />`,
+        ]
+      : []),
     schemaLine(schema),
     END_COMMENT,
   ];
@@ -269,6 +293,11 @@ export function yoastTermHead(site: YoastSite, term: YoastTermInput): YoastField
     ],
   };
   const json: Json = { ...commonJson(site, c), twitter_card: 'summary_large_image', schema };
-  const lines = [...commonLines(site, c), '<meta name="twitter:card" content="summary_large_image" />', schemaLine(schema), END_COMMENT];
+  const lines = [
+    ...commonLines(site, c),
+    '<meta name="twitter:card" content="summary_large_image" />',
+    schemaLine(schema),
+    END_COMMENT,
+  ];
   return { yoast_head: lines.join('\n'), yoast_head_json: json };
 }

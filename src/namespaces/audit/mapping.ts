@@ -20,7 +20,11 @@ export const auditEntry: (v: unknown) => AuditEntryModel = shape('audit-log entr
 } as const);
 
 /** Lists go comma-separated (the site takes "a value or a comma-separated list"); enum values lower-case. */
-export function auditQuery(where: AuditLogWhere | null | undefined, order: OrderDirection | null | undefined, search?: string | null): Record<string, string> {
+export function auditQuery(
+  where: AuditLogWhere | null | undefined,
+  order: OrderDirection | null | undefined,
+  search?: string | null,
+): Record<string, string> {
   const w = where ?? {};
   const q: Record<string, string> = {};
   const list = (k: string, v: ReadonlyArray<string | number> | null | undefined) => {

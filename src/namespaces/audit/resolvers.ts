@@ -10,7 +10,13 @@ export const auditResolvers: Resolvers = {
     ...resolversOf(AUDIT_ROUTES),
     auditLog: (_p, args, ctx) => {
       const query = auditQuery(args.where, args.order);
-      return connection(ctx, args, (page, per) => auditLogPage(ctx.upstream, query, page, per), AUDIT_MAX_PER_PAGE, auditEntry);
+      return connection(
+        ctx,
+        args,
+        (page, per) => auditLogPage(ctx.upstream, query, page, per),
+        AUDIT_MAX_PER_PAGE,
+        auditEntry,
+      );
     },
   },
   AuditLogConnection: connectionFields,

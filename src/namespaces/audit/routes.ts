@@ -29,13 +29,20 @@ export const AUDIT_ROUTES: FieldRoutes<QueryResolvers> = {
 const LOGS = handRoute('GET', '/site-audit-log/v1/logs');
 
 /** One page of GET /site-audit-log/v1/logs: a bare array with X-WP-Total. */
-export async function auditLogPage(session: UpstreamSession, query: Record<string, QueryValue>, page: number, perPage: number): Promise<ListPage> {
+export async function auditLogPage(
+  session: UpstreamSession,
+  query: Record<string, QueryValue>,
+  page: number,
+  perPage: number,
+): Promise<ListPage> {
   const route = LOGS.label;
-  const res = await session.request({ method: LOGS.method, path: LOGS.path, query: { ...query, page, per_page: Math.min(perPage, AUDIT_MAX_PER_PAGE) }, route });
+  const res = await session.request({
+    method: LOGS.method,
+    path: LOGS.path,
+    query: { ...query, page, per_page: Math.min(perPage, AUDIT_MAX_PER_PAGE) },
+    route,
+  });
   return { items: listItems(res, route), total: headerInt(res.headers, 'x-wp-total') };
 }
 
-export const AUDIT_ROWS: RouteUse[] = [
-  rowOf(LOGS, 'Query.auditLog'),
-  ...routeRows('Query', AUDIT_ROUTES),
-];
+export const AUDIT_ROWS: RouteUse[] = [rowOf(LOGS, 'Query.auditLog'), ...routeRows('Query', AUDIT_ROUTES)];

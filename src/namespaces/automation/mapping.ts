@@ -37,7 +37,8 @@ function isoUtc(v: unknown): string | null {
 
 /** `"<ID>"` or `"<ID>|<timestamp>"` -> the event ID; sentinels (`no-new-events`) -> null. */
 export function itemEventId(id: unknown): number | null {
-  const m = typeof id === 'string' ? /^(\d+)(?:\|\d+)?$/.exec(id) : typeof id === 'number' ? [String(id), String(id)] : null;
+  const m =
+    typeof id === 'string' ? /^(\d+)(?:\|\d+)?$/.exec(id) : typeof id === 'number' ? [String(id), String(id)] : null;
   return m ? Number(m[1]) : null;
 }
 
@@ -78,7 +79,8 @@ export function mappedEventModel(o: Json, databaseId: number): EventModel {
  */
 export function automationFeed(body: unknown): AutomationFeedModel {
   let list: unknown[];
-  if (Array.isArray(body) && body.length === 1 && isJson(body[0]) && Array.isArray(body[0].events)) list = body[0].events;
+  if (Array.isArray(body) && body.length === 1 && isJson(body[0]) && Array.isArray(body[0].events))
+    list = body[0].events;
   else if (Array.isArray(body)) list = body;
   else if (isJson(body) && Array.isArray(body.events)) list = body.events;
   else if (isJson(body) && isJson(body.events)) list = [body.events];
@@ -93,9 +95,15 @@ export function automationFeed(body: unknown): AutomationFeedModel {
       emptyReason ??= str(entry.id);
       continue;
     }
-    items.push({ itemId: String(entry.id), event: mappedEventModel(entry, id), eventStatus: str(entry.event_status), raw: entry });
+    items.push({
+      itemId: String(entry.id),
+      event: mappedEventModel(entry, id),
+      eventStatus: str(entry.event_status),
+      raw: entry,
+    });
   }
-  if (!items.length && emptyReason === null && Array.isArray(body) && body.length === 0) emptyReason = 'no-events-found';
+  if (!items.length && emptyReason === null && Array.isArray(body) && body.length === 0)
+    emptyReason = 'no-events-found';
   return { events: items.map((i) => i.event), items, emptyReason, raw: body };
 }
 
@@ -108,7 +116,11 @@ export function accessTokenOf(body: unknown): string | null {
 export function legacyEventPayload(input: AutomationEventInput | null | undefined): Record<string, unknown> {
   if (!input) return {};
   const names: Record<string, string> = {
-    startDate: 'start_date', endDate: 'end_date', allDay: 'all_day', showMap: 'show_map', showMapLink: 'show_map_link',
+    startDate: 'start_date',
+    endDate: 'end_date',
+    allDay: 'all_day',
+    showMap: 'show_map',
+    showMapLink: 'show_map_link',
     hideFromListings: 'hide_from_listings',
   };
   const out: Record<string, unknown> = {};
@@ -121,7 +133,9 @@ export function legacyEventPayload(input: AutomationEventInput | null | undefine
 }
 
 /** find-events' `where` -> the legacy archive query (spec A1). */
-export function findEventsQuery(where: AutomationFindEventsInput | null | undefined): Record<string, string | number | boolean | Array<string | number | boolean>> {
+export function findEventsQuery(
+  where: AutomationFindEventsInput | null | undefined,
+): Record<string, string | number | boolean | Array<string | number | boolean>> {
   if (!where) return {};
   const names: Record<string, string> = { perPage: 'per_page', startDate: 'start_date', endDate: 'end_date' };
   const out: Record<string, string | number | boolean | Array<string | number | boolean>> = {};
@@ -131,7 +145,8 @@ export function findEventsQuery(where: AutomationFindEventsInput | null | undefi
   }
   if (isJson(where.extra)) {
     for (const [k, v] of Object.entries(where.extra)) {
-      if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' || Array.isArray(v)) out[k] = v as string;
+      if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' || Array.isArray(v))
+        out[k] = v as string;
     }
   }
   return out;

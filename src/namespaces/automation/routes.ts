@@ -32,17 +32,26 @@ const base = (c: Connector) => (c === 'A' ? AUTOMATION_A : AUTOMATION_B);
 const feedRoute = (c: Connector, kind: FeedKind) => handRoute('GET', `${base(c)}/${kind}-events`);
 const FIND = handRoute('GET', `${AUTOMATION_A}/find-events`);
 const createRoute = (c: Connector) => handRoute('POST', `${base(c)}/create-events`);
-const updateRoute = <M extends 'POST' | 'PUT' | 'PATCH'>(method: M) => handRoute(method, `${AUTOMATION_A}/update-events`);
+const updateRoute = <M extends 'POST' | 'PUT' | 'PATCH'>(method: M) =>
+  handRoute(method, `${AUTOMATION_A}/update-events`);
 
 export const AUTOMATION_A_ROUTES: FieldRoutes<AutomationAResolvers> = {
   /** Exchanges a consumer pair for a token (automation-a only): `{access_token}`. */
   authorize: {
     method: 'GET',
     path: `${AUTOMATION_A}/authorize`,
-    query: ({ consumerId, consumerSecret, appName }) => ({ consumer_id: consumerId, consumer_secret: consumerSecret, app_name: appName ?? undefined }),
+    query: ({ consumerId, consumerSecret, appName }) => ({
+      consumer_id: consumerId,
+      consumer_secret: consumerSecret,
+      app_name: appName ?? undefined,
+    }),
     result: (body) => {
       const accessToken = accessTokenOf(body);
-      if (!accessToken) throw new GatewayError('UPSTREAM_BAD_RESPONSE', `Bad upstream response (GET ${AUTOMATION_A}/authorize): no access_token.`);
+      if (!accessToken)
+        throw new GatewayError(
+          'UPSTREAM_BAD_RESPONSE',
+          `Bad upstream response (GET ${AUTOMATION_A}/authorize): no access_token.`,
+        );
       return { accessToken };
     },
   },
@@ -53,21 +62,46 @@ export const AUTOMATION_A_ROUTES: FieldRoutes<AutomationAResolvers> = {
  * there (`access_token`); automation-b pops one event per call, so the read
  * is not idempotent, but the site's own contract makes it a GET.
  */
-export async function feed(session: UpstreamSession, c: Connector, kind: FeedKind, token: string | undefined): Promise<unknown> {
+export async function feed(
+  session: UpstreamSession,
+  c: Connector,
+  kind: FeedKind,
+  token: string | undefined,
+): Promise<unknown> {
   const r = feedRoute(c, kind);
   // automation-b pops an event per read: a retry after a lost answer would lose that event.
-  const res = await session.request({ method: r.method, path: r.path, query: { access_token: token }, route: r.label, idempotent: c !== 'B' });
+  const res = await session.request({
+    method: r.method,
+    path: r.path,
+    query: { access_token: token },
+    route: r.label,
+    idempotent: c !== 'B',
+  });
   return res.body;
 }
 
 /** find-events (automation-a): the legacy archive query plus the token. */
-export async function findEvents(session: UpstreamSession, token: string | undefined, query: Record<string, QueryValue>): Promise<unknown> {
-  const res = await session.request({ method: FIND.method, path: FIND.path, query: { ...query, access_token: token }, route: FIND.label });
+export async function findEvents(
+  session: UpstreamSession,
+  token: string | undefined,
+  query: Record<string, QueryValue>,
+): Promise<unknown> {
+  const res = await session.request({
+    method: FIND.method,
+    path: FIND.path,
+    query: { ...query, access_token: token },
+    route: FIND.label,
+  });
   return res.body;
 }
 
 /** create-events: the legacy create; the token goes in the JSON body, out of URLs and logs. */
-export async function createEvent(session: UpstreamSession, c: Connector, token: string | undefined, payload: Record<string, unknown>): Promise<unknown> {
+export async function createEvent(
+  session: UpstreamSession,
+  c: Connector,
+  token: string | undefined,
+  payload: Record<string, unknown>,
+): Promise<unknown> {
   const r = createRoute(c);
   const body = token === undefined ? payload : { ...payload, access_token: token };
   return (await session.request({ method: r.method, path: r.path, body, route: r.label })).body;

@@ -1,12 +1,5 @@
 /** Pure mapping of site-blocks/v1/get-attachment-id. */
-import {
-  idOf,
-  int,
-  isJson,
-  obj,
-  str,
-  type Json,
-} from '../../mapping/json.ts';
+import { idOf, int, isJson, obj, str, type Json } from '../../mapping/json.ts';
 
 export interface AttachmentLookupModel {
   databaseId: number;
@@ -29,7 +22,12 @@ export function attachmentLookup(body: unknown): AttachmentLookupModel {
     height: int(r.height),
     sizes: Object.entries(sizes)
       .filter(([, s]) => typeof s === 'object' && s !== null)
-      .map(([name, s]) => ({ name, url: str((s as Json).url), width: int((s as Json).width), height: int((s as Json).height) })),
+      .map(([name, s]) => ({
+        name,
+        url: str((s as Json).url),
+        width: int((s as Json).width),
+        height: int((s as Json).height),
+      })),
     raw: body,
   };
 }

@@ -5,7 +5,12 @@ import type { RouteUse } from '../../routes/route-use.ts';
 import { attachmentLookup } from './mapping.ts';
 
 export const BLOCKS_ROUTES: FieldRoutes<QueryResolvers> = {
-  attachmentByUrl: { method: 'GET', path: '/site-blocks/v1/get-attachment-id', query: ({ url }) => ({ url }), result: attachmentLookup },
+  attachmentByUrl: {
+    method: 'GET',
+    path: '/site-blocks/v1/get-attachment-id',
+    query: ({ url }) => ({ url }),
+    result: attachmentLookup,
+  },
 };
 
 export const blocksResolvers: Resolvers = { Query: resolversOf(BLOCKS_ROUTES) };

@@ -3,8 +3,13 @@ import type { CalendarEmbedInput } from '../../generated/graphql.ts';
 import { isJson, strict as str } from '../../mapping/json.ts';
 
 const EMBED_NAMES: Record<string, string> = {
-  excludeCategory: 'exclude_category', excludeTag: 'tag_category', taxOperand: 'tax_operand', eventsPerPage: 'events_per_page',
-  monthEventsPerDay: 'month_events_per_day', tribeBar: 'tribe_bar', filterBar: 'filter_bar',
+  excludeCategory: 'exclude_category',
+  excludeTag: 'tag_category',
+  taxOperand: 'tax_operand',
+  eventsPerPage: 'events_per_page',
+  monthEventsPerDay: 'month_events_per_day',
+  tribeBar: 'tribe_bar',
+  filterBar: 'filter_bar',
 };
 
 /** Embed input -> B2 query: lists as comma-separated slugs, enums lower-cased for `view`. */

@@ -6,4 +6,9 @@ import type { NamespaceDescriptor } from '../descriptor.ts';
  * event store, so one family. The embed takes a `wp_rest` nonce.
  */
 export const CALENDAR_LEGACY: NamespaceDescriptor = { name: 'calendar/events/v1', indexed: true, family: 'calendar' };
-export const CALENDAR_CORE: NamespaceDescriptor = { name: 'calendar-core/v1', indexed: true, family: 'calendar', secretParams: ['_wpnonce'] };
+export const CALENDAR_CORE: NamespaceDescriptor = {
+  name: 'calendar-core/v1',
+  indexed: true,
+  family: 'calendar',
+  secretParams: ['_wpnonce'],
+};

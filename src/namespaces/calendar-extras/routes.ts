@@ -35,12 +35,22 @@ export const EXTRAS_QUERY_ROUTES: FieldRoutes<QueryResolvers> = {
     query: ({ nonce, input }) => ({ ...embedQuery(input), _wpnonce: nonce }),
     result: (body, { status }) => {
       const route = `GET ${EMBED}`;
-      if (typeof body !== 'string') throw new GatewayError('UPSTREAM_BAD_RESPONSE', `Bad upstream response (${route}): expected an HTML document.`, { upstream: { code: null, status, route } });
+      if (typeof body !== 'string')
+        throw new GatewayError(
+          'UPSTREAM_BAD_RESPONSE',
+          `Bad upstream response (${route}): expected an HTML document.`,
+          { upstream: { code: null, status, route } },
+        );
       return body;
     },
   },
   /** Reads (and so clears) the occurrences notice of an event: `[]` or `["<JSON>"]`. */
-  occurrencesNotices: { method: 'GET', path: NOTICES, params: ({ eventId }) => ({ id: String(eventId) }), result: occurrencesNotices },
+  occurrencesNotices: {
+    method: 'GET',
+    path: NOTICES,
+    params: ({ eventId }) => ({ id: String(eventId) }),
+    result: occurrencesNotices,
+  },
 };
 
 export const EXTRAS_MUTATION_ROUTES: FieldRoutes<MutationResolvers> = {
@@ -59,4 +69,7 @@ export const calendarExtrasResolvers: Resolvers = {
   Mutation: resolversOf(EXTRAS_MUTATION_ROUTES),
 };
 
-export const CALENDAR_EXTRAS_ROWS: RouteUse[] = [...routeRows('Query', EXTRAS_QUERY_ROUTES), ...routeRows('Mutation', EXTRAS_MUTATION_ROUTES)];
+export const CALENDAR_EXTRAS_ROWS: RouteUse[] = [
+  ...routeRows('Query', EXTRAS_QUERY_ROUTES),
+  ...routeRows('Mutation', EXTRAS_MUTATION_ROUTES),
+];

@@ -49,7 +49,10 @@ export type Choice =
   /** The site offers neither interface. */
   | { readonly refused: 'neither' }
   /** Every interface left lacks a declared parameter; per interface, which. */
-  | { readonly refused: 'undeclared'; readonly routes: readonly { readonly iface: Iface; readonly params: readonly string[] }[] };
+  | {
+      readonly refused: 'undeclared';
+      readonly routes: readonly { readonly iface: Iface; readonly params: readonly string[] }[];
+    };
 
 export type Refusal = Extract<Choice, { refused: string }>;
 
@@ -57,7 +60,10 @@ export function chooseInterface(site: Offer, need: Need): Choice {
   const legacy = need.only?.legacy ?? [];
   const core = need.only?.core ?? [];
   if (legacy.length && core.length) return { refused: 'conflict', legacy, core };
-  for (const [iface, args] of [['legacy', legacy], ['core', core]] as const) {
+  for (const [iface, args] of [
+    ['legacy', legacy],
+    ['core', core],
+  ] as const) {
     if (args.length && !offers(site, iface)) return { refused: 'absent', needs: iface, args };
   }
   const offered = INTERFACES.filter((i) => offers(site, i) && !need.only?.[other(i)]?.length);
@@ -99,7 +105,11 @@ export interface Copy {
 export function otherCopy(site: Offer, m: Copy, fields: readonly string[] = []): Iface | null {
   const there = other(m.source);
   const copy = [`the ${there} copy`];
-  const c = chooseInterface(site, { type: m.kind, fields, only: there === 'core' ? { core: copy } : { legacy: copy }, prefer: there });
+  const c = chooseInterface(site, {
+    type: m.kind,
+    fields,
+    only: there === 'core' ? { core: copy } : { legacy: copy },
+    prefer: there,
+  });
   return 'refused' in c || !c.servesFields ? null : c.iface;
 }
-

@@ -25,7 +25,10 @@ function postBase(o: Json) {
     // Only the ID is here; the image itself comes from the legacy interface.
     featuredImage: int(o.featured_media) ? undefined : null,
     // Masked protected posts say `{rendered: "Password protected", protected: null}` (docs/graph.md, "How reads go upstream").
-    passwordProtected: 'protected' in content ? (bool(content.protected) ?? (content.rendered === 'Password protected' ? true : null)) : undefined,
+    passwordProtected:
+      'protected' in content
+        ? (bool(content.protected) ?? (content.rendered === 'Password protected' ? true : null))
+        : undefined,
   };
 }
 
@@ -36,11 +39,30 @@ function postBase(o: Json) {
  */
 function isMasked(o: Json): boolean {
   const c = o.content;
-  return typeof c === 'object' && c !== null && (c as Json).protected === null && (c as Json).rendered === 'Password protected';
+  return (
+    typeof c === 'object' &&
+    c !== null &&
+    (c as Json).protected === null &&
+    (c as Json).rendered === 'Password protected'
+  );
 }
 
 /** What TC leaves unmasked on a password-protected post (TC `REST/TEC/V1/Controller.php`). */
-const UNMASKED_KEYS = new Set(['id', 'date', 'date_gmt', 'guid', 'modified', 'modified_gmt', 'slug', 'status', 'type', 'link', 'title', 'author', 'class_list']);
+const UNMASKED_KEYS = new Set([
+  'id',
+  'date',
+  'date_gmt',
+  'guid',
+  'modified',
+  'modified_gmt',
+  'slug',
+  'status',
+  'type',
+  'link',
+  'title',
+  'author',
+  'class_list',
+]);
 
 /**
  * A masked venue, organizer or series with its masked keys as null: "Password
@@ -62,9 +84,35 @@ function multiday(v: unknown): boolean | null {
 }
 
 const MASKED_EVENT_FIELDS = [
-  'description', 'excerpt', 'featuredImage', 'startDate', 'endDate', 'startDateUtc', 'endDateUtc', 'timezone', 'timezoneAbbr',
-  'allDay', 'duration', 'multiday', 'cost', 'costDetails', 'website', 'showMap', 'showMapLink', 'hideFromListings', 'sticky',
-  'featured', 'virtual', 'ticketed', 'commentStatus', 'pingStatus', 'format', 'template', 'scheduleDetails', 'jsonLd', 'seriesId',
+  'description',
+  'excerpt',
+  'featuredImage',
+  'startDate',
+  'endDate',
+  'startDateUtc',
+  'endDateUtc',
+  'timezone',
+  'timezoneAbbr',
+  'allDay',
+  'duration',
+  'multiday',
+  'cost',
+  'costDetails',
+  'website',
+  'showMap',
+  'showMapLink',
+  'hideFromListings',
+  'sticky',
+  'featured',
+  'virtual',
+  'ticketed',
+  'commentStatus',
+  'pingStatus',
+  'format',
+  'template',
+  'scheduleDetails',
+  'jsonLd',
+  'seriesId',
 ] as const;
 
 export function coreEvent(body: unknown): EventModel {
@@ -75,10 +123,25 @@ export function coreEvent(body: unknown): EventModel {
     // masked fields read as null (never unmasked through the other interface).
     const hidden = Object.fromEntries(MASKED_EVENT_FIELDS.map((k) => [k, null]));
     return {
-      kind: 'Event', source: 'core', databaseId: idOf(o, 'event'), title: base.title, slug: base.slug, status: base.status,
-      url: base.url, authorId: base.authorId, publishedAt: base.publishedAt, publishedAtUtc: base.publishedAtUtc,
-      modifiedAt: base.modifiedAt, modifiedAtUtc: base.modifiedAtUtc, passwordProtected: true,
-      ...hidden, venues: [], organizers: [], categoryIds: [], tagIds: [], raw: body,
+      kind: 'Event',
+      source: 'core',
+      databaseId: idOf(o, 'event'),
+      title: base.title,
+      slug: base.slug,
+      status: base.status,
+      url: base.url,
+      authorId: base.authorId,
+      publishedAt: base.publishedAt,
+      publishedAtUtc: base.publishedAtUtc,
+      modifiedAt: base.modifiedAt,
+      modifiedAtUtc: base.modifiedAtUtc,
+      passwordProtected: true,
+      ...hidden,
+      venues: [],
+      organizers: [],
+      categoryIds: [],
+      tagIds: [],
+      raw: body,
     };
   }
   const start = str(o.start_date);
@@ -110,8 +173,12 @@ export function coreEvent(body: unknown): EventModel {
     format: strOpt(o, 'format'),
     template: strOpt(o, 'template'),
     scheduleDetails: strOpt(o, 'schedule_details'),
-    venues: (Array.isArray(o.venues) ? o.venues : []).filter((v) => typeof v === 'object' && v !== null).map((v) => coreVenue(v)),
-    organizers: (Array.isArray(o.organizers) ? o.organizers : []).filter((v) => typeof v === 'object' && v !== null).map((v) => coreOrganizer(v)),
+    venues: (Array.isArray(o.venues) ? o.venues : [])
+      .filter((v) => typeof v === 'object' && v !== null)
+      .map((v) => coreVenue(v)),
+    organizers: (Array.isArray(o.organizers) ? o.organizers : [])
+      .filter((v) => typeof v === 'object' && v !== null)
+      .map((v) => coreOrganizer(v)),
     categoryIds: intList(o.calendar_events_cat ?? o.tribe_events_cat),
     tagIds: intList(o.tags),
     seriesId: 'series' in o ? int(o.series) || null : undefined,

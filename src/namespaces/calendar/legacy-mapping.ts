@@ -5,7 +5,14 @@
  */
 import { secondsBetween, toUtc, withOffset } from '../../mapping/dates.ts';
 import { bool, int, idOf, num, obj, str, type Json } from '../../mapping/json.ts';
-import type { CostDetailsModel, EventModel, ImageModel, OrganizerModel, TermModel, VenueModel } from '../../mapping/models.ts';
+import type {
+  CostDetailsModel,
+  EventModel,
+  ImageModel,
+  OrganizerModel,
+  TermModel,
+  VenueModel,
+} from '../../mapping/models.ts';
 
 export function legacyImage(v: unknown): ImageModel | null {
   if (typeof v !== 'object' || v === null || Array.isArray(v)) return null;
@@ -181,10 +188,14 @@ class LegacyEvent extends LegacyPost implements EventModel {
     return this.venueList;
   }
   get organizers(): OrganizerModel[] {
-    return (this.organizerList ??= (Array.isArray(this.o.organizer) ? this.o.organizer : []).map((x) => legacyOrganizer(x)));
+    return (this.organizerList ??= (Array.isArray(this.o.organizer) ? this.o.organizer : []).map((x) =>
+      legacyOrganizer(x),
+    ));
   }
   get categories(): TermModel[] {
-    return (this.categoryList ??= (Array.isArray(this.o.categories) ? this.o.categories : []).map((t) => legacyTerm(t, 'Category')));
+    return (this.categoryList ??= (Array.isArray(this.o.categories) ? this.o.categories : []).map((t) =>
+      legacyTerm(t, 'Category'),
+    ));
   }
   get tags(): TermModel[] {
     return (this.tagList ??= (Array.isArray(this.o.tags) ? this.o.tags : []).map((t) => legacyTerm(t, 'Tag')));

@@ -37,7 +37,12 @@ export function calendarPath(iface: Iface, kind: Kind, target: Target | null = n
 }
 
 /** A GET of a collection or an object, with calendar-core's acknowledgement header where it goes. */
-export function calendarGet(iface: Iface, kind: Kind, target: Target | null, query?: Record<string, QueryValue>): UpstreamRequest {
+export function calendarGet(
+  iface: Iface,
+  kind: Kind,
+  target: Target | null,
+  query?: Record<string, QueryValue>,
+): UpstreamRequest {
   const { path, label } = calendarPath(iface, kind, target);
   const req: UpstreamRequest = { method: 'GET', path, route: `GET ${label}` };
   if (query !== undefined) req.query = query;

@@ -23,19 +23,45 @@ const SLUG: Target = { slug: '' };
 /** A row: the route as `request` labels it (`GET /calendar-core/v1/events/<id>`), and its fields. */
 function row(route: string, fields: readonly FieldUse[]): RouteUse {
   const space = route.indexOf(' ');
-  return { method: route.slice(0, space) as Method, path: route.slice(space + 1), field: fields.length === 1 ? fields[0]! : fields };
+  return {
+    method: route.slice(0, space) as Method,
+    path: route.slice(space + 1),
+    field: fields.length === 1 ? fields[0]! : fields,
+  };
 }
 
-const read = (iface: Iface, kind: Kind, target: Target | null, ...fields: FieldUse[]) => row(calendarGet(iface, kind, target).route, fields);
-const write = (iface: Iface, kind: PostKind | TermKind, method: WriteMethod, target: Target | null, ...fields: FieldUse[]) =>
-  row(writeRequest(iface, kind, method, target).route, fields);
+const read = (iface: Iface, kind: Kind, target: Target | null, ...fields: FieldUse[]) =>
+  row(calendarGet(iface, kind, target).route, fields);
+const write = (
+  iface: Iface,
+  kind: PostKind | TermKind,
+  method: WriteMethod,
+  target: Target | null,
+  ...fields: FieldUse[]
+) => row(writeRequest(iface, kind, method, target).route, fields);
 
 const NO_CORE = 'sites without calendar-core/v1';
 
 /** calendar-core/v1's reads (core-requests.ts). */
 export const CORE_READ_ROUTES: RouteUse[] = [
-  read('core', 'events', null, 'Query.events', 'Venue.events', 'Organizer.events', 'Category.events', 'Tag.events', 'Series.events'),
-  read('core', 'events', ID, use('Event.virtual', { note: 'and the other fields only calendar-core serves' }), use('Query.event', { note: 'sites without the legacy interface' })),
+  read(
+    'core',
+    'events',
+    null,
+    'Query.events',
+    'Venue.events',
+    'Organizer.events',
+    'Category.events',
+    'Tag.events',
+    'Series.events',
+  ),
+  read(
+    'core',
+    'events',
+    ID,
+    use('Event.virtual', { note: 'and the other fields only calendar-core serves' }),
+    use('Query.event', { note: 'sites without the legacy interface' }),
+  ),
   read('core', 'venues', null, 'Query.venues'),
   read('core', 'venues', ID, 'Query.venue'),
   read('core', 'organizers', null, 'Query.organizers'),
@@ -45,7 +71,14 @@ export const CORE_READ_ROUTES: RouteUse[] = [
 
 /** The legacy interface's reads (legacy-requests.ts). */
 export const LEGACY_READ_ROUTES: RouteUse[] = [
-  read('legacy', 'events', null, use('Query.events', { note: 'legacy-only filters' }), use('Query.event', { note: 'batched by include' }), use('Event.website', { note: 'and the other legacy-only fields' })),
+  read(
+    'legacy',
+    'events',
+    null,
+    use('Query.events', { note: 'legacy-only filters' }),
+    use('Query.event', { note: 'batched by include' }),
+    use('Event.website', { note: 'and the other legacy-only fields' }),
+  ),
   read('legacy', 'events', ID, 'Event.jsonLd'),
   read('legacy', 'events', SLUG, use('Query.event', { args: { idType: 'SLUG' } })),
   read('legacy', 'venues', null, use('Query.venues', { note: NO_CORE })),
@@ -71,9 +104,32 @@ function postWrites(kind: PostKind): RouteUse[] {
   const deletes = `Mutation.delete${T}s` as const;
   const LEGACY = { via: 'LEGACY' } as const;
   return [
-    write('legacy', kind, 'POST', null, use(create, { args: LEGACY }), use(creates, { note: NO_CORE }), ...(kind === 'events' ? [use(create, { note: 'EventInput.venue and organizers, follow-up' })] : [])),
-    write('legacy', kind, 'POST', ID, use(update, { args: { method: 'POST' } }), use(create, { note: 'legacy-only fields, follow-up' }), use(update, { note: 'legacy-only fields, follow-up' })),
-    write('legacy', kind, 'PUT', ID, use(update, { args: { ...LEGACY, method: 'PUT' } }), use(updates, { args: { ...LEGACY, method: 'PUT' } })),
+    write(
+      'legacy',
+      kind,
+      'POST',
+      null,
+      use(create, { args: LEGACY }),
+      use(creates, { note: NO_CORE }),
+      ...(kind === 'events' ? [use(create, { note: 'EventInput.venue and organizers, follow-up' })] : []),
+    ),
+    write(
+      'legacy',
+      kind,
+      'POST',
+      ID,
+      use(update, { args: { method: 'POST' } }),
+      use(create, { note: 'legacy-only fields, follow-up' }),
+      use(update, { note: 'legacy-only fields, follow-up' }),
+    ),
+    write(
+      'legacy',
+      kind,
+      'PUT',
+      ID,
+      use(update, { args: { ...LEGACY, method: 'PUT' } }),
+      use(updates, { args: { ...LEGACY, method: 'PUT' } }),
+    ),
     write('legacy', kind, 'PATCH', ID, use(update, { args: LEGACY }), use(updates, { args: LEGACY })),
     write('legacy', kind, 'DELETE', ID, use(del, { args: LEGACY }), use(deletes, { note: NO_CORE })),
     write('legacy', kind, 'POST', SLUG, use(update, { args: { idType: 'SLUG', method: 'POST' } })),
@@ -82,7 +138,15 @@ function postWrites(kind: PostKind): RouteUse[] {
     write('legacy', kind, 'DELETE', SLUG, use(del, { args: { idType: 'SLUG' } })),
     write('core', kind, 'POST', null, create, creates),
     write('core', kind, 'PUT', ID, use(update, { args: { method: 'PUT' } }), use(updates, { args: { method: 'PUT' } })),
-    write('core', kind, 'PATCH', ID, update, updates, use(update, { args: LEGACY, note: 'core-only fields, follow-up' })),
+    write(
+      'core',
+      kind,
+      'PATCH',
+      ID,
+      update,
+      updates,
+      use(update, { args: LEGACY, note: 'core-only fields, follow-up' }),
+    ),
     write('core', kind, 'DELETE', ID, del, deletes),
   ];
 }
@@ -107,7 +171,9 @@ export const WRITE_ROUTES: RouteUse[] = [
   ...termWrites('categories', 'Category'),
   ...termWrites('tags', 'Tag'),
   rowOf(BATCH, [
-    ...(['Event', 'Venue', 'Organizer'] as const).flatMap((T) => [`Mutation.create${T}s`, `Mutation.update${T}s`, `Mutation.delete${T}s`] as const),
+    ...(['Event', 'Venue', 'Organizer'] as const).flatMap(
+      (T) => [`Mutation.create${T}s`, `Mutation.update${T}s`, `Mutation.delete${T}s`] as const,
+    ),
     use('Mutation.updateEvent', { note: 'follow-ups of single writes' }),
   ]),
 ];

@@ -15,7 +15,18 @@ export type CalendarKind = PostType;
 
 export const NEVER_SERVED: Readonly<Record<Iface, Readonly<Record<CalendarKind, ReadonlySet<string>>>>> = {
   legacy: {
-    Event: new Set(['virtual', 'ticketed', 'commentStatus', 'pingStatus', 'format', 'template', 'passwordProtected', 'scheduleDetails', 'seriesId', 'series']),
+    Event: new Set([
+      'virtual',
+      'ticketed',
+      'commentStatus',
+      'pingStatus',
+      'format',
+      'template',
+      'passwordProtected',
+      'scheduleDetails',
+      'seriesId',
+      'series',
+    ]),
     Venue: new Set(['directionsLink', 'passwordProtected']),
     Organizer: new Set(['passwordProtected']),
   },

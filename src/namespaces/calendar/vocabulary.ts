@@ -75,7 +75,10 @@ export type TermKind = 'categories' | 'tags';
 export type WriteKind = PostKind | TermKind;
 
 /** The graph type of each post kind (what served.ts, the interface choice and cross-interface fields key on). */
-export const TYPE_OF = { events: 'Event', venues: 'Venue', organizers: 'Organizer' } as const satisfies Record<PostKind, string>;
+export const TYPE_OF = { events: 'Event', venues: 'Venue', organizers: 'Organizer' } as const satisfies Record<
+  PostKind,
+  string
+>;
 export type PostType = (typeof TYPE_OF)[PostKind];
 
 /** Whether the site offers `iface` (its namespace is in the root index). */

@@ -5,7 +5,15 @@
  * answer is a BAD_USER_INPUT error naming it (never a silently ignored
  * filter). Pure: no I/O.
  */
-import type { EventsOrderBy, EventsWhere, PlacesWhere, PostStatus, SeriesWhere, TermsOrderBy, TermsWhere } from '../../generated/graphql.ts';
+import type {
+  EventsOrderBy,
+  EventsWhere,
+  PlacesWhere,
+  PostStatus,
+  SeriesWhere,
+  TermsOrderBy,
+  TermsWhere,
+} from '../../generated/graphql.ts';
 import { GatewayError } from '../../errors.ts';
 import { declaredArgs, type SiteInfo } from '../../upstream/discovery.ts';
 import { inertArg, type InertArg } from '../../upstream/inert.ts';
@@ -64,7 +72,9 @@ export function calendarRelease(site: SiteInfo): string {
   if (site.hasCore) return 'The Events Calendar 6.15 or later (calendar-core/v1 present)';
   const legacy = declaredArgs(site, 'GET', `/${LEGACY}/events`);
   if (!legacy) return 'The Events Calendar (release unknown: the index lists no arguments)';
-  return legacy.has('starts_after') ? 'The Events Calendar 6.0 to 6.14 (no calendar-core/v1)' : 'The Events Calendar before 6.0 (such as 5.7)';
+  return legacy.has('starts_after')
+    ? 'The Events Calendar 6.0 to 6.14 (no calendar-core/v1)'
+    : 'The Events Calendar before 6.0 (such as 5.7)';
 }
 
 /**
@@ -88,7 +98,14 @@ function undeclared(site: SiteInfo, kind: string, d: Draft): string[] {
  * BAD_USER_INPUT names every argument, the route that does not declare it,
  * and the site's release.
  */
-function choose(site: SiteInfo, kind: string, drafts: Record<Iface, Draft>, legacyOnly: string[], coreOnly: string[], pick: Pick): Draft {
+function choose(
+  site: SiteInfo,
+  kind: string,
+  drafts: Record<Iface, Draft>,
+  legacyOnly: string[],
+  coreOnly: string[],
+  pick: Pick,
+): Draft {
   const c = chooseInterface(site, {
     only: { legacy: legacyOnly, core: coreOnly },
     undeclared: (iface) => undeclared(site, kind, drafts[iface]),
@@ -116,11 +133,18 @@ function refused(site: SiteInfo, kind: string, drafts: Record<Iface, Draft>, r: 
         { arguments: [...r.legacy, ...r.core] },
       );
     case 'absent':
-      return GatewayError.badInput(`${kind}: ${r.args.join(', ')} needs ${NAMESPACE[r.needs]}, which this site does not offer`, { arguments: [...r.args] });
+      return GatewayError.badInput(
+        `${kind}: ${r.args.join(', ')} needs ${NAMESPACE[r.needs]}, which this site does not offer`,
+        { arguments: [...r.args] },
+      );
     case 'neither':
       return new GatewayError('NAMESPACE_UNAVAILABLE', `${kind}: this site offers neither ${CORE} nor ${LEGACY}`);
     case 'undeclared':
-      return refusal(site, kind, r.routes.map((x) => ({ draft: drafts[x.iface], params: [...x.params] })));
+      return refusal(
+        site,
+        kind,
+        r.routes.map((x) => ({ draft: drafts[x.iface], params: [...x.params] })),
+      );
   }
 }
 
@@ -143,11 +167,20 @@ function refusal(site: SiteInfo, kind: string, refusals: readonly { draft: Draft
     }
     if (missing.length) undeclaredWhy.push(`GET ${route} does not declare ${missing.join(', ')}`);
   }
-  const inertWhy = [...inert].map(([row, routes]) => `${routes.join(' and ')} declare${routes.length > 1 ? '' : 's'} ${row.arg} but do${routes.length > 1 ? '' : 'es'} not apply it: ${row.why}`);
-  const because = undeclaredWhy.length ? 'WordPress ignores an argument a route does not declare, so the gateway' : 'The gateway';
+  const inertWhy = [...inert].map(
+    ([row, routes]) =>
+      `${routes.join(' and ')} declare${routes.length > 1 ? '' : 's'} ${row.arg} but do${routes.length > 1 ? '' : 'es'} not apply it: ${row.why}`,
+  );
+  const because = undeclaredWhy.length
+    ? 'WordPress ignores an argument a route does not declare, so the gateway'
+    : 'The gateway';
   return GatewayError.badInput(
     `${kind}: ${args.join(', ')} cannot be applied on this site (${calendarRelease(site)}): ${[...undeclaredWhy, ...inertWhy].join('; ')}. ${because} refuses it rather than answer an unfiltered list`,
-    { arguments: args, routes: refusals.map((r) => `GET ${listRoute(r.draft.iface, kind)}`), release: calendarRelease(site) },
+    {
+      arguments: args,
+      routes: refusals.map((r) => `GET ${listRoute(r.draft.iface, kind)}`),
+      release: calendarRelease(site),
+    },
   );
 }
 
@@ -179,7 +212,10 @@ function copy<W extends object>(where: W, put: Put, pairs: readonly (readonly [k
 }
 
 /** A circle (`distance`, calendar-core/v1 only) or a point (`geoloc_lat`/`geoloc_lng`). */
-function putGeo(put: Put, geo: { latitude: number; longitude: number; distance?: number | null } | null | undefined): void {
+function putGeo(
+  put: Put,
+  geo: { latitude: number; longitude: number; distance?: number | null } | null | undefined,
+): void {
   if (!geo) return;
   put('geoloc_lat', geo.latitude, 'where.geolocation');
   put('geoloc_lng', geo.longitude, 'where.geolocation');
@@ -192,7 +228,10 @@ function localDate(v: string, field: string, site: SiteInfo): string {
   return s;
 }
 
-const DATE_KEYS: readonly (readonly ['startDate' | 'endDate' | 'startsBefore' | 'startsAfter' | 'endsBefore' | 'endsAfter', string])[] = [
+const DATE_KEYS: readonly (readonly [
+  'startDate' | 'endDate' | 'startsBefore' | 'startsAfter' | 'endsBefore' | 'endsAfter',
+  string,
+])[] = [
   ['startDate', 'start_date'],
   ['endDate', 'end_date'],
   ['startsBefore', 'starts_before'],
@@ -233,7 +272,13 @@ function widen(param: string, local: string): string {
   return `${local.slice(0, 10)} ${param === 'start_date' ? '00:00:00' : '23:59:59'}`;
 }
 
-const EVENT_ORDER: Record<EventsOrderBy['field'], string> = { START_DATE: 'event_date', PUBLISHED_AT: 'date', TITLE: 'title', MENU_ORDER: 'menu_order', MODIFIED_AT: 'modified' };
+const EVENT_ORDER: Record<EventsOrderBy['field'], string> = {
+  START_DATE: 'event_date',
+  PUBLISHED_AT: 'date',
+  TITLE: 'title',
+  MENU_ORDER: 'menu_order',
+  MODIFIED_AT: 'modified',
+};
 
 /** `where` arguments that may go with `ids` (an ID list is read by ID, then filtered by status). */
 export const WITH_IDS: readonly string[] = ['ids', 'status'] satisfies (keyof EventsWhere)[];
@@ -248,10 +293,17 @@ export const WITH_IDS: readonly string[] = ['ids', 'status'] satisfies (keyof Ev
  * resolvers/selection.ts), then `prefer`, picks; each interface's list must
  * declare every parameter it is sent.
  */
-export function planEvents(site: SiteInfo, where: EventsWhere = {}, orderBy?: EventsOrderBy | null, prefer: Iface = 'legacy', fields?: Iterable<string>): ListPlan {
+export function planEvents(
+  site: SiteInfo,
+  where: EventsWhere = {},
+  orderBy?: EventsOrderBy | null,
+  prefer: Iface = 'legacy',
+  fields?: Iterable<string>,
+): ListPlan {
   const statuses = where.status ?? [];
   const legacyOnly = given(where, ['categorySlugs', 'tagSlugs', 'categoryIds', 'tagIds']);
-  if (statuses.some((s) => !CORE_STATUSES.includes(s))) legacyOnly.push(`where.status ${statuses.filter((s) => !CORE_STATUSES.includes(s)).join('/')}`);
+  if (statuses.some((s) => !CORE_STATUSES.includes(s)))
+    legacyOnly.push(`where.status ${statuses.filter((s) => !CORE_STATUSES.includes(s)).join('/')}`);
   const coreOnly = given(where, ['near', 'inSeries', 'seriesIds', 'relatedTo', 'recurring', 'virtual']);
   const geo = where.geolocation;
   if (geo && geo.distance !== undefined && geo.distance !== null) coreOnly.push('where.geolocation.distance');
@@ -266,15 +318,31 @@ export function planEvents(site: SiteInfo, where: EventsWhere = {}, orderBy?: Ev
       const v = where[k];
       if (v === undefined || v === null) continue;
       const local = localDate(v, `where.${k}`, site);
-      put(p, iface === 'core' && !strict ? widen(p, local) : iface === 'legacy' && strict ? strictLegacy(local, site) : local, `where.${k}`);
+      put(
+        p,
+        iface === 'core' && !strict
+          ? widen(p, local)
+          : iface === 'legacy' && strict
+            ? strictLegacy(local, site)
+            : local,
+        `where.${k}`,
+      );
     }
-    copy(where, put, [['search', 'search'], ['featured', 'featured'], ['postParent', 'post_parent'], ['ticketed', 'ticketed'], ['venueIds', 'venue'], ['organizerIds', 'organizer']]);
+    copy(where, put, [
+      ['search', 'search'],
+      ['featured', 'featured'],
+      ['postParent', 'post_parent'],
+      ['ticketed', 'ticketed'],
+      ['venueIds', 'venue'],
+      ['organizerIds', 'organizer'],
+    ]);
   };
   const legacy = draft('legacy', (put) => {
     common('legacy', put);
     const cats = [...(where.categoryIds ?? []), ...(where.categorySlugs ?? [])];
     const tags = [...(where.tagIds ?? []), ...(where.tagSlugs ?? [])];
-    if (cats.length) put('categories', cats.join(','), where.categoryIds?.length ? 'where.categoryIds' : 'where.categorySlugs');
+    if (cats.length)
+      put('categories', cats.join(','), where.categoryIds?.length ? 'where.categoryIds' : 'where.categorySlugs');
     if (tags.length) put('tags', tags.join(','), where.tagIds?.length ? 'where.tagIds' : 'where.tagSlugs');
     if (strict) put('strict_dates', true, 'where.strictDates');
     copy(where, put, [['hasGeolocation', 'geoloc']]);
@@ -291,9 +359,22 @@ export function planEvents(site: SiteInfo, where: EventsWhere = {}, orderBy?: Ev
   });
   const core = draft('core', (put) => {
     common('core', put);
-    if (statuses.length) put('status', statuses.map((s) => s.toLowerCase()), 'where.status');
+    if (statuses.length)
+      put(
+        'status',
+        statuses.map((s) => s.toLowerCase()),
+        'where.status',
+      );
     putGeo(put, geo);
-    copy(where, put, [['hasGeolocation', 'has_geoloc'], ['near', 'near'], ['inSeries', 'in_series'], ['seriesIds', 'series'], ['relatedTo', 'related_to'], ['recurring', 'recurring'], ['virtual', 'virtual']]);
+    copy(where, put, [
+      ['hasGeolocation', 'has_geoloc'],
+      ['near', 'near'],
+      ['inSeries', 'in_series'],
+      ['seriesIds', 'series'],
+      ['relatedTo', 'related_to'],
+      ['recurring', 'recurring'],
+      ['virtual', 'virtual'],
+    ]);
     if (orderBy) {
       put('orderby', EVENT_ORDER[orderBy.field] ?? 'event_date', 'orderBy');
       put('order', orderBy.direction === 'DESC' ? 'DESC' : 'ASC', 'orderBy');
@@ -305,34 +386,62 @@ export function planEvents(site: SiteInfo, where: EventsWhere = {}, orderBy?: Ev
 }
 
 /** Lists of venues or organizers (spec A2 / B3); calendar-core/v1 is preferred unless the selected `fields` or `prefer` say otherwise. */
-export function planPlaces(site: SiteInfo, kind: 'venues' | 'organizers', where: PlacesWhere = {}, prefer: Iface = 'core', fields?: Iterable<string>): ListPlan {
+export function planPlaces(
+  site: SiteInfo,
+  kind: 'venues' | 'organizers',
+  where: PlacesWhere = {},
+  prefer: Iface = 'core',
+  fields?: Iterable<string>,
+): ListPlan {
   const statuses = where.status ?? [];
   const coreOnly: string[] = [];
   const legacyOnly: string[] = [];
   for (const k of ['hasGeolocation', 'geolocation', 'near'] as const) {
     if (set(where, k)) {
-      if (kind === 'organizers') throw GatewayError.badInput(`organizers: where.${k} applies to venues only`, { arguments: [`where.${k}`] });
+      if (kind === 'organizers')
+        throw GatewayError.badInput(`organizers: where.${k} applies to venues only`, { arguments: [`where.${k}`] });
       coreOnly.push(`where.${k}`);
     }
   }
   if (statuses.length > 1) coreOnly.push('where.status (several values)');
   if (statuses.some((s) => !CORE_STATUSES.includes(s))) legacyOnly.push('where.status');
-  const common = (put: Put) => copy(where, put, [['search', 'search'], ['event', 'event'], ['hasEvents', 'has_events'], ['onlyWithUpcoming', 'only_with_upcoming']]);
+  const common = (put: Put) =>
+    copy(where, put, [
+      ['search', 'search'],
+      ['event', 'event'],
+      ['hasEvents', 'has_events'],
+      ['onlyWithUpcoming', 'only_with_upcoming'],
+    ]);
   const legacy = draft('legacy', (put) => {
     common(put);
     put('status', legacyStatus(statuses), statuses.length ? 'where.status' : null);
   });
   const core = draft('core', (put) => {
     common(put);
-    if (statuses.length) put('status', statuses.map((s) => s.toLowerCase()), 'where.status');
+    if (statuses.length)
+      put(
+        'status',
+        statuses.map((s) => s.toLowerCase()),
+        'where.status',
+      );
     putGeo(put, where.geolocation);
-    copy(where, put, [['hasGeolocation', 'has_geoloc'], ['near', 'near']]);
+    copy(where, put, [
+      ['hasGeolocation', 'has_geoloc'],
+      ['near', 'near'],
+    ]);
   });
   const chosen = choose(site, kind, { legacy, core }, legacyOnly, coreOnly, { prefer, type: TYPE_OF[kind], fields });
   return { iface: chosen.iface, query: chosen.query };
 }
 
-const TERM_ORDER: Record<TermsOrderBy['field'], string> = { NAME: 'name', SLUG: 'slug', COUNT: 'count', ID: 'id', DESCRIPTION: 'description', TERM_GROUP: 'term_group' };
+const TERM_ORDER: Record<TermsOrderBy['field'], string> = {
+  NAME: 'name',
+  SLUG: 'slug',
+  COUNT: 'count',
+  ID: 'id',
+  DESCRIPTION: 'description',
+  TERM_GROUP: 'term_group',
+};
 
 export interface TermPlan extends ListPlan {
   /**
@@ -344,13 +453,34 @@ export interface TermPlan extends ListPlan {
 }
 
 /** Lists of categories or tags (spec A3; the legacy interface has the only term routes). */
-export function planTerms(site: SiteInfo, kind: 'categories' | 'tags', where: TermsWhere = {}, orderBy?: TermsOrderBy | null): TermPlan {
-  if (!site.hasLegacy) throw new GatewayError('NAMESPACE_UNAVAILABLE', `${kind}: the site's term routes are in ${LEGACY}, which this site does not offer`, { namespace: LEGACY });
-  if (kind === 'tags' && set(where, 'parent')) throw GatewayError.badInput('tags: where.parent applies to categories only', { arguments: ['where.parent'] });
+export function planTerms(
+  site: SiteInfo,
+  kind: 'categories' | 'tags',
+  where: TermsWhere = {},
+  orderBy?: TermsOrderBy | null,
+): TermPlan {
+  if (!site.hasLegacy)
+    throw new GatewayError(
+      'NAMESPACE_UNAVAILABLE',
+      `${kind}: the site's term routes are in ${LEGACY}, which this site does not offer`,
+      { namespace: LEGACY },
+    );
+  if (kind === 'tags' && set(where, 'parent'))
+    throw GatewayError.badInput('tags: where.parent applies to categories only', { arguments: ['where.parent'] });
   const parent = where.parent ?? null;
-  if (parent !== null && (!Number.isInteger(parent) || parent < 0)) throw GatewayError.badInput(`categories: where.parent must be a term ID or 0, got ${parent}`, { arguments: ['where.parent'] });
+  if (parent !== null && (!Number.isInteger(parent) || parent < 0))
+    throw GatewayError.badInput(`categories: where.parent must be a term ID or 0, got ${parent}`, {
+      arguments: ['where.parent'],
+    });
   const d = draft('legacy', (put) => {
-    copy(where, put, [['search', 'search'], ['ids', 'include'], ['excludeIds', 'exclude'], ['hideEmpty', 'hide_empty'], ['event', 'event'], ['slug', 'slug']]);
+    copy(where, put, [
+      ['search', 'search'],
+      ['ids', 'include'],
+      ['excludeIds', 'exclude'],
+      ['hideEmpty', 'hide_empty'],
+      ['event', 'event'],
+      ['slug', 'slug'],
+    ]);
     if (orderBy) {
       put('orderby', TERM_ORDER[orderBy.field] ?? 'name', 'orderBy');
       put('order', orderBy.direction === 'DESC' ? 'desc' : 'asc', 'orderBy');
@@ -361,13 +491,31 @@ export function planTerms(site: SiteInfo, kind: 'categories' | 'tags', where: Te
 
 /** Lists of series (spec B4; calendar-core/v1 only). */
 export function planSeries(site: SiteInfo, where: SeriesWhere = {}, orderBy?: EventsOrderBy | null): ListPlan {
-  if (!site.hasCore) throw new GatewayError('NAMESPACE_UNAVAILABLE', `series: series are served by ${CORE}, which this site does not offer`, { namespace: CORE });
+  if (!site.hasCore)
+    throw new GatewayError(
+      'NAMESPACE_UNAVAILABLE',
+      `series: series are served by ${CORE}, which this site does not offer`,
+      { namespace: CORE },
+    );
   const statuses = where.status ?? [];
   const bad = statuses.filter((s) => !CORE_STATUSES.includes(s));
-  if (bad.length) throw GatewayError.badInput(`series: where.status ${bad.join(', ')} cannot be listed (allowed: ${CORE_STATUSES.join(', ')})`, { arguments: ['where.status'] });
+  if (bad.length)
+    throw GatewayError.badInput(
+      `series: where.status ${bad.join(', ')} cannot be listed (allowed: ${CORE_STATUSES.join(', ')})`,
+      { arguments: ['where.status'] },
+    );
   const d = draft('core', (put) => {
-    copy(where, put, [['eventIds', 'event_post_id'], ['search', 'search'], ['ticketed', 'ticketed']]);
-    if (statuses.length) put('status', statuses.map((s) => s.toLowerCase()), 'where.status');
+    copy(where, put, [
+      ['eventIds', 'event_post_id'],
+      ['search', 'search'],
+      ['ticketed', 'ticketed'],
+    ]);
+    if (statuses.length)
+      put(
+        'status',
+        statuses.map((s) => s.toLowerCase()),
+        'where.status',
+      );
     if (orderBy) {
       put('orderby', EVENT_ORDER[orderBy.field] ?? 'event_date', 'orderBy');
       put('order', orderBy.direction === 'DESC' ? 'DESC' : 'ASC', 'orderBy');

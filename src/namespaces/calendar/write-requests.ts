@@ -20,8 +20,16 @@ export type WriteMethod = 'POST' | 'PUT' | 'PATCH' | 'DELETE';
  * which batch items must carry too (a batch item's `headers` replace the
  * outer request's).
  */
-export function writeRequest(api: Iface, kind: WriteKind, method: WriteMethod, target: Target | null, body?: Record<string, unknown>, query?: Record<string, string | number | boolean>): WriteRequest {
-  if (api === 'core' && (kind === 'categories' || kind === 'tags')) throw new TypeError(`calendar-core/v1 has no ${kind} routes`);
+export function writeRequest(
+  api: Iface,
+  kind: WriteKind,
+  method: WriteMethod,
+  target: Target | null,
+  body?: Record<string, unknown>,
+  query?: Record<string, string | number | boolean>,
+): WriteRequest {
+  if (api === 'core' && (kind === 'categories' || kind === 'tags'))
+    throw new TypeError(`calendar-core/v1 has no ${kind} routes`);
   const { path, label } = calendarPath(api, kind, target);
   const req: WriteRequest = { method, path, route: `${method} ${label}` };
   if (body !== undefined) req.body = body;

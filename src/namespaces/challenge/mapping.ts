@@ -28,8 +28,20 @@ export function challengeOf(body: unknown): ChallengeModel {
 }
 
 /** A solution -> ALTCHA's `payload`: base64 of its JSON. */
-export function challengePayload(s: { algorithm?: string | null; challenge: string; number: number; salt: string; signature: string }): string {
-  const json = JSON.stringify({ algorithm: s.algorithm ?? 'SHA-256', challenge: s.challenge, number: s.number, salt: s.salt, signature: s.signature });
+export function challengePayload(s: {
+  algorithm?: string | null;
+  challenge: string;
+  number: number;
+  salt: string;
+  signature: string;
+}): string {
+  const json = JSON.stringify({
+    algorithm: s.algorithm ?? 'SHA-256',
+    challenge: s.challenge,
+    number: s.number,
+    salt: s.salt,
+    signature: s.signature,
+  });
   return Buffer.from(json, 'utf8').toString('base64');
 }
 

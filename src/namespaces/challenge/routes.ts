@@ -17,7 +17,9 @@ export const CHALLENGE_MUTATION_ROUTES: FieldRoutes<MutationResolvers> = {
     path: PATH,
     check: ({ solution, payload }) => {
       if ((solution == null) === (payload == null)) {
-        throw GatewayError.badInput('verifyChallenge: pass exactly one of `solution` and `payload`', { arguments: ['solution', 'payload'] });
+        throw GatewayError.badInput('verifyChallenge: pass exactly one of `solution` and `payload`', {
+          arguments: ['solution', 'payload'],
+        });
       }
     },
     body: ({ solution, payload }) => ({ payload: solution ? challengePayload(solution) : payload }),
@@ -25,5 +27,11 @@ export const CHALLENGE_MUTATION_ROUTES: FieldRoutes<MutationResolvers> = {
   },
 };
 
-export const challengeResolvers: Resolvers = { Query: resolversOf(CHALLENGE_QUERY_ROUTES), Mutation: resolversOf(CHALLENGE_MUTATION_ROUTES) };
-export const CHALLENGE_ROWS: RouteUse[] = [...routeRows('Query', CHALLENGE_QUERY_ROUTES), ...routeRows('Mutation', CHALLENGE_MUTATION_ROUTES)];
+export const challengeResolvers: Resolvers = {
+  Query: resolversOf(CHALLENGE_QUERY_ROUTES),
+  Mutation: resolversOf(CHALLENGE_MUTATION_ROUTES),
+};
+export const CHALLENGE_ROWS: RouteUse[] = [
+  ...routeRows('Query', CHALLENGE_QUERY_ROUTES),
+  ...routeRows('Mutation', CHALLENGE_MUTATION_ROUTES),
+];

@@ -14,14 +14,21 @@ export const DUPLICATE_POST_ROUTES: FieldRoutes<MutationResolvers> = {
     path: '/duplicate-post/v1/original/<post_id>',
     check: ({ postId }) => {
       if (postIdOf(postId) === null) {
-        throw GatewayError.badInput(`postId: ${JSON.stringify(postId)} is neither a Post global ID nor a positive database ID`, { arguments: ['postId'] });
+        throw GatewayError.badInput(
+          `postId: ${JSON.stringify(postId)} is neither a Post global ID nor a positive database ID`,
+          { arguments: ['postId'] },
+        );
       }
     },
     params: ({ postId }) => ({ post_id: String(postIdOf(postId)) }),
     target: ({ postId }) => ({ argument: 'postId', param: 'post_id', label: 'post', id: postIdOf(postId)! }),
     result: (b) => {
       const body = obj(b, 'duplicate-post answer');
-      return { success: body.success === true, message: typeof body.message === 'string' ? body.message : null, raw: body };
+      return {
+        success: body.success === true,
+        message: typeof body.message === 'string' ? body.message : null,
+        raw: body,
+      };
     },
   },
 };

@@ -46,7 +46,14 @@ export function fetchData(input: FacetFetchInput | null | undefined): Record<str
   return { facets: selections(input?.facets), query_args };
 }
 
-const pagerOf = nested(shape('pager', { page: ['page', asInt], perPage: ['per_page', asInt], totalRows: ['total_rows', asInt], totalPages: ['total_pages', asInt] } as const));
+const pagerOf = nested(
+  shape('pager', {
+    page: ['page', asInt],
+    perPage: ['per_page', asInt],
+    totalRows: ['total_rows', asInt],
+    totalPages: ['total_pages', asInt],
+  } as const),
+);
 
 export function facetRefreshOf(body: unknown) {
   const o = obj(body, 'facet refresh');
@@ -67,7 +74,9 @@ export function facetRefreshOf(body: unknown) {
 
 export function suggestionsOf(body: unknown): { value: string; label: string | null }[] {
   if (!Array.isArray(body)) return [];
-  return body.filter((x) => typeof x === 'object' && x !== null).map((x) => ({ value: str((x as Json).value) ?? '', label: str((x as Json).label) }));
+  return body
+    .filter((x) => typeof x === 'object' && x !== null)
+    .map((x) => ({ value: str((x as Json).value) ?? '', label: str((x as Json).label) }));
 }
 
 const choiceOf = shape('facet choice', {

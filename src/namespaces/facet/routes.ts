@@ -9,14 +9,24 @@ import type { RouteUse } from '../../routes/route-use.ts';
 import { facetFetchOf, facetRefreshOf, fetchData, refreshData, suggestionsOf } from './mapping.ts';
 
 export const FACET_ROUTES: FieldRoutes<FacetsResolvers> = {
-  refresh: { method: 'POST', path: '/facet/v1/refresh', body: ({ input }) => ({ action: 'facetwp_refresh', data: refreshData(input) }), result: facetRefreshOf },
+  refresh: {
+    method: 'POST',
+    path: '/facet/v1/refresh',
+    body: ({ input }) => ({ action: 'facetwp_refresh', data: refreshData(input) }),
+    result: facetRefreshOf,
+  },
   autocomplete: {
     method: 'POST',
     path: '/facet/v1/refresh',
     body: ({ facetName, query }) => ({ action: 'facetwp_autocomplete_load', data: { facet_name: facetName, query } }),
     result: suggestionsOf,
   },
-  fetch: { method: 'POST', path: '/facet/v1/fetch', body: ({ input }) => ({ data: fetchData(input) }), result: facetFetchOf },
+  fetch: {
+    method: 'POST',
+    path: '/facet/v1/fetch',
+    body: ({ input }) => ({ data: fetchData(input) }),
+    result: facetFetchOf,
+  },
 };
 
 export const facetResolvers: Resolvers = {

@@ -58,7 +58,13 @@ const trainingRecord = shape('training', {
 export const userTraining = (v: unknown) => {
   const o = obj(v, 'user training');
   return {
-    ...read(o, { userId: ['user_id', asId], userLogin: ['user_login', asStr], displayName: ['display_name', asStr], email: ['email', asStr], roles: ['roles', asStrings] } as const),
+    ...read(o, {
+      userId: ['user_id', asId],
+      userLogin: ['user_login', asStr],
+      displayName: ['display_name', asStr],
+      email: ['email', asStr],
+      roles: ['roles', asStrings],
+    } as const),
     training: nested(trainingRecord)(o.training),
     raw: v,
   };
@@ -160,7 +166,8 @@ const REVIEW_COUNTS = {
   compliant: ['compliant', asBool],
 } as const;
 const reviewSummary = shape('site content-review summary', { ...SITE, ...REVIEW_COUNTS } as const);
-export const sitesContentReviewCompliance = (body: unknown) => arr(body, 'sites content-review compliance').map(reviewSummary);
+export const sitesContentReviewCompliance = (body: unknown) =>
+  arr(body, 'sites content-review compliance').map(reviewSummary);
 
 const remoteSite = shape('remote site training', {
   blogId: ['blog_id', asInt],

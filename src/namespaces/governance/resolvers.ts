@@ -12,13 +12,21 @@ import * as m from './mapping.ts';
 import { GOVERNANCE_NETWORK_ROUTES, GOVERNANCE_ROUTES, governanceRemote } from './routes.ts';
 
 const GovernanceRemote: GovernanceRemoteResolvers = {
-  trainingStatuses: async (r, _a, ctx) => m.remoteTrainings(await governanceRemote(ctx.upstream, 'training-status', r.apiKey, {})),
+  trainingStatuses: async (r, _a, ctx) =>
+    m.remoteTrainings(await governanceRemote(ctx.upstream, 'training-status', r.apiKey, {})),
   trainingStatus: async (r, { userLogin, userEmail }, ctx) => {
-    if (!userLogin && !userEmail) throw GatewayError.badInput('trainingStatus: pass userLogin or userEmail (trainingStatuses lists everyone)', { arguments: ['userLogin', 'userEmail'] });
-    const body = await governanceRemote(ctx.upstream, 'training-status', r.apiKey, { user_login: userLogin || undefined, user_email: userEmail || undefined });
+    if (!userLogin && !userEmail)
+      throw GatewayError.badInput('trainingStatus: pass userLogin or userEmail (trainingStatuses lists everyone)', {
+        arguments: ['userLogin', 'userEmail'],
+      });
+    const body = await governanceRemote(ctx.upstream, 'training-status', r.apiKey, {
+      user_login: userLogin || undefined,
+      user_email: userEmail || undefined,
+    });
     return m.remoteTraining(Array.isArray(body) ? body[0] : body);
   },
-  contentReviewMeta: async (r, { siteId }, ctx) => m.contentReviewMeta(await governanceRemote(ctx.upstream, 'content-review-meta', r.apiKey, { site_id: siteId })),
+  contentReviewMeta: async (r, { siteId }, ctx) =>
+    m.contentReviewMeta(await governanceRemote(ctx.upstream, 'content-review-meta', r.apiKey, { site_id: siteId })),
 };
 
 export const governanceResolvers: Resolvers = {
@@ -29,7 +37,10 @@ export const governanceResolvers: Resolvers = {
     network: () => ({}),
     remote: (_p, { apiKey }, ctx) => {
       const key = apiKey ?? ctx.header('x-governance-api-key') ?? '';
-      if (!key.trim()) throw GatewayError.badInput('remote: give the API key as apiKey or in the X-Governance-Api-Key header', { arguments: ['apiKey'] });
+      if (!key.trim())
+        throw GatewayError.badInput('remote: give the API key as apiKey or in the X-Governance-Api-Key header', {
+          arguments: ['apiKey'],
+        });
       return { apiKey: key };
     },
   },

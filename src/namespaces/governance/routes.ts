@@ -28,7 +28,10 @@ export const GOVERNANCE_ROUTES: FieldRoutes<GovernanceResolvers> = {
     path: `${NS}/content-review-status/<post_id>`,
     check: ({ postId }) => {
       if (databaseIdOf(postId, 'Post') === null) {
-        throw GatewayError.badInput(`postId: ${JSON.stringify(postId)} is neither a Post global ID nor a positive database ID`, { arguments: ['postId'] });
+        throw GatewayError.badInput(
+          `postId: ${JSON.stringify(postId)} is neither a Post global ID nor a positive database ID`,
+          { arguments: ['postId'] },
+        );
       }
     },
     params: ({ postId }) => ({ post_id: String(databaseIdOf(postId, 'Post')) }),
@@ -38,11 +41,23 @@ export const GOVERNANCE_ROUTES: FieldRoutes<GovernanceResolvers> = {
 
 export const GOVERNANCE_NETWORK_ROUTES: FieldRoutes<GovernanceNetworkResolvers> = {
   complianceOverview: { method: 'GET', path: `${NS}/network/compliance-overview`, result: m.complianceOverview },
-  sitesOutOfCompliance: { method: 'GET', path: `${NS}/network/sites-out-of-compliance`, result: m.sitesOutOfCompliance },
+  sitesOutOfCompliance: {
+    method: 'GET',
+    path: `${NS}/network/sites-out-of-compliance`,
+    result: m.sitesOutOfCompliance,
+  },
   usersOverdueTraining: { method: 'GET', path: `${NS}/network/users-overdue-training`, result: m.usersOverdueTraining },
-  sitesTrainingCompliance: { method: 'GET', path: `${NS}/network/sites-training-compliance-summary`, result: m.sitesTrainingCompliance },
+  sitesTrainingCompliance: {
+    method: 'GET',
+    path: `${NS}/network/sites-training-compliance-summary`,
+    result: m.sitesTrainingCompliance,
+  },
   sitesQaCompliance: { method: 'GET', path: `${NS}/network/sites-qa-compliance-summary`, result: m.sitesQaCompliance },
-  sitesContentReviewCompliance: { method: 'GET', path: `${NS}/network/sites-content-review-compliance-summary`, result: m.sitesContentReviewCompliance },
+  sitesContentReviewCompliance: {
+    method: 'GET',
+    path: `${NS}/network/sites-content-review-compliance-summary`,
+    result: m.sitesContentReviewCompliance,
+  },
 };
 
 /** The remote routes: the shared key travels as `api_key` (spec "Authentication"); the cache never keeps what it opened (namespace.ts). */
@@ -53,9 +68,19 @@ const REMOTE: Readonly<Record<RemoteRoute, ReturnType<typeof handRoute<'GET'>>>>
   'content-review-meta': handRoute('GET', `${NS}/remote/content-review-meta`),
 };
 
-export async function governanceRemote(session: UpstreamSession, what: RemoteRoute, apiKey: string, query: Record<string, QueryValue>): Promise<unknown> {
+export async function governanceRemote(
+  session: UpstreamSession,
+  what: RemoteRoute,
+  apiKey: string,
+  query: Record<string, QueryValue>,
+): Promise<unknown> {
   const r = REMOTE[what];
-  const res = await session.request({ method: r.method, path: r.path, query: { ...query, api_key: apiKey }, route: r.label });
+  const res = await session.request({
+    method: r.method,
+    path: r.path,
+    query: { ...query, api_key: apiKey },
+    route: r.label,
+  });
   return res.body;
 }
 

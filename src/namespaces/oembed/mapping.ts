@@ -26,7 +26,9 @@ const unxml = (s: string) =>
   s
     .replace(/^<!\[CDATA\[([\s\S]*)\]\]>$/, '$1')
     .replace(/&(#x[0-9a-f]+|#\d+|amp|lt|gt|quot|apos);/gi, (m, e: string) =>
-      e[0] === '#' ? String.fromCodePoint(e[1] === 'x' || e[1] === 'X' ? parseInt(e.slice(2), 16) : parseInt(e.slice(1), 10)) : (XML_ENTITIES[e.toLowerCase()] ?? m),
+      e[0] === '#'
+        ? String.fromCodePoint(e[1] === 'x' || e[1] === 'X' ? parseInt(e.slice(2), 16) : parseInt(e.slice(1), 10))
+        : (XML_ENTITIES[e.toLowerCase()] ?? m),
     );
 
 /** The flat `<oembed><key>value</key>…</oembed>` document WordPress writes (EMB `_oembed_create_xml`). */

@@ -14,7 +14,13 @@ export const OEMBED_ROUTES: FieldRoutes<QueryResolvers> = {
   oembedProxy: {
     method: 'GET',
     path: '/oembed/1.0/proxy',
-    query: ({ url, maxWidth, maxHeight, format, discover }) => ({ url, maxwidth: maxWidth, maxheight: maxHeight, format: format?.toLowerCase(), discover }),
+    query: ({ url, maxWidth, maxHeight, format, discover }) => ({
+      url,
+      maxwidth: maxWidth,
+      maxheight: maxHeight,
+      format: format?.toLowerCase(),
+      discover,
+    }),
     result: oembedOf,
   },
 };

@@ -19,7 +19,10 @@ export const ONBOARDING_ROUTES: FieldRoutes<MutationResolvers> = {
     dataStatus: {
       status: 500,
       isData: (b) => isJson(b) && Array.isArray(b.message),
-      refusal: (_b, _a, route) => new GatewayError('UPSTREAM_ERROR', `Upstream failed (${route}) with HTTP 500.`, { upstream: { code: null, status: 500, route } }),
+      refusal: (_b, _a, route) =>
+        new GatewayError('UPSTREAM_ERROR', `Upstream failed (${route}) with HTTP 500.`, {
+          upstream: { code: null, status: 500, route },
+        }),
     },
     result: (body, { status }) => wizardResult(status, body),
   },

@@ -9,16 +9,7 @@ import type {
 } from '../../generated/graphql.ts';
 import { GatewayError } from '../../errors.ts';
 import { withOffset, toUtc } from '../../mapping/dates.ts';
-import {
-  bool,
-  idOf,
-  int,
-  intList,
-  obj,
-  rendered,
-  str,
-  type Json,
-} from '../../mapping/json.ts';
+import { bool, idOf, int, intList, obj, rendered, str, type Json } from '../../mapping/json.ts';
 import type { PostModel } from '../../mapping/platform-models.ts';
 
 // The models live in platform-models.ts (codegen maps `Post` onto them); importers here keep their path.
@@ -114,7 +105,11 @@ export function postsQuery(
   set('slug', nonEmpty(w.slug), 'where.slug');
   set('status', nonEmpty(w.status?.map(slugOf)), 'where.status');
   if (w.taxRelation) set('tax_relation', w.taxRelation, 'where.taxRelation');
-  const terms = (name: string, arg: string, f: { terms: number[]; includeChildren?: boolean | null; operator?: string | null } | null | undefined) => {
+  const terms = (
+    name: string,
+    arg: string,
+    f: { terms: number[]; includeChildren?: boolean | null; operator?: string | null } | null | undefined,
+  ) => {
     if (!f) return;
     if (f.includeChildren == null && f.operator == null) {
       set(name, f.terms, arg);
@@ -135,7 +130,10 @@ export function postsQuery(
     if (orderBy.direction) set('order', orderBy.direction.toLowerCase(), 'orderBy.direction');
   }
   const offset = w.offset ?? 0;
-  if (!Number.isInteger(offset) || offset < 0) throw GatewayError.badInput(`where.offset must be a non-negative integer, got ${offset}`, { arguments: ['where.offset'] });
+  if (!Number.isInteger(offset) || offset < 0)
+    throw GatewayError.badInput(`where.offset must be a non-negative integer, got ${offset}`, {
+      arguments: ['where.offset'],
+    });
   if (offset > 0) from.set('offset', 'where.offset');
   if (declared) refuseUndeclared(from, declared);
   return { query: q, offset };

@@ -27,14 +27,27 @@ export type Query = Record<string, QueryValue>;
 export const POSTS_LIST = handRoute('GET', '/core/v2/posts');
 export const POSTS_CREATE = handRoute('POST', '/core/v2/posts');
 
-export async function postsPage(session: UpstreamSession, query: Query, page: number, perPage: number, offset = 0): Promise<ListPage> {
+export async function postsPage(
+  session: UpstreamSession,
+  query: Query,
+  page: number,
+  perPage: number,
+  offset = 0,
+): Promise<ListPage> {
   const per = Math.min(perPage, POSTS_MAX_PER_PAGE);
-  const q: Query = offset > 0 ? { ...query, offset: offset + (page - 1) * per, per_page: per } : { ...query, page, per_page: per };
+  const q: Query =
+    offset > 0 ? { ...query, offset: offset + (page - 1) * per, per_page: per } : { ...query, page, per_page: per };
   const route = POSTS_LIST.label;
   // A page past the end is a 400 here (rest_post_invalid_page_number): windows
   // ask for every page they span at once, so a shorter list answers it.
   const paged = offset === 0 && page > 1;
-  const raw = await session.request({ method: POSTS_LIST.method, path: POSTS_LIST.path, query: q, route, ...(paged ? { okStatuses: okOrInvalidPage } : {}) });
+  const raw = await session.request({
+    method: POSTS_LIST.method,
+    path: POSTS_LIST.path,
+    query: q,
+    route,
+    ...(paged ? { okStatuses: okOrInvalidPage } : {}),
+  });
   const pastEnd = pastEndOrThrow(raw, page, route);
   if (pastEnd) return pastEnd;
   const total = headerInt(raw.headers, 'x-wp-total');
@@ -55,7 +68,12 @@ export function postPath(id: number): string {
 }
 
 export async function createPost(session: UpstreamSession, body: Record<string, unknown>): Promise<unknown> {
-  const res = await session.request({ method: POSTS_CREATE.method, path: POSTS_CREATE.path, body, route: POSTS_CREATE.label });
+  const res = await session.request({
+    method: POSTS_CREATE.method,
+    path: POSTS_CREATE.path,
+    body,
+    route: POSTS_CREATE.label,
+  });
   return res.body;
 }
 
@@ -65,7 +83,11 @@ export function createPostWrite(body: Record<string, unknown>): WriteRequest {
 }
 
 /** A partial update (WordPress's update_item serves POST, PUT and PATCH alike; PATCH says what it does). */
-export async function updatePost(session: UpstreamSession, id: number, body: Record<string, unknown>): Promise<unknown> {
+export async function updatePost(
+  session: UpstreamSession,
+  id: number,
+  body: Record<string, unknown>,
+): Promise<unknown> {
   const res = await session.request({ method: 'PATCH', path: postPath(id), body, route: `PATCH ${POST_ITEM_ROUTE}` });
   return res.body;
 }

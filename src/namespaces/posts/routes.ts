@@ -8,5 +8,8 @@ import { POSTS_CREATE, POSTS_LIST } from './requests.ts';
 
 export const POSTS_ROWS: RouteUse[] = [
   rowOf(POSTS_LIST, ['Query.posts', use('Query.node', { type: 'Post' })]),
-  rowOf(POSTS_CREATE, ['Mutation.createPost', use('Mutation.createPosts', { note: 'one /batch/v1 item per post where the site allows' })]),
+  rowOf(POSTS_CREATE, [
+    'Mutation.createPost',
+    use('Mutation.createPosts', { note: 'one /batch/v1 item per post where the site allows' }),
+  ]),
 ];

@@ -82,7 +82,8 @@ export function unwrap(body: unknown): unknown {
   return isJson(body) && 'json' in body ? body.json : body;
 }
 
-const strings = (v: unknown): string[] => (Array.isArray(v) ? v.map((x) => str(x)).filter((x): x is string => x !== null) : []);
+const strings = (v: unknown): string[] =>
+  Array.isArray(v) ? v.map((x) => str(x)).filter((x): x is string => x !== null) : [];
 
 // ---------------------------------------------------------------------------
 // Redirects
@@ -108,8 +109,18 @@ export function formatParam(f: RedirectFormat | null | undefined): RedirectForma
   return f === 'REGEX' ? 'regex' : 'plain';
 }
 
-export function redirectParams(input: { origin: string; target?: string | null; type: RedirectType; format?: RedirectFormat | null }): RedirectParams {
-  return { origin: input.origin, target: input.target ?? '', type: redirectTypeCode(input.type), format: formatParam(input.format) };
+export function redirectParams(input: {
+  origin: string;
+  target?: string | null;
+  type: RedirectType;
+  format?: RedirectFormat | null;
+}): RedirectParams {
+  return {
+    origin: input.origin,
+    target: input.target ?? '',
+    type: redirectTypeCode(input.type),
+    format: formatParam(input.format),
+  };
 }
 
 /**
@@ -191,7 +202,13 @@ export function statistics(body: unknown): SeoStatistics {
   const ranks: SeoRankCount[] = (Array.isArray(b.seo_scores) ? b.seo_scores : []).map((x) => {
     const r = obj(x, 'statistics rank');
     const label = str(r.label);
-    return { rank: str(r.seo_rank) ?? '', label: label === null ? null : cleanText(label), count: int(r.count) ?? 0, link: unescapeUrl(str(r.link)), raw: x };
+    return {
+      rank: str(r.seo_rank) ?? '',
+      label: label === null ? null : cleanText(label),
+      count: int(r.count) ?? 0,
+      link: unescapeUrl(str(r.link)),
+      raw: x,
+    };
   });
   return { header: str(b.header), ranks, raw: body };
 }
@@ -202,7 +219,15 @@ export function scoreSummary(body: unknown): SeoScoreSummary {
     const g = obj(x, 'score group');
     const links = isJson(g.links) ? g.links : {};
     // Yoast sends the IDs as a comma-separated string (troubleshooting only).
-    const ids = typeof g.ids === 'string' ? g.ids.split(',').map((i) => int(i)).filter((i): i is number => i !== null) : Array.isArray(g.ids) ? g.ids.map((i) => int(i)).filter((i): i is number => i !== null) : null;
+    const ids =
+      typeof g.ids === 'string'
+        ? g.ids
+            .split(',')
+            .map((i) => int(i))
+            .filter((i): i is number => i !== null)
+        : Array.isArray(g.ids)
+          ? g.ids.map((i) => int(i)).filter((i): i is number => i !== null)
+          : null;
     return { name: str(g.name) ?? '', amount: int(g.amount) ?? 0, viewLink: str(links.view), ids, raw: x };
   });
   return { groups, queryTime: num(b.queryTime), cacheUsed: bool(b.cacheUsed), raw: body };
@@ -263,9 +288,17 @@ export function keyphrases(body: unknown): SeoKeyphraseResults {
   const b = obj(body, 'related_keyphrases');
   const results = isJson(b.results) ? b.results : {};
   const columnNames = strings(results.columnNames);
-  const rows = (Array.isArray(results.rows) ? results.rows : []).map((r) => (Array.isArray(r) ? r.map((c) => str(c)) : []));
+  const rows = (Array.isArray(results.rows) ? results.rows : []).map((r) =>
+    Array.isArray(r) ? r.map((c) => str(c)) : [],
+  );
   const col = (name: string) => columnNames.indexOf(name);
-  const [k, v, t, d, i] = ['Keyword', 'Search Volume', 'Trends', 'Keyword Difficulty Index', 'Intent'].map(col) as [number, number, number, number, number];
+  const [k, v, t, d, i] = ['Keyword', 'Search Volume', 'Trends', 'Keyword Difficulty Index', 'Intent'].map(col) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
   const at = (row: (string | null)[], idx: number) => (idx >= 0 ? (row[idx] ?? null) : null);
   return {
     columnNames,
@@ -273,7 +306,10 @@ export function keyphrases(body: unknown): SeoKeyphraseResults {
     keyphrases: rows.map((row) => ({
       keyword: at(row, k) ?? '',
       searchVolume: int(at(row, v)),
-      trends: (at(row, t) ?? '').split(',').map((x) => num(x)).filter((x): x is number => x !== null),
+      trends: (at(row, t) ?? '')
+        .split(',')
+        .map((x) => num(x))
+        .filter((x): x is number => x !== null),
       difficulty: int(at(row, d)),
       intent: at(row, i),
     })),
@@ -308,8 +344,17 @@ export function actionResult(body: unknown): SeoActionResult {
   const b = isJson(inner) ? inner : {};
   const message = str(b.message) ?? str(b.error);
   const status = int(b.status);
-  const success = typeof b.success === 'boolean' ? b.success && (status === null || status < 400) : message !== null && b.error === undefined;
-  return { success, status, message: message === null ? null : cleanText(message), failures: strings(b.failures), raw: body };
+  const success =
+    typeof b.success === 'boolean'
+      ? b.success && (status === null || status < 400)
+      : message !== null && b.error === undefined;
+  return {
+    success,
+    status,
+    message: message === null ? null : cleanText(message),
+    failures: strings(b.failures),
+    raw: body,
+  };
 }
 
 /** `{json: true|false}` answers (workouts). */
@@ -356,7 +401,8 @@ export function indexable(v: unknown): SeoIndexable {
     breadcrumbTitle: str(o.breadcrumb_title),
     primaryFocusKeyword: str(o.primary_focus_keyword),
     isCornerstone: o.is_cornerstone === undefined || o.is_cornerstone === null ? null : bool(o.is_cornerstone),
-    isRobotsNoindex: o.is_robots_noindex === undefined || o.is_robots_noindex === null ? null : bool(o.is_robots_noindex),
+    isRobotsNoindex:
+      o.is_robots_noindex === undefined || o.is_robots_noindex === null ? null : bool(o.is_robots_noindex),
     incomingLinkCount: int(o.incoming_link_count),
     raw: v,
   };
@@ -366,7 +412,12 @@ export function indexable(v: unknown): SeoIndexable {
 export function indexingBatch(body: unknown): SeoIndexingBatch {
   const b = obj(body, 'indexing answer');
   const nextUrl = str(b.next_url);
-  return { objects: (Array.isArray(b.objects) ? b.objects : []).map(indexable), hasMore: nextUrl !== null && nextUrl !== '', nextUrl, raw: body };
+  return {
+    objects: (Array.isArray(b.objects) ? b.objects : []).map(indexable),
+    hasMore: nextUrl !== null && nextUrl !== '',
+    nextUrl,
+    raw: body,
+  };
 }
 
 export function linkSuggestions(body: unknown): SeoLinkSuggestion[] {
@@ -428,7 +479,12 @@ function workout(v: unknown): SeoWorkout | null {
 
 export function workouts(body: unknown): SeoWorkouts {
   const w = obj(unwrap(body), 'workouts');
-  return { configuration: workout(w.configuration), cornerstone: workout(w.cornerstone), orphaned: workout(w.orphaned), raw: w };
+  return {
+    configuration: workout(w.configuration),
+    cornerstone: workout(w.cornerstone),
+    orphaned: workout(w.orphaned),
+    raw: w,
+  };
 }
 
 export function cornerstoneData(body: unknown): SeoCornerstoneData {
@@ -448,13 +504,14 @@ export function lastUpdated(body: unknown): string | null {
 /** `{json: {value}}`. */
 export function videoEmbedPermission(body: unknown): boolean {
   const v = unwrap(body);
-  return isJson(v) ? bool(v.value) ?? false : false;
+  return isJson(v) ? (bool(v.value) ?? false) : false;
 }
 
 // ---------------------------------------------------------------------------
 // Inputs -> payloads
 
-const yesNo = (v: boolean | null | undefined): 'yes' | 'no' | undefined => (v === null || v === undefined ? undefined : v ? 'yes' : 'no');
+const yesNo = (v: boolean | null | undefined): 'yes' | 'no' | undefined =>
+  v === null || v === undefined ? undefined : v ? 'yes' : 'no';
 
 const STAGES: Record<SeoSetupStage, string> = {
   INSTALL: 'install',

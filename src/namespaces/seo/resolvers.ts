@@ -21,7 +21,10 @@ const SeoQuery: SeoQueryResolvers = resolversOf(SEO_QUERY_ROUTES);
 const SeoMutation: SeoMutationResolvers = {
   ...resolversOf(SEO_MUTATION_ROUTES),
   importRedirects: async (_p, { inputs, ignoreWarning }, ctx) => {
-    if (inputs.length > MAX_IMPORT) throw GatewayError.badInput(`importRedirects: at most ${MAX_IMPORT} inputs, got ${inputs.length}`, { arguments: ['inputs'] });
+    if (inputs.length > MAX_IMPORT)
+      throw GatewayError.badInput(`importRedirects: at most ${MAX_IMPORT} inputs, got ${inputs.length}`, {
+        arguments: ['inputs'],
+      });
     inputs.forEach((input, i) => checkTarget(input, `inputs[${i}]`));
     const reqs = inputs.map((input) => writeRequestOf(CREATE_REDIRECT, { input, ignoreWarning }));
     const outcomes = await sendWrites(ctx.upstream, ctx.site, reqs, {});
@@ -30,7 +33,11 @@ const SeoMutation: SeoMutationResolvers = {
       // A store failure (400) or a refusal is this item's error.
       if (o.ok) return { index, result: map.redirectResult({ status: o.status, body: o.body }), error: null };
       const { code, upstream } = o.error.extensions;
-      return { index, result: null, error: { code, message: o.error.message, path: ['inputs', String(index)], upstream: upstream ?? null } };
+      return {
+        index,
+        result: null,
+        error: { code, message: o.error.message, path: ['inputs', String(index)], upstream: upstream ?? null },
+      };
     });
   },
 };

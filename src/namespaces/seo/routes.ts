@@ -30,7 +30,10 @@ import type { RouteUse } from '../../routes/route-use.ts';
 import { byArg, routeRows, type FieldRoute, type FieldRoutes, type RouteDecl } from '../../routes/declare.ts';
 
 /** A body that is an object with this key (`'html' in body`), the mark of Yoast's data answers at a non-2xx status. */
-const hasKey = (key: string) => (b: unknown): boolean => typeof b === 'object' && b !== null && key in b;
+const hasKey =
+  (key: string) =>
+  (b: unknown): boolean =>
+    typeof b === 'object' && b !== null && key in b;
 
 /**
  * Redirect writes answer validation and store failures with plain bodies
@@ -48,7 +51,10 @@ const redirectResult = (body: unknown, { status }: { status: number }) => map.re
 /** Redirect types 410 and 451 need no target; the others do (Yoast's presence rule, checked before any call). */
 export function checkTarget(input: Pick<RedirectInput, 'target' | 'type'>, arg: string): void {
   const needsTarget = input.type !== 'GONE' && input.type !== 'UNAVAILABLE_FOR_LEGAL_REASONS';
-  if (needsTarget && !input.target) throw GatewayError.badInput(`${arg}.target is required for redirect type ${input.type}`, { arguments: [`${arg}.target`] });
+  if (needsTarget && !input.target)
+    throw GatewayError.badInput(`${arg}.target is required for redirect type ${input.type}`, {
+      arguments: [`${arg}.target`],
+    });
 }
 
 /** Path segments the site takes as names: checked here, so a bad one is the caller's error, not a 404. */
@@ -59,7 +65,12 @@ function scoresRoute(path: string): RouteDecl<SeoQueryReadabilityScoresArgs, Ret
   return {
     method: 'GET',
     path,
-    query: (a) => ({ contentType: a.contentType, taxonomy: a.taxonomy ?? undefined, term: a.term ?? undefined, troubleshooting: a.troubleshooting ?? undefined }),
+    query: (a) => ({
+      contentType: a.contentType,
+      taxonomy: a.taxonomy ?? undefined,
+      term: a.term ?? undefined,
+      troubleshooting: a.troubleshooting ?? undefined,
+    }),
     result: map.scoreSummary,
   };
 }
@@ -81,7 +92,12 @@ export const SEO_QUERY_ROUTES: FieldRoutes<SeoQueryResolvers> = {
   statistics: { method: 'GET', path: '/seo/v1/statistics', result: map.statistics },
   seoScores: scoresRoute('/seo/v1/seo_scores'),
   readabilityScores: scoresRoute('/seo/v1/readability_scores'),
-  fileSize: { method: 'GET', path: '/seo/v1/file_size', query: (a) => ({ url: a.url }), result: (b, { args }) => map.fileSize(args.url, b) },
+  fileSize: {
+    method: 'GET',
+    path: '/seo/v1/file_size',
+    query: (a) => ({ url: a.url }),
+    result: (b, { args }) => map.fileSize(args.url, b),
+  },
   availablePosts: {
     method: 'GET',
     path: '/seo/v1/available_posts',
@@ -89,13 +105,23 @@ export const SEO_QUERY_ROUTES: FieldRoutes<SeoQueryResolvers> = {
     result: map.availablePosts,
   },
   /** Yoast answers HTTP 200 with `{success:false, status:403}` when the caller may not edit the user: data (false). */
-  canEditUser: { method: 'GET', path: '/seo/v1/configuration/check_capability', query: (a) => ({ user_id: a.userId }), result: map.capability },
-  configurationState: { method: 'GET', path: '/seo/v1/configuration/get_configuration_state', result: map.configurationState },
+  canEditUser: {
+    method: 'GET',
+    path: '/seo/v1/configuration/check_capability',
+    query: (a) => ({ user_id: a.userId }),
+    result: map.capability,
+  },
+  configurationState: {
+    method: 'GET',
+    path: '/seo/v1/configuration/get_configuration_state',
+    result: map.configurationState,
+  },
   head: {
     method: 'GET',
     path: '/seo/v1/get_head',
     check: (a) => {
-      if (!/^https?:\/\//i.test(a.url)) throw GatewayError.badInput('head: url must be an absolute http(s) URL of this site', { arguments: ['url'] });
+      if (!/^https?:\/\//i.test(a.url))
+        throw GatewayError.badInput('head: url must be an absolute http(s) URL of this site', { arguments: ['url'] });
     },
     query: (a) => ({ url: a.url }),
     // The not-found page's head comes with HTTP 404: data. A 404 without the head body
@@ -105,7 +131,12 @@ export const SEO_QUERY_ROUTES: FieldRoutes<SeoQueryResolvers> = {
   },
   videoEmbedPermission: { method: 'GET', path: '/seo/v1/video_embed_permission', result: map.videoEmbedPermission },
   /** The spec declares no parameters; Yoast's handler reads `post_id` and `query`. */
-  postMeta: { method: 'GET', path: '/seo/v1/meta/search', query: (a) => ({ post_id: a.postId, query: a.query ?? '' }), result: map.metaFields },
+  postMeta: {
+    method: 'GET',
+    path: '/seo/v1/meta/search',
+    query: (a) => ({ post_id: a.postId, query: a.query ?? '' }),
+    result: map.metaFields,
+  },
   relatedKeyphrases: {
     method: 'GET',
     path: '/seo/v1/keyword_research/related_keyphrases',
@@ -116,17 +147,24 @@ export const SEO_QUERY_ROUTES: FieldRoutes<SeoQueryResolvers> = {
     method: 'GET',
     path: '/seo/v1/get_tasks',
     check: (a) => {
-      if (a.limit != null && a.limit < 0) throw GatewayError.badInput('tasks: limit must be >= 0', { arguments: ['limit'] });
+      if (a.limit != null && a.limit < 0)
+        throw GatewayError.badInput('tasks: limit must be >= 0', { arguments: ['limit'] });
     },
     // `options` is an object parameter of a GET: sent PHP-style as `options[filter]`, `options[limit]`.
-    query: (a) => ({ 'options[filter]': a.filter ? a.filter.toLowerCase() : undefined, 'options[limit]': a.limit ?? undefined }),
+    query: (a) => ({
+      'options[filter]': a.filter ? a.filter.toLowerCase() : undefined,
+      'options[limit]': a.limit ?? undefined,
+    }),
     result: map.tasks,
   },
   linkSuggestions: {
     method: 'GET',
     path: '/seo/v1/link_suggestions',
     check: (a) => {
-      if (!a.prominentWords.length) throw GatewayError.badInput('linkSuggestions: prominentWords must not be empty', { arguments: ['prominentWords'] });
+      if (!a.prominentWords.length)
+        throw GatewayError.badInput('linkSuggestions: prominentWords must not be empty', {
+          arguments: ['prominentWords'],
+        });
     },
     // `prominent_words` is a `{stem: weight}` object of a GET: sent as `prominent_words[<stem>]=<weight>`.
     query: (a) => ({
@@ -144,7 +182,12 @@ export const SEO_QUERY_ROUTES: FieldRoutes<SeoQueryResolvers> = {
     query: (a) => ({ indexableId: a.indexableId }),
     result: map.workoutLinkSuggestions,
   },
-  lastUpdated: { method: 'GET', path: '/seo/v1/workouts/last_updated', query: (a) => ({ postId: a.postId }), result: map.lastUpdated },
+  lastUpdated: {
+    method: 'GET',
+    path: '/seo/v1/workouts/last_updated',
+    query: (a) => ({ postId: a.postId }),
+    result: map.lastUpdated,
+  },
   cornerstoneData: { method: 'GET', path: '/seo/v1/workouts/cornerstone_data', result: map.cornerstoneData },
 };
 
@@ -155,7 +198,13 @@ export const CREATE_REDIRECT: FieldRoute<SeoMutationResolvers, 'createRedirect'>
   check: (a) => checkTarget(a.input, 'input'),
   body: (a) => {
     const r = map.redirectParams(a.input);
-    return { origin: r.origin, target: r.target ?? '', type: r.type, format: r.format, ignore_warning: a.ignoreWarning ?? false };
+    return {
+      origin: r.origin,
+      target: r.target ?? '',
+      type: r.type,
+      format: r.format,
+      ignore_warning: a.ignoreWarning ?? false,
+    };
   },
   dataStatus: REDIRECT_ANSWER,
   result: redirectResult,
@@ -184,7 +233,10 @@ export const SEO_MUTATION_ROUTES: FieldRoutes<SeoMutationResolvers> = {
     path: '/seo/v1/redirects/update',
     check: (a) => {
       if ((a.from.format ?? 'PLAIN') !== (a.to.format ?? 'PLAIN')) {
-        throw GatewayError.badInput('updateRedirect: from.format and to.format must be the same (the site updates within one format)', { arguments: ['from.format', 'to.format'] });
+        throw GatewayError.badInput(
+          'updateRedirect: from.format and to.format must be the same (the site updates within one format)',
+          { arguments: ['from.format', 'to.format'] },
+        );
       }
       checkTarget(a.to, 'to');
     },
@@ -259,7 +311,8 @@ export const SEO_MUTATION_ROUTES: FieldRoutes<SeoMutationResolvers> = {
     method: 'POST',
     path: '/seo/v1/setup_steps_tracking',
     check: (a) => {
-      if (!Object.keys(map.setupSteps(a.input)).length) throw GatewayError.badInput('trackSetupSteps: give at least one field of input', { arguments: ['input'] });
+      if (!Object.keys(map.setupSteps(a.input)).length)
+        throw GatewayError.badInput('trackSetupSteps: give at least one field of input', { arguments: ['input'] });
     },
     body: (a) => {
       const p = map.setupSteps(a.input);
@@ -278,7 +331,10 @@ export const SEO_MUTATION_ROUTES: FieldRoutes<SeoMutationResolvers> = {
     method: 'POST',
     path: '/seo/v1/introductions/<introduction_id>/seen',
     check: (a) => {
-      if (!NAME.test(a.id)) throw GatewayError.badInput('markIntroductionSeen: id is letters, digits, underscores and hyphens', { arguments: ['id'] });
+      if (!NAME.test(a.id))
+        throw GatewayError.badInput('markIntroductionSeen: id is letters, digits, underscores and hyphens', {
+          arguments: ['id'],
+        });
     },
     params: (a) => ({ introduction_id: a.id }),
     body: (a) => ({ is_seen: a.isSeen ?? true }),
@@ -289,13 +345,26 @@ export const SEO_MUTATION_ROUTES: FieldRoutes<SeoMutationResolvers> = {
       isData: hasKey('json'),
       refusal: (b, a, route) =>
         Array.isArray(b) && b.length === 0
-          ? GatewayError.badInput(`The site does not know the introduction ${JSON.stringify(a.id)}.`, { upstream: { code: null, status: 400, route }, arguments: ['id'] })
+          ? GatewayError.badInput(`The site does not know the introduction ${JSON.stringify(a.id)}.`, {
+              upstream: { code: null, status: 400, route },
+              arguments: ['id'],
+            })
           : undefined,
     },
     result: map.actionResult,
   },
-  setVideoEmbedPermission: { method: 'POST', path: '/seo/v1/video_embed_permission', body: (a) => ({ value: a.value ?? true }), result: map.actionResult },
-  dismissAlert: { method: 'POST', path: '/seo/v1/alerts/dismiss', body: (a) => ({ key: a.key }), result: map.actionResult },
+  setVideoEmbedPermission: {
+    method: 'POST',
+    path: '/seo/v1/video_embed_permission',
+    body: (a) => ({ value: a.value ?? true }),
+    result: map.actionResult,
+  },
+  dismissAlert: {
+    method: 'POST',
+    path: '/seo/v1/alerts/dismiss',
+    body: (a) => ({ key: a.key }),
+    result: map.actionResult,
+  },
   setSiteRepresentation: {
     method: 'POST',
     path: '/seo/v1/configuration/site_representation',
@@ -306,10 +375,19 @@ export const SEO_MUTATION_ROUTES: FieldRoutes<SeoMutationResolvers> = {
   setSocialProfiles: {
     method: 'POST',
     path: '/seo/v1/configuration/social_profiles',
-    body: ({ input: i }) => ({ social_site_a: i.socialSiteA ?? undefined, social_site_b: i.socialSiteB ?? undefined, other_social_urls: i.otherSocialUrls ?? undefined }),
+    body: ({ input: i }) => ({
+      social_site_a: i.socialSiteA ?? undefined,
+      social_site_b: i.socialSiteB ?? undefined,
+      other_social_urls: i.otherSocialUrls ?? undefined,
+    }),
     result: map.actionResult,
   },
-  enableTracking: { method: 'POST', path: '/seo/v1/configuration/enable_tracking', body: (a) => ({ tracking: a.tracking }), result: map.actionResult },
+  enableTracking: {
+    method: 'POST',
+    path: '/seo/v1/configuration/enable_tracking',
+    body: (a) => ({ tracking: a.tracking }),
+    result: map.actionResult,
+  },
   saveConfigurationState: {
     method: 'POST',
     path: '/seo/v1/configuration/save_configuration_state',
@@ -320,8 +398,14 @@ export const SEO_MUTATION_ROUTES: FieldRoutes<SeoMutationResolvers> = {
     method: 'POST',
     path: '/seo/v1/import/<plugin>/<type>',
     check: ({ plugin, type }) => {
-      const bad = Object.entries({ plugin, type }).filter(([, v]) => !NAME.test(v)).map(([k]) => k);
-      if (bad.length) throw GatewayError.badInput(`runImport: ${bad.join(' and ')} must be letters, digits, underscores and hyphens`, { arguments: bad });
+      const bad = Object.entries({ plugin, type })
+        .filter(([, v]) => !NAME.test(v))
+        .map(([k]) => k);
+      if (bad.length)
+        throw GatewayError.badInput(
+          `runImport: ${bad.join(' and ')} must be letters, digits, underscores and hyphens`,
+          { arguments: bad },
+        );
     },
     params: (a) => ({ plugin: a.plugin, type: a.type }),
     result: map.indexingBatch,
@@ -351,7 +435,10 @@ export const SEO_MUTATION_ROUTES: FieldRoutes<SeoMutationResolvers> = {
     path: '/seo/v1/keyword_research/country_code',
     // The site wants two lowercase letters; say so before calling it.
     check: (a) => {
-      if (!/^[a-z]{2}$/.test(a.countryCode)) throw GatewayError.badInput('setKeywordResearchCountry: countryCode must be two lowercase letters, e.g. "us"', { arguments: ['countryCode'] });
+      if (!/^[a-z]{2}$/.test(a.countryCode))
+        throw GatewayError.badInput('setKeywordResearchCountry: countryCode must be two lowercase letters, e.g. "us"', {
+          arguments: ['countryCode'],
+        });
     },
     body: (a) => ({ country_code: a.countryCode }),
     result: map.actionResult,
@@ -362,15 +449,31 @@ export const SEO_MUTATION_ROUTES: FieldRoutes<SeoMutationResolvers> = {
     body: (a) => ({ cornerstone: map.workoutPayload(a.cornerstone), orphaned: map.workoutPayload(a.orphaned) }),
     result: map.jsonBool,
   },
-  completeTask: { method: 'POST', path: '/seo/v1/complete_task', body: (a) => ({ options: { task: a.task } }), result: map.actionResult },
-  trackAction: { method: 'POST', path: '/seo/v1/action_tracking', body: (a) => ({ action: a.action }), result: map.actionResult },
-  prominentWordsContent: { method: 'POST', path: '/seo/v1/prominent_words/get_content', result: map.prominentWordsContent },
+  completeTask: {
+    method: 'POST',
+    path: '/seo/v1/complete_task',
+    body: (a) => ({ options: { task: a.task } }),
+    result: map.actionResult,
+  },
+  trackAction: {
+    method: 'POST',
+    path: '/seo/v1/action_tracking',
+    body: (a) => ({ action: a.action }),
+    result: map.actionResult,
+  },
+  prominentWordsContent: {
+    method: 'POST',
+    path: '/seo/v1/prominent_words/get_content',
+    result: map.prominentWordsContent,
+  },
   // The answer carries nothing the graph shows: done is done.
   completeProminentWords: { method: 'POST', path: '/seo/v1/prominent_words/complete', result: () => true },
   saveProminentWords: {
     method: 'POST',
     path: '/seo/v1/prominent_words/save',
-    body: (a) => ({ data: a.items.map((i) => ({ object_id: i.objectId, prominent_words: map.prominentWords(i.words) })) }),
+    body: (a) => ({
+      data: a.items.map((i) => ({ object_id: i.objectId, prominent_words: map.prominentWords(i.words) })),
+    }),
     result: map.actionResult,
   },
   workoutNoindex: {
@@ -382,7 +485,13 @@ export const SEO_MUTATION_ROUTES: FieldRoutes<SeoMutationResolvers> = {
   workoutRemoveAndRedirect: {
     method: 'POST',
     path: '/seo/v1/workouts/remove_redirect',
-    body: (a) => ({ object_id: a.objectId, object_type: a.objectType, object_sub_type: a.objectSubType, permalink: a.permalink, redirect_url: a.redirectUrl }),
+    body: (a) => ({
+      object_id: a.objectId,
+      object_type: a.objectType,
+      object_sub_type: a.objectSubType,
+      permalink: a.permalink,
+      redirect_url: a.redirectUrl,
+    }),
     result: map.jsonBool,
   },
   enableCornerstone: {
@@ -394,4 +503,7 @@ export const SEO_MUTATION_ROUTES: FieldRoutes<SeoMutationResolvers> = {
 };
 
 /** Every `seo/v1` row of spec/routes.tsv but the index, and the field that reaches it (for routes/route-table.ts). */
-export const SEO_ROUTES: RouteUse[] = [...routeRows('SeoQuery', SEO_QUERY_ROUTES), ...routeRows('SeoMutation', SEO_MUTATION_ROUTES)];
+export const SEO_ROUTES: RouteUse[] = [
+  ...routeRows('SeoQuery', SEO_QUERY_ROUTES),
+  ...routeRows('SeoMutation', SEO_MUTATION_ROUTES),
+];

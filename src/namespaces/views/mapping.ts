@@ -18,4 +18,3 @@ export function viewHtmlOf(body: unknown): string | null {
   if (isJson(body) && typeof body.html === 'string') return body.html;
   return typeof body === 'string' ? body : null;
 }
-

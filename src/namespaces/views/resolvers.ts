@@ -13,7 +13,9 @@ export const viewsResolvers: Resolvers = {
     calendarView: async (_p, { input, method }, ctx) => {
       const viewData = ViewData.safeParse(input.viewData);
       if (!viewData.success) {
-        throw GatewayError.badInput('calendarView: input.viewData must be an object of query vars', { arguments: ['input.viewData'] });
+        throw GatewayError.badInput('calendarView: input.viewData must be an object of query vars', {
+          arguments: ['input.viewData'],
+        });
       }
       const body = await viewHtml(ctx.upstream, method ?? 'GET', {
         u: input.url,
@@ -24,7 +26,8 @@ export const viewsResolvers: Resolvers = {
         action: input.action ?? undefined,
       });
       const html = viewHtmlOf(body);
-      if (html === null) throw new GatewayError('UPSTREAM_BAD_RESPONSE', 'Bad upstream response (calendar/views/v2/html): no html.');
+      if (html === null)
+        throw new GatewayError('UPSTREAM_BAD_RESPONSE', 'Bad upstream response (calendar/views/v2/html): no html.');
       return { html, nonces: viewNonces(html), raw: body };
     },
   },

@@ -23,10 +23,20 @@ export interface ViewHtmlParams {
   action?: string;
 }
 
-export async function viewHtml(session: UpstreamSession, method: 'GET' | 'POST', params: ViewHtmlParams): Promise<unknown> {
+export async function viewHtml(
+  session: UpstreamSession,
+  method: 'GET' | 'POST',
+  params: ViewHtmlParams,
+): Promise<unknown> {
   const { path, label: route } = VIEW[method];
   if (method === 'POST') return (await session.request({ method, path, body: params, route })).body;
-  const query: Record<string, QueryValue> = { u: params.u, view: params.view, tvn1: params.tvn1, tvn2: params.tvn2, action: params.action };
+  const query: Record<string, QueryValue> = {
+    u: params.u,
+    view: params.view,
+    tvn1: params.tvn1,
+    tvn2: params.tvn2,
+    action: params.action,
+  };
   for (const [k, v] of Object.entries(params.view_data ?? {})) {
     if (v === null || v === undefined) continue;
     query[`view_data[${k}]`] = typeof v === 'object' ? JSON.stringify(v) : (v as string | number | boolean);

@@ -54,7 +54,8 @@ export function stampToUtc(itemId: string, zone: string): string | null {
 
 function automationSource(connector: Connector): Source<FeedState> {
   const ns = connector === 'A' ? 'calendar/automation-a/v1' : 'calendar/automation-b/v1';
-  const tokenOf = (s: { automationToken?: string | undefined; automationBToken?: string | undefined }) => (connector === 'A' ? s.automationToken : s.automationBToken);
+  const tokenOf = (s: { automationToken?: string | undefined; automationBToken?: string | undefined }) =>
+    connector === 'A' ? s.automationToken : s.automationBToken;
   return {
     name: connector === 'A' ? 'events:automation-a' : 'events:automation-b',
     topic: 'events',
@@ -82,21 +83,34 @@ function automationSource(connector: Connector): Source<FeedState> {
         if (!state && connector === 'A') return;
         // Newest first on the feed: reversed, so changes go out in the order they happened. A listed
         // (automation-a) item seen before is not new; a popped (automation-b) one always is.
-        for (const item of [...items].reverse()) if (connector === 'B' || !before.has(item.itemId)) fresh.push({ item, kind });
+        for (const item of [...items].reverse())
+          if (connector === 'B' || !before.has(item.itemId)) fresh.push({ item, kind });
       });
       if (!fresh.length) return { changes: [], state: { seen } };
 
       const stamped = fresh.map(({ item }) => stampToUtc(item.itemId, site.timezone));
-      const unstamped = [...new Set(fresh.filter((_, i) => stamped[i] === null).map(({ item }) => item.event.databaseId))];
+      const unstamped = [
+        ...new Set(fresh.filter((_, i) => stamped[i] === null).map(({ item }) => item.event.databaseId)),
+      ];
       const found = unstamped.length ? await ctx.loaders.event.loadMany(unstamped) : [];
-      const modifiedOf = new Map(unstamped.map((id, i) => {
-        const r = found[i];
-        return [id, r && !(r instanceof Error) ? utcSecond(r.modifiedAtUtc) : null] as const;
-      }));
+      const modifiedOf = new Map(
+        unstamped.map((id, i) => {
+          const r = found[i];
+          return [id, r && !(r instanceof Error) ? utcSecond(r.modifiedAtUtc) : null] as const;
+        }),
+      );
       const changes: Change[] = fresh.map(({ item, kind }, i) => {
         const modified = stamped[i] ?? modifiedOf.get(item.event.databaseId) ?? null;
         // The feeds list published events only.
-        return { topic: 'events', id: item.event.databaseId, kind, modified, at: modified ?? isoNow(now), source: 'AUTOMATION_FEED', wasPublic: kind === 'CREATED' ? null : true };
+        return {
+          topic: 'events',
+          id: item.event.databaseId,
+          kind,
+          modified,
+          at: modified ?? isoNow(now),
+          source: 'AUTOMATION_FEED',
+          wasPublic: kind === 'CREATED' ? null : true,
+        };
       });
       return { changes, state: { seen } };
     },

@@ -71,11 +71,18 @@ export const eventsModified: Source<ModifiedState> = {
       reached = oldest !== null && from !== null && (state ? oldest <= from : oldest < from);
       if (complete || reached) break;
     }
-    const top: Seen[] = items.slice(0, PAGE).map((m) => [m.databaseId, utcSecond(m.modifiedAtUtc) ?? '', isPublic(m) ? 1 : 0, fingerprint(m)]);
+    const top: Seen[] = items
+      .slice(0, PAGE)
+      .map((m) => [m.databaseId, utcSecond(m.modifiedAtUtc) ?? '', isPublic(m) ? 1 : 0, fingerprint(m)]);
     const newest = utcSecond(items[0]?.modifiedAtUtc) ?? state?.newest ?? null;
-    const tiesAt = (second: string | null) => items.filter((m) => second !== null && utcSecond(m.modifiedAtUtc) === second).map((m) => m.databaseId);
+    const tiesAt = (second: string | null) =>
+      items.filter((m) => second !== null && utcSecond(m.modifiedAtUtc) === second).map((m) => m.databaseId);
     const maxId = Math.max(state?.maxId ?? 0, ...items.map((m) => m.databaseId));
-    if (!state) return { changes: [], state: { newest, atNewest: tiesAt(newest), tiesComplete: complete || reached, top, maxId } };
+    if (!state)
+      return {
+        changes: [],
+        state: { newest, atNewest: tiesAt(newest), tiesComplete: complete || reached, top, maxId },
+      };
 
     const before = new Map(state.top.map(([id, modified, pub, print]) => [id, { modified, pub, print }]));
     const seenAtNewest = new Set(state.atNewest);
@@ -86,30 +93,66 @@ export const eventsModified: Source<ModifiedState> = {
       const prev = before.get(m.databaseId);
       if (prev && prev.modified === modified) {
         // Saved again within the same second: only its content tells.
-        if (prev.print !== fingerprint(m)) changes.push({ topic: 'events', id: m.databaseId, kind: 'UPDATED', modified, at: modified, source: 'MODIFIED_LIST', wasPublic: prev.pub === 1, again: true });
+        if (prev.print !== fingerprint(m))
+          changes.push({
+            topic: 'events',
+            id: m.databaseId,
+            kind: 'UPDATED',
+            modified,
+            at: modified,
+            source: 'MODIFIED_LIST',
+            wasPublic: prev.pub === 1,
+            again: true,
+          });
         continue;
       }
       // The previous newest second: only events not seen at it then (all of them, unless it held too many to read).
       if (modified === state.newest && (seenAtNewest.has(m.databaseId) || !state.tiesComplete)) continue;
       // New: above every ID seen, and dated when it was saved (a site that re-dates an update still fails the first).
-      const created = !prev && m.databaseId > (state.maxId ?? 0) && looksCreated(ms(m.publishedAtUtc) ?? ms(m.publishedAt), ms(modified), ms(state.newest));
-      changes.push({ topic: 'events', id: m.databaseId, kind: created ? 'CREATED' : 'UPDATED', modified, at: modified, source: 'MODIFIED_LIST', wasPublic: prev ? prev.pub === 1 : null });
+      const created =
+        !prev &&
+        m.databaseId > (state.maxId ?? 0) &&
+        looksCreated(ms(m.publishedAtUtc) ?? ms(m.publishedAt), ms(modified), ms(state.newest));
+      changes.push({
+        topic: 'events',
+        id: m.databaseId,
+        kind: created ? 'CREATED' : 'UPDATED',
+        modified,
+        at: modified,
+        source: 'MODIFIED_LIST',
+        wasPublic: prev ? prev.pub === 1 : null,
+      });
     }
 
     // Gone from the newest although the list reaches back past them: read them to know why.
     const listed = new Set(items.map((m) => m.databaseId));
     const reach = complete ? '' : (utcSecond(items.at(-1)?.modifiedAtUtc) ?? '\uffff');
-    const gone = state.top.filter(([id, modified]) => !listed.has(id) && (complete || modified > reach)).slice(0, MAX_CHECKS);
+    const gone = state.top
+      .filter(([id, modified]) => !listed.has(id) && (complete || modified > reach))
+      .slice(0, MAX_CHECKS);
     if (gone.length) {
       const found = await ctx.loaders.eventCore.loadMany(gone.map(([id]) => id));
       gone.forEach(([id, , pub], i) => {
         const r = found[i];
         if (r instanceof Error) throw r;
-        if (!r || r.status === 'trash') changes.push({ topic: 'events', id, kind: 'DELETED', modified: null, at: isoNow(now), source: 'MODIFIED_LIST', wasPublic: pub === 1 });
+        if (!r || r.status === 'trash')
+          changes.push({
+            topic: 'events',
+            id,
+            kind: 'DELETED',
+            modified: null,
+            at: isoNow(now),
+            source: 'MODIFIED_LIST',
+            wasPublic: pub === 1,
+          });
       });
     }
     // Oldest first: the order they happened in.
-    changes.sort((a, b) => (a.kind === 'DELETED' ? 1 : 0) - (b.kind === 'DELETED' ? 1 : 0) || (a.modified ?? '').localeCompare(b.modified ?? ''));
+    changes.sort(
+      (a, b) =>
+        (a.kind === 'DELETED' ? 1 : 0) - (b.kind === 'DELETED' ? 1 : 0) ||
+        (a.modified ?? '').localeCompare(b.modified ?? ''),
+    );
     const atNewest = newest === state.newest ? [...new Set([...state.atNewest, ...tiesAt(newest)])] : tiesAt(newest);
     const tiesComplete = newest === state.newest ? state.tiesComplete : complete || reached;
     return { changes, state: { newest, atNewest, tiesComplete, top, maxId } };

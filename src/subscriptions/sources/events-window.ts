@@ -31,7 +31,16 @@ import { LEGACY_MAX_PER_PAGE, legacyList } from '../../namespaces/calendar/legac
 import type { SiteInfo } from '../../upstream/discovery.ts';
 import type { Change } from '../types.ts';
 import { eventsModified } from './events-modified.ts';
-import { fingerprint, isoNow, isPublic, looksCreated, utcSecond, type PollInput, type Source, type SubscriptionSettings } from './source.ts';
+import {
+  fingerprint,
+  isoNow,
+  isPublic,
+  looksCreated,
+  utcSecond,
+  type PollInput,
+  type Source,
+  type SubscriptionSettings,
+} from './source.ts';
 
 /** Departures read by ID in one poll; more wait for the next. */
 const MAX_CHECKS = 20;
@@ -55,12 +64,25 @@ async function readWindow({ ctx, site, now, settings }: PollInput): Promise<{ it
   const legacy = site.hasLegacy;
   const per = legacy ? LEGACY_MAX_PER_PAGE : CORE_MAX_PER_PAGE;
   // calendar-core/v1 has no default window: from now, in the site's time zone.
-  const query = legacy ? {} : { start_date: DateTime.fromMillis(now, { zone: luxonZone(site.timezone) ?? 'utc' }).toFormat('yyyy-MM-dd HH:mm:ss') };
+  const query = legacy
+    ? {}
+    : {
+        start_date: DateTime.fromMillis(now, { zone: luxonZone(site.timezone) ?? 'utc' }).toFormat(
+          'yyyy-MM-dd HH:mm:ss',
+        ),
+      };
   const pages = Math.ceil(size / per);
   const read = await Promise.all(
-    Array.from({ length: pages }, (_, i) => (legacy ? legacyList(ctx.upstream, 'events', query, i + 1, per) : coreList(ctx.upstream, 'events', query, i + 1, per))),
+    Array.from({ length: pages }, (_, i) =>
+      legacy
+        ? legacyList(ctx.upstream, 'events', query, i + 1, per)
+        : coreList(ctx.upstream, 'events', query, i + 1, per),
+    ),
   );
-  const items = read.flatMap((p) => p.items).map((raw) => (legacy ? legacyEvent(raw) : coreEvent(raw))).slice(0, size);
+  const items = read
+    .flatMap((p) => p.items)
+    .map((raw) => (legacy ? legacyEvent(raw) : coreEvent(raw)))
+    .slice(0, size);
   return { items, full: items.length >= size };
 }
 
@@ -74,7 +96,14 @@ export const eventsWindow: Source<WindowState> = {
   async poll(input, state) {
     const { ctx, site, now, settings } = input;
     const { items, full } = await readWindow(input);
-    const events: Entry[] = items.map((m) => [m.databaseId, utcSecond(m.modifiedAtUtc) ?? '', isPublic(m) ? 1 : 0, utcSecond(m.startDateUtc) ?? '', utcSecond(m.endDateUtc) ?? '', fingerprint(m)]);
+    const events: Entry[] = items.map((m) => [
+      m.databaseId,
+      utcSecond(m.modifiedAtUtc) ?? '',
+      isPublic(m) ? 1 : 0,
+      utcSecond(m.startDateUtc) ?? '',
+      utcSecond(m.endDateUtc) ?? '',
+      fingerprint(m),
+    ]);
     const newestNow = events.reduce<string | null>((a, [, mod]) => (mod && (!a || mod > a) ? mod : a), null);
     const newest = state?.newest && (!newestNow || state.newest > newestNow) ? state.newest : newestNow;
     const maxId = Math.max(state?.maxId ?? 0, ...events.map((e) => e[0]));
@@ -83,8 +112,23 @@ export const eventsWindow: Source<WindowState> = {
     const only = departuresOnly(site, settings);
     const before = new Map(state.events.map((e) => [e[0], e]));
     const changes: Change[] = [];
-    const change = (id: number, kind: Change['kind'], modified: string | null, wasPublic: boolean | null, again = false) =>
-      changes.push({ topic: 'events', id, kind, modified, at: modified ?? isoNow(now), source: 'UPCOMING_WINDOW', wasPublic, ...(again ? { again } : {}) });
+    const change = (
+      id: number,
+      kind: Change['kind'],
+      modified: string | null,
+      wasPublic: boolean | null,
+      again = false,
+    ) =>
+      changes.push({
+        topic: 'events',
+        id,
+        kind,
+        modified,
+        at: modified ?? isoNow(now),
+        source: 'UPCOMING_WINDOW',
+        wasPublic,
+        ...(again ? { again } : {}),
+      });
 
     if (!only) {
       for (const m of items) {
@@ -95,7 +139,10 @@ export const eventsWindow: Source<WindowState> = {
           if (prev[1] !== modified) change(m.databaseId, 'UPDATED', modified, prev[2] === 1);
           // Saved again within the same second: only its content tells.
           else if (prev[5] !== fingerprint(m)) change(m.databaseId, 'UPDATED', modified, prev[2] === 1, true);
-        } else if (m.databaseId > (state.maxId ?? 0) && looksCreated(ms(m.publishedAtUtc) ?? ms(m.publishedAt), ms(modified), ms(state.newest))) {
+        } else if (
+          m.databaseId > (state.maxId ?? 0) &&
+          looksCreated(ms(m.publishedAtUtc) ?? ms(m.publishedAt), ms(modified), ms(state.newest))
+        ) {
           change(m.databaseId, 'CREATED', modified, null);
         } else if (state.newest === null || modified > state.newest) {
           change(m.databaseId, 'UPDATED', modified, null);
@@ -107,7 +154,9 @@ export const eventsWindow: Source<WindowState> = {
     const listed = new Set(events.map((e) => e[0]));
     const farEnd = full ? (events.at(-1)?.[3] ?? '') : '\uffff';
     const yesterday = isoNow(now - 86_400_000);
-    const left = state.events.filter(([id, , , start, end]) => !listed.has(id) && start <= farEnd && (end || start) >= yesterday).slice(0, MAX_CHECKS);
+    const left = state.events
+      .filter(([id, , , start, end]) => !listed.has(id) && start <= farEnd && (end || start) >= yesterday)
+      .slice(0, MAX_CHECKS);
     if (left.length) {
       const found = await ctx.loaders.event.loadMany(left.map(([id]) => id));
       left.forEach(([id, modified, pub], i) => {
@@ -118,7 +167,11 @@ export const eventsWindow: Source<WindowState> = {
         else if (!only && now2 && now2 !== modified) change(id, 'UPDATED', now2, pub === 1);
       });
     }
-    changes.sort((a, b) => (a.kind === 'DELETED' ? 1 : 0) - (b.kind === 'DELETED' ? 1 : 0) || (a.modified ?? '').localeCompare(b.modified ?? ''));
+    changes.sort(
+      (a, b) =>
+        (a.kind === 'DELETED' ? 1 : 0) - (b.kind === 'DELETED' ? 1 : 0) ||
+        (a.modified ?? '').localeCompare(b.modified ?? ''),
+    );
     return { changes, state: { newest, events, maxId } };
   },
 };

@@ -68,13 +68,29 @@ export const postsModified: Source<PostsState> = {
       return postsPage(ctx.upstream, query, page, POSTS_MAX_PER_PAGE);
     };
     if (!state) {
-      const [newest, highest] = await Promise.all([list({ orderby: 'modified', order: 'desc' }, 1), list({ orderby: 'id', order: 'desc' }, 1)]);
+      const [newest, highest] = await Promise.all([
+        list({ orderby: 'modified', order: 'desc' }, 1),
+        list({ orderby: 'id', order: 'desc' }, 1),
+      ]);
       const top = newest.items.slice(0, 1).map((raw) => corePost(raw, site.timezone));
       const at = top[0] ? wallOf(top[0]) : null;
       const maxId = Math.max(0, ...highest.items.slice(0, 1).map((raw) => corePost(raw, site.timezone).databaseId));
-      return { changes: [], state: { after: at, atAfter: top.map((m) => [m.databaseId, fingerprint(m)]), known: top.map((m) => [m.databaseId, isPublic(m) ? 1 : 0]), statuses, maxId } };
+      return {
+        changes: [],
+        state: {
+          after: at,
+          atAfter: top.map((m) => [m.databaseId, fingerprint(m)]),
+          known: top.map((m) => [m.databaseId, isPublic(m) ? 1 : 0]),
+          statuses,
+          maxId,
+        },
+      };
     }
-    const query = { orderby: 'modified', order: 'asc', ...(state.after ? { modified_after: secondBefore(state.after) } : {}) };
+    const query = {
+      orderby: 'modified',
+      order: 'asc',
+      ...(state.after ? { modified_after: secondBefore(state.after) } : {}),
+    };
     const items: PostModel[] = [];
     for (let page = 1; page <= MAX_PAGES; page++) {
       const res = await list(query, page);
@@ -98,7 +114,16 @@ export const postsModified: Source<PostsState> = {
       const pub = known.get(m.databaseId);
       const kind = m.status === 'trash' ? 'DELETED' : m.databaseId > maxId ? 'CREATED' : 'UPDATED';
       maxId = Math.max(maxId, m.databaseId);
-      changes.push({ topic: 'posts', id: m.databaseId, kind, modified, at: modified ?? new Date().toISOString(), source: 'MODIFIED_LIST', wasPublic: pub === undefined ? null : pub === 1, ...(again ? { again } : {}) });
+      changes.push({
+        topic: 'posts',
+        id: m.databaseId,
+        kind,
+        modified,
+        at: modified ?? new Date().toISOString(),
+        source: 'MODIFIED_LIST',
+        wasPublic: pub === undefined ? null : pub === 1,
+        ...(again ? { again } : {}),
+      });
       known.delete(m.databaseId);
       known.set(m.databaseId, isPublic(m) ? 1 : 0);
       if (after === null || wall > after) {

@@ -74,10 +74,46 @@ const ids = (xs: readonly { databaseId: number }[] | undefined) => xs?.map((x) =
 export function fingerprint(m: EventModel | PostModel): string {
   const fields =
     m.kind === 'Post'
-      ? [m.title, m.content, m.excerpt, m.status, m.slug, m.publishedAtUtc, m.sticky, m.format, m.categoryIds, m.tagIds, m.authorId, m.featuredMediaId, m.commentStatus, m.template, m.passwordProtected]
+      ? [
+          m.title,
+          m.content,
+          m.excerpt,
+          m.status,
+          m.slug,
+          m.publishedAtUtc,
+          m.sticky,
+          m.format,
+          m.categoryIds,
+          m.tagIds,
+          m.authorId,
+          m.featuredMediaId,
+          m.commentStatus,
+          m.template,
+          m.passwordProtected,
+        ]
       : [
-          m.title, m.description, m.excerpt, m.status, m.slug, m.startDateUtc, m.endDateUtc, m.allDay, m.timezone, m.featured, m.sticky, m.hideFromListings,
-          m.cost, m.website, m.passwordProtected, m.virtual, m.ticketed, m.seriesId, ids(m.venues), ids(m.organizers), ids(m.categories) ?? m.categoryIds, ids(m.tags) ?? m.tagIds,
+          m.title,
+          m.description,
+          m.excerpt,
+          m.status,
+          m.slug,
+          m.startDateUtc,
+          m.endDateUtc,
+          m.allDay,
+          m.timezone,
+          m.featured,
+          m.sticky,
+          m.hideFromListings,
+          m.cost,
+          m.website,
+          m.passwordProtected,
+          m.virtual,
+          m.ticketed,
+          m.seriesId,
+          ids(m.venues),
+          ids(m.organizers),
+          ids(m.categories) ?? m.categoryIds,
+          ids(m.tags) ?? m.tagIds,
         ];
   return createHash('sha1').update(JSON.stringify(fields)).digest('base64url').slice(0, 12);
 }

@@ -37,7 +37,8 @@ type Json = Record<string, unknown>;
 
 /** WordPress shows drafts and scheduled posts by their query URL (get_post_permalink's $draft_or_pending). */
 function linkOf(src: ReprSource, p: PostRow<unknown>): string {
-  if (['draft', 'pending', 'auto-draft', 'future'].includes(p.status)) return `${src.origin}/?post_type=${p.type}&p=${p.id}`;
+  if (['draft', 'pending', 'auto-draft', 'future'].includes(p.status))
+    return `${src.origin}/?post_type=${p.type}&p=${p.id}`;
   return permalink(src, p.type, p.slug, p.id);
 }
 
@@ -46,7 +47,10 @@ export function autop(html: string): string {
   const text = html.trim();
   if (!text) return '';
   if (/^<(p|div|h[1-6]|ul|ol|table|blockquote|pre|figure|section)[\s>]/i.test(text)) return `${text}\n`;
-  return `${text.split(/\n\s*\n/).map((para) => `<p>${para.trim().replace(/\n/g, '<br />\n')}</p>`).join('\n')}\n`;
+  return `${text
+    .split(/\n\s*\n/)
+    .map((para) => `<p>${para.trim().replace(/\n/g, '<br />\n')}</p>`)
+    .join('\n')}\n`;
 }
 
 /** wp_trim_excerpt: the post's excerpt, or the first 55 words of its content. */
@@ -64,7 +68,8 @@ export function classList(p: PostRow<unknown>, terms: [taxonomy: string, TermRow
   if (p.password) out.push('post-password-required');
   else if (p.featuredMedia) out.push('has-post-thumbnail');
   out.push('hentry');
-  for (const [tax, list] of terms) for (const t of list) out.push(tax === TAG_TAX ? `tag-${t.slug}` : `${tax}-${t.slug}`);
+  for (const [tax, list] of terms)
+    for (const t of list) out.push(tax === TAG_TAX ? `tag-${t.slug}` : `${tax}-${t.slug}`);
   return out;
 }
 
@@ -92,7 +97,21 @@ function basePost(src: ReprSource, p: PostRow<unknown>): Json {
 }
 
 /** Fields kept as they are on a password-protected post (TC REST/TEC/V1/Controller.php WHITELISTED_FIELDS). */
-const UNMASKED = new Set(['id', 'date', 'date_gmt', 'guid', 'modified', 'modified_gmt', 'slug', 'status', 'type', 'link', 'title', 'author', 'class_list']);
+const UNMASKED = new Set([
+  'id',
+  'date',
+  'date_gmt',
+  'guid',
+  'modified',
+  'modified_gmt',
+  'slug',
+  'status',
+  'type',
+  'link',
+  'title',
+  'author',
+  'class_list',
+]);
 
 /**
  * TC's recursive_hide_password_protected_data: at every depth, keys outside
@@ -109,7 +128,8 @@ export function maskProtected<T>(value: T): T {
     if (typeof v === 'number') return 0;
     return null;
   };
-  const walk = (obj: Json): Json => Object.fromEntries(Object.entries(obj).map(([k, v]) => [k, UNMASKED.has(k) ? v : mask(v)]));
+  const walk = (obj: Json): Json =>
+    Object.fromEntries(Object.entries(obj).map(([k, v]) => [k, UNMASKED.has(k) ? v : mask(v)]));
   return walk(value as Json) as T;
 }
 
@@ -122,7 +142,8 @@ function phpDate(sql: string, timezone: string): { date: string; timezone_type: 
 
 /** tribe_get_cost(…, true): the currency symbol around each number; words like "Free" stay as they are. */
 export function formatCost(cost: string, symbol: string, position: 'prefix' | 'suffix' | ''): string {
-  const one = (v: string) => (/^\d+(\.\d+)?$/.test(v) ? (position === 'suffix' ? `${v}${symbol}` : `${symbol}${v}`) : v);
+  const one = (v: string) =>
+    /^\d+(\.\d+)?$/.test(v) ? (position === 'suffix' ? `${v}${symbol}` : `${symbol}${v}`) : v;
   const range = /^\s*(\d+(?:\.\d+)?)\s*-\s*(\d+(?:\.\d+)?)\s*$/.exec(cost);
   return range ? `${one(range[1]!)} – ${one(range[2]!)}` : one(cost.trim());
 }
@@ -135,7 +156,8 @@ export function formatCost(cost: string, symbol: string, position: 'prefix' | 's
 export function scheduleDetails(m: EventPost['meta'], now: Date): { long: string; short: string } {
   // Plain string work on the wall-clock values: this runs for every event of every list.
   const thisYear = yearIn(now, zoneOf(m.timezone));
-  const day = (sql: string) => `${MONTHS[Number(sql.slice(5, 7)) - 1]} ${Number(sql.slice(8, 10))}${Number(sql.slice(0, 4)) === thisYear ? '' : `, ${sql.slice(0, 4)}`}`;
+  const day = (sql: string) =>
+    `${MONTHS[Number(sql.slice(5, 7)) - 1]} ${Number(sql.slice(8, 10))}${Number(sql.slice(0, 4)) === thisYear ? '' : `, ${sql.slice(0, 4)}`}`;
   const time = (sql: string) => {
     const h = Number(sql.slice(11, 13));
     return `${h % 12 || 12}:${sql.slice(14, 16)} ${h < 12 ? 'am' : 'pm'}`;
@@ -150,14 +172,28 @@ export function scheduleDetails(m: EventPost['meta'], now: Date): { long: string
     return { long, short: long };
   }
   if (m.allDay) return { long: span('date-start', day(start)), short: 'All day' };
-  if (m.startDate === m.endDate) return { long: span('date-start', `${day(start)} @ ${time(start)}`), short: span('date-start', time(start)) };
+  if (m.startDate === m.endDate)
+    return { long: span('date-start', `${day(start)} @ ${time(start)}`), short: span('date-start', time(start)) };
   return {
     long: `${span('date-start', `${day(start)} @ ${time(start)}`)} - ${span('time', time(end))}`,
     short: `${span('date-start', time(start))} - ${span('time', time(end))}`,
   };
 }
 
-const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+const MONTHS = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+];
 const yearFormats = new Map<string, Intl.DateTimeFormat>();
 
 /** The calendar year of `now` in a zone (formatter cached per zone). */
@@ -165,7 +201,10 @@ function yearIn(now: Date, zone: string): number {
   let f = yearFormats.get(zone);
   if (!f) {
     try {
-      f = new Intl.DateTimeFormat('en-US', { timeZone: zone.startsWith('UTC') && zone.length > 3 ? 'UTC' : zone, year: 'numeric' });
+      f = new Intl.DateTimeFormat('en-US', {
+        timeZone: zone.startsWith('UTC') && zone.length > 3 ? 'UTC' : zone,
+        year: 'numeric',
+      });
     } catch {
       f = new Intl.DateTimeFormat('en-US', { timeZone: 'UTC', year: 'numeric' });
     }
@@ -193,7 +232,9 @@ export function organizerJson(src: ReprSource, p: OrganizerPost): Json {
 
 /** TEC's directions link: Google Maps searching the address parts joined by spaces. */
 export function directionsLink(m: VenuePost['meta']): string {
-  const q = [m.address, m.city, m.stateprovince || m.state || m.province, m.zip, m.country].filter((x) => x && x.trim()).join(' ');
+  const q = [m.address, m.city, m.stateprovince || m.state || m.province, m.zip, m.country]
+    .filter((x) => x && x.trim())
+    .join(' ');
   if (!q) return '';
   return `https://maps.google.com/maps?f=q&#038;source=s_q&#038;hl=en&#038;geocode=&#038;q=${encodeURIComponent(q).replace(/%20/g, '+')}`;
 }
@@ -250,7 +291,10 @@ export function eventJson(src: ReprSource, p: EventPost): Json {
     ...basePost(src, p),
     tags: tags.map((t) => t.id),
     [src.categoryField]: cats.map((t) => t.id),
-    class_list: classList(p, [[CATEGORY_TAX, cats], [TAG_TAX, tags]]),
+    class_list: classList(p, [
+      [CATEGORY_TAX, cats],
+      [TAG_TAX, tags],
+    ]),
     start_date: m.startDate,
     start_date_utc: m.startDateUtc,
     end_date: m.endDate,

@@ -14,8 +14,18 @@ import { SQL, abbr, details, parseSql, zoneOf } from '../dates.ts';
 import type { Origin, Settings, Storage } from '../capabilities.ts';
 import type { PostRow, TermRow } from '../store/db.ts';
 import {
-  CATEGORY_TAX, EVENT, ORGANIZER, VENUE, permalink,
-  type AttachmentMeta, type EventMeta, type EventPost, type OrganizerMeta, type OrganizerPost, type VenueMeta, type VenuePost,
+  CATEGORY_TAX,
+  EVENT,
+  ORGANIZER,
+  VENUE,
+  permalink,
+  type AttachmentMeta,
+  type EventMeta,
+  type EventPost,
+  type OrganizerMeta,
+  type OrganizerPost,
+  type VenueMeta,
+  type VenuePost,
 } from './model.ts';
 import { seoActive, yoastSite, yoastTermHead } from '../yoast-head.ts';
 import { stripTags } from './query.ts';
@@ -45,7 +55,14 @@ export function globalId(site: Origin, id: number): string {
 export function phpArrayFilter(data: Json): Json {
   const out: Json = {};
   for (const [k, v] of Object.entries(data)) {
-    const empty = v === '' || v === '0' || v === 0 || v === false || v === null || v === undefined || (Array.isArray(v) && v.length === 0);
+    const empty =
+      v === '' ||
+      v === '0' ||
+      v === 0 ||
+      v === false ||
+      v === null ||
+      v === undefined ||
+      (Array.isArray(v) && v.length === 0);
     if (!empty) out[k] = v;
   }
   return out;
@@ -85,7 +102,12 @@ export function legacyImage(site: Origin & Storage, attachmentId: number): false
     sizes[name] = { width, height, 'mime-type': m.mime, url: url.replace(/(\.[a-z0-9]+)$/i, `-${width}x${height}$1`) };
   }
   return phpArrayFilter({
-    url, id: att.id, extension, width: m.width, height: m.height, filesize: m.filesize,
+    url,
+    id: att.id,
+    extension,
+    width: m.width,
+    height: m.height,
+    filesize: m.filesize,
     sizes: Object.keys(sizes).length ? sizes : null,
   });
 }
@@ -139,7 +161,11 @@ export function termLink(site: Origin & Storage, term: TermRow): string {
   if (term.taxonomy !== CATEGORY_TAX) return `${site.origin}/tag/${term.slug}/`;
   const path = [term.slug];
   const seen = new Set([term.id]);
-  for (let parent = site.store.term(term.parent); parent && !seen.has(parent.id); parent = site.store.term(parent.parent)) {
+  for (
+    let parent = site.store.term(term.parent);
+    parent && !seen.has(parent.id);
+    parent = site.store.term(parent.parent)
+  ) {
     path.unshift(parent.slug);
     seen.add(parent.id);
   }
@@ -152,8 +178,17 @@ export function termLink(site: Origin & Storage, term: TermRow): string {
  */
 export function embeddedTerm(site: Origin & Storage, term: TermRow, count = site.store.termCount(term.id)): Json {
   return {
-    name: term.name, slug: term.slug, term_group: 0, term_taxonomy_id: term.id, taxonomy: term.taxonomy,
-    description: term.description, parent: term.parent, count, filter: 'raw', id: term.id, urls: termUrls(site, term),
+    name: term.name,
+    slug: term.slug,
+    term_group: 0,
+    term_taxonomy_id: term.id,
+    taxonomy: term.taxonomy,
+    description: term.description,
+    parent: term.parent,
+    count,
+    filter: 'raw',
+    id: term.id,
+    urls: termUrls(site, term),
   };
 }
 
@@ -164,14 +199,26 @@ export function embeddedTerm(site: Origin & Storage, term: TermRow, count = site
  * `yoast_head`/`yoast_head_json` come after `meta`, as the controller adds
  * them (real-site-behaviour.md; sample legacy-categories-archive.json).
  */
-export function archiveTerm(site: Origin & Storage & Settings, term: TermRow, count = site.store.termCount(term.id)): Json {
+export function archiveTerm(
+  site: Origin & Storage & Settings,
+  term: TermRow,
+  count = site.store.termCount(term.id),
+): Json {
   const url = termLink(site, term);
   return {
-    id: term.id, count, description: term.description, name: term.name, slug: term.slug, taxonomy: term.taxonomy,
+    id: term.id,
+    count,
+    description: term.description,
+    name: term.name,
+    slug: term.slug,
+    taxonomy: term.taxonomy,
     ...(term.taxonomy === CATEGORY_TAX ? { parent: term.parent } : {}),
     meta: [],
-    ...(seoActive(site) ? yoastTermHead(yoastSite(site), { name: term.name, description: term.description, canonical: url }) : {}),
-    url, urls: termUrls(site, term),
+    ...(seoActive(site)
+      ? yoastTermHead(yoastSite(site), { name: term.name, description: term.description, canonical: url })
+      : {}),
+    url,
+    urls: termUrls(site, term),
   };
 }
 
@@ -179,8 +226,14 @@ export function archiveTerm(site: Origin & Storage & Settings, term: TermRow, co
 
 function postHead(site: Origin, p: PostRow<unknown>): Json {
   return {
-    id: p.id, author: String(p.author), status: p.status, date: p.date, date_utc: p.dateGmt, modified: p.modified,
-    modified_utc: p.modifiedGmt, url: permalink(site, p.type, p.slug, p.id),
+    id: p.id,
+    author: String(p.author),
+    status: p.status,
+    date: p.date,
+    date_utc: p.dateGmt,
+    modified: p.modified,
+    modified_utc: p.modifiedGmt,
+    url: permalink(site, p.type, p.slug, p.id),
   };
 }
 
@@ -198,8 +251,19 @@ function venueJsonLd(v: VenuePost): Json {
     name: v.title,
     description: stripTags(v.content).trim(),
     url: m.website,
-    address: { '@type': 'PostalAddress', ...phpArrayFilter({ streetAddress: m.address, addressLocality: m.city, addressRegion: m.stateprovince || m.state || m.province, postalCode: m.zip, addressCountry: m.country }) },
-    ...(m.lat !== null && m.lng !== null ? { geo: { '@type': 'GeoCoordinates', latitude: m.lat, longitude: m.lng } } : {}),
+    address: {
+      '@type': 'PostalAddress',
+      ...phpArrayFilter({
+        streetAddress: m.address,
+        addressLocality: m.city,
+        addressRegion: m.stateprovince || m.state || m.province,
+        postalCode: m.zip,
+        addressCountry: m.country,
+      }),
+    },
+    ...(m.lat !== null && m.lng !== null
+      ? { geo: { '@type': 'GeoCoordinates', latitude: m.lat, longitude: m.lng } }
+      : {}),
     telephone: m.phone,
     sameAs: m.website,
   };
@@ -212,8 +276,13 @@ function obfuscateEmail(email: string): string {
 
 function organizerJsonLd(o: OrganizerPost): Json {
   return {
-    '@type': 'Person', name: o.title, description: stripTags(o.content).trim(), url: o.meta.website,
-    telephone: o.meta.phone, email: obfuscateEmail(o.meta.email), sameAs: o.meta.website,
+    '@type': 'Person',
+    name: o.title,
+    description: stripTags(o.content).trim(),
+    url: o.meta.website,
+    telephone: o.meta.phone,
+    email: obfuscateEmail(o.meta.email),
+    sameAs: o.meta.website,
   };
 }
 
@@ -226,9 +295,20 @@ export function legacyVenue(site: Origin & Storage, v: VenuePost, opts: LegacyRe
   const m = v.meta;
   const data: Json = {
     ...postHead(site, v),
-    venue: v.title.trim(), description: v.content.trim(), excerpt: v.excerpt.trim(), slug: v.slug, image: legacyImage(site, v.featuredMedia),
-    address: m.address, city: m.city, country: m.country, province: m.province, state: m.state, zip: m.zip, phone: m.phone,
-    website: m.website, stateprovince: m.stateprovince,
+    venue: v.title.trim(),
+    description: v.content.trim(),
+    excerpt: v.excerpt.trim(),
+    slug: v.slug,
+    image: legacyImage(site, v.featuredMedia),
+    address: m.address,
+    city: m.city,
+    country: m.country,
+    province: m.province,
+    state: m.state,
+    zip: m.zip,
+    phone: m.phone,
+    website: m.website,
+    stateprovince: m.stateprovince,
   };
   if (m.lat !== null && m.lng !== null && m.lat !== 0 && m.lng !== 0) {
     data.geo_lat = m.lat;
@@ -245,8 +325,14 @@ export function legacyVenue(site: Origin & Storage, v: VenuePost, opts: LegacyRe
 export function legacyOrganizer(site: Origin & Storage, o: OrganizerPost, opts: LegacyReprOptions = {}): Json {
   const data: Json = {
     ...postHead(site, o),
-    organizer: o.title.trim(), description: o.content.trim(), excerpt: o.excerpt.trim(), slug: o.slug, image: legacyImage(site, o.featuredMedia),
-    phone: o.meta.phone, website: o.meta.website, email: o.meta.email,
+    organizer: o.title.trim(),
+    description: o.content.trim(),
+    excerpt: o.excerpt.trim(),
+    slug: o.slug,
+    image: legacyImage(site, o.featuredMedia),
+    phone: o.meta.phone,
+    website: o.meta.website,
+    email: o.meta.email,
   };
   if (opts.single) data.json_ld = organizerJsonLd(o);
   return phpArrayFilter(withGlobalId(site, data, o.id));
@@ -259,7 +345,12 @@ function isoWithOffset(local: string, tz: string): string {
 }
 
 function escHtml(s: string): string {
-  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#039;');
+  return s
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&#039;');
 }
 
 function eventJsonLd(e: EventPost, url: string, venues: VenuePost[], organizers: OrganizerPost[]): Json {
@@ -276,7 +367,17 @@ function eventJsonLd(e: EventPost, url: string, venues: VenuePost[], organizers:
     ...(venues[0] ? { location: venueJsonLd(venues[0]) } : {}),
     ...(organizers[0] ? { organizer: organizerJsonLd(organizers[0]) } : {}),
     ...(values.length
-      ? { offers: { '@type': 'Offer', price: values[0], priceCurrency: m.currencyCode, url, category: 'primary', availability: 'inStock', validFrom: `${e.date.slice(0, 10)}T00:00:00+00:00` } }
+      ? {
+          offers: {
+            '@type': 'Offer',
+            price: values[0],
+            priceCurrency: m.currencyCode,
+            url,
+            category: 'primary',
+            availability: 'inStock',
+            validFrom: `${e.date.slice(0, 10)}T00:00:00+00:00`,
+          },
+        }
       : {}),
     performer: 'Organization',
   };
@@ -333,7 +434,12 @@ export function legacyEvent(site: Origin & Storage, e: EventPost, opts: LegacyRe
     timezone: m.timezone,
     timezone_abbr: m.timezone ? abbr(m.startDate, m.timezone) : '',
     cost: formatCost(m),
-    cost_details: { currency_symbol: m.currencySymbol, currency_code: m.currencyCode, currency_position: m.currencyPosition, values: costValues(m) },
+    cost_details: {
+      currency_symbol: m.currencySymbol,
+      currency_code: m.currencyCode,
+      currency_position: m.currencyPosition,
+      values: costValues(m),
+    },
     website: m.website || url,
     show_map: m.showMap,
     show_map_link: m.showMapLink,

@@ -116,7 +116,8 @@ export interface PostFields {
   sticky?: boolean;
 }
 
-export interface EventFields extends PostFields, Partial<Omit<EventMeta, 'startDateUtc' | 'endDateUtc' | 'trashedFrom'>> {
+export interface EventFields
+  extends PostFields, Partial<Omit<EventMeta, 'startDateUtc' | 'endDateUtc' | 'trashedFrom'>> {
   /** UTC start/end: used when local dates are not given. */
   startDateUtc?: string;
   endDateUtc?: string;
@@ -142,13 +143,26 @@ export function slugify(s: string): string {
 
 /** Only the origin is used, so callers without a site (pure builders) may pass `{ origin }`. */
 export function permalink(site: Pick<Origin, 'origin'>, type: PostType, slug: string, id: number): string {
-  const base = { calendar_events: 'event', calendar_venue: 'venue', calendar_organizer: 'organizer', calendar_event_series: 'series', post: '', page: '', attachment: 'attachment', calendar_ea_record: 'ea' }[type];
+  const base = {
+    calendar_events: 'event',
+    calendar_venue: 'venue',
+    calendar_organizer: 'organizer',
+    calendar_event_series: 'series',
+    post: '',
+    page: '',
+    attachment: 'attachment',
+    calendar_ea_record: 'ea',
+  }[type];
   if (!slug) return `${site.origin}/?p=${id}`;
   return base ? `${site.origin}/${base}/${slug}/` : `${site.origin}/${slug}/`;
 }
 
 /** publish/future/private need publish_posts; otherwise they become pending (TEC create). */
-export function effectiveStatus(requested: PostStatus | undefined, canPublish: boolean, fallback: PostStatus): PostStatus {
+export function effectiveStatus(
+  requested: PostStatus | undefined,
+  canPublish: boolean,
+  fallback: PostStatus,
+): PostStatus {
   const status = requested || fallback;
   if (!canPublish && ['publish', 'future', 'private'].includes(status)) return 'pending';
   return status;
@@ -188,9 +202,13 @@ function commonColumns(site: Clock & Storage, type: PostType, f: PostFields, cur
 }
 
 /** Resolves start/end in both local and UTC from whatever the caller gave. */
-function eventTimes(f: EventFields, current?: EventMeta): Pick<EventMeta, 'startDate' | 'endDate' | 'startDateUtc' | 'endDateUtc' | 'timezone'> {
+function eventTimes(
+  f: EventFields,
+  current?: EventMeta,
+): Pick<EventMeta, 'startDate' | 'endDate' | 'startDateUtc' | 'endDateUtc' | 'timezone'> {
   const timezone = f.timezone || current?.timezone || 'UTC';
-  let startDate = f.startDate ?? (f.startDateUtc ? utcToLocal(f.startDateUtc, timezone) : undefined) ?? current?.startDate;
+  let startDate =
+    f.startDate ?? (f.startDateUtc ? utcToLocal(f.startDateUtc, timezone) : undefined) ?? current?.startDate;
   let endDate = f.endDate ?? (f.endDateUtc ? utcToLocal(f.endDateUtc, timezone) : undefined);
   if (!startDate) throw new Error('an event needs a start date');
   if (f.allDay ?? current?.allDay) {
@@ -201,7 +219,13 @@ function eventTimes(f: EventFields, current?: EventMeta): Pick<EventMeta, 'start
     endDate = utcToLocal(addUtcSeconds(localToUtc(startDate, timezone), f.duration), timezone);
   }
   endDate ??= current?.endDate ?? startDate;
-  return { startDate, endDate, startDateUtc: localToUtc(startDate, timezone), endDateUtc: localToUtc(endDate, timezone), timezone };
+  return {
+    startDate,
+    endDate,
+    startDateUtc: localToUtc(startDate, timezone),
+    endDateUtc: localToUtc(endDate, timezone),
+    timezone,
+  };
 }
 
 function addUtcSeconds(utc: string, seconds: number): string {
@@ -214,9 +238,29 @@ export function eventDuration(m: EventMeta): number {
 }
 
 const EVENT_DEFAULTS: EventMeta = {
-  startDate: '', endDate: '', startDateUtc: '', endDateUtc: '', timezone: 'UTC', allDay: false, cost: '', currencySymbol: '$',
-  currencyCode: 'USD', currencyPosition: 'prefix', website: '', showMap: true, showMapLink: true, hideFromListings: false,
-  featured: false, venueIds: [], organizerIds: [], seriesId: 0, virtual: false, ticketed: false, eventStatus: 'scheduled', lat: null, lng: null,
+  startDate: '',
+  endDate: '',
+  startDateUtc: '',
+  endDateUtc: '',
+  timezone: 'UTC',
+  allDay: false,
+  cost: '',
+  currencySymbol: '$',
+  currencyCode: 'USD',
+  currencyPosition: 'prefix',
+  website: '',
+  showMap: true,
+  showMapLink: true,
+  hideFromListings: false,
+  featured: false,
+  venueIds: [],
+  organizerIds: [],
+  seriesId: 0,
+  virtual: false,
+  ticketed: false,
+  eventStatus: 'scheduled',
+  lat: null,
+  lng: null,
 };
 
 function pickMeta<M extends object>(defaults: M, f: Partial<M>, current?: M): M {
@@ -234,7 +278,9 @@ export function saveEvent(site: Clock & Storage & Events, id: number | null, f: 
     meta.venueIds = [...new Set(meta.venueIds)];
     meta.organizerIds = [...new Set(meta.organizerIds)];
     const cols = commonColumns(site, EVENT, f, current);
-    const saved = current ? store.updatePost<EventMeta>(current.id, { ...cols, meta }) : store.insertPost<EventMeta>({ type: EVENT, ...cols, meta });
+    const saved = current
+      ? store.updatePost<EventMeta>(current.id, { ...cols, meta })
+      : store.insertPost<EventMeta>({ type: EVENT, ...cols, meta });
     if (f.categoryIds) store.setTerms(saved.id, CATEGORY_TAX, f.categoryIds);
     if (f.tagIds) store.setTerms(saved.id, TAG_TAX, f.tagIds);
     site.emitter.emit('event:saved', { id: saved.id, created: !current, previousStatus: current?.status });
@@ -246,8 +292,19 @@ export function saveEvent(site: Clock & Storage & Events, id: number | null, f: 
 }
 
 const VENUE_DEFAULTS: VenueMeta = {
-  address: '', city: '', country: '', province: '', state: '', stateprovince: '', zip: '', phone: '', website: '',
-  showMap: true, showMapLink: true, lat: null, lng: null,
+  address: '',
+  city: '',
+  country: '',
+  province: '',
+  state: '',
+  stateprovince: '',
+  zip: '',
+  phone: '',
+  website: '',
+  showMap: true,
+  showMapLink: true,
+  lat: null,
+  lng: null,
 };
 const ORGANIZER_DEFAULTS: OrganizerMeta = { phone: '', website: '', email: '' };
 
@@ -259,7 +316,13 @@ export function saveOrganizer(site: Clock & Storage, id: number | null, f: Organ
   return savePlace(site, ORGANIZER, ORGANIZER_DEFAULTS, id, f);
 }
 
-function savePlace<M extends object>(site: Clock & Storage, type: PostType, defaults: M, id: number | null, f: PostFields & Partial<M>): PostRow<M> {
+function savePlace<M extends object>(
+  site: Clock & Storage,
+  type: PostType,
+  defaults: M,
+  id: number | null,
+  f: PostFields & Partial<M>,
+): PostRow<M> {
   const { store } = site;
   return store.transaction(() => {
     const current = id ? store.post<M>(id) : undefined;
@@ -298,6 +361,7 @@ export function canEdit(post: PostRow<unknown>, user: User | null, can: (cap: st
 
 export function canDelete(post: PostRow<unknown>, user: User | null, can: (cap: string) => boolean): boolean {
   if (!user) return false;
-  if (post.author === user.id) return can('delete_posts') && (post.status !== 'publish' || can('delete_published_posts'));
+  if (post.author === user.id)
+    return can('delete_posts') && (post.status !== 'publish' || can('delete_published_posts'));
   return can('delete_others_posts');
 }

@@ -12,8 +12,14 @@
 import type { Storage } from '../capabilities.ts';
 import type { PostRow } from '../store/db.ts';
 import {
-  CATEGORY_TAX, EVENT, ORGANIZER, TAG_TAX, VENUE,
-  type EventMeta, type EventPost, type VenueMeta,
+  CATEGORY_TAX,
+  EVENT,
+  ORGANIZER,
+  TAG_TAX,
+  VENUE,
+  type EventMeta,
+  type EventPost,
+  type VenueMeta,
 } from './model.ts';
 
 export interface GeoFilter {
@@ -71,9 +77,16 @@ export function haversineKm(aLat: number, aLng: number, bLat: number, bLng: numb
 
 /** Known places for `near`: the sandbox's stand-in for a geocoder (case-insensitive city names). */
 export const GAZETTEER: Record<string, [number, number]> = {
-  'new york': [40.7128, -74.006], boston: [42.3601, -71.0589], 'los angeles': [34.0522, -118.2437], paris: [48.8566, 2.3522],
-  lyon: [45.764, 4.8357], tokyo: [35.6762, 139.6503], sydney: [-33.8688, 151.2093], london: [51.5074, -0.1278],
-  reykjavik: [64.1466, -21.9426], kolkata: [22.5726, 88.3639],
+  'new york': [40.7128, -74.006],
+  boston: [42.3601, -71.0589],
+  'los angeles': [34.0522, -118.2437],
+  paris: [48.8566, 2.3522],
+  lyon: [45.764, 4.8357],
+  tokyo: [35.6762, 139.6503],
+  sydney: [-33.8688, 151.2093],
+  london: [51.5074, -0.1278],
+  reykjavik: [64.1466, -21.9426],
+  kolkata: [22.5726, 88.3639],
 };
 
 /** Resolves `near` to coordinates; null when the place is unknown. */
@@ -89,29 +102,40 @@ function descendants(site: Storage, ids: number[]): Set<number> {
   let grew = true;
   while (grew) {
     grew = false;
-    for (const t of all) if (out.has(t.parent) && !out.has(t.id)) {
-      out.add(t.id);
-      grew = true;
-    }
+    for (const t of all)
+      if (out.has(t.parent) && !out.has(t.id)) {
+        out.add(t.id);
+        grew = true;
+      }
   }
   return out;
 }
 
 function matchesSearch(p: PostRow<unknown>, search: string): boolean {
   const needle = search.toLowerCase();
-  return p.title.toLowerCase().includes(needle) || stripTags(p.content).toLowerCase().includes(needle) || stripTags(p.excerpt).toLowerCase().includes(needle);
+  return (
+    p.title.toLowerCase().includes(needle) ||
+    stripTags(p.content).toLowerCase().includes(needle) ||
+    stripTags(p.excerpt).toLowerCase().includes(needle)
+  );
 }
 
 export function findEvents(site: Storage, c: EventCriteria): EventPost[] {
   const { store } = site;
-  let list = c.include?.length ? store.postsByIds<EventMeta>(c.include).filter((p) => p.type === EVENT && c.statuses.includes(p.status)) : store.posts<EventMeta>(EVENT, c.statuses);
+  let list = c.include?.length
+    ? store.postsByIds<EventMeta>(c.include).filter((p) => p.type === EVENT && c.statuses.includes(p.status))
+    : store.posts<EventMeta>(EVENT, c.statuses);
   const cats = c.categories?.length ? descendants(site, c.categories) : null;
   const catMap = cats || c.relatedTo ? store.termMap(CATEGORY_TAX) : null;
   const tagMap = c.tags?.length || c.relatedTo ? store.termMap(TAG_TAX) : null;
-  const venues = c.hasGeoloc !== undefined || c.geo ? new Map(store.posts<VenueMeta>(VENUE).map((v) => [v.id, v.meta])) : null;
+  const venues =
+    c.hasGeoloc !== undefined || c.geo ? new Map(store.posts<VenueMeta>(VENUE).map((v) => [v.id, v.meta])) : null;
   let related: { id: number; terms: Set<number> } | null = null;
   if (c.relatedTo) {
-    related = { id: c.relatedTo, terms: new Set([...(catMap!.get(c.relatedTo) ?? []), ...(tagMap!.get(c.relatedTo) ?? [])]) };
+    related = {
+      id: c.relatedTo,
+      terms: new Set([...(catMap!.get(c.relatedTo) ?? []), ...(tagMap!.get(c.relatedTo) ?? [])]),
+    };
   }
   list = list.filter((p) => {
     const m = p.meta;
@@ -131,8 +155,8 @@ export function findEvents(site: Storage, c: EventCriteria): EventPost[] {
     if (c.postParent !== undefined && p.parent !== c.postParent) return false;
     if (c.ticketed !== undefined && m.ticketed !== c.ticketed) return false;
     if (c.virtual !== undefined && m.virtual !== c.virtual) return false;
-    if (c.inSeries !== undefined && (m.seriesId > 0) !== c.inSeries) return false;
-    if (c.recurring !== undefined && (m.seriesId > 0) !== c.recurring) return false;
+    if (c.inSeries !== undefined && m.seriesId > 0 !== c.inSeries) return false;
+    if (c.recurring !== undefined && m.seriesId > 0 !== c.recurring) return false;
     if (c.series?.length && !c.series.includes(m.seriesId)) return false;
     if (related) {
       if (p.id === related.id) return false;
@@ -140,9 +164,12 @@ export function findEvents(site: Storage, c: EventCriteria): EventPost[] {
       if (!mine.some((t) => related!.terms.has(t))) return false;
     }
     if (venues) {
-      const geo = m.venueIds.map((v) => venues.get(v)).filter((v): v is VenueMeta => !!v && v.lat !== null && v.lng !== null);
-      if (c.hasGeoloc !== undefined && (geo.length > 0) !== c.hasGeoloc) return false;
-      if (c.geo && !geo.some((v) => haversineKm(c.geo!.lat, c.geo!.lng, v.lat!, v.lng!) <= c.geo!.distance)) return false;
+      const geo = m.venueIds
+        .map((v) => venues.get(v))
+        .filter((v): v is VenueMeta => !!v && v.lat !== null && v.lng !== null);
+      if (c.hasGeoloc !== undefined && geo.length > 0 !== c.hasGeoloc) return false;
+      if (c.geo && !geo.some((v) => haversineKm(c.geo!.lat, c.geo!.lng, v.lat!, v.lng!) <= c.geo!.distance))
+        return false;
     }
     return true;
   });
@@ -161,7 +188,12 @@ function latLngOf(meta: unknown): Pick<VenueMeta, 'lat' | 'lng'> {
   return { lat: typeof m.lat === 'number' ? m.lat : null, lng: typeof m.lng === 'number' ? m.lng : null };
 }
 
-export function sortPosts<M>(list: PostRow<M>[], orderby: string, order: 'ASC' | 'DESC', include?: number[]): PostRow<M>[] {
+export function sortPosts<M>(
+  list: PostRow<M>[],
+  orderby: string,
+  order: 'ASC' | 'DESC',
+  include?: number[],
+): PostRow<M>[] {
   const dir = order === 'DESC' ? -1 : 1;
   const key = (p: PostRow<M>): string | number => {
     switch (orderby) {
@@ -245,7 +277,11 @@ export function findPlaces<M>(site: Storage, kind: 'venue' | 'organizer', c: Pla
 }
 
 /** Slices a sorted list into one page; totals as both interfaces report them. */
-export function paginate<T>(list: T[], page: number, perPage: number): { items: T[]; total: number; totalPages: number } {
+export function paginate<T>(
+  list: T[],
+  page: number,
+  perPage: number,
+): { items: T[]; total: number; totalPages: number } {
   const total = list.length;
   return { items: list.slice((page - 1) * perPage, page * perPage), total, totalPages: Math.ceil(total / perPage) };
 }

@@ -43,7 +43,11 @@ export function batchRoutes(site: Dispatcher): RouteDecl[] {
                   method: { type: 'string', enum: ['POST', 'PUT', 'PATCH', 'DELETE'], default: 'POST' },
                   path: { type: 'string', required: true },
                   body: { type: 'object', properties: {}, additionalProperties: true },
-                  headers: { type: 'object', properties: {}, additionalProperties: { type: ['string', 'array'], items: { type: 'string' } } },
+                  headers: {
+                    type: 'object',
+                    properties: {},
+                    additionalProperties: { type: ['string', 'array'], items: { type: 'string' } },
+                  },
                 },
               },
             },
@@ -51,17 +55,30 @@ export function batchRoutes(site: Dispatcher): RouteDecl[] {
           // The batch route has no permission of its own: each item is authorised when it runs.
           permission: () => true,
           handler: (req) => {
-            const items = (req.params.requests as BatchItem[]).map((it) => ({ ...it, method: (it.method ?? 'POST').toUpperCase() }));
+            const items = (req.params.requests as BatchItem[]).map((it) => ({
+              ...it,
+              method: (it.method ?? 'POST').toUpperCase(),
+            }));
             const log: BatchLogItem[] = [];
             const inputs = items.map((it) => {
               const headers: Record<string, string> = { ...req.headers };
-              for (const [k, v] of Object.entries(it.headers ?? {})) headers[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : String(v);
+              for (const [k, v] of Object.entries(it.headers ?? {}))
+                headers[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : String(v);
               return {
-                method: it.method, path: it.path, headers, body: it.body ?? {}, inBatch: true, user: req.user,
+                method: it.method,
+                path: it.path,
+                headers,
+                body: it.body ?? {},
+                inBatch: true,
+                user: req.user,
               };
             });
             const entry = (it: { method: string; path: string }, out: DispatchOutput): BatchLogItem => ({
-              method: it.method, path: it.path.split('?')[0]!, route: out.route, status: out.status, ...(out.undeclared ? { undeclared: out.undeclared } : {}),
+              method: it.method,
+              path: it.path.split('?')[0]!,
+              route: out.route,
+              status: out.status,
+              ...(out.undeclared ? { undeclared: out.undeclared } : {}),
             });
             const record = (it: { method: string; path: string }, out: DispatchOutput) => {
               log.push(entry(it, out));
@@ -71,7 +88,10 @@ export function batchRoutes(site: Dispatcher): RouteDecl[] {
             if (req.params.validation === 'require-all-validate') {
               const checked = inputs.map((inp) => site.validateOnly(inp));
               if (checked.some((c) => c.output !== null)) {
-                body = { failed: 'validation', responses: checked.map((c) => (c.output ? itemEnvelope(c.output) : null)) };
+                body = {
+                  failed: 'validation',
+                  responses: checked.map((c) => (c.output ? itemEnvelope(c.output) : null)),
+                };
                 inputs.forEach((inp, i) => checked[i]!.output && log.push(entry(inp, checked[i]!.output!)));
               } else {
                 body = { responses: checked.map((c, i) => record(inputs[i]!, c.run())) };

@@ -73,7 +73,12 @@ export function rootRoutes(site: Site & RouteTable): RouteDecl[] {
     endpoints: [
       {
         methods: ['GET'],
-        args: { context: { ...contextArg, description: 'Scope under which the request is made; determines fields present in response.' } },
+        args: {
+          context: {
+            ...contextArg,
+            description: 'Scope under which the request is made; determines fields present in response.',
+          },
+        },
         permission: () => true,
         handler: () => {
           const now = site.now();
@@ -87,9 +92,17 @@ export function rootRoutes(site: Site & RouteTable): RouteDecl[] {
             page_for_posts: 0,
             page_on_front: 0,
             show_on_front: 'posts',
-            namespaces: [...servedNamespaces(NAMESPACES.filter((ns) => !site.options.disable.includes(ns)), site.options.names), ...plugins(site)],
+            namespaces: [
+              ...servedNamespaces(
+                NAMESPACES.filter((ns) => !site.options.disable.includes(ns)),
+                site.options.names,
+              ),
+              ...plugins(site),
+            ],
             authentication: {
-              'application-passwords': { endpoints: { authorization: `${site.origin}/wp-admin/authorize-application.php` } },
+              'application-passwords': {
+                endpoints: { authorization: `${site.origin}/wp-admin/authorize-application.php` },
+              },
             },
             routes: routesOf(site),
             site_logo: 0,

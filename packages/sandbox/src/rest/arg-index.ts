@@ -6,7 +6,22 @@
  */
 import type { ArgSchema } from './types.ts';
 
-const SCHEMA_KEYS = ['type', 'description', 'default', 'enum', 'minimum', 'maximum', 'format', 'pattern', 'items', 'uniqueItems', 'minItems', 'maxItems', 'properties', 'additionalProperties'] as const;
+const SCHEMA_KEYS = [
+  'type',
+  'description',
+  'default',
+  'enum',
+  'minimum',
+  'maximum',
+  'format',
+  'pattern',
+  'items',
+  'uniqueItems',
+  'minItems',
+  'maxItems',
+  'properties',
+  'additionalProperties',
+] as const;
 
 /** An argument as the index shows it: JSON-schema keywords plus `required`. */
 export function argForIndex(a: ArgSchema): Record<string, unknown> {
@@ -15,7 +30,10 @@ export function argForIndex(a: ArgSchema): Record<string, unknown> {
     const v = a[k];
     if (v === undefined) continue;
     if (k === 'items' && typeof v === 'object') out.items = argForIndex(v as ArgSchema);
-    else if (k === 'properties') out.properties = Object.fromEntries(Object.entries(v as Record<string, ArgSchema>).map(([n, s]) => [n, argForIndex(s)]));
+    else if (k === 'properties')
+      out.properties = Object.fromEntries(
+        Object.entries(v as Record<string, ArgSchema>).map(([n, s]) => [n, argForIndex(s)]),
+      );
     else out[k] = v;
   }
   return out;

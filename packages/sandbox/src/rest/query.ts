@@ -46,7 +46,8 @@ function assign(target: Record<string, unknown>, keys: string[], value: unknown)
       }
       const nextKey = keys[i + 1]!;
       const idx = k === '' ? cur.length : Number(k);
-      if (typeof cur[idx] !== 'object' || cur[idx] === null) cur[idx] = nextKey === '' || /^\d+$/.test(nextKey) ? [] : {};
+      if (typeof cur[idx] !== 'object' || cur[idx] === null)
+        cur[idx] = nextKey === '' || /^\d+$/.test(nextKey) ? [] : {};
       cur = cur[idx] as Record<string, unknown> | unknown[];
     } else {
       if (last) {

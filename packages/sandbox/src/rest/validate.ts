@@ -60,7 +60,9 @@ export function isRfc3339(v: string): boolean {
   if (!m) return false;
   const month = Number(m[2]);
   const day = Number(m[3]);
-  return month >= 1 && month <= 12 && day >= 1 && day <= 31 && Number(m[4]) < 24 && Number(m[5]) < 60 && Number(m[6]) < 60;
+  return (
+    month >= 1 && month <= 12 && day >= 1 && day <= 31 && Number(m[4]) < 24 && Number(m[5]) < 60 && Number(m[6]) < 60
+  );
 }
 
 function typeName(t: ArgSchema['type']): string {
@@ -78,9 +80,18 @@ function matchesType(value: unknown, t: string): boolean {
     case 'string':
       return typeof value === 'string';
     case 'array':
-      return Array.isArray(value) || typeof value === 'string' || typeof value === 'number' || (typeof value === 'object' && value !== null);
+      return (
+        Array.isArray(value) ||
+        typeof value === 'string' ||
+        typeof value === 'number' ||
+        (typeof value === 'object' && value !== null)
+      );
     case 'object':
-      return (typeof value === 'object' && value !== null && !Array.isArray(value)) || value === '' || (Array.isArray(value) && value.length === 0);
+      return (
+        (typeof value === 'object' && value !== null && !Array.isArray(value)) ||
+        value === '' ||
+        (Array.isArray(value) && value.length === 0)
+      );
     case 'null':
       return value === null || value === '';
     default:
@@ -102,10 +113,16 @@ export function validateValue(value: unknown, schema: ArgSchema, param: string):
   if (type === 'array') {
     const list = parseList(value);
     if (schema.minItems !== undefined && list.length < schema.minItems) {
-      throw new SchemaError('rest_too_few_items', `${param} must contain at least ${schema.minItems} item${schema.minItems === 1 ? '' : 's'}.`);
+      throw new SchemaError(
+        'rest_too_few_items',
+        `${param} must contain at least ${schema.minItems} item${schema.minItems === 1 ? '' : 's'}.`,
+      );
     }
     if (schema.maxItems !== undefined && list.length > schema.maxItems) {
-      throw new SchemaError('rest_too_many_items', `${param} must contain at most ${schema.maxItems} item${schema.maxItems === 1 ? '' : 's'}.`);
+      throw new SchemaError(
+        'rest_too_many_items',
+        `${param} must contain at most ${schema.maxItems} item${schema.maxItems === 1 ? '' : 's'}.`,
+      );
     }
     if (schema.items) list.forEach((item, i) => validateValue(item, schema.items!, `${param}[${i}]`));
     if (schema.uniqueItems) {
@@ -131,7 +148,8 @@ export function validateValue(value: unknown, schema: ArgSchema, param: string):
       }
     } else if (typeof schema.additionalProperties === 'object') {
       for (const k of Object.keys(obj)) {
-        if (!schema.properties || !(k in schema.properties)) validateValue(obj[k], schema.additionalProperties, `${param}[${k}]`);
+        if (!schema.properties || !(k in schema.properties))
+          validateValue(obj[k], schema.additionalProperties, `${param}[${k}]`);
       }
     }
     return;
@@ -188,7 +206,9 @@ export function sanitizeValue(value: unknown, schema: ArgSchema): unknown {
       if (typeof value !== 'object' || value === null || Array.isArray(value)) return {};
       const out: Record<string, unknown> = {};
       for (const [k, v] of Object.entries(value)) {
-        const sub = schema.properties?.[k] ?? (typeof schema.additionalProperties === 'object' ? schema.additionalProperties : undefined);
+        const sub =
+          schema.properties?.[k] ??
+          (typeof schema.additionalProperties === 'object' ? schema.additionalProperties : undefined);
         out[k] = sub ? sanitizeValue(v, sub) : v;
       }
       return out;
@@ -205,7 +225,11 @@ export function sanitizeValue(value: unknown, schema: ArgSchema): unknown {
  * and returns the sanitised parameters with defaults applied, or throws the
  * RestError WordPress would send.
  */
-export function checkParams(raw: Record<string, unknown>, args: Record<string, ArgSchema>, req: RestRequest): Record<string, unknown> {
+export function checkParams(
+  raw: Record<string, unknown>,
+  args: Record<string, ArgSchema>,
+  req: RestRequest,
+): Record<string, unknown> {
   const params: Record<string, unknown> = { ...raw };
   for (const [name, arg] of Object.entries(args)) {
     if (params[name] === undefined && arg.default !== undefined) params[name] = structuredClone(arg.default);
@@ -215,7 +239,9 @@ export function checkParams(raw: Record<string, unknown>, args: Record<string, A
     .filter(([name, arg]) => arg.required && (params[name] === undefined || params[name] === null))
     .map(([name]) => name);
   if (missing.length) {
-    throw new RestError('rest_missing_callback_param', `Missing parameter(s): ${missing.join(', ')}`, 400, { params: missing });
+    throw new RestError('rest_missing_callback_param', `Missing parameter(s): ${missing.join(', ')}`, 400, {
+      params: missing,
+    });
   }
 
   const invalid: Record<string, string> = {};

@@ -19,7 +19,8 @@ export type PostType =
   | 'attachment'
   | 'calendar_ea_record';
 
-export type PostStatus = 'publish' | 'future' | 'draft' | 'pending' | 'private' | 'trash' | 'auto-draft' | 'inherit' | string;
+export type PostStatus =
+  'publish' | 'future' | 'draft' | 'pending' | 'private' | 'trash' | 'auto-draft' | 'inherit' | string;
 
 export interface PostRow<M = Record<string, unknown>> {
   id: number;
@@ -91,29 +92,79 @@ interface UserRow {
 }
 
 interface PostDbRow {
-  id: number; type: string; status: string; author: number; title: string; content: string; excerpt: string; slug: string;
-  password: string; date: string; date_gmt: string; modified: string; modified_gmt: string; parent: number; menu_order: number;
-  comment_status: string; ping_status: string; format: string; template: string; featured_media: number; meta: string;
+  id: number;
+  type: string;
+  status: string;
+  author: number;
+  title: string;
+  content: string;
+  excerpt: string;
+  slug: string;
+  password: string;
+  date: string;
+  date_gmt: string;
+  modified: string;
+  modified_gmt: string;
+  parent: number;
+  menu_order: number;
+  comment_status: string;
+  ping_status: string;
+  format: string;
+  template: string;
+  featured_media: number;
+  meta: string;
 }
 
 function fromDb<M>(r: PostDbRow): PostRow<M> {
   return {
-    id: r.id, type: r.type as PostType, status: r.status, author: r.author, title: r.title, content: r.content,
-    excerpt: r.excerpt, slug: r.slug, password: r.password, date: r.date, dateGmt: r.date_gmt, modified: r.modified,
-    modifiedGmt: r.modified_gmt, parent: r.parent, menuOrder: r.menu_order,
-    commentStatus: r.comment_status as 'open' | 'closed', pingStatus: r.ping_status as 'open' | 'closed',
-    format: r.format, template: r.template, featuredMedia: r.featured_media, meta: JSON.parse(r.meta) as M,
+    id: r.id,
+    type: r.type as PostType,
+    status: r.status,
+    author: r.author,
+    title: r.title,
+    content: r.content,
+    excerpt: r.excerpt,
+    slug: r.slug,
+    password: r.password,
+    date: r.date,
+    dateGmt: r.date_gmt,
+    modified: r.modified,
+    modifiedGmt: r.modified_gmt,
+    parent: r.parent,
+    menuOrder: r.menu_order,
+    commentStatus: r.comment_status as 'open' | 'closed',
+    pingStatus: r.ping_status as 'open' | 'closed',
+    format: r.format,
+    template: r.template,
+    featuredMedia: r.featured_media,
+    meta: JSON.parse(r.meta) as M,
   };
 }
 
 const COLUMNS: Record<string, string> = {
-  type: 'type', status: 'status', author: 'author', title: 'title', content: 'content', excerpt: 'excerpt', slug: 'slug',
-  password: 'password', date: 'date', dateGmt: 'date_gmt', modified: 'modified', modifiedGmt: 'modified_gmt', parent: 'parent',
-  menuOrder: 'menu_order', commentStatus: 'comment_status', pingStatus: 'ping_status', format: 'format', template: 'template',
+  type: 'type',
+  status: 'status',
+  author: 'author',
+  title: 'title',
+  content: 'content',
+  excerpt: 'excerpt',
+  slug: 'slug',
+  password: 'password',
+  date: 'date',
+  dateGmt: 'date_gmt',
+  modified: 'modified',
+  modifiedGmt: 'modified_gmt',
+  parent: 'parent',
+  menuOrder: 'menu_order',
+  commentStatus: 'comment_status',
+  pingStatus: 'ping_status',
+  format: 'format',
+  template: 'template',
   featuredMedia: 'featured_media',
 };
 
-export type NewPost<M> = Partial<Omit<PostRow<M>, 'id' | 'meta'>> & Pick<PostRow<M>, 'type' | 'status' | 'date' | 'dateGmt'> & { meta?: M; id?: number };
+export type NewPost<M> = Partial<Omit<PostRow<M>, 'id' | 'meta'>> &
+  Pick<PostRow<M>, 'type' | 'status' | 'date' | 'dateGmt'> & { meta?: M; id?: number };
 
 export class Store {
   readonly db: Database.Database;
@@ -189,7 +240,16 @@ export class Store {
   }
 
   private userFrom(r: UserRow | undefined) {
-    return r && { id: r.id, login: r.login, email: r.email, displayName: r.display_name, role: r.role as Role, passwordHash: r.password_hash };
+    return (
+      r && {
+        id: r.id,
+        login: r.login,
+        email: r.email,
+        displayName: r.display_name,
+        role: r.role as Role,
+        passwordHash: r.password_hash,
+      }
+    );
   }
 
   userByLogin(login: string) {
@@ -197,7 +257,9 @@ export class Store {
   }
 
   userByEmail(email: string) {
-    return this.userFrom(this.stmt('SELECT * FROM users WHERE lower(email) = lower(?)').get(email) as UserRow | undefined);
+    return this.userFrom(
+      this.stmt('SELECT * FROM users WHERE lower(email) = lower(?)').get(email) as UserRow | undefined,
+    );
   }
 
   userById(id: number): User | undefined {
@@ -228,7 +290,9 @@ export class Store {
   private loadPosts<M>(type: PostType, statuses?: readonly string[]): PostRow<M>[] {
     const rows = statuses
       ? (this.db
-          .prepare(`SELECT * FROM posts WHERE type = ? AND status IN (${statuses.map(() => '?').join(',')}) ORDER BY id`)
+          .prepare(
+            `SELECT * FROM posts WHERE type = ? AND status IN (${statuses.map(() => '?').join(',')}) ORDER BY id`,
+          )
           .all(type, ...statuses) as PostDbRow[])
       : (this.stmt('SELECT * FROM posts WHERE type = ? ORDER BY id').all(type) as PostDbRow[]);
     return rows.map((r) => fromDb<M>(r));
@@ -236,13 +300,16 @@ export class Store {
 
   postsByIds<M = Record<string, unknown>>(ids: readonly number[]): PostRow<M>[] {
     if (!ids.length) return [];
-    const rows = this.stmt(`SELECT * FROM posts WHERE id IN (${ids.map(() => '?').join(',')})`).all(...ids) as PostDbRow[];
+    const rows = this.stmt(`SELECT * FROM posts WHERE id IN (${ids.map(() => '?').join(',')})`).all(
+      ...ids,
+    ) as PostDbRow[];
     const byId = new Map(rows.map((r) => [r.id, fromDb<M>(r)]));
     return ids.map((id) => byId.get(id)).filter((p): p is PostRow<M> => p !== undefined);
   }
 
   postBySlug<M = Record<string, unknown>>(type: PostType, slug: string): PostRow<M> | undefined {
-    const r = this.stmt('SELECT * FROM posts WHERE type = ? AND slug = ? ORDER BY id LIMIT 1').get(type, slug) as PostDbRow | undefined;
+    const r = this.stmt('SELECT * FROM posts WHERE type = ? AND slug = ? ORDER BY id LIMIT 1').get(type, slug) as
+      PostDbRow | undefined;
     return r && fromDb<M>(r);
   }
 
@@ -259,14 +326,33 @@ export class Store {
 
   insertPost<M>(p: NewPost<M>): PostRow<M> {
     const row = {
-      author: 0, title: '', content: '', excerpt: '', slug: '', password: '', modified: p.date, modifiedGmt: p.dateGmt,
-      parent: 0, menuOrder: 0, commentStatus: 'open', pingStatus: 'open', format: 'standard', template: '', featuredMedia: 0,
+      author: 0,
+      title: '',
+      content: '',
+      excerpt: '',
+      slug: '',
+      password: '',
+      modified: p.date,
+      modifiedGmt: p.dateGmt,
+      parent: 0,
+      menuOrder: 0,
+      commentStatus: 'open',
+      pingStatus: 'open',
+      format: 'standard',
+      template: '',
+      featuredMedia: 0,
       ...p,
     };
     const cols = Object.keys(COLUMNS).filter((k) => (row as Record<string, unknown>)[k] !== undefined);
     const names = [...(p.id ? ['id'] : []), ...cols.map((k) => COLUMNS[k]!), 'meta'];
-    const values = [...(p.id ? [p.id] : []), ...cols.map((k) => (row as Record<string, unknown>)[k]), JSON.stringify(p.meta ?? {})];
-    const info = this.stmt(`INSERT INTO posts (${names.join(',')}) VALUES (${names.map(() => '?').join(',')})`).run(...values);
+    const values = [
+      ...(p.id ? [p.id] : []),
+      ...cols.map((k) => (row as Record<string, unknown>)[k]),
+      JSON.stringify(p.meta ?? {}),
+    ];
+    const info = this.stmt(`INSERT INTO posts (${names.join(',')}) VALUES (${names.map(() => '?').join(',')})`).run(
+      ...values,
+    );
     return this.post<M>(Number(info.lastInsertRowid))!;
   }
 
@@ -309,13 +395,27 @@ export class Store {
   }
 
   termByName(taxonomy: string, name: string): TermRow | undefined {
-    return this.stmt('SELECT * FROM terms WHERE taxonomy = ? AND lower(name) = lower(?)').get(taxonomy, name) as TermRow | undefined;
+    return this.stmt('SELECT * FROM terms WHERE taxonomy = ? AND lower(name) = lower(?)').get(taxonomy, name) as
+      TermRow | undefined;
   }
 
   insertTerm(t: Omit<TermRow, 'id'> & { id?: number }): TermRow {
     const info = t.id
-      ? this.stmt('INSERT INTO terms (id, taxonomy, name, slug, description, parent) VALUES (?, ?, ?, ?, ?, ?)').run(t.id, t.taxonomy, t.name, t.slug, t.description, t.parent)
-      : this.stmt('INSERT INTO terms (taxonomy, name, slug, description, parent) VALUES (?, ?, ?, ?, ?)').run(t.taxonomy, t.name, t.slug, t.description, t.parent);
+      ? this.stmt('INSERT INTO terms (id, taxonomy, name, slug, description, parent) VALUES (?, ?, ?, ?, ?, ?)').run(
+          t.id,
+          t.taxonomy,
+          t.name,
+          t.slug,
+          t.description,
+          t.parent,
+        )
+      : this.stmt('INSERT INTO terms (taxonomy, name, slug, description, parent) VALUES (?, ?, ?, ?, ?)').run(
+          t.taxonomy,
+          t.name,
+          t.slug,
+          t.description,
+          t.parent,
+        );
     return this.term(Number(info.lastInsertRowid))!;
   }
 
@@ -323,7 +423,13 @@ export class Store {
     const cur = this.term(id);
     if (!cur) throw new Error(`term ${id} does not exist`);
     const next = { ...cur, ...Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) };
-    this.stmt('UPDATE terms SET name = ?, slug = ?, description = ?, parent = ? WHERE id = ?').run(next.name, next.slug, next.description, next.parent, id);
+    this.stmt('UPDATE terms SET name = ?, slug = ?, description = ?, parent = ? WHERE id = ?').run(
+      next.name,
+      next.slug,
+      next.description,
+      next.parent,
+      id,
+    );
     return this.term(id)!;
   }
 
@@ -337,7 +443,9 @@ export class Store {
   termIdsOf(postId: number, taxonomy: string): number[] {
     return (
       this.db
-        .prepare('SELECT t.id FROM term_relationships r JOIN terms t ON t.id = r.term_id WHERE r.post_id = ? AND t.taxonomy = ? ORDER BY t.id')
+        .prepare(
+          'SELECT t.id FROM term_relationships r JOIN terms t ON t.id = r.term_id WHERE r.post_id = ? AND t.taxonomy = ? ORDER BY t.id',
+        )
         .all(postId, taxonomy) as { id: number }[]
     ).map((r) => r.id);
   }
@@ -345,7 +453,9 @@ export class Store {
   /** Every (post, term) pair of a taxonomy, for filtering lists without a query per post. */
   termMap(taxonomy: string): Map<number, number[]> {
     const rows = this.db
-      .prepare('SELECT r.post_id AS p, r.term_id AS t FROM term_relationships r JOIN terms t ON t.id = r.term_id WHERE t.taxonomy = ? ORDER BY r.term_id')
+      .prepare(
+        'SELECT r.post_id AS p, r.term_id AS t FROM term_relationships r JOIN terms t ON t.id = r.term_id WHERE t.taxonomy = ? ORDER BY r.term_id',
+      )
       .all(taxonomy) as { p: number; t: number }[];
     const map = new Map<number, number[]>();
     for (const { p, t } of rows) {
@@ -357,7 +467,9 @@ export class Store {
   }
 
   setTerms(postId: number, taxonomy: string, termIds: readonly number[]): void {
-    this.stmt('DELETE FROM term_relationships WHERE post_id = ? AND term_id IN (SELECT id FROM terms WHERE taxonomy = ?)').run(postId, taxonomy);
+    this.stmt(
+      'DELETE FROM term_relationships WHERE post_id = ? AND term_id IN (SELECT id FROM terms WHERE taxonomy = ?)',
+    ).run(postId, taxonomy);
     const ins = this.stmt('INSERT OR IGNORE INTO term_relationships (post_id, term_id) VALUES (?, ?)');
     for (const t of termIds) ins.run(postId, t);
   }
@@ -365,7 +477,9 @@ export class Store {
   /** Number of published posts carrying the term (WordPress's term count). */
   termCount(termId: number): number {
     const row = this.db
-      .prepare("SELECT COUNT(*) AS n FROM term_relationships r JOIN posts p ON p.id = r.post_id WHERE r.term_id = ? AND p.status = 'publish'")
+      .prepare(
+        "SELECT COUNT(*) AS n FROM term_relationships r JOIN posts p ON p.id = r.post_id WHERE r.term_id = ? AND p.status = 'publish'",
+      )
       .get(termId) as { n: number };
     return row.n;
   }
@@ -386,6 +500,8 @@ export class Store {
   }
 
   setOption(name: string, value: unknown): void {
-    this.stmt('INSERT INTO options (name, value) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET value = excluded.value').run(name, JSON.stringify(value));
+    this.stmt(
+      'INSERT INTO options (name, value) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET value = excluded.value',
+    ).run(name, JSON.stringify(value));
   }
 }

@@ -33,13 +33,24 @@ export function dateTimeArg(name: string, description: string): ArgSchema {
     description,
     validate: (value, req) =>
       parseDateArg(req, value) !== null ||
-      argumentError(name, 'date_time', `Parameter \`{${name}}\` must be a date-time.`, `We cannot parse the parameter \`{${name}}\` as a date-time.`),
+      argumentError(
+        name,
+        'date_time',
+        `Parameter \`{${name}}\` must be a date-time.`,
+        `We cannot parse the parameter \`{${name}}\` as a date-time.`,
+      ),
   };
 }
 
 export const pageArgs: Record<string, ArgSchema> = {
   page: { type: 'integer', default: 1, minimum: 1, description: 'The collection page number.' },
-  per_page: { type: 'integer', default: 10, minimum: 1, maximum: 100, description: 'Maximum number of items to be returned in result set.' },
+  per_page: {
+    type: 'integer',
+    default: 10,
+    minimum: 1,
+    maximum: 100,
+    description: 'Maximum number of items to be returned in result set.',
+  },
 };
 
 /** B1/B3/B4 `status`: unique items from the five write statuses, default [publish]. */
@@ -52,17 +63,35 @@ export const statusListArg: ArgSchema = {
 };
 
 export const orderArgs: Record<string, ArgSchema> = {
-  orderby: { type: 'string', default: 'event_date', enum: ['date', 'event_date', 'title', 'menu_order', 'modified'], description: 'Sort collection by event attribute.' },
-  order: { type: 'string', default: 'ASC', enum: ['ASC', 'DESC'], description: 'Order sort attribute ascending or descending.' },
+  orderby: {
+    type: 'string',
+    default: 'event_date',
+    enum: ['date', 'event_date', 'title', 'menu_order', 'modified'],
+    description: 'Sort collection by event attribute.',
+  },
+  order: {
+    type: 'string',
+    default: 'ASC',
+    enum: ['ASC', 'DESC'],
+    description: 'Order sort attribute ascending or descending.',
+  },
 };
 
 export function uniqueIds(description: string, validate?: ArgSchema['validate']): ArgSchema {
-  return { type: 'array', items: { type: 'integer' }, uniqueItems: true, description, ...(validate ? { validate } : {}) };
+  return {
+    type: 'array',
+    items: { type: 'integer' },
+    uniqueItems: true,
+    description,
+    ...(validate ? { validate } : {}),
+  };
 }
 
 /** Integer IDs of the values of an already schema-checked array argument. */
 export function idsOf(value: unknown): number[] {
-  return (Array.isArray(value) ? value : String(value).split(/[\s,]+/)).filter((x) => x !== '').map((x) => Math.trunc(Number(x)));
+  return (Array.isArray(value) ? value : String(value).split(/[\s,]+/))
+    .filter((x) => x !== '')
+    .map((x) => Math.trunc(Number(x)));
 }
 
 /** True when every ID names a post of `type` (TEC's Event_Validator::is_venue_id_list and kin). */
@@ -128,7 +157,15 @@ export function linkedIds(name: string, type: PostType, label: string, descripti
   return uniqueIds(description, (value, req) => {
     if (lenientTec(req)) return true;
     const bad = idsOf(value).filter((id) => req.site.store.post(id)?.type !== type);
-    return bad.length === 0 || argumentError(name, name, `Parameter \`{${name}}\` must list existing ${label} IDs.`, `No ${label} has the ID ${bad.join(', ')}.`);
+    return (
+      bad.length === 0 ||
+      argumentError(
+        name,
+        name,
+        `Parameter \`{${name}}\` must list existing ${label} IDs.`,
+        `No ${label} has the ID ${bad.join(', ')}.`,
+      )
+    );
   });
 }
 
@@ -136,7 +173,15 @@ export function linkedIds(name: string, type: PostType, label: string, descripti
 export function termIds(name: string, taxonomy: string, description: string): ArgSchema {
   return uniqueIds(description, (value, req) => {
     const bad = idsOf(value).filter((id) => req.site.store.term(id)?.taxonomy !== taxonomy);
-    return bad.length === 0 || argumentError(name, name, `Parameter \`{${name}}\` must list existing term IDs.`, `No ${taxonomy} term has the ID ${bad.join(', ')}.`);
+    return (
+      bad.length === 0 ||
+      argumentError(
+        name,
+        name,
+        `Parameter \`{${name}}\` must list existing term IDs.`,
+        `No ${taxonomy} term has the ID ${bad.join(', ')}.`,
+      )
+    );
   });
 }
 
@@ -144,7 +189,11 @@ export function termIds(name: string, taxonomy: string, description: string): Ar
 export const geoArgs: Record<string, ArgSchema> = {
   geoloc_lat: { type: 'number', minimum: -90, maximum: 90, description: 'Latitude of the centre of the search.' },
   geoloc_lng: { type: 'number', minimum: -180, maximum: 180, description: 'Longitude of the centre of the search.' },
-  distance: { type: 'number', minimum: 0, description: 'Search radius in kilometres (default 50 when a centre is given).' },
+  distance: {
+    type: 'number',
+    minimum: 0,
+    description: 'Search radius in kilometres (default 50 when a centre is given).',
+  },
   has_geoloc: { type: 'boolean', description: 'Only venues with (true) or without (false) coordinates.' },
   near: { type: 'string', description: 'Near an address or place name.' },
 };

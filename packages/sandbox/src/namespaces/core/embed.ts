@@ -54,7 +54,10 @@ function escapeHtml(s: string): string {
 /** Term IDs of comma-separated slugs; unknown slugs resolve to nothing. */
 function slugIds(site: Storage, taxonomy: string, value: unknown): number[] | undefined {
   if (typeof value !== 'string' || !value.trim()) return undefined;
-  return value.split(',').map((s) => site.store.termBySlug(taxonomy, s.trim())?.id).filter((id): id is number => id !== undefined);
+  return value
+    .split(',')
+    .map((s) => site.store.termBySlug(taxonomy, s.trim())?.id)
+    .filter((id): id is number => id !== undefined);
 }
 
 /** The date range a view shows around `day` (site-local `Y-m-d H:i:s`). */
@@ -76,7 +79,9 @@ function matchingEvents(req: RestRequest): EventPost[] {
   const { site } = req;
   const p = req.params;
   const view = p.view as string;
-  const day = (typeof p.date === 'string' && parseLooseDate(p.date, site.timezone, site.now())) || parseLooseDate('now', site.timezone, site.now())!;
+  const day =
+    (typeof p.date === 'string' && parseLooseDate(p.date, site.timezone, site.now())) ||
+    parseLooseDate('now', site.timezone, site.now())!;
   const range = viewRange(view, day);
   const cats = slugIds(site, CATEGORY_TAX, p.category);
   const tags = slugIds(site, TAG_TAX, p.tag);
@@ -96,7 +101,11 @@ function matchingEvents(req: RestRequest): EventPost[] {
     ...(past ? { endsBefore: range.from, order: 'DESC' as const } : { endsAfter: range.from, startsBefore: range.to }),
   };
   if ((cats && !cats.length) || (tags && !tags.length)) return [];
-  const excluded = new Set([...(slugIds(site, CATEGORY_TAX, p.exclude_category) ?? []), ...(slugIds(site, TAG_TAX, p.exclude_tag) ?? []), ...(slugIds(site, TAG_TAX, p.tag_category) ?? [])]);
+  const excluded = new Set([
+    ...(slugIds(site, CATEGORY_TAX, p.exclude_category) ?? []),
+    ...(slugIds(site, TAG_TAX, p.exclude_tag) ?? []),
+    ...(slugIds(site, TAG_TAX, p.tag_category) ?? []),
+  ]);
   const catMap = site.store.termMap(CATEGORY_TAX);
   const tagMap = site.store.termMap(TAG_TAX);
   return findEvents(site, c).filter((e) => {
@@ -123,7 +132,9 @@ function renderDocument(req: RestRequest, events: EventPost[]): string {
   const { site } = req;
   const view = req.params.view as string;
   const now = site.now();
-  const venues = new Map(site.store.postsByIds<VenueMeta>([...new Set(events.flatMap((e) => e.meta.venueIds))]).map((v) => [v.id, v.title]));
+  const venues = new Map(
+    site.store.postsByIds<VenueMeta>([...new Set(events.flatMap((e) => e.meta.venueIds))]).map((v) => [v.id, v.title]),
+  );
   const items = events.map((e) => {
     const venue = e.meta.venueIds.map((id) => venues.get(id)).find(Boolean);
     return [
@@ -168,12 +179,16 @@ export function embedRoutes(site: Clock & Secrets): RouteDecl[] {
           methods: ['GET'],
           summary: 'Render the calendar as an embeddable HTML document',
           args,
-          permission: (req) => Boolean(req.user) && verifyNonce(site.secret, req.params._wpnonce, 'wp_rest', req.user!.id, site.now().getTime()) && can(req.user, 'edit_posts'),
+          permission: (req) =>
+            Boolean(req.user) &&
+            verifyNonce(site.secret, req.params._wpnonce, 'wp_rest', req.user!.id, site.now().getTime()) &&
+            can(req.user, 'edit_posts'),
           handler: (req) => {
             let events = matchingEvents(req);
             const view = req.params.view as string;
             if (view === 'month') {
-              if (req.params.month_events_per_day !== undefined) events = capPerDay(events, req.params.month_events_per_day as number);
+              if (req.params.month_events_per_day !== undefined)
+                events = capPerDay(events, req.params.month_events_per_day as number);
             } else if (view !== 'day' && view !== 'week') {
               events = events.slice(0, (req.params.events_per_page as number | undefined) ?? DEFAULT_EVENTS_PER_PAGE);
             }

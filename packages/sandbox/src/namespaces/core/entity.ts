@@ -29,7 +29,15 @@
  */
 import { can, type User } from '../../auth.ts';
 import type { ReprSource } from '../../calendar/core-repr.ts';
-import { TAG_TAX, WRITE_STATUSES, canDelete, canEdit, canRead, trashPost, type PostFields } from '../../calendar/model.ts';
+import {
+  TAG_TAX,
+  WRITE_STATUSES,
+  canDelete,
+  canEdit,
+  canRead,
+  trashPost,
+  type PostFields,
+} from '../../calendar/model.ts';
 import { RawError, RestError, forbidden } from '../../errors.ts';
 import { RestResult, type ArgSchema, type RestRequest, type RouteDecl } from '../../rest/types.ts';
 import type { PostRow, PostType } from '../../store/db.ts';
@@ -77,7 +85,7 @@ const userCan = (user: User | null) => (cap: string) => can(user, cap);
 export function commonBodyArgs(create: boolean, opts: { stickyDefault?: boolean } = {}): Record<string, ArgSchema> {
   const d = <T>(v: T) => (create ? { default: v } : {});
   return {
-    date: dateTimeArg('date', 'The date the post was published, in the site\'s time zone.'),
+    date: dateTimeArg('date', "The date the post was published, in the site's time zone."),
     date_gmt: dateTimeArg('date_gmt', 'The date the post was published, as GMT.'),
     slug: { type: 'string', description: 'An alphanumeric identifier for the post unique to its type.' },
     status: { type: 'string', enum: WRITE_STATUSES, ...d('publish'), description: 'A named status for the post.' },
@@ -87,17 +95,40 @@ export function commonBodyArgs(create: boolean, opts: { stickyDefault?: boolean 
     author: {
       type: 'integer',
       description: 'The ID for the author of the post.',
-      validate: (v, req) => Boolean(req.site.store.userById(Number(v))) || new RestError('rest_invalid_author', 'Invalid author ID.', 400),
+      validate: (v, req) =>
+        Boolean(req.site.store.userById(Number(v))) || new RestError('rest_invalid_author', 'Invalid author ID.', 400),
     },
     featured_media: {
       type: 'integer',
       description: 'The ID of the featured media for the post.',
-      validate: (v, req) => Number(v) === 0 || req.site.store.post(Number(v))?.type === 'attachment' || new RestError('rest_invalid_featured_media', 'Invalid featured media ID.', 400),
+      validate: (v, req) =>
+        Number(v) === 0 ||
+        req.site.store.post(Number(v))?.type === 'attachment' ||
+        new RestError('rest_invalid_featured_media', 'Invalid featured media ID.', 400),
     },
-    comment_status: { type: 'string', enum: ['open', 'closed'], ...d('open'), description: 'Whether or not comments are open on the post.' },
-    ping_status: { type: 'string', enum: ['open', 'closed'], ...d('open'), description: 'Whether or not the post can be pinged.' },
-    format: { type: 'string', enum: ['standard', 'aside', 'chat', 'gallery', 'link', 'image', 'quote', 'status', 'video', 'audio'], ...d('standard'), description: 'The format for the post.' },
-    sticky: { type: 'boolean', ...(opts.stickyDefault !== undefined ? d(opts.stickyDefault) : {}), description: 'Whether or not the post should be treated as sticky.' },
+    comment_status: {
+      type: 'string',
+      enum: ['open', 'closed'],
+      ...d('open'),
+      description: 'Whether or not comments are open on the post.',
+    },
+    ping_status: {
+      type: 'string',
+      enum: ['open', 'closed'],
+      ...d('open'),
+      description: 'Whether or not the post can be pinged.',
+    },
+    format: {
+      type: 'string',
+      enum: ['standard', 'aside', 'chat', 'gallery', 'link', 'image', 'quote', 'status', 'video', 'audio'],
+      ...d('standard'),
+      description: 'The format for the post.',
+    },
+    sticky: {
+      type: 'boolean',
+      ...(opts.stickyDefault !== undefined ? d(opts.stickyDefault) : {}),
+      description: 'Whether or not the post should be treated as sticky.',
+    },
     template: { type: 'string', description: 'The theme file to use to display the post.' },
     tags: termIds('tags', TAG_TAX, 'The terms assigned to the post in the post_tag taxonomy.'),
   };
@@ -134,12 +165,24 @@ function postFields(req: RestRequest, create: boolean): PostFields {
 function checkWriteRights(req: RestRequest, current: PostRow<unknown> | null): void {
   const status = req.params.status as string | undefined;
   if (status !== undefined && status !== current?.status && !can(req.user, 'publish_posts')) {
-    if (status === 'private') throw forbidden(true, 'Sorry, you are not allowed to create private posts in this post type.', 'rest_cannot_publish');
-    if (status === 'publish' || status === 'future') throw forbidden(true, 'Sorry, you are not allowed to publish posts in this post type.', 'rest_cannot_publish');
+    if (status === 'private')
+      throw forbidden(
+        true,
+        'Sorry, you are not allowed to create private posts in this post type.',
+        'rest_cannot_publish',
+      );
+    if (status === 'publish' || status === 'future')
+      throw forbidden(true, 'Sorry, you are not allowed to publish posts in this post type.', 'rest_cannot_publish');
   }
   const author = req.params.author as number | undefined;
   if (author !== undefined && author !== req.user!.id && !can(req.user, 'edit_others_posts')) {
-    throw forbidden(true, current ? 'Sorry, you are not allowed to update posts as this user.' : 'Sorry, you are not allowed to create posts as this user.', 'rest_cannot_edit_others');
+    throw forbidden(
+      true,
+      current
+        ? 'Sorry, you are not allowed to update posts as this user.'
+        : 'Sorry, you are not allowed to create posts as this user.',
+      'rest_cannot_edit_others',
+    );
   }
 }
 
@@ -191,7 +234,10 @@ export function entityRoutes<P extends PostRow<any>>(site: Settings, kind: Entit
         {
           methods: ['POST'],
           summary: `Create a ${kind.label}`,
-          args: { ...commonBodyArgs(true, kind.stickyDefault === undefined ? {} : { stickyDefault: kind.stickyDefault }), ...kind.bodyArgs(true, site) },
+          args: {
+            ...commonBodyArgs(true, kind.stickyDefault === undefined ? {} : { stickyDefault: kind.stickyDefault }),
+            ...kind.bodyArgs(true, site),
+          },
           allowBatch,
           ...bodyCheck,
           permission: (req) => can(req.user, 'edit_posts'),
@@ -238,7 +284,10 @@ export function entityRoutes<P extends PostRow<any>>(site: Settings, kind: Entit
         {
           methods: ['DELETE'],
           summary: `Delete a ${kind.label}`,
-          args: { id: idArg, force: { type: 'boolean', default: false, description: 'Whether to bypass the trash and force deletion.' } },
+          args: {
+            id: idArg,
+            force: { type: 'boolean', default: false, description: 'Whether to bypass the trash and force deletion.' },
+          },
           allowBatch,
           permission: onPost(kind, canDelete),
           handler: experimental((req) => {
@@ -262,4 +311,3 @@ export function entityRoutes<P extends PostRow<any>>(site: Settings, kind: Entit
 export function cannotCreate(): RawError {
   return new RawError(500, { error: 'Failed to create entity.' });
 }
-

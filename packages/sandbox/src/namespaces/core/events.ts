@@ -32,8 +32,13 @@
  */
 import { eventDurationSeconds, eventJson, type DurationMeta } from '../../calendar/core-repr.ts';
 import {
-  CATEGORY_TAX, EVENT, ORGANIZER, VENUE, saveEvent,
-  type EventFields, type EventPost,
+  CATEGORY_TAX,
+  EVENT,
+  ORGANIZER,
+  VENUE,
+  saveEvent,
+  type EventFields,
+  type EventPost,
 } from '../../calendar/model.ts';
 import { findEvents } from '../../calendar/query.ts';
 import { isZone } from '../../dates.ts';
@@ -42,7 +47,18 @@ import type { Settings } from '../../capabilities.ts';
 import type { ArgSchema, RestRequest } from '../../rest/types.ts';
 import { invalidParams } from '../../rest/validate.ts';
 import {
-  argumentError, dateTimeArg, geoArgs, idsOf, lenientTec, linkedIds, orderArgs, parseDateArg, postsExist, statusListArg, termIds, uniqueIds,
+  argumentError,
+  dateTimeArg,
+  geoArgs,
+  idsOf,
+  lenientTec,
+  linkedIds,
+  orderArgs,
+  parseDateArg,
+  postsExist,
+  statusListArg,
+  termIds,
+  uniqueIds,
 } from './args.ts';
 import { cannotCreate, type EntityKind } from './entity.ts';
 import { geoFilter } from './listing.ts';
@@ -60,8 +76,12 @@ const listArgs: Record<string, ArgSchema> = {
   categories: uniqueIds('Limit result set to events assigned specific categories.'),
   tags: uniqueIds('Limit result set to events assigned specific tags.'),
   // TEC validates these lists with Event_Validator::is_venue_id_list / is_organizer_id_list (a bare false).
-  venue: uniqueIds('Limit result set to events assigned to specific venues.', (v, req) => postsExist(req, idsOf(v), VENUE)),
-  organizer: uniqueIds('Limit result set to events assigned to specific organizers.', (v, req) => postsExist(req, idsOf(v), ORGANIZER)),
+  venue: uniqueIds('Limit result set to events assigned to specific venues.', (v, req) =>
+    postsExist(req, idsOf(v), VENUE),
+  ),
+  organizer: uniqueIds('Limit result set to events assigned to specific organizers.', (v, req) =>
+    postsExist(req, idsOf(v), ORGANIZER),
+  ),
   featured: { type: 'boolean', description: 'Limit result set to featured events only.' },
   status: statusListArg,
   post_parent: { type: 'integer', minimum: 0, description: 'Limit result set to events with specific post parent.' },
@@ -132,7 +152,14 @@ function bodyArgs(_create: boolean, site: Settings): Record<string, ArgSchema> {
     timezone: {
       type: 'string',
       description: 'The time zone of the event.',
-      validate: (v) => isZone(String(v)) || argumentError('timezone', 'timezone', 'Parameter `{timezone}` must be a time zone.', `Unknown time zone "${String(v)}".`),
+      validate: (v) =>
+        isZone(String(v)) ||
+        argumentError(
+          'timezone',
+          'timezone',
+          'Parameter `{timezone}` must be a time zone.',
+          `Unknown time zone "${String(v)}".`,
+        ),
     },
     duration: { type: 'integer', minimum: 0, description: 'The duration of the event in seconds.' },
     all_day: { type: 'boolean', description: 'Whether the event lasts all day.' },
@@ -149,10 +176,18 @@ function bodyArgs(_create: boolean, site: Settings): Record<string, ArgSchema> {
 /** An end before the start is refused as an argument error, so nothing is written. */
 function validateBody(req: RestRequest) {
   const p = req.params;
-  for (const [s, e, tz] of [['start_date', 'end_date', req.site.timezone], ['start_date_utc', 'end_date_utc', 'UTC']] as const) {
+  for (const [s, e, tz] of [
+    ['start_date', 'end_date', req.site.timezone],
+    ['start_date_utc', 'end_date_utc', 'UTC'],
+  ] as const) {
     if (p[s] === undefined || p[e] === undefined) continue;
     if (parseDateArg(req, p[e], tz)! < parseDateArg(req, p[s], tz)!) {
-      const err = argumentError(e, 'date_time', `Parameter \`{${e}}\` must not be before \`{${s}}\`.`, `The event cannot end before it starts.`);
+      const err = argumentError(
+        e,
+        'date_time',
+        `Parameter \`{${e}}\` must not be before \`{${s}}\`.`,
+        `The event cannot end before it starts.`,
+      );
       return invalidParams({ [e]: err.message }, { [e]: err.toBody() });
     }
   }
@@ -205,14 +240,21 @@ function save(req: RestRequest, current: EventPost | null, common: EventFields):
   if (!current && !(hasStart && hasEnd)) throw cannotCreate();
   // Only the end moved: TEC updates the end meta and leaves _EventDuration as stored (real-site-behaviour.md
   // "A PUT with only end_date moves the end but leaves duration at its old value").
-  const endOnly = current && (sent('end_date') || sent('end_date_utc')) && !sent('start_date') && !sent('start_date_utc') && !sent('duration');
+  const endOnly =
+    current &&
+    (sent('end_date') || sent('end_date_utc')) &&
+    !sent('start_date') &&
+    !sent('start_date_utc') &&
+    !sent('duration');
   const staleSeconds = endOnly ? eventDurationSeconds(current.meta) : null;
   return req.site.store.transaction(() => {
     const saved = saveEvent(req.site, current?.id ?? null, f);
     if (staleSeconds === null) return saved;
     const m = saved.meta;
     const stored: DurationMeta = { seconds: staleSeconds, startDateUtc: m.startDateUtc, endDateUtc: m.endDateUtc };
-    return req.site.store.updatePost<EventPost['meta'] & { storedDuration: DurationMeta }>(saved.id, { meta: { storedDuration: stored } }) as EventPost;
+    return req.site.store.updatePost<EventPost['meta'] & { storedDuration: DurationMeta }>(saved.id, {
+      meta: { storedDuration: stored },
+    }) as EventPost;
   });
 }
 

@@ -21,7 +21,11 @@ export function acknowledged(req: RestRequest): boolean {
 export function experimental(handler: Handler): Handler {
   return (req) => {
     if (!acknowledged(req)) {
-      throw new RestError('missing_experimental_endpoint_acknowledgement', 'Experimental endpoint requires acknowledgement header.', 400);
+      throw new RestError(
+        'missing_experimental_endpoint_acknowledgement',
+        'Experimental endpoint requires acknowledgement header.',
+        400,
+      );
     }
     return handler(req);
   };

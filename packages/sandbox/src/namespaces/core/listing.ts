@@ -24,7 +24,9 @@ import { RestResult, type RestRequest } from '../../rest/types.ts';
 export function listStatuses(req: RestRequest): string[] {
   // Only known statuses filter: 6.17 refuses others; 6.15 lets them through and WP_Query, dropping
   // unregistered statuses, falls back to publish (real-site-behaviour.md: status=bogus answers 200).
-  const known = ((req.params.status as string[] | undefined) ?? []).filter((s) => (WRITE_STATUSES as readonly string[]).includes(s));
+  const known = ((req.params.status as string[] | undefined) ?? []).filter((s) =>
+    (WRITE_STATUSES as readonly string[]).includes(s),
+  );
   const asked = known.length ? known : ['publish'];
   return can(req.user, 'edit_others_posts') ? asked : ['publish'];
 }
@@ -70,7 +72,10 @@ export function collectionResult<T>(req: RestRequest, list: T[], toJson: (item: 
   const { items, total, totalPages } = paginate(list, page, perPage);
   if (!items.length && page > 1) {
     // The literal says "organizers" for every type, and there is no `data` (calendar-upstream.md §2).
-    throw new RawError(404, { code: 'tec_rest_organizers_page_not_found', message: 'The requested page was not found.' });
+    throw new RawError(404, {
+      code: 'tec_rest_organizers_page_not_found',
+      message: 'The requested page was not found.',
+    });
   }
   const links: string[] = [];
   if (page < totalPages) links.push(`<${pageUrl(req, page + 1)}>; rel="next"`);

@@ -6,8 +6,16 @@
  */
 import { organizerJson, venueJson } from '../../calendar/core-repr.ts';
 import {
-  ORGANIZER, TAG_TAX, VENUE, saveOrganizer, saveVenue,
-  type OrganizerFields, type OrganizerPost, type PostFields, type VenueFields, type VenuePost,
+  ORGANIZER,
+  TAG_TAX,
+  VENUE,
+  saveOrganizer,
+  saveVenue,
+  type OrganizerFields,
+  type OrganizerPost,
+  type PostFields,
+  type VenueFields,
+  type VenuePost,
 } from '../../calendar/model.ts';
 import { findPlaces, type PlaceCriteria } from '../../calendar/query.ts';
 import { nowUtc } from '../../dates.ts';
@@ -50,7 +58,8 @@ function withTags<P extends PostRow<any>>(req: RestRequest, write: () => P): P {
 /** Copies the sent extra fields into the model's names. */
 function pick<F extends PostFields>(req: RestRequest, common: PostFields, names: Record<string, keyof F>): F {
   const f = { ...common } as F;
-  for (const [param, field] of Object.entries(names)) if (req.params[param] !== undefined) (f as Record<keyof F, unknown>)[field] = req.params[param];
+  for (const [param, field] of Object.entries(names))
+    if (req.params[param] !== undefined) (f as Record<keyof F, unknown>)[field] = req.params[param];
   return f;
 }
 
@@ -60,15 +69,22 @@ export const organizersKind: EntityKind<OrganizerPost> = {
   label: 'Organizer',
   stickyDefault: false,
   listArgs: placeListArgs,
-  find: (req, statuses) => findPlaces<OrganizerPost['meta']>(req.site, 'organizer', criteria(req, statuses), nowUtc(req.site.now())),
+  find: (req, statuses) =>
+    findPlaces<OrganizerPost['meta']>(req.site, 'organizer', criteria(req, statuses), nowUtc(req.site.now())),
   toJson: organizerJson,
   bodyArgs: () => ({
-    phone: { type: 'string', format: 'tel', description: 'The organizer\'s phone number.' },
-    website: { type: 'string', format: 'uri', description: 'The organizer\'s website.' },
-    email: { type: 'string', format: 'email', description: 'The organizer\'s email address.' },
+    phone: { type: 'string', format: 'tel', description: "The organizer's phone number." },
+    website: { type: 'string', format: 'uri', description: "The organizer's website." },
+    email: { type: 'string', format: 'email', description: "The organizer's email address." },
   }),
   save: (req, current, common) =>
-    withTags(req, () => saveOrganizer(req.site, current?.id ?? null, pick<OrganizerFields>(req, common, { phone: 'phone', website: 'website', email: 'email' }))),
+    withTags(req, () =>
+      saveOrganizer(
+        req.site,
+        current?.id ?? null,
+        pick<OrganizerFields>(req, common, { phone: 'phone', website: 'website', email: 'email' }),
+      ),
+    ),
 };
 
 export const venuesKind: EntityKind<VenuePost> = {
@@ -80,21 +96,26 @@ export const venuesKind: EntityKind<VenuePost> = {
   find: (req, statuses) => {
     const loc = geoFilter(req.params);
     if (loc.nowhere) return [];
-    return findPlaces<VenuePost['meta']>(req.site, 'venue', { ...criteria(req, statuses), hasGeoloc: req.params.has_geoloc as boolean | undefined, geo: loc.geo }, nowUtc(req.site.now()));
+    return findPlaces<VenuePost['meta']>(
+      req.site,
+      'venue',
+      { ...criteria(req, statuses), hasGeoloc: req.params.has_geoloc as boolean | undefined, geo: loc.geo },
+      nowUtc(req.site.now()),
+    );
   },
   toJson: venueJson,
   bodyArgs: () => ({
-    address: { type: 'string', description: 'The venue\'s street address.' },
-    country: { type: 'string', description: 'The venue\'s country.' },
-    city: { type: 'string', description: 'The venue\'s city.' },
-    state_province: { type: 'string', description: 'The venue\'s state or province.' },
-    state: { type: 'string', description: 'The venue\'s state.' },
-    province: { type: 'string', description: 'The venue\'s province.' },
-    zip: { type: 'string', description: 'The venue\'s postal code.' },
-    phone: { type: 'string', description: 'The venue\'s phone number.' },
-    website: { type: 'string', format: 'uri', description: 'The venue\'s website.' },
-    lat: { type: 'number', minimum: -90, maximum: 90, description: 'The venue\'s latitude.' },
-    lng: { type: 'number', minimum: -180, maximum: 180, description: 'The venue\'s longitude.' },
+    address: { type: 'string', description: "The venue's street address." },
+    country: { type: 'string', description: "The venue's country." },
+    city: { type: 'string', description: "The venue's city." },
+    state_province: { type: 'string', description: "The venue's state or province." },
+    state: { type: 'string', description: "The venue's state." },
+    province: { type: 'string', description: "The venue's province." },
+    zip: { type: 'string', description: "The venue's postal code." },
+    phone: { type: 'string', description: "The venue's phone number." },
+    website: { type: 'string', format: 'uri', description: "The venue's website." },
+    lat: { type: 'number', minimum: -90, maximum: 90, description: "The venue's latitude." },
+    lng: { type: 'number', minimum: -180, maximum: 180, description: "The venue's longitude." },
   }),
   save: (req, current, common) =>
     withTags(req, () =>
@@ -102,8 +123,17 @@ export const venuesKind: EntityKind<VenuePost> = {
         req.site,
         current?.id ?? null,
         pick<VenueFields>(req, common, {
-          address: 'address', country: 'country', city: 'city', state_province: 'stateprovince', state: 'state', province: 'province',
-          zip: 'zip', phone: 'phone', website: 'website', lat: 'lat', lng: 'lng',
+          address: 'address',
+          country: 'country',
+          city: 'city',
+          state_province: 'stateprovince',
+          state: 'state',
+          province: 'province',
+          zip: 'zip',
+          phone: 'phone',
+          website: 'website',
+          lat: 'lat',
+          lng: 'lng',
         }),
       ),
     ),

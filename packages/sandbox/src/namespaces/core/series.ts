@@ -44,7 +44,8 @@ function findSeries(req: RestRequest): PostRow[] {
   const order = p.order as 'ASC' | 'DESC';
   if (p.orderby !== 'event_date') return sortPosts(list, p.orderby as string, order);
   // A series' event date is its first event's start; series without events sort last.
-  const first = (s: PostRow) => (members.get(s.id) ?? []).reduce((min, e) => (e.meta.startDateUtc < min ? e.meta.startDateUtc : min), '9999');
+  const first = (s: PostRow) =>
+    (members.get(s.id) ?? []).reduce((min, e) => (e.meta.startDateUtc < min ? e.meta.startDateUtc : min), '9999');
   const dir = order === 'DESC' ? -1 : 1;
   return [...list].sort((a, b) => (first(a) < first(b) ? -dir : first(a) > first(b) ? dir : (a.id - b.id) * dir));
 }
@@ -63,7 +64,10 @@ export function seriesRoutes(): RouteDecl[] {
             event_post_id: uniqueIds('Limit result set to series containing these events.'),
             search: { type: 'string', description: 'Limit results to those matching a string.' },
             status: statusListArg,
-            ticketed: { type: 'boolean', description: 'Limit result set to series with (true) or without (false) ticketed events.' },
+            ticketed: {
+              type: 'boolean',
+              description: 'Limit result set to series with (true) or without (false) ticketed events.',
+            },
             ...orderArgs,
           },
           permission: (req) => can(req.user, 'read'),

@@ -5,7 +5,15 @@
  */
 import { can } from '../../auth.ts';
 import type { ReprSource } from '../../calendar/core-repr.ts';
-import { EVENT, ORGANIZER, VENUE, canRead, type EventMeta, type OrganizerPost, type VenuePost } from '../../calendar/model.ts';
+import {
+  EVENT,
+  ORGANIZER,
+  VENUE,
+  canRead,
+  type EventMeta,
+  type OrganizerPost,
+  type VenuePost,
+} from '../../calendar/model.ts';
 import { sortPosts } from '../../calendar/query.ts';
 import { coreCategoryField } from '../../names.ts';
 import type { RestRequest } from '../../rest/types.ts';
@@ -25,7 +33,11 @@ export function reprSource(req: RestRequest): ReprSource {
     venues: (ids) => readable<VenuePost['meta']>(ids, VENUE),
     organizers: (ids) => readable<OrganizerPost['meta']>(ids, ORGANIZER),
     seriesEventIds: (seriesId) => {
-      const members = store.posts<EventMeta>(EVENT).filter((e) => e.meta.seriesId === seriesId && e.status !== 'trash' && canRead(e, user, (cap) => can(user, cap)));
+      const members = store
+        .posts<EventMeta>(EVENT)
+        .filter(
+          (e) => e.meta.seriesId === seriesId && e.status !== 'trash' && canRead(e, user, (cap) => can(user, cap)),
+        );
       return sortPosts(members, 'event_date', 'ASC').map((e) => e.id);
     },
   };

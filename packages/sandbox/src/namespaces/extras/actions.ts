@@ -11,7 +11,14 @@ import { can, type User } from '../../auth.ts';
 import { legacyEvent } from '../../calendar/legacy-repr.ts';
 import { EVENT, canEdit, saveEvent, type EventMeta } from '../../calendar/model.ts';
 import { RawError, RestError, forbidden } from '../../errors.ts';
-import { EDITABLE, RestResult, type ArgSchema, type Endpoint, type RestRequest, type RouteDecl } from '../../rest/types.ts';
+import {
+  EDITABLE,
+  RestResult,
+  type ArgSchema,
+  type Endpoint,
+  type RestRequest,
+  type RouteDecl,
+} from '../../rest/types.ts';
 import { unrequired } from '../legacy/args.ts';
 import { eventArchiveArgs, eventWriteArgs, passwordArg } from '../legacy/event-args.ts';
 import { planEventWrite } from '../legacy/event-input.ts';
@@ -79,7 +86,8 @@ export function createEventsRoutes(c: Connector, incorrectGetCode: string): Rout
           args: { access_token: accessTokenArg(c), ...eventWriteArgs() },
           reads: TOKEN_READS,
           permission: canAct(c),
-          handler: (req) => new RestResult(legacyEvent(req.site, planEventWrite(asActingUser(req, c), null)()), 201, NO_CACHE),
+          handler: (req) =>
+            new RestResult(legacyEvent(req.site, planEventWrite(asActingUser(req, c), null)()), 201, NO_CACHE),
           summary: `Creates an event for ${c.name}`,
         },
       ],
@@ -97,11 +105,14 @@ export function createEventsRoutes(c: Connector, incorrectGetCode: string): Rout
           reads: TOKEN_READS,
           permission: () => true,
           handler: () => {
-            throw new RawError(400, wpErrorBody({
-              code: incorrectGetCode,
-              message: 'GET responses not accepted on the create events endpoint, please us a POST request.',
-              status: 400,
-            }));
+            throw new RawError(
+              400,
+              wpErrorBody({
+                code: incorrectGetCode,
+                message: 'GET responses not accepted on the create events endpoint, please us a POST request.',
+                status: 400,
+              }),
+            );
           },
         },
       ],
@@ -113,7 +124,8 @@ export function createEventsRoutes(c: Connector, incorrectGetCode: string): Rout
 const eventStatusArg: ArgSchema = {
   type: 'string',
   enum: ['scheduled', 'canceled', 'postponed'],
-  description: 'Sandbox extension: the event status (_tribe_events_status). Canceling a published event queues it on the canceled feeds.',
+  description:
+    'Sandbox extension: the event status (_tribe_events_status). Canceling a published event queues it on the canceled feeds.',
 };
 
 /** POST/PUT/PATCH update-events (Zapier): the legacy update of event `id`, 200 with the legacy event. */
@@ -133,14 +145,17 @@ export function updateEventsRoute(c: Connector): RouteDecl {
     handler: (req) => {
       const { site } = req;
       // Without an ID, Tribe__Events__API::updateEvent has nothing to update.
-      if (req.params.id === undefined) throw new RestError('could-not-update-event', 'The event could not be updated', 403);
+      if (req.params.id === undefined)
+        throw new RestError('could-not-update-event', 'The event could not be updated', 403);
       const event = site.store.post<EventMeta>(Number(req.params.id))!;
       const acting = asActingUser(req, c);
       if (!canEdit(event, acting.user, (cap) => can(acting.user, cap))) throw forbidden(true);
       const status = req.sent.has('event_status') ? (req.params.event_status as EventMeta['eventStatus']) : undefined;
       const saved = site.store.transaction(() => {
         const updated = planEventWrite(acting, event)();
-        return status && status !== updated.meta.eventStatus ? saveEvent(site, updated.id, { eventStatus: status }) : updated;
+        return status && status !== updated.meta.eventStatus
+          ? saveEvent(site, updated.id, { eventStatus: status })
+          : updated;
       });
       const body = legacyEvent(site, saved);
       // "Cast as string to prevent validation error in Zapier."

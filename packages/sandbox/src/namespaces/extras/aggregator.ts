@@ -90,23 +90,40 @@ function isValidStatusInformation(v: unknown): boolean {
 }
 
 const importIdArg: ArgSchema = {
-  type: 'string', required: true, description: 'The import unique ID as provided by Event Aggregator service', validate: isValidImportId,
+  type: 'string',
+  required: true,
+  description: 'The import unique ID as provided by Event Aggregator service',
+  validate: isValidImportId,
 };
 const batchHashArg: ArgSchema = {
-  type: 'string', required: true, description: 'The hash of the next expected batch, as previously provided by the client', validate: isExpectedBatchHash,
+  type: 'string',
+  required: true,
+  description: 'The hash of the next expected batch, as previously provided by the client',
+  validate: isExpectedBatchHash,
 };
-const percentageArg: ArgSchema = { type: 'integer', required: true, description: 'The percentage of import completed.', validate: isPercentage };
+const percentageArg: ArgSchema = {
+  type: 'integer',
+  required: true,
+  description: 'The percentage of import completed.',
+  validate: isPercentage,
+};
 
 /** `generate_next_batch_hash`: a fresh 32-hex token (derived, so runs are repeatable). */
 function nextBatchHash(site: Secrets, r: EaRecord): string {
-  return createHash('md5').update(`${site.secret}|${r.meta.import_id}|${r.meta.next_batch_hash ?? ''}|${r.meta.batches}`).digest('hex');
+  return createHash('md5')
+    .update(`${site.secret}|${r.meta.import_id}|${r.meta.next_batch_hash ?? ''}|${r.meta.batches}`)
+    .digest('hex');
 }
 
 /** `set_status`: false when WordPress refuses the update (only the locked fixture). */
 function setStatus(site: Clock & Storage, r: EaRecord, status: keyof typeof STATUS): boolean {
   if (r.meta.locked) return false;
   const now = site.now();
-  site.store.updatePost(r.id, { status: STATUS[status], modified: nowIn(now, site.timezone), modifiedGmt: nowUtc(now) });
+  site.store.updatePost(r.id, {
+    status: STATUS[status],
+    modified: nowIn(now, site.timezone),
+    modifiedGmt: nowUtc(now),
+  });
   return true;
 }
 
@@ -117,7 +134,11 @@ function batch(req: RestRequest): unknown {
   const status = p.status as { batch: { total: unknown; done: unknown } };
   const isLast = Math.trunc(Number(status.batch.total)) === Math.trunc(Number(status.batch.done)) + 1;
   // `events` is read from the request though not declared as an argument.
-  const items = Array.isArray(p.events) ? p.events : typeof p.events === 'object' && p.events !== null ? Object.values(p.events) : [];
+  const items = Array.isArray(p.events)
+    ? p.events
+    : typeof p.events === 'object' && p.events !== null
+      ? Object.values(p.events)
+      : [];
   const activity = insertPosts(site, record, items);
   // The sandbox's `event_aggregator_event_batch_interval` filter answers the interval the
   // service sent (TEC's default filter value is the minimum); either way it is clamped.
@@ -154,7 +175,12 @@ function state(req: RestRequest): unknown {
       data: null,
     });
   }
-  const entry = { status, message: String(p.message), message_slug: String(p.message_slug), at: nowIn(site.now(), site.timezone) };
+  const entry = {
+    status,
+    message: String(p.message),
+    message_slug: String(p.message_slug),
+    at: nowIn(site.now(), site.timezone),
+  };
   site.store.updatePost<RecordMeta>(record.id, {
     meta: {
       percentage_complete: Number(p.percentage_complete),
@@ -176,11 +202,17 @@ export function aggregatorRoutes(): RouteDecl[] {
           args: {
             import_id: importIdArg,
             batch_hash: batchHashArg,
-            status: { type: 'object', required: true, description: 'The current status of the import.', validate: isValidStatusInformation },
+            status: {
+              type: 'object',
+              required: true,
+              description: 'The current status of the import.',
+              validate: isValidStatusInformation,
+            },
             percentage_complete: percentageArg,
             interval: {
               type: 'integer',
-              description: 'The current interval, in seconds, between the end of a batch process and the start of the next; as set on the server.',
+              description:
+                'The current interval, in seconds, between the end of a batch process and the start of the next; as set on the server.',
               validate: isNumberLike,
             },
           },
@@ -202,9 +234,22 @@ export function aggregatorRoutes(): RouteDecl[] {
           args: {
             import_id: importIdArg,
             batch_hash: batchHashArg,
-            status: { type: 'string', required: true, enum: ['success', 'failed', 'pending'], description: 'The new status of the import.' },
-            message: { type: 'string', required: true, description: 'The new status message for the user, not localized.' },
-            message_slug: { type: 'string', required: true, description: 'The new status message slug, to allow for localized messages.' },
+            status: {
+              type: 'string',
+              required: true,
+              enum: ['success', 'failed', 'pending'],
+              description: 'The new status of the import.',
+            },
+            message: {
+              type: 'string',
+              required: true,
+              description: 'The new status message for the user, not localized.',
+            },
+            message_slug: {
+              type: 'string',
+              required: true,
+              description: 'The new status message slug, to allow for localized messages.',
+            },
             percentage_complete: percentageArg,
           },
           // `tribe_aggregator_remote_status_enabled`, true by default.
@@ -229,7 +274,9 @@ const SEEDED: { label: string; title: string; status: keyof typeof STATUS; locke
 export function seedAggregator(site: Clock & Storage & Settings): void {
   const seed = site.options.seed;
   // Dated from the anchor day like the rest of the demo data, so the same seed and anchor give the same rows.
-  const anchor = site.options.anchor ? DateTime.fromISO(site.options.anchor, { zone: 'utc' }) : DateTime.fromJSDate(site.now(), { zone: 'utc' }).startOf('day');
+  const anchor = site.options.anchor
+    ? DateTime.fromISO(site.options.anchor, { zone: 'utc' })
+    : DateTime.fromJSDate(site.now(), { zone: 'utc' }).startOf('day');
   const date = anchor.minus({ days: 1 }).set({ hour: 9 }).toFormat(SQL);
   for (const s of SEEDED) {
     const meta: RecordMeta = {
@@ -244,8 +291,16 @@ export function seedAggregator(site: Clock & Storage & Settings): void {
       ...(s.locked ? { locked: true } : {}),
     };
     site.store.insertPost<RecordMeta>({
-      type: EA_RECORD, status: STATUS[s.status], title: s.title, slug: s.label, author: 1,
-      date, dateGmt: localToUtc(date, site.timezone), pingStatus: 'closed', commentStatus: 'closed', meta,
+      type: EA_RECORD,
+      status: STATUS[s.status],
+      title: s.title,
+      slug: s.label,
+      author: 1,
+      date,
+      dateGmt: localToUtc(date, site.timezone),
+      pingStatus: 'closed',
+      commentStatus: 'closed',
+      meta,
     });
   }
 }

@@ -9,7 +9,14 @@
 import { RawError } from '../../errors.ts';
 import { RestResult, type RouteDecl, type RouteTable } from '../../rest/types.ts';
 import type { Site } from '../../capabilities.ts';
-import { NO_CACHE, TOKEN_READS, accessTokenArg, createEventsRoutes, findEventsRoute, updateEventsRoute } from './actions.ts';
+import {
+  NO_CACHE,
+  TOKEN_READS,
+  accessTokenArg,
+  createEventsRoutes,
+  findEventsRoute,
+  updateEventsRoute,
+} from './actions.ts';
 import { ZAPIER, isWpErr, loadKey, mintToken, verifyAndLoad, wpErrorBody } from './credentials.ts';
 import { docRoute } from './doc.ts';
 import { mappedEvent } from './mapped-event.ts';
@@ -51,8 +58,16 @@ export function automationARoutes(site: Site & RouteTable): RouteDecl[] {
       {
         methods: ['GET'],
         args: {
-          consumer_id: { type: 'string', required: true, description: 'The consumer id to authorize Zapier connection.' },
-          consumer_secret: { type: 'string', required: true, description: 'The consumer secret to authorize Zapier connection.' },
+          consumer_id: {
+            type: 'string',
+            required: true,
+            description: 'The consumer id to authorize Zapier connection.',
+          },
+          consumer_secret: {
+            type: 'string',
+            required: true,
+            description: 'The consumer secret to authorize Zapier connection.',
+          },
           app_name: { type: 'string', description: 'The app name of the Zapier connection.' },
         },
         permission: () => true,
@@ -63,7 +78,9 @@ export function automationARoutes(site: Site & RouteTable): RouteDecl[] {
           if (isWpErr(loaded)) throw new RawError(400, wpErrorBody(loaded), NO_CACHE);
           // The token carries the pair as the caller sent it (esc_html on the app name).
           const token = mintToken(req.site, ZAPIER, {
-            consumer_id: String(p.consumer_id), consumer_secret: String(p.consumer_secret), app_name: escHtml(appName),
+            consumer_id: String(p.consumer_id),
+            consumer_secret: String(p.consumer_secret),
+            app_name: escHtml(appName),
           });
           return new RestResult({ access_token: token }, 200, NO_CACHE);
         },
@@ -85,5 +102,10 @@ export function automationARoutes(site: Site & RouteTable): RouteDecl[] {
 }
 
 function escHtml(s: string): string {
-  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#039;');
+  return s
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&#039;');
 }

@@ -115,23 +115,50 @@ function equalHex(a: string, b: string): boolean {
  * `load_api_key_by_id` + `is_valid_api_key`: the connection and its user, or
  * the first failing check. On success the connection's last access is recorded.
  */
-export function loadKey(site: Clock & Storage, c: Connector, consumerId: unknown, consumerSecret: unknown, appName = ''): { user: User; name: string } | WpErr {
+export function loadKey(
+  site: Clock & Storage,
+  c: Connector,
+  consumerId: unknown,
+  consumerSecret: unknown,
+  appName = '',
+): { user: User; name: string } | WpErr {
   const id = hashedId(c, String(consumerId ?? ''), 'ci_');
   const key = site.store.option<StoredKey | null>(`${c.keyPrefix}${id}`, null);
   if (!key || !id) {
-    return { code: 'integration_consumer_id_not_found', message: 'Consumer ID failed to load, please check the value and try again.', status: 400 };
+    return {
+      code: 'integration_consumer_id_not_found',
+      message: 'Consumer ID failed to load, please check the value and try again.',
+      status: 400,
+    };
   }
-  if (!key.consumer_id) return { code: 'integration_no_consumer_id', message: 'Consumer ID is required to authorize your connection.', status: 400 };
-  if (!key.consumer_secret) return { code: 'integration_no_consumer_secret', message: 'Consumer Secret is required to authorize your connection.', status: 400 };
+  if (!key.consumer_id)
+    return {
+      code: 'integration_no_consumer_id',
+      message: 'Consumer ID is required to authorize your connection.',
+      status: 400,
+    };
+  if (!key.consumer_secret)
+    return {
+      code: 'integration_no_consumer_secret',
+      message: 'Consumer Secret is required to authorize your connection.',
+      status: 400,
+    };
   // hash_equals on the hashes; a `ck_…` secret is hashed first, anything else compared as given.
   if (!equalHex(key.consumer_secret, hashedId(c, String(consumerSecret ?? ''), 'ck_'))) {
     return { code: 'integration_consumer_secret_no_match', message: 'Consumer Secret does not match.', status: 400 };
   }
   if (!key.name) return { code: 'integration_no_api_key_name', message: 'Account is missing a name.', status: 400 };
-  if (!key.permissions) return { code: 'integration_no_api_key_permissions', message: 'Account is missing permissions.', status: 400 };
-  if (!key.user_id) return { code: 'integration_no_api_key_user_id', message: 'Account is missing a user, please select one and try again..', status: 400 };
+  if (!key.permissions)
+    return { code: 'integration_no_api_key_permissions', message: 'Account is missing permissions.', status: 400 };
+  if (!key.user_id)
+    return {
+      code: 'integration_no_api_key_user_id',
+      message: 'Account is missing a user, please select one and try again..',
+      status: 400,
+    };
   const user = site.store.userById(key.user_id);
-  if (!user) return { code: 'integration_no_api_key_user_loading', message: 'Selected user could not be loaded.', status: 400 };
+  if (!user)
+    return { code: 'integration_no_api_key_user_loading', message: 'Selected user could not be loaded.', status: 400 };
   const at = nowIn(site.now(), site.timezone);
   site.store.setOption(`${c.keyPrefix}${id}`, { ...key, last_access: appName ? `${appName}|${at}` : at });
   return { user, name: key.name };
@@ -155,7 +182,11 @@ export function mintToken(site: Clock & Origin & Storage, c: Connector, data: To
  * decoded and checked. The statuses are the WP_Errors' own (401/403); the
  * routes decide what HTTP status the caller sees.
  */
-export function verifyToken(site: Clock & Origin & Storage, c: Connector, params: Record<string, unknown>): TokenData | WpErr {
+export function verifyToken(
+  site: Clock & Origin & Storage,
+  c: Connector,
+  params: Record<string, unknown>,
+): TokenData | WpErr {
   let token = params.access_token;
   if (!token) token = params.tec_access_token;
   if (!token) return { code: 'missing_access_token', message: 'Missing access token.', status: 401 };
@@ -167,16 +198,32 @@ export function verifyToken(site: Clock & Origin & Storage, c: Connector, params
     throw err;
   }
   // PHP's loose `!=` between two strings.
-  if (claims.iss !== site.origin) return { code: 'bad_issuer', message: 'Access_token issuer does not match with this server.', status: 401 };
+  if (claims.iss !== site.origin)
+    return { code: 'bad_issuer', message: 'Access_token issuer does not match with this server.', status: 401 };
   const data = claims.data as Record<string, unknown> | undefined;
-  if (typeof data !== 'object' || data === null || data.consumer_id === undefined || data.consumer_id === null || data.consumer_secret === undefined || data.consumer_secret === null) {
+  if (
+    typeof data !== 'object' ||
+    data === null ||
+    data.consumer_id === undefined ||
+    data.consumer_id === null ||
+    data.consumer_secret === undefined ||
+    data.consumer_secret === null
+  ) {
     return { code: 'bad_request', message: 'Access_token is missing data.', status: 401 };
   }
-  return { consumer_id: String(data.consumer_id), consumer_secret: String(data.consumer_secret), app_name: data.app_name ? String(data.app_name) : '' };
+  return {
+    consumer_id: String(data.consumer_id),
+    consumer_secret: String(data.consumer_secret),
+    app_name: data.app_name ? String(data.app_name) : '',
+  };
 }
 
 /** `verify_and_load_key`: a valid token whose connection loads. */
-export function verifyAndLoad(site: Clock & Origin & Storage, c: Connector, params: Record<string, unknown>): { user: User; token: TokenData } | WpErr {
+export function verifyAndLoad(
+  site: Clock & Origin & Storage,
+  c: Connector,
+  params: Record<string, unknown>,
+): { user: User; token: TokenData } | WpErr {
   const token = verifyToken(site, c, params);
   if (isWpErr(token)) return token;
   const loaded = loadKey(site, c, token.consumer_id, token.consumer_secret, token.app_name);
@@ -188,7 +235,8 @@ export function verifyAndLoad(site: Clock & Origin & Storage, c: Connector, para
 /** A hex string derived from the seed: the same seed gives the same credentials. */
 export function seededHex(seed: number, label: string, hexChars: number): string {
   let out = '';
-  for (let i = 0; out.length < hexChars; i++) out += createHash('sha256').update(`sitegraph-sandbox:${seed}:${label}:${i}`).digest('hex');
+  for (let i = 0; out.length < hexChars; i++)
+    out += createHash('sha256').update(`sitegraph-sandbox:${seed}:${label}:${i}`).digest('hex');
   return out.slice(0, hexChars);
 }
 
@@ -196,12 +244,21 @@ export function seededHex(seed: number, label: string, hexChars: number): string
 const SEEDED: { connector: Connector; label: string; name: string; login: string; permissions: string }[] = [
   { connector: ZAPIER, label: 'zapier-editor', name: 'Sandbox Zapier', login: 'editor', permissions: 'read_write' },
   { connector: ZAPIER, label: 'zapier-subscriber', name: 'Read-only Zapier', login: 'subscriber', permissions: 'read' },
-  { connector: POWER_AUTOMATE, label: 'power-automate-editor', name: 'Sandbox Power Automate', login: 'editor', permissions: 'read_write' },
+  {
+    connector: POWER_AUTOMATE,
+    label: 'power-automate-editor',
+    name: 'Sandbox Power Automate',
+    login: 'editor',
+    permissions: 'read_write',
+  },
 ];
 
 function plainPair(seed: number, label: string): { consumerId: string; consumerSecret: string } {
   // get_random_hash('ci_') / ('ck_'): 20 random bytes as 40 hex characters.
-  return { consumerId: `ci_${seededHex(seed, `${label}:id`, 40)}`, consumerSecret: `ck_${seededHex(seed, `${label}:secret`, 40)}` };
+  return {
+    consumerId: `ci_${seededHex(seed, `${label}:id`, 40)}`,
+    consumerSecret: `ck_${seededHex(seed, `${label}:secret`, 40)}`,
+  };
 }
 
 /** Stores the seeded connections (hashed) and both signing secrets. */
@@ -215,11 +272,19 @@ export function seedConnectors(site: Storage & Settings): void {
     const { consumerId, consumerSecret } = plainPair(seed, s.label);
     const id = apiHash(s.connector, consumerId);
     const key: StoredKey = {
-      consumer_id: id, consumer_secret: apiHash(s.connector, consumerSecret), has_pair: true, name: s.name,
-      permissions: s.permissions, last_access: '-', user_id: user.id,
+      consumer_id: id,
+      consumer_secret: apiHash(s.connector, consumerSecret),
+      has_pair: true,
+      name: s.name,
+      permissions: s.permissions,
+      last_access: '-',
+      user_id: user.id,
     };
     store.setOption(`${s.connector.keyPrefix}${id}`, key);
-    store.setOption(s.connector.keysOption, { ...store.option<Record<string, unknown>>(s.connector.keysOption, {}), [id]: { name: s.name } });
+    store.setOption(s.connector.keysOption, {
+      ...store.option<Record<string, unknown>>(s.connector.keysOption, {}),
+      [id]: { name: s.name },
+    });
   }
 }
 
@@ -241,14 +306,21 @@ export interface ConnectionCredentials {
  * database (only their hashes are stored; the plain values follow from the
  * seed). Empty on a site seeded without demo data or with another seed.
  */
-export function connectorCredentials(site: Clock & Origin & Storage & Settings): { zapier: ConnectionCredentials[]; powerAutomate: ConnectionCredentials[] } {
+export function connectorCredentials(site: Clock & Origin & Storage & Settings): {
+  zapier: ConnectionCredentials[];
+  powerAutomate: ConnectionCredentials[];
+} {
   const out = { zapier: [] as ConnectionCredentials[], powerAutomate: [] as ConnectionCredentials[] };
   for (const s of SEEDED) {
     const { consumerId, consumerSecret } = plainPair(site.options.seed, s.label);
     if (!site.store.option(`${s.connector.keyPrefix}${apiHash(s.connector, consumerId)}`, null)) continue;
     const entry: ConnectionCredentials = { name: s.name, user: s.login, consumerId, consumerSecret };
     if (s.connector === POWER_AUTOMATE) {
-      entry.accessToken = mintToken(site, s.connector, { consumer_id: consumerId, consumer_secret: consumerSecret, app_name: s.name });
+      entry.accessToken = mintToken(site, s.connector, {
+        consumer_id: consumerId,
+        consumer_secret: consumerSecret,
+        app_name: s.name,
+      });
       out.powerAutomate.push(entry);
     } else {
       out.zapier.push(entry);

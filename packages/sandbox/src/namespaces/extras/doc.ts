@@ -20,7 +20,11 @@ export function docRoute(site: RouteTable & Origin, c: Connector): RouteDecl {
         handler: () => {
           // Hidden routes (create-events' GET refusal) stay out of the document, as they do of the index:
           // the generator reads `routes`, so it gets a view of the site without them.
-          const visible = { routes: site.routes.filter((r) => !r.hidden), origin: site.origin, restRoot: site.restRoot };
+          const visible = {
+            routes: site.routes.filter((r) => !r.hidden),
+            origin: site.origin,
+            restRoot: site.restRoot,
+          };
           return openApiDocument(visible, c.namespace, '3.0.0', `The Events Calendar ${c.name} REST API`);
         },
         summary: 'Returns the OpenAPI document of this namespace',

@@ -12,8 +12,17 @@
  * (`Record/Activity.php`): `created`, `updated`, `skipped`, `scheduled`.
  */
 import {
-  CATEGORY_TAX, EVENT, ORGANIZER, TAG_TAX, VENUE, saveEvent, saveOrganizer, saveVenue, slugify,
-  type EventFields, type VenueMeta,
+  CATEGORY_TAX,
+  EVENT,
+  ORGANIZER,
+  TAG_TAX,
+  VENUE,
+  saveEvent,
+  saveOrganizer,
+  saveVenue,
+  slugify,
+  type EventFields,
+  type VenueMeta,
 } from '../../calendar/model.ts';
 import { isZone } from '../../dates.ts';
 import { parseList } from '../../rest/validate.ts';
@@ -41,7 +50,8 @@ export function emptyActivity(): Activity {
 export function mergeActivity(into: Activity, more: Activity): Activity {
   const out = emptyActivity();
   for (const slug of ACTIVITY_SLUGS) {
-    for (const action of ACTIONS) out[slug][action] = [...new Set([...(into[slug]?.[action] ?? []), ...(more[slug]?.[action] ?? [])])];
+    for (const action of ACTIONS)
+      out[slug][action] = [...new Set([...(into[slug]?.[action] ?? []), ...(more[slug]?.[action] ?? [])])];
   }
   return out;
 }
@@ -66,7 +76,8 @@ export function eaDateTime(item: Item, prefix: 'start' | 'end'): string | null {
   const meridian = str(item[`${prefix}_meridian`]).toLowerCase();
   if (meridian === 'pm' && hour < 12) hour += 12;
   if (meridian === 'am' && hour === 12) hour = 0;
-  if (!Number.isInteger(hour) || !Number.isInteger(minute) || hour > 23 || minute > 59 || hour < 0 || minute < 0) return null;
+  if (!Number.isInteger(hour) || !Number.isInteger(minute) || hour > 23 || minute > 59 || hour < 0 || minute < 0)
+    return null;
   const p = (n: number) => String(n).padStart(2, '0');
   return `${m[1]} ${p(hour)}:${p(minute)}:${m[4] ?? '00'}`;
 }
@@ -88,7 +99,13 @@ function termIds(ctx: ImportContext, taxonomy: typeof CATEGORY_TAX | typeof TAG_
     const found = store.termByName(taxonomy, name) ?? store.termBySlug(taxonomy, slugify(name));
     if (found) ids.push(found.id);
     else {
-      const term = store.insertTerm({ taxonomy, name, slug: uniqueTermSlug(ctx.site, taxonomy, slugify(name)), description: '', parent: 0 });
+      const term = store.insertTerm({
+        taxonomy,
+        name,
+        slug: uniqueTermSlug(ctx.site, taxonomy, slugify(name)),
+        description: '',
+        parent: 0,
+      });
       ctx.activity[taxonomy].created.push(term.id);
       ids.push(term.id);
     }
@@ -105,12 +122,24 @@ function venueId(ctx: ImportContext, v: unknown): number | null {
   if (existing) return existing.id;
   const lat = Number(data.latitude);
   const lng = Number(data.longitude);
-  const hasGeo = str(data.latitude) !== '' && str(data.longitude) !== '' && Number.isFinite(lat) && Number.isFinite(lng);
+  const hasGeo =
+    str(data.latitude) !== '' && str(data.longitude) !== '' && Number.isFinite(lat) && Number.isFinite(lng);
   const venue = saveVenue(ctx.site, null, {
-    title: name, status: 'publish', author: ctx.author, content: str(data.description),
-    address: str(data.address), city: str(data.city), country: str(data.country), zip: str(data.zip), phone: str(data.phone),
-    state: str(data.state), province: str(data.province), stateprovince: str(data.stateprovince) || str(data.state) || str(data.province),
-    website: str(data.website), lat: hasGeo ? lat : null, lng: hasGeo ? lng : null,
+    title: name,
+    status: 'publish',
+    author: ctx.author,
+    content: str(data.description),
+    address: str(data.address),
+    city: str(data.city),
+    country: str(data.country),
+    zip: str(data.zip),
+    phone: str(data.phone),
+    state: str(data.state),
+    province: str(data.province),
+    stateprovince: str(data.stateprovince) || str(data.state) || str(data.province),
+    website: str(data.website),
+    lat: hasGeo ? lat : null,
+    lng: hasGeo ? lng : null,
   });
   ctx.activity[VENUE].created.push(venue.id);
   return venue.id;
@@ -130,8 +159,13 @@ function organizerIds(ctx: ImportContext, o: unknown): number[] {
       continue;
     }
     const created = saveOrganizer(ctx.site, null, {
-      title: name, status: 'publish', author: ctx.author, content: str(data.description),
-      phone: str(data.phone), email: str(data.email), website: str(data.website),
+      title: name,
+      status: 'publish',
+      author: ctx.author,
+      content: str(data.description),
+      phone: str(data.phone),
+      email: str(data.email),
+      website: str(data.website),
     });
     ctx.activity[ORGANIZER].created.push(created.id);
     ids.push(created.id);
@@ -158,9 +192,14 @@ function eventFields(ctx: ImportContext, item: Item): EventFields | null {
   if (item.url !== undefined) f.website = str(item.url);
   if (item.cost !== undefined && str(item.cost) !== '') Object.assign(f, parseCost(str(item.cost)));
   if (str(item.currency_symbol)) f.currencySymbol = str(item.currency_symbol);
-  if (['prefix', 'suffix'].includes(str(item.currency_position))) f.currencyPosition = str(item.currency_position) as 'prefix' | 'suffix';
+  if (['prefix', 'suffix'].includes(str(item.currency_position)))
+    f.currencyPosition = str(item.currency_position) as 'prefix' | 'suffix';
   const flags: [string, 'featured' | 'hideFromListings' | 'showMap' | 'showMapLink' | 'sticky'][] = [
-    ['featured', 'featured'], ['hide_from_listings', 'hideFromListings'], ['show_map', 'showMap'], ['show_map_link', 'showMapLink'], ['sticky', 'sticky'],
+    ['featured', 'featured'],
+    ['hide_from_listings', 'hideFromListings'],
+    ['show_map', 'showMap'],
+    ['show_map_link', 'showMapLink'],
+    ['sticky', 'sticky'],
   ];
   for (const [key, field] of flags) if (item[key] !== undefined) f[field] = isTruthy(item[key]);
   return f;
@@ -176,7 +215,12 @@ function attachmentCount(site: Storage): number {
  * and since trashed is skipped (TEC does not resurrect deleted imports).
  */
 export function insertPosts(site: Site, record: PostRow<{ post_status?: string }>, items: unknown[]): Activity {
-  const ctx: ImportContext = { site, activity: emptyActivity(), status: record.meta.post_status || 'publish', author: record.author };
+  const ctx: ImportContext = {
+    site,
+    activity: emptyActivity(),
+    status: record.meta.post_status || 'publish',
+    author: record.author,
+  };
   const known = site.store.option<Record<string, number>>(GLOBAL_IDS_OPTION, {});
   site.store.transaction(() => {
     for (const raw of items) {

@@ -18,7 +18,13 @@ export function extrasRoutes(site: Site & RouteTable): RouteDecl[] {
   // only fill once a connector has a connection (seeded last, so the demo
   // events are not queued).
   registerQueueListeners(site);
-  return [...viewsRoutes(), ...onboardingRoutes(), ...aggregatorRoutes(), ...automationARoutes(site), ...automationBRoutes(site)];
+  return [
+    ...viewsRoutes(),
+    ...onboardingRoutes(),
+    ...aggregatorRoutes(),
+    ...automationARoutes(site),
+    ...automationBRoutes(site),
+  ];
 }
 
 /** Demo data of these namespaces; runs once, after the calendar's, on an empty database. */

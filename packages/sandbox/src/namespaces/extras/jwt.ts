@@ -63,7 +63,8 @@ export function decodeJwt(token: string, secret: string, now: number): Record<st
   if (alg !== 'HS256') throw new JwtError('Incorrect key for this algorithm');
   const given = Buffer.from(sigB64, 'base64url');
   const expected = sign(`${headB64}.${bodyB64}`, secret);
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw new JwtError('Signature verification failed');
+  if (given.length !== expected.length || !timingSafeEqual(given, expected))
+    throw new JwtError('Signature verification failed');
   const claims = payload as Record<string, unknown>;
   // No leeway (JWT::$leeway = 0).
   if (typeof claims.nbf === 'number' && Math.floor(claims.nbf) > now) {

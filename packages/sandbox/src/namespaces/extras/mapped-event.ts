@@ -8,8 +8,16 @@ import { DateTime } from 'luxon';
 import { directionsLink, renderedExcerpt } from '../../calendar/core-repr.ts';
 import { formatCost, legacyImage } from '../../calendar/legacy-repr.ts';
 import {
-  CATEGORY_TAX, EVENT, ORGANIZER, TAG_TAX, VENUE, permalink,
-  type EventMeta, type EventPost, type OrganizerMeta, type VenueMeta,
+  CATEGORY_TAX,
+  EVENT,
+  ORGANIZER,
+  TAG_TAX,
+  VENUE,
+  permalink,
+  type EventMeta,
+  type EventPost,
+  type OrganizerMeta,
+  type VenueMeta,
 } from '../../calendar/model.ts';
 import { abbr, diffSeconds, parseSql, zoneOf } from '../../dates.ts';
 import type { Clock, Origin, Storage } from '../../capabilities.ts';
@@ -41,17 +49,36 @@ function terms(site: Storage, postId: number, taxonomy: string): Json[] {
 
 function organizer(site: Origin & Storage, o: PostRow<OrganizerMeta>): Json {
   return {
-    id: o.id, title: o.title, description: o.content, excerpt: renderedExcerpt(o), permalink: permalink(site, o.type, o.slug, o.id),
-    featured_image_url: imageUrl(site, o.featuredMedia), phone: o.meta.phone, website: o.meta.website, email: o.meta.email,
+    id: o.id,
+    title: o.title,
+    description: o.content,
+    excerpt: renderedExcerpt(o),
+    permalink: permalink(site, o.type, o.slug, o.id),
+    featured_image_url: imageUrl(site, o.featuredMedia),
+    phone: o.meta.phone,
+    website: o.meta.website,
+    email: o.meta.email,
   };
 }
 
 function venue(site: Origin & Storage, v: PostRow<VenueMeta>): Json {
   const m = v.meta;
   return {
-    id: v.id, title: v.title, description: v.content, excerpt: renderedExcerpt(v), permalink: permalink(site, v.type, v.slug, v.id),
-    featured_image_url: imageUrl(site, v.featuredMedia), phone: m.phone, website: m.website, address: m.address, country: m.country,
-    city: m.city, state_province: m.stateprovince, state: m.state, zip: m.zip, directions_link: directionsLink(m),
+    id: v.id,
+    title: v.title,
+    description: v.content,
+    excerpt: renderedExcerpt(v),
+    permalink: permalink(site, v.type, v.slug, v.id),
+    featured_image_url: imageUrl(site, v.featuredMedia),
+    phone: m.phone,
+    website: m.website,
+    address: m.address,
+    country: m.country,
+    city: m.city,
+    state_province: m.stateprovince,
+    state: m.state,
+    zip: m.zip,
+    directions_link: directionsLink(m),
     geolocation: m.lat !== null && m.lng !== null ? { latitude: m.lat, longitude: m.lng } : null,
   };
 }

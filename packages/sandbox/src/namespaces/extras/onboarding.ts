@@ -97,24 +97,42 @@ function setTabRecords(site: Storage, params: Json): WizardResponse {
   // A failed save is reported but not an error: this part is optional for the user.
   return {
     status: 200,
-    data: { success: true, message: [updated ? 'Onboarding wizard step completed successfully.' : 'Failed to update wizard settings.'] },
+    data: {
+      success: true,
+      message: [updated ? 'Onboarding wizard step completed successfully.' : 'Failed to update wizard settings.'],
+    },
   };
 }
 
 /** The currencies the settings step knows (`Data::get_currency_list`, abridged). */
 const CURRENCIES: Record<string, { code: string; symbol: string }> = {
-  usd: { code: 'USD', symbol: '$' }, eur: { code: 'EUR', symbol: '€' }, gbp: { code: 'GBP', symbol: '£' }, jpy: { code: 'JPY', symbol: '¥' },
-  aud: { code: 'AUD', symbol: '$' }, cad: { code: 'CAD', symbol: '$' }, inr: { code: 'INR', symbol: '₹' }, chf: { code: 'CHF', symbol: 'CHF' },
+  usd: { code: 'USD', symbol: '$' },
+  eur: { code: 'EUR', symbol: '€' },
+  gbp: { code: 'GBP', symbol: '£' },
+  jpy: { code: 'JPY', symbol: '¥' },
+  aud: { code: 'AUD', symbol: '$' },
+  cad: { code: 'CAD', symbol: '$' },
+  inr: { code: 'INR', symbol: '₹' },
+  chf: { code: 'CHF', symbol: 'CHF' },
 };
 
 /** Country codes the venue step turns into names (`Country::find_country_by_key`, abridged). */
 const COUNTRIES: Record<string, string> = {
-  US: 'United States', GB: 'United Kingdom', FR: 'France', JP: 'Japan', AU: 'Australia', IS: 'Iceland', IN: 'India', CA: 'Canada', DE: 'Germany',
+  US: 'United States',
+  GB: 'United Kingdom',
+  FR: 'France',
+  JP: 'Japan',
+  AU: 'Australia',
+  IS: 'Iceland',
+  IN: 'India',
+  CA: 'Canada',
+  DE: 'Germany',
 };
 
 function optinStep(site: Storage, r: WizardResponse, params: Json): WizardResponse {
   const optin = truthy(params.optin);
-  if (tecOption(site, 'opt-in-status') === optin) return addMessage(r, 'Opt-in status is already set to the requested value.');
+  if (tecOption(site, 'opt-in-status') === optin)
+    return addMessage(r, 'Opt-in status is already set to the requested value.');
   if (!setTecOption(site, 'opt-in-status', optin)) return addMessage(r, 'Failed to save opt-in status.', 500);
   return addMessage(r, 'Successfully saved opt-in status.');
 }
@@ -159,7 +177,12 @@ function organizerStep(site: Clock & Storage, r: WizardResponse, params: Json, u
   // Tribe__Events__API::createOrganizer refuses an organizer without a name.
   if (!name) return addMessage(r, 'Failed to create organizer.', 500);
   const created = saveOrganizer(site, null, {
-    title: name, status: 'publish', author: user, phone: String(o.phone ?? ''), website: String(o.website ?? ''), email: String(o.email ?? ''),
+    title: name,
+    status: 'publish',
+    author: user,
+    phone: String(o.phone ?? ''),
+    website: String(o.website ?? ''),
+    email: String(o.email ?? ''),
   });
   r.data.organizer_id = created.id;
   return addMessage(r, 'Organizer created.');
@@ -174,8 +197,18 @@ function venueStep(site: Clock & Storage, r: WizardResponse, params: Json, user:
   const s = (k: string) => (v[k] === undefined || v[k] === null ? '' : String(v[k]));
   const state = s('state');
   const created = saveVenue(site, null, {
-    title: name, status: 'publish', author: user, address: s('address'), city: s('city'), state, province: state, stateprovince: state,
-    zip: s('zip'), country: COUNTRIES[s('country').toUpperCase()] ?? s('country'), phone: s('phone'), website: s('website'),
+    title: name,
+    status: 'publish',
+    author: user,
+    address: s('address'),
+    city: s('city'),
+    state,
+    province: state,
+    stateprovince: state,
+    zip: s('zip'),
+    country: COUNTRIES[s('country').toUpperCase()] ?? s('country'),
+    phone: s('phone'),
+    website: s('website'),
   });
   r.data.venue_id = created.id;
   return addMessage(r, 'Venue created.');

@@ -55,7 +55,12 @@ function dayOf(s: unknown): string | null {
  * query vars; `overrides` (the request's `view_data`) win over the URL's query
  * and `view` over everything. Unknown views fall back to the default, list.
  */
-export function parseViewUrl(site: Clock & Origin, u: string, view?: string, overrides: Record<string, unknown> = {}): ViewRequest {
+export function parseViewUrl(
+  site: Clock & Origin,
+  u: string,
+  view?: string,
+  overrides: Record<string, unknown> = {},
+): ViewRequest {
   let url: URL;
   try {
     url = new URL(u, `${site.origin}/`);
@@ -93,7 +98,8 @@ export function parseViewUrl(site: Clock & Origin, u: string, view?: string, ove
     if (q.eventDisplay === 'past') out.past = true;
     else setView(q.eventDisplay);
   }
-  if (typeof q['tribe-bar-search'] === 'string' && q['tribe-bar-search'].trim()) out.search = q['tribe-bar-search'].trim();
+  if (typeof q['tribe-bar-search'] === 'string' && q['tribe-bar-search'].trim())
+    out.search = q['tribe-bar-search'].trim();
   if (/^\d+$/.test(String(q.paged ?? ''))) out.page = Math.max(1, Number(q.paged));
   if (typeof q.tribe_events_cat === 'string' && q.tribe_events_cat) out.category = q.tribe_events_cat;
   if (typeof q.tag === 'string' && q.tag) out.tag = q.tag;
@@ -102,7 +108,12 @@ export function parseViewUrl(site: Clock & Origin, u: string, view?: string, ove
 }
 
 function esc(s: string): string {
-  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#039;');
+  return s
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&#039;');
 }
 
 /** The criteria shared by every view: published, listed, matching the search and terms. */
@@ -153,14 +164,18 @@ function article(site: Clock & Origin, view: string, e: EventPost, venues: Map<n
 }
 
 function venueNames(site: Storage, events: EventPost[]): Map<number, string> {
-  return new Map(site.store.postsByIds<VenueMeta>([...new Set(events.flatMap((e) => e.meta.venueIds))]).map((v) => [v.id, v.title]));
+  return new Map(
+    site.store.postsByIds<VenueMeta>([...new Set(events.flatMap((e) => e.meta.venueIds))]).map((v) => [v.id, v.title]),
+  );
 }
 
 function renderList(site: Clock & Origin & Storage, r: ViewRequest): Rendered {
   const base = baseCriteria(site, r);
   const from = `${r.date} 00:00:00`;
   // Upcoming: what has not ended by the day; past: what ended before it, newest first.
-  const all = base ? findEvents(site, r.past ? { ...base, endsBefore: from, order: 'DESC' } : { ...base, endsAfter: from }) : [];
+  const all = base
+    ? findEvents(site, r.past ? { ...base, endsBefore: from, order: 'DESC' } : { ...base, endsAfter: from })
+    : [];
   const { items, totalPages } = paginate(all, r.page, DEFAULT_EVENTS_PER_PAGE);
   const venues = venueNames(site, items);
   const url = (page: number) => {
@@ -183,14 +198,27 @@ function renderList(site: Clock & Origin & Storage, r: ViewRequest): Rendered {
 }
 
 /** Day cells from `first` to `last` (inclusive), each with the events overlapping it. */
-function dayCells(site: Clock & Origin & Storage, r: ViewRequest, view: string, first: DateTime, last: DateTime, inMonth?: number): { html: string; count: number } {
-  const events = overlapping(site, baseCriteria(site, r), `${first.toISODate()} 00:00:00`, `${last.toISODate()} 23:59:59`);
+function dayCells(
+  site: Clock & Origin & Storage,
+  r: ViewRequest,
+  view: string,
+  first: DateTime,
+  last: DateTime,
+  inMonth?: number,
+): { html: string; count: number } {
+  const events = overlapping(
+    site,
+    baseCriteria(site, r),
+    `${first.toISODate()} 00:00:00`,
+    `${last.toISODate()} 23:59:59`,
+  );
   const venues = venueNames(site, events);
   const cells: string[] = [];
   for (let d = first; d <= last; d = d.plus({ days: 1 })) {
     const day = d.toISODate()!;
     const todays = events.filter((e) => e.meta.startDate.slice(0, 10) <= day && e.meta.endDate.slice(0, 10) >= day);
-    const other = inMonth !== undefined && d.month !== inMonth ? ` tribe-events-calendar-${view}__day--other-month` : '';
+    const other =
+      inMonth !== undefined && d.month !== inMonth ? ` tribe-events-calendar-${view}__day--other-month` : '';
     cells.push(
       `<div class="tribe-events-calendar-${view}__day${other}" data-date="${day}"><h3 class="tribe-events-calendar-${view}__day-date"><time datetime="${day}">${d.day}</time></h3>` +
         todays.map((e) => article(site, view, e, venues)).join('') +
@@ -258,8 +286,19 @@ function renderDay(site: Clock & Origin & Storage, r: ViewRequest): Rendered {
  * front end reads before its next request (`tvn1` for the current user,
  * `tvn2` a logged-out nonce for logged-in users, "" otherwise).
  */
-export function renderView(site: Clock & Origin & Storage, r: ViewRequest, nonces: { tvn1: string; tvn2: string }): string {
-  const rendered = r.view === 'month' ? renderMonth(site, r) : r.view === 'week' ? renderWeek(site, r) : r.view === 'day' ? renderDay(site, r) : renderList(site, r);
+export function renderView(
+  site: Clock & Origin & Storage,
+  r: ViewRequest,
+  nonces: { tvn1: string; tvn2: string },
+): string {
+  const rendered =
+    r.view === 'month'
+      ? renderMonth(site, r)
+      : r.view === 'week'
+        ? renderWeek(site, r)
+        : r.view === 'day'
+          ? renderDay(site, r)
+          : renderList(site, r);
   const data = {
     slug: r.view,
     url: r.url,
@@ -280,11 +319,17 @@ export function renderView(site: Clock & Origin & Storage, r: ViewRequest, nonce
     `<header class="tribe-events-header"><h1 class="tribe-events-header__title">${esc(rendered.title)}</h1><time class="tribe-events-c-top-bar__datepicker-time" datetime="${r.date}">${DateTime.fromFormat(`${r.date} 00:00:00`, SQL).toFormat('MMMM d, yyyy')}</time></header>`,
     rendered.body,
     '<nav class="tribe-events-c-nav">',
-    rendered.prevUrl ? `<a class="tribe-events-c-nav__prev" href="${esc(rendered.prevUrl)}" data-js="tribe-events-view-link">Previous</a>` : '',
-    rendered.nextUrl ? `<a class="tribe-events-c-nav__next" href="${esc(rendered.nextUrl)}" data-js="tribe-events-view-link">Next</a>` : '',
+    rendered.prevUrl
+      ? `<a class="tribe-events-c-nav__prev" href="${esc(rendered.prevUrl)}" data-js="tribe-events-view-link">Previous</a>`
+      : '',
+    rendered.nextUrl
+      ? `<a class="tribe-events-c-nav__next" href="${esc(rendered.nextUrl)}" data-js="tribe-events-view-link">Next</a>`
+      : '',
     '</nav>',
     '</div>',
     `<script data-js='tribe-events-view-nonce-data' type='application/json'>${json(nonces)}</script>`,
     '</div>',
-  ].filter(Boolean).join('\n');
+  ]
+    .filter(Boolean)
+    .join('\n');
 }

@@ -28,7 +28,7 @@ function sanitizeUrl(v: unknown): string {
 const args: Record<string, ArgSchema> = {
   u: { required: true, description: 'The URL of the view to render.', validate: isString, sanitize: sanitizeUrl },
   view: { description: 'The view slug.', validate: isString },
-  tvn1: { description: 'The current user\'s _view_rest nonce.', validate: isString },
+  tvn1: { description: "The current user's _view_rest nonce.", validate: isString },
   tvn2: { description: 'A logged-out _view_rest nonce, for cached pages.', validate: isString },
   view_data: {
     description: 'Extra view data (query vars such as tribe-bar-date).',
@@ -41,8 +41,10 @@ const args: Record<string, ArgSchema> = {
 /** Either nonce: `tvn1` for whoever is signed in, `tvn2` for a visitor (user 0). */
 function nonceOk(req: RestRequest): boolean {
   const now = req.site.now().getTime();
-  return verifyNonce(req.site.secret, req.params.tvn1, VIEW_NONCE_ACTION, req.user?.id ?? 0, now)
-    || verifyNonce(req.site.secret, req.params.tvn2, VIEW_NONCE_ACTION, 0, now);
+  return (
+    verifyNonce(req.site.secret, req.params.tvn1, VIEW_NONCE_ACTION, req.user?.id ?? 0, now) ||
+    verifyNonce(req.site.secret, req.params.tvn2, VIEW_NONCE_ACTION, 0, now)
+  );
 }
 
 export function viewsRoutes(): RouteDecl[] {
@@ -58,7 +60,12 @@ export function viewsRoutes(): RouteDecl[] {
           handler: (req) => {
             const { site } = req;
             const p = req.params;
-            const r = parseViewUrl(site, String(p.u), typeof p.view === 'string' && p.view ? p.view : undefined, (p.view_data as Record<string, unknown> | undefined) ?? {});
+            const r = parseViewUrl(
+              site,
+              String(p.u),
+              typeof p.view === 'string' && p.view ? p.view : undefined,
+              (p.view_data as Record<string, unknown> | undefined) ?? {},
+            );
             const now = site.now().getTime();
             const nonces = {
               tvn1: createNonce(site.secret, VIEW_NONCE_ACTION, req.user?.id ?? 0, now),

@@ -16,8 +16,13 @@ export const MAX_PER_PAGE = 50;
  * `get_current_rest_url`: the base plus `args` (written unencoded), then
  * `extra` in a second add_query_arg, which re-encodes the first batch.
  */
-export function currentRestUrl(base: string, args: [string, QueryValue | undefined][], extra: [string, QueryValue | undefined][] = []): string {
-  const present = (list: [string, QueryValue | undefined][]) => list.filter((e): e is [string, QueryValue] => e[1] !== undefined);
+export function currentRestUrl(
+  base: string,
+  args: [string, QueryValue | undefined][],
+  extra: [string, QueryValue | undefined][] = [],
+): string {
+  const present = (list: [string, QueryValue | undefined][]) =>
+    list.filter((e): e is [string, QueryValue] => e[1] !== undefined);
   let url = base;
   const main = present(args);
   if (main.length) url = addQueryArg(url, main);

@@ -8,7 +8,14 @@ import type { ArgSchema, RestRequest } from '../../rest/types.ts';
 import { MAX_PER_PAGE } from './archive.ts';
 import { statusList, validStatusList } from './post-status.ts';
 import {
-  isImageOrEmpty, isPositiveInt, isPostStatus, isString, isStringOrEmpty, isTime, isUrlOrEmpty, isUserId,
+  isImageOrEmpty,
+  isPositiveInt,
+  isPostStatus,
+  isString,
+  isStringOrEmpty,
+  isTime,
+  isUrlOrEmpty,
+  isUserId,
 } from './validators.ts';
 
 export type Args = Record<string, ArgSchema>;
@@ -59,7 +66,12 @@ function postArgs(what: string): Args {
   };
 }
 
-const text = (description: string): ArgSchema => ({ type: 'string', default: null, description, validate: isStringOrEmpty });
+const text = (description: string): ArgSchema => ({
+  type: 'string',
+  default: null,
+  description,
+  validate: isStringOrEmpty,
+});
 
 /** `Single_Venue::CREATE_args` (`show_map`/`show_map_link` are strings there). */
 export function venueWriteArgs(): Args {
@@ -68,8 +80,16 @@ export function venueWriteArgs(): Args {
     venue: { type: 'string', required: true, description: 'The venue name', validate: isString },
     description: text('The venue description'),
     status: { type: 'string', description: 'The venue post status', validate: isPostStatus },
-    show_map: { type: 'string', default: null, description: 'Whether events linked to the venue should show a map or not' },
-    show_map_link: { type: 'string', default: null, description: 'Whether events linked to the venue should show a map link or not' },
+    show_map: {
+      type: 'string',
+      default: null,
+      description: 'Whether events linked to the venue should show a map or not',
+    },
+    show_map_link: {
+      type: 'string',
+      default: null,
+      description: 'Whether events linked to the venue should show a map link or not',
+    },
     address: text('The venue address'),
     city: text('The venue city'),
     country: text('The venue country'),

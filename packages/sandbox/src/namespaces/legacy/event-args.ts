@@ -12,8 +12,22 @@ import type { Clock } from '../../capabilities.ts';
 import { supportsTicketed } from '../tickets.ts';
 import { organizerWriteArgs, pageArgs, statusArg, venueWriteArgs, type Args } from './args.ts';
 import {
-  isEmptyRef, isImage, isNumber, isPlainObject, isPositiveIntList, isPostOfType, isPostStatus, isString, isTime, isTimezone, isUrl,
-  isUserId, postIdList, termRefIds, termRefList, toIntList,
+  isEmptyRef,
+  isImage,
+  isNumber,
+  isPlainObject,
+  isPositiveIntList,
+  isPostOfType,
+  isPostStatus,
+  isString,
+  isTime,
+  isTimezone,
+  isUrl,
+  isUserId,
+  postIdList,
+  termRefIds,
+  termRefList,
+  toIntList,
 } from './validators.ts';
 
 /**
@@ -62,10 +76,15 @@ export function eventArchiveArgs(site: Clock): Args {
     ends_after: { description: 'Events that end after the specified date', validate: isTime },
     strict_dates: {
       default: 'false',
-      description: 'Dates set using the start_date/end_date, starts_*/ends_* are set to start at the specified times. The default behavior is to include the entire days.',
+      description:
+        'Dates set using the start_date/end_date, starts_*/ends_* are set to start at the specified times. The default behavior is to include the entire days.',
       validate: isString,
     },
-    search: { type: 'string', description: 'Events should contain the specified string in the title or description', validate: isString },
+    search: {
+      type: 'string',
+      description: 'Events should contain the specified string in the title or description',
+      validate: isString,
+    },
     categories: {
       description: 'Events should be assigned one of the specified categories slugs or IDs',
       items: { type: 'integer' },
@@ -78,7 +97,12 @@ export function eventArchiveArgs(site: Clock): Args {
       validate: termRefList(TAG_TAX),
       sanitize: termRefIds(TAG_TAX),
     },
-    venue: { description: 'Events should be assigned one of the specified venue IDs', items: { type: 'integer' }, validate: postIdList(VENUE), sanitize: toIntList },
+    venue: {
+      description: 'Events should be assigned one of the specified venue IDs',
+      items: { type: 'integer' },
+      validate: postIdList(VENUE),
+      sanitize: toIntList,
+    },
     organizer: {
       description: 'Events should be assigned one of the specified organizer IDs',
       items: { type: 'integer' },
@@ -87,11 +111,20 @@ export function eventArchiveArgs(site: Clock): Args {
     },
     featured: { type: 'boolean', description: 'Events should be filtered by their featured status' },
     status: statusArg('event'),
-    geoloc: { type: 'boolean', description: 'Requires Events Calendar Pro. Events should be filtered by whether their venue has geolocation data' },
-    geoloc_lat: coordinate('Requires Events Calendar Pro. Events should be filtered by their venue latitude location, must also provide geoloc_lng'),
-    geoloc_lng: coordinate('Requires Events Calendar Pro. Events should be filtered by their venue longitude location, must also provide geoloc_lat'),
+    geoloc: {
+      type: 'boolean',
+      description:
+        'Requires Events Calendar Pro. Events should be filtered by whether their venue has geolocation data',
+    },
+    geoloc_lat: coordinate(
+      'Requires Events Calendar Pro. Events should be filtered by their venue latitude location, must also provide geoloc_lng',
+    ),
+    geoloc_lng: coordinate(
+      'Requires Events Calendar Pro. Events should be filtered by their venue longitude location, must also provide geoloc_lat',
+    ),
     include: {
-      description: 'Include events with one of the post IDs specified in the array of CSV list, date filters will be ignored.',
+      description:
+        'Include events with one of the post IDs specified in the array of CSV list, date filters will be ignored.',
       items: { type: 'integer' },
       validate: isPositiveIntList,
       sanitize: toIntList,
@@ -126,7 +159,8 @@ function validLinkedData(data: Record<string, unknown>, args: Args, req: RestReq
  */
 function venueRef(v: unknown, req: RestRequest): boolean {
   if (isEmptyRef(v)) return true;
-  if (isPlainObject(v)) return v.id !== undefined && v.id !== '' ? isIntegerLike(v.id) : validLinkedData(v, venueWriteArgs(), req);
+  if (isPlainObject(v))
+    return v.id !== undefined && v.id !== '' ? isIntegerLike(v.id) : validLinkedData(v, venueWriteArgs(), req);
   return isPostOfType(req.site, v, VENUE);
 }
 
@@ -136,7 +170,9 @@ function organizerRefs(v: unknown, req: RestRequest): boolean {
   if (!Array.isArray(v)) return !isPlainObject(v) && parseList(v).every((id) => isPostOfType(req.site, id, ORGANIZER));
   return v.every((entry) => {
     if (isPlainObject(entry)) {
-      return entry.id !== undefined && entry.id !== '' ? isIntegerLike(entry.id) : validLinkedData(entry, organizerWriteArgs(), req);
+      return entry.id !== undefined && entry.id !== ''
+        ? isIntegerLike(entry.id)
+        : validLinkedData(entry, organizerWriteArgs(), req);
     }
     return isPostOfType(req.site, entry, ORGANIZER);
   });
@@ -145,7 +181,9 @@ function organizerRefs(v: unknown, req: RestRequest): boolean {
 /** Terms on write: IDs or names (unknown names are created). */
 function termInput(v: unknown): boolean {
   const list = parseList(v);
-  return list.every((t) => (typeof t === 'string' && t.trim() !== '') || (typeof t === 'number' && Number.isInteger(t)));
+  return list.every(
+    (t) => (typeof t === 'string' && t.trim() !== '') || (typeof t === 'number' && Number.isInteger(t)),
+  );
 }
 
 /** `Single_Event::CREATE_args`, plus `categories`/`tags` from the spec. */

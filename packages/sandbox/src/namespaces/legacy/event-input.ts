@@ -7,8 +7,14 @@
  */
 import { nowIn, nowUtc, parseLooseDate } from '../../dates.ts';
 import {
-  CATEGORY_TAX, ORGANIZER, TAG_TAX, VENUE, saveEvent,
-  type EventFields, type EventPost, type EventMeta,
+  CATEGORY_TAX,
+  ORGANIZER,
+  TAG_TAX,
+  VENUE,
+  saveEvent,
+  type EventFields,
+  type EventPost,
+  type EventMeta,
 } from '../../calendar/model.ts';
 import { RestError } from '../../errors.ts';
 import type { RestRequest } from '../../rest/types.ts';
@@ -28,7 +34,8 @@ function linkedRef(req: RestRequest, kind: PlaceKind, entry: unknown): LinkedRef
   if (!isPlainObject(entry)) return { id: Number(entry) };
   if (entry.id !== undefined && entry.id !== '') {
     const post = req.site.store.post(Number(entry.id));
-    if (!post || post.type !== type) throw new RestError('invalid-linked-post-id', 'The provided linked post ID is not valid', 400);
+    if (!post || post.type !== type)
+      throw new RestError('invalid-linked-post-id', 'The provided linked post ID is not valid', 400);
     return { id: post.id };
   }
   const params = checkParams({ ...entry }, kind === 'venue' ? venueWriteArgs() : organizerWriteArgs(), req);
@@ -52,7 +59,9 @@ const CURRENCY_CODES: Record<string, string> = { $: 'USD', '€': 'EUR', '£': '
  * `cost` with its currency (`Cost_Utils::parse_currency_symbol/position`): a
  * symbol before the amount is a prefix ("$10"), after it a suffix ("10 €").
  */
-export function parseCost(value: unknown): Pick<EventFields, 'cost' | 'currencySymbol' | 'currencyPosition' | 'currencyCode'> {
+export function parseCost(
+  value: unknown,
+): Pick<EventFields, 'cost' | 'currencySymbol' | 'currencyPosition' | 'currencyCode'> {
   const s = String(value).trim();
   const prefix = /^([^\p{L}\p{N}\s.,-]+)\s*/u.exec(s)?.[1];
   const suffix = prefix ? undefined : /\s*([^\p{L}\p{N}\s.,-]+)$/u.exec(s)?.[1];
@@ -100,7 +109,11 @@ function eventFields(req: RestRequest, current: EventPost | null): EventFields {
   // omitted on update, each is false (real-site-behaviour.md, "Added 2026-11-25": `featured` false,
   // `show_map` false, ...).
   const flags: [string, keyof EventMeta | 'sticky'][] = [
-    ['show_map', 'showMap'], ['show_map_link', 'showMapLink'], ['hide_from_listings', 'hideFromListings'], ['sticky', 'sticky'], ['featured', 'featured'],
+    ['show_map', 'showMap'],
+    ['show_map_link', 'showMapLink'],
+    ['hide_from_listings', 'hideFromListings'],
+    ['sticky', 'sticky'],
+    ['featured', 'featured'],
   ];
   for (const [arg, key] of flags) {
     if (given(arg)) (f as Record<string, unknown>)[key] = Boolean(p[arg]);

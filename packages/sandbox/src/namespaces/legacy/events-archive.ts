@@ -46,7 +46,11 @@ function dateBounds(req: RestRequest): Partial<Record<DateArg, string>> {
   for (const name of DATE_ARGS) {
     if (p[name] === undefined || p[name] === null) continue;
     const local = parseLooseDate(p[name], site.timezone, now)!;
-    out[name] = strict ? strictBound(local, site.timezone, now) : name === 'start_date' ? startOfDay(local) : endOfDay(local);
+    out[name] = strict
+      ? strictBound(local, site.timezone, now)
+      : name === 'start_date'
+        ? startOfDay(local)
+        : endOfDay(local);
   }
   if (DATE_ARGS.slice(2).some((n) => req.sent.has(n))) {
     if (!req.sent.has('start_date')) delete out.start_date;

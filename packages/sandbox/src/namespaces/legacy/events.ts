@@ -42,8 +42,10 @@ const capOf = (req: RestRequest) => (cap: string) => can(req.user, cap);
 
 function getEvent(req: RestRequest): unknown {
   const e = findEvent(req);
-  if (e.status === 'trash') throw new RestError('event-no-longer-available', `The event with ID ${e.id} is no longer available.`, 403);
-  if (!canRead(e, req.user, capOf(req))) throw new RestError('event-not-accessible', 'The requested event is not accessible', 403);
+  if (e.status === 'trash')
+    throw new RestError('event-no-longer-available', `The event with ID ${e.id} is no longer available.`, 403);
+  if (!canRead(e, req.user, capOf(req)))
+    throw new RestError('event-not-accessible', 'The requested event is not accessible', 403);
   if (e.password && !canEdit(e, req.user, capOf(req)) && req.params.password !== e.password) {
     throw new RestError('event-password-protected', `The event with ID ${e.id} is password protected.`, 403);
   }
@@ -69,18 +71,42 @@ const canEditEvents = (req: RestRequest) => can(req.user, 'edit_posts');
 const canDeleteEvents = (req: RestRequest) => can(req.user, 'delete_posts');
 
 /** GET/EDIT/DELETE on one event, addressed by `key` (`id` or `slug`). */
-function singleEndpoints(key: Record<string, ArgSchema>, extra: Record<string, ArgSchema>, editKey: Record<string, ArgSchema>) {
+function singleEndpoints(
+  key: Record<string, ArgSchema>,
+  extra: Record<string, ArgSchema>,
+  editKey: Record<string, ArgSchema>,
+) {
   return [
-    { methods: ['GET' as const], args: { ...key, ...extra }, permission: () => true, handler: getEvent, summary: 'Returns one event' },
-    { methods: EDITABLE, args: { ...editKey, ...unrequired(eventWriteArgs()), ...extra }, permission: canEditEvents, handler: updateEvent, summary: 'Updates an event' },
-    { methods: ['DELETE' as const], args: { ...key, ...extra }, permission: canDeleteEvents, handler: deleteEvent, summary: 'Trashes an event' },
+    {
+      methods: ['GET' as const],
+      args: { ...key, ...extra },
+      permission: () => true,
+      handler: getEvent,
+      summary: 'Returns one event',
+    },
+    {
+      methods: EDITABLE,
+      args: { ...editKey, ...unrequired(eventWriteArgs()), ...extra },
+      permission: canEditEvents,
+      handler: updateEvent,
+      summary: 'Updates an event',
+    },
+    {
+      methods: ['DELETE' as const],
+      args: { ...key, ...extra },
+      permission: canDeleteEvents,
+      handler: deleteEvent,
+      summary: 'Trashes an event',
+    },
   ];
 }
 
 export function eventRoutes(site: Clock): RouteDecl[] {
   // `is_event_id`: a missing ID, or another type's, is 400 rest_invalid_param naming `id` on GET, EDIT and
   // DELETE alike (real-site-behaviour.md, "Added 2026-11-25"); the callback's 404 is never reached.
-  const id: Record<string, ArgSchema> = { id: idArg('event', (_v, req) => isPostOfType(req.site, req.urlParams.id, EVENT)) };
+  const id: Record<string, ArgSchema> = {
+    id: idArg('event', (_v, req) => isPostOfType(req.site, req.urlParams.id, EVENT)),
+  };
   const slug: Record<string, ArgSchema> = {
     slug: {
       type: 'string',
@@ -95,7 +121,13 @@ export function eventRoutes(site: Clock): RouteDecl[] {
       namespace: NS,
       path: `/${NS}/events`,
       endpoints: [
-        { methods: ['GET'], args: eventArchiveArgs(site), permission: () => true, handler: eventArchive, summary: 'Returns the events matching the query' },
+        {
+          methods: ['GET'],
+          args: eventArchiveArgs(site),
+          permission: () => true,
+          handler: eventArchive,
+          summary: 'Returns the events matching the query',
+        },
         {
           methods: ['POST'],
           args: eventWriteArgs(),
@@ -105,7 +137,11 @@ export function eventRoutes(site: Clock): RouteDecl[] {
         },
       ],
     },
-    { namespace: NS, path: `/${NS}/events/(?P<id>\\d+)`, endpoints: singleEndpoints(id, { password: passwordArg }, id) },
+    {
+      namespace: NS,
+      path: `/${NS}/events/(?P<id>\\d+)`,
+      endpoints: singleEndpoints(id, { password: passwordArg }, id),
+    },
     // EDIT by slug takes the create arguments over the path's: `slug` is optional there (spec A).
     { namespace: NS, path: `/${NS}/events/by-slug/(?P<slug>[^/]+)`, endpoints: singleEndpoints(slug, {}, {}) },
   ];

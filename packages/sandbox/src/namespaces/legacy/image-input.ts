@@ -8,7 +8,14 @@ import { nowIn, nowUtc } from '../../dates.ts';
 import { slugify, type AttachmentMeta } from '../../calendar/model.ts';
 import type { Clock, Origin, Storage } from '../../capabilities.ts';
 
-const MIME: Record<string, string> = { jpg: 'image/jpeg', jpeg: 'image/jpeg', png: 'image/png', gif: 'image/gif', webp: 'image/webp', svg: 'image/svg+xml' };
+const MIME: Record<string, string> = {
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  png: 'image/png',
+  gif: 'image/gif',
+  webp: 'image/webp',
+  svg: 'image/svg+xml',
+};
 
 /** Attachment ID for a validated `image` value; 0 clears the image. Writes when the URL is new. */
 export function imageIdFor(site: Clock & Origin & Storage, value: unknown, authorId: number): number {
@@ -16,7 +23,9 @@ export function imageIdFor(site: Clock & Origin & Storage, value: unknown, autho
   const s = String(value).trim();
   if (/^\d+$/.test(s)) return Number(s);
   const relative = s.startsWith(site.origin) ? s.slice(site.origin.length) : s;
-  const existing = site.store.posts<AttachmentMeta>('attachment').find((a) => a.meta.url === relative || a.meta.url === s);
+  const existing = site.store
+    .posts<AttachmentMeta>('attachment')
+    .find((a) => a.meta.url === relative || a.meta.url === s);
   if (existing) return existing.id;
   const file = new URL(s).pathname.split('/').pop() || 'image';
   const ext = /\.([a-z0-9]+)$/i.exec(file)?.[1]?.toLowerCase() ?? '';
@@ -24,7 +33,13 @@ export function imageIdFor(site: Clock & Origin & Storage, value: unknown, autho
   const now = site.now();
   const meta: AttachmentMeta = { url: s, width: 0, height: 0, mime: MIME[ext] ?? 'image/jpeg', filesize: 0 };
   return site.store.insertPost<AttachmentMeta>({
-    type: 'attachment', status: 'inherit', title, slug: site.store.uniqueSlug('attachment', slugify(title)), author: authorId,
-    date: nowIn(now, site.timezone), dateGmt: nowUtc(now), meta,
+    type: 'attachment',
+    status: 'inherit',
+    title,
+    slug: site.store.uniqueSlug('attachment', slugify(title)),
+    author: authorId,
+    date: nowIn(now, site.timezone),
+    dateGmt: nowUtc(now),
+    meta,
   }).id;
 }

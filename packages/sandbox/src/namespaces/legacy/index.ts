@@ -24,7 +24,8 @@ export function legacyRoutes(site: Site & RouteTable): RouteDecl[] {
         permission: () => true,
         // OpenAPI 3.0.0, as TEC's Swagger_Documentation endpoint answers.
         // The routes of the name asked (`tribe/events/v1/doc` lists the plugin-named copies).
-        handler: (req) => openApiDocument(site, requestNamespace(req.path, LEGACY_NAMESPACE), '3.0.0', 'The Events Calendar REST API'),
+        handler: (req) =>
+          openApiDocument(site, requestNamespace(req.path, LEGACY_NAMESPACE), '3.0.0', 'The Events Calendar REST API'),
         summary: 'Returns the OpenAPI document of this namespace',
       },
     ],

@@ -6,8 +6,15 @@
  */
 import { parseLooseDate } from '../../dates.ts';
 import {
-  VENUE, saveOrganizer, saveVenue,
-  type OrganizerFields, type OrganizerPost, type PostFields, type VenueFields, type VenueMeta, type VenuePost,
+  VENUE,
+  saveOrganizer,
+  saveVenue,
+  type OrganizerFields,
+  type OrganizerPost,
+  type PostFields,
+  type VenueFields,
+  type VenueMeta,
+  type VenuePost,
 } from '../../calendar/model.ts';
 import type { RestRequest } from '../../rest/types.ts';
 import { toBoolean } from '../../rest/validate.ts';
@@ -44,9 +51,10 @@ export function legacyPostFields(req: RestRequest, p: Params, create: boolean): 
 export function placeInput(kind: PlaceKind, req: RestRequest, p: Params, create: boolean): PlaceInput {
   const f: VenueFields & OrganizerFields = legacyPostFields(req, p, create);
   if (given(p, kind)) f.title = String(p[kind]);
-  const strings = kind === 'venue'
-    ? (['address', 'city', 'country', 'province', 'state', 'zip', 'phone', 'stateprovince', 'website'] as const)
-    : (['phone', 'website', 'email'] as const);
+  const strings =
+    kind === 'venue'
+      ? (['address', 'city', 'country', 'province', 'state', 'zip', 'phone', 'stateprovince', 'website'] as const)
+      : (['phone', 'website', 'email'] as const);
   for (const k of strings) if (given(p, k)) f[k] = String(p[k]);
   if (kind === 'venue') {
     // Typed string on venues; `tribe_is_truthy` decides.
@@ -70,13 +78,23 @@ const DUPLICATE_KEYS = ['address', 'city', 'country', 'province', 'state', 'stat
  */
 function duplicateVenue(req: RestRequest, f: VenueFields): VenuePost | undefined {
   const norm = (s: string | undefined) => (s ?? '').trim().toLowerCase();
-  return req.site.store.posts<VenueMeta>(VENUE).find(
-    (v) => v.status !== 'trash' && norm(v.title) === norm(f.title) && DUPLICATE_KEYS.every((k) => norm(v.meta[k]) === norm(f[k])),
-  );
+  return req.site.store
+    .posts<VenueMeta>(VENUE)
+    .find(
+      (v) =>
+        v.status !== 'trash' &&
+        norm(v.title) === norm(f.title) &&
+        DUPLICATE_KEYS.every((k) => norm(v.meta[k]) === norm(f[k])),
+    );
 }
 
 /** Writes a venue or organizer (new when `id` is null); the caller holds the transaction. */
-export function writePlace(kind: PlaceKind, req: RestRequest, id: number | null, input: PlaceInput): VenuePost | OrganizerPost {
+export function writePlace(
+  kind: PlaceKind,
+  req: RestRequest,
+  id: number | null,
+  input: PlaceInput,
+): VenuePost | OrganizerPost {
   const { site } = req;
   const fields = { ...input.fields };
   if (input.image !== undefined) fields.featuredMedia = imageIdFor(site, input.image, req.user?.id ?? 0);

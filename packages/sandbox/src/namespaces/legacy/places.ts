@@ -7,15 +7,33 @@
 import { can } from '../../auth.ts';
 import { LEGACY_NAMESPACE, legacyOrganizer, legacyRestUrl, legacyVenue } from '../../calendar/legacy-repr.ts';
 import {
-  EVENT, ORGANIZER, VENUE, canDelete, canEdit, canRead, trashPost,
-  type OrganizerMeta, type OrganizerPost, type VenueMeta, type VenuePost,
+  EVENT,
+  ORGANIZER,
+  VENUE,
+  canDelete,
+  canEdit,
+  canRead,
+  trashPost,
+  type OrganizerMeta,
+  type OrganizerPost,
+  type VenueMeta,
+  type VenuePost,
 } from '../../calendar/model.ts';
 import { findPlaces, paginate } from '../../calendar/query.ts';
 import { nowUtc } from '../../dates.ts';
 import { RestError, forbidden } from '../../errors.ts';
 import { EDITABLE, RestResult, type ArgSchema, type RestRequest, type RouteDecl } from '../../rest/types.ts';
 import type { PostRow, PostType } from '../../store/db.ts';
-import { idArg, organizerWriteArgs, pageArgs, slugArg, statusArg, unrequired, venueWriteArgs, type Args } from './args.ts';
+import {
+  idArg,
+  organizerWriteArgs,
+  pageArgs,
+  slugArg,
+  statusArg,
+  unrequired,
+  venueWriteArgs,
+  type Args,
+} from './args.ts';
 import { currentRestUrl, postArchive } from './archive.ts';
 import { isTruthy, placeInput, writePlace, type PlaceKind } from './place-input.ts';
 import { ANY_STATUSES, isEditor } from './post-status.ts';
@@ -33,11 +51,17 @@ interface Kind {
 
 const KINDS: Record<PlaceKind, Kind> = {
   venue: {
-    kind: 'venue', type: VENUE, plural: 'venues', writeArgs: venueWriteArgs,
+    kind: 'venue',
+    type: VENUE,
+    plural: 'venues',
+    writeArgs: venueWriteArgs,
     repr: (req, post, single) => legacyVenue(req.site, post as VenuePost, { single }),
   },
   organizer: {
-    kind: 'organizer', type: ORGANIZER, plural: 'organizers', writeArgs: organizerWriteArgs,
+    kind: 'organizer',
+    type: ORGANIZER,
+    plural: 'organizers',
+    writeArgs: organizerWriteArgs,
     repr: (req, post, single) => legacyOrganizer(req.site, post as OrganizerPost, { single }),
   },
 };
@@ -51,13 +75,18 @@ function archive(k: Kind) {
     const editor = isEditor(req.user);
     const statuses = sent('status') ? (p.status as string[]) : editor ? ANY_STATUSES : ['publish'];
     const statusArg = sent('status') ? statuses : editor ? 'any' : 'publish';
-    const list = findPlaces<VenueMeta | OrganizerMeta>(site, k.kind, {
-      statuses,
-      search: sent('search') && p.search !== '' ? String(p.search) : undefined,
-      event: sent('event') ? Number(p.event) : undefined,
-      hasEvents: sent('has_events') ? isTruthy(p.has_events) : undefined,
-      onlyWithUpcoming: sent('only_with_upcoming') ? isTruthy(p.only_with_upcoming) : false,
-    }, nowUtc(site.now()));
+    const list = findPlaces<VenueMeta | OrganizerMeta>(
+      site,
+      k.kind,
+      {
+        statuses,
+        search: sent('search') && p.search !== '' ? String(p.search) : undefined,
+        event: sent('event') ? Number(p.event) : undefined,
+        hasEvents: sent('has_events') ? isTruthy(p.has_events) : undefined,
+        onlyWithUpcoming: sent('only_with_upcoming') ? isTruthy(p.only_with_upcoming) : false,
+      },
+      nowUtc(site.now()),
+    );
     const page = Number(p.page);
     const perPage = Number(p.per_page);
     const { items, total, totalPages } = paginate(list, page, perPage);
@@ -69,7 +98,10 @@ function archive(k: Kind) {
       ['has_events', sent('has_events') ? String(p.has_events) : undefined],
       ['status', statusArg],
     ]);
-    return postArchive({ key: k.plural, items: items.map((x) => k.repr(req, x, false)), restUrl, page, total, totalPages }, k.kind);
+    return postArchive(
+      { key: k.plural, items: items.map((x) => k.repr(req, x, false)), restUrl, page, total, totalPages },
+      k.kind,
+    );
   };
 }
 
@@ -78,8 +110,16 @@ function archiveArgs(k: Kind): Args {
   const Plural = `${k.plural[0]!.toUpperCase()}${k.plural.slice(1)}`;
   return {
     ...pageArgs(k.plural),
-    search: { type: 'string', description: `${Plural} should contain the specified string in the title, description or custom fields`, validate: isString },
-    event: { type: 'integer', description: `${Plural} should be related to this event`, validate: (v, req) => isPostOfType(req.site, v, EVENT) },
+    search: {
+      type: 'string',
+      description: `${Plural} should contain the specified string in the title, description or custom fields`,
+      validate: isString,
+    },
+    event: {
+      type: 'integer',
+      description: `${Plural} should be related to this event`,
+      validate: (v, req) => isPostOfType(req.site, v, EVENT),
+    },
     has_events: { description: `${Plural} should have events associated to them` },
     only_with_upcoming: { default: false, description: `${Plural} should have upcoming events associated to them` },
     status: statusArg(k.kind),
@@ -89,9 +129,10 @@ function archiveArgs(k: Kind): Args {
 /** The post a by-ID or by-slug route addresses; the `id`/`slug` validators made sure it exists. */
 function addressed(k: Kind, req: RestRequest): PostRow<VenueMeta | OrganizerMeta> {
   const { store } = req.site;
-  const post = req.urlParams.id !== undefined
-    ? store.post<VenueMeta | OrganizerMeta>(Number(req.urlParams.id))
-    : store.postBySlug<VenueMeta | OrganizerMeta>(k.type, routeSlug(req));
+  const post =
+    req.urlParams.id !== undefined
+      ? store.post<VenueMeta | OrganizerMeta>(Number(req.urlParams.id))
+      : store.postBySlug<VenueMeta | OrganizerMeta>(k.type, routeSlug(req));
   return post!;
 }
 
@@ -100,7 +141,8 @@ function singleHandlers(k: Kind) {
   return {
     get: (req: RestRequest) => {
       const post = addressed(k, req);
-      if (!canRead(post, req.user, caps(req))) throw new RestError(`${k.kind}-not-accessible`, `The requested ${k.kind} is not accessible`, 403);
+      if (!canRead(post, req.user, caps(req)))
+        throw new RestError(`${k.kind}-not-accessible`, `The requested ${k.kind} is not accessible`, 403);
       return k.repr(req, post, true);
     },
     update: (req: RestRequest) => {
@@ -112,7 +154,8 @@ function singleHandlers(k: Kind) {
     },
     delete: (req: RestRequest) => {
       const post = addressed(k, req);
-      if (post.status === 'trash') throw new RestError(`${k.kind}-is-in-trash`, `The ${k.kind} is already trashed`, 410);
+      if (post.status === 'trash')
+        throw new RestError(`${k.kind}-is-in-trash`, `The ${k.kind} is already trashed`, 410);
       if (!canDelete(post, req.user, caps(req))) throw forbidden(true);
       trashPost(req.site, post.id);
       return k.repr(req, req.site.store.post<VenueMeta | OrganizerMeta>(post.id)!, false);
@@ -131,15 +174,33 @@ function placeRoutes(k: Kind): RouteDecl[] {
   };
   const single = (key: Record<string, ArgSchema>) => [
     { methods: ['GET' as const], args: key, permission: () => true, handler: h.get, summary: `Returns one ${k.kind}` },
-    { methods: EDITABLE, args: { ...key, ...unrequired(k.writeArgs()) }, permission: canWrite, handler: h.update, summary: `Updates a ${k.kind}` },
-    { methods: ['DELETE' as const], args: key, permission: canTrash, handler: h.delete, summary: `Trashes a ${k.kind}` },
+    {
+      methods: EDITABLE,
+      args: { ...key, ...unrequired(k.writeArgs()) },
+      permission: canWrite,
+      handler: h.update,
+      summary: `Updates a ${k.kind}`,
+    },
+    {
+      methods: ['DELETE' as const],
+      args: key,
+      permission: canTrash,
+      handler: h.delete,
+      summary: `Trashes a ${k.kind}`,
+    },
   ];
   return [
     {
       namespace: NS,
       path: `/${NS}/${k.plural}`,
       endpoints: [
-        { methods: ['GET'], args: archiveArgs(k), permission: () => true, handler: archive(k), summary: `Returns the ${k.plural} matching the query` },
+        {
+          methods: ['GET'],
+          args: archiveArgs(k),
+          permission: () => true,
+          handler: archive(k),
+          summary: `Returns the ${k.plural} matching the query`,
+        },
         {
           methods: ['POST'],
           args: k.writeArgs(),

@@ -7,7 +7,16 @@ import { can, type User } from '../../auth.ts';
 import { parseList } from '../../rest/validate.ts';
 
 /** WordPress's registered statuses (`$wp_post_statuses`), which `status` values must be among. */
-export const REGISTERED_STATUSES = ['publish', 'future', 'draft', 'pending', 'private', 'trash', 'auto-draft', 'inherit'];
+export const REGISTERED_STATUSES = [
+  'publish',
+  'future',
+  'draft',
+  'pending',
+  'private',
+  'trash',
+  'auto-draft',
+  'inherit',
+];
 
 /** WP_Query's `post_status=any`: every status but trash and auto-draft (the ones excluded from search). */
 export const ANY_STATUSES = ['publish', 'future', 'draft', 'pending', 'private'];

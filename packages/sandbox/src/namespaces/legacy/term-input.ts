@@ -17,7 +17,17 @@ export function termIdsFor(site: Storage, taxonomy: string, value: unknown): num
       continue;
     }
     const found = site.store.termByName(taxonomy, s) ?? site.store.termBySlug(taxonomy, slugify(s));
-    ids.push(found ? found.id : site.store.insertTerm({ taxonomy, name: s, slug: uniqueTermSlug(site, taxonomy, slugify(s)), description: '', parent: 0 }).id);
+    ids.push(
+      found
+        ? found.id
+        : site.store.insertTerm({
+            taxonomy,
+            name: s,
+            slug: uniqueTermSlug(site, taxonomy, slugify(s)),
+            description: '',
+            parent: 0,
+          }).id,
+    );
   }
   return [...new Set(ids)];
 }
@@ -29,4 +39,3 @@ export function uniqueTermSlug(site: Storage, taxonomy: string, base: string): s
   for (let n = 2; site.store.termBySlug(taxonomy, slug); n++) slug = `${clean}-${n}`;
   return slug;
 }
-

@@ -41,7 +41,11 @@ const ORDERBY: Record<string, (t: TermRow, count: number) => string | number> = 
 };
 
 function archiveArgs(tx: Taxonomy): Args {
-  const refs = { validate: termRefList(tx.taxonomy), sanitize: termRefIds(tx.taxonomy), items: { type: 'integer' as const } };
+  const refs = {
+    validate: termRefList(tx.taxonomy),
+    sanitize: termRefIds(tx.taxonomy),
+    items: { type: 'integer' as const },
+  };
   const eventId = (v: unknown, req: RestRequest) => isPostOfType(req.site, v, EVENT);
   return {
     ...pageArgs(tx.plural),
@@ -54,10 +58,20 @@ function archiveArgs(tx: Taxonomy): Args {
     // Only the ID of an existing term: `parent=0` (top-level terms) is refused with
     // rest_invalid_param (real-site-behaviour.md, "Categories"). Tags take no `parent`.
     ...(tx.hierarchical
-      ? { parent: { type: 'integer', description: 'Limit result set to terms assigned to a specific parent', validate: isTermId(tx.taxonomy) } }
+      ? {
+          parent: {
+            type: 'integer',
+            description: 'Limit result set to terms assigned to a specific parent',
+            validate: isTermId(tx.taxonomy),
+          },
+        }
       : {}),
     post: { type: 'integer', description: 'Limit result set to terms assigned to a specific post', validate: eventId },
-    event: { type: 'integer', description: 'Limit result set to terms assigned to a specific event (an alias of the "post" parameter)', validate: eventId },
+    event: {
+      type: 'integer',
+      description: 'Limit result set to terms assigned to a specific event (an alias of the "post" parameter)',
+      validate: eventId,
+    },
     slug: { type: 'string', description: 'Limit result set to terms with a specific slug', validate: isString },
   };
 }
@@ -87,7 +101,8 @@ function archive(tx: Taxonomy) {
     });
     const orderby = sent('orderby') ? String(p.orderby) : 'name';
     const dir = sent('order') && String(p.order).toLowerCase() === 'desc' ? -1 : 1;
-    const key = orderby === 'include' && include ? (t: TermRow) => include.indexOf(t.id) : (ORDERBY[orderby] ?? ORDERBY.name!);
+    const key =
+      orderby === 'include' && include ? (t: TermRow) => include.indexOf(t.id) : (ORDERBY[orderby] ?? ORDERBY.name!);
     terms = [...terms].sort((a, b) => {
       const ka = key(a, count(a));
       const kb = key(b, count(b));
@@ -137,14 +152,21 @@ function createTerm(tx: Taxonomy) {
     const slugGiven = typeof p.slug === 'string' && p.slug.trim() !== '';
     const slug = slugify(slugGiven ? String(p.slug) : name);
     // wp_insert_term: a same-named term (among siblings, for categories) is a conflict unless a fresh slug is given.
-    const sameName = store.terms(tx.taxonomy).find((t) => t.name.toLowerCase() === name.toLowerCase() && (!tx.hierarchical || t.parent === parent));
+    const sameName = store
+      .terms(tx.taxonomy)
+      .find((t) => t.name.toLowerCase() === name.toLowerCase() && (!tx.hierarchical || t.parent === parent));
     if (sameName && (!slugGiven || sameName.slug === slug || store.termBySlug(tx.taxonomy, slug))) {
-      const message = tx.hierarchical ? 'A term with the name provided already exists with this parent.' : 'A term with the name provided already exists in this taxonomy.';
+      const message = tx.hierarchical
+        ? 'A term with the name provided already exists with this parent.'
+        : 'A term with the name provided already exists in this taxonomy.';
       throw new RestError('term_exists', message, 400, { term_id: sameName.id });
     }
     const term = store.insertTerm({
-      taxonomy: tx.taxonomy, name, slug: uniqueTermSlug(req.site, tx.taxonomy, slug),
-      description: typeof p.description === 'string' ? p.description : '', parent,
+      taxonomy: tx.taxonomy,
+      name,
+      slug: uniqueTermSlug(req.site, tx.taxonomy, slug),
+      description: typeof p.description === 'string' ? p.description : '',
+      parent,
     });
     return new RestResult(archiveTerm(req.site, term), 201);
   };
@@ -218,16 +240,40 @@ function termRoutes(tx: Taxonomy): RouteDecl[] {
       namespace: NS,
       path: `/${NS}/${tx.plural}`,
       endpoints: [
-        { methods: ['GET'], args: archiveArgs(tx), permission: () => true, handler: archive(tx), summary: `Returns the ${tx.plural} matching the query` },
-        { methods: ['POST'], args: writeArgs(tx), permission: manage, handler: createTerm(tx), summary: `Creates a ${tx.hierarchical ? 'category' : 'tag'}` },
+        {
+          methods: ['GET'],
+          args: archiveArgs(tx),
+          permission: () => true,
+          handler: archive(tx),
+          summary: `Returns the ${tx.plural} matching the query`,
+        },
+        {
+          methods: ['POST'],
+          args: writeArgs(tx),
+          permission: manage,
+          handler: createTerm(tx),
+          summary: `Creates a ${tx.hierarchical ? 'category' : 'tag'}`,
+        },
       ],
     },
     {
       namespace: NS,
       path: `/${NS}/${tx.plural}/(?P<id>\\d+)`,
       endpoints: [
-        { methods: ['GET'], args: id, permission: () => true, handler: (req) => archiveTerm(req.site, termOr404(req, tx)), summary: 'Returns one term' },
-        { methods: EDITABLE, args: { ...id, ...unrequired(writeArgs(tx)) }, permission: manage, handler: updateTerm(tx), summary: 'Updates a term' },
+        {
+          methods: ['GET'],
+          args: id,
+          permission: () => true,
+          handler: (req) => archiveTerm(req.site, termOr404(req, tx)),
+          summary: 'Returns one term',
+        },
+        {
+          methods: EDITABLE,
+          args: { ...id, ...unrequired(writeArgs(tx)) },
+          permission: manage,
+          handler: updateTerm(tx),
+          summary: 'Updates a term',
+        },
         { methods: ['DELETE'], args: id, permission: manage, handler: deleteTerm(tx), summary: 'Deletes a term' },
       ],
     },

@@ -78,7 +78,8 @@ export function isPostOfType(site: Storage, id: unknown, type: PostType): boolea
 
 /** `is_image`: an attachment ID or an image URL to sideload. */
 export function isImage(v: unknown, req: RestRequest): boolean {
-  if (typeof v === 'number' || (typeof v === 'string' && /^\d+$/.test(v))) return isPostOfType(req.site, v, 'attachment');
+  if (typeof v === 'number' || (typeof v === 'string' && /^\d+$/.test(v)))
+    return isPostOfType(req.site, v, 'attachment');
   return isUrl(v);
 }
 
@@ -116,7 +117,8 @@ export function termRefList(taxonomy: string) {
 
 /** The ID of an existing term of that taxonomy (`0` is no term). */
 export function isTermId(taxonomy: string) {
-  return (v: unknown, req: RestRequest): boolean => isPositiveInt(v) && req.site.store.term(Number(v))?.taxonomy === taxonomy;
+  return (v: unknown, req: RestRequest): boolean =>
+    isPositiveInt(v) && req.site.store.term(Number(v))?.taxonomy === taxonomy;
 }
 
 /** Sanitises a validated slug-or-ID list to term IDs. */
@@ -140,7 +142,15 @@ export function isPlainObject(v: unknown): v is Record<string, unknown> {
 
 /** Empty linked-post input means "leave as is" (`Linked_Post_Base::insert` returns false). */
 export function isEmptyRef(v: unknown): boolean {
-  return v === undefined || v === null || v === '' || v === 0 || v === '0' || (Array.isArray(v) && v.length === 0) || (isPlainObject(v) && Object.keys(v).length === 0);
+  return (
+    v === undefined ||
+    v === null ||
+    v === '' ||
+    v === 0 ||
+    v === '0' ||
+    (Array.isArray(v) && v.length === 0) ||
+    (isPlainObject(v) && Object.keys(v).length === 0)
+  );
 }
 
 export function toIntList(v: unknown): number[] {

@@ -29,7 +29,10 @@ export const AUDIT_MAX_PER_PAGE = 100;
 
 /** Comma-separated values of a filter; empty when not given. */
 function values(v: unknown): string[] {
-  return String(v ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  return String(v ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 }
 
 /** A day (`2026-05-01`) or a date-time, as UTC `Y-m-d H:i:s`; a bare day is its start, or its end for `end_date`. */
@@ -46,24 +49,39 @@ export function auditDate(v: string, end: boolean): string | null {
 const dateArg = (end: boolean): ArgSchema => ({
   type: 'string',
   default: '',
-  description: end ? 'Entries logged on or before this day or date-time (UTC unless an offset is given).' : 'Entries logged on or after this day or date-time (UTC unless an offset is given).',
-  validate: (v) => v === '' || auditDate(String(v), end) !== null || new RestError('rest_invalid_date', 'Invalid date.', 400),
+  description: end
+    ? 'Entries logged on or before this day or date-time (UTC unless an offset is given).'
+    : 'Entries logged on or after this day or date-time (UTC unless an offset is given).',
+  validate: (v) =>
+    v === '' || auditDate(String(v), end) !== null || new RestError('rest_invalid_date', 'Invalid date.', 400),
 });
 
 const idList = (what: string): ArgSchema => ({
   type: 'string',
   default: '',
   description: `Only entries of this ${what} ID (comma-separated for several).`,
-  validate: (v) => values(v).every((x) => /^\d+$/.test(x)) || new RestError('rest_invalid_type', `${what === 'site' ? 'blog_id' : 'user_id'} must be a list of integers.`, 400),
+  validate: (v) =>
+    values(v).every((x) => /^\d+$/.test(x)) ||
+    new RestError('rest_invalid_type', `${what === 'site' ? 'blog_id' : 'user_id'} must be a list of integers.`, 400),
 });
 
 const filterArgs: Record<string, ArgSchema> = {
-  order: { type: 'string', default: 'desc', enum: ['asc', 'desc'], description: 'Order by time: newest first (desc) or oldest first (asc).' },
+  order: {
+    type: 'string',
+    default: 'desc',
+    enum: ['asc', 'desc'],
+    description: 'Order by time: newest first (desc) or oldest first (asc).',
+  },
   start_date: dateArg(false),
   end_date: dateArg(true),
   blog_id: idList('site'),
   user_id: idList('user'),
-  object_type: { type: 'string', default: '', description: 'Only entries about these object types (post, page, user, plugin, option, term, attachment), comma-separated.' },
+  object_type: {
+    type: 'string',
+    default: '',
+    description:
+      'Only entries about these object types (post, page, user, plugin, option, term, attachment), comma-separated.',
+  },
   action: { type: 'string', default: '', description: 'Only entries of these actions, comma-separated.' },
   priority: {
     type: 'string',
@@ -78,12 +96,22 @@ const filterArgs: Record<string, ArgSchema> = {
 const logsArgs: Record<string, ArgSchema> = {
   ...filterArgs,
   page: { type: 'integer', default: 1, minimum: 1, description: 'Current page of the collection.' },
-  per_page: { type: 'integer', default: 20, minimum: 1, maximum: AUDIT_MAX_PER_PAGE, description: 'Maximum number of entries to be returned in result set.' },
+  per_page: {
+    type: 'integer',
+    default: 20,
+    minimum: 1,
+    maximum: AUDIT_MAX_PER_PAGE,
+    description: 'Maximum number of entries to be returned in result set.',
+  },
 };
 
 const exportArgs: Record<string, ArgSchema> = {
   ...filterArgs,
-  search: { type: 'string', default: '', description: 'Only entries whose message, user, object, action or IP contains this text.' },
+  search: {
+    type: 'string',
+    default: '',
+    description: 'Only entries whose message, user, object, action or IP contains this text.',
+  },
 };
 
 /** manage_options; entries of another network site also need manage_network. */
@@ -119,7 +147,9 @@ function where(req: RestRequest, withSearch: boolean): { sql: string; args: unkn
   inList('priority', values(p.priority));
   if (withSearch && typeof p.search === 'string' && p.search.trim()) {
     const like = `%${p.search.trim().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    clauses.push(`(${['message', 'user_login', 'object_type', 'object_name', 'action', 'ip'].map((c) => `${c} LIKE ? ESCAPE '\\'`).join(' OR ')})`);
+    clauses.push(
+      `(${['message', 'user_login', 'object_type', 'object_name', 'action', 'ip'].map((c) => `${c} LIKE ? ESCAPE '\\'`).join(' OR ')})`,
+    );
     args.push(like, like, like, like, like, like);
   }
   return { sql: clauses.length ? `WHERE ${clauses.join(' AND ')}` : '', args };
@@ -127,8 +157,18 @@ function where(req: RestRequest, withSearch: boolean): { sql: string; args: unkn
 
 function entryJson(r: AuditRow): Record<string, unknown> {
   return {
-    id: r.id, blog_id: r.blog_id, user_id: r.user_id, user_login: r.user_login, object_type: r.object_type, object_id: r.object_id,
-    object_name: r.object_name, action: r.action, priority: r.priority, message: r.message, ip: r.ip, created_at: utcIso(r.created_at),
+    id: r.id,
+    blog_id: r.blog_id,
+    user_id: r.user_id,
+    user_login: r.user_login,
+    object_type: r.object_type,
+    object_id: r.object_id,
+    object_name: r.object_name,
+    action: r.action,
+    priority: r.priority,
+    message: r.message,
+    ip: r.ip,
+    created_at: utcIso(r.created_at),
   };
 }
 
@@ -143,7 +183,9 @@ function logs(req: RestRequest): RestResult {
   const page = req.params.page as number;
   const perPage = req.params.per_page as number;
   const total = (db.prepare(`SELECT COUNT(*) AS n FROM audit_log ${sql}`).get(...args) as { n: number }).n;
-  const rows = db.prepare(`SELECT * FROM audit_log ${sql} ${orderBy(req)} LIMIT ? OFFSET ?`).all(...args, perPage, (page - 1) * perPage) as AuditRow[];
+  const rows = db
+    .prepare(`SELECT * FROM audit_log ${sql} ${orderBy(req)} LIMIT ? OFFSET ?`)
+    .all(...args, perPage, (page - 1) * perPage) as AuditRow[];
   const totalPages = Math.ceil(total / perPage);
   const headers: Record<string, string> = { 'X-WP-Total': String(total), 'X-WP-TotalPages': String(totalPages) };
   const link = (n: number) => `<${req.site.restRoot}${req.path}?${buildQuery({ ...req.query, page: n })}>`;
@@ -154,7 +196,20 @@ function logs(req: RestRequest): RestResult {
   return new RestResult(rows.map(entryJson), 200, headers);
 }
 
-export const CSV_COLUMNS = ['id', 'created_at', 'blog_id', 'user_id', 'user_login', 'object_type', 'object_id', 'object_name', 'action', 'priority', 'message', 'ip'] as const;
+export const CSV_COLUMNS = [
+  'id',
+  'created_at',
+  'blog_id',
+  'user_id',
+  'user_login',
+  'object_type',
+  'object_id',
+  'object_name',
+  'action',
+  'priority',
+  'message',
+  'ip',
+] as const;
 
 /**
  * One CSV cell: RFC 4180 quoting, and text that a spreadsheet would run as a
@@ -169,18 +224,44 @@ export function csvCell(v: unknown): string {
 function exportCsv(req: RestRequest): RestResult {
   const { sql, args } = where(req, true);
   const rows = req.site.store.db.prepare(`SELECT * FROM audit_log ${sql} ${orderBy(req)}`).all(...args) as AuditRow[];
-  const lines = [CSV_COLUMNS.join(','), ...rows.map((r) => CSV_COLUMNS.map((c) => csvCell(c === 'created_at' ? utcIso(r.created_at) : r[c])).join(','))];
+  const lines = [
+    CSV_COLUMNS.join(','),
+    ...rows.map((r) => CSV_COLUMNS.map((c) => csvCell(c === 'created_at' ? utcIso(r.created_at) : r[c])).join(',')),
+  ];
   const day = req.site.now().toISOString().slice(0, 10);
-  return new RestResult(`${lines.join('\r\n')}\r\n`, 200, {
-    'Content-Disposition': `attachment; filename="audit-log-${day}.csv"`,
-    'X-WP-Total': String(rows.length),
-    'Cache-Control': 'no-store',
-  }, 'text/csv; charset=UTF-8');
+  return new RestResult(
+    `${lines.join('\r\n')}\r\n`,
+    200,
+    {
+      'Content-Disposition': `attachment; filename="audit-log-${day}.csv"`,
+      'X-WP-Total': String(rows.length),
+      'Cache-Control': 'no-store',
+    },
+    'text/csv; charset=UTF-8',
+  );
 }
 
 export function auditRoutes(): RouteDecl[] {
   return [
-    { namespace: NS, path: `/${NS}/logs`, endpoints: [{ methods: ['GET'], summary: 'Audit-log entries, one page', args: logsArgs, permission, handler: logs }] },
-    { namespace: NS, path: `/${NS}/export`, endpoints: [{ methods: ['GET'], summary: 'Every matching audit-log entry as CSV', args: exportArgs, permission, handler: exportCsv }] },
+    {
+      namespace: NS,
+      path: `/${NS}/logs`,
+      endpoints: [
+        { methods: ['GET'], summary: 'Audit-log entries, one page', args: logsArgs, permission, handler: logs },
+      ],
+    },
+    {
+      namespace: NS,
+      path: `/${NS}/export`,
+      endpoints: [
+        {
+          methods: ['GET'],
+          summary: 'Every matching audit-log entry as CSV',
+          args: exportArgs,
+          permission,
+          handler: exportCsv,
+        },
+      ],
+    },
   ];
 }

@@ -39,10 +39,14 @@ function getAttachmentId(req: RestRequest): unknown {
   const raw = String(req.params.url).trim();
   if (!raw) throw failure(400, 'no_url', 'No URL provided.');
   const path = uploadPath(site, raw);
-  const found = path === null ? undefined : site.store.posts<AttachmentMeta>('attachment').find((a) => a.meta.url === path);
+  const found =
+    path === null ? undefined : site.store.posts<AttachmentMeta>('attachment').find((a) => a.meta.url === path);
   if (!found) throw failure(404, 'no_attachment', 'No attachment found.');
   const sizes = imageSizes(site.origin, found.meta);
-  return { success: true, response: { id: found.id, full_url: sizes.full!.url, width: found.meta.width, height: found.meta.height, sizes } };
+  return {
+    success: true,
+    response: { id: found.id, full_url: sizes.full!.url, width: found.meta.width, height: found.meta.height, sizes },
+  };
 }
 
 export function blocksRoutes(): RouteDecl[] {
@@ -54,7 +58,9 @@ export function blocksRoutes(): RouteDecl[] {
         {
           methods: ['GET'],
           summary: 'The attachment behind an image URL (any generated size)',
-          args: { url: { type: 'string', required: true, description: 'The image URL, full size or a generated size.' } },
+          args: {
+            url: { type: 'string', required: true, description: 'The image URL, full size or a generated size.' },
+          },
           permission: (req) => can(req.user, 'edit_posts'),
           handler: getAttachmentId,
         },

@@ -40,7 +40,8 @@ function hmacKey(site: Storage & Secrets): string {
 }
 
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
-const sign = (site: Storage & Secrets, challenge: string) => createHmac('sha256', hmacKey(site)).update(challenge).digest('hex');
+const sign = (site: Storage & Secrets, challenge: string) =>
+  createHmac('sha256', hmacKey(site)).update(challenge).digest('hex');
 
 function createChallenge(req: RestRequest): RestResult {
   const { site } = req;
@@ -48,11 +49,9 @@ function createChallenge(req: RestRequest): RestResult {
   const expires = Math.floor(site.now().getTime() / 1000) + CHALLENGE_TTL;
   const salt = `${randomBytes(12).toString('hex')}?expires=${expires}`;
   const challenge = sha256(`${salt}${randomInt(0, maxnumber + 1)}`);
-  return new RestResult(
-    { algorithm: 'SHA-256', challenge, maxnumber, salt, signature: sign(site, challenge) },
-    200,
-    { 'Cache-Control': 'no-cache, no-store, max-age=0' },
-  );
+  return new RestResult({ algorithm: 'SHA-256', challenge, maxnumber, salt, signature: sign(site, challenge) }, 200, {
+    'Cache-Control': 'no-cache, no-store, max-age=0',
+  });
 }
 
 /** The decoded payload, or null when it is not base64 JSON of a solution's shape. */
@@ -67,7 +66,13 @@ export function decodePayload(v: unknown): Solution | null {
   if (typeof parsed !== 'object' || parsed === null) return null;
   const s = parsed as Record<string, unknown>;
   const { algorithm, challenge, salt, signature, number } = s;
-  if (typeof algorithm !== 'string' || typeof challenge !== 'string' || typeof salt !== 'string' || typeof signature !== 'string') return null;
+  if (
+    typeof algorithm !== 'string' ||
+    typeof challenge !== 'string' ||
+    typeof salt !== 'string' ||
+    typeof signature !== 'string'
+  )
+    return null;
   if (typeof number !== 'number' || !Number.isInteger(number)) return null;
   return { ...s, algorithm, challenge, salt, signature, number } as Solution;
 }
@@ -88,7 +93,10 @@ function verify(site: Clock & Storage & Secrets, s: Solution): boolean {
   if (!same(sign(site, s.challenge), s.signature)) return false;
   const db = site.store.db;
   db.prepare('DELETE FROM challenge_spent WHERE expires < ?').run(now);
-  return db.prepare('INSERT OR IGNORE INTO challenge_spent (signature, expires) VALUES (?, ?)').run(s.signature, expires).changes === 1;
+  return (
+    db.prepare('INSERT OR IGNORE INTO challenge_spent (signature, expires) VALUES (?, ?)').run(s.signature, expires)
+      .changes === 1
+  );
 }
 
 export function challengeRoutes(): RouteDecl[] {
@@ -97,7 +105,13 @@ export function challengeRoutes(): RouteDecl[] {
       namespace: NS,
       path: `/${NS}/challenge`,
       endpoints: [
-        { methods: ['GET'], summary: 'A new proof-of-work challenge (ALTCHA v1)', args: {}, permission: () => true, handler: createChallenge },
+        {
+          methods: ['GET'],
+          summary: 'A new proof-of-work challenge (ALTCHA v1)',
+          args: {},
+          permission: () => true,
+          handler: createChallenge,
+        },
         {
           methods: ['POST'],
           summary: 'Verify a solved challenge',
@@ -106,7 +120,13 @@ export function challengeRoutes(): RouteDecl[] {
               type: 'string',
               required: true,
               description: 'Base64 of the JSON solution {algorithm, challenge, number, salt, signature}.',
-              validate: (v) => decodePayload(v) !== null || new RestError('site_challenge_invalid_payload', 'The payload is not a base64-encoded challenge solution.', 400),
+              validate: (v) =>
+                decodePayload(v) !== null ||
+                new RestError(
+                  'site_challenge_invalid_payload',
+                  'The payload is not a base64-encoded challenge solution.',
+                  400,
+                ),
             },
           },
           permission: () => true,

@@ -31,7 +31,8 @@ function removeOriginal(req: RestRequest): unknown {
   const { store } = req.site;
   const post = store.post<PlatformPostMeta>(Number(req.params.post_id))!;
   // delete_post_meta is false when there was nothing to delete.
-  if (post.meta._dp_original === undefined) throw new RestError('rest_cannot_delete', 'Could not remove the original reference.', 500);
+  if (post.meta._dp_original === undefined)
+    throw new RestError('rest_cannot_delete', 'Could not remove the original reference.', 500);
   store.updatePost<PlatformPostMeta>(post.id, { meta: { _dp_original: undefined } });
   return { success: true, message: 'Original reference removed successfully.' };
 }

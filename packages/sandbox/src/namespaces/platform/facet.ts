@@ -62,7 +62,9 @@ function dataOf(v: unknown): Record<string, unknown> {
   if (typeof v === 'string') {
     try {
       const parsed: unknown = JSON.parse(v);
-      return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {};
+      return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)
+        ? (parsed as Record<string, unknown>)
+        : {};
     } catch {
       return {};
     }
@@ -118,18 +120,21 @@ function filter(rows: Indexed[], sel: Selection, except?: string): Indexed[] {
 function choices(site: Storage, f: FacetDef, rows: Indexed[], sel: Selection): Choice[] | undefined {
   if (f.type === 'search') return undefined;
   const counts = new Map<string, number>();
-  for (const x of filter(rows, sel, f.name)) for (const v of new Set(x.values[f.name] ?? [])) counts.set(v, (counts.get(v) ?? 0) + 1);
+  for (const x of filter(rows, sel, f.name))
+    for (const v of new Set(x.values[f.name] ?? [])) counts.set(v, (counts.get(v) ?? 0) + 1);
   const out: Choice[] = [];
   if (f.source.startsWith('tax/')) {
     const all = site.store.terms(f.source.slice(4));
     const byId = new Map(all.map((t) => [t.id, t]));
-    const depth = (t: { parent: number }): number => (t.parent && byId.has(t.parent) ? 1 + depth(byId.get(t.parent)!) : 0);
+    const depth = (t: { parent: number }): number =>
+      t.parent && byId.has(t.parent) ? 1 + depth(byId.get(t.parent)!) : 0;
     for (const t of all) {
       const n = counts.get(t.slug);
       if (n) out.push({ value: t.slug, label: t.name, depth: depth(t), count: n, term_id: t.id, parent_id: t.parent });
     }
   } else {
-    for (const [v, n] of counts) out.push({ value: v, label: site.store.userById(Number(v))?.displayName ?? v, depth: 0, count: n });
+    for (const [v, n] of counts)
+      out.push({ value: v, label: site.store.userById(Number(v))?.displayName ?? v, depth: 0, count: n });
   }
   return out.sort((a, b) => b.count - a.count || a.label.localeCompare(b.label));
 }
@@ -141,11 +146,17 @@ function facetHtml(f: FacetDef, list: Choice[] | undefined, selected: string[]):
     return `<span class="facetwp-input-wrap"><i class="facetwp-icon"></i><input type="text" class="facetwp-search" value="${esc(selected.join(' '))}" placeholder="Enter keywords" autocomplete="off" /></span>`;
   }
   if (f.type === 'dropdown') {
-    const options = (list ?? []).map((c) => `<option value="${esc(c.value)}"${selected.includes(c.value) ? ' selected' : ''}>${esc(c.label)} (${c.count})</option>`);
+    const options = (list ?? []).map(
+      (c) =>
+        `<option value="${esc(c.value)}"${selected.includes(c.value) ? ' selected' : ''}>${esc(c.label)} (${c.count})</option>`,
+    );
     return `<select class="facetwp-dropdown"><option value="">Any</option>${options.join('')}</select>`;
   }
   return (list ?? [])
-    .map((c) => `<div class="facetwp-checkbox${selected.includes(c.value) ? ' checked' : ''}" data-value="${esc(c.value)}"><span class="facetwp-display-value">${esc(c.label)}</span><span class="facetwp-counter">(${c.count})</span></div>`)
+    .map(
+      (c) =>
+        `<div class="facetwp-checkbox${selected.includes(c.value) ? ' checked' : ''}" data-value="${esc(c.value)}"><span class="facetwp-display-value">${esc(c.label)}</span><span class="facetwp-counter">(${c.count})</span></div>`,
+    )
     .join('');
 }
 
@@ -166,7 +177,10 @@ function page<T>(list: T[], pageNo: number, perPage: number): { items: T[]; page
   const per = perPage > 0 ? perPage : Math.max(list.length, 1);
   const total_pages = Math.max(1, Math.ceil(list.length / per));
   const current = Math.min(Math.max(1, pageNo), total_pages);
-  return { items: list.slice((current - 1) * per, current * per), pager: { page: current, per_page: per, total_rows: list.length, total_pages } };
+  return {
+    items: list.slice((current - 1) * per, current * per),
+    pager: { page: current, per_page: per, total_rows: list.length, total_pages },
+  };
 }
 
 const SORTS: Record<string, (a: PostRow, b: PostRow) => number> = {
@@ -177,7 +191,8 @@ const SORTS: Record<string, (a: PostRow, b: PostRow) => number> = {
   title_desc: (a, b) => b.title.localeCompare(a.title) || b.id - a.id,
 };
 
-const int = (v: unknown, fallback: number) => (Number.isInteger(Number(v)) && v !== '' && v !== null && v !== undefined ? Number(v) : fallback);
+const int = (v: unknown, fallback: number) =>
+  Number.isInteger(Number(v)) && v !== '' && v !== null && v !== undefined ? Number(v) : fallback;
 
 function refresh(req: RestRequest): unknown {
   const action = req.params.action;
@@ -188,12 +203,16 @@ function refresh(req: RestRequest): unknown {
   if (action === 'facetwp_autocomplete_load') {
     const f = FACETS.find((x) => x.name === data.facet_name);
     const q = String(data.query ?? '').toLowerCase();
-    return (f ? choices(site, f, rows, selectionOf({})) ?? [] : []).filter((c) => c.label.toLowerCase().includes(q)).map((c) => ({ value: c.value, label: c.label }));
+    return (f ? (choices(site, f, rows, selectionOf({})) ?? []) : [])
+      .filter((c) => c.label.toLowerCase().includes(q))
+      .map((c) => ({ value: c.value, label: c.label }));
   }
   const sel = selectionOf(data.facets);
   const extras = dataOf(data.extras);
   const sortKey = typeof extras.sort === 'string' && SORTS[extras.sort] ? extras.sort : 'default';
-  const found = filter(rows, sel).map((x) => x.post).sort(SORTS[sortKey]);
+  const found = filter(rows, sel)
+    .map((x) => x.post)
+    .sort(SORTS[sortKey]);
   const { items, pager } = page(found, int(data.paged, 1), int(extras.per_page, 10));
   const facets: Record<string, string> = {};
   const settings: Record<string, unknown> = { num_choices: {}, labels: {} };
@@ -206,12 +225,20 @@ function refresh(req: RestRequest): unknown {
   }
   settings.pager = pager;
   const firstLoad = Boolean(data.first_load) && !data.is_bfcache;
-  const template = firstLoad ? '' : items
-    .map((p) => `<div class="fwpl-result post-${p.id}"><h3><a href="${esc(postLink(site, p))}">${esc(p.title)}</a></h3>${p.password ? '' : renderedExcerpt(p)}</div>`)
-    .join('');
+  const template = firstLoad
+    ? ''
+    : items
+        .map(
+          (p) =>
+            `<div class="fwpl-result post-${p.id}"><h3><a href="${esc(postLink(site, p))}">${esc(p.title)}</a></h3>${p.password ? '' : renderedExcerpt(p)}</div>`,
+        )
+        .join('');
   const out: Record<string, unknown> = { facets, template, settings };
   if (extras.pager !== undefined) {
-    const links = Array.from({ length: pager.total_pages }, (_, i) => `<a class="facetwp-page${i + 1 === pager.page ? ' active' : ''}" data-page="${i + 1}">${i + 1}</a>`);
+    const links = Array.from(
+      { length: pager.total_pages },
+      (_, i) => `<a class="facetwp-page${i + 1 === pager.page ? ' active' : ''}" data-page="${i + 1}">${i + 1}</a>`,
+    );
     out.pager = `<div class="facetwp-pager">${links.join('')}</div>`;
   }
   if (extras.counts !== undefined) {
@@ -222,7 +249,9 @@ function refresh(req: RestRequest): unknown {
     out.per_page = `<select class="facetwp-per-page-select">${[10, 25, 50].map((n) => `<option value="${n}"${n === pager.per_page ? ' selected' : ''}>${n}</option>`).join('')}</select>`;
   }
   if (extras.sort !== undefined) {
-    out.sort = `<select class="facetwp-sort-select">${Object.keys(SORTS).map((k) => `<option value="${k}"${k === sortKey ? ' selected' : ''}>${k}</option>`).join('')}</select>`;
+    out.sort = `<select class="facetwp-sort-select">${Object.keys(SORTS)
+      .map((k) => `<option value="${k}"${k === sortKey ? ' selected' : ''}>${k}</option>`)
+      .join('')}</select>`;
   }
   return out;
 }
@@ -234,21 +263,50 @@ function fetchPermission(req: RestRequest): boolean {
 function fetchResults(req: RestRequest): unknown {
   const { site } = req;
   const data = dataOf(req.params.data);
-  const q = { post_type: 'post', post_status: 'publish', posts_per_page: 10, paged: 1, orderby: 'date', order: 'DESC', ...dataOf(data.query_args) } as Record<string, unknown>;
+  const q = {
+    post_type: 'post',
+    post_status: 'publish',
+    posts_per_page: 10,
+    paged: 1,
+    orderby: 'date',
+    order: 'DESC',
+    ...dataOf(data.query_args),
+  } as Record<string, unknown>;
   // Only posts and pages are indexed; other post types match nothing.
-  const types = (Array.isArray(q.post_type) ? q.post_type : [q.post_type]).map(String).filter((t) => t === 'post' || t === 'page');
+  const types = (Array.isArray(q.post_type) ? q.post_type : [q.post_type])
+    .map(String)
+    .filter((t) => t === 'post' || t === 'page');
   const statuses = (Array.isArray(q.post_status) ? q.post_status : [q.post_status]).map(String);
-  const posts = types.flatMap((t) => site.store.posts(t as 'post' | 'page', statuses.includes('any') ? ['publish', 'future', 'draft', 'pending', 'private'] : statuses));
+  const posts = types.flatMap((t) =>
+    site.store.posts(
+      t as 'post' | 'page',
+      statuses.includes('any') ? ['publish', 'future', 'draft', 'pending', 'private'] : statuses,
+    ),
+  );
   const rows = index(site, posts);
   const sel = selectionOf(data.facets);
   const dir = String(q.order).toUpperCase() === 'ASC' ? 'asc' : 'desc';
-  const sort = String(q.orderby) === 'title' ? SORTS[`title_${dir}`]! : String(q.orderby) === 'ID' ? (a: PostRow, b: PostRow) => (dir === 'asc' ? a.id - b.id : b.id - a.id) : SORTS[`date_${dir}`]!;
-  const found = filter(rows, sel).map((x) => x.post).sort(sort);
+  const sort =
+    String(q.orderby) === 'title'
+      ? SORTS[`title_${dir}`]!
+      : String(q.orderby) === 'ID'
+        ? (a: PostRow, b: PostRow) => (dir === 'asc' ? a.id - b.id : b.id - a.id)
+        : SORTS[`date_${dir}`]!;
+  const found = filter(rows, sel)
+    .map((x) => x.post)
+    .sort(sort);
   const { items, pager } = page(found, int(q.paged, 1), int(q.posts_per_page, 10));
   const facets: Record<string, unknown> = {};
   for (const f of FACETS) {
     const list = choices(site, f, rows, sel);
-    facets[f.name] = { name: f.name, label: f.label, type: f.type, selected: sel[f.name], ...(list ? { choices: list } : {}), settings: facetSettings(f) };
+    facets[f.name] = {
+      name: f.name,
+      label: f.label,
+      type: f.type,
+      selected: sel[f.name],
+      ...(list ? { choices: list } : {}),
+      settings: facetSettings(f),
+    };
   }
   return { results: items.map((p) => p.id), facets, pager };
 }
@@ -259,12 +317,30 @@ export function facetRoutes(): RouteDecl[] {
     {
       namespace: NS,
       path: `/${NS}/refresh`,
-      endpoints: [{ methods: ['POST'], summary: 'Re-render the facets and results for a selection (FacetWP refresh)', args: {}, reads: ['action', 'data'], permission: () => true, handler: refresh }],
+      endpoints: [
+        {
+          methods: ['POST'],
+          summary: 'Re-render the facets and results for a selection (FacetWP refresh)',
+          args: {},
+          reads: ['action', 'data'],
+          permission: () => true,
+          handler: refresh,
+        },
+      ],
     },
     {
       namespace: NS,
       path: `/${NS}/fetch`,
-      endpoints: [{ methods: ['POST'], summary: 'Facet choices and matching post IDs (FacetWP fetch)', args: {}, reads: ['data'], permission: fetchPermission, handler: fetchResults }],
+      endpoints: [
+        {
+          methods: ['POST'],
+          summary: 'Facet choices and matching post IDs (FacetWP fetch)',
+          args: {},
+          reads: ['data'],
+          permission: fetchPermission,
+          handler: fetchResults,
+        },
+      ],
     },
   ];
 }

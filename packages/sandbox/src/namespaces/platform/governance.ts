@@ -59,9 +59,11 @@ function sites(site: Storage): SiteRow[] {
 
 function trainingRows(site: Storage, blogId?: number): TrainingRow[] {
   const db = site.store.db;
-  return (blogId === undefined
-    ? db.prepare('SELECT * FROM governance_training ORDER BY blog_id, user_id').all()
-    : db.prepare('SELECT * FROM governance_training WHERE blog_id = ? ORDER BY user_id').all(blogId)) as TrainingRow[];
+  return (
+    blogId === undefined
+      ? db.prepare('SELECT * FROM governance_training ORDER BY blog_id, user_id').all()
+      : db.prepare('SELECT * FROM governance_training WHERE blog_id = ? ORDER BY user_id').all(blogId)
+  ) as TrainingRow[];
 }
 
 function isOverdue(t: Pick<TrainingRow, 'status' | 'due_at'>, now: Now): boolean {
@@ -72,7 +74,9 @@ function isOverdue(t: Pick<TrainingRow, 'status' | 'due_at'>, now: Now): boolean
 function reviewsOf(site: Storage, blogId: number): (ReviewRow & { post_type: string })[] {
   const db = site.store.db;
   if (blogId !== 1) {
-    return (db.prepare('SELECT * FROM governance_reviews WHERE blog_id = ? ORDER BY post_id').all(blogId) as ReviewRow[]).map((r) => ({ ...r, post_type: 'post' }));
+    return (
+      db.prepare('SELECT * FROM governance_reviews WHERE blog_id = ? ORDER BY post_id').all(blogId) as ReviewRow[]
+    ).map((r) => ({ ...r, post_type: 'post' }));
   }
   const rows = db
     .prepare(
@@ -124,14 +128,24 @@ function trainingSummary(site: Storage, blogId: number, now: Now) {
   const rows = trainingRows(site, blogId);
   const completed = rows.filter((t) => t.status === 'completed').length;
   const overdue = rows.filter((t) => isOverdue(t, now)).length;
-  return { users_total: rows.length, users_completed: completed, users_overdue: overdue, rate: pct(completed, rows.length), compliant: overdue === 0 };
+  return {
+    users_total: rows.length,
+    users_completed: completed,
+    users_overdue: overdue,
+    rate: pct(completed, rows.length),
+    compliant: overdue === 0,
+  };
 }
 
 function qaSummary(site: Storage, s: SiteRow) {
   const rate = pct(s.qa_checks_passed, s.qa_checks_total);
   return {
-    checks_total: s.qa_checks_total, checks_passed: s.qa_checks_passed, checks_failed: s.qa_checks_total - s.qa_checks_passed,
-    rate, last_checked: utcIso(s.qa_last_checked), compliant: rate >= threshold(site),
+    checks_total: s.qa_checks_total,
+    checks_passed: s.qa_checks_passed,
+    checks_failed: s.qa_checks_total - s.qa_checks_passed,
+    rate,
+    last_checked: utcIso(s.qa_last_checked),
+    compliant: rate >= threshold(site),
   };
 }
 
@@ -141,8 +155,13 @@ function reviewSummary(site: Storage, blogId: number, now: Now) {
   const upToDate = count('current') + count('due_soon');
   const rate = pct(upToDate, statuses.length);
   return {
-    posts_total: statuses.length, current: count('current'), due_soon: count('due_soon'), overdue: count('overdue'),
-    never_reviewed: count('never_reviewed'), rate, compliant: rate >= threshold(site),
+    posts_total: statuses.length,
+    current: count('current'),
+    due_soon: count('due_soon'),
+    overdue: count('overdue'),
+    never_reviewed: count('never_reviewed'),
+    rate,
+    compliant: rate >= threshold(site),
   };
 }
 
@@ -150,20 +169,39 @@ function siteCompliance(site: Storage, s: SiteRow, now: Now) {
   const training = trainingSummary(site, s.blog_id, now);
   const qa = qaSummary(site, s);
   const review = reviewSummary(site, s.blog_id, now);
-  const reasons = [...(training.compliant ? [] : ['training']), ...(qa.compliant ? [] : ['qa']), ...(review.compliant ? [] : ['content_review'])];
+  const reasons = [
+    ...(training.compliant ? [] : ['training']),
+    ...(qa.compliant ? [] : ['qa']),
+    ...(review.compliant ? [] : ['content_review']),
+  ];
   return { training, qa, review, reasons, compliant: reasons.length === 0 };
 }
 
 // ---- users
 
 function userTraining(site: Storage, u: User, blogId: number, now: Now): Record<string, unknown> {
-  const t = site.store.db.prepare('SELECT * FROM governance_training WHERE user_id = ? AND blog_id = ?').get(u.id, blogId) as TrainingRow | undefined;
+  const t = site.store.db
+    .prepare('SELECT * FROM governance_training WHERE user_id = ? AND blog_id = ?')
+    .get(u.id, blogId) as TrainingRow | undefined;
   if (!t) return { course: null, status: 'not_enrolled', completed_at: null, due_at: null, overdue: false };
-  return { course: t.course, status: t.status, completed_at: utcIso(t.completed_at), due_at: utcIso(t.due_at), overdue: isOverdue(t, now) };
+  return {
+    course: t.course,
+    status: t.status,
+    completed_at: utcIso(t.completed_at),
+    due_at: utcIso(t.due_at),
+    overdue: isOverdue(t, now),
+  };
 }
 
 function userRow(site: Storage, u: User, now: Now): Record<string, unknown> {
-  return { user_id: u.id, user_login: u.login, display_name: u.displayName, email: u.email, roles: [u.role], training: userTraining(site, u, 1, now) };
+  return {
+    user_id: u.id,
+    user_login: u.login,
+    display_name: u.displayName,
+    email: u.email,
+    roles: [u.role],
+    training: userTraining(site, u, 1, now),
+  };
 }
 
 function usersOverview(req: RestRequest): unknown {
@@ -178,8 +216,11 @@ function usersOverview(req: RestRequest): unknown {
     total_users: users.length,
     roles,
     training: {
-      completed: count('completed'), in_progress: count('in_progress'), not_started: count('not_started'),
-      not_enrolled: count('not_enrolled'), overdue: statuses.filter((t) => t.overdue).length,
+      completed: count('completed'),
+      in_progress: count('in_progress'),
+      not_started: count('not_started'),
+      not_enrolled: count('not_enrolled'),
+      overdue: statuses.filter((t) => t.overdue).length,
     },
     compliance_rate: pct(compliant, users.length),
   };
@@ -212,7 +253,16 @@ function sitesOutOfCompliance(req: RestRequest): unknown {
   return sites(req.site).flatMap((s) => {
     const c = siteCompliance(req.site, s, now);
     if (c.compliant) return [];
-    return [{ ...siteBase(req.site, s), compliant: false, reasons: c.reasons, training_rate: c.training.rate, qa_rate: c.qa.rate, content_review_rate: c.review.rate }];
+    return [
+      {
+        ...siteBase(req.site, s),
+        compliant: false,
+        reasons: c.reasons,
+        training_rate: c.training.rate,
+        qa_rate: c.qa.rate,
+        content_review_rate: c.review.rate,
+      },
+    ];
   });
 }
 
@@ -224,11 +274,23 @@ function usersOverdueTraining(req: RestRequest): unknown {
     .flatMap((t) => {
       const u = req.site.store.userById(t.user_id);
       if (!u) return [];
-      const days = Math.floor((Date.parse(`${now.sql.replace(' ', 'T')}Z`) - Date.parse(`${t.due_at.replace(' ', 'T')}Z`)) / 86400_000);
-      return [{
-        user_id: u.id, user_login: u.login, display_name: u.displayName, email: u.email, blog_id: t.blog_id, site_name: names.get(t.blog_id) ?? '',
-        course: t.course, status: t.status, due_at: utcIso(t.due_at), days_overdue: days,
-      }];
+      const days = Math.floor(
+        (Date.parse(`${now.sql.replace(' ', 'T')}Z`) - Date.parse(`${t.due_at.replace(' ', 'T')}Z`)) / 86400_000,
+      );
+      return [
+        {
+          user_id: u.id,
+          user_login: u.login,
+          display_name: u.displayName,
+          email: u.email,
+          blog_id: t.blog_id,
+          site_name: names.get(t.blog_id) ?? '',
+          course: t.course,
+          status: t.status,
+          due_at: utcIso(t.due_at),
+          days_overdue: days,
+        },
+      ];
     });
 }
 
@@ -243,7 +305,12 @@ function perSite(summary: (site: Site, s: SiteRow, now: Now) => Record<string, u
 
 function apiKeyCheck(req: RestRequest): true | RestError {
   const configured = req.site.store.option<string>(OPTIONS.governanceApiKey, '');
-  if (!configured) return new RestError('site_governance_remote_disabled', 'The remote governance API is not enabled on this site.', 403);
+  if (!configured)
+    return new RestError(
+      'site_governance_remote_disabled',
+      'The remote governance API is not enabled on this site.',
+      403,
+    );
   const given = Buffer.from(String(req.params.api_key));
   const want = Buffer.from(configured);
   if (given.length !== want.length || !timingSafeEqual(given, want)) {
@@ -256,12 +323,31 @@ function remoteUser(site: Storage, u: User, now: Now): Record<string, unknown> {
   const names = new Map(sites(site).map((s) => [s.blog_id, s.name]));
   const rows = trainingRows(site).filter((t) => t.user_id === u.id);
   const sitesOut = rows.map((t) => ({
-    blog_id: t.blog_id, site_name: names.get(t.blog_id) ?? '', course: t.course, status: t.status,
-    completed_at: utcIso(t.completed_at), due_at: utcIso(t.due_at), overdue: isOverdue(t, now),
+    blog_id: t.blog_id,
+    site_name: names.get(t.blog_id) ?? '',
+    course: t.course,
+    status: t.status,
+    completed_at: utcIso(t.completed_at),
+    due_at: utcIso(t.due_at),
+    overdue: isOverdue(t, now),
   }));
   const overdue = sitesOut.some((s) => s.overdue);
-  const status = !rows.length ? 'not_enrolled' : rows.every((t) => t.status === 'completed') ? 'completed' : overdue ? 'overdue' : 'incomplete';
-  return { user_id: u.id, user_login: u.login, user_email: u.email, display_name: u.displayName, status, overdue, sites: sitesOut };
+  const status = !rows.length
+    ? 'not_enrolled'
+    : rows.every((t) => t.status === 'completed')
+      ? 'completed'
+      : overdue
+        ? 'overdue'
+        : 'incomplete';
+  return {
+    user_id: u.id,
+    user_login: u.login,
+    user_email: u.email,
+    display_name: u.displayName,
+    status,
+    overdue,
+    sites: sitesOut,
+  };
 }
 
 function remoteTrainingStatus(req: RestRequest): unknown {
@@ -281,8 +367,14 @@ function remoteContentReviewMeta(req: RestRequest): unknown {
   const s = sites(site).find((x) => x.blog_id === req.params.site_id);
   if (!s) throw new RestError('site_governance_site_not_found', 'No site has this ID.', 404);
   const reviews = reviewsOf(site, s.blog_id).map((r) => reviewJson(r, now));
-  const reviewed = reviews.map((r) => r.last_reviewed as string | null).filter((d): d is string => d !== null).sort();
-  const due = reviews.map((r) => r.next_review_due as string | null).filter((d): d is string => d !== null).sort();
+  const reviewed = reviews
+    .map((r) => r.last_reviewed as string | null)
+    .filter((d): d is string => d !== null)
+    .sort();
+  const due = reviews
+    .map((r) => r.next_review_due as string | null)
+    .filter((d): d is string => d !== null)
+    .sort();
   return {
     site_id: s.blog_id,
     ...siteBase(site, s),
@@ -301,49 +393,130 @@ const needs = (cap: string) => (req: RestRequest) => can(req.user, cap);
 /** edit_post on the post; a missing ID or another post type is 404 first, as the posts controller does. */
 function reviewPermission(req: RestRequest): boolean | RestError {
   const post = req.site.store.post(Number(req.params.post_id));
-  if (!post || (post.type !== 'post' && post.type !== 'page')) return new RestError('rest_post_invalid_id', 'Invalid post ID.', 404);
-  return canEdit(post, req.user, (cap) => can(req.user, cap)) || new RestError('rest_forbidden', 'Sorry, you are not allowed to do that.', authStatus(req.user !== null));
+  if (!post || (post.type !== 'post' && post.type !== 'page'))
+    return new RestError('rest_post_invalid_id', 'Invalid post ID.', 404);
+  return (
+    canEdit(post, req.user, (cap) => can(req.user, cap)) ||
+    new RestError('rest_forbidden', 'Sorry, you are not allowed to do that.', authStatus(req.user !== null))
+  );
 }
 
 function contentReviewStatus(req: RestRequest): unknown {
   const post = req.site.store.post(Number(req.params.post_id))!;
-  const r = req.site.store.db.prepare('SELECT * FROM governance_reviews WHERE blog_id = 1 AND post_id = ?').get(post.id) as ReviewRow | undefined;
-  return reviewJson({
-    blog_id: 1, post_id: post.id, post_type: post.type, title: post.title, last_reviewed: r?.last_reviewed ?? null,
-    reviewer_id: r?.reviewer_id ?? 0, interval_days: r?.interval_days ?? DEFAULT_INTERVAL_DAYS,
-  }, clock(req.site));
+  const r = req.site.store.db
+    .prepare('SELECT * FROM governance_reviews WHERE blog_id = 1 AND post_id = ?')
+    .get(post.id) as ReviewRow | undefined;
+  return reviewJson(
+    {
+      blog_id: 1,
+      post_id: post.id,
+      post_type: post.type,
+      title: post.title,
+      last_reviewed: r?.last_reviewed ?? null,
+      reviewer_id: r?.reviewer_id ?? 0,
+      interval_days: r?.interval_days ?? DEFAULT_INTERVAL_DAYS,
+    },
+    clock(req.site),
+  );
 }
 
-const apiKeyArg: ArgSchema = { type: 'string', required: true, description: 'The shared key of the remote governance API.' };
+const apiKeyArg: ArgSchema = {
+  type: 'string',
+  required: true,
+  description: 'The shared key of the remote governance API.',
+};
 
-function route(path: string, summary: string, permission: (req: RestRequest) => boolean | RestError, handler: (req: RestRequest) => unknown, args: Record<string, ArgSchema> = {}): RouteDecl {
-  return { namespace: NS, path: `/${NS}${path}`, endpoints: [{ methods: ['GET'], summary, args, permission, handler }] };
+function route(
+  path: string,
+  summary: string,
+  permission: (req: RestRequest) => boolean | RestError,
+  handler: (req: RestRequest) => unknown,
+  args: Record<string, ArgSchema> = {},
+): RouteDecl {
+  return {
+    namespace: NS,
+    path: `/${NS}${path}`,
+    endpoints: [{ methods: ['GET'], summary, args, permission, handler }],
+  };
 }
 
 export function governanceRoutes(): RouteDecl[] {
   return [
-    route('/users-overview', 'Totals of this site\'s users by role and training status', needs('list_users'), usersOverview),
+    route(
+      '/users-overview',
+      "Totals of this site's users by role and training status",
+      needs('list_users'),
+      usersOverview,
+    ),
     route('/users-training-status', 'Training status of each user of this site', needs('list_users'), (req) => {
       const now = clock(req.site);
       return req.site.store.users().map((u) => userRow(req.site, u, now));
     }),
-    route('/content-review-status/(?P<post_id>\\d+)', 'Review status of one post or page', reviewPermission, contentReviewStatus, {
-      post_id: { type: 'integer', description: 'Unique identifier for the post.' },
-    }),
-    route('/network/compliance-overview', 'Network-wide compliance totals', needs('manage_network'), complianceOverview),
-    route('/network/sites-out-of-compliance', 'Sites failing a compliance check', needs('manage_network'), sitesOutOfCompliance),
-    route('/network/users-overdue-training', 'Users whose training is overdue, per site', needs('manage_network'), usersOverdueTraining),
-    route('/network/sites-training-compliance-summary', 'Training compliance per site', needs('manage_network'), perSite((site, s, now) => trainingSummary(site, s.blog_id, now))),
-    route('/network/sites-qa-compliance-summary', 'QA compliance per site', needs('manage_network'), perSite((site, s) => qaSummary(site, s))),
-    route('/network/sites-content-review-compliance-summary', 'Content-review compliance per site', needs('manage_network'), perSite((site, s, now) => reviewSummary(site, s.blog_id, now))),
-    route('/remote/training-status', 'Training status for a remote system (API key)', apiKeyCheck, remoteTrainingStatus, {
-      api_key: apiKeyArg,
-      user_email: { type: 'string', description: 'Only this user (by email).' },
-      user_login: { type: 'string', description: 'Only this user (by login; wins over user_email).' },
-    }),
-    route('/remote/content-review-meta', 'Content-review metadata of one site for a remote system (API key)', apiKeyCheck, remoteContentReviewMeta, {
-      api_key: apiKeyArg,
-      site_id: { type: 'integer', required: true, description: 'The network site (blog) ID.' },
-    }),
+    route(
+      '/content-review-status/(?P<post_id>\\d+)',
+      'Review status of one post or page',
+      reviewPermission,
+      contentReviewStatus,
+      {
+        post_id: { type: 'integer', description: 'Unique identifier for the post.' },
+      },
+    ),
+    route(
+      '/network/compliance-overview',
+      'Network-wide compliance totals',
+      needs('manage_network'),
+      complianceOverview,
+    ),
+    route(
+      '/network/sites-out-of-compliance',
+      'Sites failing a compliance check',
+      needs('manage_network'),
+      sitesOutOfCompliance,
+    ),
+    route(
+      '/network/users-overdue-training',
+      'Users whose training is overdue, per site',
+      needs('manage_network'),
+      usersOverdueTraining,
+    ),
+    route(
+      '/network/sites-training-compliance-summary',
+      'Training compliance per site',
+      needs('manage_network'),
+      perSite((site, s, now) => trainingSummary(site, s.blog_id, now)),
+    ),
+    route(
+      '/network/sites-qa-compliance-summary',
+      'QA compliance per site',
+      needs('manage_network'),
+      perSite((site, s) => qaSummary(site, s)),
+    ),
+    route(
+      '/network/sites-content-review-compliance-summary',
+      'Content-review compliance per site',
+      needs('manage_network'),
+      perSite((site, s, now) => reviewSummary(site, s.blog_id, now)),
+    ),
+    route(
+      '/remote/training-status',
+      'Training status for a remote system (API key)',
+      apiKeyCheck,
+      remoteTrainingStatus,
+      {
+        api_key: apiKeyArg,
+        user_email: { type: 'string', description: 'Only this user (by email).' },
+        user_login: { type: 'string', description: 'Only this user (by login; wins over user_email).' },
+      },
+    ),
+    route(
+      '/remote/content-review-meta',
+      'Content-review metadata of one site for a remote system (API key)',
+      apiKeyCheck,
+      remoteContentReviewMeta,
+      {
+        api_key: apiKeyArg,
+        site_id: { type: 'integer', required: true, description: 'The network site (blog) ID.' },
+      },
+    ),
   ];
 }

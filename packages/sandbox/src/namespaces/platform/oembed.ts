@@ -60,7 +60,15 @@ export function urlToPostId(site: Origin & Storage, raw: string): number {
   return 0;
 }
 
-const EMBEDDABLE: PostType[] = ['post', 'page', 'calendar_events', 'calendar_venue', 'calendar_organizer', 'calendar_event_series', 'attachment'];
+const EMBEDDABLE: PostType[] = [
+  'post',
+  'page',
+  'calendar_events',
+  'calendar_venue',
+  'calendar_organizer',
+  'calendar_event_series',
+  'attachment',
+];
 
 function linkOf(site: Origin, p: PostRow<unknown>): string {
   return p.type === 'post' || p.type === 'page' ? postLink(site, p) : permalink(site, p.type, p.slug, p.id);
@@ -75,10 +83,15 @@ function viewable(site: Storage, p: PostRow<unknown>): boolean {
 
 /** A stable per-post secret (WordPress draws a random one per response). */
 function secretOf(site: Secrets, id: number): string {
-  return createHmac('sha256', site.secret).update(`embed:${id}`).digest('base64').replace(/[^a-zA-Z0-9]/g, '').slice(0, 10);
+  return createHmac('sha256', site.secret)
+    .update(`embed:${id}`)
+    .digest('base64')
+    .replace(/[^a-zA-Z0-9]/g, '')
+    .slice(0, 10);
 }
 
-const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#039;');
+const esc = (s: string) =>
+  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#039;');
 
 /** get_post_embed_html: blockquote, sandboxed iframe, then the host script. */
 function embedHtml(site: Origin & Storage & Secrets, p: PostRow<unknown>, width: number, height: number): string {
@@ -96,7 +109,11 @@ function embedHtml(site: Origin & Storage & Secrets, p: PostRow<unknown>, width:
 }
 
 /** get_oembed_response_data + get_oembed_response_data_rich; null when the post may not be embedded. */
-export function oembedData(site: Origin & Storage & Secrets, id: number, requestedWidth: number): Record<string, unknown> | null {
+export function oembedData(
+  site: Origin & Storage & Secrets,
+  id: number,
+  requestedWidth: number,
+): Record<string, unknown> | null {
   const p = id ? site.store.post(id) : undefined;
   if (!p || !viewable(site, p)) return null;
   const width = Math.min(Math.max(200, requestedWidth), 600);
@@ -135,14 +152,22 @@ export function oembedXml(data: unknown): string {
     const text = value === true ? '1' : value === false || value === null || value === undefined ? '' : String(value);
     return text === '' ? `<${name}/>` : `<${name}>${xmlText(text)}</${name}>`;
   };
-  const children = (obj: object) => Object.entries(obj).map(([k, v]) => node(k, v)).join('');
+  const children = (obj: object) =>
+    Object.entries(obj)
+      .map(([k, v]) => node(k, v))
+      .join('');
   return `<?xml version="1.0"?>\n<oembed>${children(data as object)}</oembed>\n`;
 }
 
 /** wp_oembed_ensure_format */
 const ensureFormat = (v: unknown) => (v === 'xml' ? 'xml' : 'json');
 
-const urlArg: ArgSchema = { type: 'string', format: 'uri', required: true, description: 'The URL of the resource for which to fetch oEmbed data.' };
+const urlArg: ArgSchema = {
+  type: 'string',
+  format: 'uri',
+  required: true,
+  description: 'The URL of the resource for which to fetch oEmbed data.',
+};
 
 function notFound(): RestError {
   return new RestError('oembed_invalid_url', 'Not Found', 404);
@@ -173,11 +198,19 @@ export function oembedRoutes(): RouteDecl[] {
       endpoints: [
         {
           methods: ['GET'],
-          summary: 'oEmbed data of one of this site\'s posts',
+          summary: "oEmbed data of one of this site's posts",
           args: {
             url: urlArg,
-            format: { default: 'json', sanitize: ensureFormat, description: 'The oEmbed format to use (json or xml; anything else means json).' },
-            maxwidth: { default: 600, sanitize: absint, description: 'The maximum width of the embed frame in pixels.' },
+            format: {
+              default: 'json',
+              sanitize: ensureFormat,
+              description: 'The oEmbed format to use (json or xml; anything else means json).',
+            },
+            maxwidth: {
+              default: 600,
+              sanitize: absint,
+              description: 'The maximum width of the embed frame in pixels.',
+            },
           },
           permission: () => true,
           handler: embed,
@@ -193,14 +226,36 @@ export function oembedRoutes(): RouteDecl[] {
           summary: 'oEmbed data of any URL, fetched for the editor',
           args: {
             url: urlArg,
-            format: { type: 'string', default: 'json', enum: ['json', 'xml'], description: 'The oEmbed format to use.' },
-            maxwidth: { type: 'integer', default: 600, sanitize: absint, description: 'The maximum width of the embed frame in pixels.' },
-            maxheight: { type: 'integer', sanitize: absint, description: 'The maximum height of the embed frame in pixels.' },
-            discover: { type: 'boolean', default: true, description: 'Whether to perform an oEmbed discovery request for unsanctioned providers.' },
+            format: {
+              type: 'string',
+              default: 'json',
+              enum: ['json', 'xml'],
+              description: 'The oEmbed format to use.',
+            },
+            maxwidth: {
+              type: 'integer',
+              default: 600,
+              sanitize: absint,
+              description: 'The maximum width of the embed frame in pixels.',
+            },
+            maxheight: {
+              type: 'integer',
+              sanitize: absint,
+              description: 'The maximum height of the embed frame in pixels.',
+            },
+            discover: {
+              type: 'boolean',
+              default: true,
+              description: 'Whether to perform an oEmbed discovery request for unsanctioned providers.',
+            },
           },
           permission: (req) =>
             can(req.user, 'edit_posts') ||
-            new RestError('rest_forbidden', 'Sorry, you are not allowed to make proxied oEmbed requests.', authStatus(req.user !== null)),
+            new RestError(
+              'rest_forbidden',
+              'Sorry, you are not allowed to make proxied oEmbed requests.',
+              authStatus(req.user !== null),
+            ),
           handler: proxy,
         },
       ],

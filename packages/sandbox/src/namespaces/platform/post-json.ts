@@ -49,7 +49,8 @@ export function setSticky(site: Storage, id: number, sticky: boolean): void {
 
 /** get_permalink: pretty `/<slug>/` once published (posts and pages alike), `?p=`/`?page_id=` before. */
 export function postLink(site: Pick<Origin, 'origin'>, p: PostRow<unknown>): string {
-  if (UNPUBLISHED.includes(p.status) || !p.slug) return p.type === 'page' ? `${site.origin}/?page_id=${p.id}` : `${site.origin}/?p=${p.id}`;
+  if (UNPUBLISHED.includes(p.status) || !p.slug)
+    return p.type === 'page' ? `${site.origin}/?page_id=${p.id}` : `${site.origin}/?p=${p.id}`;
   return `${site.origin}/${p.slug}/`;
 }
 
@@ -142,7 +143,12 @@ export function postJson(src: PostJsonSource, p: PostRow<PlatformPostMeta>): Jso
     link,
     title: edit ? { raw: p.title, rendered: p.title } : { rendered: p.title },
     content: edit
-      ? { raw: p.content, rendered: autop(p.content), protected: Boolean(p.password), block_version: blockVersion(p.content) }
+      ? {
+          raw: p.content,
+          rendered: autop(p.content),
+          protected: Boolean(p.password),
+          block_version: blockVersion(p.content),
+        }
       : { rendered: hidden ? '' : autop(p.content), protected: Boolean(p.password) },
     excerpt: edit
       ? { raw: p.excerpt, rendered: p.password ? '' : renderedExcerpt(p), protected: Boolean(p.password) }
@@ -181,7 +187,8 @@ function links(src: PostJsonSource, p: PostRow<unknown>): Json {
     replies: [{ embeddable: true, href: `${root}/${CORE_NS}/comments?post=${p.id}` }],
     'version-history': [{ count: 0, href: `${self}/revisions` }],
   };
-  if (p.featuredMedia) out['wp:featuredmedia'] = [{ embeddable: true, href: `${root}/${CORE_NS}/media/${p.featuredMedia}` }];
+  if (p.featuredMedia)
+    out['wp:featuredmedia'] = [{ embeddable: true, href: `${root}/${CORE_NS}/media/${p.featuredMedia}` }];
   out['wp:attachment'] = [{ href: `${root}/${CORE_NS}/media?parent=${p.id}` }];
   if (p.type === 'post') {
     out['wp:term'] = [
@@ -194,7 +201,8 @@ function links(src: PostJsonSource, p: PostRow<unknown>): Json {
     const user = src.user;
     const actions: string[] = [];
     if (can(user, 'publish_posts')) actions.push('wp:action-publish');
-    if (can(user, 'edit_others_posts')) actions.push('wp:action-unfiltered-html', 'wp:action-sticky', 'wp:action-assign-author');
+    if (can(user, 'edit_others_posts'))
+      actions.push('wp:action-unfiltered-html', 'wp:action-sticky', 'wp:action-assign-author');
     if (can(user, 'manage_categories')) actions.push('wp:action-create-categories');
     if (can(user, 'edit_posts')) actions.push('wp:action-assign-categories');
     if (can(user, 'manage_categories')) actions.push('wp:action-create-tags');

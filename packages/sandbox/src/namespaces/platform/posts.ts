@@ -30,32 +30,75 @@ import type { Storage } from '../../capabilities.ts';
 import type { PostRow } from '../../store/db.ts';
 import { OPTIONS } from './seed.ts';
 import {
-  CORE_NS, POST_CATEGORY_TAX, TAG_TAX, postJson, postJsonSource, setSticky, stickyIds,
-  type Context, type PlatformPostMeta,
+  CORE_NS,
+  POST_CATEGORY_TAX,
+  TAG_TAX,
+  postJson,
+  postJsonSource,
+  setSticky,
+  stickyIds,
+  type Context,
+  type PlatformPostMeta,
 } from './post-json.ts';
 
 type Post = PostRow<PlatformPostMeta>;
 
 /** Every registered status plus `any` (spec "States and transitions"). */
 export const LIST_STATUSES = [
-  'publish', 'future', 'draft', 'pending', 'private', 'trash', 'auto-draft', 'inherit',
-  'request-pending', 'request-confirmed', 'request-failed', 'request-completed', 'fields-disabled',
-  'calendar-ea-success', 'calendar-ea-failed', 'calendar-ea-schedule', 'calendar-ea-pending', 'calendar-ea-draft', 'calendar-ignored',
-  'dp-rewrite-republish', 'any',
+  'publish',
+  'future',
+  'draft',
+  'pending',
+  'private',
+  'trash',
+  'auto-draft',
+  'inherit',
+  'request-pending',
+  'request-confirmed',
+  'request-failed',
+  'request-completed',
+  'fields-disabled',
+  'calendar-ea-success',
+  'calendar-ea-failed',
+  'calendar-ea-schedule',
+  'calendar-ea-pending',
+  'calendar-ea-draft',
+  'calendar-ignored',
+  'dp-rewrite-republish',
+  'any',
 ] as const;
 
 /** The non-internal statuses: the write enum, exactly as the recorded sample lists it (batch-normal.json). */
 export const WRITE_STATUSES = [
-  'publish', 'future', 'draft', 'pending', 'private',
-  'calendar-ea-success', 'calendar-ea-failed', 'calendar-ea-schedule', 'calendar-ea-pending', 'calendar-ea-draft', 'calendar-ignored',
+  'publish',
+  'future',
+  'draft',
+  'pending',
+  'private',
+  'calendar-ea-success',
+  'calendar-ea-failed',
+  'calendar-ea-schedule',
+  'calendar-ea-pending',
+  'calendar-ea-draft',
+  'calendar-ignored',
 ] as const;
 
 const FORMATS = ['standard', 'aside', 'chat', 'gallery', 'link', 'image', 'quote', 'status', 'video', 'audio'] as const;
 /** The page templates the sandbox's theme offers (check_template refuses others). */
 const TEMPLATES = ['templates/full-width.php'];
 
-const contextArg: ArgSchema = { type: 'string', default: 'view', enum: ['view', 'embed', 'edit'], description: 'Scope under which the request is made; determines fields present in response.' };
-const ids = (description: string): ArgSchema => ({ type: 'array', items: { type: 'integer' }, default: [], description });
+const contextArg: ArgSchema = {
+  type: 'string',
+  default: 'view',
+  enum: ['view', 'embed', 'edit'],
+  description: 'Scope under which the request is made; determines fields present in response.',
+};
+const ids = (description: string): ArgSchema => ({
+  type: 'array',
+  items: { type: 'integer' },
+  default: [],
+  description,
+});
 
 /** `categories`/`tags`: an ID list, or `{terms, include_children, operator}` (WordPress's oneOf, merged). */
 function termQueryArg(name: string, hierarchical: boolean, exclude: boolean): ArgSchema {
@@ -102,35 +145,92 @@ const statusArg: ArgSchema = {
 export const listArgs: Record<string, ArgSchema> = {
   context: contextArg,
   page: { type: 'integer', default: 1, minimum: 1, description: 'Current page of the collection.' },
-  per_page: { type: 'integer', default: 10, minimum: 1, maximum: 100, description: 'Maximum number of items to be returned in result set.' },
+  per_page: {
+    type: 'integer',
+    default: 10,
+    minimum: 1,
+    maximum: 100,
+    description: 'Maximum number of items to be returned in result set.',
+  },
   search: { type: 'string', description: 'Limit results to those matching a string.' },
-  after: { type: 'string', format: 'date-time', description: 'Limit response to posts published after a given ISO8601 compliant date.' },
-  modified_after: { type: 'string', format: 'date-time', description: 'Limit response to posts modified after a given ISO8601 compliant date.' },
+  after: {
+    type: 'string',
+    format: 'date-time',
+    description: 'Limit response to posts published after a given ISO8601 compliant date.',
+  },
+  modified_after: {
+    type: 'string',
+    format: 'date-time',
+    description: 'Limit response to posts modified after a given ISO8601 compliant date.',
+  },
   author: ids('Limit result set to posts assigned to specific authors.'),
   author_exclude: ids('Ensure result set excludes posts assigned to specific authors.'),
-  before: { type: 'string', format: 'date-time', description: 'Limit response to posts published before a given ISO8601 compliant date.' },
-  modified_before: { type: 'string', format: 'date-time', description: 'Limit response to posts modified before a given ISO8601 compliant date.' },
+  before: {
+    type: 'string',
+    format: 'date-time',
+    description: 'Limit response to posts published before a given ISO8601 compliant date.',
+  },
+  modified_before: {
+    type: 'string',
+    format: 'date-time',
+    description: 'Limit response to posts modified before a given ISO8601 compliant date.',
+  },
   exclude: ids('Ensure result set excludes specific IDs.'),
   include: ids('Limit result set to specific IDs.'),
   search_semantics: { type: 'string', enum: ['exact'], description: 'How to interpret the search input.' },
   offset: { type: 'integer', description: 'Offset the result set by a specific number of items.' },
-  order: { type: 'string', default: 'desc', enum: ['asc', 'desc'], description: 'Order sort attribute ascending or descending.' },
+  order: {
+    type: 'string',
+    default: 'desc',
+    enum: ['asc', 'desc'],
+    description: 'Order sort attribute ascending or descending.',
+  },
   orderby: {
     type: 'string',
     default: 'date',
-    enum: ['author', 'date', 'id', 'include', 'modified', 'parent', 'relevance', 'slug', 'include_slugs', 'title', 'rand'],
+    enum: [
+      'author',
+      'date',
+      'id',
+      'include',
+      'modified',
+      'parent',
+      'relevance',
+      'slug',
+      'include_slugs',
+      'title',
+      'rand',
+    ],
     description: 'Sort collection by post attribute.',
   },
-  search_columns: { type: 'array', items: { type: 'string', enum: ['post_title', 'post_content', 'post_excerpt'] }, default: [], description: 'Array of column names to be searched.' },
-  slug: { type: 'array', items: { type: 'string' }, description: 'Limit result set to posts with one or more specific slugs.' },
+  search_columns: {
+    type: 'array',
+    items: { type: 'string', enum: ['post_title', 'post_content', 'post_excerpt'] },
+    default: [],
+    description: 'Array of column names to be searched.',
+  },
+  slug: {
+    type: 'array',
+    items: { type: 'string' },
+    description: 'Limit result set to posts with one or more specific slugs.',
+  },
   status: { ...statusArg, sanitize: sanitizeStatuses, sanitizeOnly: true },
-  tax_relation: { type: 'string', enum: ['AND', 'OR'], description: 'Limit result set based on relationship between multiple taxonomies.' },
+  tax_relation: {
+    type: 'string',
+    enum: ['AND', 'OR'],
+    description: 'Limit result set based on relationship between multiple taxonomies.',
+  },
   categories: termQueryArg(POST_CATEGORY_TAX, true, false),
   categories_exclude: termQueryArg(POST_CATEGORY_TAX, true, true),
   tags: termQueryArg(TAG_TAX, false, false),
   tags_exclude: termQueryArg(TAG_TAX, false, true),
   sticky: { type: 'boolean', description: 'Limit result set to items that are sticky.' },
-  format: { type: 'array', uniqueItems: true, items: { type: 'string', enum: FORMATS }, description: 'Limit result set to items assigned one or more given formats.' },
+  format: {
+    type: 'array',
+    uniqueItems: true,
+    items: { type: 'string', enum: FORMATS },
+    description: 'Limit result set to items assigned one or more given formats.',
+  },
 };
 
 const textField = (what: string): ArgSchema => ({
@@ -140,7 +240,11 @@ const textField = (what: string): ArgSchema => ({
 });
 
 export const createArgs: Record<string, ArgSchema> = {
-  date: { type: ['string', 'null'], format: 'date-time', description: "The date the post was published, in the site's timezone." },
+  date: {
+    type: ['string', 'null'],
+    format: 'date-time',
+    description: "The date the post was published, in the site's timezone.",
+  },
   date_gmt: { type: ['string', 'null'], format: 'date-time', description: 'The date the post was published, as GMT.' },
   slug: { type: 'string', description: 'An alphanumeric identifier for the post unique to its type.' },
   status: { type: 'string', enum: WRITE_STATUSES, description: 'A named status for the post.' },
@@ -150,7 +254,11 @@ export const createArgs: Record<string, ArgSchema> = {
   author: { type: 'integer', description: 'The ID for the author of the post.' },
   excerpt: textField('Excerpt'),
   featured_media: { type: 'integer', description: 'The ID of the featured media for the post.' },
-  comment_status: { type: 'string', enum: ['open', 'closed'], description: 'Whether or not comments are open on the post.' },
+  comment_status: {
+    type: 'string',
+    enum: ['open', 'closed'],
+    description: 'Whether or not comments are open on the post.',
+  },
   ping_status: { type: 'string', enum: ['open', 'closed'], description: 'Whether or not the post can be pinged.' },
   format: { type: 'string', enum: FORMATS, description: 'The format for the post.' },
   meta: { type: 'object', description: 'Meta fields.' },
@@ -158,10 +266,21 @@ export const createArgs: Record<string, ArgSchema> = {
   template: {
     type: 'string',
     description: 'The theme file to use to display the post.',
-    validate: (v) => v === '' || TEMPLATES.includes(String(v)) || new RestError('rest_invalid_param', `template is not one of ${TEMPLATES.join(', ')}.`, 400),
+    validate: (v) =>
+      v === '' ||
+      TEMPLATES.includes(String(v)) ||
+      new RestError('rest_invalid_param', `template is not one of ${TEMPLATES.join(', ')}.`, 400),
   },
-  categories: { type: 'array', items: { type: 'integer' }, description: 'The terms assigned to the post in the category taxonomy.' },
-  tags: { type: 'array', items: { type: 'integer' }, description: 'The terms assigned to the post in the post_tag taxonomy.' },
+  categories: {
+    type: 'array',
+    items: { type: 'integer' },
+    description: 'The terms assigned to the post in the category taxonomy.',
+  },
+  tags: {
+    type: 'array',
+    items: { type: 'integer' },
+    description: 'The terms assigned to the post in the post_tag taxonomy.',
+  },
 };
 
 // ---- reading
@@ -176,7 +295,10 @@ interface TermQuery {
 /** prepare_tax_query: one clause per taxonomy parameter that names terms. */
 function taxClauses(p: Record<string, unknown>): TermQuery[] {
   const out: TermQuery[] = [];
-  for (const [base, taxonomy] of [['categories', POST_CATEGORY_TAX], ['tags', TAG_TAX]] as const) {
+  for (const [base, taxonomy] of [
+    ['categories', POST_CATEGORY_TAX],
+    ['tags', TAG_TAX],
+  ] as const) {
     for (const exclude of [false, true]) {
       const v = p[exclude ? `${base}_exclude` : base];
       if (v === undefined || v === null) continue;
@@ -199,19 +321,22 @@ function taxClauses(p: Record<string, unknown>): TermQuery[] {
 function withChildren(site: Storage, taxonomy: string, id: number): Set<number> {
   const all = site.store.terms(taxonomy);
   const out = new Set([id]);
-  for (let grew = true; grew; ) {
+  for (let grew = true; grew;) {
     grew = false;
-    for (const t of all) if (out.has(t.parent) && !out.has(t.id)) {
-      out.add(t.id);
-      grew = true;
-    }
+    for (const t of all)
+      if (out.has(t.parent) && !out.has(t.id)) {
+        out.add(t.id);
+        grew = true;
+      }
   }
   return out;
 }
 
 /** WP_Query's search terms: quoted phrases kept whole, words split on spaces, commas and plus signs. */
 export function searchTerms(s: string): string[] {
-  return [...s.matchAll(/".*?("|$)|((?<=[\t ",+])|^)[^\t ",+]+/g)].map((m) => m[0].replace(/^"|"$/g, '').trim()).filter(Boolean);
+  return [...s.matchAll(/".*?("|$)|((?<=[\t ",+])|^)[^\t ",+]+/g)]
+    .map((m) => m[0].replace(/^"|"$/g, '').trim())
+    .filter(Boolean);
 }
 
 const COLUMN: Record<string, (p: Post) => string> = {
@@ -261,7 +386,9 @@ function relevance(search: string): (p: Post) => number {
 
 /** WP_Date_Query: offsets converted to the site's zone, plain values taken as site-local. */
 function localDate(req: RestRequest, v: unknown): string | undefined {
-  return v === undefined || v === null ? undefined : parseLooseDate(v, req.site.timezone, req.site.now()) ?? undefined;
+  return v === undefined || v === null
+    ? undefined
+    : (parseLooseDate(v, req.site.timezone, req.site.now()) ?? undefined);
 }
 
 function sortList(req: RestRequest, list: Post[]): Post[] {
@@ -284,18 +411,20 @@ function sortList(req: RestRequest, list: Post[]): Post[] {
   }
   if (orderby === 'include' || orderby === 'include_slugs') {
     // post__in / post_name__in keep the given order whatever `order` says.
-    const order: (string | number)[] = orderby === 'include' ? (p.include as number[]) : ((p.slug as string[] | undefined) ?? []);
+    const order: (string | number)[] =
+      orderby === 'include' ? (p.include as number[]) : ((p.slug as string[] | undefined) ?? []);
     const key = (x: Post) => order.indexOf(orderby === 'include' ? x.id : x.slug);
     if (order.length) return [...list].sort((a, b) => key(a) - key(b) || a.id - b.id);
   }
-  const key: (x: Post) => string | number = {
-    author: (x: Post) => x.author,
-    id: (x: Post) => x.id,
-    modified: (x: Post) => x.modified,
-    parent: (x: Post) => x.parent,
-    slug: (x: Post) => x.slug,
-    title: (x: Post) => x.title.toLowerCase(),
-  }[orderby] ?? ((x: Post) => x.date);
+  const key: (x: Post) => string | number =
+    {
+      author: (x: Post) => x.author,
+      id: (x: Post) => x.id,
+      modified: (x: Post) => x.modified,
+      parent: (x: Post) => x.parent,
+      slug: (x: Post) => x.slug,
+      title: (x: Post) => x.title.toLowerCase(),
+    }[orderby] ?? ((x: Post) => x.date);
   return [...list].sort((a, b) => cmp(key(a), key(b)) * dir || (a.id - b.id) * dir);
 }
 
@@ -374,7 +503,11 @@ function listPosts(req: RestRequest): RestResult {
     throw new RestError('rest_no_search_term_defined', 'You need to define a search term to order by relevance.', 400);
   }
   if (p.orderby === 'include' && !(p.include as number[]).length) {
-    throw new RestError('rest_orderby_include_missing_include', 'You need to define an include parameter to order by include.', 400);
+    throw new RestError(
+      'rest_orderby_include_missing_include',
+      'You need to define an include parameter to order by include.',
+      400,
+    );
   }
   const all = findPosts(req);
   const page = p.page as number;
@@ -383,7 +516,11 @@ function listPosts(req: RestRequest): RestResult {
   const total = all.length;
   const maxPages = Math.ceil(total / perPage);
   if (page > maxPages && total > 0) {
-    throw new RestError('rest_post_invalid_page_number', 'The page number requested is larger than the number of pages available.', 400);
+    throw new RestError(
+      'rest_post_invalid_page_number',
+      'The page number requested is larger than the number of pages available.',
+      400,
+    );
   }
   // WP_Query ignores `paged` when an offset is given.
   const start = offset || (page - 1) * perPage;
@@ -394,7 +531,11 @@ function listPosts(req: RestRequest): RestResult {
   if (page > 1) links.push(`<${pageLink(req, Math.min(page - 1, maxPages))}>; rel="prev"`);
   if (maxPages > page) links.push(`<${pageLink(req, page + 1)}>; rel="next"`);
   if (links.length) headers.Link = links.join(', ');
-  return new RestResult(items.map((x) => postJson(src, x)), 200, headers);
+  return new RestResult(
+    items.map((x) => postJson(src, x)),
+    200,
+    headers,
+  );
 }
 
 // ---- writing
@@ -423,12 +564,22 @@ function textOf(v: unknown): string | undefined {
 /** wp_filter_post_kses for callers without unfiltered_html: active content is removed. */
 function kses(html: string, user: User | null): string {
   if (can(user, 'edit_others_posts')) return html;
-  return html.replace(/<(script|style|iframe|object|embed|form)\b[\s\S]*?<\/\1\s*>/gi, '').replace(/<(script|iframe|object|embed)\b[^>]*\/?>/gi, '');
+  return html
+    .replace(/<(script|style|iframe|object|embed|form)\b[\s\S]*?<\/\1\s*>/gi, '')
+    .replace(/<(script|iframe|object|embed)\b[^>]*\/?>/gi, '');
 }
 
 /** PHP's empty(): undefined, null, false, 0, '0', '' and [] are empty. */
 function phpEmpty(v: unknown): boolean {
-  return v === undefined || v === null || v === false || v === 0 || v === '0' || v === '' || (Array.isArray(v) && v.length === 0);
+  return (
+    v === undefined ||
+    v === null ||
+    v === false ||
+    v === 0 ||
+    v === '0' ||
+    v === '' ||
+    (Array.isArray(v) && v.length === 0)
+  );
 }
 
 /** create_item_permissions_check, in WordPress's order. */
@@ -442,7 +593,8 @@ function createPermission(req: RestRequest): true | RestError {
   if (p.sticky && !can(req.user, 'edit_others_posts') && !can(req.user, 'publish_posts')) {
     return new RestError('rest_cannot_assign_sticky', 'Sorry, you are not allowed to make posts sticky.', status);
   }
-  if (!can(req.user, 'edit_posts')) return new RestError('rest_cannot_create', 'Sorry, you are not allowed to create posts as this user.', status);
+  if (!can(req.user, 'edit_posts'))
+    return new RestError('rest_cannot_create', 'Sorry, you are not allowed to create posts as this user.', status);
   return true;
 }
 
@@ -453,18 +605,25 @@ function createPost(req: RestRequest): RestResult {
   const user = req.user!;
   // prepare_item_for_database
   const author = (p.author as number | undefined) ?? user.id;
-  if (author !== user.id && !store.userById(author)) throw new RestError('rest_invalid_author', 'Invalid author ID.', 400);
+  if (author !== user.id && !store.userById(author))
+    throw new RestError('rest_invalid_author', 'Invalid author ID.', 400);
   let status = (p.status as string | undefined) ?? 'draft';
   if (status === 'private' && !can(user, 'publish_posts')) {
-    throw new RestError('rest_cannot_publish', 'Sorry, you are not allowed to create private posts in this post type.', 403);
+    throw new RestError(
+      'rest_cannot_publish',
+      'Sorry, you are not allowed to create private posts in this post type.',
+      403,
+    );
   }
   if ((status === 'publish' || status === 'future') && !can(user, 'publish_posts')) {
     throw new RestError('rest_cannot_publish', 'Sorry, you are not allowed to publish posts in this post type.', 403);
   }
   const password = (p.password as string | undefined) ?? '';
-  if (password !== '' && p.sticky) throw new RestError('rest_invalid_field', 'A post can not be sticky and have a password.', 400);
+  if (password !== '' && p.sticky)
+    throw new RestError('rest_invalid_field', 'A post can not be sticky and have a password.', 400);
   const featured = p.featured_media as number | undefined;
-  if (featured && store.post(featured)?.type !== 'attachment') throw new RestError('rest_invalid_featured_media', 'Invalid featured media ID.', 400);
+  if (featured && store.post(featured)?.type !== 'attachment')
+    throw new RestError('rest_invalid_featured_media', 'Invalid featured media ID.', 400);
 
   // wp_insert_post
   const now = site.now();
@@ -477,7 +636,10 @@ function createPost(req: RestRequest): RestResult {
   const givenSlug = typeof p.slug === 'string' && p.slug !== '' ? slugify(p.slug) : '';
   return store.transaction(() => {
     const saved = store.insertPost<PlatformPostMeta>({
-      type: 'post', status, author, title,
+      type: 'post',
+      status,
+      author,
+      title,
       content: kses(textOf(p.content) ?? '', user),
       excerpt: kses(textOf(p.excerpt) ?? '', user),
       slug: givenSlug && unpublished ? givenSlug : '',
@@ -493,8 +655,13 @@ function createPost(req: RestRequest): RestResult {
       meta: {},
     });
     // Published, scheduled and private posts get their slug now (the title, or the ID for an untitled post).
-    const slug = unpublished ? saved.slug : store.uniqueSlug('post', givenSlug || slugify(title) || String(saved.id), saved.id);
-    store.updatePost<PlatformPostMeta>(saved.id, { slug, meta: { guid: status === 'publish' ? `/${slug}/` : `/?p=${saved.id}` } });
+    const slug = unpublished
+      ? saved.slug
+      : store.uniqueSlug('post', givenSlug || slugify(title) || String(saved.id), saved.id);
+    store.updatePost<PlatformPostMeta>(saved.id, {
+      slug,
+      meta: { guid: status === 'publish' ? `/${slug}/` : `/?p=${saved.id}` },
+    });
     // Unknown term IDs are skipped (wp_set_object_terms); no categories means the default one.
     const known = (list: unknown, tax: string) => (list as number[]).filter((id) => store.term(id)?.taxonomy === tax);
     const defaultCategory = store.option<number | null>(OPTIONS.defaultCategory, null);
@@ -514,10 +681,18 @@ function createPost(req: RestRequest): RestResult {
  */
 function checkNewStatus(req: RestRequest, status: string): void {
   if (status === 'private' && !can(req.user, 'publish_posts')) {
-    throw new RestError('rest_cannot_publish', 'Sorry, you are not allowed to create private posts in this post type.', authStatus(req.user !== null));
+    throw new RestError(
+      'rest_cannot_publish',
+      'Sorry, you are not allowed to create private posts in this post type.',
+      authStatus(req.user !== null),
+    );
   }
   if ((status === 'publish' || status === 'future') && !can(req.user, 'publish_posts')) {
-    throw new RestError('rest_cannot_publish', 'Sorry, you are not allowed to publish posts in this post type.', authStatus(req.user !== null));
+    throw new RestError(
+      'rest_cannot_publish',
+      'Sorry, you are not allowed to publish posts in this post type.',
+      authStatus(req.user !== null),
+    );
   }
 }
 
@@ -527,7 +702,8 @@ function updatePermission(req: RestRequest): true | RestError {
   if (post instanceof RestError) return post;
   const p = req.params;
   const status = authStatus(req.user !== null);
-  if (!canEdit(post, req.user, (cap) => can(req.user, cap))) return new RestError('rest_cannot_edit', 'Sorry, you are not allowed to edit this post.', status);
+  if (!canEdit(post, req.user, (cap) => can(req.user, cap)))
+    return new RestError('rest_cannot_edit', 'Sorry, you are not allowed to edit this post.', status);
   if (!phpEmpty(p.author) && p.author !== req.user?.id && !can(req.user, 'edit_others_posts')) {
     return new RestError('rest_cannot_edit_others', 'Sorry, you are not allowed to update posts as this user.', status);
   }
@@ -550,16 +726,21 @@ function updatePost(req: RestRequest): RestResult {
   const user = req.user!;
   const before = itemPost(req) as Post;
   const sticky = new Set(stickyIds(site));
-  if (p.author !== undefined && p.author !== before.author && !store.userById(p.author as number)) throw new RestError('rest_invalid_author', 'Invalid author ID.', 400);
+  if (p.author !== undefined && p.author !== before.author && !store.userById(p.author as number))
+    throw new RestError('rest_invalid_author', 'Invalid author ID.', 400);
   let status = (p.status as string | undefined) ?? before.status;
   if (p.status !== undefined && p.status !== before.status) checkNewStatus(req, status);
   if (typeof p.password === 'string' && p.password !== '') {
-    if (!phpEmpty(p.sticky)) throw new RestError('rest_invalid_field', 'A post can not be sticky and have a password.', 400);
-    if (sticky.has(before.id)) throw new RestError('rest_invalid_field', 'A sticky post can not be password protected.', 400);
+    if (!phpEmpty(p.sticky))
+      throw new RestError('rest_invalid_field', 'A post can not be sticky and have a password.', 400);
+    if (sticky.has(before.id))
+      throw new RestError('rest_invalid_field', 'A sticky post can not be password protected.', 400);
   }
-  if (!phpEmpty(p.sticky) && before.password !== '') throw new RestError('rest_invalid_field', 'A password protected post can not be set to sticky.', 400);
+  if (!phpEmpty(p.sticky) && before.password !== '')
+    throw new RestError('rest_invalid_field', 'A password protected post can not be set to sticky.', 400);
   const featured = p.featured_media as number | undefined;
-  if (featured && store.post(featured)?.type !== 'attachment') throw new RestError('rest_invalid_featured_media', 'Invalid featured media ID.', 400);
+  if (featured && store.post(featured)?.type !== 'attachment')
+    throw new RestError('rest_invalid_featured_media', 'Invalid featured media ID.', 400);
 
   // wp_update_post -> wp_insert_post
   const now = site.now();
@@ -596,7 +777,8 @@ function updatePost(req: RestRequest): RestResult {
     });
     // handle_terms: a given list replaces the post's terms (unknown IDs skipped, as wp_set_object_terms).
     const known = (list: unknown, tax: string) => (list as number[]).filter((id) => store.term(id)?.taxonomy === tax);
-    if (p.categories !== undefined) store.setTerms(before.id, POST_CATEGORY_TAX, known(p.categories, POST_CATEGORY_TAX));
+    if (p.categories !== undefined)
+      store.setTerms(before.id, POST_CATEGORY_TAX, known(p.categories, POST_CATEGORY_TAX));
     if (p.tags !== undefined) store.setTerms(before.id, TAG_TAX, known(p.tags, TAG_TAX));
     if (p.sticky !== undefined) setSticky(site, before.id, Boolean(p.sticky));
     const post = store.post<PlatformPostMeta>(before.id)!;
@@ -633,11 +815,16 @@ function postItemRoute(): RouteDecl {
           const post = itemPost(req);
           if (post instanceof RestError) return post;
           if (req.params.context === 'edit' && !canEdit(post, req.user, userCan(req))) {
-            return new RestError('rest_forbidden_context', 'Sorry, you are not allowed to edit this post.', authStatus(req.user !== null));
+            return new RestError(
+              'rest_forbidden_context',
+              'Sorry, you are not allowed to edit this post.',
+              authStatus(req.user !== null),
+            );
           }
           return canRead(post, req.user, userCan(req));
         },
-        handler: (req) => postJson(postJsonSource(req.site, req.user, req.params.context as Context), itemPost(req) as Post),
+        handler: (req) =>
+          postJson(postJsonSource(req.site, req.user, req.params.context as Context), itemPost(req) as Post),
       },
       {
         methods: ['POST', 'PUT', 'PATCH'],
@@ -651,12 +838,22 @@ function postItemRoute(): RouteDecl {
       {
         methods: ['DELETE'],
         summary: 'Delete a post',
-        args: { id, force: { type: 'boolean', default: false, description: 'Whether to bypass the trash and force deletion.' } },
+        args: {
+          id,
+          force: { type: 'boolean', default: false, description: 'Whether to bypass the trash and force deletion.' },
+        },
         allowBatch: true,
         permission: (req) => {
           const post = itemPost(req);
           if (post instanceof RestError) return post;
-          return canDelete(post, req.user, userCan(req)) || new RestError('rest_cannot_delete', 'Sorry, you are not allowed to delete this post.', authStatus(req.user !== null));
+          return (
+            canDelete(post, req.user, userCan(req)) ||
+            new RestError(
+              'rest_cannot_delete',
+              'Sorry, you are not allowed to delete this post.',
+              authStatus(req.user !== null),
+            )
+          );
         },
         handler: (req) => {
           const { site, user } = req;
@@ -666,7 +863,8 @@ function postItemRoute(): RouteDecl {
             site.store.transaction(() => site.store.deletePost(post.id));
             return { deleted: true, previous };
           }
-          if (post.status === 'trash') throw new RestError('rest_already_trashed', 'The post has already been deleted.', 410);
+          if (post.status === 'trash')
+            throw new RestError('rest_already_trashed', 'The post has already been deleted.', 410);
           trashPost(site, post.id);
           return postJson(postJsonSource(site, user, 'edit'), site.store.post<PlatformPostMeta>(post.id)!);
         },
@@ -688,8 +886,13 @@ export function postsRoutes(): RouteDecl[] {
           // The spec marks GET as batchable; /batch/v1 still refuses GET items by its method enum.
           allowBatch: true,
           permission: (req) =>
-            req.params.context !== 'edit' || can(req.user, 'edit_posts') ||
-            new RestError('rest_forbidden_context', 'Sorry, you are not allowed to edit posts in this post type.', authStatus(req.user !== null)),
+            req.params.context !== 'edit' ||
+            can(req.user, 'edit_posts') ||
+            new RestError(
+              'rest_forbidden_context',
+              'Sorry, you are not allowed to edit posts in this post type.',
+              authStatus(req.user !== null),
+            ),
           handler: listPosts,
         },
         {

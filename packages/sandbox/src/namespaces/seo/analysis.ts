@@ -70,11 +70,16 @@ export function setPostSeoMeta(site: Storage, postId: number, patch: Partial<Pos
 }
 
 function words(text: string): string[] {
-  return text.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+  return text
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean);
 }
 
 export function plainText(post: Pick<PostRow<unknown>, 'content'>): string {
-  return stripTags(post.content).replace(/&[a-z#0-9]+;/gi, ' ').trim();
+  return stripTags(post.content)
+    .replace(/&[a-z#0-9]+;/gi, ' ')
+    .trim();
 }
 
 export function seoScore(post: PostRow<unknown>, meta: PostSeoMeta): number | null {

@@ -28,7 +28,14 @@ export function endpoint(
   summary?: string,
   reads?: readonly string[],
 ): Endpoint {
-  return { methods: Array.isArray(methods) ? methods : [methods], args, permission, handler, ...(summary ? { summary } : {}), ...(reads ? { reads } : {}) };
+  return {
+    methods: Array.isArray(methods) ? methods : [methods],
+    args,
+    permission,
+    handler,
+    ...(summary ? { summary } : {}),
+    ...(reads ? { reads } : {}),
+  };
 }
 
 /** `current_user_can(cap)` as a permission callback. */

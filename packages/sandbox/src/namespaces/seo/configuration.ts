@@ -12,8 +12,15 @@ import { endpoint, needs, route, wpseoGet, wpseoSet } from './common.ts';
 
 /** Fields of the site representation step (SITE_REPRESENTATION_FIELDS). */
 const SITE_FIELDS = [
-  'company_or_person', 'company_name', 'website_name', 'company_logo', 'company_logo_id', 'person_logo', 'person_logo_id',
-  'company_or_person_user_id', 'description',
+  'company_or_person',
+  'company_name',
+  'website_name',
+  'company_logo',
+  'company_logo_id',
+  'person_logo',
+  'person_logo_id',
+  'company_or_person_user_id',
+  'description',
 ];
 
 function isUrl(v: string): boolean {
@@ -36,7 +43,8 @@ function siteRepresentation(req: RestRequest): unknown {
     const v = req.params[field];
     if (v === undefined || v === null) continue;
     // The description is the site tagline (blogdescription), written for users who may manage options.
-    if (field === 'description' && can(req.user, 'manage_options')) req.site.store.setOption('blogdescription', String(v));
+    if (field === 'description' && can(req.user, 'manage_options'))
+      req.site.store.setOption('blogdescription', String(v));
     else values[field] = v;
   }
   wpseoSet(req.site, { ...values, company_logo_meta: false, person_logo_meta: false });
@@ -91,7 +99,11 @@ function enableTracking(req: RestRequest): unknown {
 }
 
 function saveState(req: RestRequest): unknown {
-  const steps = (req.params.finishedSteps as unknown[]).map((s) => String(s).replace(/<[^>]*>/g, '').trim());
+  const steps = (req.params.finishedSteps as unknown[]).map((s) =>
+    String(s)
+      .replace(/<[^>]*>/g, '')
+      .trim(),
+  );
   wpseoSet(req.site, { configuration_finished_steps: steps });
   // All three steps done: the install is no longer "first time".
   if (steps.length === 3) wpseoSet(req.site, { first_time_install: false });
@@ -100,7 +112,8 @@ function saveState(req: RestRequest): unknown {
 
 function getState(req: RestRequest): unknown {
   const steps = wpseoGet<unknown[] | null>(req.site, 'configuration_finished_steps', []);
-  if (steps === null) return new RestResult({ success: false, status: 500, error: 'Could not get data from the database' }, 500);
+  if (steps === null)
+    return new RestResult({ success: false, status: 500, error: 'Could not get data from the database' }, 500);
   return { success: true, status: 200, data: steps };
 }
 
@@ -118,15 +131,51 @@ export function configurationRoutes(): RouteDecl[] {
   };
   return [
     // The action reads every field of SITE_REPRESENTATION_FIELDS, `website_name` too, which the route does not declare.
-    route('configuration/site_representation', endpoint('POST', manage, siteRepresentation, siteArgs, 'Set how the site is represented', ['website_name'])),
-    route('configuration/social_profiles', endpoint('POST', manage, socialProfiles, {
-      social_site_a: { type: 'string' },
-      social_site_b: { type: 'string' },
-      other_social_urls: { type: 'array' },
-    }, 'Set the organisation\'s social profiles')),
-    route('configuration/check_capability', endpoint('GET', manage, checkCapability, { user_id: { required: true } }, 'Whether the caller may edit a user')),
-    route('configuration/enable_tracking', endpoint('POST', manage, enableTracking, { tracking: { type: 'boolean', required: true } }, 'Turn usage tracking on or off')),
-    route('configuration/save_configuration_state', endpoint('POST', manage, saveState, { finishedSteps: { type: 'array', required: true } }, 'Save the finished configuration steps')),
-    route('configuration/get_configuration_state', endpoint('GET', manage, getState, {}, 'The finished configuration steps')),
+    route(
+      'configuration/site_representation',
+      endpoint('POST', manage, siteRepresentation, siteArgs, 'Set how the site is represented', ['website_name']),
+    ),
+    route(
+      'configuration/social_profiles',
+      endpoint(
+        'POST',
+        manage,
+        socialProfiles,
+        {
+          social_site_a: { type: 'string' },
+          social_site_b: { type: 'string' },
+          other_social_urls: { type: 'array' },
+        },
+        "Set the organisation's social profiles",
+      ),
+    ),
+    route(
+      'configuration/check_capability',
+      endpoint('GET', manage, checkCapability, { user_id: { required: true } }, 'Whether the caller may edit a user'),
+    ),
+    route(
+      'configuration/enable_tracking',
+      endpoint(
+        'POST',
+        manage,
+        enableTracking,
+        { tracking: { type: 'boolean', required: true } },
+        'Turn usage tracking on or off',
+      ),
+    ),
+    route(
+      'configuration/save_configuration_state',
+      endpoint(
+        'POST',
+        manage,
+        saveState,
+        { finishedSteps: { type: 'array', required: true } },
+        'Save the finished configuration steps',
+      ),
+    ),
+    route(
+      'configuration/get_configuration_state',
+      endpoint('GET', manage, getState, {}, 'The finished configuration steps'),
+    ),
   ];
 }

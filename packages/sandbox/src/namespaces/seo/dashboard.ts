@@ -11,7 +11,18 @@ import { RawError, RestError } from '../../errors.ts';
 import { RestResult, type ArgSchema, type RestRequest, type RouteDecl } from '../../rest/types.ts';
 import type { Site } from '../../capabilities.ts';
 import { postMetaAll, seoRank, seoScore } from './analysis.ts';
-import { adminUrl, endpoint, needs, rawParam, route, setUserMeta, userMeta, wpseoGet, wpseoSet, type Json } from './common.ts';
+import {
+  adminUrl,
+  endpoint,
+  needs,
+  rawParam,
+  route,
+  setUserMeta,
+  userMeta,
+  wpseoGet,
+  wpseoSet,
+  type Json,
+} from './common.ts';
 
 // ---- statistics
 
@@ -53,7 +64,10 @@ function statistics(req: RestRequest): unknown {
     label: RANK_LABELS[rank],
     count: counts[rank],
     // esc_url() writes & as &#038;, as the sample shows.
-    link: adminUrl(site, `edit.php?post_status=publish&post_type=post&seo_filter=${rank}${own ? `&author=${user?.id ?? 0}` : ''}`).replace(/&/g, '&#038;'),
+    link: adminUrl(
+      site,
+      `edit.php?post_status=publish&post_type=post&seo_filter=${rank}${own ? `&author=${user?.id ?? 0}` : ''}`,
+    ).replace(/&/g, '&#038;'),
   }));
   return { header, seo_scores };
 }
@@ -61,7 +75,16 @@ function statistics(req: RestRequest): unknown {
 // ---- new content types
 
 /** Registered post types and taxonomies (post_type_exists / taxonomy_exists). */
-const POST_TYPES = ['post', 'page', 'attachment', 'calendar_events', 'calendar_venue', 'calendar_organizer', 'calendar_event_series', 'calendar_ea_record'];
+const POST_TYPES = [
+  'post',
+  'page',
+  'attachment',
+  'calendar_events',
+  'calendar_venue',
+  'calendar_organizer',
+  'calendar_event_series',
+  'calendar_ea_record',
+];
 const TAXONOMY_NAMES = ['category', 'post_tag', 'post_format', 'calendar_events_cat'];
 
 /**
@@ -115,23 +138,40 @@ function setupStepsTracking(req: RestRequest): unknown {
     const v = rawParam(req, camel);
     if (v !== undefined && v !== null) data[snake] = v;
   }
-  if (!Object.keys(data).length) throw new RestError('wpseo_set_site_kit_usage_tracking', 'No valid parameters were passed.', 400);
-  wpseoSet(req.site, { site_kit_usage_tracking: { ...wpseoGet<Json>(req.site, 'site_kit_usage_tracking', {}), ...data } });
+  if (!Object.keys(data).length)
+    throw new RestError('wpseo_set_site_kit_usage_tracking', 'No valid parameters were passed.', 400);
+  wpseoSet(req.site, {
+    site_kit_usage_tracking: { ...wpseoGet<Json>(req.site, 'site_kit_usage_tracking', {}), ...data },
+  });
   return { success: true };
 }
 
 // ---- introductions, video embed permission, alerts
 
 /** Introductions this site knows (Introductions_Collector). */
-export const INTRODUCTIONS = ['ai-fix-assessments-upsell', 'ai-brand-insights-pre-launch', 'google-docs-addon-upsell', 'llms-txt', 'task-list'];
+export const INTRODUCTIONS = [
+  'ai-fix-assessments-upsell',
+  'ai-brand-insights-pre-launch',
+  'google-docs-addon-upsell',
+  'llms-txt',
+  'task-list',
+];
 /** Alerts that may be dismissed (filter `wpseo_allowed_dismissable_alerts`). */
-export const ALERTS = ['webinar-promo-notification', 'black-friday-promotion', 'default-seo-data-alert', 'trustpilot-review-notification', 'site-kit-setup-alert'];
+export const ALERTS = [
+  'webinar-promo-notification',
+  'black-friday-promotion',
+  'default-seo-data-alert',
+  'trustpilot-review-notification',
+  'site-kit-setup-alert',
+];
 
 function introductionSeen(req: RestRequest): unknown {
   const id = req.params.introduction_id as string;
   if (!INTRODUCTIONS.includes(id)) return new RestResult([], 400);
   const user = req.user!;
-  setUserMeta(req.site, user.id, { introductions: { ...(userMeta(req.site, user.id).introductions ?? {}), [id]: req.params.is_seen as boolean } });
+  setUserMeta(req.site, user.id, {
+    introductions: { ...(userMeta(req.site, user.id).introductions ?? {}), [id]: req.params.is_seen as boolean },
+  });
   return { json: { success: true } };
 }
 
@@ -142,10 +182,12 @@ const TRACKED_ACTIONS = ['task_list_first_opened_on', 'task_first_actioned_on', 
 
 function actionTracking(req: RestRequest): unknown {
   const action = req.params.action as string;
-  if (!TRACKED_ACTIONS.includes(action)) throw new RawError(400, { success: false, error: 'The tracked action is invalid' });
+  if (!TRACKED_ACTIONS.includes(action))
+    throw new RawError(400, { success: false, error: 'The tracked action is invalid' });
   const tracked = wpseoGet<Record<string, number>>(req.site, 'tracking_only', {});
   // Only the first occurrence is recorded.
-  if (tracked[action] === undefined) wpseoSet(req.site, { tracking_only: { ...tracked, [action]: Math.floor(req.site.now().getTime() / 1000) } });
+  if (tracked[action] === undefined)
+    wpseoSet(req.site, { tracking_only: { ...tracked, [action]: Math.floor(req.site.now().getTime() / 1000) } });
   return { success: true, action };
 }
 
@@ -163,28 +205,57 @@ interface TaskDef {
 
 const TASKS: TaskDef[] = [
   {
-    id: 'complete-ftc', title: 'Complete the First-time configuration', duration: 15, priority: 'high', badge: null,
-    about: 'Tell search engines about your site: how it is represented, its social profiles and who may change its SEO settings.',
-    cta: (site) => ({ label: 'Start configuration', type: 'link', href: adminUrl(site, 'admin.php?page=wpseo_dashboard#/first-time-configuration') }),
+    id: 'complete-ftc',
+    title: 'Complete the First-time configuration',
+    duration: 15,
+    priority: 'high',
+    badge: null,
+    about:
+      'Tell search engines about your site: how it is represented, its social profiles and who may change its SEO settings.',
+    cta: (site) => ({
+      label: 'Start configuration',
+      type: 'link',
+      href: adminUrl(site, 'admin.php?page=wpseo_dashboard#/first-time-configuration'),
+    }),
     done: (site) => wpseoGet<unknown[]>(site, 'configuration_finished_steps', []).length >= 3,
   },
   {
-    id: 'improve-content-seo', title: 'Improve the SEO of your posts', duration: 20, priority: 'high', badge: null,
+    id: 'improve-content-seo',
+    title: 'Improve the SEO of your posts',
+    duration: 20,
+    priority: 'high',
+    badge: null,
     about: 'Some published posts have an SEO score that needs improvement.',
-    cta: (site) => ({ label: 'Show posts', type: 'link', href: adminUrl(site, 'edit.php?post_status=publish&post_type=post&seo_filter=bad') }),
+    cta: (site) => ({
+      label: 'Show posts',
+      type: 'link',
+      href: adminUrl(site, 'edit.php?post_status=publish&post_type=post&seo_filter=bad'),
+    }),
   },
   {
-    id: 'create-new-content', title: 'Create new content', duration: 30, priority: 'medium', badge: null,
+    id: 'create-new-content',
+    title: 'Create new content',
+    duration: 30,
+    priority: 'medium',
+    badge: null,
     about: 'Regular new content keeps search engines coming back.',
     cta: (site) => ({ label: 'Add a post', type: 'link', href: adminUrl(site, 'post-new.php') }),
   },
   {
-    id: 'enable-llms-txt', title: 'Enable llms.txt', duration: 2, priority: 'medium', badge: 'new',
+    id: 'enable-llms-txt',
+    title: 'Enable llms.txt',
+    duration: 2,
+    priority: 'medium',
+    badge: 'new',
     about: 'Help AI tools find your most important content.',
     cta: () => ({ label: 'Enable', type: 'default', href: null }),
   },
   {
-    id: 'delete-hello-world', title: 'Delete the "Hello world!" post', duration: 1, priority: 'low', badge: null,
+    id: 'delete-hello-world',
+    title: 'Delete the "Hello world!" post',
+    duration: 1,
+    priority: 'low',
+    badge: null,
     about: 'The sample post of a new site adds nothing for your visitors.',
     cta: () => null,
     done: (site) => !site.store.posts('post').some((p) => p.title === 'Hello world!' && p.status !== 'trash'),
@@ -229,46 +300,147 @@ export function dashboardRoutes(): RouteDecl[] {
   const editPosts = needs('edit_posts');
   return [
     route('statistics', endpoint('GET', needs('read'), statistics, {}, 'SEO score statistics of published posts')),
-    route('new-content-type-visibility/dismiss-post-type', endpoint('POST', editPosts, dismissNew('post type'), {
-      postTypeName: { validate: (v) => typeof v === 'string' && POST_TYPES.includes(v) },
-    }, 'Remove the "new" badge of a post type', ['post_type_name'])),
-    route('new-content-type-visibility/dismiss-taxonomy', endpoint('POST', editPosts, dismissNew('taxonomy'), {
-      taxonomyName: { validate: (v) => typeof v === 'string' && TAXONOMY_NAMES.includes(v) },
-    }, 'Remove the "new" badge of a taxonomy', ['taxonomy_name'])),
-    route('kit_configuration_permanent_dismissal', endpoint('POST', manage, (req) => {
-      wpseoSet(req.site, { site_kit_configuration_permanently_dismissed: req.params.is_dismissed });
-      return { success: true };
-    }, { is_dismissed: { type: 'boolean', required: true } }, 'Dismiss the Site Kit configuration for good')),
-    route('setup_steps_tracking', endpoint('POST', manage, setupStepsTracking, {
-      setup_widget_loaded: YES_NO,
-      first_interaction_stage: STAGE,
-      last_interaction_stage: STAGE,
-      setup_widget_temporarily_dismissed: YES_NO,
-      setup_widget_permanently_dismissed: YES_NO,
-    }, 'Track Site Kit setup steps', Object.keys(SETUP_STEPS))),
-    route('introductions/(?P<introduction_id>[\\w-]+)/seen', endpoint('POST', editPosts, introductionSeen, {
-      introduction_id: { type: 'string', required: true },
-      is_seen: { type: 'boolean', default: true },
-    }, 'Mark an introduction as seen')),
+    route(
+      'new-content-type-visibility/dismiss-post-type',
+      endpoint(
+        'POST',
+        editPosts,
+        dismissNew('post type'),
+        {
+          postTypeName: { validate: (v) => typeof v === 'string' && POST_TYPES.includes(v) },
+        },
+        'Remove the "new" badge of a post type',
+        ['post_type_name'],
+      ),
+    ),
+    route(
+      'new-content-type-visibility/dismiss-taxonomy',
+      endpoint(
+        'POST',
+        editPosts,
+        dismissNew('taxonomy'),
+        {
+          taxonomyName: { validate: (v) => typeof v === 'string' && TAXONOMY_NAMES.includes(v) },
+        },
+        'Remove the "new" badge of a taxonomy',
+        ['taxonomy_name'],
+      ),
+    ),
+    route(
+      'kit_configuration_permanent_dismissal',
+      endpoint(
+        'POST',
+        manage,
+        (req) => {
+          wpseoSet(req.site, { site_kit_configuration_permanently_dismissed: req.params.is_dismissed });
+          return { success: true };
+        },
+        { is_dismissed: { type: 'boolean', required: true } },
+        'Dismiss the Site Kit configuration for good',
+      ),
+    ),
+    route(
+      'setup_steps_tracking',
+      endpoint(
+        'POST',
+        manage,
+        setupStepsTracking,
+        {
+          setup_widget_loaded: YES_NO,
+          first_interaction_stage: STAGE,
+          last_interaction_stage: STAGE,
+          setup_widget_temporarily_dismissed: YES_NO,
+          setup_widget_permanently_dismissed: YES_NO,
+        },
+        'Track Site Kit setup steps',
+        Object.keys(SETUP_STEPS),
+      ),
+    ),
+    route(
+      'introductions/(?P<introduction_id>[\\w-]+)/seen',
+      endpoint(
+        'POST',
+        editPosts,
+        introductionSeen,
+        {
+          introduction_id: { type: 'string', required: true },
+          is_seen: { type: 'boolean', default: true },
+        },
+        'Mark an introduction as seen',
+      ),
+    ),
     route(
       'video_embed_permission',
-      endpoint('GET', editPosts, (req) => ({ json: { value: Boolean(userMeta(req.site, req.user!.id).videoEmbedPermission) } }), {}, 'The caller\'s video embed permission'),
-      endpoint('POST', editPosts, (req) => {
-        setUserMeta(req.site, req.user!.id, { videoEmbedPermission: req.params.value as boolean });
-        return { json: { success: true } };
-      }, { value: { type: 'boolean', default: true } }, 'Set the caller\'s video embed permission'),
+      endpoint(
+        'GET',
+        editPosts,
+        (req) => ({ json: { value: Boolean(userMeta(req.site, req.user!.id).videoEmbedPermission) } }),
+        {},
+        "The caller's video embed permission",
+      ),
+      endpoint(
+        'POST',
+        editPosts,
+        (req) => {
+          setUserMeta(req.site, req.user!.id, { videoEmbedPermission: req.params.value as boolean });
+          return { json: { success: true } };
+        },
+        { value: { type: 'boolean', default: true } },
+        "Set the caller's video embed permission",
+      ),
     ),
-    route('alerts/dismiss', endpoint('POST', editPosts, (req) => {
-      const user = req.user!;
-      setUserMeta(req.site, user.id, { dismissedAlerts: { ...(userMeta(req.site, user.id).dismissedAlerts ?? {}), [req.params.key as string]: true } });
-      return { success: true, status: 200 };
-    }, { key: { required: true, validate: (v) => typeof v === 'string' && ALERTS.includes(v) } }, 'Dismiss an alert')),
-    route('complete_task', endpoint('POST', manage, completeTask, {
-      options: { type: 'object', required: true, properties: { task: { type: 'string', required: true } } },
-    }, 'Mark a task of the task list as done')),
-    route('get_tasks', endpoint('GET', manage, getTasks, {
-      options: { type: 'object', properties: { filter: { type: 'string' }, limit: { type: 'integer' } } },
-    }, 'The task list')),
-    route('action_tracking', endpoint('POST', manage, actionTracking, { action: { type: 'string', required: true } }, 'Record the first time an action happened')),
+    route(
+      'alerts/dismiss',
+      endpoint(
+        'POST',
+        editPosts,
+        (req) => {
+          const user = req.user!;
+          setUserMeta(req.site, user.id, {
+            dismissedAlerts: {
+              ...(userMeta(req.site, user.id).dismissedAlerts ?? {}),
+              [req.params.key as string]: true,
+            },
+          });
+          return { success: true, status: 200 };
+        },
+        { key: { required: true, validate: (v) => typeof v === 'string' && ALERTS.includes(v) } },
+        'Dismiss an alert',
+      ),
+    ),
+    route(
+      'complete_task',
+      endpoint(
+        'POST',
+        manage,
+        completeTask,
+        {
+          options: { type: 'object', required: true, properties: { task: { type: 'string', required: true } } },
+        },
+        'Mark a task of the task list as done',
+      ),
+    ),
+    route(
+      'get_tasks',
+      endpoint(
+        'GET',
+        manage,
+        getTasks,
+        {
+          options: { type: 'object', properties: { filter: { type: 'string' }, limit: { type: 'integer' } } },
+        },
+        'The task list',
+      ),
+    ),
+    route(
+      'action_tracking',
+      endpoint(
+        'POST',
+        manage,
+        actionTracking,
+        { action: { type: 'string', required: true } },
+        'Record the first time an action happened',
+      ),
+    ),
   ];
 }

@@ -28,7 +28,6 @@ interface Page {
   modified?: string;
 }
 
-
 function findPage(site: Origin & Storage, url: string): Page | null {
   const blogname = site.store.option('blogname', 'Sitegraph Sandbox');
   const tagline = site.store.option('blogdescription', '');
@@ -42,7 +41,14 @@ function findPage(site: Origin & Storage, url: string): Page | null {
   const path = u.pathname.replace(/\/+$/, '') || '/';
   const norm = (s: string) => new URL(s).pathname.replace(/\/+$/, '') || '/';
   if (path === '/' && !u.search) {
-    return { title: `${blogname}${tagline ? ` - ${tagline}` : ''}`, description: tagline, canonical: `${site.origin}/`, type: 'website', schemaType: 'WebPage', noindex: false };
+    return {
+      title: `${blogname}${tagline ? ` - ${tagline}` : ''}`,
+      description: tagline,
+      canonical: `${site.origin}/`,
+      type: 'website',
+      schemaType: 'WebPage',
+      noindex: false,
+    };
   }
   const byId = u.searchParams.get('p') ?? u.searchParams.get('page_id');
   for (const post of indexablePosts(site)) {
@@ -50,18 +56,44 @@ function findPage(site: Origin & Storage, url: string): Page | null {
     const hit = byId ? Number(byId) === post.id && path === '/' : norm(postUrl(site, post)) === path;
     if (!hit) continue;
     const meta = postSeoMeta(site, post.id);
-    const excerpt = post.excerpt.replace(/<[^>]*>/g, '').trim() || post.content.replace(/<[^>]*>/g, '').trim().slice(0, 155);
+    const excerpt =
+      post.excerpt.replace(/<[^>]*>/g, '').trim() ||
+      post.content
+        .replace(/<[^>]*>/g, '')
+        .trim()
+        .slice(0, 155);
     return {
-      title: `${post.title} - ${blogname}`, description: excerpt, canonical: postUrl(site, post), type: 'article',
-      schemaType: post.type === 'post' ? 'Article' : 'WebPage', noindex: Boolean(meta.noindex), published: post.dateGmt, modified: post.modifiedGmt,
+      title: `${post.title} - ${blogname}`,
+      description: excerpt,
+      canonical: postUrl(site, post),
+      type: 'article',
+      schemaType: post.type === 'post' ? 'Article' : 'WebPage',
+      noindex: Boolean(meta.noindex),
+      published: post.dateGmt,
+      modified: post.modifiedGmt,
     };
   }
   for (const [type, archive] of Object.entries(ARCHIVES)) {
-    if (path === `/${archive}`) return { title: `${type === 'calendar_events' ? 'Events' : type} Archive - ${blogname}`, description: '', canonical: `${site.origin}/${archive}/`, type: 'website', schemaType: 'CollectionPage', noindex: false };
+    if (path === `/${archive}`)
+      return {
+        title: `${type === 'calendar_events' ? 'Events' : type} Archive - ${blogname}`,
+        description: '',
+        canonical: `${site.origin}/${archive}/`,
+        type: 'website',
+        schemaType: 'CollectionPage',
+        noindex: false,
+      };
   }
   for (const term of indexableTerms(site)) {
     if (norm(termUrl(site, term)) === path) {
-      return { title: `${term.name} Archives - ${blogname}`, description: term.description, canonical: termUrl(site, term), type: 'website', schemaType: 'CollectionPage', noindex: false };
+      return {
+        title: `${term.name} Archives - ${blogname}`,
+        description: term.description,
+        canonical: termUrl(site, term),
+        type: 'website',
+        schemaType: 'CollectionPage',
+        noindex: false,
+      };
     }
   }
   return null;
@@ -69,7 +101,14 @@ function findPage(site: Origin & Storage, url: string): Page | null {
 
 function render(site: Origin & Storage, page: Page, url: string): { html: string; json: Json } {
   const head = yoastSite(site);
-  const c = { title: page.title, description: page.description, canonical: page.canonical ?? url, canonicalTag: page.canonical !== null, ogType: page.type, noindex: page.noindex };
+  const c = {
+    title: page.title,
+    description: page.description,
+    canonical: page.canonical ?? url,
+    canonicalTag: page.canonical !== null,
+    ogType: page.type,
+    noindex: page.noindex,
+  };
   const json: Json = {
     ...commonJson(head, c),
     ...(page.published ? { article_published_time: iso(page.published) } : {}),
@@ -78,12 +117,30 @@ function render(site: Origin & Storage, page: Page, url: string): { html: string
     schema: {
       '@context': 'https://schema.org',
       '@graph': [
-        { '@type': page.schemaType, '@id': c.canonical, url: c.canonical, name: page.title, isPartOf: { '@id': `${site.origin}/#website` }, inLanguage: 'en-US' },
-        { '@type': 'WebSite', '@id': `${site.origin}/#website`, url: `${site.origin}/`, name: head.name, inLanguage: 'en-US' },
+        {
+          '@type': page.schemaType,
+          '@id': c.canonical,
+          url: c.canonical,
+          name: page.title,
+          isPartOf: { '@id': `${site.origin}/#website` },
+          inLanguage: 'en-US',
+        },
+        {
+          '@type': 'WebSite',
+          '@id': `${site.origin}/#website`,
+          url: `${site.origin}/`,
+          name: head.name,
+          inLanguage: 'en-US',
+        },
       ],
     },
   };
-  const lines = [...commonLines(head, c), '<meta name="twitter:card" content="summary_large_image" />', schemaLine(json.schema as Json), END_COMMENT];
+  const lines = [
+    ...commonLines(head, c),
+    '<meta name="twitter:card" content="summary_large_image" />',
+    schemaLine(json.schema as Json),
+    END_COMMENT,
+  ];
   return { html: `${lines.join('\n')}\n`, json };
 }
 
@@ -93,7 +150,14 @@ function getHead(req: RestRequest): unknown {
   const page = findPage(site, url);
   if (page) return { ...render(site, page, url), status: 200 };
   const blogname = site.store.option('blogname', 'Sitegraph Sandbox');
-  const notFound: Page = { title: `Page not found - ${blogname}`, description: '', canonical: null, type: 'website', schemaType: 'WebPage', noindex: true };
+  const notFound: Page = {
+    title: `Page not found - ${blogname}`,
+    description: '',
+    canonical: null,
+    type: 'website',
+    schemaType: 'WebPage',
+    noindex: true,
+  };
   return new RestResult({ ...render(site, notFound, url), status: 404 }, 404);
 }
 
@@ -109,8 +173,17 @@ function isHttpUrl(v: unknown): boolean {
 
 export function headRoutes(): RouteDecl[] {
   return [
-    route('get_head', endpoint('GET', () => true, getHead, {
-      url: { type: 'string', required: true, description: 'The url to get the head for.', validate: isHttpUrl },
-    }, 'The SEO head of a page of this site')),
+    route(
+      'get_head',
+      endpoint(
+        'GET',
+        () => true,
+        getHead,
+        {
+          url: { type: 'string', required: true, description: 'The url to get the head for.', validate: isHttpUrl },
+        },
+        'The SEO head of a page of this site',
+      ),
+    ),
   ];
 }

@@ -47,25 +47,62 @@ export function termUrl(site: Origin & Storage, term: TermRow): string {
   return termLink(site, term);
 }
 
-const str = (v: number | string | null | undefined): string | null => (v === null || v === undefined ? null : String(v));
+const str = (v: number | string | null | undefined): string | null =>
+  v === null || v === undefined ? null : String(v);
 
 /** The columns every indexable carries, unset. */
 function blank(): Json {
   return {
-    object_type: null, object_id: null, object_sub_type: null, permalink: null,
-    primary_focus_keyword_score: null, readability_score: '0', is_cornerstone: '0', is_robots_noindex: null,
-    is_robots_nofollow: '0', is_robots_noimageindex: null, is_robots_noarchive: null, is_robots_nosnippet: null,
-    open_graph_image: null, open_graph_image_id: null, open_graph_image_source: null, open_graph_image_meta: null,
-    twitter_image: null, twitter_image_id: null, twitter_image_source: null, primary_focus_keyword: null,
-    canonical: null, title: null, description: null, breadcrumb_title: null, open_graph_title: null,
-    open_graph_description: null, twitter_title: null, twitter_description: null, estimated_reading_time_minutes: null,
-    author_id: null, post_parent: null, number_of_pages: null, post_status: null, is_protected: '0', is_public: null,
-    has_public_posts: null, blog_id: '1', schema_page_type: null, schema_article_type: null,
-    object_last_modified: null, object_published_at: null, version: '2',
+    object_type: null,
+    object_id: null,
+    object_sub_type: null,
+    permalink: null,
+    primary_focus_keyword_score: null,
+    readability_score: '0',
+    is_cornerstone: '0',
+    is_robots_noindex: null,
+    is_robots_nofollow: '0',
+    is_robots_noimageindex: null,
+    is_robots_noarchive: null,
+    is_robots_nosnippet: null,
+    open_graph_image: null,
+    open_graph_image_id: null,
+    open_graph_image_source: null,
+    open_graph_image_meta: null,
+    twitter_image: null,
+    twitter_image_id: null,
+    twitter_image_source: null,
+    primary_focus_keyword: null,
+    canonical: null,
+    title: null,
+    description: null,
+    breadcrumb_title: null,
+    open_graph_title: null,
+    open_graph_description: null,
+    twitter_title: null,
+    twitter_description: null,
+    estimated_reading_time_minutes: null,
+    author_id: null,
+    post_parent: null,
+    number_of_pages: null,
+    post_status: null,
+    is_protected: '0',
+    is_public: null,
+    has_public_posts: null,
+    blog_id: '1',
+    schema_page_type: null,
+    schema_article_type: null,
+    object_last_modified: null,
+    object_published_at: null,
+    version: '2',
   };
 }
 
-export function postIndexable(site: Origin & Storage, post: PostRow<unknown>, meta: PostSeoMeta = postSeoMeta(site, post.id)): Json {
+export function postIndexable(
+  site: Origin & Storage,
+  post: PostRow<unknown>,
+  meta: PostSeoMeta = postSeoMeta(site, post.id),
+): Json {
   const seo = seoScore(post, meta);
   const readability = readabilityScore(post);
   return {
@@ -92,7 +129,8 @@ export function postIndexable(site: Origin & Storage, post: PostRow<unknown>, me
 }
 
 export function termIndexable(site: Origin & Storage, term: TermRow): Json {
-  const cornerstone = site.store.option<Record<string, { cornerstone?: boolean }>>(OPT.termMeta, {})[term.id]?.cornerstone;
+  const cornerstone = site.store.option<Record<string, { cornerstone?: boolean }>>(OPT.termMeta, {})[term.id]
+    ?.cornerstone;
   return {
     ...blank(),
     object_type: 'term',
@@ -122,9 +160,30 @@ export function archiveIndexable(site: Origin, type: PostType): Json {
 export function generalIndexables(site: Origin & Storage): Json[] {
   const blogname = site.store.option('blogname', 'Sitegraph Sandbox');
   return [
-    { ...blank(), object_type: 'home-page', permalink: `${site.origin}/`, breadcrumb_title: 'Home', title: blogname, is_public: '1' },
-    { ...blank(), object_type: 'system-page', object_sub_type: 'search-result', breadcrumb_title: 'You searched for', is_robots_noindex: '1', is_public: '0' },
-    { ...blank(), object_type: 'system-page', object_sub_type: '404', breadcrumb_title: 'Error 404: Page not found', is_robots_noindex: '1', is_public: '0' },
+    {
+      ...blank(),
+      object_type: 'home-page',
+      permalink: `${site.origin}/`,
+      breadcrumb_title: 'Home',
+      title: blogname,
+      is_public: '1',
+    },
+    {
+      ...blank(),
+      object_type: 'system-page',
+      object_sub_type: 'search-result',
+      breadcrumb_title: 'You searched for',
+      is_robots_noindex: '1',
+      is_public: '0',
+    },
+    {
+      ...blank(),
+      object_type: 'system-page',
+      object_sub_type: '404',
+      breadcrumb_title: 'Error 404: Page not found',
+      is_robots_noindex: '1',
+      is_public: '0',
+    },
     { ...blank(), object_type: 'date-archive', is_public: '0' },
   ];
 }
@@ -140,6 +199,7 @@ export function knownPaths(site: Origin & Storage): Set<string> {
   }
   for (const term of indexableTerms(site)) paths.add(pathOf(termUrl(site, term)));
   for (const a of Object.values(ARCHIVES)) paths.add(a);
-  for (const att of site.store.posts<{ url?: string }>('attachment')) if (att.meta.url) paths.add(att.meta.url.replace(/^\/+/, ''));
+  for (const att of site.store.posts<{ url?: string }>('attachment'))
+    if (att.meta.url) paths.add(att.meta.url.replace(/^\/+/, ''));
   return paths;
 }

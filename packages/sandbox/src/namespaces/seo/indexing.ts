@@ -17,7 +17,15 @@ import type { RouteDecl } from '../../rest/types.ts';
 import type { Site, Storage } from '../../capabilities.ts';
 import type { PostType } from '../../store/db.ts';
 import { OPT, endpoint, needs, restUrl, route, wpseoSet, type Json } from './common.ts';
-import { ARCHIVES, archiveIndexable, generalIndexables, indexablePosts, indexableTerms, postIndexable, termIndexable } from './indexables.ts';
+import {
+  ARCHIVES,
+  archiveIndexable,
+  generalIndexables,
+  indexablePosts,
+  indexableTerms,
+  postIndexable,
+  termIndexable,
+} from './indexables.ts';
 
 interface IndexingState {
   posts: number[];
@@ -91,7 +99,11 @@ const ACTIONS: Action[] = [
     path: 'link-indexing/posts',
     limit: 5,
     run(site, s, limit) {
-      const batch = takeIds(indexablePosts(site).filter((p) => p.status === 'publish'), s.postLinks, limit);
+      const batch = takeIds(
+        indexablePosts(site).filter((p) => p.status === 'publish'),
+        s.postLinks,
+        limit,
+      );
       s.postLinks.push(...batch.map((p) => p.id));
       return batch.map((p) => postIndexable(site, p));
     },
@@ -109,33 +121,65 @@ const ACTIONS: Action[] = [
 
 /** Steps that only record that they ran. */
 const STEPS: { path: string; record: (site: Site) => void }[] = [
-  { path: 'indexing/prepare', record: (site) => wpseoSet(site, { indexing_started: Math.floor(site.now().getTime() / 1000), indexing_reason: '' }) },
+  {
+    path: 'indexing/prepare',
+    record: (site) =>
+      wpseoSet(site, { indexing_started: Math.floor(site.now().getTime() / 1000), indexing_reason: '' }),
+  },
   { path: 'indexing/indexables-complete', record: (site) => wpseoSet(site, { indexables_indexing_completed: true }) },
-  { path: 'indexing/complete', record: (site) => wpseoSet(site, { indexing_started: null, indexing_reason: '', indexation_completed: true }) },
+  {
+    path: 'indexing/complete',
+    record: (site) => wpseoSet(site, { indexing_started: null, indexing_reason: '', indexation_completed: true }),
+  },
 ];
 
 /** The routes in the order Yoast registers them. */
 const ORDER = [
-  'indexing/posts', 'indexing/terms', 'indexing/post-type-archives', 'indexing/general', 'indexing/prepare',
-  'indexing/indexables-complete', 'indexing/complete', 'link-indexing/posts', 'link-indexing/terms',
+  'indexing/posts',
+  'indexing/terms',
+  'indexing/post-type-archives',
+  'indexing/general',
+  'indexing/prepare',
+  'indexing/indexables-complete',
+  'indexing/complete',
+  'link-indexing/posts',
+  'link-indexing/terms',
 ];
 
 export function indexingRoutes(): RouteDecl[] {
   const canIndex = needs('edit_posts');
   const routes = [
     ...ACTIONS.map((a) =>
-      route(a.path, endpoint('POST', canIndex, (req) => {
-        const s = state(req.site);
-        const objects = a.run(req.site, s, a.limit);
-        save(req.site, s);
-        return { objects, next_url: objects.length >= a.limit ? restUrl(req.site, a.path) : false };
-      }, {}, `Index the next batch (${a.path})`)),
+      route(
+        a.path,
+        endpoint(
+          'POST',
+          canIndex,
+          (req) => {
+            const s = state(req.site);
+            const objects = a.run(req.site, s, a.limit);
+            save(req.site, s);
+            return { objects, next_url: objects.length >= a.limit ? restUrl(req.site, a.path) : false };
+          },
+          {},
+          `Index the next batch (${a.path})`,
+        ),
+      ),
     ),
     ...STEPS.map((step) =>
-      route(step.path, endpoint('POST', canIndex, (req) => {
-        step.record(req.site);
-        return { objects: [], next_url: false };
-      }, {}, `Indexing step (${step.path})`)),
+      route(
+        step.path,
+        endpoint(
+          'POST',
+          canIndex,
+          (req) => {
+            step.record(req.site);
+            return { objects: [], next_url: false };
+          },
+          {},
+          `Indexing step (${step.path})`,
+        ),
+      ),
     ),
   ];
   const rank = (r: RouteDecl) => ORDER.findIndex((p) => r.path.endsWith(`/${p}`));

@@ -36,7 +36,12 @@ export function wordsOf(site: Storage, post: PostRow): Record<string, number> {
 }
 
 /** Posts related to a set of prominent words, best first. */
-export function suggest(site: Storage, words: Record<string, number>, exclude: number | null, limit: number): Suggestion[] {
+export function suggest(
+  site: Storage,
+  words: Record<string, number>,
+  exclude: number | null,
+  limit: number,
+): Suggestion[] {
   const meta = postMetaAll(site);
   const wanted = Object.entries(words)
     .map(([stem, w]) => [stem.toLowerCase(), Number(w)] as const)
@@ -57,7 +62,12 @@ export function suggest(site: Storage, words: Record<string, number>, exclude: n
 function linkSuggestions(req: RestRequest): unknown {
   const { site } = req;
   const p = req.params;
-  const list = suggest(site, p.prominent_words as Record<string, number>, p.object_type === 'post' ? (p.object_id as number) : null, p.limit as number);
+  const list = suggest(
+    site,
+    p.prominent_words as Record<string, number>,
+    p.object_type === 'post' ? (p.object_id as number) : null,
+    p.limit as number,
+  );
   return list.map((s) => ({
     object_type: 'post',
     id: s.post.id,
@@ -74,7 +84,9 @@ const CONTENT_LIMIT = 10;
 function getContent(req: RestRequest): unknown {
   const { site } = req;
   const meta = postMetaAll(site);
-  const batch = publishedContent(site).filter((p) => meta[p.id]?.prominentWords === undefined).slice(0, CONTENT_LIMIT);
+  const batch = publishedContent(site)
+    .filter((p) => meta[p.id]?.prominentWords === undefined)
+    .slice(0, CONTENT_LIMIT);
   const objects: Json[] = batch.map((p) => ({
     object_id: p.id,
     content: `<h1>${p.title}</h1>${p.content}`,
@@ -84,7 +96,8 @@ function getContent(req: RestRequest): unknown {
 }
 
 function saveWords(req: RestRequest): unknown {
-  const data = (req.params.data as { object_id: number; prominent_words?: Record<string, unknown> }[] | undefined) ?? [];
+  const data =
+    (req.params.data as { object_id: number; prominent_words?: Record<string, unknown> }[] | undefined) ?? [];
   for (const item of data) {
     const words: Record<string, number> = {};
     for (const [stem, w] of Object.entries(item.prominent_words ?? {})) {
@@ -99,22 +112,59 @@ function saveWords(req: RestRequest): unknown {
 export function linkRoutes(): RouteDecl[] {
   const canEdit = needs('edit_posts');
   return [
-    route('link_suggestions', endpoint('GET', canEdit, linkSuggestions, {
-      prominent_words: { type: 'object', required: true, description: 'The prominent words of the text: {stem: weight}.' },
-      object_id: { type: 'integer', required: true, description: 'The object the suggestions are for.' },
-      object_type: { type: 'string', required: true, description: 'The type of that object (post or term).' },
-      limit: { type: 'integer', default: 5, description: 'The maximum number of suggestions.' },
-    }, 'Posts to link to, for a set of prominent words')),
-    route('prominent_words/get_content', endpoint('POST', canEdit, getContent, {}, 'The next posts that need prominent words')),
-    route('prominent_words/complete', endpoint('POST', canEdit, (req) => {
-      wpseoSet(req.site, { prominent_words_indexing_completed: true });
-      return { objects: [], next_url: false };
-    }, {}, 'Mark prominent words indexing complete')),
-    route('prominent_words/save', endpoint('POST', canEdit, saveWords, {
-      data: {
-        type: 'array',
-        items: { type: 'object', properties: { object_id: { type: 'number', required: true }, prominent_words: { type: 'object' } } },
-      },
-    }, 'Save prominent words of indexables')),
+    route(
+      'link_suggestions',
+      endpoint(
+        'GET',
+        canEdit,
+        linkSuggestions,
+        {
+          prominent_words: {
+            type: 'object',
+            required: true,
+            description: 'The prominent words of the text: {stem: weight}.',
+          },
+          object_id: { type: 'integer', required: true, description: 'The object the suggestions are for.' },
+          object_type: { type: 'string', required: true, description: 'The type of that object (post or term).' },
+          limit: { type: 'integer', default: 5, description: 'The maximum number of suggestions.' },
+        },
+        'Posts to link to, for a set of prominent words',
+      ),
+    ),
+    route(
+      'prominent_words/get_content',
+      endpoint('POST', canEdit, getContent, {}, 'The next posts that need prominent words'),
+    ),
+    route(
+      'prominent_words/complete',
+      endpoint(
+        'POST',
+        canEdit,
+        (req) => {
+          wpseoSet(req.site, { prominent_words_indexing_completed: true });
+          return { objects: [], next_url: false };
+        },
+        {},
+        'Mark prominent words indexing complete',
+      ),
+    ),
+    route(
+      'prominent_words/save',
+      endpoint(
+        'POST',
+        canEdit,
+        saveWords,
+        {
+          data: {
+            type: 'array',
+            items: {
+              type: 'object',
+              properties: { object_id: { type: 'number', required: true }, prominent_words: { type: 'object' } },
+            },
+          },
+        },
+        'Save prominent words of indexables',
+      ),
+    ),
   ];
 }

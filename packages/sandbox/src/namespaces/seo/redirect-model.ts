@@ -71,7 +71,13 @@ export function normaliseUrl(site: Origin, url: string | null | undefined): stri
 }
 
 /** `new WPSEO_Redirect(origin, target, type, format)`. */
-export function makeRedirect(site: Origin, origin: string | null | undefined, target: string | null | undefined, type: number, format: RedirectFormat): Redirect {
+export function makeRedirect(
+  site: Origin,
+  origin: string | null | undefined,
+  target: string | null | undefined,
+  type: number,
+  format: RedirectFormat,
+): Redirect {
   return {
     origin: format === 'plain' ? normaliseUrl(site, origin) : (origin ?? ''),
     target: normaliseUrl(site, target),
@@ -89,7 +95,12 @@ export function originIs(redirect: Redirect, url: string): boolean {
 export function loadRedirects(site: Storage): Redirect[] {
   const raw = site.store.option<unknown>(OPT.redirects, []);
   const list = Array.isArray(raw) ? raw : raw && typeof raw === 'object' ? Object.values(raw) : [];
-  return (list as StoredRedirect[]).map((r) => ({ origin: r.origin, target: r.url ?? '', type: Number(r.type), format: r.format === 'regex' ? 'regex' : 'plain' }));
+  return (list as StoredRedirect[]).map((r) => ({
+    origin: r.origin,
+    target: r.url ?? '',
+    type: Number(r.type),
+    format: r.format === 'regex' ? 'regex' : 'plain',
+  }));
 }
 
 export function saveRedirects(site: Storage, list: Redirect[]): void {

@@ -94,7 +94,10 @@ const RULES: Rule[] = [
     skipGone: false,
     run: ({ redirect }) =>
       hasScheme(redirect.origin)
-        ? warning('The old URL for your redirect is not relative. Only the new URL is allowed to be absolute. Make sure to provide a relative old URL.', ['origin'])
+        ? warning(
+            'The old URL for your redirect is not relative. Only the new URL is allowed to be absolute. Make sure to provide a relative old URL.',
+            ['origin'],
+          )
         : null,
   },
   {
@@ -103,7 +106,10 @@ const RULES: Rule[] = [
     skipGone: false,
     run: ({ redirect }) =>
       redirect.origin === redirect.target
-        ? error('You are attempting to redirect to the same URL as the origin. Please choose a different URL to redirect to.', ['origin'])
+        ? error(
+            'You are attempting to redirect to the same URL as the origin. Please choose a different URL to redirect to.',
+            ['origin'],
+          )
         : null,
   },
   {
@@ -139,10 +145,16 @@ const RULES: Rule[] = [
     skipGone: true,
     run: ({ redirect }) => {
       if (isWpJson(redirect.origin)) {
-        return warning('You cannot create a redirect from the WordPress REST API endpoint (/wp-json). Please choose a different origin URL.', ['origin']);
+        return warning(
+          'You cannot create a redirect from the WordPress REST API endpoint (/wp-json). Please choose a different origin URL.',
+          ['origin'],
+        );
       }
       if (isWpJson(redirect.target)) {
-        return warning('You cannot create a redirect to the WordPress REST API endpoint (/wp-json). Please choose a different URL to redirect to.', ['target']);
+        return warning(
+          'You cannot create a redirect to the WordPress REST API endpoint (/wp-json). Please choose a different URL to redirect to.',
+          ['target'],
+        );
       }
       return null;
     },
@@ -154,7 +166,10 @@ const RULES: Rule[] = [
     run: (ctx) =>
       reachable(ctx)
         ? null
-        : warning('The URL you are redirecting to seems to return a 404 status. You might want to check if the target can be reached manually before saving.', ['target']),
+        : warning(
+            'The URL you are redirecting to seems to return a 404 status. You might want to check if the target can be reached manually before saving.',
+            ['target'],
+          ),
   },
   {
     name: 'endpoint',
@@ -170,7 +185,10 @@ const RULES: Rule[] = [
         );
       }
       if (endpoint !== false && endpoint !== target) {
-        return warning(`${target} will be redirected to ${endpoint}. Maybe it's worth considering to create a direct redirect to ${endpoint}.`, ['target']);
+        return warning(
+          `${target} will be redirected to ${endpoint}. Maybe it's worth considering to create a direct redirect to ${endpoint}.`,
+          ['target'],
+        );
       }
       return null;
     },
@@ -178,7 +196,11 @@ const RULES: Rule[] = [
 ];
 
 /** WPSEO_Redirect_Validator::validate: null when valid, else the first failure. */
-export function validateRedirect(site: Site, redirect: Redirect, current: Redirect | null = null): ValidationResult | null {
+export function validateRedirect(
+  site: Site,
+  redirect: Redirect,
+  current: Redirect | null = null,
+): ValidationResult | null {
   const existing = new Map<string, string>();
   for (const r of loadRedirects(site)) existing.set(r.origin, r.target);
   const ctx: Context = { site, redirect, current, existing };

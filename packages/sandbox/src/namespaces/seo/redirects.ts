@@ -13,15 +13,27 @@ import type { Origin, Storage } from '../../capabilities.ts';
 import { OPT, endpoint, needs, route, type Json } from './common.ts';
 import { postUrl, termUrl } from './indexables.ts';
 import {
-  FORMATS, createRedirect, deleteRedirects, loadRedirects, makeRedirect, normaliseUrl, saveRedirects, updateRedirect,
-  type Redirect, type RedirectFormat,
+  FORMATS,
+  createRedirect,
+  deleteRedirects,
+  loadRedirects,
+  makeRedirect,
+  normaliseUrl,
+  saveRedirects,
+  updateRedirect,
+  type Redirect,
+  type RedirectFormat,
 } from './redirect-model.ts';
 import { validateRedirect } from './redirect-validation.ts';
 
 const CAP = 'wpseo_manage_redirects';
 
 const DELETED = { title: 'Redirect deleted.', message: 'The redirect was deleted successfully.', success: true };
-const NOT_DELETED = { title: 'Redirect not deleted.', message: 'Something went wrong when deleting this redirect.', success: false };
+const NOT_DELETED = {
+  title: 'Redirect not deleted.',
+  message: 'Something went wrong when deleting this redirect.',
+  success: false,
+};
 
 /** `wpseo_redirect` defaults (WPSEO_Premium_Redirect_Option defaults). */
 export const DEFAULT_SETTINGS = { disable_php_redirect: 'off', separate_file: 'off' };
@@ -71,12 +83,21 @@ function create(req: RestRequest): unknown {
   const redirect = fromParams(req);
   const failure = validateRedirect(req.site, redirect);
   if (failure && (failure.type === 'error' || !req.params.ignore_warning)) {
-    return { title: 'Redirect not created.', message: failure.message, fields: failure.fields, type: failure.type, success: false };
+    return {
+      title: 'Redirect not created.',
+      message: failure.message,
+      fields: failure.fields,
+      type: failure.type,
+      success: false,
+    };
   }
   if (createRedirect(req.site, redirect)) {
     return { title: 'Redirect created.', message: 'The redirect was created successfully.', success: true };
   }
-  return new RestResult({ title: 'Redirect not created.', message: 'Something went wrong when creating this redirect.', success: false }, 400);
+  return new RestResult(
+    { title: 'Redirect not created.', message: 'Something went wrong when creating this redirect.', success: false },
+    400,
+  );
 }
 
 function remove(req: RestRequest): unknown {
@@ -88,12 +109,24 @@ function update(req: RestRequest): unknown {
   const next = fromParams(req, 'new_');
   const failure = validateRedirect(req.site, next, current);
   if (failure && !(failure.type === 'warning' && req.params.ignore_warning)) {
-    return new RestResult({ title: 'Redirect not deleted.', message: failure.message, fields: failure.fields, type: failure.type, success: false }, 400);
+    return new RestResult(
+      {
+        title: 'Redirect not deleted.',
+        message: failure.message,
+        fields: failure.fields,
+        type: failure.type,
+        success: false,
+      },
+      400,
+    );
   }
   if (updateRedirect(req.site, current, next)) {
     return { title: 'Redirect updated.', message: 'The redirect was updated successfully.', success: true };
   }
-  return new RestResult({ title: 'Redirect not updated.', message: 'Something went wrong when updated this redirect.', success: false }, 400);
+  return new RestResult(
+    { title: 'Redirect not updated.', message: 'Something went wrong when updated this redirect.', success: false },
+    400,
+  );
 }
 
 export function redirectSettings(site: Storage): { disable_php_redirect: string; separate_file: string } {
@@ -148,52 +181,103 @@ export function redirectRoutes(): RouteDecl[] {
     route('redirects', endpoint('POST', manage, create, redirectArgs, 'Create a redirect')),
     route(
       'redirects/delete',
-      endpoint('POST', manage, remove, { ...redirectArgs, type: { type: 'string', description: 'The redirect format' } }, 'Delete a redirect (matched by origin)'),
+      endpoint(
+        'POST',
+        manage,
+        remove,
+        { ...redirectArgs, type: { type: 'string', description: 'The redirect format' } },
+        'Delete a redirect (matched by origin)',
+      ),
     ),
     route(
       'redirects/list',
-      endpoint('GET', manage, (req) => ({ success: true, redirects: phpFilteredList(loadRedirects(req.site), req.params.format as RedirectFormat) }), {
-        format: formatArg('The format of the redirects to retrieve.'),
-      }, 'List the redirects of one format'),
+      endpoint(
+        'GET',
+        manage,
+        (req) => ({
+          success: true,
+          redirects: phpFilteredList(loadRedirects(req.site), req.params.format as RedirectFormat),
+        }),
+        {
+          format: formatArg('The format of the redirects to retrieve.'),
+        },
+        'List the redirects of one format',
+      ),
     ),
     route(
       'redirects/update',
-      endpoint('PUT', manage, update, {
-        old_origin: { type: 'string', required: true, description: 'The origin to redirect (old)' },
-        old_target: { type: 'string', description: 'The redirect target (old)' },
-        old_type: { type: 'integer', required: true, description: 'The redirect type (old)' },
-        new_origin: { type: 'string', required: true, description: 'The origin to redirect (new)' },
-        new_target: { type: 'string', description: 'The redirect target (new)' },
-        new_type: { type: 'integer', required: true, description: 'The redirect type (new)' },
-        ignore_warning: { type: 'boolean', default: false, description: 'Whether to ignore warnings' },
-        format: formatArg('The format of the redirects to retrieve.'),
-      }, 'Update a redirect'),
+      endpoint(
+        'PUT',
+        manage,
+        update,
+        {
+          old_origin: { type: 'string', required: true, description: 'The origin to redirect (old)' },
+          old_target: { type: 'string', description: 'The redirect target (old)' },
+          old_type: { type: 'integer', required: true, description: 'The redirect type (old)' },
+          new_origin: { type: 'string', required: true, description: 'The origin to redirect (new)' },
+          new_target: { type: 'string', description: 'The redirect target (new)' },
+          new_type: { type: 'integer', required: true, description: 'The redirect type (new)' },
+          ignore_warning: { type: 'boolean', default: false, description: 'Whether to ignore warnings' },
+          format: formatArg('The format of the redirects to retrieve.'),
+        },
+        'Update a redirect',
+      ),
     ),
     route(
       'redirects/settings',
-      endpoint('GET', manage, (req) => {
-        const s = redirectSettings(req.site);
-        return { success: true, is_apache: false, disable_php_redirect: s.disable_php_redirect, separate_file: s.separate_file, file_path: FILE_PATH };
-      }, {}, 'Redirect settings'),
-      endpoint('PUT', manage, (req) => {
-        const data = {
-          ...req.site.store.option<Record<string, unknown>>(OPT.redirectSettings, DEFAULT_SETTINGS),
-          disable_php_redirect: req.params.disable_php_redirect,
-          separate_file: req.params.separate_file,
-        };
-        req.site.store.setOption(OPT.redirectSettings, data);
-        return { success: true, message: 'Redirect settings updated successfully.', data };
-      }, {
-        disable_php_redirect: { ...onOff, description: 'Whether to disable PHP-based redirects and use .htaccess instead.' },
-        separate_file: { ...onOff, description: 'Whether to write redirects into a separate file instead of .htaccess.' },
-      }, 'Update the redirect settings'),
+      endpoint(
+        'GET',
+        manage,
+        (req) => {
+          const s = redirectSettings(req.site);
+          return {
+            success: true,
+            is_apache: false,
+            disable_php_redirect: s.disable_php_redirect,
+            separate_file: s.separate_file,
+            file_path: FILE_PATH,
+          };
+        },
+        {},
+        'Redirect settings',
+      ),
+      endpoint(
+        'PUT',
+        manage,
+        (req) => {
+          const data = {
+            ...req.site.store.option<Record<string, unknown>>(OPT.redirectSettings, DEFAULT_SETTINGS),
+            disable_php_redirect: req.params.disable_php_redirect,
+            separate_file: req.params.separate_file,
+          };
+          req.site.store.setOption(OPT.redirectSettings, data);
+          return { success: true, message: 'Redirect settings updated successfully.', data };
+        },
+        {
+          disable_php_redirect: {
+            ...onOff,
+            description: 'Whether to disable PHP-based redirects and use .htaccess instead.',
+          },
+          separate_file: {
+            ...onOff,
+            description: 'Whether to write redirects into a separate file instead of .htaccess.',
+          },
+        },
+        'Update the redirect settings',
+      ),
     ),
     route(
       'redirects/undo-for-object',
-      endpoint('POST', canEditObject, undoForObject, {
-        obj_id: { type: 'integer', required: true, description: 'The id of the post or term' },
-        obj_type: { type: 'string', required: true, description: 'The object type: post or term' },
-      }, 'Delete the redirects to a post or term'),
+      endpoint(
+        'POST',
+        canEditObject,
+        undoForObject,
+        {
+          obj_id: { type: 'integer', required: true, description: 'The id of the post or term' },
+          obj_type: { type: 'string', required: true, description: 'The object type: post or term' },
+        },
+        'Delete the redirects to a post or term',
+      ),
     ),
   ];
 }

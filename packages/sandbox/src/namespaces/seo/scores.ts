@@ -16,7 +16,12 @@ import type { ArgSchema, RestRequest, RouteDecl } from '../../rest/types.ts';
 import type { Origin, Storage } from '../../capabilities.ts';
 import type { PostType } from '../../store/db.ts';
 import {
-  FILTER_TAXONOMY, isContentType, postMetaAll, readabilityScore, scoreGroup, seoScore,
+  FILTER_TAXONOMY,
+  isContentType,
+  postMetaAll,
+  readabilityScore,
+  scoreGroup,
+  seoScore,
   type ScoreGroup,
 } from './analysis.ts';
 import { OPT, adminUrl, endpoint, needs, route, type Json } from './common.ts';
@@ -39,8 +44,14 @@ interface Counted {
 
 function count(site: Storage, kind: Kind, type: PostType, termId: number | null, taxonomy: string | null): Counted {
   const meta = postMetaAll(site);
-  const withTerm = termId !== null && taxonomy ? new Set([...site.store.termMap(taxonomy)].filter(([, t]) => t.includes(termId)).map(([p]) => p)) : null;
-  const out: Counted = { amounts: { good: 0, ok: 0, bad: 0, notAnalyzed: 0 }, ids: { good: [], ok: [], bad: [], notAnalyzed: [] } };
+  const withTerm =
+    termId !== null && taxonomy
+      ? new Set([...site.store.termMap(taxonomy)].filter(([, t]) => t.includes(termId)).map(([p]) => p))
+      : null;
+  const out: Counted = {
+    amounts: { good: 0, ok: 0, bad: 0, notAnalyzed: 0 },
+    ids: { good: [], ok: [], bad: [], notAnalyzed: [] },
+  };
   for (const post of site.store.posts(type, ['publish'])) {
     const m = meta[post.id] ?? {};
     if (m.noindex) continue;
@@ -52,7 +63,14 @@ function count(site: Storage, kind: Kind, type: PostType, termId: number | null,
   return out;
 }
 
-function viewLink(site: Origin, kind: Kind, group: ScoreGroup, type: string, taxonomy: { queryVar: string } | null, termSlug: string | null): string {
+function viewLink(
+  site: Origin,
+  kind: Kind,
+  group: ScoreGroup,
+  type: string,
+  taxonomy: { queryVar: string } | null,
+  termSlug: string | null,
+): string {
   const q = new URLSearchParams({ post_status: 'publish', post_type: type, [`${kind}_filter`]: FILTER_VALUE[group] });
   if (taxonomy && termSlug !== null) q.set(taxonomy.queryVar, termSlug);
   return `${adminUrl(site, 'edit.php')}?${q.toString()}`;
@@ -83,7 +101,10 @@ function scores(kind: Kind) {
     const troubleshooting = p.troubleshooting === true;
 
     const cacheKey = `wpseo_${kind}_scores_${contentType}${termId === null ? '' : `_${termId}`}`;
-    const cache = site.store.option<Record<string, { expires: number; amounts: Counted['amounts'] }>>(OPT.scoreCache, {});
+    const cache = site.store.option<Record<string, { expires: number; amounts: Counted['amounts'] }>>(
+      OPT.scoreCache,
+      {},
+    );
     const now = site.now().getTime();
     const hit = cache[cacheKey];
     let amounts: Counted['amounts'];
@@ -102,7 +123,11 @@ function scores(kind: Kind) {
       else site.store.setOption(OPT.scoreCache, { ...cache, [cacheKey]: { expires: now + CACHE_MS, amounts } });
     }
     const list: Json[] = GROUPS.map((g) => {
-      const item: Json = { name: g, amount: amounts[g], links: { view: viewLink(site, kind, g, contentType, taxonomy, termSlug) } };
+      const item: Json = {
+        name: g,
+        amount: amounts[g],
+        links: { view: viewLink(site, kind, g, contentType, taxonomy, termSlug) },
+      };
       if (ids && ids[g].length) item.ids = ids[g].join(',');
       return item;
     });
@@ -119,7 +144,10 @@ export function scoreRoutes(): RouteDecl[] {
   };
   const manage = needs('wpseo_manage_options');
   return [
-    route('readability_scores', endpoint('GET', manage, scores('readability'), { ...args }, 'Readability scores of a content type')),
+    route(
+      'readability_scores',
+      endpoint('GET', manage, scores('readability'), { ...args }, 'Readability scores of a content type'),
+    ),
     route('seo_scores', endpoint('GET', manage, scores('seo'), { ...args }, 'SEO scores of a content type')),
   ];
 }

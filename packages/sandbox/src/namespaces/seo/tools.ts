@@ -29,11 +29,19 @@ function fileSize(req: RestRequest): unknown {
     u = null;
   }
   if (!u || u.host !== new URL(site.origin).host) {
-    return new RestResult({ type: 'failure', response: `Cannot get the size of ${url} because it is hosted externally.` }, 404);
+    return new RestResult(
+      { type: 'failure', response: `Cannot get the size of ${url} because it is hosted externally.` },
+      404,
+    );
   }
-  const file = site.store.posts<{ url?: string; filesize?: number }>('attachment').find((a) => a.meta.url === u!.pathname);
+  const file = site.store
+    .posts<{ url?: string; filesize?: number }>('attachment')
+    .find((a) => a.meta.url === u!.pathname);
   if (!file || typeof file.meta.filesize !== 'number') {
-    return new RestResult({ type: 'failure', response: `Cannot get the size of ${url} because of unknown reasons.` }, 404);
+    return new RestResult(
+      { type: 'failure', response: `Cannot get the size of ${url} because of unknown reasons.` },
+      404,
+    );
   }
   return { type: 'success', size_in_bytes: file.meta.filesize };
 }
@@ -43,7 +51,8 @@ function fileSize(req: RestRequest): unknown {
 /** Available_Posts_Route (llms.txt): published posts of a type whose title contains `search`, newest first, at most 100. */
 function availablePosts(req: RestRequest): unknown {
   const type = req.params.postType as string;
-  if (!Object.prototype.hasOwnProperty.call(CONTENT_TYPES, type)) throw new RawError(400, { error: 'The post type asked is not valid' });
+  if (!Object.prototype.hasOwnProperty.call(CONTENT_TYPES, type))
+    throw new RawError(400, { error: 'The post type asked is not valid' });
   const needle = String(req.params.search ?? '').toLowerCase();
   return req.site.store
     .posts(type as PostType, ['publish'])
@@ -61,7 +70,16 @@ function availablePosts(req: RestRequest): unknown {
  * `{objects: [], next_url: false}`. Anything else is "not found".
  */
 const IMPORTERS: Record<string, string[]> = {
-  aioseo: ['posts', 'validate_data', 'cleanup', 'general_settings', 'posttype_default_settings', 'taxonomy_settings', 'default_archive_settings', 'custom_archive_settings'],
+  aioseo: [
+    'posts',
+    'validate_data',
+    'cleanup',
+    'general_settings',
+    'posttype_default_settings',
+    'taxonomy_settings',
+    'default_archive_settings',
+    'custom_archive_settings',
+  ],
 };
 
 function runImport(req: RestRequest): unknown {
@@ -133,10 +151,19 @@ function canSearchMeta(req: RestRequest): boolean {
 function authenticate(req: RestRequest): unknown {
   const code = String(req.params.code);
   if (code === '' || code === 'invalid') {
-    return new RestResult({ tokens: [], error: 'Authentication failed: the authorization code is not valid.', status: 401 }, 401);
+    return new RestResult(
+      { tokens: [], error: 'Authentication failed: the authorization code is not valid.', status: 401 },
+      401,
+    );
   }
   const created = Math.floor(req.site.now().getTime() / 1000);
-  const tokens = { access_token: `kr-access-${code}`, refresh_token: `kr-refresh-${code}`, expires: created + 604_800, has_access_token: true, created_at: created };
+  const tokens = {
+    access_token: `kr-access-${code}`,
+    refresh_token: `kr-refresh-${code}`,
+    expires: created + 604_800,
+    has_access_token: true,
+    created_at: created,
+  };
   wpseoSet(req.site, { keyword_research_tokens: tokens });
   return { tokens, status: 200 };
 }
@@ -151,34 +178,103 @@ function relatedKeyphrases(req: RestRequest): unknown {
   const rows = suffixes.map((s, i) => {
     const volume = 100 + ((seed >> i) % 9000);
     const trend = Array.from({ length: 12 }, (_, k) => (((seed >> (i + k)) % 100) / 100).toFixed(2)).join(',');
-    return [s ? `${keyphrase} ${s}` : keyphrase, String(volume), trend, String(20 + ((seed >> (i + 3)) % 70)), String(i % 4)];
+    return [
+      s ? `${keyphrase} ${s}` : keyphrase,
+      String(volume),
+      trend,
+      String(20 + ((seed >> (i + 3)) % 70)),
+      String(i % 4),
+    ];
   });
-  return { results: { columnNames: ['Keyword', 'Search Volume', 'Trends', 'Keyword Difficulty Index', 'Intent'], rows }, status: 200 };
+  return {
+    results: { columnNames: ['Keyword', 'Search Volume', 'Trends', 'Keyword Difficulty Index', 'Intent'], rows },
+    status: 200,
+  };
 }
 
 export function toolRoutes(): RouteDecl[] {
   const manage = needs('wpseo_manage_options');
   const research = (req: RestRequest) => can(req.user, 'edit_posts') || can(req.user, 'edit_pages');
   return [
-    route('file_size', endpoint('GET', needs('manage_options'), fileSize, { url: { type: 'string', required: true, description: 'The url to retrieve' } }, 'The size of a media file')),
-    route('available_posts', endpoint('GET', manage, availablePosts, {
-      search: { type: 'string', default: '' },
-      postType: { type: 'string', default: 'page' },
-    }, 'Published posts of a type, for llms.txt')),
-    route('import/(?P<plugin>[\\w-]+)/(?P<type>[\\w-]+)', endpoint('POST', needs('activate_plugins'), runImport, {}, 'Run one importing action')),
-    route('integrations/set_active', endpoint('POST', manage, setActive, {
-      active: { type: 'boolean', required: true },
-      integration: { type: 'string', required: true },
-    }, 'Turn an integration on or off')),
-    route('meta/search', endpoint('GET', canSearchMeta, metaSearch, {}, 'Search the custom fields of a post', ['post_id', 'query'])),
-    route('keyword_research/authenticate', endpoint('POST', research, authenticate, { code: { required: true } }, 'Authenticate with the keyword research service')),
-    route('keyword_research/country_code', endpoint('POST', research, (req) => {
-      wpseoSet(req.site, { keyword_research_country_code: req.params.country_code });
-      return { success: true, status: 200 };
-    }, { country_code: { required: true, validate: (v) => typeof v === 'string' && /^[a-z]{2}$/.test(v) } }, 'Set the keyword research database')),
-    route('keyword_research/related_keyphrases', endpoint('GET', research, relatedKeyphrases, {
-      keyphrase: { required: true },
-      country_code: { required: true },
-    }, 'Keyphrases related to a keyphrase')),
+    route(
+      'file_size',
+      endpoint(
+        'GET',
+        needs('manage_options'),
+        fileSize,
+        { url: { type: 'string', required: true, description: 'The url to retrieve' } },
+        'The size of a media file',
+      ),
+    ),
+    route(
+      'available_posts',
+      endpoint(
+        'GET',
+        manage,
+        availablePosts,
+        {
+          search: { type: 'string', default: '' },
+          postType: { type: 'string', default: 'page' },
+        },
+        'Published posts of a type, for llms.txt',
+      ),
+    ),
+    route(
+      'import/(?P<plugin>[\\w-]+)/(?P<type>[\\w-]+)',
+      endpoint('POST', needs('activate_plugins'), runImport, {}, 'Run one importing action'),
+    ),
+    route(
+      'integrations/set_active',
+      endpoint(
+        'POST',
+        manage,
+        setActive,
+        {
+          active: { type: 'boolean', required: true },
+          integration: { type: 'string', required: true },
+        },
+        'Turn an integration on or off',
+      ),
+    ),
+    route(
+      'meta/search',
+      endpoint('GET', canSearchMeta, metaSearch, {}, 'Search the custom fields of a post', ['post_id', 'query']),
+    ),
+    route(
+      'keyword_research/authenticate',
+      endpoint(
+        'POST',
+        research,
+        authenticate,
+        { code: { required: true } },
+        'Authenticate with the keyword research service',
+      ),
+    ),
+    route(
+      'keyword_research/country_code',
+      endpoint(
+        'POST',
+        research,
+        (req) => {
+          wpseoSet(req.site, { keyword_research_country_code: req.params.country_code });
+          return { success: true, status: 200 };
+        },
+        { country_code: { required: true, validate: (v) => typeof v === 'string' && /^[a-z]{2}$/.test(v) } },
+        'Set the keyword research database',
+      ),
+    ),
+    route(
+      'keyword_research/related_keyphrases',
+      endpoint(
+        'GET',
+        research,
+        relatedKeyphrases,
+        {
+          keyphrase: { required: true },
+          country_code: { required: true },
+        },
+        'Keyphrases related to a keyphrase',
+      ),
+    ),
   ];
 }

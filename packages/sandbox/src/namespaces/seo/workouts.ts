@@ -46,7 +46,10 @@ function setWorkouts(req: RestRequest): unknown {
     if (byStep && typeof byStep === 'object' && !Array.isArray(byStep)) {
       const reduced: Record<string, unknown> = {};
       for (const [step, list] of Object.entries(byStep as Record<string, unknown>)) {
-        reduced[step] = step === 'removed' || !Array.isArray(list) ? list : list.map((x) => (x && typeof x === 'object' ? (x as { id?: unknown }).id : x));
+        reduced[step] =
+          step === 'removed' || !Array.isArray(list)
+            ? list
+            : list.map((x) => (x && typeof x === 'object' ? (x as { id?: unknown }).id : x));
       }
       w.indexablesByStep = reduced;
     }
@@ -73,8 +76,16 @@ function incomingLinks(site: Origin & Storage): Map<number, number> {
 }
 
 function singular(obj: Json): Json {
-  if (obj.object_type === 'post') return { ...obj, object_sub_type: CONTENT_TYPES[obj.object_sub_type as keyof typeof CONTENT_TYPES] ?? obj.object_sub_type };
-  const labels: Record<string, string> = { category: 'Category', post_tag: 'Tag', calendar_events_cat: 'Event Category' };
+  if (obj.object_type === 'post')
+    return {
+      ...obj,
+      object_sub_type: CONTENT_TYPES[obj.object_sub_type as keyof typeof CONTENT_TYPES] ?? obj.object_sub_type,
+    };
+  const labels: Record<string, string> = {
+    category: 'Category',
+    post_tag: 'Tag',
+    calendar_events_cat: 'Event Category',
+  };
   return { ...obj, object_sub_type: labels[obj.object_sub_type as string] ?? obj.object_sub_type };
 }
 
@@ -83,8 +94,12 @@ function cornerstoneData(req: RestRequest): unknown {
   const meta = postMetaAll(site);
   const termMeta = site.store.option<Record<string, { cornerstone?: boolean }>>(OPT.termMeta, {});
   const cornerstones = [
-    ...indexablePosts(site).filter((p) => p.status === 'publish' && meta[p.id]?.cornerstone).map((p) => postIndexable(site, p)),
-    ...indexableTerms(site).filter((t) => termMeta[t.id]?.cornerstone).map((t) => termIndexable(site, t)),
+    ...indexablePosts(site)
+      .filter((p) => p.status === 'publish' && meta[p.id]?.cornerstone)
+      .map((p) => postIndexable(site, p)),
+    ...indexableTerms(site)
+      .filter((t) => termMeta[t.id]?.cornerstone)
+      .map((t) => termIndexable(site, t)),
   ]
     .sort((a, b) => String(a.breadcrumb_title).localeCompare(String(b.breadcrumb_title)))
     .map(singular);
@@ -116,7 +131,13 @@ function workoutSuggestions(req: RestRequest): unknown {
 
 function removeRedirect(req: RestRequest): unknown {
   const { site } = req;
-  const p = req.params as { object_id: number; object_type: string; object_sub_type: string; permalink: string; redirect_url: string };
+  const p = req.params as {
+    object_id: number;
+    object_type: string;
+    object_sub_type: string;
+    permalink: string;
+    redirect_url: string;
+  };
   if (p.object_type === 'post') {
     if (site.store.post(p.object_id)) trashPost(site, p.object_id);
   } else if (p.object_type === 'term') {
@@ -149,24 +170,83 @@ export function workoutRoutes(): RouteDecl[] {
   return [
     route(
       'workouts',
-      endpoint('GET', editOthers, (req) => ({ json: wpseoGet(req.site, 'workouts_data', DEFAULT_WORKOUTS) }), {}, 'The workouts data'),
-      endpoint('POST', editOthers, setWorkouts, {
-        cornerstone: { required: true, validate: workoutAllowed('cornerstone') },
-        orphaned: { required: true, validate: workoutAllowed('orphaned') },
-      }, 'Save the cornerstone and orphaned workouts'),
+      endpoint(
+        'GET',
+        editOthers,
+        (req) => ({ json: wpseoGet(req.site, 'workouts_data', DEFAULT_WORKOUTS) }),
+        {},
+        'The workouts data',
+      ),
+      endpoint(
+        'POST',
+        editOthers,
+        setWorkouts,
+        {
+          cornerstone: { required: true, validate: workoutAllowed('cornerstone') },
+          orphaned: { required: true, validate: workoutAllowed('orphaned') },
+        },
+        'Save the cornerstone and orphaned workouts',
+      ),
     ),
-    route('workouts/noindex', endpoint('POST', editOthers, (req) => {
-      if (req.params.object_type === 'post') setPostSeoMeta(req.site, req.params.object_id as number, { noindex: true });
-      return { json: true };
-    }, { object_id: { ...int }, object_type: { ...str }, object_sub_type: { ...str } }, 'Set noindex on a post')),
-    route('workouts/remove_redirect', endpoint('POST', editOthers, removeRedirect, {
-      object_id: { ...int }, object_type: { ...str }, object_sub_type: { ...str }, permalink: { ...str }, redirect_url: { ...str },
-    }, 'Trash a post (or delete a term) and redirect its URL')),
-    route('workouts/link_suggestions', endpoint('GET', editOthers, workoutSuggestions, { indexableId: { ...int } }, 'Link suggestions for an indexable')),
-    route('workouts/last_updated', endpoint('GET', editOthers, (req) => ({ json: req.site.store.post(req.params.postId as number)?.modified ?? null }), {
-      postId: { ...int },
-    }, 'When a post was last modified')),
-    route('workouts/cornerstone_data', endpoint('GET', editOthers, cornerstoneData, {}, 'Cornerstone and most linked content')),
-    route('workouts/enable_cornerstone', endpoint('POST', editOthers, enableCornerstone, { object_id: { ...int }, object_type: { ...str } }, 'Mark a post or term as cornerstone')),
+    route(
+      'workouts/noindex',
+      endpoint(
+        'POST',
+        editOthers,
+        (req) => {
+          if (req.params.object_type === 'post')
+            setPostSeoMeta(req.site, req.params.object_id as number, { noindex: true });
+          return { json: true };
+        },
+        { object_id: { ...int }, object_type: { ...str }, object_sub_type: { ...str } },
+        'Set noindex on a post',
+      ),
+    ),
+    route(
+      'workouts/remove_redirect',
+      endpoint(
+        'POST',
+        editOthers,
+        removeRedirect,
+        {
+          object_id: { ...int },
+          object_type: { ...str },
+          object_sub_type: { ...str },
+          permalink: { ...str },
+          redirect_url: { ...str },
+        },
+        'Trash a post (or delete a term) and redirect its URL',
+      ),
+    ),
+    route(
+      'workouts/link_suggestions',
+      endpoint('GET', editOthers, workoutSuggestions, { indexableId: { ...int } }, 'Link suggestions for an indexable'),
+    ),
+    route(
+      'workouts/last_updated',
+      endpoint(
+        'GET',
+        editOthers,
+        (req) => ({ json: req.site.store.post(req.params.postId as number)?.modified ?? null }),
+        {
+          postId: { ...int },
+        },
+        'When a post was last modified',
+      ),
+    ),
+    route(
+      'workouts/cornerstone_data',
+      endpoint('GET', editOthers, cornerstoneData, {}, 'Cornerstone and most linked content'),
+    ),
+    route(
+      'workouts/enable_cornerstone',
+      endpoint(
+        'POST',
+        editOthers,
+        enableCornerstone,
+        { object_id: { ...int }, object_type: { ...str } },
+        'Mark a post or term as cornerstone',
+      ),
+    ),
   ];
 }
