@@ -44,7 +44,8 @@
  *
  * Environment: BENCH_REQUESTS (default 100 per workload and side; W3 half),
  * BENCH_LATENCIES (default `0,30`), BENCH_BULK=0 to skip the bulk pull,
- * BENCH_CPU=0 to skip the back-to-back CPU figure, BENCH_BULK_EVENTS (10000), BENCH_BULK_LATENCY_MS (30), BENCH_BULK_PARALLEL (the gateway's
+ * BENCH_CPU=0 to skip the back-to-back CPU figure, BENCH_BULK_EVENTS (10000), BENCH_BULK_LATENCY_MS (30),
+ * BENCH_BULK_PARALLEL (the gateway's
  * UPSTREAM_CONCURRENCY default, 10: the floor may keep as many requests in flight as the gateway).
  */
 // First: graphql-js reads NODE_ENV when it is loaded (production unless set).
@@ -416,7 +417,8 @@ async function benchLatency(latencyMs: number): Promise<{ rows: Row[]; floorRps:
     SANDBOX_EVENTS: '',
   });
   // The upstream cache off: this measures the gateway's own work against the floor (bench/cache.ts measures the cache).
-  // Operation lines off (warn): they would flood the table; at info they cost ~0.05 ms a request (scripts/profile-w1.ts).
+  // Operation lines off (warn): they would flood the table; at info they cost ~0.05 ms a request
+  // (scripts/profile-w1.ts).
   const gateway = await startGateway(
     parseConfig({ port: 0, cache: { ttlSeconds: 0 }, log: { level: 'warn' } }),
     sandbox.url,

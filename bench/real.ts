@@ -13,7 +13,8 @@
  * items, titles, venues, organizers, SEO fields); a difference is printed, not hidden. Then, per
  * workload, BENCH_REAL_WARMUP rounds of warm-up (3) and BENCH_REAL_REQUESTS measured rounds (30; the
  * bulk pull BENCH_REAL_BULK_REQUESTS, 16); each round sends one request per client, in an order
- * rotated every round. Per client: p50/p95 wall time (the answer read and parsed), the bench process's CPU per request, the site's CPU per request (PHP's
+ * rotated every round. Per client: p50/p95 wall time (the answer read and parsed), the bench process's CPU per request,
+ * the site's CPU per request (PHP's
  * workers and MariaDB, from /proc), the site requests per answer (from PHP's server log) and, for
  * sitegraph, the gateway process's CPU over the whole measured run divided by its requests.
  *
@@ -114,7 +115,10 @@ function siteCpuReader(): () => number {
   };
 }
 
-/** Requests the site has accepted so far: PHP's built-in server logs one `Accepted` line per connection, and closes each after one request. */
+/**
+ * Requests the site has accepted so far: PHP's built-in server logs one `Accepted` line per connection, and closes each
+ * after one request.
+ */
 function siteRequestCounter(): () => number {
   const fd = openSync(`${siteDir}/php.log`, 'r');
   let offset = fstatSync(fd).size;

@@ -86,7 +86,9 @@ const BULK_EVERY_MS = Math.min(20_000, RUN_MS / 12);
 const PURGE_EVERY_MS = Math.min(30_000, RUN_MS / 10);
 const CHURN_EVERY_MS = 1_500;
 const CHURN_LIFE_MS = Math.min(40_000, RUN_MS / 6);
-/** A change must reach every watcher within this (a gateway write is published at once; a site change waits for a poll). */
+/**
+ * A change must reach every watcher within this (a gateway write is published at once; a site change waits for a poll).
+ */
 const DEADLINE_MS = { gateway: 10_000, site: 2 * POLL_SECONDS * 1000 + 10_000 };
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
@@ -112,7 +114,10 @@ const EVENTS_LIST = '^/calendar/events/v1/events$';
 const CREATES = '^/calendar-core/v1/(events|venues|organizers)$';
 const CORE_UPDATES = '^/calendar-core/v1/(events|venues|organizers)/\\d+$';
 const LEGACY_UPDATES = '^/calendar/events/v1/(events|venues|organizers)/\\d+$';
-/** What the site does now and then. The upstream timeouts are the gateway's defaults: 10 s for headers, 10 s of an idle body. */
+/**
+ * What the site does now and then. The upstream timeouts are the gateway's defaults: 10 s for headers, 10 s of an idle
+ * body.
+ */
 const FAULTS: FaultRule[] = [
   { name: 'latency spike, events list', rule: { path: EVENTS_LIST, method: 'GET', delayMs: 1500, times: 3 } },
   {

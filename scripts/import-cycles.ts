@@ -107,7 +107,9 @@ function hubs(graph: ImportGraph, component: string[]): string[] {
     .map(([f, n]) => `${f} (imported by ${n})`);
 }
 
-/** The top-level part of the root a file belongs to: `src/cache/store.ts` -> `cache`, `src/context.ts` -> `context.ts`. */
+/**
+ * The top-level part of the root a file belongs to: `src/cache/store.ts` -> `cache`, `src/context.ts` -> `context.ts`.
+ */
 export function partOf(file: string): string {
   const [, part = file] = file.split('/');
   return part;

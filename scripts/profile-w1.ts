@@ -1,5 +1,6 @@
 /**
- * `node --import tsx/esm scripts/profile-w1.ts [--n 2000] [--warmup 500] [--rounds 10] [--profile <file>]`: gateway CPU per W1 request.
+ * `node --import tsx/esm scripts/profile-w1.ts [--n 2000] [--warmup 500] [--rounds 10] [--profile <file>]`: gateway CPU
+ * per W1 request.
  *
  * The sandbox runs in a child process (its answers replayed from memory
  * after the first, so that its own CPU does not compete with the gateway's

@@ -75,7 +75,9 @@ export function negotiate(header: string | undefined, big: boolean, offered: rea
   return best ?? 'none';
 }
 
-/** brotli at quality 4: about gzip's speed at a smaller size; 11 (zlib's default) costs ~20x the CPU on a 30 KB answer. */
+/**
+ * brotli at quality 4: about gzip's speed at a smaller size; 11 (zlib's default) costs ~20x the CPU on a 30 KB answer.
+ */
 const BROTLI: BrotliOptions = {
   params: { [constants.BROTLI_PARAM_QUALITY]: 4, [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT },
 };

@@ -85,7 +85,9 @@ export const configSchema = z.object({
     )
     .default(['Basic'])
     .transform((l) => (l.some((s) => s.toLowerCase() === 'basic') ? l : ['Basic', ...l])),
-  /** The upstream client; its defaults and their reasons are the client's own (UPSTREAM_DEFAULTS, upstream/defaults.ts). */
+  /**
+   * The upstream client; its defaults and their reasons are the client's own (UPSTREAM_DEFAULTS, upstream/defaults.ts).
+   */
   upstream: z
     .object({
       /** Pool connections per origin. */
@@ -131,11 +133,17 @@ export const configSchema = z.object({
        * one `include` request can answer it; 100 IDs are ~1 KB of query string.
        */
       maxListItems: z.number().int().min(1).default(100),
-      /** `MAX_SEARCH_LENGTH`: `search`, `near`, `query`, `keyword`, `keyphrase`: 200 characters (a sentence; sites match words). */
+      /**
+       * `MAX_SEARCH_LENGTH`: `search`, `near`, `query`, `keyword`, `keyphrase`: 200 characters (a sentence; sites match
+       * words).
+       */
       maxSearchLength: z.number().int().min(1).default(200),
       /** `MAX_SLUG_LENGTH`: slugs: 200 characters, WordPress's `post_name`/term `slug` column size. */
       maxSlugLength: z.number().int().min(1).default(200),
-      /** `MAX_URL_LENGTH`: URL arguments (`url`, `*Url`, `website`, `permalink`, ...): 2048, the common URL limit of browsers and servers. */
+      /**
+       * `MAX_URL_LENGTH`: URL arguments (`url`, `*Url`, `website`, `permalink`, ...): 2048, the common URL limit of
+       * browsers and servers.
+       */
       maxUrlLength: z.number().int().min(1).default(2_048),
       /**
        * `MAX_ARGUMENT_LENGTH`: any other string or ID argument of a query: 1000 characters. Reads
@@ -388,7 +396,9 @@ export const configSchema = z.object({
        * set it only for a connection made for the gateway. Unset (the default): never read.
        */
       automationBToken: z.string().min(1).optional(),
-      /** `SUBSCRIPTION_MAX_PER_CONNECTION`: subscriptions one WebSocket or single-connection SSE stream may hold: 50. */
+      /**
+       * `SUBSCRIPTION_MAX_PER_CONNECTION`: subscriptions one WebSocket or single-connection SSE stream may hold: 50.
+       */
       maxPerConnection: z.number().int().min(1).max(10_000).default(50),
       /**
        * `SUBSCRIPTION_MAX_PER_CALLER`: subscriptions one caller (as RATE_LIMIT_KEY counts it: by address,
@@ -412,7 +422,10 @@ export const configSchema = z.object({
        * three times per lease; fractions are accepted.
        */
       leaseSeconds: z.number().min(0.1).max(3_600).default(15),
-      /** `SUBSCRIPTION_HEARTBEAT_SECONDS`: WebSocket pings (a connection that misses one pong is closed): 12 s, graphql-sse's own SSE keep-alive. */
+      /**
+       * `SUBSCRIPTION_HEARTBEAT_SECONDS`: WebSocket pings (a connection that misses one pong is closed): 12 s,
+       * graphql-sse's own SSE keep-alive.
+       */
       heartbeatSeconds: z.number().min(0.1).max(600).default(12),
     })
     .prefault({}),
@@ -443,7 +456,10 @@ export const configSchema = z.object({
     .prefault({}),
   log: z
     .object({
-      /** `LOG_LEVEL`: `info` writes one line per operation and every upstream failure; `debug` and `trace` add nothing per field. */
+      /**
+       * `LOG_LEVEL`: `info` writes one line per operation and every upstream failure; `debug` and `trace` add nothing
+       * per field.
+       */
       level: z.enum(LOG_LEVELS).default('info'),
       /** `LOG_FORMAT`: `auto` (pretty in a terminal, JSON otherwise), `json` or `pretty`. */
       format: z.enum(LOG_FORMATS).default('auto'),
@@ -477,7 +493,10 @@ export const configSchema = z.object({
     .object({
       /** `OTEL_SDK_DISABLED=true`: no traces, whatever else is set (the spec's kill switch). */
       sdkDisabled: z.boolean().default(false),
-      /** `OTEL_TRACES_EXPORTER`: `otlp`, `console` (stdout, for debugging), both, or `none`. Empty: `otlp` if an endpoint is set, else off. */
+      /**
+       * `OTEL_TRACES_EXPORTER`: `otlp`, `console` (stdout, for debugging), both, or `none`. Empty: `otlp` if an
+       * endpoint is set, else off.
+       */
       exporters: z
         .array(z.enum(['otlp', 'console', 'none'], { message: 'must be otlp, console or none (comma-separated)' }))
         .default([]),
@@ -487,13 +506,19 @@ export const configSchema = z.object({
         .url()
         .regex(/^https?:\/\//i, 'must be an http:// or https:// URL')
         .optional(),
-      /** `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT`: the full traces URL, used as is (wins over the base). Neither set: `http://localhost:4318/v1/traces`, the spec's. */
+      /**
+       * `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT`: the full traces URL, used as is (wins over the base). Neither set:
+       * `http://localhost:4318/v1/traces`, the spec's.
+       */
       otlpTracesEndpoint: z
         .string()
         .url()
         .regex(/^https?:\/\//i, 'must be an http:// or https:// URL')
         .optional(),
-      /** `OTEL_EXPORTER_OTLP_PROTOCOL`: `http/protobuf`, the spec's default and every collector's; `http/json`. No gRPC exporter is installed. */
+      /**
+       * `OTEL_EXPORTER_OTLP_PROTOCOL`: `http/protobuf`, the spec's default and every collector's; `http/json`. No gRPC
+       * exporter is installed.
+       */
       otlpProtocol: z
         .enum(['http/protobuf', 'http/json'], { message: 'must be http/protobuf or http/json (gRPC is not supported)' })
         .default('http/protobuf'),
@@ -513,7 +538,10 @@ export const configSchema = z.object({
         .optional(),
       /** `OTEL_SERVICE_NAME`. Unset: `service.name` of `OTEL_RESOURCE_ATTRIBUTES`, else `sitegraph`. */
       serviceName: z.string().min(1).optional(),
-      /** `OTEL_RESOURCE_ATTRIBUTES`: `key=value,...` added to every span's resource (`deployment.environment.name=prod`). */
+      /**
+       * `OTEL_RESOURCE_ATTRIBUTES`: `key=value,...` added to every span's resource
+       * (`deployment.environment.name=prod`).
+       */
       resourceAttributes: z
         .string()
         .refine((v) => parseKeyValues(v) !== null, 'must be key=value pairs, comma-separated')

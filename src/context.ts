@@ -60,7 +60,9 @@ export interface Context {
   readonly tag: object | undefined;
   /** The gateway's write locks: one update of an object at a time (store/lock.ts). */
   readonly locks: WriteLocks;
-  /** Told of every write the site took, so subscribers hear of it at once (src/subscriptions/); unset: no subscriptions. */
+  /**
+   * Told of every write the site took, so subscribers hear of it at once (src/subscriptions/); unset: no subscriptions.
+   */
   readonly changes: ChangeSink | undefined;
 }
 
@@ -69,7 +71,9 @@ export interface ContextInit {
   client: UpstreamClient;
   /** The site, or why it is not known (then fields that need it fail with this error). */
   site: SiteInfo | GatewayError;
-  /** The namespaces the spec indexes (namespaces/catalog.ts), for naming one the site lacks (SessionPolicy.namespaces). */
+  /**
+   * The namespaces the spec indexes (namespaces/catalog.ts), for naming one the site lacks (SessionPolicy.namespaces).
+   */
   namespaces?: readonly string[];
   authorization?: string | undefined;
   refreshSite?: () => Promise<SiteInfo>;
@@ -80,7 +84,10 @@ export interface ContextInit {
   cache?: UpstreamCache;
   /** The gateway's list-total hints; without, this operation plans from nothing. */
   totals?: TotalHints;
-  /** Whom the operation's upstream requests are for, in their attempt events (the request's log record, plugins/observability.ts). */
+  /**
+   * Whom the operation's upstream requests are for, in their attempt events (the request's log record,
+   * plugins/observability.ts).
+   */
   tag?: object;
   /** The gateway's write locks; without, this process's own (in memory). */
   locks?: WriteLocks;

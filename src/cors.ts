@@ -18,7 +18,10 @@ export interface CorsOptions {
   credentials: boolean;
 }
 
-/** What a page may call `/graphql` with: PUT and DELETE are GraphQL over SSE's single-connection mode (docs/subscriptions.md). */
+/**
+ * What a page may call `/graphql` with: PUT and DELETE are GraphQL over SSE's single-connection mode
+ * (docs/subscriptions.md).
+ */
 const ALLOW_METHODS = 'GET, POST, PUT, DELETE, OPTIONS';
 /**
  * Request headers a page may send: JSON bodies, the caller's credential and
@@ -38,7 +41,10 @@ const ALLOW_HEADERS = [
   'traceparent',
   'tracestate',
 ].join(', ');
-/** Response headers a page may read besides the CORS-safelisted ones: rate limits' `Retry-After`, the request id for support. */
+/**
+ * Response headers a page may read besides the CORS-safelisted ones: rate limits' `Retry-After`, the request id for
+ * support.
+ */
 const EXPOSE_HEADERS = 'retry-after, x-request-id';
 /**
  * Seconds a browser may reuse a preflight answer: 10 minutes. One preflight per

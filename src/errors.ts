@@ -34,7 +34,10 @@ export type GatewayCode =
    * `extensions.notApplied` names each field, the value asked and the value the site kept (docs/writes.md).
    */
   | 'WRITE_NOT_APPLIED'
-  /** Another write of the same object held its lock for longer than WRITE_LOCK_WAIT_MS: nothing was sent (docs/writes.md). */
+  /**
+   * Another write of the same object held its lock for longer than WRITE_LOCK_WAIT_MS: nothing was sent
+   * (docs/writes.md).
+   */
   | 'WRITE_LOCK_TIMEOUT'
   /** A subscription over SUBSCRIPTION_MAX_PER_CONNECTION or SUBSCRIPTION_MAX_PER_CALLER (docs/subscriptions.md). */
   | 'SUBSCRIPTION_LIMIT'
@@ -43,7 +46,10 @@ export type GatewayCode =
 
 /** Where an error came from upstream: the site's own code (if it sent one), the HTTP status, our route label. */
 export interface UpstreamErrorSource {
-  /** The site's error code (`rest_invalid_param`, ...), a transport code (`ECONNRESET`, `UND_ERR_HEADERS_TIMEOUT`), or null when none was sent. */
+  /**
+   * The site's error code (`rest_invalid_param`, ...), a transport code (`ECONNRESET`, `UND_ERR_HEADERS_TIMEOUT`), or
+   * null when none was sent.
+   */
   code: string | null;
   /** HTTP status, or null when no response arrived. */
   status: number | null;

@@ -129,6 +129,7 @@ export function buildFederatedSchema(): GraphQLSchema {
     keyedTypes(typeDefs).map((t) => [t, { __resolveReference: referenceResolver(t) }]),
   );
   // `__resolveReference` is not a field, so mergeResolvers' one-definition check still holds.
-  // One module (the array form): its resolver map is typed for any context, where the legacy `{typeDefs, resolvers}` form wants `unknown`.
+  // One module (the array form): its resolver map is typed for any context, where the legacy `{typeDefs, resolvers}`
+  // form wants `unknown`.
   return buildSubgraphSchema([{ typeDefs, resolvers: mergeResolvers(resolvers, references as Resolvers) }]);
 }

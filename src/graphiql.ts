@@ -119,7 +119,10 @@ query Venues {
   ];
 }
 
-/** The subscription tabs: run over SSE (or WebSocket, `?subscriptions=ws`); kept apart from `examples`, which run as plain requests. */
+/**
+ * The subscription tabs: run over SSE (or WebSocket, `?subscriptions=ws`); kept apart from `examples`, which run as
+ * plain requests.
+ */
 export function subscriptionExamples(): { title: string; query: string }[] {
   return [
     {

@@ -172,7 +172,9 @@ export function perOperation<T>(
   };
 }
 
-/** An operation with its variables coerced (defaults applied); null when they do not coerce (execution reports that). */
+/**
+ * An operation with its variables coerced (defaults applied); null when they do not coerce (execution reports that).
+ */
 export interface ResolvedOperation {
   schema: GraphQLSchema;
   operation: OperationDefinitionNode;
@@ -371,7 +373,10 @@ export function siteRequests(r: ResolvedOperation, opts: Pick<CostOptions, 'defa
   });
 }
 
-/** `nodes(ids:)`'s IDs, or `_entities(representations:)`'s representations (federation.ts reads them as `nodes` reads IDs). */
+/**
+ * `nodes(ids:)`'s IDs, or `_entities(representations:)`'s representations (federation.ts reads them as `nodes` reads
+ * IDs).
+ */
 function idsOf(name: string, args: Record<string, unknown>): unknown[] | null {
   if (name === 'nodes' && Array.isArray(args.ids)) return args.ids;
   if (name === '_entities' && Array.isArray(args.representations)) return args.representations;
@@ -475,7 +480,9 @@ export interface SizeLimits {
   maxSlugLength: number;
   /** Any `url`/`*Url`/`*Urls`, `website`, `permalink`, `origin`, `image`. */
   maxUrlLength: number;
-  /** Any other string or ID argument of a query (reads travel in URLs; mutation bodies are bounded by the request size). */
+  /**
+   * Any other string or ID argument of a query (reads travel in URLs; mutation bodies are bounded by the request size).
+   */
   maxArgumentLength: number;
 }
 

@@ -117,7 +117,8 @@ export function createLogger(options: LoggerOptions = {}): Logger {
     : options.destination;
   const opts = {
     level,
-    // pino's own base (pid, hostname) tells instances apart; `service` tells the gateway's lines from others' in a shared stream.
+    // pino's own base (pid, hostname) tells instances apart; `service` tells the gateway's lines from others' in a
+    // shared stream.
     base: { service: 'sitegraph', pid: process.pid, hostname: hostname() },
     redact: { paths: REDACT_PATHS, censor: '[REDACTED]' },
     mixin: () => {

@@ -45,7 +45,9 @@ export function jsonTooDeep(text: string, max = MAX_NESTING): boolean {
   return false;
 }
 
-/** True when a GraphQL document nests `{`, `[` and `(` deeper than `max` (strings, block strings and comments skipped). */
+/**
+ * True when a GraphQL document nests `{`, `[` and `(` deeper than `max` (strings, block strings and comments skipped).
+ */
 export function documentTooDeep(text: string, max = MAX_NESTING): boolean {
   let depth = 0;
   for (let i = 0; i < text.length; i++) {

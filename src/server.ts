@@ -81,7 +81,9 @@ export interface Gateway {
 export interface GatewayOptions {
   /** Logger to use instead of one made from `config.log` (tests capture lines through its destination). */
   logger?: Logger;
-  /** Trace into this provider (tests: an InMemorySpanExporter) whatever OTEL_* says; flushed, not shut down, on close. */
+  /**
+   * Trace into this provider (tests: an InMemorySpanExporter) whatever OTEL_* says; flushed, not shut down, on close.
+   */
   tracerProvider?: TracerProvider;
 }
 
@@ -158,7 +160,10 @@ export async function startGateway(
   }
 }
 
-/** The gateway's parts, made and wired in order; each one that holds something open registers its close with `lifecycle`. */
+/**
+ * The gateway's parts, made and wired in order; each one that holds something open registers its close with
+ * `lifecycle`.
+ */
 async function compose(
   config: Config,
   upstreamUrl: string,
@@ -269,7 +274,8 @@ async function compose(
       observer.plugin,
       // The operation's span, and the current field for resolver spans (plugins/tracing.ts).
       ...(tracing ? [tracingPlugin<Context>(tracing, schema)] : []),
-      // Subscriptions refused, argument sizes, cost and a query's site requests (against the caller's budget) checked with the variables known (limits.ts).
+      // Subscriptions refused, argument sizes, cost and a query's site requests (against the caller's budget) checked
+      // with the variables known (limits.ts).
       limitsPlugin<Context>(config.limits, (ctx) => ctx.upstream.budget),
       // Every secret of the request, by value, out of every error sent or logged.
       redactionPlugin({ serviceAuth: config.serviceAuth }),
@@ -290,7 +296,8 @@ async function compose(
     stopping = true;
     for (const c of inProgress) c.abort(SHUTTING_DOWN());
   });
-  // Subscriptions over SSE and WebSocket on /graphql, fed by the site's changes (src/subscriptions/, docs/subscriptions.md).
+  // Subscriptions over SSE and WebSocket on /graphql, fed by the site's changes (src/subscriptions/,
+  // docs/subscriptions.md).
   const live = config.subscriptions.enabled
     ? createSubscriptions({
         config,
@@ -522,7 +529,8 @@ async function compose(
       readiness,
       responder,
       log,
-      // By tag: the answers carrying one go (every instance), and the upstream layer beneath, which knows no tags, whole.
+      // By tag: the answers carrying one go (every instance), and the upstream layer beneath, which knows no tags,
+      // whole.
       purge: {
         purgeAll: async () => {
           await cache.upstream.purge();

@@ -82,7 +82,10 @@ export class Subscribers {
   /** Ends seen while an instance was being restarted (excused), by instance. */
   readonly endedAtRestart: Record<string, number> = {};
 
-  /** graphql-sse's requests go through an agent of their own, closed at the end, so no idle socket of the driver's stays open. */
+  /**
+   * graphql-sse's requests go through an agent of their own, closed at the end, so no idle socket of the driver's stays
+   * open.
+   */
   private readonly agent = new Agent({ connections: 64 });
   private readonly fetchFn = (input: string | URL, init?: Parameters<typeof undiciFetch>[1]) =>
     undiciFetch(input, { ...init, dispatcher: this.agent });

@@ -74,7 +74,10 @@ const REFUSED = new Set([
   'SUBSCRIPTION_LIMIT',
   'PERSISTED_QUERY_NOT_FOUND',
 ]);
-/** A write answered with only these codes is reported as not written, safe to send again (docs/writes.md "Write outcomes"). */
+/**
+ * A write answered with only these codes is reported as not written, safe to send again (docs/writes.md "Write
+ * outcomes").
+ */
 const FAILED = new Set([
   'BAD_USER_INPUT',
   'UNAUTHENTICATED',
@@ -160,7 +163,10 @@ const PULL: Record<'events' | 'venues' | 'organizers', string> = {
 
 export type ObjType = 'event' | 'venue' | 'organizer';
 const TYPES: ObjType[] = ['event', 'venue', 'organizer'];
-/** The two fields each kind of object is updated on (one per instance in a concurrent pair), and their values at creation. */
+/**
+ * The two fields each kind of object is updated on (one per instance in a concurrent pair), and their values at
+ * creation.
+ */
 const FIELDS: Record<ObjType, [string, string]> = {
   event: ['cost', 'website'],
   venue: ['city', 'phone'],

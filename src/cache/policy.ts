@@ -22,7 +22,10 @@ import type { UpstreamRequest } from '../upstream/client.ts';
  */
 const OTHER = 'other';
 
-/** Families whose answers the site computes from content of every kind (the descriptors say which): any write can change them. */
+/**
+ * Families whose answers the site computes from content of every kind (the descriptors say which): any write can change
+ * them.
+ */
 const DERIVED: readonly string[] = [...new Set([...DERIVED_FAMILIES, OTHER])];
 
 export const ALL_FAMILIES: readonly string[] = [...new Set([...FAMILIES, OTHER])];

@@ -48,7 +48,10 @@ export const NAMESPACES: readonly NamespaceDescriptor[] = [
 /** Every namespace index of both spec documents (spec: "Index routes exist for: ..."). */
 export const INDEXED_NAMESPACES: readonly string[] = NAMESPACES.filter((d) => d.indexed).map((d) => d.name);
 
-/** The descriptor a spec path falls under (the longest name wins: `calendar-core/v2/onboarding` over `calendar-core/v1`'s neighbours). */
+/**
+ * The descriptor a spec path falls under (the longest name wins: `calendar-core/v2/onboarding` over
+ * `calendar-core/v1`'s neighbours).
+ */
 export function namespaceOfPath(path: string): NamespaceDescriptor | undefined {
   let best: NamespaceDescriptor | undefined;
   for (const d of NAMESPACES) {

@@ -210,7 +210,9 @@ function compare(scope: CursorScope<unknown>, item: unknown, anchor: Anchor): nu
   return ((scope.id(item) ?? 0) - (anchor.id ?? 0)) * (scope.desc ? -1 : 1);
 }
 
-/** Where an anchor's item is: its offset (`found`), or, once deleted, the offset of the last item before it (-1: none). */
+/**
+ * Where an anchor's item is: its offset (`found`), or, once deleted, the offset of the last item before it (-1: none).
+ */
 interface Place {
   at: number;
   found: boolean;

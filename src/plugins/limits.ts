@@ -47,7 +47,9 @@ export type LimitsConfig = Pick<
   | 'maxArgumentLength'
 >;
 
-/** What the limits say of an operation and its variables (null: variables that do not coerce, execution's to report). */
+/**
+ * What the limits say of an operation and its variables (null: variables that do not coerce, execution's to report).
+ */
 type Verdict = { oversized: SizeViolation } | { cost: number; requests: number } | null;
 
 /** The upstream budget of the operation's caller (OperationSession['budget']). */

@@ -24,7 +24,9 @@ import {
 } from '../namespaces/catalog.ts';
 import { REDACTED, redactValues, secretForms } from '../redact.ts';
 
-/** Headers whose values are secrets (lower-case): those the namespaces' descriptors declare (src/namespaces/catalog.ts). */
+/**
+ * Headers whose values are secrets (lower-case): those the namespaces' descriptors declare (src/namespaces/catalog.ts).
+ */
 export const SECRET_HEADERS: readonly string[] = SECRET_HEADER_NAMES;
 /**
  * Argument and input-field names whose values are secrets: those the
@@ -43,7 +45,9 @@ export function credentialSecrets(userPass: string): string[] {
   return out;
 }
 
-/** Secrets in an Authorization header value: the whole value, its token, and for Basic the decoded pair and password. */
+/**
+ * Secrets in an Authorization header value: the whole value, its token, and for Basic the decoded pair and password.
+ */
 export function authorizationSecrets(value: string | undefined): string[] {
   if (!value) return [];
   const out = [value];

@@ -42,7 +42,8 @@ function fromOther<M extends Sourced, K extends keyof M>(
   loaderOf: OtherLoader<M>,
   ctx: Context,
 ): null | Promise<NonNullable<M[K]> | null> {
-  // The site lacks the other interface, or its copy never has it either: null, and no request (namespaces/calendar/served.ts).
+  // The site lacks the other interface, or its copy never has it either: null, and no request
+  // (namespaces/calendar/served.ts).
   const iface = otherCopy(ctx.site, m, [String(key)]);
   return iface === null ? null : loadOther(m, key, loaderOf(iface, ctx));
 }
@@ -56,7 +57,10 @@ async function loadOther<M extends Sourced, K extends keyof M>(
   return (copy?.[key] ?? null) as NonNullable<M[K]> | null;
 }
 
-/** `f(value)`, synchronously when `value` is not a promise. (Not named `then`: a module exporting `then` is a thenable, which `import()` would call.) */
+/**
+ * `f(value)`, synchronously when `value` is not a promise. (Not named `then`: a module exporting `then` is a thenable,
+ * which `import()` would call.)
+ */
 export function andThen<T, U>(value: T | Promise<T>, f: (v: T) => U): U | Promise<U> {
   return value instanceof Promise ? value.then(f) : f(value);
 }

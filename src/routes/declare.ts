@@ -33,7 +33,9 @@ import type {
 
 export type { ArgsOf } from './route-use.ts';
 
-/** The resolver function of field K in a generated resolver map R (codegen's `Resolver` is a function or `{resolve}`). */
+/**
+ * The resolver function of field K in a generated resolver map R (codegen's `Resolver` is a function or `{resolve}`).
+ */
 type FieldFn<R, K extends keyof R> = Extract<NonNullable<R[K]>, (...args: never[]) => unknown>;
 /** What field K resolves to: the generated model type (or its mapper), or null. */
 export type ResultOf<R, K extends keyof R> = Awaited<ReturnType<FieldFn<R, K>>>;
@@ -87,7 +89,10 @@ export interface RouteDecl<A, T> {
   /** The values of the path's `<param>` segments (URI-encoded here). */
   readonly params?: (a: A) => Record<string, string>;
   readonly query?: (a: A) => Record<string, QueryValue>;
-  /** The JSON body of a write; undefined values are left out (the site applies its defaults). Default `{}` for writes but DELETE (none). */
+  /**
+   * The JSON body of a write; undefined values are left out (the site applies its defaults). Default `{}` for writes
+   * but DELETE (none).
+   */
   readonly body?: (a: A) => Record<string, unknown>;
   /** Request headers the route needs (`accept` of a CSV export); never a caller's secret (those are arguments). */
   readonly headers?: Readonly<Record<string, string>>;
@@ -100,7 +105,10 @@ export interface RouteDecl<A, T> {
   /** Checks the arguments before anything is sent; throws BAD_USER_INPUT (`GatewayError.badInput`). */
   readonly check?: (a: A) => void;
   readonly dataStatus?: DataStatus<A>;
-  /** A write to one object named by ID: the site's refusal of a missing one is NOT_FOUND (upstream/errors.ts `missingObject`). */
+  /**
+   * A write to one object named by ID: the site's refusal of a missing one is NOT_FOUND (upstream/errors.ts
+   * `missingObject`).
+   */
   readonly target?: (a: A) => WriteTarget;
   /** The body (and status) -> the field's result; pure (mapping/*.ts), throws UpstreamShapeError on a wrong shape. */
   readonly result: (body: unknown, answer: Answer<A>) => T;

@@ -31,7 +31,9 @@ export type FieldName<T extends SchemaTypeName> = Exclude<keyof TypeMap[T], `__$
 /** A schema coordinate of a field, e.g. `Query.events`, `SeoMutation.createRedirect`. */
 export type FieldCoordinate = { [T in SchemaTypeName]: `${T}.${FieldName<T>}` }[SchemaTypeName];
 
-/** The resolver function of field K in a generated resolver map R (codegen's `Resolver` is a function or `{resolve}`). */
+/**
+ * The resolver function of field K in a generated resolver map R (codegen's `Resolver` is a function or `{resolve}`).
+ */
 type FieldFn<R, K extends keyof R> = Extract<NonNullable<R[K]>, (...args: never[]) => unknown>;
 /** The arguments of field K as codegen types them (defaulted arguments are required). */
 export type ArgsOf<R, K extends keyof R> = Parameters<FieldFn<R, K>>[1];

@@ -113,7 +113,9 @@ export class LocalLocks {
 // ---------------------------------------------------------------------------
 // Across processes (Redis)
 
-/** Deletes the key only if it still holds our token: a lease that ran out and was taken by another is not ours to free. */
+/**
+ * Deletes the key only if it still holds our token: a lease that ran out and was taken by another is not ours to free.
+ */
 const RELEASE = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) else return 0 end`;
 
 /** Backoff between attempts on a busy key: 5 ms doubling to 100 ms, with jitter so waiters do not retry in step. */

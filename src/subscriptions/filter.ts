@@ -69,7 +69,10 @@ function refuse(field: string, why: string): never {
   );
 }
 
-/** A DateTime argument as an instant (ms), widened to its site-local day unless `strict` (namespaces/calendar/where.ts widen). */
+/**
+ * A DateTime argument as an instant (ms), widened to its site-local day unless `strict` (namespaces/calendar/where.ts
+ * widen).
+ */
 function bound(site: SiteInfo, field: string, value: string, strict: boolean, startOfDay: boolean): number {
   const local = toSiteLocal(value, site.timezone);
   if (!local)
@@ -86,7 +89,10 @@ const ms = (iso: string | null | undefined): number | null => {
   return Number.isNaN(t) ? null : t;
 };
 
-/** The other interface's copy of an event, for a field this one lacks: the calendar's one choice (namespaces/calendar/choose.ts otherCopy). */
+/**
+ * The other interface's copy of an event, for a field this one lacks: the calendar's one choice
+ * (namespaces/calendar/choose.ts otherCopy).
+ */
 async function withField(ctx: Context, m: EventModel, key: keyof EventModel): Promise<EventModel> {
   if (m[key] !== undefined) return m;
   const iface = otherCopy(ctx.site, m, [key]);

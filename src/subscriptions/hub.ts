@@ -49,7 +49,10 @@ const PROBE_TTL_MS = 60_000;
 const PUBLIC_MEMORY = 50_000;
 /** Objects a subscriber was last told are gone, remembered so it is not told twice. */
 const GONE_MEMORY = 10_000;
-/** Objects whose last copy delivered to a subscriber is remembered (by fingerprint), to tell a second save within a second. */
+/**
+ * Objects whose last copy delivered to a subscriber is remembered (by fingerprint), to tell a second save within a
+ * second.
+ */
 const PRINT_MEMORY = 1_000;
 /**
  * Subscribers handed a change between two turns of the event loop: their transports write what they
@@ -97,7 +100,10 @@ export interface HubDeps {
 
 export class Subscriber implements AsyncIterableIterator<Delivery> {
   readonly #queue: Delivery[] = [];
-  /** IDs whose last delivery was DELETED: a second one in a row says nothing (two sources, or a save of the trashed object). */
+  /**
+   * IDs whose last delivery was DELETED: a second one in a row says nothing (two sources, or a save of the trashed
+   * object).
+   */
   readonly #told = new Set<number>();
   /** What the last copy of each object delivered looked like (`fingerprint:modified`). */
   readonly #prints = new Map<number, string>();
@@ -142,7 +148,10 @@ export class Subscriber implements AsyncIterableIterator<Delivery> {
     if (this.#prints.size > PRINT_MEMORY) this.#prints.delete(this.#prints.keys().next().value!);
   }
 
-  /** Whether a change of object `id` of this kind tells this subscriber something (not a second DELETED in a row); records it. */
+  /**
+   * Whether a change of object `id` of this kind tells this subscriber something (not a second DELETED in a row);
+   * records it.
+   */
   tells(id: number, kind: ChangeKind): boolean {
     if (kind !== 'DELETED') return this.#told.delete(id) || true;
     if (this.#told.has(id)) return false;
@@ -251,7 +260,8 @@ export class Hub {
         this.#probed.set(req.credential.key, Date.now() + PROBE_TTL_MS);
         if (this.#probed.size > 10_000) this.#probed.delete(this.#probed.keys().next().value!);
       } catch (err) {
-        // The credential, or a site without what is followed, decide here; a site that is down now may be up at the next change.
+        // The credential, or a site without what is followed, decide here; a site that is down now may be up at the
+        // next change.
         if (isCredentialError(err) || (isGatewayError(err) && err.code === 'NAMESPACE_UNAVAILABLE')) throw err;
       }
     }
@@ -451,7 +461,9 @@ export class Hub {
 /** A change, and whether the ledger only thinks it may be news (`maybe`). */
 type Fresh = Change & { maybe: boolean };
 
-/** A copy of an object as a subscriber got it: its fingerprint and modification time; `gone` when it could not read it. */
+/**
+ * A copy of an object as a subscriber got it: its fingerprint and modification time; `gone` when it could not read it.
+ */
 function copyPrint(m: LiveModel | null): string {
   return m ? `${fingerprint(m)}:${m.modifiedAtUtc ?? ''}` : 'gone';
 }

@@ -66,7 +66,9 @@ async function posts(ctx: Context, ids: readonly number[]): Promise<Map<number, 
   return out;
 }
 
-/** Each ID's object as `ctx`'s credential reads it, or null when it cannot. Throws what the site says of the credential. */
+/**
+ * Each ID's object as `ctx`'s credential reads it, or null when it cannot. Throws what the site says of the credential.
+ */
 export async function reread(
   ctx: Context,
   topic: Topic,

@@ -150,7 +150,8 @@ export function sseTransport(deps: SseDeps) {
     let body: Record<string, unknown> | string | null =
       typeof read.body === 'string' || isRecord(read.body) ? read.body : null;
     let search = url.search;
-    // graphql-sse wants a query: a persisted document's id becomes its text first (refusals come later, in operation.ts).
+    // graphql-sse wants a query: a persisted document's id becomes its text first (refusals come later, in
+    // operation.ts).
     if (deps.persisted) {
       if (
         body &&

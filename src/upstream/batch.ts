@@ -39,7 +39,10 @@ export type WriteOutcome =
   | { ok: false; error: GatewayError; batched: boolean; notExecuted?: boolean; unknown?: boolean };
 
 export interface WriteOptions {
-  /** `validation: "require-all-validate"`: nothing runs unless every item validates. Needs every item batchable, in one batch. */
+  /**
+   * `validation: "require-all-validate"`: nothing runs unless every item validates. Needs every item batchable, in one
+   * batch.
+   */
   atomic?: boolean;
 }
 

@@ -45,11 +45,17 @@ export interface UpstreamAttemptEvent {
   attempt: number;
   /** The gateway code (`UPSTREAM_TIMEOUT`, `NOT_FOUND`, ...) when the attempt failed. */
   error?: string;
-  /** When it failed: the site's error code or the transport's (`rest_no_route`, `ECONNREFUSED`, `UND_ERR_HEADERS_TIMEOUT`). */
+  /**
+   * When it failed: the site's error code or the transport's (`rest_no_route`, `ECONNREFUSED`,
+   * `UND_ERR_HEADERS_TIMEOUT`).
+   */
   cause?: string;
   /** When it failed with an answer: its Content-Type (`text/html` where JSON was due tells an error page). */
   contentType?: string;
-  /** When it failed: the error's message. It may echo what the site was sent: log it only through src/log.ts (redacting). */
+  /**
+   * When it failed: the error's message. It may echo what the site was sent: log it only through src/log.ts
+   * (redacting).
+   */
   message?: string;
   /** The request's `tag`: whom it was sent for (the GraphQL request's log record). */
   tag?: object;
@@ -72,13 +78,21 @@ export interface UpstreamOptions {
   headersTimeoutMs?: number;
   /** Time allowed between two body chunks (same coarse timer). @default UPSTREAM_DEFAULTS.bodyTimeoutMs */
   bodyTimeoutMs?: number;
-  /** Response bodies larger than this are refused (UPSTREAM_BAD_RESPONSE) and the connection aborted. @default UPSTREAM_DEFAULTS.maxResponseBytes */
+  /**
+   * Response bodies larger than this are refused (UPSTREAM_BAD_RESPONSE) and the connection aborted. @default
+   * UPSTREAM_DEFAULTS.maxResponseBytes
+   */
   maxResponseBytes?: number;
-  /** Extra attempts for idempotent reads (GET/HEAD) only; writes are never retried. @default UPSTREAM_DEFAULTS.retries */
+  /**
+   * Extra attempts for idempotent reads (GET/HEAD) only; writes are never retried. @default UPSTREAM_DEFAULTS.retries
+   */
   retries?: number;
   /** First backoff delay; doubles per retry, with jitter. @default UPSTREAM_DEFAULTS.retryBaseDelayMs */
   retryBaseDelayMs?: number;
-  /** Longest `Retry-After` we wait for; a longer one fails at once, carrying `retryAfter`. @default UPSTREAM_DEFAULTS.maxRetryAfterMs */
+  /**
+   * Longest `Retry-After` we wait for; a longer one fails at once, carrying `retryAfter`. @default
+   * UPSTREAM_DEFAULTS.maxRetryAfterMs
+   */
   maxRetryAfterMs?: number;
   /** Authorization header value used when the caller has none (server-to-server). @default none */
   serviceAuthorization?: string;
@@ -223,13 +237,17 @@ export interface UpstreamRequest {
 
 export interface UpstreamResponse<T = unknown> {
   status: number;
-  /** Lower-case names; repeated headers joined with `, `. The body is decoded: no `content-encoding`, `content-length`. */
+  /**
+   * Lower-case names; repeated headers joined with `, `. The body is decoded: no `content-encoding`, `content-length`.
+   */
   headers: Record<string, string>;
   /** Parsed JSON, a string for non-JSON bodies, null for 204/HEAD/empty. */
   body: T;
   /** This answer was shared with identical requests of the same moment, and another sharer is the one to store it. */
   joined?: boolean;
-  /** Bytes of the decoded body as read: what the upstream cache counts it as in memory, where it keeps the parsed body. */
+  /**
+   * Bytes of the decoded body as read: what the upstream cache counts it as in memory, where it keeps the parsed body.
+   */
   size?: number;
 }
 

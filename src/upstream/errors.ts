@@ -131,7 +131,10 @@ function nonEmpty(v: unknown): unknown {
   return v;
 }
 
-/** WP `data.params`: `{name: reason}` for invalid params, `[name, ...]` for missing ones (docs/upstream-answers.md "WP_Error"). */
+/**
+ * WP `data.params`: `{name: reason}` for invalid params, `[name, ...]` for missing ones (docs/upstream-answers.md
+ * "WP_Error").
+ */
 function toParams(v: unknown): Record<string, string> | string[] | undefined {
   if (Array.isArray(v)) return v.length ? v.map((x) => cleanText(String(x))) : undefined;
   if (isJson(v)) {
@@ -169,7 +172,8 @@ function extract(raw: unknown): Extracted | null {
   if (isJson(body.json) && !('code' in body)) body = body.json as Json;
   const b = body as Json;
 
-  // Serialised WP_Error used as response data (the automation connectors; docs/upstream-answers.md "Serialised WP_Error"):
+  // Serialised WP_Error used as response data (the automation connectors; docs/upstream-answers.md "Serialised
+  // WP_Error"):
   // {"errors":{"<code>":["<msg>"]},"error_data":{"<code>":{"status":400}}}. The
   // HTTP status is always 400, so the status inside decides.
   if (isJson(b.errors) && !('code' in b)) {
@@ -204,7 +208,8 @@ function extract(raw: unknown): Extracted | null {
     };
   }
 
-  // GenerateBlocks: {error:true, success:false, error_code, response} (docs/upstream-answers.md "GenerateBlocks-style bodies").
+  // GenerateBlocks: {error:true, success:false, error_code, response} (docs/upstream-answers.md "GenerateBlocks-style
+  // bodies").
   if (b.error === true && typeof b.error_code === 'string') {
     return {
       code: b.error_code,
@@ -319,7 +324,9 @@ interface ErrorFacts {
   names: Set<string>;
 }
 
-/** Collects codes and names from an error, its `cause` chain and AggregateError members (Node's happy-eyeballs connect). */
+/**
+ * Collects codes and names from an error, its `cause` chain and AggregateError members (Node's happy-eyeballs connect).
+ */
 function facts(err: unknown): ErrorFacts {
   const out: ErrorFacts = { codes: new Set(), names: new Set() };
   const seen = new Set<unknown>();

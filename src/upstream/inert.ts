@@ -87,7 +87,10 @@ export function inertArgs(site: Index, method: string, pattern: string): readonl
   );
 }
 
-/** The row that makes `arg` inert on `method pattern` of `site`, or null when the site applies it or does not declare it. */
+/**
+ * The row that makes `arg` inert on `method pattern` of `site`, or null when the site applies it or does not declare
+ * it.
+ */
 export function inertArg(site: Index, method: string, pattern: string, arg: string): InertArg | null {
   return inertArgs(site, method, pattern).find((r) => r.arg === arg) ?? null;
 }

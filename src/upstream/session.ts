@@ -82,7 +82,10 @@ export interface SessionPolicy {
   concurrency: number;
   /** Upstream requests (attempts, retries included) this operation may send (UPSTREAM_BUDGET). */
   budget: number;
-  /** The same when the site sees the operation as anonymous (UPSTREAM_BUDGET_ANONYMOUS); `budget` when that is lower. Absent: `budget`. */
+  /**
+   * The same when the site sees the operation as anonymous (UPSTREAM_BUDGET_ANONYMOUS); `budget` when that is lower.
+   * Absent: `budget`.
+   */
   anonymousBudget?: number;
   /** Wall time allowed for the operation's upstream work, from the session's creation. */
   deadlineMs: number;
@@ -103,7 +106,10 @@ export interface SessionPolicy {
    * Absent: nothing is cached.
    */
   cache?: SessionCache;
-  /** Whether a request carries a secret, which makes the operation's answer private (cache/policy.ts carriesSecret). Absent: none does. */
+  /**
+   * Whether a request carries a secret, which makes the operation's answer private (cache/policy.ts carriesSecret).
+   * Absent: none does.
+   */
   isPrivate?: (req: UpstreamRequest) => boolean;
   /** Whom the operation's requests are for, handed to the client's attempt events (the request's log record). */
   tag?: object;
@@ -132,9 +138,15 @@ export interface OperationSession extends UpstreamSession {
   /** Requests in flight now. */
   readonly active: number;
   readonly cacheHint: CacheHint;
-  /** The GETs the operation made (paths and queries): their entity tags (cache/tags.ts) are the response cache's and `Surrogate-Key`'s. */
+  /**
+   * The GETs the operation made (paths and queries): their entity tags (cache/tags.ts) are the response cache's and
+   * `Surrogate-Key`'s.
+   */
   reads(): readonly Pick<UpstreamRequest, 'path' | 'query'>[];
-  /** The budget that applies to this operation, and the setting it comes from (the anonymous one when the site sees no credential). */
+  /**
+   * The budget that applies to this operation, and the setting it comes from (the anonymous one when the site sees no
+   * credential).
+   */
   readonly budget: { max: number; limit: 'UPSTREAM_BUDGET' | 'UPSTREAM_BUDGET_ANONYMOUS' };
   /**
    * The operation has answered. Its deadline's timer is cleared when nothing
@@ -305,7 +317,8 @@ class Session implements OperationSession {
       if (this.signal.aborted) throw this.#stopped(req.route);
       sent = true;
       const res = await this.#inner.request<T>({
-        // In the site's names from here on (upstream/names.ts); the route label, the cache and the gate keep the spec's.
+        // In the site's names from here on (upstream/names.ts); the route label, the cache and the gate keep the
+        // spec's.
         ...toSiteRequest(site.names, req),
         ...(this.#policy.tag && !req.tag ? { tag: this.#policy.tag } : {}),
         signal: req.signal ? AbortSignal.any([own, req.signal]) : own,

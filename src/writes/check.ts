@@ -168,7 +168,8 @@ function repairRequest<I extends AnyInput>(
   const latest = lastOf(s.item.answers);
   let payload: Json | null;
   if (event && api === 'legacy') {
-    // The legacy update resets what it omits: the complete state, as of before the write (or the latest answer for a new event).
+    // The legacy update resets what it omits: the complete state, as of before the write (or the latest answer for a
+    // new event).
     const base =
       before !== undefined ? legacyEventState(before, job.read ?? 'legacy') : legacyEventState(latest.body, latest.api);
     payload = legacyRepair(

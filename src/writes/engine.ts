@@ -79,7 +79,9 @@ export function clearPost(ctx: Context, kind: PostKind, id: number): void {
   for (const loader of all) loader.clear(id);
 }
 
-/** What the site answered about an object replaces what the request had read; the latest copy of each interface wins. */
+/**
+ * What the site answered about an object replaces what the request had read; the latest copy of each interface wins.
+ */
 function settle(ctx: Context, kind: PostKind, id: number, models: AnyModel[]): void {
   clearPost(ctx, kind, id);
   // A loader keeps the first value primed for a key: the latest first.
@@ -260,7 +262,8 @@ async function settleUnknown<I extends AnyInput>(
     const s = settled.get(u.key)!;
     if (o.ok) continue;
     if (s.written) {
-      // A reconciled delete answers like the write: the trashed object (legacy) or `[]` (calendar-core, whose object was read first).
+      // A reconciled delete answers like the write: the trashed object (legacy) or `[]` (calendar-core, whose object
+      // was read first).
       const body = u.method === 'DELETE' && (u.api === 'core' || s.body === null) ? [] : s.body;
       outcomes[u.key] = { ok: true, status: 200, body, batched: o.batched };
     } else {

@@ -259,7 +259,10 @@ export function termPayload(input: CategoryInput | TagInput, kind: 'categories' 
   return split(kind === 'categories' ? CATEGORY_FIELDS : TAG_FIELDS, input, 'legacy', { siteZone: 'UTC' }).primary;
 }
 
-/** The name `field` of a `kind` input is sent under through `api` (its route's declared spelling); null when that route takes no such field. */
+/**
+ * The name `field` of a `kind` input is sent under through `api` (its route's declared spelling); null when that route
+ * takes no such field.
+ */
 export function restName(kind: PostKind, field: string, api: Iface, declared?: Declared): string | null {
   const d = { events: EVENT_FIELDS, venues: VENUE_FIELDS, organizers: ORGANIZER_FIELDS }[kind].find(
     (x) => x.graph === field,
@@ -578,7 +581,8 @@ export function legacyEventState(raw: unknown, from: Iface): Json {
     for (const k of ['show_map', 'show_map_link', 'hide_from_listings']) if (k in o) out[k] = truthy(o[k]);
     // `venue`: [] for none, an object for one, an array for several (docs/real-sites.md "Fields by interface").
     const venues = Array.isArray(o.venue) ? idsOf(o.venue) : rec(o.venue) ? idsOf([o.venue]) : [];
-    // The update takes one venue, and keeps the venue when `venue` is omitted (same table): send it only when it is the one.
+    // The update takes one venue, and keeps the venue when `venue` is omitted (same table): send it only when it is the
+    // one.
     if (venues.length === 1) out.venue = venues[0];
     if ('organizer' in o) out.organizer = idsOf(o.organizer);
     if ('categories' in o) out.categories = idsOf(o.categories);

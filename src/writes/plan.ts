@@ -279,7 +279,8 @@ export function writeJob<I extends AnyInput>(
     problems.filter((p) => p.path.length === paths.fields.length + 1).map((p) => p.path[p.path.length - 1]!),
   );
   const undeclared = undeclaredProblems(site, spec, job, reported);
-  // Only fields the site cannot store: the write is not applied (and nothing was sent); with other problems, they are listed with them.
+  // Only fields the site cannot store: the write is not applied (and nothing was sent); with other problems, they are
+  // listed with them.
   if (undeclared.length && !problems.length)
     job.error = notAppliedError(undeclared, paths.item, (f) => (input as Record<string, unknown>)[f]);
   else if (problems.length || undeclared.length) job.error = inputError([...problems, ...undeclared]);
@@ -420,16 +421,24 @@ export function readFor<I extends AnyInput>(
   return chosenOr(chooseInterface(site, { prefer: 'legacy' }), 'core');
 }
 
-/** Fields a release resets when a calendar-core update omits them, sent from the stored state (docs/writes.md "Resets"). */
+/**
+ * Fields a release resets when a calendar-core update omits them, sent from the stored state (docs/writes.md "Resets").
+ */
 const CORE_RESETS: Partial<Record<PostKind, string[]>> = { events: ['sticky'] };
 
-/** Adds to a calendar-core update payload what 6.15.14 resets when omitted, as stored (`state`: the legacy state of the stored object). */
+/**
+ * Adds to a calendar-core update payload what 6.15.14 resets when omitted, as stored (`state`: the legacy state of the
+ * stored object).
+ */
 export function withCoreResets(kind: PostKind, payload: Json, state: Json): Json {
   for (const k of CORE_RESETS[kind] ?? []) if (!(k in payload) && state[k] !== undefined) payload[k] = state[k];
   return payload;
 }
 
-/** Drops what the route does not declare from what the gateway adds itself (the stored state); the caller's fields were routed before. */
+/**
+ * Drops what the route does not declare from what the gateway adds itself (the stored state); the caller's fields were
+ * routed before.
+ */
 export function onlyDeclared(
   payload: Json,
   declared: ReadonlySet<string> | null | undefined,

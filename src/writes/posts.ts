@@ -15,7 +15,10 @@ import * as platform from '../namespaces/posts/requests.ts';
 import { checkBulkSize, needAuth } from './plan.ts';
 import { failedItem, unknownError, type ItemResult } from './results.ts';
 
-/** Why a post write sent may have been written though its answer was lost or unreadable (docs/writes.md, "Write outcomes"). */
+/**
+ * Why a post write sent may have been written though its answer was lost or unreadable (docs/writes.md, "Write
+ * outcomes").
+ */
 const unknownMessage = (why: string) =>
   `Outcome unknown: the post create was sent but ${why}; look for the post (by title, status any) before creating it again`;
 
@@ -26,7 +29,8 @@ function unknownPost(e: GatewayError, index: number, why: string) {
 /** One item's result: the post the site answered, or why it was not (or may not have been) written. */
 export function postResult(o: WriteOutcome, index: number, siteZone: string): ItemResult<PostModel> {
   const item = ['inputs', String(index)];
-  // As the calendar's bulk writes answer (results.ts `failedItem`): the path names the input field of the first parameter the site refused.
+  // As the calendar's bulk writes answer (results.ts `failedItem`): the path names the input field of the first
+  // parameter the site refused.
   if (!o.ok) {
     const error = failedItem(o, item, {
       unknown: (e) => unknownMessage(`its answer was lost (${e.message})`),

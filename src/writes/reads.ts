@@ -28,7 +28,10 @@ export function stateKey(api: Iface, kind: PostKind, target: Target): string {
   return `${api} ${kind} ${'id' in target ? `#${target.id}` : `slug:${target.slug}`}`;
 }
 
-/** One fresh read of an object (never from the upstream cache: upstream/calendar-writes.ts `stateRead`); failures are values. */
+/**
+ * One fresh read of an object (never from the upstream cache: upstream/calendar-writes.ts `stateRead`); failures are
+ * values.
+ */
 export async function readState(ctx: Context, api: Iface, kind: PostKind, target: Target): Promise<StateRead> {
   const req = stateRead(api, kind, target);
   try {
@@ -124,7 +127,8 @@ export function isMissing(v: unknown): boolean {
 function missing(v: unknown): boolean {
   if (v === null || v === undefined) return true;
   if (!isGatewayError(v) || v.extensions.upstream === undefined) return false;
-  // Legacy single venue/organizer GETs validate the ID: a bad one is 400 rest_invalid_param, not 404 (docs/writes.md "Not found");
+  // Legacy single venue/organizer GETs validate the ID: a bad one is 400 rest_invalid_param, not 404 (docs/writes.md
+  // "Not found");
   // calendar-core answers 401/403 rest_forbidden for an ID that does not exist (§2).
   if (v.code === 'NOT_FOUND' || v.code === 'GONE') return true;
   if (v.code === 'FORBIDDEN') return v.extensions.upstream.code === 'rest_forbidden';

@@ -224,7 +224,10 @@ const TYPOGRAPHY: [RegExp, string][] = [
   [/\u00d7/g, 'x'],
 ];
 
-/** Text as compared: tags and entities out, WordPress's typographic quotes and dashes (wptexturize) undone, whitespace collapsed, trimmed. */
+/**
+ * Text as compared: tags and entities out, WordPress's typographic quotes and dashes (wptexturize) undone, whitespace
+ * collapsed, trimmed.
+ */
 export function plainText(v: string): string {
   let s = cleanText(v);
   for (const [re, to] of TYPOGRAPHY) s = s.replace(re, to);
@@ -302,7 +305,9 @@ const renderedKey = (v: string) =>
     .replace(/\s+/g, ' ')
     .trim();
 
-/** Whether the value kept satisfies the value asked (looser than `sameValue` where the site adds to what it is given). */
+/**
+ * Whether the value kept satisfies the value asked (looser than `sameValue` where the site adds to what it is given).
+ */
 function satisfies(field: string, asked: FieldValue, kept: FieldValue): boolean {
   // Answers show the content rendered (paragraphs added, shortcodes and embeds expanded): what was asked must be in it.
   if ((field === 'description' || field === 'excerpt') && typeof asked === 'string' && typeof kept === 'string')
@@ -332,7 +337,9 @@ function satisfies(field: string, asked: FieldValue, kept: FieldValue): boolean 
 // ---------------------------------------------------------------------------
 // What a write asks
 
-/** An event's dates, when the write sets any of them: the instants expected (and the zone), as the gateway sent them. */
+/**
+ * An event's dates, when the write sets any of them: the instants expected (and the zone), as the gateway sent them.
+ */
 interface ExpectedDates {
   start: string;
   end: string;

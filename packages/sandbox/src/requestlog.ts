@@ -8,7 +8,10 @@ import type { BatchLogItem } from './rest/types.ts';
 
 export interface LogEntry {
   method: string;
-  /** REST path without the `/wp-json` prefix and the query, as requested, e.g. `/calendar-core/v1/events` or `/tec/v1/events`. */
+  /**
+   * REST path without the `/wp-json` prefix and the query, as requested, e.g. `/calendar-core/v1/events` or
+   * `/tec/v1/events`.
+   */
   path: string;
   query: Record<string, unknown>;
   status: number;

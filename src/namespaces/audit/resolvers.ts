@@ -1,4 +1,7 @@
-/** `Query.auditLog` (a Relay connection over /logs, hand-written) and `Query.auditLogExport` (derived from its declaration). */
+/**
+ * `Query.auditLog` (a Relay connection over /logs, hand-written) and `Query.auditLogExport` (derived from its
+ * declaration).
+ */
 import type { Resolvers } from '../../generated/graphql.ts';
 import { connection, connectionFields } from '../../routes/connection.ts';
 import { resolversOf } from '../../routes/declare.ts';

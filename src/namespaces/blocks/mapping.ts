@@ -10,7 +10,10 @@ export interface AttachmentLookupModel {
   raw: unknown;
 }
 
-/** GenerateBlocks-style `{success: true, response: {id, full_url, width, height, sizes}}` (docs/upstream-answers.md "GenerateBlocks-style bodies"). */
+/**
+ * GenerateBlocks-style `{success: true, response: {id, full_url, width, height, sizes}}` (docs/upstream-answers.md
+ * "GenerateBlocks-style bodies").
+ */
 export function attachmentLookup(body: unknown): AttachmentLookupModel {
   const o = obj(body, 'attachment lookup');
   const r = obj(o.response, 'attachment lookup response');

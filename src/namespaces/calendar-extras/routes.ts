@@ -14,7 +14,9 @@ import { embedQuery, occurrencesNotices } from './mapping.ts';
 const EMBED = '/calendar-core/v1/events/calendar-embed';
 const NOTICES = '/calendar-core/v1/events/<id>/notices/occurrences';
 
-/** The OpenAPI (or Swagger) document a namespace publishes, as received; also `AutomationA.doc` and `AutomationB.doc`. */
+/**
+ * The OpenAPI (or Swagger) document a namespace publishes, as received; also `AutomationA.doc` and `AutomationB.doc`.
+ */
 export const API_DOCUMENT: FieldRoute<QueryResolvers, 'apiDocument'> = {
   method: 'GET',
   path: byArg('api', {
@@ -28,7 +30,9 @@ export const API_DOCUMENT: FieldRoute<QueryResolvers, 'apiDocument'> = {
 
 export const EXTRAS_QUERY_ROUTES: FieldRoutes<QueryResolvers> = {
   apiDocument: API_DOCUMENT,
-  /** The embeddable calendar document (HTML). `_wpnonce` is a `wp_rest` nonce of the caller (a secret: namespace.ts). */
+  /**
+   * The embeddable calendar document (HTML). `_wpnonce` is a `wp_rest` nonce of the caller (a secret: namespace.ts).
+   */
   calendarEmbed: {
     method: 'GET',
     path: EMBED,

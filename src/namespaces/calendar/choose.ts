@@ -85,7 +85,10 @@ export function chooseInterface(site: Offer, need: Need): Choice {
   return { iface, servesFields: servesAll(iface) };
 }
 
-/** The interface chosen, or `fallback` when the choice is refused (for callers whose refusal is raised later, by the route gate). */
+/**
+ * The interface chosen, or `fallback` when the choice is refused (for callers whose refusal is raised later, by the
+ * route gate).
+ */
 export function chosenOr(choice: Choice, fallback: Iface): Iface {
   return 'refused' in choice ? fallback : choice.iface;
 }

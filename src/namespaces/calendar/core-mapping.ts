@@ -24,7 +24,8 @@ function postBase(o: Json) {
     modifiedAtUtc: toUtc(str(o.modified_gmt)),
     // Only the ID is here; the image itself comes from the legacy interface.
     featuredImage: int(o.featured_media) ? undefined : null,
-    // Masked protected posts say `{rendered: "Password protected", protected: null}` (docs/graph.md, "How reads go upstream").
+    // Masked protected posts say `{rendered: "Password protected", protected: null}` (docs/graph.md, "How reads go
+    // upstream").
     passwordProtected:
       'protected' in content
         ? (bool(content.protected) ?? (content.rendered === 'Password protected' ? true : null))

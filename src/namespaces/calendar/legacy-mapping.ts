@@ -155,7 +155,9 @@ class LegacyEvent extends LegacyPost implements EventModel {
   get costDetails(): CostDetailsModel | null {
     return this.cost_ === undefined ? (this.cost_ = costDetails(this.o.cost_details)) : this.cost_;
   }
-  /** The legacy read shows the event's permalink as `website` when it has none (5.7.1 and 6.15.14): that is no website. */
+  /**
+   * The legacy read shows the event's permalink as `website` when it has none (5.7.1 and 6.15.14): that is no website.
+   */
   get website(): string | null {
     const website = str(this.o.website);
     return website && website !== str(this.o.url) ? website : null;
@@ -181,7 +183,8 @@ class LegacyEvent extends LegacyPost implements EventModel {
   get venues(): VenueModel[] {
     if (this.venueList === undefined) {
       const v = this.o.venue;
-      // `venue` is [] for none, an object for one, an array for several (docs/sandbox.md, "What the sandbox serves, namespace by namespace").
+      // `venue` is [] for none, an object for one, an array for several (docs/sandbox.md, "What the sandbox serves,
+      // namespace by namespace").
       const raws = Array.isArray(v) ? v : v && typeof v === 'object' ? [v] : [];
       this.venueList = raws.map((x) => legacyVenue(x));
     }

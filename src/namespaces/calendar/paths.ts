@@ -21,7 +21,9 @@ export const TEC_EEA_HEADER = {
 /** How a request addresses one object: by ID, or (legacy events, venues, organizers) by slug. */
 export type Target = { id: number } | { slug: string };
 
-/** A path and its route label as the spec writes it (`/calendar-core/v1/events/12`, `/calendar-core/v1/events/<id>`). */
+/**
+ * A path and its route label as the spec writes it (`/calendar-core/v1/events/12`, `/calendar-core/v1/events/<id>`).
+ */
 export interface CalendarPath {
   path: string;
   label: string;

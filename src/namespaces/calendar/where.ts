@@ -35,7 +35,9 @@ const CORE = NAMESPACE.core;
 /** Statuses calendar-core/v1 lists accept (spec B1). */
 const CORE_STATUSES: readonly PostStatus[] = ['PUBLISH', 'PENDING', 'DRAFT', 'FUTURE', 'PRIVATE'];
 
-/** Whether the argument `k` was given (GraphQL passes an omitted one as undefined, an explicit one as null); narrows it. */
+/**
+ * Whether the argument `k` was given (GraphQL passes an omitted one as undefined, an explicit one as null); narrows it.
+ */
 function set<W extends object, K extends keyof W>(o: W, k: K): o is W & { [P in K]-?: NonNullable<W[P]> } {
   return o[k] !== undefined && o[k] !== null;
 }
@@ -385,7 +387,10 @@ export function planEvents(
   return { iface: chosen.iface, query: chosen.query };
 }
 
-/** Lists of venues or organizers (spec A2 / B3); calendar-core/v1 is preferred unless the selected `fields` or `prefer` say otherwise. */
+/**
+ * Lists of venues or organizers (spec A2 / B3); calendar-core/v1 is preferred unless the selected `fields` or `prefer`
+ * say otherwise.
+ */
 export function planPlaces(
   site: SiteInfo,
   kind: 'venues' | 'organizers',

@@ -1,4 +1,6 @@
-/** site/v1 as data: the form challenge (`Query.challenge`, `Mutation.verifyChallenge`); mapping.ts reads and encodes. */
+/**
+ * site/v1 as data: the form challenge (`Query.challenge`, `Mutation.verifyChallenge`); mapping.ts reads and encodes.
+ */
 import type { MutationResolvers, QueryResolvers, Resolvers } from '../../generated/graphql.ts';
 import { GatewayError } from '../../errors.ts';
 import { resolversOf, routeRows, type FieldRoutes } from '../../routes/declare.ts';

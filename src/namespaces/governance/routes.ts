@@ -60,7 +60,10 @@ export const GOVERNANCE_NETWORK_ROUTES: FieldRoutes<GovernanceNetworkResolvers> 
   },
 };
 
-/** The remote routes: the shared key travels as `api_key` (spec "Authentication"); the cache never keeps what it opened (namespace.ts). */
+/**
+ * The remote routes: the shared key travels as `api_key` (spec "Authentication"); the cache never keeps what it opened
+ * (namespace.ts).
+ */
 export type RemoteRoute = 'training-status' | 'content-review-meta';
 /** The remote routes (hand-written: their shared key is their parent field's), the request's and the table's. */
 const REMOTE: Readonly<Record<RemoteRoute, ReturnType<typeof handRoute<'GET'>>>> = {

@@ -1,4 +1,7 @@
-/** oembed/1.0 as data: `Query.oembed` and `Query.oembedProxy`, one declaration each; mapping.ts reads JSON and XML answers. */
+/**
+ * oembed/1.0 as data: `Query.oembed` and `Query.oembedProxy`, one declaration each; mapping.ts reads JSON and XML
+ * answers.
+ */
 import type { QueryResolvers, Resolvers } from '../../generated/graphql.ts';
 import { resolversOf, routeRows, type FieldRoutes } from '../../routes/declare.ts';
 import type { RouteUse } from '../../routes/route-use.ts';

@@ -1,4 +1,7 @@
-/** Pure mapping of core/v2 posts, both ways: the site's JSON -> `PostModel`, the graph's filters and inputs -> query and payloads. */
+/**
+ * Pure mapping of core/v2 posts, both ways: the site's JSON -> `PostModel`, the graph's filters and inputs -> query and
+ * payloads.
+ */
 import { DateTime } from 'luxon';
 import type {
   CreatePostInput,
@@ -15,7 +18,10 @@ import type { PostModel } from '../../mapping/platform-models.ts';
 // The models live in platform-models.ts (codegen maps `Post` onto them); importers here keep their path.
 export type { PostConnectionModel, PostModel } from '../../mapping/platform-models.ts';
 
-/** A posts-controller object (docs/upstream-answers.md "core/v2 posts"). Dates come without offset: `date` local, `date_gmt` UTC. */
+/**
+ * A posts-controller object (docs/upstream-answers.md "core/v2 posts"). Dates come without offset: `date` local,
+ * `date_gmt` UTC.
+ */
 export function corePost(raw: unknown, siteZone: string): PostModel {
   const o = obj(raw, 'post');
   const content = typeof o.content === 'object' && o.content !== null ? (o.content as Json) : null;

@@ -1,4 +1,7 @@
-/** calendar/views/v2 answers -> graph objects: the rendered HTML and the nonce pair it embeds (docs/sandbox-extras.md). Pure. */
+/**
+ * calendar/views/v2 answers -> graph objects: the rendered HTML and the nonce pair it embeds (docs/sandbox-extras.md).
+ * Pure.
+ */
 import { isJson, strict as str } from '../../mapping/json.ts';
 
 /** The nonce pair a rendered view embeds for the next request (TEC's `tribe-events-view-nonce-data`). */

@@ -269,7 +269,10 @@ function venueJsonLd(v: VenuePost): Json {
   };
 }
 
-/** WordPress's antispambot turns addresses into entities at random; the sandbox encodes `@` and `.` only, so answers stay stable. */
+/**
+ * WordPress's antispambot turns addresses into entities at random; the sandbox encodes `@` and `.` only, so answers
+ * stay stable.
+ */
 function obfuscateEmail(email: string): string {
   return email.replace(/@/g, '&#64;').replace(/\./g, '&#46;');
 }

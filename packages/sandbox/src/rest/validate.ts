@@ -259,7 +259,8 @@ export function checkParams(
     const value = params[name];
     if (value === undefined || value === null) continue;
     try {
-      // has_valid_params runs only validate callbacks; an argument with just a sanitize callback gets no schema check here.
+      // has_valid_params runs only validate callbacks; an argument with just a sanitize callback gets no schema check
+      // here.
       if (!arg.sanitizeOnly) validateValue(value, arg, name);
       if (arg.validate) {
         const ok = arg.validate(value, req);

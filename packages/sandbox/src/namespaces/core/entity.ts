@@ -63,7 +63,9 @@ export interface EntityKind<P extends PostRow<any> = PostRow<any>> {
   /** The posts a list request matches, in order; `statuses` already decided. */
   find(req: RestRequest, statuses: string[]): P[];
   toJson(src: ReprSource, post: P): unknown;
-  /** Body arguments besides the common post fields; `create` carries the spec's defaults; `site` decides the spelling. */
+  /**
+   * Body arguments besides the common post fields; `create` carries the spec's defaults; `site` decides the spelling.
+   */
   bodyArgs(create: boolean, site: Settings): Record<string, ArgSchema>;
   /** Cross-field checks of a write body, run with argument validation (a `rest_invalid_param` stops the write). */
   validateBody?(req: RestRequest): RestError | null;

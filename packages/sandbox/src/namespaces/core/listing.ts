@@ -36,7 +36,10 @@ export function pageOf(req: RestRequest): number {
   return Math.max(1, Math.trunc(Number(req.params.page)) || 1);
 }
 
-/** The page size; below 1 (unchecked under TEC 6.15: per_page=0 lists 10) it is the default 10; no upper bound is enforced here. */
+/**
+ * The page size; below 1 (unchecked under TEC 6.15: per_page=0 lists 10) it is the default 10; no upper bound is
+ * enforced here.
+ */
 export function perPageOf(req: RestRequest): number {
   const n = Math.trunc(Number(req.params.per_page));
   return n >= 1 ? n : 10;

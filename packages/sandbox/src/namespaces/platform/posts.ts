@@ -366,7 +366,9 @@ function searchMatcher(search: string, columns: string[], exact: boolean): (p: P
     });
 }
 
-/** WP_Query::parse_search_order: 1 sentence in title, 2 all words in title, 3 any word, 4 excerpt, 5 content, 6 else. */
+/**
+ * WP_Query::parse_search_order: 1 sentence in title, 2 all words in title, 3 any word, 4 excerpt, 5 content, 6 else.
+ */
 function relevance(search: string): (p: Post) => number {
   const terms = searchTerms(search).filter((t) => !t.startsWith('-'));
   const phrase = /(?:\s|^)-/.test(search) ? '' : search.toLowerCase();
@@ -750,7 +752,8 @@ function updatePost(req: RestRequest): RestResult {
   else if (status === 'future' && ahead < 60_000) status = 'publish';
   const title = textOf(p.title) ?? before.title;
   const unpublished = ['draft', 'pending', 'auto-draft'].includes(status);
-  // A given slug is made unique (update_item does so for drafts too); otherwise a post leaving draft gets one from its title.
+  // A given slug is made unique (update_item does so for drafts too); otherwise a post leaving draft gets one from its
+  // title.
   const givenSlug = typeof p.slug === 'string' && p.slug !== '' ? slugify(p.slug) : '';
   let slug = before.slug;
   if (givenSlug) slug = store.uniqueSlug('post', givenSlug, before.id);

@@ -275,7 +275,10 @@ function taskJson(site: Site, t: TaskDef, completed: string[]): Json {
   };
 }
 
-/** `options.filter`: `completed` or `incomplete` narrows the list, anything else keeps all; `options.limit` keeps the first N. */
+/**
+ * `options.filter`: `completed` or `incomplete` narrows the list, anything else keeps all; `options.limit` keeps the
+ * first N.
+ */
 function getTasks(req: RestRequest): unknown {
   const { site } = req;
   const opts = (req.params.options as { filter?: string; limit?: number } | undefined) ?? {};

@@ -48,7 +48,9 @@ function fileSize(req: RestRequest): unknown {
 
 // ---- available_posts
 
-/** Available_Posts_Route (llms.txt): published posts of a type whose title contains `search`, newest first, at most 100. */
+/**
+ * Available_Posts_Route (llms.txt): published posts of a type whose title contains `search`, newest first, at most 100.
+ */
 function availablePosts(req: RestRequest): unknown {
   const type = req.params.postType as string;
   if (!Object.prototype.hasOwnProperty.call(CONTENT_TYPES, type))
