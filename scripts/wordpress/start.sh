@@ -82,7 +82,7 @@ ADMIN="$(command -v mariadb-admin || command -v mysqladmin)"
 started=0
 trap '[ "$started" = 1 ] || "$HERE/stop.sh" >/dev/null 2>&1 || true' EXIT
 rm -rf "$DIR"
-mkdir -p "$DIR/db" "$DIR/run"
+mkdir -p "$DIR/db" "$DIR/run" "$DIR/tmp"
 chmod 700 "$DIR"
 
 free_port() { php -r '$s = stream_socket_server("tcp://127.0.0.1:0"); echo explode(":", stream_socket_get_name($s, false))[1];'; }
@@ -104,11 +104,13 @@ RUN_AS=()
 
 # ---- MariaDB
 log "initialising MariaDB in $DIR/db"
-"$INSTALL_DB" --no-defaults --datadir="$DIR/db" "${RUN_AS[@]}" --auth-root-authentication-method=socket \
+# Temporary tables in a folder of this site's own, not the shared /tmp: sites initialised at the same moment
+# (the real tier starts four) each had a bootstrap fail there ("Unknown table 'mysql.tmp_user_sys'").
+"$INSTALL_DB" --no-defaults --datadir="$DIR/db" --tmpdir="$DIR/tmp" "${RUN_AS[@]}" --auth-root-authentication-method=socket \
   --auth-root-socket-user="$(id -un)" --skip-test-db >"$DIR/mariadb-install.log" 2>&1 \
   || { cat "$DIR/mariadb-install.log" >&2; die "mariadb-install-db failed"; }
 
-setsid "$MARIADBD" --no-defaults --datadir="$DIR/db" "${RUN_AS[@]}" \
+setsid "$MARIADBD" --no-defaults --datadir="$DIR/db" --tmpdir="$DIR/tmp" "${RUN_AS[@]}" \
   --bind-address=127.0.0.1 --port="$DB_PORT" --socket="$SOCK" --pid-file="$DIR/run/mariadbd.pid" \
   --log-error="$DIR/mariadb.log" --skip-name-resolve --skip-log-bin \
   --innodb-buffer-pool-size=64M --innodb-log-file-size=16M --innodb-flush-log-at-trx-commit=0 --innodb-doublewrite=0 \
