@@ -80,22 +80,23 @@ export function documentTooDeep(text: string, max = MAX_NESTING): boolean {
   return false;
 }
 
-/** The refusal of input nested past the limit: `what` says which input. */
+/** The error for input nested past the limit: `what` says which input. */
+export function nestingError(
+  what: string,
+  max = MAX_NESTING,
+): { message: string; extensions: Record<string, unknown> } {
+  return {
+    message: `${what} nests deeper than ${max} levels, the gateway's nesting limit; flatten it.`,
+    extensions: { code: 'BAD_REQUEST', limit: 'MAX_NESTING', max },
+  };
+}
+
+/** The same as an HTTP answer. */
 export function nestingRefusal(
   what: string,
   max = MAX_NESTING,
-): { status: 400; body: { errors: { message: string; extensions: Record<string, unknown> }[] } } {
-  return {
-    status: 400,
-    body: {
-      errors: [
-        {
-          message: `${what} nests deeper than ${max} levels, the gateway's nesting limit; flatten it.`,
-          extensions: { code: 'BAD_REQUEST', limit: 'MAX_NESTING', max },
-        },
-      ],
-    },
-  };
+): { status: 400; body: { errors: ReturnType<typeof nestingError>[] } } {
+  return { status: 400, body: { errors: [nestingError(what, max)] } };
 }
 
 /**

@@ -18,7 +18,7 @@ import type { Metrics } from '../metrics.ts';
 import type { Readiness } from '../readiness.ts';
 import type { Responder } from '../respond.ts';
 import { json, readBody, refuseOversizeBeforeContinue, tooLarge } from '../http.ts';
-import { jsonTooDeep, nestingRefusal } from '../nesting.ts';
+import { jsonTooDeep, nestingError } from '../nesting.ts';
 import { purge, type PurgeTarget } from './purge.ts';
 
 /** A purge body is a short list of tags: 64 KiB holds the most a purge takes. */
@@ -89,7 +89,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, deps: AdminDeps
     const raw = await readBody(req, MAX_BODY);
     if (raw === null) return tooLarge(res, MAX_BODY, 'plain');
     const text = raw.toString('utf8');
-    if (jsonTooDeep(text)) return json(res, 400, { error: nestingRefusal('The body').body.errors[0]!.message });
+    if (jsonTooDeep(text)) return json(res, 400, { error: nestingError('The body').message });
     let body: unknown;
     try {
       body = JSON.parse(text);

@@ -25,7 +25,7 @@ import type { Config } from '../config.ts';
 import { authorizationOf } from '../authorization.ts';
 import { GatewayError } from '../errors.ts';
 import { gatewayRules } from '../limits.ts';
-import { documentTooDeep, nestingRefusal } from '../nesting.ts';
+import { documentTooDeep, nestingError } from '../nesting.ts';
 import { limitsCheck } from '../plugins/limits.ts';
 import { SECRET_HEADERS, authorizationSecrets, credentialSecrets, scrubValue } from '../plugins/redaction.ts';
 import { documentIdWithoutManifest, persistedBody, type PersistedDocuments } from '../plugins/safelist.ts';
@@ -128,7 +128,7 @@ export function createOperations(deps: OperationDeps) {
       return { errors: [coded('The request has no query (or documentId of a persisted document).', 'BAD_REQUEST')] };
     // A WebSocket message's document was never scanned (an SSE request's was, with its body).
     if (documentTooDeep(params.query)) {
-      const e = nestingRefusal('The GraphQL document').body.errors[0]!;
+      const e = nestingError('The GraphQL document');
       return { errors: [new GraphQLError(e.message, { extensions: e.extensions })] };
     }
     let document: DocumentNode;

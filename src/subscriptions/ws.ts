@@ -21,7 +21,7 @@ import { CloseCode, handleProtocols, makeServer } from 'graphql-ws';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { Config } from '../config.ts';
 import type { Logger } from '../log.ts';
-import { jsonTooDeep, nestingRefusal } from '../nesting.ts';
+import { jsonTooDeep, nestingError } from '../nesting.ts';
 import type { RateGate } from '../ratelimit.ts';
 import type { SubscriptionContext } from './context.ts';
 import type { Connection, Hub } from './hub.ts';
@@ -151,10 +151,7 @@ export function wsTransport(deps: WsDeps) {
             const text = String(data);
             // Refused before graphql-ws reads it: its variables and extensions are walked by code that recurses.
             if (jsonTooDeep(text))
-              return socket.close(
-                CloseCode.BadRequest,
-                reasonOf(nestingRefusal('The message').body.errors[0]!.message),
-              );
+              return socket.close(CloseCode.BadRequest, reasonOf(nestingError('The message').message));
             try {
               await cb(text);
             } catch (err) {
