@@ -1,7 +1,8 @@
 /**
  * What `npm start` (src/main.ts) and `npm run sandbox` (packages/sandbox/src/cli.ts)
  * share: reading a setting's text, flags with one-line errors, the help table,
- * the port check, exit codes and stopping on signals. No dependency on the gateway or the sandbox.
+ * the port check, exit codes and stopping on signals. No dependency on the gateway or the sandbox:
+ * the sandbox runs on a generated copy (scripts/vendor-cli-kit.ts), so it imports nothing from src/.
  */
 import { createServer } from 'node:net';
 import { parseArgs } from 'node:util';

@@ -1,9 +1,8 @@
 /**
- * HTTP content codings, shared by the gateway (its answers, src/server.ts)
- * and the sandbox (its REST answers, packages/sandbox/src/server.ts): which coding an
+ * HTTP content codings of the gateway's answers (src/respond.ts): which coding an
  * `Accept-Encoding` asks for (RFC 9110 §12.5.3: q-values, `*`, `identity`),
  * and brotli or gzip through node:zlib streams (the work runs on libuv's
- * thread pool, not the event loop). No dependency on either side.
+ * thread pool, not the event loop).
  */
 import {
   constants,

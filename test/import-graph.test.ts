@@ -7,7 +7,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import {
@@ -20,6 +20,7 @@ import {
   twoWayParts,
   type ImportGraph,
 } from '../scripts/import-cycles.ts';
+import { VENDORED_CLI_KIT, vendoredCliKit } from '../scripts/vendor-cli-kit.ts';
 
 const runScript = (dir: string) =>
   spawnSync(process.execPath, ['--import', 'tsx', 'scripts/import-cycles.ts', dir], {
@@ -49,6 +50,26 @@ describe('the import graph of src/ and of the sandbox (packages/sandbox/src/)', 
       );
     expect(specifiers.length).toBeGreaterThan(100);
     expect(specifiers.filter((s) => /sandbox/.test(s.split(': ')[1]!))).toEqual([]);
+  });
+
+  it('has nothing in the sandbox import a file outside its package (it is a site of its own)', () => {
+    const root = join('packages', 'sandbox');
+    const outside = [...readdirSync(join(root, 'src'), { recursive: true, encoding: 'utf8' })]
+      .filter((f) => f.endsWith('.ts'))
+      .flatMap((f) =>
+        ts
+          .preProcessFile(readFileSync(join(root, 'src', f), 'utf8'), true, true)
+          .importedFiles.map((i) => i.fileName)
+          .filter(
+            (spec) => spec.startsWith('.') && relative(root, resolve(root, 'src', dirname(f), spec)).startsWith('..'),
+          )
+          .map((spec) => `${f}: ${spec}`),
+      );
+    expect(outside).toEqual([]);
+  });
+
+  it("keeps the sandbox's copy of src/cli-kit.ts what scripts/vendor-cli-kit.ts writes (run it after editing the original)", () => {
+    expect(readFileSync(VENDORED_CLI_KIT, 'utf8')).toBe(vendoredCliKit());
   });
 
   it('has no cast through `unknown` or `never` in src/ (`x as unknown as T`, `x as never`)', () => {

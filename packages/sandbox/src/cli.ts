@@ -12,7 +12,7 @@ import {
   runCli,
   stopOnSignals,
   type FlagSpec,
-} from '../../../src/cli-kit.ts';
+} from './vendor/cli-kit.ts';
 import { describeNames, type Names } from './names.ts';
 import {
   SANDBOX_SETTINGS,

@@ -4,7 +4,7 @@
  * pass options directly.
  */
 import { z } from 'zod';
-import { describeIssues, parseText, type TextKind } from '../../../src/cli-kit.ts';
+import { describeIssues, parseText, type TextKind } from './vendor/cli-kit.ts';
 import { specNamespace, specPath } from './names.ts';
 import { ABSENT } from './release.ts';
 

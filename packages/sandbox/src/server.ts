@@ -16,7 +16,7 @@ import { parseQuery } from './rest/query.ts';
 import { RequestLog, undeclaredUses, type LogEntry } from './requestlog.ts';
 import { seedIfEmpty, type SeededUser } from './seed.ts';
 import { Sandbox, errorOutput } from './site.ts';
-import { negotiate } from '../../../src/compression.ts';
+import { siteCoding } from './encoding.ts';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
 
@@ -325,9 +325,7 @@ async function send(
   // Compressed as a web server in front of WordPress does (nginx's gzip, a CDN's brotli):
   // bodies over 1 KB, in the coding the client's Accept-Encoding prefers (gzip on a tie).
   const coding =
-    res.req.method === 'HEAD'
-      ? 'identity'
-      : negotiate(res.req.headers['accept-encoding'], buf.length > COMPRESS_OVER, ['gzip', 'br']);
+    res.req.method === 'HEAD' ? 'identity' : siteCoding(res.req.headers['accept-encoding'], buf.length > COMPRESS_OVER);
   if (coding === 'gzip' || coding === 'br') {
     buf =
       coding === 'gzip'
