@@ -20,25 +20,23 @@ import {
   stopOnSignals,
   type FlagSpec,
 } from './cli-kit.ts';
-import {
-  CONFIG_FILE_SETTING,
-  ConfigError,
-  SETTINGS,
-  adminPortOf,
-  loadConfig,
-  settingDefault,
-  upstreamHint,
-} from './config.ts';
+import { ConfigError, adminPortOf, loadConfig, upstreamHint } from './config.ts';
 import { loadSandbox, type DemoOptions, type DemoSandbox, type SandboxModule } from './demo.ts';
+import { settingHelpRow } from './settings-kit.ts';
+import { CONFIG_FILE_SETTING, SETTINGS } from './settings.ts';
 
 const FLAG_ROWS = [...SETTINGS.filter((s) => s.flag), CONFIG_FILE_SETTING];
 const FLAGS: FlagSpec[] = [...FLAG_ROWS.map((s) => ({ name: s.flag! })), { name: 'help', short: 'h', boolean: true }];
 
+/** The help: flags and environment variables from the settings table (src/settings.ts), defaults from its rows. */
 function help(): string {
-  const placeholder = (s: (typeof FLAG_ROWS)[number]) =>
-    s === CONFIG_FILE_SETTING ? '<file>' : s.kind === 'int' ? '<n>' : '<value>';
+  const placeholder = (s: (typeof FLAG_ROWS)[number]): string => {
+    if (!('path' in s)) return '<file>';
+    if (s.type === 'int') return '<n>';
+    return s.type === 'string' && s.url ? '<URL>' : '<value>';
+  };
   return [
-    'usage: npm start -- [--port <n>] [--host <address>] [--upstream <REST root URL>] [--config <file>]',
+    `usage: npm start -- ${FLAG_ROWS.map((s) => `[--${s.flag} ${placeholder(s)}]`).join(' ')}`,
     '',
     "Serves the site's REST API as one GraphQL graph at http://<host>:<port>/graphql (GraphiQL in a",
     'browser). Without an upstream it starts the embedded sandbox site with its demo data, fresh',
@@ -53,8 +51,8 @@ function help(): string {
     'Environment (flags > environment > config file > defaults):',
     columns([
       ['VARIABLE', 'DEFAULT', 'MEANING'],
-      [CONFIG_FILE_SETTING.env, '(unset)', 'JSON config file (see --config)'],
-      ...SETTINGS.map((s) => [s.env, settingDefault(s), s.unset ? `${s.meaning}; unset: ${s.unset}` : s.meaning]),
+      [CONFIG_FILE_SETTING.env, '(unset)', `JSON config file (see --${CONFIG_FILE_SETTING.flag})`],
+      ...SETTINGS.map(settingHelpRow),
     ]),
     '',
     'Exit status: 2 for a bad flag, setting or config file, 1 when the port is taken or the start fails.',

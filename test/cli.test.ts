@@ -1,6 +1,6 @@
 /**
  * `npm start` and `npm run sandbox` as a user runs them (child processes over
- * real loopback): full help derived from the settings tables, one-line errors
+ * real loopback): full help derived from the settings tables (src/settings.ts), one-line errors
  * with exit code 2 for every bad flag or value, a taken port refused before any
  * banner, and the config file's place in the precedence.
  */
@@ -70,8 +70,10 @@ describe('npm start -- --help', () => {
     expect(help).toMatch(/^  GRAPHIQL +1 /m);
   }, 90_000);
 
-  it('names every environment variable src/config.ts reads (no variable read outside the table)', async () => {
-    const source = readFileSync(new URL('../src/config.ts', import.meta.url), 'utf8');
+  it('names every environment variable the configuration reads (no variable read outside the table)', async () => {
+    const source = ['config.ts', 'settings.ts', 'settings-kit.ts']
+      .map((f) => readFileSync(new URL(`../src/${f}`, import.meta.url), 'utf8'))
+      .join('\n');
     const read = new Set([...source.matchAll(/env(?:\.|\[')([A-Z][A-Z0-9_]+)/g)].map((m) => m[1]!));
     const help = (await runCli(GATEWAY_CLI, ['--help'])).stdout;
     for (const name of read) expect(help, name).toContain(name);

@@ -1,13 +1,14 @@
 /**
- * src/config.ts: every default pinned (a change is deliberate: update the table,
- * docs/configuration.md and the reason beside the schema field), the settings table
- * complete, and the sources' precedence: flags > environment > config file >
- * defaults, with errors naming the flag, variable or file path to fix.
+ * src/config.ts and the settings table it is made from (src/settings.ts): every default pinned (a change is
+ * deliberate: update the row and its reason, then `npm run config-schema` for the docs), the table complete,
+ * and the sources' precedence: flags > environment > config file > defaults, with errors naming the flag,
+ * variable or file path to fix.
  */
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { CONFIG_DOC_FILE, configDocText } from '../scripts/config-schema.ts';
 import {
   CONFIG_FILE_SETTING,
   ConfigError,
@@ -130,12 +131,12 @@ describe('the settings table', () => {
 
   it('sets each number and switch from its variable', () => {
     // Not the default (default + 1, the other boolean), so the value must come from the variable.
-    const rows = SETTINGS.filter((s) => s.kind === 'int' || s.kind === 'bool');
+    const rows = SETTINGS.filter((s) => s.type === 'int' || s.type === 'number' || s.type === 'bool');
     expect(rows.length).toBeGreaterThan(30);
     for (const s of rows) {
       // ADMIN_PORT has no default of its own (PORT + 1): any port will do.
-      const d = at(configSchema.parse({}), s.path) ?? (s.kind === 'int' ? 0 : false);
-      const [text, value] = s.kind === 'int' ? [String((d as number) + 1), (d as number) + 1] : [d ? '0' : '1', !d];
+      const d = at(configSchema.parse({}), s.path) ?? (s.type === 'bool' ? false : 0);
+      const [text, value] = s.type === 'bool' ? [d ? '0' : '1', !d] : [String((d as number) + 1), (d as number) + 1];
       // SAFELIST=1 is valid only with a manifest (the schema says so).
       const needs = s.env === 'SAFELIST' ? { PERSISTED_DOCUMENTS: 'persisted-documents.json' } : {};
       expect(at(loadConfig({ ...needs, [s.env]: text }), s.path), s.env).toEqual(value);
@@ -150,22 +151,26 @@ describe('the settings table', () => {
     );
   });
 
-  it('is what docs/configuration.md documents: a row per variable, with its file key and default', () => {
-    const doc = readFileSync(new URL('../docs/configuration.md', import.meta.url), 'utf8');
+  it('is what docs/configuration.md documents: its generated table, a row per variable with file key and default', () => {
+    const doc = readFileSync(CONFIG_DOC_FILE, 'utf8');
+    expect(doc, 'docs/configuration.md is stale: run npm run config-schema').toBe(configDocText(doc));
     const table = new Map<string, string[]>();
     for (const line of doc.split('\n')) {
       const m = /^\| `([A-Z_]+)`/.exec(line);
-      if (m)
+      if (m) {
+        expect(table.has(m[1]!), `${m[1]} has two rows`).toBe(false);
         table.set(
           m[1]!,
           line.split(' | ').map((c) => c.replace(/^\| | \|$/g, '').trim()),
         );
+      }
     }
     const defaults = configSchema.parse({});
     const shown = (v: unknown) =>
       typeof v === 'boolean' ? [v ? '1' : '0', String(v)] : Array.isArray(v) ? [v.join(',')] : [String(v)];
     const problems: string[] = [];
     expect(table.has(CONFIG_FILE_SETTING.env), CONFIG_FILE_SETTING.env).toBe(true);
+    expect(table.size).toBe(SETTINGS.length + 1);
     for (const s of SETTINGS) {
       const row = table.get(s.env);
       if (!row) {
@@ -180,6 +185,11 @@ describe('the settings table', () => {
       }
     }
     expect(problems).toEqual([]);
+    // Defaults in milliseconds and bytes read in their unit too, derived from the number.
+    expect(table.get('OPERATION_DEADLINE_MS')![2]).toBe('`15000` (15 s)');
+    expect(table.get('CACHE_MEMORY_MAX_BYTES')![2]).toBe('`67108864` (64 MiB)');
+    expect(table.get('UPSTREAM_RETRIES')![3]).toBe('0–5');
+    expect(table.get('RATE_LIMIT_KEY')![3]).toBe('`ip`, `credential`');
   });
 });
 
