@@ -95,11 +95,16 @@ describe('the import graph of src/ and of the sandbox (packages/sandbox/src/)', 
     expect(casts).toEqual([]);
   });
 
-  it('has the rate-limit check in one place, which every transport calls (ratelimit.ts rateGate)', () => {
+  it('has the rate-limit check in one place, the pipeline, whose stage every transport calls (ratelimit.ts rateGate)', () => {
     const files = readdirSync('src', { recursive: true, encoding: 'utf8' }).filter((n) => n.endsWith('.ts'));
     const where = (re: RegExp) => files.filter((f) => re.test(readFileSync(join('src', f), 'utf8'))).sort();
     expect(where(/\.hit\(/)).toEqual(['ratelimit.ts']);
-    expect(where(/rateLimit\.check\(/)).toEqual(['server.ts', 'subscriptions/sse.ts', 'subscriptions/ws.ts']);
+    expect(where(/rateLimit\.check\(/)).toEqual(['pipeline/index.ts']);
+    expect(where(/pipeline\.rateLimit\('/)).toEqual(['http-routes.ts', 'subscriptions/sse.ts', 'subscriptions/ws.ts']);
+    // Documents are parsed and validated in one place; graphql-sse, graphql-ws and Apollo are handed them.
+    expect(where(/\b(parse|validate)\(\w+, \{ maxTokens|\bvalidate\(options\.schema/)).toEqual([
+      'pipeline/document.ts',
+    ]);
   });
 
   it('has the generated types import only model modules (and the context type)', () => {

@@ -1,26 +1,24 @@
 /**
- * The abuse limits that need the operation's variables, applied once Apollo
- * has resolved the operation (`didResolveOperation`: the parsed, validated
- * document *and* the variables) and before execution starts, so a refused
- * operation sends nothing upstream:
+ * The abuse limits that need the operation's variables: the operation
+ * pipeline's limits stage (src/pipeline/) applies them once the operation is
+ * resolved (the parsed, validated document *and* the variables) and before
+ * execution starts, so a refused operation sends nothing upstream; on
+ * `/graphql` from Apollo's `didResolveOperation` (pipeline/apollo.ts), on the
+ * subscription transports to each subscription:
  *
- * - subscriptions are refused here: Apollo answers one result per request, so
- *   they are served by the SSE and WebSocket transports (src/subscriptions/,
- *   docs/subscriptions.md), which apply the same limits through `limitsCheck`;
  * - argument sizes (`limits.ts` `oversizedArgument`): ID lists, search
  *   strings, slugs, URLs, page sizes;
  * - the cost estimate (`limits.ts` `operationCost`) against `MAX_QUERY_COST`;
  * - a query's estimate of site requests (`limits.ts` `siteRequests`) against
  *   its caller's budget (`UPSTREAM_BUDGET`, `UPSTREAM_BUDGET_ANONYMOUS`).
  *
- * Why a plugin and not graphql-query-complexity: that library looks fields up
+ * Why not graphql-query-complexity: that library looks fields up
  * with `getFields()`, which has no `__schema`/`__type`, so introspection
  * would cost nothing and need a second counter; the cost
  * model here (connections multiply by their page size, `nodes` = `edges`,
  * `nodes(ids:)` per ID) is a custom estimator either way, and the same walk
  * serves the argument sizes.
  */
-import type { ApolloServerPlugin } from '@apollo/server';
 import type { DocumentNode, GraphQLError, GraphQLSchema, OperationDefinitionNode } from 'graphql';
 import type { Config } from '../config.ts';
 import {
@@ -60,8 +58,7 @@ export interface Budget {
 
 /**
  * The check of one operation with its variables: the error refusing it (an argument too large, a cost
- * over MAX_QUERY_COST), or null. The plugin below applies it to queries and mutations, the
- * subscription transports to each subscription (src/subscriptions/operation.ts).
+ * over MAX_QUERY_COST, a query's site requests over `budget`), or null: the pipeline's limits stage.
  */
 export function limitsCheck(limits: LimitsConfig) {
   // One schema per server, so an operation node (without variables) decides the verdict.
@@ -104,35 +101,4 @@ function budgetError(estimate: number, budget: Budget): GatewayError {
     `This ${anonymous ? 'anonymous ' : ''}query may need about ${estimate} requests to the site, over its budget of ${budget.max} (${budget.limit}), so none was sent. Ask for smaller pages or fewer nested lists${anonymous ? ', or send credentials' : ''}.`,
     { estimate, budget: budget.max, limit: budget.limit },
   );
-}
-
-/** `budgetOf`: the caller's upstream budget, from the operation's context (none: not checked before execution). */
-export function limitsPlugin<C extends object>(
-  limits: LimitsConfig,
-  budgetOf?: (context: C) => Budget | undefined,
-): ApolloServerPlugin<C> {
-  const check = limitsCheck(limits);
-  return {
-    async requestDidStart() {
-      return {
-        async didResolveOperation(rc) {
-          const op = rc.operation;
-          if (!op) return;
-          if (op.operation === 'subscription') {
-            // A plain 400: well-formed GraphQL that wants a streaming transport. Nothing to log.
-            rc.response.http.status = 400;
-            throw new GatewayError(
-              'OPERATION_NOT_SUPPORTED',
-              'Subscriptions are not supported as a plain request: subscribe on this same URL over GraphQL over SSE (Accept: text/event-stream) or WebSocket (graphql-transport-ws); see docs/subscriptions.md.',
-            );
-          }
-          const refused = check(rc.schema, rc.document, op, rc.request.variables, budgetOf?.(rc.contextValue));
-          if (refused) {
-            rc.response.http.status = 400;
-            throw refused;
-          }
-        },
-      };
-    },
-  };
 }

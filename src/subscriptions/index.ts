@@ -8,24 +8,20 @@
  *                                                      ▼
  *   hub.ts: ledger (each change once) -> per credential: one re-read, filters -> subscribers
  *                                                      │
- *   sse.ts (graphql-sse) / ws.ts (graphql-ws) ◀────────┘  operation.ts: the same checks as /graphql
+ *   sse.ts (graphql-sse) / ws.ts (graphql-ws) ◀────────┘  operation.ts: the operation pipeline of /graphql
  */
 import { getEventListeners, setMaxListeners } from 'node:events';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import type { GraphQLFormattedError, GraphQLSchema } from 'graphql';
 import type { Registry } from 'prom-client';
 import type { UpstreamCache } from '../cache/upstream-cache.ts';
 import type { Config } from '../config.ts';
-import { createContext, type Context } from '../context.ts';
+import type { Context, ContextInit } from '../context.ts';
 import { GatewayError } from '../errors.ts';
 import type { Logger } from '../log.ts';
-import type { TotalHints } from '../paging/hints.ts';
+import type { Pipeline } from '../pipeline/index.ts';
 import type { PersistedDocuments } from '../plugins/safelist.ts';
-import type { RateGate } from '../ratelimit.ts';
 import type { SiteState } from '../site.ts';
 import type { SharedRedis } from '../store/redis.ts';
-import type { UpstreamClient } from '../upstream/client.ts';
-import type { WriteLocks } from '../store/lock.ts';
 import { memoryBus, redisBus } from './bus.ts';
 import { SubscriptionContext, type LiveSession } from './context.ts';
 import { Hub, type Connection, type Credential } from './hub.ts';
@@ -43,24 +39,19 @@ import type { Change, Topic } from './types.ts';
 import { wsTransport } from './ws.ts';
 import { calendarPath } from '../namespaces/calendar/paths.ts';
 import { postPath } from '../namespaces/posts/requests.ts';
-import { INDEXED_NAMESPACES } from '../namespaces/catalog.ts';
 
 export interface SubscriptionsDeps {
   config: Config;
-  /** The schema Apollo serves (federated or not). */
-  schema: GraphQLSchema;
-  client: UpstreamClient;
+  /** The operation pipeline /graphql runs (src/pipeline/): each subscription goes through its stages. */
+  pipeline: Pipeline;
   site: SiteState;
   registry: Registry;
   log: Logger;
   redis: SharedRedis | undefined;
-  rateLimit: RateGate;
+  /** The persisted documents, which SSE looks up before graphql-sse asks for a query (the pipeline then checks). */
   persisted: PersistedDocuments | null;
-  totals: TotalHints;
-  locks: WriteLocks;
   /** The upstream cache: changes made on the site invalidate what they changed. */
   cache: UpstreamCache | undefined;
-  formatError(formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError;
 }
 
 export interface Subscriptions {
@@ -102,7 +93,7 @@ const pathOf = (c: Change) =>
   c.topic === 'posts' ? postPath(c.id) : calendarPath('legacy', 'events', { id: c.id }).path;
 
 export function createSubscriptions(deps: SubscriptionsDeps): Subscriptions {
-  const { config, client, site, totals, locks, log } = deps;
+  const { config, pipeline, site, log } = deps;
   const settings = config.subscriptions;
   const metrics = createSubscriptionMetrics(deps.registry);
   const bus = deps.redis ? redisBus(deps.redis, { leaseMs: settings.leaseSeconds * 1000, log }) : memoryBus();
@@ -112,20 +103,17 @@ export function createSubscriptions(deps: SubscriptionsDeps): Subscriptions {
   setMaxListeners(0, shutdown.signal);
   const gone = () => new GatewayError('UPSTREAM_UNAVAILABLE', 'The gateway is shutting down.');
 
+  // The pipeline's context stage, on the shutdown signal (a subscription outlives any request).
   const contextOf = (
-    siteInfo: Parameters<typeof createContext>[0]['site'],
+    siteInfo: ContextInit['site'],
     credential: Pick<Credential, 'authorization' | 'headers'>,
     cfg = config,
   ): Context =>
-    createContext({
+    pipeline.context({
       config: cfg,
-      client,
       site: siteInfo,
-      namespaces: INDEXED_NAMESPACES,
       ...(credential.authorization ? { authorization: credential.authorization } : {}),
       headers: credential.headers,
-      totals,
-      locks,
       signal: shutdown.signal,
     });
 
@@ -152,12 +140,7 @@ export function createSubscriptions(deps: SubscriptionsDeps): Subscriptions {
     interested: (topic: Topic) => hub.interested(topic),
   });
 
-  const operations = createOperations({
-    config,
-    schema: deps.schema,
-    persisted: deps.persisted,
-    formatError: deps.formatError,
-  });
+  const operations = createOperations(pipeline, config);
   /** One subscription's context, on its caller's credential, until its first change. */
   const subscriptionContext = (caller: Caller, connection: Connection): SubscriptionContext => {
     // Until the site's index is read, fields that need the site fail with why (as a query's do).
@@ -177,14 +160,14 @@ export function createSubscriptions(deps: SubscriptionsDeps): Subscriptions {
     hub,
     operations,
     persisted: deps.persisted,
-    rateLimit: deps.rateLimit,
+    pipeline,
     log,
     context: subscriptionContext,
   });
-  const ws = wsTransport({ config, hub, operations, rateLimit: deps.rateLimit, log, context: subscriptionContext });
+  const ws = wsTransport({ config, hub, operations, pipeline, log, context: subscriptionContext });
 
   const sink: ChangeSink = {
-    written(kind, id, change, model) {
+    written(kind, id, change, model, opts) {
       const topic: Topic | null = kind === 'events' ? 'events' : kind === 'posts' ? 'posts' : null;
       if (!topic) return;
       const modified = change === 'DELETED' ? null : utcSecond(model?.modifiedAtUtc);
@@ -196,6 +179,7 @@ export function createSubscriptions(deps: SubscriptionsDeps): Subscriptions {
         at: modified ?? isoNow(Date.now()),
         source: 'GATEWAY',
         wasPublic: hub.wasPublic(topic, id),
+        ...(opts?.merge ? { merge: true } : {}),
       };
       void bus.publish({ origin: bus.instance, at: Date.now(), changes: [c] });
     },

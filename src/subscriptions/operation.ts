@@ -1,47 +1,22 @@
 /**
- * What both subscription transports do with an operation before it runs
- * (docs/subscriptions.md "Transports"), the same as `/graphql` does for a
- * query through Apollo: persisted documents and the safelist
- * (plugins/safelist.ts), the token cap, validation with the depth, alias and
- * introspection rules, the argument-size and cost limits (plugins/limits.ts);
- * only subscriptions are served here. Then the caller as the site will see it
- * (its Authorization and credential headers) and as the limits count it.
- * Errors leave through the same formatting and redaction as a query's.
+ * What both subscription transports do with an operation: who is asking (`callerOf`, `headersOf`), then the
+ * operation pipeline (src/pipeline/), the same stages and code as `/graphql`: persisted documents and the
+ * safelist, parse with the token cap, validation with the depth, alias and introspection rules, the operation the
+ * transport serves (subscriptions only here), argument sizes and cost, then the context. Errors leave through the
+ * pipeline's respond stage, with the caller's secrets scrubbed out, as a query's do.
  */
 import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import {
-  GraphQLError,
-  getOperationAST,
-  parse,
-  specifiedRules,
-  validate,
-  type DocumentNode,
-  type ExecutionArgs,
-  type GraphQLFormattedError,
-  type GraphQLSchema,
-} from 'graphql';
+import { GraphQLError, type GraphQLFormattedError } from 'graphql';
 import type { Config } from '../config.ts';
 import { authorizationOf } from '../authorization.ts';
 import { GatewayError } from '../errors.ts';
-import { gatewayRules } from '../limits.ts';
-import { documentTooDeep, nestingError } from '../nesting.ts';
-import { limitsCheck } from '../plugins/limits.ts';
-import { SECRET_HEADERS, authorizationSecrets, credentialSecrets, scrubValue } from '../plugins/redaction.ts';
-import { documentIdWithoutManifest, persistedBody, type PersistedDocuments } from '../plugins/safelist.ts';
+import type { OperationParams, Pipeline, Prepared } from '../pipeline/index.ts';
+import { SECRET_HEADERS, authorizationSecrets, credentialSecrets } from '../plugins/redaction.ts';
 import { clientIp } from '../ratelimit.ts';
-import { secretForms } from '../redact.ts';
-import type { SubscriptionContext } from './context.ts';
 import type { Credential } from './hub.ts';
 
-/** A subscription request's fields, from an SSE request or a WebSocket `subscribe` message. */
-export interface OperationParams {
-  query?: unknown;
-  documentId?: unknown;
-  operationName?: unknown;
-  variables?: unknown;
-  extensions?: unknown;
-}
+export type { OperationParams };
 
 /** Who asks: the credential the site sees, and the key the per-caller limit counts. */
 export interface Caller {
@@ -50,16 +25,6 @@ export interface Caller {
   /** The Authorization header could not be read by the site: every operation of this caller is refused with it. */
   refused?: GatewayError;
 }
-
-export interface OperationDeps {
-  config: Config;
-  schema: GraphQLSchema;
-  persisted: PersistedDocuments | null;
-  /** server.ts formatError: known codes kept, anything else masked. */
-  formatError(formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError;
-}
-
-export type Prepared = { args: ExecutionArgs & { contextValue: SubscriptionContext } } | { errors: GraphQLError[] };
 
 const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
 const sha = (s: string) => createHash('sha256').update(s).digest('base64url').slice(0, 32);
@@ -104,80 +69,23 @@ export function headersOf(
   return out;
 }
 
-export function createOperations(deps: OperationDeps) {
-  const { config, schema, persisted } = deps;
-  const rules = [...specifiedRules, ...gatewayRules(config.limits, config.introspection)];
-  const limits = limitsCheck(config.limits);
+export function createOperations(pipeline: Pipeline, config: Config) {
   const configured = config.serviceAuth ? credentialSecrets(config.serviceAuth) : [];
 
-  const coded = (message: string, code: string) => new GraphQLError(message, { extensions: { code } });
+  /** The secrets of the gateway and of the caller: out of every error sent. */
+  function secretsOf(credential: Credential | undefined): Set<string> {
+    const secrets = new Set(configured);
+    for (const s of authorizationSecrets(credential?.authorization)) secrets.add(s);
+    for (const h of SECRET_HEADERS) {
+      const v = first(credential?.headers[h]);
+      if (v) secrets.add(v.trim());
+    }
+    return secrets;
+  }
 
-  /** Checks and parses one operation; `context` makes its context once everything passed. */
-  function prepare(raw: OperationParams, context: () => SubscriptionContext): Prepared {
-    let params = raw;
-    if (persisted) {
-      // An empty `query` beside a documentId is what clients bound to a protocol that needs the field send.
-      const r = persistedBody(persisted, { ...raw, query: raw.query || undefined });
-      if ('status' in r) return { errors: r.body.errors.map((e) => coded(e.message, e.extensions.code)) };
-      params = r.body as OperationParams;
-    } else {
-      const r = documentIdWithoutManifest('POST', raw, '');
-      if (r) return { errors: r.body.errors.map((e) => coded(e.message, e.extensions.code)) };
-    }
-    if (typeof params.query !== 'string' || !params.query)
-      return { errors: [coded('The request has no query (or documentId of a persisted document).', 'BAD_REQUEST')] };
-    // A WebSocket message's document was never scanned (an SSE request's was, with its body).
-    if (documentTooDeep(params.query)) {
-      const e = nestingError('The GraphQL document');
-      return { errors: [new GraphQLError(e.message, { extensions: e.extensions })] };
-    }
-    let document: DocumentNode;
-    try {
-      document = parse(params.query, { maxTokens: config.limits.maxTokens });
-    } catch (err) {
-      return { errors: [coded((err as Error).message, 'GRAPHQL_PARSE_FAILED')] };
-    }
-    const invalid = validate(schema, document, rules);
-    if (invalid.length)
-      return {
-        errors: invalid.map(
-          (e) =>
-            new GraphQLError(e.message, {
-              nodes: e.nodes,
-              extensions: { code: 'GRAPHQL_VALIDATION_FAILED', ...e.extensions },
-            }),
-        ),
-      };
-    const operationName = typeof params.operationName === 'string' ? params.operationName : undefined;
-    const op = getOperationAST(document, operationName);
-    if (!op)
-      return {
-        errors: [
-          coded(
-            operationName
-              ? `No operation named "${operationName}".`
-              : 'Several operations: name the one to run (operationName).',
-            'BAD_REQUEST',
-          ),
-        ],
-      };
-    if (op.operation !== 'subscription') {
-      return {
-        errors: [
-          new GatewayError(
-            'OPERATION_NOT_SUPPORTED',
-            `This transport serves subscriptions; send a ${op.operation} as a plain request (POST /graphql).`,
-          ),
-        ],
-      };
-    }
-    const variables =
-      params.variables && typeof params.variables === 'object'
-        ? (params.variables as Record<string, unknown>)
-        : undefined;
-    const refused = limits(schema, document, op, variables);
-    if (refused) return { errors: [refused] };
-    return { args: { schema, document, operationName, variableValues: variables, contextValue: context() } };
+  /** The pipeline's stages for one subscription: its execution arguments, or the errors refusing it. */
+  function prepare<C>(transport: 'sse' | 'ws', raw: OperationParams, context: () => C): Prepared<C> {
+    return pipeline.operation(transport, raw, context);
   }
 
   /** Errors as a query's are: known codes kept, others masked, the caller's secrets out. */
@@ -185,14 +93,7 @@ export function createOperations(deps: OperationDeps) {
     errors: readonly GraphQLError[] | readonly GraphQLFormattedError[],
     credential: Credential | undefined,
   ): GraphQLFormattedError[] {
-    const secrets = new Set(configured);
-    for (const s of authorizationSecrets(credential?.authorization)) secrets.add(s);
-    for (const h of SECRET_HEADERS) {
-      const v = first(credential?.headers[h]);
-      if (v) secrets.add(v.trim());
-    }
-    const formatted = errors.map((e) => (e instanceof GraphQLError ? deps.formatError(e.toJSON(), e) : e));
-    return scrubValue(formatted, secretForms(secrets)) as GraphQLFormattedError[];
+    return pipeline.formatErrors(errors, secretsOf(credential));
   }
 
   function formatResult<R extends { errors?: readonly unknown[] }>(result: R, credential: Credential | undefined): R {

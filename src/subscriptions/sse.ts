@@ -9,10 +9,12 @@
  *   (`X-GraphQL-Event-Stream-Token`) add operations (`extensions.operationId`),
  *   `DELETE ?operationId=` ends one.
  *
- * Around the library: the rate limit counts every request before its body is
- * read; bodies are capped like `/graphql`'s; persisted documents turn an id
- * into its text before the library parses (operation.ts then applies the
- * safelist, limits and validation); CORS was answered by the server already.
+ * Around the library: the pipeline's rate limit (src/pipeline/) counts every
+ * request before its body is read; bodies are capped like `/graphql`'s;
+ * persisted documents turn an id into its text before the library looks for a
+ * query (the pipeline's stages then run on each operation, operation.ts: the
+ * safelist, parse, validation, limits, context, so the library parses
+ * nothing); CORS was answered by the server already.
  * Streams are written without waiting for the client, and the hub drops a
  * connection whose unsent bytes pass SUBSCRIPTION_MAX_BUFFER_BYTES, so a slow
  * client is never buffered without end. graphql-sse pings every 12 s.
@@ -24,8 +26,9 @@ import { GraphQLError } from 'graphql';
 import { createHandler, type Request as SseRequest, type RequestParams } from 'graphql-sse';
 import { json, readGraphQLRequest } from '../http.ts';
 import type { Logger } from '../log.ts';
-import { persistedSearch, type PersistedDocuments } from '../plugins/safelist.ts';
-import { sendRateLimited, type RateGate } from '../ratelimit.ts';
+import type { Pipeline } from '../pipeline/index.ts';
+import type { PersistedDocuments } from '../plugins/safelist.ts';
+import { sendRateLimited } from '../ratelimit.ts';
 import type { Config } from '../config.ts';
 import type { SubscriptionContext } from './context.ts';
 import type { Connection, Hub } from './hub.ts';
@@ -42,7 +45,7 @@ export interface SseDeps {
   hub: Hub;
   operations: Operations;
   persisted: PersistedDocuments | null;
-  rateLimit: RateGate;
+  pipeline: Pipeline;
   log: Logger;
   /** A SubscriptionContext for a caller on a connection. */
   context(caller: Caller, connection: Connection): SubscriptionContext;
@@ -98,7 +101,7 @@ export function sseTransport(deps: SseDeps) {
             ),
           ],
         };
-      const prepared = operations.prepare(params as OperationParams, () => deps.context(caller, connection));
+      const prepared = operations.prepare('sse', params as OperationParams, () => deps.context(caller, connection));
       return 'errors' in prepared ? { data: null, errors: prepared.errors } : prepared.args;
     },
     onNext: (ctx, _req, result) => operations.formatResult(result, ctx?.live.credential),
@@ -141,7 +144,7 @@ export function sseTransport(deps: SseDeps) {
 
   async function serve(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
     const method = (req.method ?? 'GET').toUpperCase();
-    const refused = await deps.rateLimit.check(req, res);
+    const refused = await deps.pipeline.rateLimit('sse', req, res);
     if (refused) return sendRateLimited(res, refused);
     const streaming = (req.headers.accept ?? '').includes('text/event-stream');
     const read = await readGraphQLRequest(req, res, method, url.search);
@@ -163,7 +166,7 @@ export function sseTransport(deps: SseDeps) {
         const doc = deps.persisted.lookup(body.documentId);
         if (doc) body = { ...body, query: doc };
       } else if (method === 'GET' && url.searchParams.has('documentId')) {
-        const r = persistedSearch(deps.persisted, search);
+        const r = deps.pipeline.persistedRequest('sse', method, body, search);
         if ('status' in r) return json(res, r.status, r.body);
         search = r.search;
       }

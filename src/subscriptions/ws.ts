@@ -9,10 +9,11 @@
  * (same-origin pages and clients that send no Origin are fine), over the rate
  * limit, and while shutting down. The credential comes from `connection_init`'s
  * payload or the upgrade's headers (operation.ts headersOf). Each `subscribe`
- * message counts against the rate limit and goes through operation.ts like an
- * SSE request. Pings every SUBSCRIPTION_HEARTBEAT_SECONDS; a connection that
- * misses a pong is closed. A slow consumer (hub.ts) is closed with 4008 and
- * its reason; shutdown closes with 1001 after every subscription completed.
+ * message counts against the rate limit and goes through the operation
+ * pipeline (src/pipeline/, operation.ts) like an SSE request. Pings every
+ * SUBSCRIPTION_HEARTBEAT_SECONDS; a connection that misses a pong is closed.
+ * A slow consumer (hub.ts) is closed with 4008 and its reason; shutdown closes
+ * with 1001 after every subscription completed.
  */
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
@@ -22,7 +23,7 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import type { Config } from '../config.ts';
 import type { Logger } from '../log.ts';
 import { jsonTooDeep, nestingError } from '../nesting.ts';
-import type { RateGate } from '../ratelimit.ts';
+import type { Pipeline } from '../pipeline/index.ts';
 import type { SubscriptionContext } from './context.ts';
 import type { Connection, Hub } from './hub.ts';
 import { callerOf, headersOf, type Caller, type OperationParams, type Operations } from './operation.ts';
@@ -41,7 +42,7 @@ export interface WsDeps {
   config: Config;
   hub: Hub;
   operations: Operations;
-  rateLimit: RateGate;
+  pipeline: Pipeline;
   log: Logger;
   context(caller: Caller, connection: Connection): SubscriptionContext;
 }
@@ -86,9 +87,11 @@ export function wsTransport(deps: WsDeps) {
     async onSubscribe(ctx, _id, payload) {
       const caller = ctx.extra.caller!;
       if (caller.refused) return [caller.refused];
-      const refused = await deps.rateLimit.check(ctx.extra.request);
+      const refused = await deps.pipeline.rateLimit('ws', ctx.extra.request);
       if (refused) return [new GraphQLError(refused.error.message, { extensions: refused.error.extensions })];
-      const prepared = operations.prepare(payload as OperationParams, () => deps.context(caller, ctx.extra.connection));
+      const prepared = operations.prepare('ws', payload as OperationParams, () =>
+        deps.context(caller, ctx.extra.connection),
+      );
       return 'errors' in prepared ? prepared.errors : prepared.args;
     },
     onNext: (ctx, _id, _payload, _args, result) => operations.formatResult(result, ctx.extra.caller?.credential),
@@ -118,7 +121,7 @@ export function wsTransport(deps: WsDeps) {
     if (url.pathname !== '/graphql') return refuse(socket, 404, 'Not Found');
     if (stopping) return refuse(socket, 503, 'Service Unavailable');
     if (!originAllowed(req)) return refuse(socket, 403, 'Forbidden');
-    if (await deps.rateLimit.check(req)) return refuse(socket, 429, 'Too Many Requests');
+    if (await deps.pipeline.rateLimit('ws', req)) return refuse(socket, 429, 'Too Many Requests');
     wss.handleUpgrade(req, socket, head, (ws) => connected(ws, req));
   }
 
