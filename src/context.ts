@@ -31,10 +31,12 @@ export interface WrittenObject {
  * Told of every write the gateway made that the site took (src/writes/engine.ts, the post
  * writes, the automation actions), so subscribers hear of it at once rather than at the next
  * poll. `kind` is the write's kind of object (`events`, `venues`, `organizers`, `posts`): only
- * events and posts are followed. Never throws, never waits.
+ * events and posts are followed. Never throws, never waits. The engine tells a write at the site's
+ * first answer; a later state of the same write (a follow-up, a repair) comes with `merge`: the
+ * subscriptions' ledger records it, so no poll delivers it again, and nobody is told twice.
  */
 export interface ChangeSink {
-  written(kind: string, id: number, change: ChangeKind, model?: WrittenObject | null): void;
+  written(kind: string, id: number, change: ChangeKind, model?: WrittenObject | null, opts?: { merge?: boolean }): void;
 }
 
 export interface Context {

@@ -1,10 +1,12 @@
 /**
  * Query.posts and the post mutations (core/v2: createPost, updatePost,
- * deletePost, createPosts; schema/content.graphql). Thin: args -> mapping ->
- * src/namespaces/posts/requests.ts (writes/posts.ts for bulk writes) ->
- * mapping. Here, not in src/namespaces/posts/, because it composes the write
- * engine (writes/posts.ts), which itself builds on the namespace's requests
- * and mapping: from the namespace folder that would be a two-way dependency.
+ * deletePost, createPosts; schema/content.graphql). Thin: reads are args ->
+ * mapping -> src/namespaces/posts/requests.ts -> mapping; every mutation is an
+ * `engineMutation` writing through the engine (writes/posts.ts: locked,
+ * verified against the site's answer). Here, not in src/namespaces/posts/,
+ * because it composes the write engine, which itself builds on the namespace's
+ * requests and mapping: from the namespace folder that would be a two-way
+ * dependency.
  */
 import type { Context } from '../context.ts';
 import type {
@@ -17,13 +19,12 @@ import type {
   QueryResolvers,
 } from '../generated/graphql.ts';
 import type { CursorScope } from '../paging/window.ts';
-import { databaseIdOf, toGlobalId } from '../mapping/ids.ts';
-import { corePost, deletedPost, postBody, postsQuery, type PostModel } from '../namespaces/posts/mapping.ts';
-import { GatewayError } from '../errors.ts';
+import { toGlobalId } from '../mapping/ids.ts';
+import { corePost, postsQuery, type PostModel } from '../namespaces/posts/mapping.ts';
 import * as posts from '../namespaces/posts/requests.ts';
 import { declaredArgs } from '../upstream/discovery.ts';
-import { missingObject } from '../upstream/errors.ts';
-import { createPosts } from '../writes/posts.ts';
+import { engineMutation as E } from '../writes/engine.ts';
+import { createPost, createPosts, deletePost, updatePost } from '../writes/posts.ts';
 import { bulkPayload } from '../writes/results.ts';
 import { connection, connectionFields, listIdentity } from '../routes/connection.ts';
 
@@ -53,16 +54,6 @@ function postCursors(
   };
 }
 
-function idArg(id: string, arg: string): number {
-  const n = databaseIdOf(id, 'Post');
-  if (n === null)
-    throw GatewayError.badInput(
-      `${arg}: ${JSON.stringify(id)} is neither a Post global ID nor a positive database ID`,
-      { arguments: [arg] },
-    );
-  return n;
-}
-
 export const contentQuery: Pick<QueryResolvers, 'posts'> = {
   posts: (_p, args, ctx) => {
     // Arguments the site's list does not declare are refused, not silently ignored (mapping/posts.ts postsQuery).
@@ -79,39 +70,14 @@ export const contentQuery: Pick<QueryResolvers, 'posts'> = {
   },
 };
 
-/** Rethrows a write's error, a missing post as NOT_FOUND (upstream/errors.ts `missingObject`). */
-const missingPost =
-  (id: number) =>
-  (err: unknown): never => {
-    throw missingObject(err, { argument: 'id', param: 'id', label: 'post', id });
-  };
-
 export const contentMutation: Pick<MutationResolvers, 'createPost' | 'updatePost' | 'deletePost' | 'createPosts'> = {
-  createPost: async (_p, { input }, ctx) => {
-    const post = corePost(await posts.createPost(ctx.upstream, postBody(input)), ctx.site.timezone);
-    ctx.changes?.written('posts', post.databaseId, 'CREATED', post);
-    return post;
-  },
+  createPost: E(async (_p, { input }, ctx) => createPost(ctx, input)),
   // A missing post answers 404 rest_post_invalid_id (docs/real-sites.md): NOT_FOUND naming `id`.
-  updatePost: async (_p, { id, input }, ctx) => {
-    const n = idArg(id, 'id');
-    const raw = await posts.updatePost(ctx.upstream, n, postBody(input)).catch(missingPost(n));
-    const post = corePost(raw, ctx.site.timezone);
-    ctx.changes?.written('posts', post.databaseId, 'UPDATED', post);
-    return post;
-  },
-  deletePost: async (_p, { id, force }, ctx) => {
-    const n = idArg(id, 'id');
-    const deleted = deletedPost(
-      n,
-      await posts.deletePost(ctx.upstream, n, Boolean(force)).catch(missingPost(n)),
-      ctx.site.timezone,
-    );
-    ctx.changes?.written('posts', n, 'DELETED', null);
-    return deleted;
-  },
-  createPosts: async (_p, { inputs, atomic }, ctx) =>
+  updatePost: E(async (_p, { id, input }, ctx) => updatePost(ctx, id, input)),
+  deletePost: E(async (_p, { id, force }, ctx) => deletePost(ctx, id, Boolean(force))),
+  createPosts: E(async (_p, { inputs, atomic }, ctx) =>
     bulkPayload(await createPosts(ctx, inputs, Boolean(atomic)), (post) => ({ post })),
+  ),
 };
 
 export const Post: PostResolvers = {

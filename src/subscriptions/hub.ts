@@ -352,7 +352,7 @@ export class Hub {
     for (const c of batch.changes) {
       const verdict = this.ledger.record(c);
       metrics.changes.inc({ source: c.source, outcome: verdict === 'old' ? 'duplicate' : verdict });
-      if (verdict !== 'old') fresh.push({ ...c, maybe: verdict === 'maybe' });
+      if (verdict !== 'old' && !c.merge) fresh.push({ ...c, maybe: verdict === 'maybe' });
     }
     for (const c of fresh) if (c.source !== 'GATEWAY' && !c.maybe) this.deps.invalidate?.(c);
     await Promise.all(

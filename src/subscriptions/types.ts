@@ -32,6 +32,11 @@ export interface Change {
   again?: boolean;
   source: ChangeSource;
   /**
+   * A later state of a gateway write already delivered (its follow-up, its repair): recorded by the
+   * ledger, so a poll that sees that state finds it old, and delivered to nobody.
+   */
+  merge?: boolean;
+  /**
    * Whether the object was public (published, no password) when the gateway last saw it before
    * this change; null when it does not know. Decides who hears of a DELETED it cannot read.
    */

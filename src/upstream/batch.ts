@@ -143,6 +143,11 @@ function failed(error: GatewayError, batched: boolean): WriteOutcome {
   return outcomeUnknown(error) ? { ok: false, error, batched, unknown: true } : { ok: false, error, batched };
 }
 
+/** One write sent directly (not in a /batch/v1 envelope), its failure a value. */
+export function sendOne(session: UpstreamSession, req: WriteRequest): Promise<WriteOutcome> {
+  return sendDirect(session, req);
+}
+
 async function sendDirect(session: UpstreamSession, req: WriteRequest): Promise<WriteOutcome> {
   try {
     const res = await session.request({

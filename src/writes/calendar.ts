@@ -1,20 +1,16 @@
 /**
- * The calendar writes the resolvers call (schema/writes.graphql): each takes
- * the mutation's arguments, checks what is refused before anything is read
- * or sent (credentials, the interface, the size of a list), plans the jobs
- * (writes/plan.ts) and runs them (writes/engine.ts). Single writes throw
- * their item's error as a GraphQL error; bulk writes answer per item.
+ * The writes the resolvers call, for every kind of the engine (kinds.ts: the calendar's events, venues, organizers,
+ * categories and tags; posts through writes/posts.ts): each takes the mutation's arguments, checks what is refused
+ * before anything is read or sent (credentials, the interface, the size of a list), plans the jobs (writes/plan.ts)
+ * and runs them (writes/engine.ts). Single writes throw their item's error as a GraphQL error; bulk writes answer per
+ * item.
  */
 import type { Context } from '../context.ts';
-import type { CategoryInput, TagInput, UpdateMethod, WriteInterface } from '../generated/graphql.ts';
-import { databaseIdOf, type NodeType } from '../mapping/ids.ts';
-import { graphField, termPayload, validateTerm } from './inputs.ts';
-import { legacyTerm } from '../namespaces/calendar/legacy-mapping.ts';
-import type { TermModel } from '../mapping/models.ts';
-import { sendWrites } from '../upstream/batch.ts';
-import { writeRequest, type Target, type WriteMethod } from '../namespaces/calendar/write-requests.ts';
+import type { UpdateMethod, WriteInterface } from '../generated/graphql.ts';
+import type { NodeType } from '../mapping/ids.ts';
+import type { Target } from '../namespaces/calendar/write-requests.ts';
+import type { Iface } from '../namespaces/calendar/vocabulary.ts';
 import { GatewayError } from '../errors.ts';
-import { missingObject } from '../upstream/errors.ts';
 import { run } from './engine.ts';
 import type { AnyInput, AnyModel, KindSpec } from './kinds.ts';
 import {
@@ -22,6 +18,7 @@ import {
   chooseApi,
   needAuth,
   createJobs,
+  deleteJob,
   deleteJobs,
   deleteManyApi,
   idMessage,
@@ -30,12 +27,15 @@ import {
   updateJobs,
   updateMethod,
   writeJob,
-  type Job,
+  type ApiOptions,
 } from './plan.ts';
-import { inputError, issuesAt, siteError, toGraphError, unknownError, type ItemResult } from './results.ts';
+import { toGraphError, type ItemResult } from './results.ts';
 
 type Via = WriteInterface | null | undefined;
 type MethodArg = UpdateMethod | null | undefined;
+
+/** Who may send: `site`, any caller (the site's own refusal names the capability); else credentials first. */
+export type Caller = 'credentials' | 'site';
 
 /** The one result of a single write: its model, or its error thrown. */
 function only<M>(results: ItemResult<M>[]): { databaseId: number | null; model: M | null } {
@@ -50,27 +50,36 @@ function singleTarget(id: string, idType: string | null | undefined, type: NodeT
   return target;
 }
 
-// ---------------------------------------------------------------------------
-// Events, venues, organizers
+/**
+ * The interface a write goes through: the calendar's choice for its posts (plan.ts `chooseApi`), the kind's own for
+ * terms and posts, which the site must offer.
+ */
+function apiOf<I extends AnyInput, M extends AnyModel>(
+  ctx: Context,
+  spec: KindSpec<I, M>,
+  via: Via,
+  opts: ApiOptions = {},
+): Iface {
+  if (spec.verify === 'views') return chooseApi(ctx.site, via, opts);
+  if (spec.needs) needNamespace(ctx.site, spec.needs);
+  return spec.api;
+}
+
+function begin(ctx: Context, caller: Caller): void {
+  if (caller === 'credentials') needAuth(ctx.upstream);
+}
 
 export async function createOne<I extends AnyInput, M extends AnyModel>(
   ctx: Context,
   spec: KindSpec<I, M>,
   input: I,
   via: Via,
+  caller: Caller = 'credentials',
 ): Promise<M | null> {
-  needAuth(ctx.upstream);
-  const api = chooseApi(ctx.site, via);
-  const job = writeJob(
-    ctx.site,
-    spec,
-    0,
-    { item: ['input'], fields: ['input'], id: ['input'] },
-    input,
-    null,
-    api,
-    'POST',
-  );
+  begin(ctx, caller);
+  const api = apiOf(ctx, spec, via);
+  const paths = { item: ['input'], fields: ['input'], id: ['input'] };
+  const job = writeJob(ctx.site, spec, 0, paths, input, null, api, 'POST');
   return only(await run(ctx, spec, [job], false)).model;
 }
 
@@ -82,20 +91,13 @@ export async function updateOne<I extends AnyInput, M extends AnyModel>(
   input: I,
   method: MethodArg,
   via: Via,
+  caller: Caller = 'credentials',
 ): Promise<M | null> {
-  needAuth(ctx.upstream);
+  begin(ctx, caller);
   const target = singleTarget(id, idType, spec.type);
-  const api = chooseApi(ctx.site, via, { slug: 'slug' in target, method });
-  const job = writeJob(
-    ctx.site,
-    spec,
-    0,
-    { item: ['input'], fields: ['input'], id: ['id'] },
-    input,
-    target,
-    api,
-    updateMethod(method),
-  );
+  const api = apiOf(ctx, spec, via, { slug: 'slug' in target, method });
+  const paths = { item: ['input'], fields: ['input'], id: ['id'] };
+  const job = writeJob(ctx.site, spec, 0, paths, input, target, api, updateMethod(method));
   return only(await run(ctx, spec, [job], false)).model;
 }
 
@@ -106,13 +108,13 @@ export async function deleteOne<I extends AnyInput, M extends AnyModel>(
   idType: string | null | undefined,
   force: boolean,
   via: Via,
-) {
-  needAuth(ctx.upstream);
+  caller: Caller = 'credentials',
+): Promise<{ databaseId: number; permanently: boolean; model: M | null }> {
+  begin(ctx, caller);
   const target = singleTarget(id, idType, spec.type);
-  const api = chooseApi(ctx.site, via, { slug: 'slug' in target, force, preferLegacy: true });
-  const job: Job<I> = { index: 0, itemPath: ['id'], fieldPrefix: [], idPath: ['id'], target, api, method: 'DELETE' };
-  if (force) job.query = { force: true };
-  const r = only(await run(ctx, spec, [job], false));
+  const api = apiOf(ctx, spec, via, { slug: 'slug' in target, force, preferLegacy: true });
+  const job = deleteJob<I>(0, { item: ['id'], fields: [], id: ['id'] }, target, api, force);
+  const r = only(await run(ctx, spec, [{ job, error: null }], false));
   return { databaseId: r.databaseId ?? 0, permanently: force, model: r.model };
 }
 
@@ -125,7 +127,7 @@ export async function createMany<I extends AnyInput, M extends AnyModel>(
 ): Promise<ItemResult<M>[]> {
   needAuth(ctx.upstream);
   checkBulkSize(inputs.length, 'inputs');
-  const api = chooseApi(ctx.site, via);
+  const api = apiOf(ctx, spec, via);
   return run(ctx, spec, createJobs(ctx.site, spec, inputs, api), atomic);
 }
 
@@ -139,7 +141,7 @@ export async function updateMany<I extends AnyInput, M extends AnyModel>(
 ): Promise<ItemResult<M>[]> {
   needAuth(ctx.upstream);
   checkBulkSize(items.length, 'inputs');
-  const api = chooseApi(ctx.site, via, { method });
+  const api = apiOf(ctx, spec, via, { method });
   return run(ctx, spec, updateJobs(ctx.site, spec, items, api, updateMethod(method)), atomic);
 }
 
@@ -153,64 +155,6 @@ export async function deleteMany<I extends AnyInput, M extends AnyModel>(
 ): Promise<ItemResult<M>[]> {
   needAuth(ctx.upstream);
   checkBulkSize(ids.length, 'ids');
-  const api = deleteManyApi(ctx.site, spec.kind, via, force, atomic);
+  const api = spec.verify === 'views' ? deleteManyApi(ctx.site, spec, via, force, atomic) : apiOf(ctx, spec, via);
   return run(ctx, spec, deleteJobs(spec, ids, api, force), atomic);
-}
-
-// ---------------------------------------------------------------------------
-// Terms (legacy only; never batched unless the site says so)
-
-export async function termWrite(
-  ctx: Context,
-  kind: 'categories' | 'tags',
-  method: WriteMethod,
-  id: string | null,
-  input: CategoryInput | TagInput | null,
-): Promise<{ databaseId: number; model: TermModel }> {
-  needAuth(ctx.upstream);
-  needNamespace(ctx.site, 'legacy');
-  const type: NodeType = kind === 'categories' ? 'Category' : 'Tag';
-  let target: Target | null = null;
-  if (id !== null) {
-    const n = databaseIdOf(id, type);
-    if (!n) throw GatewayError.badInput(idMessage(id, type), { arguments: ['id'] });
-    target = { id: n };
-  }
-  if (input) {
-    const issues = validateTerm(input, target === null);
-    if (issues.length) throw toGraphError(inputError(issuesAt(issues, ['input'])), null);
-  }
-  const req = writeRequest('legacy', kind, method, target, input ? termPayload(input, kind) : undefined);
-  const [o] = await sendWrites(ctx.upstream, ctx.site, [req], {});
-  const known = target && 'id' in target ? target.id : null;
-  const itemPath = id ? ['id'] : ['input'];
-  if (!o!.ok && o!.unknown) {
-    const what = `${type.toLowerCase()} ${method === 'POST' && !target ? 'create' : method === 'DELETE' ? 'delete' : 'update'}`;
-    throw toGraphError(
-      unknownError(
-        o!.error,
-        itemPath,
-        `Outcome unknown: the ${what} was sent but its answer was lost (${o!.error.message}); read the ${type.toLowerCase()}s before sending it again`,
-      ),
-      known,
-    );
-  }
-  if (!o!.ok) {
-    // A missing term: real sites (TEC 5.7.1, 6.15.14) answer a 400 `rest_invalid_param` naming only
-    // `id` (the route validates the ID as an argument), which is not a problem of the input.
-    if (known !== null) {
-      const absent = missingObject(o!.error, { argument: 'id', param: 'id', label: type.toLowerCase(), id: known });
-      if (absent !== o!.error) throw absent;
-    }
-    throw toGraphError(
-      siteError(o!.error, itemPath, (param) => ['input', graphField(kind, 'legacy', param, input ?? undefined)]),
-      known,
-    );
-  }
-  const model = legacyTerm(o!.body, type);
-  const loader = kind === 'categories' ? ctx.loaders.category : ctx.loaders.tag;
-  loader.clear(model.databaseId);
-  // A deleted term answers as it was: return it, but do not keep it.
-  if (method !== 'DELETE') ctx.loaders.prime(model);
-  return { databaseId: model.databaseId, model };
 }

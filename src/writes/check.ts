@@ -26,13 +26,12 @@
  * needs a repair.
  */
 import type { Context } from '../context.ts';
-import { graphField, legacyEventState, restName, storedDates, type Json } from './inputs.ts';
+import { legacyEventState, restName, storedDates, type Json } from './inputs.ts';
 import type { WriteOutcome, WriteRequest } from '../upstream/batch.ts';
 import { offers, other, type Iface } from '../namespaces/calendar/vocabulary.ts';
-import { writeRequest } from '../namespaces/calendar/write-requests.ts';
-import type { AnyInput, AnyModel, KindSpec, PostKind } from './kinds.ts';
+import type { AnyInput, AnyModel, CalendarKind, PostKind } from './kinds.ts';
 import { convertOptions, followMethod, legacyRepair, onlyDeclared, withCoreResets, type Job } from './plan.ts';
-import { readState } from './reads.ts';
+import { readState, type StateRead } from './reads.ts';
 import { notKeptError, unknownError, upstreamOf, type ItemError, type NotApplied } from './results.ts';
 import {
   askedOf,
@@ -55,14 +54,18 @@ export interface Answer {
   read?: boolean;
 }
 
-/** An item written, to be checked. `sent`: the REST payloads sent, per interface, in order. */
+/**
+ * An item written, to be checked: its job, the stored state read before it (through `read`), what the site answered
+ * so far (`answers`, to which the checks add their reads and repairs) and the REST payloads sent, per interface, in
+ * order.
+ */
 export interface Written<I extends AnyInput> {
   job: Job<I>;
+  read: Iface | null;
+  stored: StateRead | null;
   databaseId: number;
   answers: Answer[];
   sent: { api: Iface; payload: Json }[];
-  /** Set when the check fails the item. */
-  error?: ItemError;
 }
 
 /** Sends requests the way the engine sends writes (batched where allowed; lost answers reconciled). */
@@ -73,6 +76,8 @@ export type Sender = (
 
 interface State<I extends AnyInput> {
   item: Written<I>;
+  /** Set when the check fails the item. */
+  error: ItemError | null;
   kind: PostKind;
   asked: Asked;
   before: View | null;
@@ -97,24 +102,24 @@ const lastOf = <T>(xs: readonly T[]): T => xs[xs.length - 1]!;
  * the legacy repair: it sends the complete state as read before, so what the
  * read would show is restored anyway, and the repair's answer shows it.
  */
-function readBacks<I extends AnyInput>(ctx: Context, spec: KindSpec<I, AnyModel>, s: State<I>): Iface[] {
+function readBacks<I extends AnyInput>(ctx: Context, spec: CalendarKind<I, AnyModel>, s: State<I>): Iface[] {
   const has = (api: Iface) => offers(ctx.site, api);
   const last = lastOf(s.item.answers).api;
   const api = other(last);
   if (!has(api)) return [];
   const set = mismatches(s.asked, s.before, s.after, s.same).filter((m) => m.set);
-  if (spec.kind === 'events' && api === 'legacy' && repairRoutes(ctx, spec, s, set).has('legacy')) return [];
+  if (spec.wholeLegacyState && api === 'legacy' && repairRoutes(ctx, spec, s, set).has('legacy')) return [];
   return unseen(s.asked, s.before, s.after, s.same).some((f) => shows(spec.kind, api, f)) ? [api] : [];
 }
 
 /** The graph fields each interface's payloads carried. */
-function carried<I extends AnyInput>(spec: KindSpec<I, AnyModel>, item: Written<I>): Map<Iface, Set<string>> {
+function carried<I extends AnyInput>(spec: CalendarKind<I, AnyModel>, item: Written<I>): Map<Iface, Set<string>> {
   const out = new Map<Iface, Set<string>>([
     ['core', new Set()],
     ['legacy', new Set()],
   ]);
   for (const s of item.sent)
-    for (const key of Object.keys(s.payload)) out.get(s.api)!.add(graphField(spec.kind, s.api, key, item.job.input));
+    for (const key of Object.keys(s.payload)) out.get(s.api)!.add(spec.fieldOf(s.api, key, item.job.input));
   return out;
 }
 
@@ -123,7 +128,7 @@ const DATE_FIELDS = new Set(['startDate', 'endDate', 'timezone', 'duration']);
 /** The interface each differing field can be written through once more; fields with none are left out. */
 function repairRoutes<I extends AnyInput>(
   ctx: Context,
-  spec: KindSpec<I, AnyModel>,
+  spec: CalendarKind<I, AnyModel>,
   s: State<I>,
   mm: Mismatch[],
 ): Map<Iface, Mismatch[]> {
@@ -157,21 +162,21 @@ function repairInput<I extends AnyInput>(s: State<I>, mm: Mismatch[]): Record<st
 /** The request that writes the differing fields again through `api`; null when none can be made. */
 function repairRequest<I extends AnyInput>(
   ctx: Context,
-  spec: KindSpec<I, AnyModel>,
+  spec: CalendarKind<I, AnyModel>,
   s: State<I>,
   api: Iface,
   mm: Mismatch[],
 ): WriteRequest | null {
-  const { job, databaseId } = s.item;
+  const { job, databaseId, read, stored } = s.item;
   const event = job.input ? spec.asEvent(job.input) : null;
-  const before = job.target && job.stored?.ok ? job.stored.body : undefined;
+  const before = job.target && stored?.ok ? stored.body : undefined;
   const latest = lastOf(s.item.answers);
   let payload: Json | null;
   if (event && api === 'legacy') {
     // The legacy update resets what it omits: the complete state, as of before the write (or the latest answer for a
     // new event).
     const base =
-      before !== undefined ? legacyEventState(before, job.read ?? 'legacy') : legacyEventState(latest.body, latest.api);
+      before !== undefined ? legacyEventState(before, read ?? 'legacy') : legacyEventState(latest.body, latest.api);
     payload = legacyRepair(
       ctx.site,
       event,
@@ -189,14 +194,14 @@ function repairRequest<I extends AnyInput>(
     if (api === 'core' && before !== undefined) {
       const fields = new Set(Object.keys(payload));
       payload = onlyDeclared(
-        withCoreResets(spec.kind, payload, legacyEventState(before, job.read ?? 'legacy')),
+        withCoreResets(spec.coreResets, payload, legacyEventState(before, read ?? 'legacy')),
         job.declared?.core,
         fields,
       );
     }
   }
   if (!payload || !Object.keys(payload).length) return null;
-  return writeRequest(api, spec.kind, followMethod(api), { id: databaseId }, payload);
+  return spec.request(api, followMethod(api), { id: databaseId }, payload);
 }
 
 function notApplied<I extends AnyInput>(s: State<I>, mm: Mismatch[]): NotApplied[] {
@@ -217,35 +222,36 @@ function notApplied<I extends AnyInput>(s: State<I>, mm: Mismatch[]): NotApplied
 function see<I extends AnyInput>(s: State<I>, api: Iface, body: unknown, repaired: readonly string[] = []): void {
   const v = viewOf(s.kind, api, body);
   s.after = overlay(s.after, v);
-  if (api === s.item.job.read) s.same = overlay(s.same, v);
+  if (api === s.item.read) s.same = overlay(s.same, v);
   else for (const f of repaired) if (v.has(f)) s.same.set(f, v.get(f)!);
 }
 
 /**
- * Checks every item written, reads back and repairs as needed; sets `error`
- * on the items the site did not apply as asked, and appends the reads and
- * repairs to `answers`.
+ * Checks every item written, reads back and repairs as needed; returns the
+ * error of each item the site did not apply as asked, and appends the reads
+ * and repairs to `answers`.
  */
 export async function checkWrites<I extends AnyInput>(
   ctx: Context,
-  spec: KindSpec<I, AnyModel>,
+  spec: CalendarKind<I, AnyModel>,
   items: Written<I>[],
   send: Sender,
-): Promise<void> {
+): Promise<Map<Written<I>, ItemError>> {
   const zone = ctx.site.timezone;
   const states: State<I>[] = items
     .filter((item) => item.job.input && item.answers.length)
     .map((item) => {
-      const { job } = item;
-      const beforeBody = job.target && job.stored?.ok ? job.stored.body : undefined;
+      const { job, read, stored } = item;
+      const beforeBody = job.target && stored?.ok ? stored.body : undefined;
       const last = lastOf(item.answers);
       return {
         item,
+        error: null,
         kind: spec.kind,
         asked: askedOf(spec.kind, job.input!, zone, beforeBody),
-        before: beforeBody !== undefined && job.read ? viewOf(spec.kind, job.read, beforeBody) : null,
+        before: beforeBody !== undefined && read ? viewOf(spec.kind, read, beforeBody) : null,
         after: viewOf(spec.kind, last.api, last.body),
-        same: last.api === job.read ? viewOf(spec.kind, last.api, last.body) : new Map(),
+        same: last.api === read ? viewOf(spec.kind, last.api, last.body) : new Map(),
         lastWrite: last.api,
       };
     });
@@ -258,8 +264,8 @@ export async function checkWrites<I extends AnyInput>(
         if (!r.ok) {
           // Unchecked is not verified: the item says so (its object is still returned).
           const fields = unseen(s.asked, s.before, s.after, s.same).filter((f) => shows(spec.kind, api, f));
-          const what = `${spec.type.toLowerCase()} ${s.item.databaseId}`;
-          s.item.error = {
+          const what = `${spec.label} ${s.item.databaseId}`;
+          s.error = {
             code: r.error.code,
             message: `Written (ID ${s.item.databaseId}), but ${fields.join(', ')}, which its answer does not show, could not be read back to check them (${r.error.message}): read the ${what} before relying on them.`,
             path: s.item.job.itemPath,
@@ -277,7 +283,7 @@ export async function checkWrites<I extends AnyInput>(
   const repairs: { s: State<I>; req: WriteRequest; api: Iface; fields: string[] }[] = [];
   const still = new Map<State<I>, Mismatch[]>();
   for (const s of states) {
-    if (s.item.error) continue;
+    if (s.error) continue;
     const mm = mismatches(s.asked, s.before, s.after, s.same);
     if (!mm.length) continue;
     still.set(s, mm);
@@ -301,7 +307,7 @@ export async function checkWrites<I extends AnyInput>(
         return;
       }
       const why = `the repair through ${r.req.route} ${o.unknown ? 'was sent but its answer was lost' : 'failed'} (${o.error.message})`;
-      item.error = o.unknown
+      r.s.error = o.unknown
         ? unknownError(o.error, item.job.itemPath, `Written (ID ${item.databaseId}), but ${why}`)
         : {
             ...notKeptError(notApplied(r.s, still.get(r.s)!), item.job.itemPath, `Written (ID ${item.databaseId})`),
@@ -313,13 +319,14 @@ export async function checkWrites<I extends AnyInput>(
   // 3. What still differs fails its item.
   const repaired = new Set(repairs.map((r) => r.s));
   for (const s of still.keys()) {
-    if (s.item.error) continue;
+    if (s.error) continue;
     const mm = mismatches(s.asked, s.before, s.after, s.same);
     if (mm.length)
-      s.item.error = notKeptError(
+      s.error = notKeptError(
         notApplied(s, mm),
         s.item.job.itemPath,
         `Written (ID ${s.item.databaseId})${repaired.has(s) ? ' and repaired once' : ''}`,
       );
   }
+  return new Map(states.flatMap((s) => (s.error ? [[s.item, s.error] as const] : [])));
 }

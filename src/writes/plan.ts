@@ -25,14 +25,13 @@ import {
   type StoredDates,
 } from './inputs.ts';
 import { allBatchable, type WriteRequest } from '../upstream/batch.ts';
-import { writeRequest, type Target, type WriteMethod } from '../namespaces/calendar/write-requests.ts';
+import type { Target, WriteMethod } from '../namespaces/calendar/write-requests.ts';
 import type { SiteInfo } from '../upstream/discovery.ts';
 import { chooseInterface, chosenOr } from '../namespaces/calendar/choose.ts';
 import { NAMESPACE, offers, other, type Iface } from '../namespaces/calendar/vocabulary.ts';
 import { GatewayError } from '../errors.ts';
-import type { AnyInput, AnyModel, KindSpec, PostKind } from './kinds.ts';
+import type { AnyInput, AnyModel, CalendarKind, KindSpec } from './kinds.ts';
 import { inputError, issuesAt, notAppliedError, type ItemError, type Problem } from './results.ts';
-import type { StateRead } from './reads.ts';
 
 /**
  * Most items one bulk mutation takes: 20 batches of 25 (WordPress's default
@@ -43,29 +42,27 @@ export const MAX_BULK_ITEMS = 500;
 type Via = WriteInterface | null | undefined;
 type MethodArg = UpdateMethod | null | undefined;
 
+/** One item of a write, as planned: what is written, through which route, and where it sits in the arguments. */
 export interface Job<I extends AnyInput> {
-  index: number;
+  readonly index: number;
   /** Where the item is in the arguments (`["inputs", "3"]`), where its fields are, and where its ID is. */
-  itemPath: string[];
-  fieldPrefix: string[];
-  idPath: string[];
-  input?: I;
-  target: Target | null;
-  api: Iface;
-  method: WriteMethod;
-  query?: Record<string, string | number | boolean>;
-  payloads?: SplitPayloads;
-  /** Set once the item will not be sent: every problem found, or why it was not written. */
-  error?: ItemError;
-  /** The stored object this write needs first, through which interface. */
-  read?: Iface;
-  stored?: StateRead;
-  /** The event's legacy state as read before the write (for a legacy follow-up after a core update). */
-  legacyState?: Json;
+  readonly itemPath: string[];
+  readonly fieldPrefix: string[];
+  readonly idPath: string[];
+  /** null: a delete. */
+  readonly input: I | null;
+  readonly target: Target | null;
+  readonly api: Iface;
+  readonly method: WriteMethod;
+  readonly query: Record<string, string | number | boolean> | null;
   /** What the routes this job writes through declare (root index), per interface. */
-  declared?: Declared;
-  /** The object's ID when the target is a slug (resolved before locking). */
-  lockId?: number;
+  readonly declared: Declared;
+}
+
+/** The planning stage's result: a job, and every problem the gateway saw in it (then it is not sent). */
+export interface Planned<I extends AnyInput> {
+  readonly job: Job<I>;
+  readonly error: ItemError | null;
 }
 
 // ---------------------------------------------------------------------------
@@ -136,8 +133,14 @@ export function chooseApi(site: SiteInfo, via: Via, opts: ApiOptions = {}): Ifac
  * the same request), except atomic ones on a site that batches
  * calendar-core deletes, which need /batch/v1.
  */
-export function deleteManyApi(site: SiteInfo, kind: PostKind, via: Via, force: boolean, atomic: boolean): Iface {
-  const coreBatches = site.hasCore && allBatchable(site, [writeRequest('core', kind, 'DELETE', { id: 1 })]);
+export function deleteManyApi<I extends AnyInput, M extends AnyModel>(
+  site: SiteInfo,
+  spec: KindSpec<I, M>,
+  via: Via,
+  force: boolean,
+  atomic: boolean,
+): Iface {
+  const coreBatches = site.hasCore && allBatchable(site, [spec.request('core', 'DELETE', { id: 1 })]);
   return chooseApi(site, via, { force, preferLegacy: !(atomic && coreBatches) });
 }
 
@@ -189,57 +192,65 @@ export const followMethod = (api: Iface): WriteMethod => (api === 'legacy' ? 'PO
  * request goes to; null when the index does not describe it (then the spec's
  * names are sent); an empty set when the site has no such interface.
  */
-export function routeDeclared(
+export function routeDeclared<I extends AnyInput, M extends AnyModel>(
   site: SiteInfo,
   api: Iface,
-  kind: PostKind,
+  spec: KindSpec<I, M>,
   method: WriteMethod,
   target: Target | null,
 ): ReadonlySet<string> | null {
-  if (!offers(site, api)) return new Set();
-  const { path } = writeRequest(api, kind, method, target);
+  if (spec.verify === 'views' && !offers(site, api)) return new Set();
+  const { path } = spec.request(api, method, target);
   const route = site.routes.find((r) => r.re?.test(path) && r.methods.includes(method));
   const names = route?.args[method];
   return names ? new Set(names) : null;
 }
 
 /** What the job's own route declares, and the other interface's follow-up route. */
-export function jobDeclared(
+export function jobDeclared<I extends AnyInput, M extends AnyModel>(
   site: SiteInfo,
-  kind: PostKind,
+  spec: KindSpec<I, M>,
   api: Iface,
   method: WriteMethod,
   target: Target | null,
 ): Declared {
-  const alt = other(api);
   const mine = routeDeclared(
     site,
     api,
-    kind,
+    spec,
     method,
     target && 'slug' in target && api === 'core' ? { id: 1 } : target,
   );
-  const theirs = routeDeclared(site, alt, kind, followMethod(alt), { id: 1 });
+  // A kind of one interface has no follow-up route.
+  if (spec.verify === 'answer') return { [api]: mine };
+  const alt = other(api);
+  const theirs = routeDeclared(site, alt, spec, followMethod(alt), { id: 1 });
   return api === 'core' ? { core: mine, legacy: theirs } : { legacy: mine, core: theirs };
 }
 
 /** The route label a field would go to through `api` (for messages). */
-export function routeLabel(api: Iface, kind: PostKind, method: WriteMethod, target: Target | null): string {
-  return writeRequest(api, kind, method, api === 'core' && target && 'slug' in target ? { id: 1 } : target).route;
+export function routeLabel<I extends AnyInput, M extends AnyModel>(
+  api: Iface,
+  spec: KindSpec<I, M>,
+  method: WriteMethod,
+  target: Target | null,
+): string {
+  return spec.request(api, method, api === 'core' && target && 'slug' in target ? { id: 1 } : target).route;
 }
 
 /** Fields neither route of the write declares: never sent, each a problem naming the routes. */
-function undeclaredProblems<I extends AnyInput>(
+function undeclaredProblems<I extends AnyInput, M extends AnyModel>(
   site: SiteInfo,
-  spec: KindSpec<I, AnyModel>,
+  spec: KindSpec<I, M>,
   job: Job<I>,
+  input: I,
   reported: ReadonlySet<string>,
 ): Problem[] {
-  const split = spec.payloads(job.input!, job.api, { siteZone: site.timezone, declared: job.declared });
+  const split = spec.payloads(input, job.api, { siteZone: site.timezone, declared: job.declared });
   const alt = other(job.api);
   const routes = [
-    routeLabel(job.api, spec.kind, job.method, job.target),
-    ...(offers(site, alt) ? [routeLabel(alt, spec.kind, followMethod(alt), { id: 1 })] : []),
+    routeLabel(job.api, spec, job.method, job.target),
+    ...(spec.verify === 'views' && offers(site, alt) ? [routeLabel(alt, spec, followMethod(alt), { id: 1 })] : []),
   ];
   return (split.undeclared ?? [])
     .filter((f) => !reported.has(f))
@@ -250,9 +261,9 @@ function undeclaredProblems<I extends AnyInput>(
 }
 
 /** A create or update job, every problem of its input found (payloads come after the reads). */
-export function writeJob<I extends AnyInput>(
+export function writeJob<I extends AnyInput, M extends AnyModel>(
   site: SiteInfo,
-  spec: KindSpec<I, AnyModel>,
+  spec: KindSpec<I, M>,
   index: number,
   paths: Paths,
   input: I,
@@ -260,7 +271,7 @@ export function writeJob<I extends AnyInput>(
   api: Iface,
   method: WriteMethod,
   more: Problem[] = [],
-): Job<I> {
+): Planned<I> {
   const job: Job<I> = {
     index,
     itemPath: paths.item,
@@ -270,29 +281,30 @@ export function writeJob<I extends AnyInput>(
     target,
     api,
     method,
+    query: null,
+    declared: jobDeclared(site, spec, api, method, target),
   };
-  job.declared = jobDeclared(site, spec.kind, api, method, target);
   // An update whose ID is unusable (a problem in `more`) is still checked as an update.
   const create = target === null && method === 'POST' && more.length === 0;
   const problems = [...more, ...issuesAt(spec.validate(input, { create, api, site }), paths.fields)];
   const reported = new Set(
     problems.filter((p) => p.path.length === paths.fields.length + 1).map((p) => p.path[p.path.length - 1]!),
   );
-  const undeclared = undeclaredProblems(site, spec, job, reported);
+  const undeclared = undeclaredProblems(site, spec, job, input, reported);
   // Only fields the site cannot store: the write is not applied (and nothing was sent); with other problems, they are
   // listed with them.
   if (undeclared.length && !problems.length)
-    job.error = notAppliedError(undeclared, paths.item, (f) => (input as Record<string, unknown>)[f]);
-  else if (problems.length || undeclared.length) job.error = inputError([...problems, ...undeclared]);
-  return job;
+    return { job, error: notAppliedError(undeclared, paths.item, (f) => (input as Record<string, unknown>)[f]) };
+  if (problems.length || undeclared.length) return { job, error: inputError([...problems, ...undeclared]) };
+  return { job, error: null };
 }
 
-export function createJobs<I extends AnyInput>(
+export function createJobs<I extends AnyInput, M extends AnyModel>(
   site: SiteInfo,
-  spec: KindSpec<I, AnyModel>,
+  spec: KindSpec<I, M>,
   inputs: readonly I[],
   api: Iface,
-): Job<I>[] {
+): Planned<I>[] {
   return inputs.map((input, i) => {
     const item = ['inputs', String(i)];
     return writeJob(site, spec, i, { item, fields: item, id: item }, input, null, api, 'POST');
@@ -305,13 +317,13 @@ export function createJobs<I extends AnyInput>(
  * would race, the later undoing the earlier. So each object is updated by
  * one item; a second one is a problem of that item.
  */
-export function updateJobs<I extends AnyInput>(
+export function updateJobs<I extends AnyInput, M extends AnyModel>(
   site: SiteInfo,
-  spec: KindSpec<I, AnyModel>,
+  spec: KindSpec<I, M>,
   items: readonly { id: string; input: I }[],
   api: Iface,
   method: WriteMethod,
-): Job<I>[] {
+): Planned<I>[] {
   const seen = new Map<number, number>();
   return items.map((x, i) => {
     const item = ['inputs', String(i)];
@@ -332,20 +344,40 @@ export function updateJobs<I extends AnyInput>(
   });
 }
 
-export function deleteJobs<I extends AnyInput>(
-  spec: KindSpec<I, AnyModel>,
+export function deleteJobs<I extends AnyInput, M extends AnyModel>(
+  spec: KindSpec<I, M>,
   ids: readonly string[],
   api: Iface,
   force: boolean,
-): Job<I>[] {
-  return ids.map((id, i): Job<I> => {
+): Planned<I>[] {
+  return ids.map((id, i): Planned<I> => {
     const itemPath = ['ids', String(i)];
     const target = targetOf(id, 'ID', spec.type);
-    const job: Job<I> = { index: i, itemPath, fieldPrefix: itemPath, idPath: itemPath, target, api, method: 'DELETE' };
-    if (!target) job.error = inputError([{ path: itemPath, message: idMessage(id, spec.type) }]);
-    if (force) job.query = { force: true };
-    return job;
+    const job = deleteJob<I>(i, { item: itemPath, fields: itemPath, id: itemPath }, target, api, force);
+    return { job, error: target ? null : inputError([{ path: itemPath, message: idMessage(id, spec.type) }]) };
   });
+}
+
+/** A delete's job: trash, or with `force` delete for good. */
+export function deleteJob<I extends AnyInput>(
+  index: number,
+  paths: Paths,
+  target: Target | null,
+  api: Iface,
+  force: boolean,
+): Job<I> {
+  return {
+    index,
+    itemPath: paths.item,
+    fieldPrefix: paths.fields,
+    idPath: paths.id,
+    input: null,
+    target,
+    api,
+    method: 'DELETE',
+    query: force ? { force: true } : null,
+    declared: {},
+  };
 }
 
 /**
@@ -355,23 +387,33 @@ export function deleteJobs<I extends AnyInput>(
  * follow-up (an empty calendar-core PATCH still resets what 6.15.14 resets).
  * Not for atomic writes, whose routes were checked as they were planned.
  */
-export function throughOther<I extends AnyInput>(site: SiteInfo, spec: KindSpec<I, AnyModel>, job: Job<I>): void {
-  if (job.error || !job.input || !job.target || job.method === 'DELETE') return;
+export function throughOther<I extends AnyInput, M extends AnyModel>(
+  site: SiteInfo,
+  spec: KindSpec<I, M>,
+  planned: Planned<I>,
+): Planned<I> {
+  const { job } = planned;
+  if (spec.verify === 'answer' || planned.error || !job.input || !job.target || job.method === 'DELETE') return planned;
   const alt = other(job.api);
-  if (alt === 'core' && (job.method === 'POST' || 'slug' in job.target)) return;
+  if (alt === 'core' && (job.method === 'POST' || 'slug' in job.target)) return planned;
   const p = spec.payloads(job.input, job.api, { siteZone: site.timezone, declared: job.declared });
-  if (Object.keys(p.primary).length || !p.secondary || p.undeclared?.length) return;
-  job.api = alt;
-  job.declared = jobDeclared(site, spec.kind, alt, job.method, job.target);
+  if (Object.keys(p.primary).length || !p.secondary || p.undeclared?.length) return planned;
+  return { job: { ...job, api: alt, declared: jobDeclared(site, spec, alt, job.method, job.target) }, error: null };
 }
 
 /** The requests an atomic write would send, for `checkAtomic` (what it needs is checked before anything is read). */
-export function atomicRequests<I extends AnyInput>(
-  spec: KindSpec<I, AnyModel>,
-  jobs: readonly Job<I>[],
+export function atomicRequests<I extends AnyInput, M extends AnyModel>(
+  spec: KindSpec<I, M>,
+  planned: readonly Planned<I>[],
 ): WriteRequest[] {
-  return jobs.map((j) =>
-    writeRequest(j.api, spec.kind, j.method, j.target ?? (j.method === 'POST' ? null : { id: 0 }), undefined, j.query),
+  return planned.map(({ job: j }) =>
+    spec.request(
+      j.api,
+      j.method,
+      j.target ?? (j.method === 'POST' ? null : { id: 0 }),
+      undefined,
+      j.query ?? undefined,
+    ),
   );
 }
 
@@ -385,10 +427,10 @@ export function databaseIdOfTarget(target: Target | null): number | null {
 
 const NO_DATES: StoredDates = { start: null, end: null, timezone: null };
 
-export function convertOptions<I extends AnyInput>(
+export function convertOptions<I extends AnyInput, M extends AnyModel>(
   siteZone: string,
-  spec: KindSpec<I, AnyModel>,
-  input: I | undefined,
+  spec: CalendarKind<I, M>,
+  input: I | null,
   eventZone?: string | null,
 ): ConvertOptions {
   const tz = input ? spec.asEvent(input)?.timezone : undefined;
@@ -408,30 +450,25 @@ export function convertOptions<I extends AnyInput>(
  *   both: they are read through the interface written;
  * - a calendar-core delete answers `[]`, so the object is read first.
  */
-export function readFor<I extends AnyInput>(
+export function readFor<I extends AnyInput, M extends AnyModel>(
   site: SiteInfo,
-  spec: KindSpec<I, AnyModel>,
+  spec: CalendarKind<I, M>,
   job: Job<I>,
-): Iface | undefined {
-  if (!job.target) return undefined;
-  if (job.method === 'DELETE') return job.api === 'core' ? 'core' : undefined;
+): Iface | null {
+  if (!job.target) return null;
+  if (job.method === 'DELETE') return job.api === 'core' ? 'core' : null;
   // calendar-core/v1 has no by-slug routes.
   if ('slug' in job.target) return 'legacy';
-  if (spec.kind === 'organizers') return job.api;
+  if (spec.readThrough === 'written') return job.api;
   return chosenOr(chooseInterface(site, { prefer: 'legacy' }), 'core');
 }
 
 /**
- * Fields a release resets when a calendar-core update omits them, sent from the stored state (docs/writes.md "Resets").
+ * Adds to a calendar-core update payload what 6.15.14 resets when omitted (the kind's `coreResets`, docs/writes.md
+ * "Resets"), as stored (`state`: the legacy state of the stored object).
  */
-const CORE_RESETS: Partial<Record<PostKind, string[]>> = { events: ['sticky'] };
-
-/**
- * Adds to a calendar-core update payload what 6.15.14 resets when omitted, as stored (`state`: the legacy state of the
- * stored object).
- */
-export function withCoreResets(kind: PostKind, payload: Json, state: Json): Json {
-  for (const k of CORE_RESETS[kind] ?? []) if (!(k in payload) && state[k] !== undefined) payload[k] = state[k];
+export function withCoreResets(resets: readonly string[], payload: Json, state: Json): Json {
+  for (const k of resets) if (!(k in payload) && state[k] !== undefined) payload[k] = state[k];
   return payload;
 }
 
@@ -448,27 +485,35 @@ export function onlyDeclared(
   return Object.fromEntries(Object.entries(payload).filter(([k]) => declared.has(k) || asked.has(k)));
 }
 
+/** A create or update's payloads, and the event's legacy state as read before (for a legacy follow-up), if read. */
+export interface Completed {
+  payloads: SplitPayloads;
+  legacyState: Json | null;
+}
+
 /**
  * A create or update job's payloads once its reads are in (`body`: the
- * stored object, when read): a legacy event update carries the complete
- * state; a calendar-core one that touches a date, both dates and the
+ * stored object, read through `read`): a legacy event update carries the
+ * complete state; a calendar-core one that touches a date, both dates and the
  * duration. Returns the problems found instead when the dates do not add up.
- * Sets `job.legacyState` when a legacy follow-up will need it.
+ * The legacy state is kept when a legacy follow-up will need it.
  */
-export function completePayloads<I extends AnyInput>(
+export function completePayloads<I extends AnyInput, M extends AnyModel>(
   siteZone: string,
-  spec: KindSpec<I, AnyModel>,
+  spec: CalendarKind<I, M>,
   job: Job<I>,
+  read: Iface | null,
   body: unknown,
-): SplitPayloads | Problem[] {
+): Completed | Problem[] {
   const input = job.input!;
   const event = spec.asEvent(input);
   const stored = body === undefined ? NO_DATES : storedDates(body);
   const o = { ...convertOptions(siteZone, spec, input, stored.timezone), declared: job.declared };
   const p = spec.payloads(input, job.api, o);
   const asked = new Set(Object.keys(p.primary));
+  let legacyState: Json | null = null;
   if (event && job.target) {
-    const state = body === undefined ? {} : legacyEventState(body, job.read ?? 'legacy');
+    const state = body === undefined ? {} : legacyEventState(body, read ?? 'legacy');
     if (job.api === 'legacy') {
       const full = completeLegacyUpdate([state], p.primary, event, stored, o);
       if (isIssue(full)) return issuesAt([full], job.fieldPrefix);
@@ -479,14 +524,14 @@ export function completePayloads<I extends AnyInput>(
         if (issue) return issuesAt([issue], job.fieldPrefix);
         for (const k of ['start_date', 'end_date', 'duration']) asked.add(k);
       }
-      withCoreResets(spec.kind, p.primary, state);
-      if (job.read === 'legacy') job.legacyState = state;
+      withCoreResets(spec.coreResets, p.primary, state);
+      if (read === 'legacy') legacyState = state;
     }
   }
-  p.primary = onlyDeclared(p.primary, job.declared?.[job.api], asked);
+  p.primary = onlyDeclared(p.primary, job.declared[job.api], asked);
   // A new event has no website: "" needs no sending (the legacy interface refuses it as a URL).
   if (!job.target && job.api === 'legacy' && p.primary.website === '') delete p.primary.website;
-  return p;
+  return { payloads: p, legacyState };
 }
 
 /**
@@ -497,7 +542,7 @@ export function completePayloads<I extends AnyInput>(
  * for a create: a new event has the defaults the reset would give).
  */
 export function legacyFollowUp(
-  job: Pick<Job<EventInput>, 'legacyState' | 'declared'>,
+  job: { legacyState: Json | null; declared: Declared },
   input: EventInput,
   coreBody: unknown,
   second: Json,
@@ -513,7 +558,7 @@ export function legacyFollowUp(
     timezone: undefined,
   };
   const full = completeLegacyUpdate(layers, second, rest, storedDates(coreBody), o);
-  return onlyDeclared(isIssue(full) ? second : full, job.declared?.legacy, new Set(Object.keys(second)));
+  return onlyDeclared(isIssue(full) ? second : full, job.declared.legacy, new Set(Object.keys(second)));
 }
 
 /**

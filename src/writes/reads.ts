@@ -109,12 +109,10 @@ export async function confirmAbsent(ctx: Context, kind: PostKind, ids: readonly 
   return gone;
 }
 
-const LABEL_OF: Record<PostKind, string> = { events: 'event', venues: 'venue', organizers: 'organizer' };
-
-/** The NOT_FOUND a write answers for a missing object, keeping what the site said. */
-export function notFoundError(e: GatewayError, kind: PostKind, target: Target): GatewayError {
+/** The NOT_FOUND a write answers for a missing object (`label`: its kind's, kinds.ts), keeping what the site said. */
+export function notFoundError(e: GatewayError, label: string, target: Target): GatewayError {
   const which = 'id' in target ? `ID ${target.id}` : `slug ${JSON.stringify(target.slug)}`;
-  return new GatewayError('NOT_FOUND', `No ${LABEL_OF[kind]} with ${which} exists on the site.`, {
+  return new GatewayError('NOT_FOUND', `No ${label} with ${which} exists on the site.`, {
     ...(e.extensions.upstream ? { upstream: e.extensions.upstream } : {}),
   });
 }

@@ -30,9 +30,10 @@ import { calendarGet } from '../namespaces/calendar/paths.ts';
 import type { Target, WriteMethod } from '../namespaces/calendar/write-requests.ts';
 import type { UpstreamRequest } from '../upstream/client.ts';
 import { cleanText } from '../mapping/text.ts';
+import { sameOnModels } from '../namespaces/calendar/fields.ts';
 import { fromTransportError } from '../upstream/errors.ts';
 import type { GatewayError } from '../errors.ts';
-import { modelOf, type AnyInput, type AnyModel, type PostKind } from './kinds.ts';
+import type { AnyInput, AnyModel, CalendarKind, PostKind } from './kinds.ts';
 import { isMissing } from './reads.ts';
 import type { Iface } from '../namespaces/calendar/vocabulary.ts';
 
@@ -42,7 +43,8 @@ export type { PostKind };
 export interface Unsure {
   key: number;
   api: Iface;
-  kind: PostKind;
+  /** The kind written: how its objects are read, and what identifies a create (kinds.ts `reconcile`). */
+  spec: CalendarKind<AnyInput, AnyModel>;
   method: WriteMethod;
   /** null: a create. */
   target: Target | null;
@@ -66,12 +68,10 @@ export interface ReconcileOptions {
 const ANY_STATUS = ['publish', 'future', 'draft', 'pending', 'private'];
 /** modified_gmt has whole seconds; the site's clock may lag the gateway's a little. */
 const CLOCK_SLACK_MS = 2_000;
-const TYPE: Record<PostKind, string> = { events: 'event', venues: 'venue', organizers: 'organizer' };
-const A: Record<PostKind, string> = { events: 'an event', venues: 'a venue', organizers: 'an organizer' };
-
-function tryModel(api: Iface, kind: PostKind, body: unknown): AnyModel | null {
+function tryModel(api: Iface, spec: CalendarKind<AnyInput, AnyModel>, body: unknown): AnyModel | null {
   try {
-    return modelOf(api, kind, body);
+    // Calendar models keep the site's dates as they come: no zone is needed.
+    return spec.model(api, body, 'UTC');
   } catch (err) {
     if (err instanceof UpstreamShapeError) return null;
     throw err;
@@ -92,38 +92,8 @@ const idSet = (xs: unknown): string | undefined =>
 
 /** How each input field reads on a model: undefined when this read does not show it. */
 const READ: Record<string, (m: Record<string, any>) => unknown> = {
-  title: (m) => m.title,
-  description: (m) => m.description,
-  excerpt: (m) => m.excerpt,
-  slug: (m) => m.slug,
-  status: (m) => m.status,
-  authorId: (m) => m.authorId,
-  timezone: (m) => m.timezone,
-  allDay: (m) => m.allDay,
-  duration: (m) => m.duration,
-  cost: (m) => m.cost,
-  website: (m) => m.website,
-  showMap: (m) => m.showMap,
-  showMapLink: (m) => m.showMapLink,
-  hideFromListings: (m) => m.hideFromListings,
-  sticky: (m) => m.sticky,
-  featured: (m) => m.featured,
-  virtual: (m) => m.virtual,
-  commentStatus: (m) => m.commentStatus,
-  pingStatus: (m) => m.pingStatus,
-  format: (m) => m.format,
-  template: (m) => m.template,
-  address: (m) => m.address,
-  city: (m) => m.city,
-  country: (m) => m.country,
-  province: (m) => m.province,
-  state: (m) => m.state,
-  stateProvince: (m) => m.stateProvince,
-  zip: (m) => m.zip,
-  phone: (m) => m.phone,
-  email: (m) => m.email,
-  latitude: (m) => m.latitude,
-  longitude: (m) => m.longitude,
+  // Those whose model field is the input's (namespaces/calendar/fields.ts).
+  ...Object.fromEntries(sameOnModels().map((f) => [f, (m: Record<string, any>) => m[f]])),
   featuredImageId: (m) => (m.featuredImage === undefined ? undefined : (m.featuredImage?.databaseId ?? null)),
   venueIds: (m) => (m.venues === undefined ? undefined : idSet(m.venues)),
   organizerIds: (m) => (m.organizers === undefined ? undefined : idSet(m.organizers)),
@@ -216,34 +186,23 @@ async function get(ctx: Context, api: Iface, req: UpstreamRequest): Promise<Read
  * the legacy GET says 403 `event-no-longer-available`).
  */
 function readApi(ctx: Context, u: Unsure): Iface {
-  const trashedEvent = u.api === 'core' && u.method === 'DELETE' && !u.force && u.kind === 'events';
-  return trashedEvent ? chosenOr(chooseInterface(ctx.site, { prefer: 'legacy' }), u.api) : u.api;
+  const trashed = u.api === 'core' && u.method === 'DELETE' && !u.force && u.spec.reconcile.trashReadsLegacy;
+  return trashed ? chosenOr(chooseInterface(ctx.site, { prefer: 'legacy' }), u.api) : u.api;
 }
 
 function readOne(ctx: Context, u: Unsure): Promise<Read> {
   const api = readApi(ctx, u);
-  return get(ctx, api, calendarGet(api, u.kind, u.target!));
+  return get(ctx, api, calendarGet(api, u.spec.kind, u.target!));
 }
 
-/** `YYYY-MM-DD` moved by `days`. */
-function day(date: string, days: number): string {
-  const d = new Date(`${date.slice(0, 10)}T00:00:00Z`);
-  d.setUTCDate(d.getUTCDate() + days);
-  return d.toISOString().slice(0, 10);
-}
-
+/** The kind's list, searched for the title (every status), with what else the kind narrows it by. */
 function search(ctx: Context, u: Unsure, title: string): Promise<Read> {
-  const input = u.input as EventInput;
-  if (u.api === 'core') {
-    const query: Record<string, string | number | string[]> = { search: title, status: ANY_STATUS, per_page: 100 };
-    if (u.kind === 'events') Object.assign(query, { orderby: 'modified', order: 'DESC' });
-    return get(ctx, 'core', calendarGet('core', u.kind, null, query));
-  }
-  const query: Record<string, string | number> = { search: title, per_page: 50 };
-  // The legacy archive shows upcoming events unless given a window.
-  if (u.kind === 'events' && input.startDate && input.endDate)
-    Object.assign(query, { start_date: day(input.startDate, -2), end_date: day(input.endDate, 2) });
-  return get(ctx, 'legacy', calendarGet('legacy', u.kind, null, query));
+  const more = u.spec.reconcile.search(u.api, u.input);
+  const query =
+    u.api === 'core'
+      ? { search: title, status: ANY_STATUS, per_page: 100, ...more }
+      : { search: title, per_page: 50, ...more };
+  return get(ctx, u.api, calendarGet(u.api, u.spec.kind, null, query));
 }
 
 function listItems(api: Iface, kind: PostKind, body: unknown): unknown[] | null {
@@ -260,13 +219,13 @@ function modifiedSince(model: AnyModel, since: number): boolean {
 // ---------------------------------------------------------------------------
 
 function settleUpdate(u: Unsure, r: Read, since: number): Settled {
-  const what = `${TYPE[u.kind]} ${'id' in u.target! ? u.target.id : u.target!.slug}`;
+  const what = `${u.spec.label} ${'id' in u.target! ? u.target.id : u.target!.slug}`;
   if (!r.ok)
     return {
       written: false,
       message: `and reading the ${what} back failed (${r.error!.code}): read it and compare before sending the update again.`,
     };
-  const model = tryModel(u.api, u.kind, r.body);
+  const model = tryModel(u.api, u.spec, r.body);
   if (!model)
     return {
       written: false,
@@ -289,9 +248,9 @@ function settleUpdate(u: Unsure, r: Read, since: number): Settled {
 }
 
 function settleDelete(u: Unsure, r: Read): Settled {
-  const what = `${TYPE[u.kind]} ${'id' in u.target! ? u.target.id : u.target!.slug}`;
+  const what = `${u.spec.label} ${'id' in u.target! ? u.target.id : u.target!.slug}`;
   if (r.ok) {
-    const model = tryModel(r.api, u.kind, r.body);
+    const model = tryModel(r.api, u.spec, r.body);
     if (model?.status === 'trash' && !u.force) return { written: true, body: r.body };
     return {
       written: false,
@@ -310,24 +269,24 @@ function settleDelete(u: Unsure, r: Read): Settled {
 }
 
 function settleCreates(group: Unsure[], r: Read, since: number, claimed: Set<number>, out: Map<number, Settled>): void {
-  const what = TYPE[group[0]!.kind];
-  const items = r.ok ? listItems(group[0]!.api, group[0]!.kind, r.body) : null;
+  const { spec } = group[0]!;
+  const what = spec.label;
+  const items = r.ok ? listItems(group[0]!.api, spec.kind, r.body) : null;
   for (const u of group) {
     const title = (u.input as { title?: string | null }).title ?? '';
     if (!items) {
       out.set(u.key, {
         written: false,
-        message: `and searching for it failed${r.error ? ` (${r.error.code})` : ''}: look for ${A[u.kind]} titled ${JSON.stringify(title)} before creating it again.`,
+        message: `and searching for it failed${r.error ? ` (${r.error.code})` : ''}: look for ${spec.aLabel} titled ${JSON.stringify(title)} before creating it again.`,
       });
       continue;
     }
     const matches: { id: number; body: unknown }[] = [];
     for (const raw of items) {
-      const model = tryModel(u.api, u.kind, raw);
+      const model = tryModel(u.api, spec, raw);
       if (!model || claimed.has(model.databaseId) || !modifiedSince(model, since)) continue;
       const c = compare(model, raw, u.input, u.payload, true);
-      const key = u.kind === 'events' ? ['title', 'startDate', 'endDate'] : ['title'];
-      if (c.differ.length || key.some((f) => c.unseen.includes(f))) continue;
+      if (c.differ.length || spec.reconcile.identity.some((f) => c.unseen.includes(f))) continue;
       matches.push({ id: model.databaseId, body: raw });
     }
     if (matches.length === 1) {
@@ -339,7 +298,7 @@ function settleCreates(group: Unsure[], r: Read, since: number, claimed: Set<num
         : `no ${what} matching it was found yet (the site may still be processing it)`;
       out.set(u.key, {
         written: false,
-        message: `and ${found}: look for ${A[u.kind]} titled ${JSON.stringify(title)} before creating it again.`,
+        message: `and ${found}: look for ${spec.aLabel} titled ${JSON.stringify(title)} before creating it again.`,
       });
     }
   }
@@ -364,7 +323,7 @@ export async function reconcile(ctx: Context, unsure: Unsure[], opts: ReconcileO
         });
         continue;
       }
-      const k = `${u.api} ${u.kind} ${title} ${(u.input as EventInput).startDate ?? ''} ${(u.input as EventInput).endDate ?? ''}`;
+      const k = `${u.api} ${u.spec.kind} ${title} ${(u.input as EventInput).startDate ?? ''} ${(u.input as EventInput).endDate ?? ''}`;
       creates.set(k, [...(creates.get(k) ?? []), u]);
     }
   }

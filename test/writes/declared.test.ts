@@ -127,19 +127,21 @@ const update = (
 
 describe('declared arguments', () => {
   it('are read from the root index per route and method; an interface the site lacks declares nothing; an undescribed route is null', () => {
-    expect(routeDeclared(SITE_615, 'core', 'events', 'PATCH', { id: 1 })!.has('tribe_events_cat')).toBe(true);
-    expect(routeDeclared(SITE_615, 'core', 'organizers', 'PATCH', { id: 1 })).toBeNull();
+    expect(routeDeclared(SITE_615, 'core', EVENTS, 'PATCH', { id: 1 })!.has('tribe_events_cat')).toBe(true);
+    expect(routeDeclared(SITE_615, 'core', ORGANIZERS, 'PATCH', { id: 1 })).toBeNull();
     const legacyOnly = parseIndex({ namespaces: ['calendar/events/v1'], routes: {} });
-    expect(routeDeclared(legacyOnly, 'core', 'events', 'PATCH', { id: 1 })).toEqual(new Set());
-    expect(jobDeclared(SITE_615, 'events', 'core', 'PATCH', { id: 5 }).legacy!.has('website')).toBe(true);
+    expect(routeDeclared(legacyOnly, 'core', EVENTS, 'PATCH', { id: 1 })).toEqual(new Set());
+    expect(jobDeclared(SITE_615, EVENTS, 'core', 'PATCH', { id: 5 }).legacy!.has('website')).toBe(true);
   });
 
   it('the category field goes under the spelling the route declares (tribe_events_cat), legacy-only fields to the legacy follow-up', () => {
     const job = update(EVENTS, { categoryIds: [3], website: 'https://x.org' });
-    expect(job.error).toBeUndefined();
-    const p = completePayloads(ZONE, EVENTS, job, undefined);
-    expect(p).toMatchObject({ primary: { tribe_events_cat: [3] }, secondary: { website: 'https://x.org' } });
-    expect((p as { primary: object }).primary).not.toHaveProperty('calendar_events_cat');
+    expect(job.error).toBeNull();
+    const p = completePayloads(ZONE, EVENTS, job.job, null, undefined);
+    expect(p).toMatchObject({
+      payloads: { primary: { tribe_events_cat: [3] }, secondary: { website: 'https://x.org' } },
+    });
+    expect(!Array.isArray(p) && p.payloads.primary).not.toHaveProperty('calendar_events_cat');
   });
 
   it('a field no route declares is refused before anything is sent: WRITE_NOT_APPLIED naming it and both routes', () => {
@@ -191,32 +193,32 @@ describe('resets and where an update goes', () => {
   });
 
   it('a calendar-core update gets sticky from the stored state; a legacy one the complete state with the date', () => {
-    const core = update(EVENTS, { title: 'x' });
-    core.read = 'legacy';
-    expect(completePayloads(ZONE, EVENTS, core, legacyBody)).toMatchObject({ primary: { title: 'x', sticky: true } });
-    const legacy = update(EVENTS, { title: 'x' }, 'legacy');
-    legacy.read = 'legacy';
-    expect(completePayloads(ZONE, EVENTS, legacy, legacyBody)).toMatchObject({
-      primary: {
-        title: 'x',
-        date: '2026-01-15 10:00:00',
-        featured: true,
-        sticky: true,
-        show_map: false,
-        show_map_link: false,
-        hide_from_listings: true,
-        cost: '$5',
+    const core = update(EVENTS, { title: 'x' }).job;
+    expect(completePayloads(ZONE, EVENTS, core, 'legacy', legacyBody)).toMatchObject({
+      payloads: { primary: { title: 'x', sticky: true } },
+    });
+    const legacy = update(EVENTS, { title: 'x' }, 'legacy').job;
+    expect(completePayloads(ZONE, EVENTS, legacy, 'legacy', legacyBody)).toMatchObject({
+      payloads: {
+        primary: {
+          title: 'x',
+          date: '2026-01-15 10:00:00',
+          featured: true,
+          sticky: true,
+          show_map: false,
+          show_map_link: false,
+          hide_from_listings: true,
+          cost: '$5',
+        },
       },
     });
   });
 
   it('throughOther: an update none of whose fields its interface takes goes through the other one alone', () => {
-    const job = update(EVENTS, { website: 'https://x.org', showMap: true });
-    throughOther(SITE_615, EVENTS, job);
+    const { job } = throughOther(SITE_615, EVENTS, update(EVENTS, { website: 'https://x.org', showMap: true }));
     expect(job.api).toBe('legacy');
-    expect(job.declared!.legacy!.has('website')).toBe(true);
-    const mixed = update(EVENTS, { website: 'https://x.org', title: 't' });
-    throughOther(SITE_615, EVENTS, mixed);
+    expect(job.declared.legacy!.has('website')).toBe(true);
+    const mixed = throughOther(SITE_615, EVENTS, update(EVENTS, { website: 'https://x.org', title: 't' })).job;
     expect(mixed.api).toBe('core');
     // calendar-core has no POST updates and no slugs: a legacy job stays.
     const post = writeJob(
@@ -229,7 +231,6 @@ describe('resets and where an update goes', () => {
       'legacy',
       'POST',
     );
-    throughOther(SITE_615, EVENTS, post);
-    expect(post.api).toBe('legacy');
+    expect(throughOther(SITE_615, EVENTS, post).job.api).toBe('legacy');
   });
 });

@@ -18,7 +18,9 @@ import {
   readFor,
   updateJobs,
   writeJob,
+  type Completed,
 } from '../../src/writes/plan.ts';
+import type { Problem } from '../../src/writes/results.ts';
 
 const CORE_EVENT = '/calendar-core/v1/events/(?P<id>[\\d]+)';
 
@@ -65,11 +67,11 @@ describe('chooseApi', () => {
   });
 
   it('bulk trashing deletes go legacy, unless atomic on a site that batches calendar-core deletes', () => {
-    expect(deleteManyApi(BOTH, 'events', null, false, true)).toBe('legacy');
-    expect(deleteManyApi(site(['calendar/events/v1', 'calendar-core/v1'], true), 'events', null, false, true)).toBe(
+    expect(deleteManyApi(BOTH, EVENTS, null, false, true)).toBe('legacy');
+    expect(deleteManyApi(site(['calendar/events/v1', 'calendar-core/v1'], true), EVENTS, null, false, true)).toBe(
       'core',
     );
-    expect(deleteManyApi(site(['calendar/events/v1', 'calendar-core/v1'], true), 'events', null, false, false)).toBe(
+    expect(deleteManyApi(site(['calendar/events/v1', 'calendar-core/v1'], true), EVENTS, null, false, false)).toBe(
       'legacy',
     );
   });
@@ -101,8 +103,8 @@ describe('jobs and their problems', () => {
       'inputs.0.cost',
       'inputs.0.duration',
     ]);
-    expect(good!.error).toBeUndefined();
-    expect(good).toMatchObject({ index: 1, target: null, method: 'POST', api: 'core', itemPath: ['inputs', '1'] });
+    expect(good!.error).toBeNull();
+    expect(good!.job).toMatchObject({ index: 1, target: null, method: 'POST', api: 'core', itemPath: ['inputs', '1'] });
   });
 
   it('updateJobs: a bad ID, a repeated ID, and the input checked as an update (nothing is required)', () => {
@@ -119,12 +121,12 @@ describe('jobs and their problems', () => {
       'PATCH',
     );
     expect(jobs[0]!.error!.problems!.map((p) => p.path.join('.'))).toEqual(['inputs.0.id', 'inputs.0.input.duration']);
-    expect(jobs[1]!.error).toBeUndefined();
+    expect(jobs[1]!.error).toBeNull();
     expect(jobs[2]!.error).toMatchObject({
       path: ['inputs', '2', 'id'],
       message: 'Event 7 is already updated by inputs.1: give each object once (merge the inputs).',
     });
-    expect(jobs[3]).toMatchObject({
+    expect(jobs[3]!.job).toMatchObject({
       target: { id: 8 },
       fieldPrefix: ['inputs', '3', 'input'],
       idPath: ['inputs', '3', 'id'],
@@ -138,7 +140,7 @@ describe('jobs and their problems', () => {
       path: ['ids', '0'],
       message: '"x" is not a Event ID (a global ID or a database ID).',
     });
-    expect(good).toMatchObject({ target: { id: 9 }, query: { force: true }, method: 'DELETE' });
+    expect(good!.job).toMatchObject({ target: { id: 9 }, query: { force: true }, method: 'DELETE' });
   });
 
   it('atomicRequests: one request per job, on the routes the writes would use', () => {
@@ -152,7 +154,9 @@ describe('jobs and their problems', () => {
 
 describe('reads and payloads', () => {
   const update = (input: object, api: 'core' | 'legacy', method: 'PATCH' | 'DELETE' = 'PATCH') =>
-    writeJob(BOTH, EVENTS, 0, { item: ['input'], fields: ['input'], id: ['id'] }, input, { id: 5 }, api, method);
+    writeJob(BOTH, EVENTS, 0, { item: ['input'], fields: ['input'], id: ['id'] }, input, { id: 5 }, api, method).job;
+  /** The payloads completed, or the problems found. */
+  const payloadsOf = (p: Completed | Problem[]) => (Array.isArray(p) ? p : p.payloads);
 
   it('readFor: every update reads the stored state (events and venues through the legacy interface where the site has it); core deletes read first', () => {
     expect(readFor(BOTH, EVENTS, update({ title: 't' }, 'legacy'))).toBe('legacy');
@@ -160,31 +164,33 @@ describe('reads and payloads', () => {
     expect(readFor(BOTH, EVENTS, update({ title: 't' }, 'core'))).toBe('legacy');
     expect(readFor(CORE_ONLY, EVENTS, update({ endDate: when.endDate }, 'core'))).toBe('core');
     expect(readFor(BOTH, EVENTS, { ...update({}, 'core'), method: 'DELETE' })).toBe('core');
-    expect(readFor(BOTH, EVENTS, { ...update({}, 'legacy'), method: 'DELETE' })).toBeUndefined();
+    expect(readFor(BOTH, EVENTS, { ...update({}, 'legacy'), method: 'DELETE' })).toBeNull();
     expect(
       readFor(
         BOTH,
         VENUES,
-        writeJob(BOTH, VENUES, 0, { item: [], fields: [], id: [] }, { city: 'x' }, { id: 2 }, 'core', 'PATCH'),
+        writeJob(BOTH, VENUES, 0, { item: [], fields: [], id: [] }, { city: 'x' }, { id: 2 }, 'core', 'PATCH').job,
       ),
     ).toBe('legacy');
     expect(
       readFor(
         BOTH,
         ORGANIZERS,
-        writeJob(BOTH, ORGANIZERS, 0, { item: [], fields: [], id: [] }, { phone: '1' }, { id: 2 }, 'core', 'PATCH'),
+        writeJob(BOTH, ORGANIZERS, 0, { item: [], fields: [], id: [] }, { phone: '1' }, { id: 2 }, 'core', 'PATCH').job,
       ),
     ).toBe('core');
-    expect(readFor(BOTH, EVENTS, createJobs(BOTH, EVENTS, [{ ...when, title: 'n' }], 'legacy')[0]!)).toBeUndefined();
+    expect(readFor(BOTH, EVENTS, createJobs(BOTH, EVENTS, [{ ...when, title: 'n' }], 'legacy')[0]!.job)).toBeNull();
   });
 
   it('completePayloads: a core end-date change sends both dates and the duration from the stored start', () => {
     const job = update({ endDate: '2032-04-02T21:00:00+02:00' }, 'core');
-    const p = completePayloads(ZONE, EVENTS, job, {
-      start_date: '2032-04-02 18:00:00',
-      end_date: '2032-04-02 20:00:00',
-      timezone: ZONE,
-    });
+    const p = payloadsOf(
+      completePayloads(ZONE, EVENTS, job, null, {
+        start_date: '2032-04-02 18:00:00',
+        end_date: '2032-04-02 20:00:00',
+        timezone: ZONE,
+      }),
+    );
     expect(p).toEqual({
       primary: { start_date: '2032-04-02 18:00:00', end_date: '2032-04-02 21:00:00', duration: 10800 },
       secondary: null,
@@ -193,11 +199,13 @@ describe('reads and payloads', () => {
 
   it('completePayloads: dates that end before they start are a problem of the field', () => {
     const job = update({ endDate: '2032-04-01T10:00:00+02:00' }, 'core');
-    const p = completePayloads(ZONE, EVENTS, job, {
-      start_date: '2032-04-02 18:00:00',
-      end_date: '2032-04-02 20:00:00',
-      timezone: ZONE,
-    });
+    const p = payloadsOf(
+      completePayloads(ZONE, EVENTS, job, null, {
+        start_date: '2032-04-02 18:00:00',
+        end_date: '2032-04-02 20:00:00',
+        timezone: ZONE,
+      }),
+    );
     expect(p).toEqual([
       { path: ['input', 'endDate'], message: expect.stringMatching(/^endDate must not be before startDate/) },
     ]);
@@ -214,7 +222,7 @@ describe('reads and payloads', () => {
       website: 'https://e.org',
       url: 'https://site/e',
     };
-    const p = completePayloads(ZONE, EVENTS, legacy, stored);
+    const p = payloadsOf(completePayloads(ZONE, EVENTS, legacy, null, stored));
     expect(p).toMatchObject({
       primary: {
         cost: '12',
@@ -225,9 +233,7 @@ describe('reads and payloads', () => {
         timezone: ZONE,
       },
     });
-    const core = update({ showMap: true }, 'core');
-    core.read = 'legacy';
-    completePayloads(ZONE, EVENTS, core, stored);
-    expect(core.legacyState).toMatchObject({ featured: true, cost: '$10' });
+    const core = completePayloads(ZONE, EVENTS, update({ showMap: true }, 'core'), 'legacy', stored);
+    expect(!Array.isArray(core) && core.legacyState).toMatchObject({ featured: true, cost: '$10' });
   });
 });

@@ -5,7 +5,6 @@
  * mutations' GraphQL errors, and the bulk payload's counts.
  */
 import { describe, expect, it } from 'vitest';
-import { postResult } from '../../src/writes/posts.ts';
 import {
   bulkPayload,
   inputError,
@@ -167,54 +166,5 @@ describe('bulkPayload', () => {
     expect([p.written, p.failed, p.unknown]).toEqual([2, 2, 1]);
     expect(p.results[0]).toEqual({ index: 0, databaseId: 5, error: null, event: model });
     expect(p.results.map((r) => r.index)).toEqual([0, 1, 2, 3]);
-  });
-});
-
-describe('postResult', () => {
-  const post = {
-    id: 9,
-    date: '2031-01-01T10:00:00',
-    date_gmt: '2031-01-01T10:00:00',
-    slug: 'p',
-    status: 'draft',
-    type: 'post',
-    link: 'https://x/p',
-    title: { raw: 'P', rendered: 'P' },
-    content: { raw: '', rendered: '' },
-    excerpt: { raw: '', rendered: '' },
-  };
-  it('a post; an unreadable 2xx body is an unknown outcome, never a failure', () => {
-    expect(postResult({ ok: true, status: 201, body: post, batched: true }, 0, 'UTC')).toMatchObject({
-      index: 0,
-      databaseId: 9,
-      error: null,
-    });
-    const bad = postResult({ ok: true, status: 201, body: 'oops', batched: true }, 1, 'UTC');
-    expect(bad).toMatchObject({
-      databaseId: null,
-      model: null,
-      error: { code: 'OUTCOME_UNKNOWN', path: ['inputs', '1'] },
-    });
-    expect(bad.error!.message).toMatch(
-      /^Outcome unknown: the post create was sent but the site answered a body that is not a post .*before creating it again\.$/,
-    );
-  });
-
-  it('a refused item points at the input field; a stopped atomic item is NOT_EXECUTED', () => {
-    const e = fromUpstreamResponse(
-      400,
-      { code: 'rest_invalid_param', message: 'bad', data: { status: 400, params: { title: 'no' } } },
-      'POST /core/v2/posts',
-    );
-    expect(postResult({ ok: false, error: e, batched: true }, 2, 'UTC').error).toMatchObject({
-      code: 'BAD_USER_INPUT',
-      path: ['inputs', '2', 'title'],
-    });
-    expect(postResult({ ok: false, error: e, batched: true, notExecuted: true }, 3, 'UTC').error).toEqual({
-      code: 'NOT_EXECUTED',
-      message: 'bad',
-      path: ['inputs', '3'],
-      upstream: null,
-    });
   });
 });

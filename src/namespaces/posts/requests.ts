@@ -67,38 +67,25 @@ export function postPath(id: number): string {
   return `/core/v2/posts/${id}`;
 }
 
-export async function createPost(session: UpstreamSession, body: Record<string, unknown>): Promise<unknown> {
-  const res = await session.request({
-    method: POSTS_CREATE.method,
-    path: POSTS_CREATE.path,
-    body,
-    route: POSTS_CREATE.label,
-  });
-  return res.body;
-}
-
 /** One create of POST /core/v2/posts as a write for upstream/batch.ts (`/batch/v1` where the site allows). */
 export function createPostWrite(body: Record<string, unknown>): WriteRequest {
   return { method: POSTS_CREATE.method, path: POSTS_CREATE.path, body, route: POSTS_CREATE.label };
 }
 
-/** A partial update (WordPress's update_item serves POST, PUT and PATCH alike; PATCH says what it does). */
-export async function updatePost(
-  session: UpstreamSession,
-  id: number,
-  body: Record<string, unknown>,
-): Promise<unknown> {
-  const res = await session.request({ method: 'PATCH', path: postPath(id), body, route: `PATCH ${POST_ITEM_ROUTE}` });
-  return res.body;
-}
-
-/** Trashes the post, or with `force` deletes it for good (WordPress's posts controller, `delete_item`). */
-export async function deletePost(session: UpstreamSession, id: number, force: boolean): Promise<unknown> {
-  const res = await session.request({
-    method: 'DELETE',
-    path: postPath(id),
-    query: force ? { force: true } : undefined,
-    route: `DELETE ${POST_ITEM_ROUTE}`,
-  });
-  return res.body;
+/**
+ * One write of core/v2 posts as a request for upstream/batch.ts (the write engine's, src/writes/): a create (no `id`),
+ * an update of `/core/v2/posts/<id>` (WordPress's update_item serves POST, PUT and PATCH alike) or a delete (trash, or
+ * with `force` for good).
+ */
+export function postWrite(
+  method: WriteRequest['method'],
+  id: number | null,
+  body?: Record<string, unknown>,
+  query?: Record<string, string | number | boolean>,
+): WriteRequest {
+  if (id === null) return { ...createPostWrite(body ?? {}), method };
+  const req: WriteRequest = { method, path: postPath(id), route: `${method} ${POST_ITEM_ROUTE}` };
+  if (body !== undefined) req.body = body;
+  if (query !== undefined) req.query = query;
+  return req;
 }
