@@ -1,0 +1,565 @@
+/**
+ * ql-events' `Event`, `Venue`, `Organizer` and `EventsCategory` over the main graph's calendar: its lists
+ * (src/resolvers/lists.ts: the interface the calendar's choice gives, page plans, keyset cursors), its loaders (legacy
+ * `include=` batches, embedded venues, organizers and terms primed) and its cross-interface fields (a field one
+ * interface lacks is read from the other's copy, batched). Values are given as ql-events gives them: dates as the
+ * event's local time `YYYY-MM-DD HH:mm:ss`, the duration in seconds, the cost as entered.
+ */
+import { DateTime } from 'luxon';
+import type { Context } from '../context.ts';
+import { GatewayError, isGatewayError } from '../errors.ts';
+import type { EventsOrderBy, EventsWhere, PlacesWhere } from '../generated/graphql.ts';
+import type { EventModel, OrganizerModel, TermModel, VenueModel } from '../mapping/models.ts';
+import { isJson, str, type Json } from '../mapping/json.ts';
+import { crossField, type OtherLoader } from '../resolvers/fields.ts';
+import { eventsConnection, placesConnection, termsConnection } from '../resolvers/lists.ts';
+import { eventBy as mainEventBy } from '../resolvers/events.ts';
+import { planEvents, planPlaces } from '../namespaces/calendar/where.ts';
+import { legacyEvent, legacyOrganizer, legacyVenue } from '../namespaces/calendar/legacy-mapping.ts';
+import { coreEvent, coreOrganizer, coreVenue } from '../namespaces/calendar/core-mapping.ts';
+import { LEGACY_MAX_PER_PAGE, legacyGet, legacyList } from '../namespaces/calendar/legacy-requests.ts';
+import { CORE_MAX_PER_PAGE, coreList } from '../namespaces/calendar/core-requests.ts';
+import { readAll } from '../paging/window.ts';
+import { listIdentity, memoryConnection } from '../routes/connection.ts';
+import { orNull } from '../loaders/index.ts';
+import { checkWhere, intIds, oneOrder, paging, renderedOnly, type WpPaging } from './args.ts';
+import { databaseIdArg, pathOf, uriOf, wpGlobalId } from './ids.ts';
+import { fromTerm, wpConnection, type WpConnection, type WpTerm } from './models.ts';
+import { homeOf, isContent, tagsById, termsWhere, wpDate, type IdType } from './content.ts';
+import { postSeo } from './seo.ts';
+
+const otherEvent: OtherLoader<EventModel> = (iface, ctx) =>
+  iface === 'core' ? ctx.loaders.eventCore : ctx.loaders.eventLegacy;
+const otherVenue: OtherLoader<VenueModel> = (iface, ctx) =>
+  iface === 'core' ? ctx.loaders.venueCore : ctx.loaders.venueLegacy;
+const otherOrganizer: OtherLoader<OrganizerModel> = (iface, ctx) =>
+  iface === 'core' ? ctx.loaders.organizerCore : ctx.loaders.organizerLegacy;
+
+/** A field of the model, from the other interface's copy when this one lacks it. */
+const ev = <K extends keyof EventModel>(k: K) => crossField<EventModel, K>(k, otherEvent);
+const vn = <K extends keyof VenueModel>(k: K) => crossField<VenueModel, K>(k, otherVenue);
+const og = <K extends keyof OrganizerModel>(k: K) => crossField<OrganizerModel, K>(k, otherOrganizer);
+
+async function value<T>(v: T | Promise<T>): Promise<T> {
+  return v;
+}
+
+/** `2027-06-27T20:00:00+10:00` (the event's zone) -> `2027-06-27 20:00:00`, as ql-events prints `_EventStartDate`. */
+const localTime = (iso: string | null | undefined): string | null => (iso ? iso.slice(0, 19).replace('T', ' ') : null);
+
+type PlaceModel = VenueModel | OrganizerModel;
+type Model = EventModel | PlaceModel;
+
+/** What events, venues and organizers answer alike (WordPress posts of the calendar's types). */
+function commonFields<M extends Model>(cross: <K extends keyof M>(k: K) => (m: M, a: unknown, c: Context) => unknown) {
+  const get = <K extends keyof M>(k: K, m: M, ctx: Context) => value(cross(k)(m, {}, ctx));
+  return {
+    ...isContent,
+    id: (m: M) => wpGlobalId('post', m.databaseId),
+    databaseId: (m: M) => m.databaseId,
+    slug: (m: M, _a: unknown, ctx: Context) => get('slug' as keyof M, m, ctx),
+    status: (m: M, _a: unknown, ctx: Context) => get('status' as keyof M, m, ctx),
+    link: (m: M, _a: unknown, ctx: Context) => get('url' as keyof M, m, ctx),
+    uri: async (m: M, _a: unknown, ctx: Context) => uriOf(str(await get('url' as keyof M, m, ctx)), homeOf(ctx)),
+    date: async (m: M, _a: unknown, ctx: Context) => wpDate(str(await get('publishedAt' as keyof M, m, ctx))),
+    dateGmt: async (m: M, _a: unknown, ctx: Context) => wpDate(str(await get('publishedAtUtc' as keyof M, m, ctx))),
+    modified: async (m: M, _a: unknown, ctx: Context) => wpDate(str(await get('modifiedAt' as keyof M, m, ctx))),
+    modifiedGmt: async (m: M, _a: unknown, ctx: Context) => wpDate(str(await get('modifiedAtUtc' as keyof M, m, ctx))),
+    title: (m: M, a: { format?: string | null }, ctx: Context) => {
+      renderedOnly(a, 'title');
+      return get('title' as keyof M, m, ctx);
+    },
+    content: (m: M, a: { format?: string | null }, ctx: Context) => {
+      renderedOnly(a, 'content');
+      return get('description' as keyof M, m, ctx);
+    },
+    excerpt: (m: M, a: { format?: string | null }, ctx: Context) => {
+      renderedOnly(a, 'excerpt');
+      return get('excerpt' as keyof M, m, ctx);
+    },
+    authorDatabaseId: (m: M, _a: unknown, ctx: Context) => get('authorId' as keyof M, m, ctx),
+    authorId: async (m: M, _a: unknown, ctx: Context) => {
+      const id = await get('authorId' as keyof M, m, ctx);
+      return typeof id === 'number' && id > 0 ? wpGlobalId('user', id) : null;
+    },
+    guid: (m: M) => (isJson(m.raw) ? (str(m.raw.global_id) ?? null) : null),
+    seo: (m: M) => postSeo(m.raw, m.kind.toLowerCase()),
+  };
+}
+
+// ---- events
+
+interface DateInput {
+  year?: number | null;
+  month?: number | null;
+  day?: number | null;
+}
+interface DateQuery {
+  after?: DateInput | null;
+  before?: DateInput | null;
+  inclusive?: boolean | null;
+  year?: number | null;
+  month?: number | null;
+  day?: number | null;
+}
+
+interface EventsWhereArgs {
+  search?: string | null;
+  startDateQuery?: DateQuery | null;
+  endDateQuery?: DateQuery | null;
+  orderby?: ({ field: string; order: string } | null)[] | null;
+  in?: (string | number | null)[] | null;
+  venuesIn?: (number | null)[] | null;
+  tagIn?: (string | number | null)[] | null;
+  tagSlugIn?: (string | null)[] | null;
+  tag?: string | null;
+  status?: string | null;
+}
+
+const EVENTS_WHERE = ['search', 'startDateQuery', 'endDateQuery', 'orderby', 'in', 'venuesIn', 'tagIn', 'tagSlugIn'];
+const DATE_QUERY = ['after', 'before', 'inclusive', 'year', 'month', 'day'];
+
+/** The first and last day a date input covers (`{year}`: the whole year; `{year, month}`: the month). */
+function span(d: DateInput, arg: string): { first: DateTime; last: DateTime } {
+  if (!d.year) throw GatewayError.badInput(`${arg}: a date needs at least its year`, { arguments: [arg] });
+  const unit = d.day ? 'day' : d.month ? 'month' : 'year';
+  const start = DateTime.fromObject({ year: d.year, month: d.month ?? 1, day: d.day ?? 1 }, { zone: 'UTC' });
+  if (!start.isValid) throw GatewayError.badInput(`${arg}: not a valid date`, { arguments: [arg] });
+  return { first: start.startOf(unit), last: start.endOf(unit).startOf('day') };
+}
+
+const day = (d: DateTime) => d.toFormat("yyyy-MM-dd'T'00:00:00");
+
+/**
+ * A `DateQueryInput` (WordPress's date_query on the event's start or end) as whole-day bounds of the main graph's
+ * list: `after` is exclusive of the day (or month, or year) it names unless `inclusive`, `before` likewise, and
+ * `year`/`month`/`day` match the days they cover. The main graph's `startsAfter D` means after the end of day D, and
+ * `startsBefore D` before its end, in the site's time zone.
+ */
+function dateBounds(q: DateQuery, which: 'start' | 'end', out: EventsWhere): void {
+  const arg = `where.${which}DateQuery`;
+  checkWhere(arg.replace('where.', ''), q, DATE_QUERY);
+  // The first and the last day that match.
+  const b: { from: DateTime | null; to: DateTime | null } = { from: null, to: null };
+  const tighten = (f: DateTime | null, t: DateTime | null) => {
+    if (f && (!b.from || f > b.from)) b.from = f;
+    if (t && (!b.to || t < b.to)) b.to = t;
+  };
+  if (q.after) {
+    const s = span(q.after, `${arg}.after`);
+    tighten(q.inclusive ? s.first : s.last.plus({ days: 1 }), null);
+  }
+  if (q.before) {
+    const s = span(q.before, `${arg}.before`);
+    tighten(null, q.inclusive ? s.last : s.first.minus({ days: 1 }));
+  }
+  if (q.year || q.month || q.day) {
+    if (!q.year) throw GatewayError.badInput(`${arg}: month and day need a year here`, { arguments: [arg] });
+    const s = span({ year: q.year, month: q.month ?? null, day: q.day ?? null }, arg);
+    tighten(s.first, s.last);
+  }
+  const { from: f, to: t } = b;
+  if (f) out[which === 'start' ? 'startsAfter' : 'endsAfter'] = day(f.minus({ days: 1 }));
+  if (t) out[which === 'start' ? 'startsBefore' : 'endsBefore'] = day(t);
+}
+
+const EVENT_ORDER: Record<string, EventsOrderBy['field'] | undefined> = {
+  DATE: 'PUBLISHED_AT',
+  TITLE: 'TITLE',
+  MENU_ORDER: 'MENU_ORDER',
+  MODIFIED: 'MODIFIED_AT',
+};
+
+function eventsWhere(w: EventsWhereArgs): { where: EventsWhere; orderBy: EventsOrderBy | null } {
+  checkWhere('events', w, EVENTS_WHERE);
+  const where: EventsWhere = {};
+  if (w.search) where.search = w.search;
+  if (w.startDateQuery) dateBounds(w.startDateQuery, 'start', where);
+  if (w.endDateQuery) dateBounds(w.endDateQuery, 'end', where);
+  const ids = intIds(w.in, 'where.in');
+  if (ids) where.ids = ids;
+  const venues = intIds(w.venuesIn, 'where.venuesIn');
+  if (venues) where.venueIds = venues;
+  const tags = intIds(w.tagIn, 'where.tagIn');
+  if (tags) where.tagIds = tags;
+  const tagSlugs = (w.tagSlugIn ?? []).filter((s): s is string => typeof s === 'string');
+  if (tagSlugs.length) where.tagSlugs = tagSlugs;
+  const o = oneOrder(w.orderby, 'events');
+  let orderBy: EventsOrderBy | null = null;
+  if (o) {
+    const field = EVENT_ORDER[o.field];
+    if (!field)
+      throw GatewayError.badInput(`events: where.orderby ${o.field} is not an order the site's event lists take`, {
+        arguments: ['where.orderby'],
+      });
+    orderBy = { field, direction: o.desc ? 'DESC' : 'ASC' };
+  }
+  return { where, orderBy };
+}
+
+/** Title order, as WordPress sorts `post_title` (case-insensitively in its default collation), then by ID. */
+const byTitle =
+  (desc: boolean) =>
+  (a: { title?: string | null; databaseId: number }, b: { title?: string | null; databaseId: number }) =>
+    ((a.title ?? '').localeCompare(b.title ?? '', 'en', { sensitivity: 'base' }) || a.databaseId - b.databaseId) *
+    (desc ? -1 : 1);
+
+/** Every item of a list the gateway then orders itself (a site without calendar-core has no ordered lists). */
+async function readWhole<M>(
+  ctx: Context,
+  iface: 'legacy' | 'core',
+  kind: 'events' | 'venues' | 'organizers',
+  query: Record<string, never> | object,
+  map: (raw: unknown) => M,
+): Promise<M[]> {
+  const q = { ...query };
+  const raws = await readAll(
+    (page, per) =>
+      iface === 'legacy' ? legacyList(ctx.upstream, kind, q, page, per) : coreList(ctx.upstream, kind, q, page, per),
+    iface === 'legacy' ? LEGACY_MAX_PER_PAGE : CORE_MAX_PER_PAGE,
+    ctx.totals.for(`${iface}:${kind}:${JSON.stringify(q)}`),
+  );
+  return raws.map(map);
+}
+
+export async function eventsList(
+  ctx: Context,
+  args: WpPaging & { where?: EventsWhereArgs | null },
+): Promise<WpConnection<EventModel>> {
+  const { where, orderBy } = eventsWhere(args.where ?? {});
+  const page = paging(args);
+  if (!orderBy || !where.ids) {
+    let served = true;
+    if (orderBy) {
+      try {
+        planEvents(ctx.site, where, orderBy);
+      } catch (err) {
+        if (!isGatewayError(err)) throw err;
+        served = false;
+      }
+    }
+    if (served) return wpConnection(await eventsConnection(ctx, { ...page, where, orderBy }), (e) => e);
+  }
+  // Ordered where no interface of the site orders (TEC 5.7 has no calendar-core; term filters are legacy-only): the
+  // whole filtered list, ordered here by the same key.
+  if (orderBy?.field !== 'TITLE')
+    throw GatewayError.badInput(
+      `events: where.orderby ${orderBy?.field ?? ''} needs calendar-core's ordered lists, which this site's filters or interfaces do not allow`,
+      { arguments: ['where.orderby'] },
+    );
+  const { ids, ...rest } = where;
+  const plan = planEvents(ctx.site, rest, null);
+  let all = await readWhole(ctx, plan.iface, 'events', plan.query, (raw) => {
+    const m = plan.iface === 'legacy' ? legacyEvent(raw) : coreEvent(raw);
+    ctx.loaders.prime(m);
+    return m;
+  });
+  if (ids) all = all.filter((e) => ids.includes(e.databaseId));
+  all.sort(byTitle(orderBy.direction === 'DESC'));
+  const c = await memoryConnection(ctx, page, all, {
+    list: listIdentity('wpgraphql:events', where, orderBy),
+    id: (m) => m.databaseId,
+  });
+  return wpConnection(c, (e) => e);
+}
+
+export async function eventBy(ctx: Context, id: string, idType: IdType): Promise<EventModel | null> {
+  if (idType === 'SLUG') return mainEventBy(ctx, id, 'SLUG');
+  if (idType === 'URI') {
+    const path = pathOf(id, homeOf(ctx));
+    const slug = path.split('/').filter(Boolean).pop();
+    const m = slug ? await mainEventBy(ctx, slug, 'SLUG') : null;
+    return m && uriOf(m.url, homeOf(ctx)) === path ? m : null;
+  }
+  return ctx.loaders.event.load(databaseIdArg(id, idType, 'post', 'event'));
+}
+
+/** `cost_details.values` as entered (`_EventCost`), none for a free-form empty cost. */
+async function costValues(ctx: Context, m: EventModel): Promise<string[]> {
+  const d = await value(ev('costDetails')(m, {}, ctx));
+  return d?.values ?? [];
+}
+
+const numbers = (vs: string[]) => vs.map(Number).filter((n) => Number.isFinite(n));
+
+/** ql-events' linked data from TEC's JSON-LD (the legacy single read, the only answer that carries it). */
+async function jsonLd(ctx: Context, m: EventModel): Promise<Json | null> {
+  if (m.jsonLd !== undefined) return isJson(m.jsonLd) ? m.jsonLd : null;
+  if (!ctx.site.hasLegacy)
+    throw new GatewayError(
+      'NAMESPACE_UNAVAILABLE',
+      "Event.linkedData: the event's JSON-LD is served by the legacy interface only, which this site does not offer",
+    );
+  const full = await ctx.loaders.eventLegacySingle.load(m.databaseId);
+  return full && isJson(full.jsonLd) ? full.jsonLd : null;
+}
+
+const ld = (o: unknown) => {
+  if (!isJson(o)) return null;
+  const text = (k: string) => str(o[k]);
+  const address = isJson(o.address) ? o.address : null;
+  return {
+    type: text('@type'),
+    name: text('name'),
+    description: text('description'),
+    url: text('url'),
+    telephone: text('telephone'),
+    email: text('email'),
+    sameAs: text('sameAs'),
+    address: address
+      ? {
+          type: str(address['@type']),
+          streetAddress: str(address.streetAddress),
+          addressLocality: str(address.addressLocality),
+          addressRegion: str(address.addressRegion),
+          postalCode: str(address.postalCode),
+          addressCountry: str(address.addressCountry),
+        }
+      : null,
+  };
+};
+
+async function eventTerms(ctx: Context, m: EventModel, kind: 'categories' | 'tags'): Promise<TermModel[] | number[]> {
+  const embedded = await value(ev(kind)(m, {}, ctx));
+  if (embedded) return embedded;
+  return (await value(ev(kind === 'categories' ? 'categoryIds' : 'tagIds')(m, {}, ctx))) ?? [];
+}
+
+export const Event = {
+  ...commonFields<EventModel>(ev),
+  eventId: (m: EventModel) => m.databaseId,
+  contentTypeName: () => 'tribe_events',
+  startDate: async (m: EventModel, _a: unknown, ctx: Context) => localTime(await value(ev('startDate')(m, {}, ctx))),
+  endDate: async (m: EventModel, _a: unknown, ctx: Context) => localTime(await value(ev('endDate')(m, {}, ctx))),
+  duration: ev('duration'),
+  allDay: ev('allDay'),
+  timezone: ev('timezone'),
+  timezoneAbbr: ev('timezoneAbbr'),
+  cost: async (m: EventModel, _a: unknown, ctx: Context) => {
+    const vs = await costValues(ctx, m);
+    return vs.length ? vs.join(' - ') : null;
+  },
+  costMin: async (m: EventModel, _a: unknown, ctx: Context) => {
+    const ns = numbers(await costValues(ctx, m));
+    return ns.length ? String(Math.min(...ns)) : null;
+  },
+  costMax: async (m: EventModel, _a: unknown, ctx: Context) => {
+    const ns = numbers(await costValues(ctx, m));
+    return ns.length ? String(Math.max(...ns)) : null;
+  },
+  currencySymbol: async (m: EventModel, _a: unknown, ctx: Context) =>
+    (await costValues(ctx, m)).length ? ((await value(ev('costDetails')(m, {}, ctx)))?.currencySymbol ?? null) : null,
+  currencyPosition: async (m: EventModel, _a: unknown, ctx: Context) =>
+    (await costValues(ctx, m)).length ? ((await value(ev('costDetails')(m, {}, ctx)))?.currencyPosition ?? null) : null,
+  url: ev('website'),
+  // The Events Calendar keeps no phone for an event (venues and organizers have one): ql-events' field is always null.
+  phone: () => null,
+  featured: ev('featured'),
+  hideFromUpcoming: ev('hideFromListings'),
+  showMap: ev('showMap'),
+  showMapLink: ev('showMapLink'),
+  origin: () => {
+    throw GatewayError.notImplemented(
+      "Event.origin: the site's REST answers do not carry an event's origin (`_EventOrigin`)",
+    );
+  },
+  venue: async (m: EventModel, _a: unknown, ctx: Context) => (await value(ev('venues')(m, {}, ctx)))?.[0] ?? null,
+  organizers: async (m: EventModel, a: WpPaging & { where?: object | null }, ctx: Context) => {
+    checkWhere('organizers', a.where, []);
+    const list = (await value(ev('organizers')(m, {}, ctx))) ?? [];
+    return wpConnection(await memoryConnection(ctx, paging(a), list), (o) => o);
+  },
+  eventsCategories: async (m: EventModel, a: WpPaging & { where?: object | null }, ctx: Context) => {
+    checkWhere('eventsCategories', a.where, []);
+    const terms = await eventTerms(ctx, m, 'categories');
+    const models = terms.length && typeof terms[0] === 'number' ? await termsByIds(ctx, terms) : terms;
+    const list = models.filter((t): t is TermModel => typeof t !== 'number').map((t) => fromTerm(t, 'EventsCategory'));
+    return wpConnection(await memoryConnection(ctx, paging(a), list), (t) => t);
+  },
+  tags: async (m: EventModel, a: WpPaging & { where?: object | null }, ctx: Context) => {
+    checkWhere('tags', a.where, []);
+    const terms = await eventTerms(ctx, m, 'tags');
+    const ids = terms.map((t) => (typeof t === 'number' ? t : t.databaseId));
+    return tagsById(ctx, ids, a);
+  },
+  featuredImageDatabaseId: async (m: EventModel, _a: unknown, ctx: Context) =>
+    (await value(ev('featuredImage')(m, {}, ctx)))?.databaseId ?? null,
+  featuredImageId: async (m: EventModel, _a: unknown, ctx: Context) => {
+    const id = (await value(ev('featuredImage')(m, {}, ctx)))?.databaseId;
+    return id ? wpGlobalId('post', id) : null;
+  },
+  featuredImage: async (m: EventModel, _a: unknown, ctx: Context) => {
+    const img = await value(ev('featuredImage')(m, {}, ctx));
+    if (!img) return null;
+    return {
+      node: { kind: 'MediaItem', databaseId: img.databaseId, sourceUrl: img.url, altText: null, mimeType: null },
+    };
+  },
+  author: () => {
+    throw GatewayError.notImplemented('Event.author is not served: read authorDatabaseId (docs/wpgraphql.md)');
+  },
+  linkedData: async (m: EventModel, _a: unknown, ctx: Context) => {
+    const o = await jsonLd(ctx, m);
+    if (!o) return null;
+    const organizer = Array.isArray(o.organizer) ? o.organizer[0] : o.organizer;
+    return {
+      type: str(o['@type']),
+      name: str(o.name),
+      description: str(o.description),
+      url: str(o.url),
+      startDate: str(o.startDate),
+      endDate: str(o.endDate),
+      location: ld(o.location),
+      organizer: ld(organizer),
+    };
+  },
+};
+
+async function termsByIds(ctx: Context, ids: readonly (number | TermModel)[]): Promise<TermModel[]> {
+  const found = await ctx.loaders.category.loadMany(ids.filter((i): i is number => typeof i === 'number'));
+  return found.filter((t): t is TermModel => t !== null && !(t instanceof Error));
+}
+
+// ---- venues and organizers
+
+interface PlacesWhereArgs {
+  search?: string | null;
+  in?: (string | number | null)[] | null;
+  orderby?: ({ field: string; order: string } | null)[] | null;
+}
+const PLACES_WHERE = ['search', 'in', 'orderby'];
+
+export async function placesList<K extends 'venues' | 'organizers'>(
+  ctx: Context,
+  kind: K,
+  args: WpPaging & { where?: PlacesWhereArgs | null },
+): Promise<WpConnection<K extends 'venues' ? VenueModel : OrganizerModel>> {
+  const w = args.where ?? {};
+  checkWhere(kind, w, PLACES_WHERE);
+  const where: PlacesWhere = {};
+  if (w.search) where.search = w.search;
+  const ids = intIds(w.in, 'where.in');
+  const o = oneOrder(w.orderby, kind);
+  if (o && o.field !== 'TITLE')
+    throw GatewayError.badInput(`${kind}: where.orderby ${o.field} is not served (TITLE is)`, {
+      arguments: ['where.orderby'],
+    });
+  const page = paging(args);
+  type M = K extends 'venues' ? VenueModel : OrganizerModel;
+  if (!o && !ids) return wpConnection(await placesConnection(ctx, kind, { ...page, where }), (m) => m);
+  // The calendar's venue and organizer lists take no order: the whole list (one request per 50), ordered here.
+  const plan = planPlaces(ctx.site, kind, where);
+  const legacy = plan.iface === 'legacy';
+  const map = kind === 'venues' ? (legacy ? legacyVenue : coreVenue) : legacy ? legacyOrganizer : coreOrganizer;
+  let all = await readWhole(ctx, plan.iface, kind, plan.query, (raw) => {
+    const m = map(raw);
+    ctx.loaders.prime(m);
+    return m;
+  });
+  if (ids) all = all.filter((m) => ids.includes(m.databaseId));
+  if (o) all.sort(byTitle(o.desc));
+  const c = await memoryConnection(ctx, page, all, {
+    list: listIdentity(`wpgraphql:${kind}`, w),
+    id: (m) => m.databaseId,
+  });
+  return wpConnection(c, (m) => m as M);
+}
+
+export async function placeBy(
+  ctx: Context,
+  kind: 'venues' | 'organizers',
+  id: string,
+  idType: IdType,
+): Promise<PlaceModel | null> {
+  const field = kind === 'venues' ? 'venue' : 'organizer';
+  let slug: string | null = null;
+  if (idType === 'SLUG') slug = id;
+  if (idType === 'URI') slug = pathOf(id, homeOf(ctx)).split('/').filter(Boolean).pop() ?? null;
+  if (slug === null)
+    return (kind === 'venues' ? ctx.loaders.venue : ctx.loaders.organizer).load(
+      databaseIdArg(id, idType, 'post', field),
+    );
+  if (!ctx.site.hasLegacy)
+    throw GatewayError.badInput(
+      `${field}(idType: ${idType}) needs the legacy interface, which this site does not offer`,
+      {
+        arguments: ['idType'],
+      },
+    );
+  const s = slug;
+  const m = await orNull(
+    legacyGet(ctx.upstream, kind, s, true).then((raw) => (kind === 'venues' ? legacyVenue(raw) : legacyOrganizer(raw))),
+  );
+  if (m) ctx.loaders.prime(m);
+  if (m && idType === 'URI' && uriOf(m.url, homeOf(ctx)) !== pathOf(id, homeOf(ctx))) return null;
+  return m;
+}
+
+export const Venue = {
+  ...commonFields<VenueModel>(vn),
+  venueId: (m: VenueModel) => m.databaseId,
+  contentTypeName: () => 'tribe_venue',
+  address: vn('address'),
+  city: vn('city'),
+  country: vn('country'),
+  province: vn('province'),
+  state: vn('state'),
+  stateProvince: vn('stateProvince'),
+  zip: vn('zip'),
+  phone: vn('phone'),
+  url: vn('website'),
+  showMap: vn('showMap'),
+  showMapLink: vn('showMapLink'),
+  // Built from the venue's own fields, as TEC builds a venue's JSON-LD.
+  linkedData: async (m: VenueModel, _a: unknown, ctx: Context) => {
+    const f = <K extends keyof VenueModel>(k: K) => value(vn(k)(m, {}, ctx));
+    return {
+      type: 'Place',
+      name: await f('title'),
+      description: await f('description'),
+      url: await f('website'),
+      telephone: await f('phone'),
+      sameAs: await f('website'),
+      address: {
+        type: 'PostalAddress',
+        streetAddress: await f('address'),
+        addressLocality: await f('city'),
+        addressRegion: await f('stateProvince'),
+        postalCode: await f('zip'),
+        addressCountry: await f('country'),
+      },
+    };
+  },
+};
+
+export const Organizer = {
+  ...commonFields<OrganizerModel>(og),
+  organizerId: (m: OrganizerModel) => m.databaseId,
+  contentTypeName: () => 'tribe_organizer',
+  email: og('email'),
+  phone: og('phone'),
+  website: og('website'),
+  linkedData: async (m: OrganizerModel, _a: unknown, ctx: Context) => {
+    const f = <K extends keyof OrganizerModel>(k: K) => value(og(k)(m, {}, ctx));
+    return {
+      type: 'Person',
+      name: await f('title'),
+      description: await f('description'),
+      url: await f('website'),
+      telephone: await f('phone'),
+      email: await f('email'),
+      sameAs: await f('website'),
+    };
+  },
+};
+
+// ---- events categories
+
+export async function eventsCategoriesList(
+  ctx: Context,
+  args: WpPaging & { where?: Parameters<typeof termsWhere>[1] },
+): Promise<WpConnection<WpTerm>> {
+  const { where, orderBy } = termsWhere('eventsCategories', args.where, true);
+  const c = await termsConnection(ctx, 'categories', { ...paging(args), where, orderBy });
+  return wpConnection(c, (t) => fromTerm(t, 'EventsCategory'));
+}

@@ -1,0 +1,73 @@
+/**
+ * `node(id:)` and `nodeByUri(uri:)`, and which WPGraphQL type a model is. A global ID names its loader (`post`,
+ * `term`, `user`) but not the post type or taxonomy: every type of that loader is tried at once, batched with the
+ * operation's other reads, and the one that has the ID answers. A URI is read by the permalink structure of WordPress
+ * and The Events Calendar (`/<slug>/`, `/event/<slug>/`, `/venue/…`, `/organizer/…`, `/events/category/…`, `/tag/…`,
+ * `/category/…`, `/author/…`); the object found must have that very URI, so a site with other bases answers null
+ * rather than a wrong node.
+ */
+import type { Context } from '../context.ts';
+import { GatewayError } from '../errors.ts';
+import { orNull } from '../loaders/index.ts';
+import { siteOffers } from '../upstream/gate.ts';
+import { eventBy, placeBy } from './calendar.ts';
+import { homeOf, postBy, termBy, userBy } from './content.ts';
+import { fromWpGlobalId, pathOf } from './ids.ts';
+import { wpLoaders } from './loaders.ts';
+import { fromTerm, type WpNode } from './models.ts';
+
+/** The first of the candidates that is not null (all read together). */
+async function firstFound(candidates: Promise<WpNode | null>[]): Promise<WpNode | null> {
+  for (const found of await Promise.all(candidates)) if (found) return found;
+  return null;
+}
+
+export async function nodeById(ctx: Context, id: string | null | undefined): Promise<WpNode | null> {
+  if (!id) return null;
+  const g = fromWpGlobalId(id);
+  if (!g)
+    throw GatewayError.badInput(`node: ${JSON.stringify(id)} is not a WPGraphQL global ID`, { arguments: ['id'] });
+  switch (g.loader) {
+    case 'post':
+      return firstFound([
+        orNull(wpLoaders(ctx).post.load(g.id)),
+        orNull(ctx.loaders.event.load(g.id)),
+        orNull(ctx.loaders.venue.load(g.id)),
+        orNull(ctx.loaders.organizer.load(g.id)),
+      ]);
+    case 'term':
+      return firstFound([
+        orNull(ctx.loaders.category.load(g.id)).then((t) => (t ? fromTerm(t, 'EventsCategory') : null)),
+        orNull(ctx.loaders.tag.load(g.id)).then((t) => (t ? fromTerm(t, 'Tag') : null)),
+        // The posts' categories only where the site lists their route (else the others alone answer).
+        ...(siteOffers(ctx.site, 'GET', '/core/v2/categories') ? [orNull(wpLoaders(ctx).category.load(g.id))] : []),
+      ]);
+    case 'user':
+      return userBy(ctx, id, 'ID');
+  }
+}
+
+export async function nodeByUri(ctx: Context, uri: string): Promise<WpNode | null> {
+  const path = pathOf(uri, homeOf(ctx));
+  const parts = path.split('/').filter(Boolean);
+  if (parts.length === 0)
+    throw GatewayError.notImplemented(
+      'nodeByUri: the front page (a ContentType or a Page in WPGraphQL) is not served by the compatible graph; docs/wpgraphql.md lists what is',
+    );
+  const [first, second] = parts;
+  if (parts.length === 2 && first === 'event') return eventBy(ctx, path, 'URI');
+  if (parts.length === 2 && first === 'venue') return placeBy(ctx, 'venues', path, 'URI');
+  if (parts.length === 2 && first === 'organizer') return placeBy(ctx, 'organizers', path, 'URI');
+  if (parts.length === 3 && first === 'events' && second === 'category')
+    return termBy(ctx, 'EventsCategory', path, 'URI');
+  if (parts.length === 2 && first === 'tag') return termBy(ctx, 'Tag', path, 'URI');
+  if (parts.length === 2 && first === 'category') return termBy(ctx, 'Category', path, 'URI');
+  if (parts.length === 2 && first === 'author') return userBy(ctx, path, 'URI');
+  if (parts.length === 1) return postBy(ctx, path, 'URI');
+  return null;
+}
+
+/** WPGraphQL's type of a model (Node, UniformResourceIdentifiable, ContentNode, TermNode... resolve through it). */
+export function typeOf(m: WpNode): string {
+  return m.kind;
+}
