@@ -140,8 +140,8 @@ export function maxAliasesRule(limit: number) {
 // What the plugin needs from a resolved operation
 
 /**
- * What depends only on an operation, computed once for it: Apollo keeps one
- * parsed document per query text (its document store), so every request of
+ * What depends only on an operation, computed once for it: the pipeline keeps one
+ * parsed document per query text (pipeline/document.ts), so every request of
  * the same text brings the same operation node back, and the walks of the
  * limits and of redaction need not be repeated for it (about 0.07 ms of a W1
  * request). Only operations without variables are kept: the answer of one
