@@ -9,8 +9,9 @@
  * reason to refuse service: while it is away (or a command fails) the
  * instance's own in-memory counter answers instead.
  *
- * Only `/graphql` operations are counted (server.ts); health, readiness,
- * metrics and GraphiQL's page and assets are not.
+ * Only GraphQL operations are counted (the pipeline's rate-limit stage,
+ * src/pipeline/: `/graphql`, SSE, WebSocket); health, readiness, metrics and
+ * GraphiQL's page and assets are not.
  */
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';

@@ -3,7 +3,7 @@
  * metrics (docs/production.md "Logs", "Metrics"), plus a log line for every upstream
  * attempt that failed on the site's side.
  *
- * server.ts wraps each `/graphql` request in `track`: a `RequestRecord` is
+ * http-routes.ts wraps each `/graphql` request in `track`: a `RequestRecord` is
  * made and handed on explicitly: to the operation's context (`tag`), whose
  * upstream session tags every request with it, so the client's attempt events
  * say whose they are. Every line of a request is written in its log scope
@@ -63,7 +63,7 @@ export interface ObserverOptions {
   metrics: Metrics;
   /** A service credential is configured (`SITEGRAPH_SERVICE_AUTH`): callers without one act as the service. */
   serviceAuth: boolean;
-  /** Errors the answer masks as INTERNAL_SERVER_ERROR (server.ts's formatError): each gets an `internal error` line. */
+  /** Errors the answer masks as INTERNAL_SERVER_ERROR (pipeline/respond.ts): each gets an `internal error` line. */
   isInternal?: (error: GraphQLError) => boolean;
 }
 

@@ -23,7 +23,7 @@
  * CDN can key on) and anything else still runs, APQ included. With it, only
  * manifest operations run: an unknown id is PERSISTED_QUERY_NOT_FOUND (400), any
  * other query text OPERATION_NOT_ALLOWED (403), and APQ registration is off
- * (server.ts), since it would let a client add to the list.
+ * (pipeline/apollo.ts), since it would let a client add to the list.
  */
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';

@@ -1,6 +1,6 @@
 /**
  * The operation's span, and the current field for resolver spans (src/telemetry.ts).
- * Installed only when tracing is on (server.ts).
+ * Installed only when tracing is on (pipeline/apollo.ts).
  *
  * The operation span is a SERVER span named `<type> <name>` (`query Events`;
  * `query` for an anonymous one, `GraphQL Operation` for a document that did not
