@@ -9,80 +9,26 @@
  * generated types: the generated file imports only them, and no import circle
  * runs through it.
  */
-export type Source = 'legacy' | 'core';
+import type { EventValues, OrganizerValues, PostValues, Side, VenueValues } from '../namespaces/calendar/fields.ts';
 
-export interface ImageSizeModel {
-  name: string;
-  url: string | null;
-  width: number | null;
-  height: number | null;
-  mimeType: string | null;
-}
+export type { CostDetailsModel, ImageModel, ImageSizeModel } from '../namespaces/calendar/fields.ts';
 
-export interface ImageModel {
-  databaseId: number | null;
-  url: string | null;
-  width: number | null;
-  height: number | null;
-  extension: string | null;
-  filesize: number | null;
-  sizes: ImageSizeModel[];
-}
+/** The interface a model was read through (namespaces/calendar/fields.ts spells the union). */
+export type Source = Side;
 
-export interface CostDetailsModel {
-  currencySymbol: string | null;
-  currencyCode: string | null;
-  currencyPosition: string | null;
-  values: string[];
-}
-
-interface PostModel {
+/** What every calendar model has besides its fields. */
+interface Sourced {
   source: Source;
   databaseId: number;
-  title?: string | null;
-  description?: string | null;
-  excerpt?: string | null;
-  slug?: string | null;
-  /** Raw WordPress status string. */
-  status?: string | null;
-  url?: string | null;
-  authorId?: number | null;
-  publishedAt?: string | null;
-  publishedAtUtc?: string | null;
-  modifiedAt?: string | null;
-  modifiedAtUtc?: string | null;
-  featuredImage?: ImageModel | null;
   raw: unknown;
 }
 
-export interface EventModel extends PostModel {
+/**
+ * An event: its fields as the calendar's field table (namespaces/calendar/fields.ts) reads them, and what the
+ * interfaces embed or list by ID.
+ */
+export interface EventModel extends Sourced, EventValues {
   kind: 'Event';
-  startDate?: string | null;
-  endDate?: string | null;
-  startDateUtc?: string | null;
-  endDateUtc?: string | null;
-  timezone?: string | null;
-  timezoneAbbr?: string | null;
-  allDay?: boolean | null;
-  duration?: number | null;
-  multiday?: boolean | null;
-  cost?: string | null;
-  costDetails?: CostDetailsModel | null;
-  website?: string | null;
-  showMap?: boolean | null;
-  showMapLink?: boolean | null;
-  hideFromListings?: boolean | null;
-  sticky?: boolean | null;
-  featured?: boolean | null;
-  virtual?: boolean | null;
-  ticketed?: boolean | null;
-  commentStatus?: string | null;
-  pingStatus?: string | null;
-  format?: string | null;
-  template?: string | null;
-  passwordProtected?: boolean | null;
-  scheduleDetails?: string | null;
-  jsonLd?: unknown;
   /** Embedded objects, when the source embeds them. */
   venues?: VenueModel[];
   organizers?: OrganizerModel[];
@@ -91,32 +37,14 @@ export interface EventModel extends PostModel {
   /** IDs, when the source gives only IDs. */
   categoryIds?: number[];
   tagIds?: number[];
-  seriesId?: number | null;
 }
 
-export interface VenueModel extends PostModel {
+export interface VenueModel extends Sourced, VenueValues {
   kind: 'Venue';
-  address?: string | null;
-  city?: string | null;
-  country?: string | null;
-  province?: string | null;
-  state?: string | null;
-  stateProvince?: string | null;
-  zip?: string | null;
-  phone?: string | null;
-  website?: string | null;
-  showMap?: boolean | null;
-  showMapLink?: boolean | null;
-  latitude?: number | null;
-  longitude?: number | null;
-  directionsLink?: string | null;
 }
 
-export interface OrganizerModel extends PostModel {
+export interface OrganizerModel extends Sourced, OrganizerValues {
   kind: 'Organizer';
-  phone?: string | null;
-  website?: string | null;
-  email?: string | null;
 }
 
 export interface TermModel {
@@ -131,7 +59,7 @@ export interface TermModel {
   raw: unknown;
 }
 
-export interface SeriesModel extends PostModel {
+export interface SeriesModel extends Sourced, PostValues {
   kind: 'Series';
   eventIds: number[];
 }

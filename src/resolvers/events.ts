@@ -8,6 +8,7 @@ import { legacyGet } from '../namespaces/calendar/legacy-requests.ts';
 import { orNull } from '../loaders/index.ts';
 import { GatewayError } from '../errors.ts';
 import { NAMESPACE } from '../namespaces/calendar/vocabulary.ts';
+import { crossRead } from '../namespaces/calendar/fields.ts';
 import { crossField, crossFields, statusEnum, andThen, type OtherLoader } from './fields.ts';
 import { otherCopy as otherCopyIface } from '../namespaces/calendar/choose.ts';
 import { eventsConnection } from './lists.ts';
@@ -16,44 +17,8 @@ import { prefetchCategoryTree } from './prefetch.ts';
 const otherEvent: OtherLoader<EventModel> = (iface, ctx) =>
   iface === 'core' ? ctx.loaders.eventCore : ctx.loaders.eventLegacy;
 
-const SCALARS = [
-  'title',
-  'description',
-  'excerpt',
-  'slug',
-  'url',
-  'authorId',
-  'publishedAt',
-  'publishedAtUtc',
-  'modifiedAt',
-  'modifiedAtUtc',
-  'startDate',
-  'endDate',
-  'startDateUtc',
-  'endDateUtc',
-  'timezone',
-  'timezoneAbbr',
-  'allDay',
-  'duration',
-  'multiday',
-  'cost',
-  'costDetails',
-  'website',
-  'showMap',
-  'showMapLink',
-  'hideFromListings',
-  'sticky',
-  'featured',
-  'virtual',
-  'ticketed',
-  'commentStatus',
-  'pingStatus',
-  'format',
-  'template',
-  'passwordProtected',
-  'featuredImage',
-  'scheduleDetails',
-] as const;
+/** The fields read across interfaces by name (namespaces/calendar/fields.ts). */
+const SCALARS = crossRead('Event');
 
 /** The model itself, or the other interface's copy when this one lacks `key` (masked, or not served). */
 async function otherCopy(ctx: Context, m: EventModel): Promise<EventModel> {

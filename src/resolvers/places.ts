@@ -9,6 +9,7 @@ import { legacyGet } from '../namespaces/calendar/legacy-requests.ts';
 import { orNull } from '../loaders/index.ts';
 import { GatewayError } from '../errors.ts';
 import { NAMESPACE } from '../namespaces/calendar/vocabulary.ts';
+import { crossRead } from '../namespaces/calendar/fields.ts';
 import { crossField, crossFields, statusEnum, andThen, type OtherLoader } from './fields.ts';
 import { eventsConnection, placesConnection } from './lists.ts';
 
@@ -16,20 +17,6 @@ const otherVenue: OtherLoader<VenueModel> = (iface, ctx) =>
   iface === 'core' ? ctx.loaders.venueCore : ctx.loaders.venueLegacy;
 const otherOrganizer: OtherLoader<OrganizerModel> = (iface, ctx) =>
   iface === 'core' ? ctx.loaders.organizerCore : ctx.loaders.organizerLegacy;
-
-const POST = [
-  'title',
-  'description',
-  'excerpt',
-  'slug',
-  'url',
-  'authorId',
-  'publishedAt',
-  'publishedAtUtc',
-  'modifiedAt',
-  'modifiedAtUtc',
-  'featuredImage',
-] as const;
 
 /** How one kind of place is read: its node type, its routes, its loader by ID and its legacy mapping. */
 interface PlaceKind<M> {
@@ -88,26 +75,7 @@ export const Venue: VenueResolvers = {
   id: (m) => toGlobalId('Venue', m.databaseId),
   databaseId: (m) => m.databaseId,
   status: (m, a, ctx) => andThen(crossField<VenueModel, 'status'>('status', otherVenue)(m, a, ctx), statusEnum),
-  ...crossFields(
-    [
-      ...POST,
-      'address',
-      'city',
-      'country',
-      'province',
-      'state',
-      'stateProvince',
-      'zip',
-      'phone',
-      'website',
-      'showMap',
-      'showMapLink',
-      'latitude',
-      'longitude',
-      'directionsLink',
-    ] as const,
-    otherVenue,
-  ),
+  ...crossFields(crossRead('Venue'), otherVenue),
   events: (m, args, ctx, info) => eventsConnection(ctx, args, info, { venueIds: [m.databaseId] }),
   raw: (m) => m.raw,
 };
@@ -116,7 +84,7 @@ export const Organizer: OrganizerResolvers = {
   id: (m) => toGlobalId('Organizer', m.databaseId),
   databaseId: (m) => m.databaseId,
   status: (m, a, ctx) => andThen(crossField<OrganizerModel, 'status'>('status', otherOrganizer)(m, a, ctx), statusEnum),
-  ...crossFields([...POST, 'phone', 'website', 'email'] as const, otherOrganizer),
+  ...crossFields(crossRead('Organizer'), otherOrganizer),
   events: (m, args, ctx, info) => eventsConnection(ctx, args, info, { organizerIds: [m.databaseId] }),
   raw: (m) => m.raw,
 };

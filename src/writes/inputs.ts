@@ -10,8 +10,19 @@
  */
 import { DateTime } from 'luxon';
 import type { CategoryInput, EventInput, OrganizerInput, TagInput, VenueInput } from '../generated/graphql.ts';
-import { isValidDateTimeInput, luxonZone, toSiteLocal } from '../mapping/dates.ts';
+import { isValidDateTimeInput, luxonZone } from '../mapping/dates.ts';
+import {
+  eventDate,
+  legacyState,
+  statusOut,
+  writable,
+  WRITE_STATUSES,
+  type WritableField,
+  type Zones,
+} from '../namespaces/calendar/fields.ts';
 import { NAMESPACE, other, type Iface, type PostKind, type WriteKind } from '../namespaces/calendar/vocabulary.ts';
+
+export { WRITE_STATUSES };
 
 export type Json = Record<string, unknown>;
 
@@ -44,29 +55,22 @@ export interface Declared {
   legacy?: ReadonlySet<string> | null;
 }
 
-/** Context of the conversion: zones for dates; the routes' declared arguments. */
-export interface ConvertOptions {
-  /** Zone of publication dates: the site's. */
-  siteZone: string;
-  /** Zone of the event's dates: the input's `timezone`, else the event's, else the site's. */
-  eventZone?: string;
+/**
+ * Context of the conversion: zones for dates (the site's for publication dates; the event's, for its dates: the
+ * input's `timezone`, else the event's, else the site's); the routes' declared arguments.
+ */
+export interface ConvertOptions extends Zones {
   /** What the target routes declare (docs/writes.md "Declared spellings"); absent: the spec's names. */
   declared?: Declared;
 }
 
-interface FieldDef {
-  graph: string;
-  core?: string;
-  /**
-   * Another spelling of the core name, used where the route declares it and not
-   * the spec's: real sites declare `tribe_events_cat` where the spec says
-   * `calendar_events_cat` (docs/writes.md "Declared spellings").
-   */
-  coreAlt?: string;
-  legacy?: string;
-  /** Value conversion per interface (default: as given). */
+/**
+ * A field an input sets: its keys per interface and its encoding, from the calendar's field table
+ * (namespaces/calendar/fields.ts); terms are not in the table, and are declared below.
+ */
+type FieldDef = Pick<WritableField, 'graph' | 'core' | 'coreAlt' | 'legacy'> & {
   conv?: (v: unknown, o: ConvertOptions, api: Iface) => unknown;
-}
+};
 
 /** Limits on sizes (WordPress stores titles as text, but nobody's title is longer). */
 export const MAX_TITLE = 1_000;
@@ -75,95 +79,9 @@ export const MAX_HTML = 1_000_000;
 export const MAX_IDS = 100;
 export const MAX_INLINE_ORGANIZERS = 20;
 
-/** The statuses a write may set (spec "calendar-core/v1 event - fields": status). */
-export const WRITE_STATUSES = ['publish', 'pending', 'draft', 'future', 'private'];
-
-const statusOut = (v: unknown) => String(v).toLowerCase().replace('_', '-');
-const lower = (v: unknown) => String(v).toLowerCase();
-const siteDate = (v: unknown, o: ConvertOptions) => toSiteLocal(String(v), o.siteZone);
-const eventDate = (v: unknown, o: ConvertOptions) => toSiteLocal(String(v), o.eventZone ?? o.siteZone);
-
-const POST_FIELDS: FieldDef[] = [
-  { graph: 'description', core: 'content', legacy: 'description' },
-  { graph: 'status', core: 'status', legacy: 'status', conv: statusOut },
-  { graph: 'authorId', core: 'author', legacy: 'author' },
-  { graph: 'publishedAt', core: 'date', legacy: 'date', conv: siteDate },
-];
-
-export const EVENT_FIELDS: FieldDef[] = [
-  { graph: 'title', core: 'title', legacy: 'title' },
-  ...POST_FIELDS,
-  { graph: 'excerpt', core: 'excerpt', legacy: 'excerpt' },
-  { graph: 'slug', core: 'slug', legacy: 'slug' },
-  { graph: 'startDate', core: 'start_date', legacy: 'start_date', conv: eventDate },
-  { graph: 'endDate', core: 'end_date', legacy: 'end_date', conv: eventDate },
-  { graph: 'timezone', core: 'timezone', legacy: 'timezone' },
-  { graph: 'allDay', core: 'all_day', legacy: 'all_day' },
-  { graph: 'duration', core: 'duration' },
-  { graph: 'cost', core: 'cost', legacy: 'cost' },
-  { graph: 'website', legacy: 'website' },
-  { graph: 'showMap', legacy: 'show_map' },
-  { graph: 'showMapLink', legacy: 'show_map_link' },
-  { graph: 'hideFromListings', legacy: 'hide_from_listings' },
-  { graph: 'sticky', core: 'sticky', legacy: 'sticky' },
-  { graph: 'featured', core: 'featured', legacy: 'featured' },
-  { graph: 'virtual', core: 'virtual' },
-  { graph: 'commentStatus', core: 'comment_status', conv: lower },
-  { graph: 'pingStatus', core: 'ping_status', conv: lower },
-  { graph: 'format', core: 'format', conv: lower },
-  { graph: 'template', core: 'template' },
-  { graph: 'categoryIds', core: 'calendar_events_cat', coreAlt: 'tribe_events_cat', legacy: 'categories' },
-  { graph: 'tagIds', core: 'tags', legacy: 'tags' },
-  // The legacy `venue` takes one entry (docs/writes.md "Resets").
-  {
-    graph: 'venueIds',
-    core: 'venues',
-    legacy: 'venue',
-    conv: (v, _o, api) => (api === 'legacy' ? ((v as number[])[0] ?? 0) : v),
-  },
-  { graph: 'organizerIds', core: 'organizers', legacy: 'organizer' },
-  { graph: 'featuredImageId', core: 'featured_media', legacy: 'image' },
-  { graph: 'featuredImageUrl', legacy: 'image' },
-];
-
-/** Legacy venues type `show_map`/`show_map_link` as strings (spec "Legacy venue"); `tribe_is_truthy` reads them. */
-const truthyString = (v: unknown) => (v ? '1' : '0');
-
-export const VENUE_FIELDS: FieldDef[] = [
-  { graph: 'title', core: 'title', legacy: 'venue' },
-  ...POST_FIELDS,
-  { graph: 'excerpt', core: 'excerpt' },
-  { graph: 'slug', core: 'slug' },
-  { graph: 'address', core: 'address', legacy: 'address' },
-  { graph: 'city', core: 'city', legacy: 'city' },
-  { graph: 'country', core: 'country', legacy: 'country' },
-  { graph: 'province', core: 'province', legacy: 'province' },
-  { graph: 'state', core: 'state', legacy: 'state' },
-  { graph: 'stateProvince', core: 'state_province', legacy: 'stateprovince' },
-  { graph: 'zip', core: 'zip', legacy: 'zip' },
-  { graph: 'phone', core: 'phone', legacy: 'phone' },
-  { graph: 'website', core: 'website', legacy: 'website' },
-  { graph: 'showMap', legacy: 'show_map', conv: truthyString },
-  { graph: 'showMapLink', legacy: 'show_map_link', conv: truthyString },
-  { graph: 'latitude', core: 'lat' },
-  { graph: 'longitude', core: 'lng' },
-  { graph: 'featuredImageId', core: 'featured_media', legacy: 'image' },
-  { graph: 'featuredImageUrl', legacy: 'image' },
-  { graph: 'tagIds', core: 'tags' },
-];
-
-export const ORGANIZER_FIELDS: FieldDef[] = [
-  { graph: 'title', core: 'title', legacy: 'organizer' },
-  ...POST_FIELDS,
-  { graph: 'excerpt', core: 'excerpt' },
-  { graph: 'slug', core: 'slug' },
-  { graph: 'phone', core: 'phone', legacy: 'phone' },
-  { graph: 'website', core: 'website', legacy: 'website' },
-  { graph: 'email', core: 'email', legacy: 'email' },
-  { graph: 'featuredImageId', core: 'featured_media', legacy: 'image' },
-  { graph: 'featuredImageUrl', legacy: 'image' },
-  { graph: 'tagIds', core: 'tags' },
-];
+export const EVENT_FIELDS: FieldDef[] = writable('Event');
+export const VENUE_FIELDS: FieldDef[] = writable('Venue');
+export const ORGANIZER_FIELDS: FieldDef[] = writable('Organizer');
 
 export const CATEGORY_FIELDS: FieldDef[] = [
   { graph: 'name', legacy: 'name' },
@@ -533,13 +451,6 @@ export function eventReferences(input: EventInput): { field: string; kind: RefKi
 
 const rec = (v: unknown): Record<string, unknown> | null =>
   v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
-const truthy = (v: unknown) => v === true || v === 1 || v === '1' || v === 'true' || v === 'yes';
-const idOf = (v: unknown): number | null => {
-  const n = typeof v === 'number' ? v : typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : NaN;
-  return Number.isInteger(n) && n > 0 ? n : null;
-};
-const idsOf = (v: unknown): number[] =>
-  (Array.isArray(v) ? v : []).map((x) => idOf(rec(x) ? rec(x)!.id : x)).filter((x): x is number => x !== null);
 
 /**
  * What a legacy update must carry so that nothing the caller did not touch
@@ -550,7 +461,9 @@ const idsOf = (v: unknown): number[] =>
  *
  * `raw` is the event as the legacy single GET (`from: 'legacy'`) or a
  * calendar-core answer (`from: 'core'`) shows it; only the fields that source
- * serves are returned, so states from both can be layered.
+ * serves are returned, so states from both can be layered. Which fields, and
+ * how each is sent back, is the field table's (namespaces/calendar/fields.ts,
+ * `resets.legacy`).
  *
  * `date`, the publication date (site-local, as the route takes it), is part
  * of the state: the legacy update moves it to the time of the update when it
@@ -563,43 +476,7 @@ const idsOf = (v: unknown): number[] =>
  * (post fields, kept likewise).
  */
 export function legacyEventState(raw: unknown, from: Iface): Json {
-  const o = rec(raw) ?? {};
-  const out: Json = {};
-  for (const k of ['start_date', 'end_date'])
-    if (typeof o[k] === 'string' && o[k]) out[k] = (o[k] as string).replace('T', ' ').slice(0, 19);
-  if (typeof o.timezone === 'string' && o.timezone) out.timezone = o.timezone;
-  for (const k of ['all_day', 'featured', 'sticky']) if (k in o) out[k] = truthy(o[k]);
-  // The formatted cost ("$10", "10 €"): the update parses the currency symbol and its side back out of it.
-  if (typeof o.cost === 'string') out.cost = o.cost;
-  if (typeof o.status === 'string' && WRITE_STATUSES.includes(o.status)) out.status = o.status;
-  if (typeof o.date === 'string' && /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}/.test(o.date))
-    out.date = o.date.replace('T', ' ').slice(0, 19);
-  if (from === 'legacy') {
-    // The GET shows the permalink as `website` when none is set: that is no website, and an omitted
-    // website is reset to none — the state needs no `website` then (the site refuses "" as a URL).
-    if (typeof o.website === 'string' && o.website && o.website !== o.url) out.website = o.website;
-    for (const k of ['show_map', 'show_map_link', 'hide_from_listings']) if (k in o) out[k] = truthy(o[k]);
-    // `venue`: [] for none, an object for one, an array for several (docs/real-sites.md "Fields by interface").
-    const venues = Array.isArray(o.venue) ? idsOf(o.venue) : rec(o.venue) ? idsOf([o.venue]) : [];
-    // The update takes one venue, and keeps the venue when `venue` is omitted (same table): send it only when it is the
-    // one.
-    if (venues.length === 1) out.venue = venues[0];
-    if ('organizer' in o) out.organizer = idsOf(o.organizer);
-    if ('categories' in o) out.categories = idsOf(o.categories);
-    if ('tags' in o) out.tags = idsOf(o.tags);
-    const image = rec(o.image) ? idOf(rec(o.image)!.id) : idOf(o.image);
-    if (image) out.image = image;
-  } else {
-    const venues = idsOf(o.venues);
-    if (venues.length === 1) out.venue = venues[0];
-    if ('organizers' in o) out.organizer = idsOf(o.organizers);
-    const cats = o.calendar_events_cat ?? o.tribe_events_cat;
-    if (cats !== undefined) out.categories = idsOf(cats);
-    if ('tags' in o) out.tags = idsOf(o.tags);
-    const image = idOf(o.featured_media);
-    if (image) out.image = image;
-  }
-  return out;
+  return legacyState('Event', rec(raw) ?? {}, from);
 }
 
 /** The stored zone and local dates of an event body (either interface: same names). */

@@ -18,15 +18,15 @@
  */
 import { DateTime } from 'luxon';
 import type { EventInput } from '../generated/graphql.ts';
-import { luxonZone, toUtc } from '../mapping/dates.ts';
+import { luxonZone } from '../mapping/dates.ts';
 import { isIssue, storedDates, updatedDates, type Json } from './inputs.ts';
-import { bool, int, isJson, num, rendered, str } from '../mapping/json.ts';
-import { cleanText, unescapeUrl } from '../mapping/text.ts';
+import { isJson } from '../mapping/json.ts';
+import { cleanText } from '../mapping/text.ts';
 import type { AnyInput, PostKind } from './kinds.ts';
+import { compareOf, viewsOf, type FieldValue } from '../namespaces/calendar/fields.ts';
 import type { Iface } from '../namespaces/calendar/vocabulary.ts';
 
-/** A field's value as the graph input gives it: text, a number, a flag, an instant (`…Z`), IDs (sorted). */
-export type FieldValue = string | number | boolean | null | number[];
+export type { FieldValue };
 export type View = Map<string, FieldValue>;
 
 /** One field the site did not keep as asked (or did not keep at all). */
@@ -44,164 +44,21 @@ export interface Mismatch {
 // Views of the site's answers
 
 const rec = (v: unknown): Json => (isJson(v) ? v : {});
-const idOfRef = (x: unknown): number | null => int(isJson(x) ? x.id : x);
-const ids = (v: unknown): number[] => {
-  const list = Array.isArray(v) ? v : isJson(v) ? [v] : [];
-  return [...new Set(list.map(idOfRef).filter((x): x is number => x !== null && x > 0))].sort((a, b) => a - b);
-};
-const textOrNull = (v: unknown): string | null => {
-  const s = rendered(v);
-  return s === null || s.trim() === '' ? null : s;
-};
-/** A `Y-m-d H:i:s` UTC value (or RFC 3339 without offset) as an instant `…Z`. */
-const instant = (utc: unknown): string | null => toUtc(str(utc));
-const imageId = (v: unknown): number | null => {
-  const n = idOfRef(v);
-  return n && n > 0 ? n : null;
-};
 
 type Reader = (o: Json) => FieldValue | undefined;
-/** `key` read when present (`undefined`: this answer does not show the field). */
-const has =
-  (key: string, f: (v: unknown, o: Json) => FieldValue): Reader =>
-  (o) =>
-    key in o ? f(o[key], o) : undefined;
-/** Legacy venues and organizers drop empty values: an absent key is "none", still shown. */
-const always =
-  (key: string, f: (v: unknown, o: Json) => FieldValue): Reader =>
-  (o) =>
-    f(o[key], o);
 
-const POST_LEGACY: Record<string, Reader> = {
-  description: has('description', textOrNull),
-  excerpt: has('excerpt', textOrNull),
-  slug: has('slug', str),
-  status: has('status', str),
-  authorId: has('author', int),
-  publishedAt: (o) => ('date_utc' in o ? instant(o.date_utc) : undefined),
-  featuredImageId: has('image', imageId),
-};
-
-const POST_CORE: Record<string, Reader> = {
-  title: has('title', textOrNull),
-  description: has('content', textOrNull),
-  // No excerpt: `excerpt.rendered` is made from the content when the post has none, so it does not show the stored one.
-  slug: has('slug', str),
-  status: has('status', str),
-  authorId: has('author', int),
-  publishedAt: (o) => ('date_gmt' in o ? instant(o.date_gmt) : undefined),
-  featuredImageId: has('featured_media', imageId),
-  tagIds: has('tags', ids),
-};
-
-const VIEWS: Record<PostKind, Record<Iface, Record<string, Reader>>> = {
-  events: {
-    legacy: {
-      title: has('title', textOrNull),
-      ...POST_LEGACY,
-      startDate: has('utc_start_date', instant),
-      endDate: has('utc_end_date', instant),
-      timezone: has('timezone', str),
-      allDay: has('all_day', bool),
-      cost: has('cost', str),
-      // The GET shows the permalink when the event has no website.
-      website: has('website', (v, o) => (str(v) && v !== o.url ? unescapeUrl(str(v)) : null)),
-      showMap: has('show_map', bool),
-      showMapLink: has('show_map_link', bool),
-      hideFromListings: has('hide_from_listings', bool),
-      sticky: has('sticky', bool),
-      featured: has('featured', bool),
-      venueIds: has('venue', ids),
-      organizerIds: has('organizer', ids),
-      categoryIds: has('categories', ids),
-      tagIds: has('tags', ids),
-    },
-    core: {
-      ...POST_CORE,
-      startDate: has('start_date_utc', instant),
-      endDate: has('end_date_utc', instant),
-      timezone: has('timezone', str),
-      allDay: has('all_day', bool),
-      duration: has('duration', int),
-      cost: has('cost', str),
-      sticky: has('sticky', bool),
-      featured: has('featured', bool),
-      virtual: has('virtual', bool),
-      commentStatus: has('comment_status', str),
-      pingStatus: has('ping_status', str),
-      format: has('format', str),
-      template: has('template', str),
-      venueIds: has('venues', ids),
-      organizerIds: has('organizers', ids),
-      categoryIds: (o) =>
-        o.tribe_events_cat !== undefined
-          ? ids(o.tribe_events_cat)
-          : 'calendar_events_cat' in o
-            ? ids(o.calendar_events_cat)
-            : undefined,
-    },
-  },
-  venues: {
-    legacy: {
-      title: always('venue', textOrNull),
-      ...POST_LEGACY,
-      description: always('description', textOrNull),
-      excerpt: always('excerpt', textOrNull),
-      featuredImageId: always('image', imageId),
-      address: always('address', textOrNull),
-      city: always('city', textOrNull),
-      country: always('country', textOrNull),
-      province: always('province', textOrNull),
-      state: always('state', textOrNull),
-      stateProvince: always('stateprovince', textOrNull),
-      zip: always('zip', textOrNull),
-      phone: always('phone', textOrNull),
-      website: always('website', (v) => unescapeUrl(textOrNull(v))),
-      showMap: always('show_map', (v) => bool(v) ?? false),
-      showMapLink: always('show_map_link', (v) => bool(v) ?? false),
-      latitude: always('geo_lat', num),
-      longitude: always('geo_lng', num),
-    },
-    core: {
-      ...POST_CORE,
-      address: has('address', textOrNull),
-      city: has('city', textOrNull),
-      country: has('country', textOrNull),
-      province: has('province', textOrNull),
-      state: has('state', textOrNull),
-      stateProvince: has('state_province', textOrNull),
-      zip: has('zip', textOrNull),
-      phone: has('phone', textOrNull),
-      website: has('website', (v) => unescapeUrl(textOrNull(v))),
-      latitude: has('lat', num),
-      longitude: has('lng', num),
-    },
-  },
-  organizers: {
-    legacy: {
-      title: always('organizer', textOrNull),
-      ...POST_LEGACY,
-      description: always('description', textOrNull),
-      excerpt: always('excerpt', textOrNull),
-      featuredImageId: always('image', imageId),
-      phone: always('phone', textOrNull),
-      website: always('website', (v) => unescapeUrl(textOrNull(v))),
-      email: always('email', textOrNull),
-    },
-    core: {
-      ...POST_CORE,
-      phone: has('phone', textOrNull),
-      website: has('website', (v) => unescapeUrl(textOrNull(v))),
-      email: has('email', textOrNull),
-    },
-  },
+/** How each interface's answers show each input field, per kind: the calendar's field table's `show` parts. */
+const VIEWS: Record<PostKind, Record<Iface, Map<string, Reader>>> = {
+  events: { legacy: new Map(viewsOf('Event', 'legacy')), core: new Map(viewsOf('Event', 'core')) },
+  venues: { legacy: new Map(viewsOf('Venue', 'legacy')), core: new Map(viewsOf('Venue', 'core')) },
+  organizers: { legacy: new Map(viewsOf('Organizer', 'legacy')), core: new Map(viewsOf('Organizer', 'core')) },
 };
 
 /** What an answer of `api` about a `kind` object shows, field by field. */
 export function viewOf(kind: PostKind, api: Iface, body: unknown): View {
   const o = rec(body);
   const out: View = new Map();
-  for (const [field, read] of Object.entries(VIEWS[kind][api])) {
+  for (const [field, read] of VIEWS[kind][api]) {
     const v = read(o);
     if (v !== undefined) out.set(field, v);
   }
@@ -210,7 +67,7 @@ export function viewOf(kind: PostKind, api: Iface, body: unknown): View {
 
 /** Whether answers of `api` show `field` at all (which interface to read a field back through). */
 export function shows(kind: PostKind, api: Iface, field: string): boolean {
-  return field in VIEWS[kind][api];
+  return VIEWS[kind][api].has(field);
 }
 
 // ---------------------------------------------------------------------------
@@ -260,24 +117,6 @@ export function slugKey(v: string): string {
     .replace(/^-|-$/g, '');
 }
 
-const TEXT = new Set([
-  'title',
-  'description',
-  'excerpt',
-  'address',
-  'city',
-  'country',
-  'province',
-  'state',
-  'stateProvince',
-  'zip',
-  'phone',
-  'email',
-  'template',
-]);
-const LOWER = new Set(['status', 'commentStatus', 'pingStatus', 'format']);
-const DATES = new Set(['startDate', 'endDate', 'publishedAt']);
-
 /** Whether two values of `field` are the same stored value. */
 export function sameValue(field: string, a: FieldValue, b: FieldValue): boolean {
   const empty = (x: FieldValue) => x === null || x === '' || (Array.isArray(x) && x.length === 0);
@@ -287,15 +126,24 @@ export function sameValue(field: string, a: FieldValue, b: FieldValue): boolean 
     return xs.length === ys.length && xs.every((x, i) => x === ys[i]);
   }
   if (empty(a) || empty(b)) return empty(a) && empty(b);
-  if (DATES.has(field)) return Date.parse(String(a)) === Date.parse(String(b));
-  if (field === 'latitude' || field === 'longitude')
-    return typeof a === 'number' && typeof b === 'number' && Math.abs(a - b) < 1e-6;
-  if (field === 'cost') return costKey(String(a)) === costKey(String(b));
-  if (field === 'slug') return slugKey(String(a)) === slugKey(String(b));
-  if (field === 'website') return String(a).trim().replace(/\/$/, '') === String(b).trim().replace(/\/$/, '');
-  if (LOWER.has(field)) return String(a).toLowerCase() === String(b).toLowerCase();
-  if (TEXT.has(field)) return plainText(String(a)) === plainText(String(b));
-  return a === b;
+  switch (compareOf(field)) {
+    case 'instant':
+      return Date.parse(String(a)) === Date.parse(String(b));
+    case 'coordinate':
+      return typeof a === 'number' && typeof b === 'number' && Math.abs(a - b) < 1e-6;
+    case 'cost':
+      return costKey(String(a)) === costKey(String(b));
+    case 'slug':
+      return slugKey(String(a)) === slugKey(String(b));
+    case 'url':
+      return String(a).trim().replace(/\/$/, '') === String(b).trim().replace(/\/$/, '');
+    case 'lower':
+      return String(a).toLowerCase() === String(b).toLowerCase();
+    case 'text':
+      return plainText(String(a)) === plainText(String(b));
+    case 'exact':
+      return a === b;
+  }
 }
 
 /** Text as compared with what a site renders from it: without URLs (an embed replaces a URL alone on its line). */
@@ -390,7 +238,7 @@ export function askedOf(kind: PostKind, input: AnyInput, siteZone: string, befor
   for (const [field, v] of Object.entries(src)) {
     if (v === undefined || v === null || NOT_FIELDS.has(field)) continue;
     if (field === 'status') values.set(field, statusOut(v));
-    else if (LOWER.has(field)) values.set(field, String(v).toLowerCase());
+    else if (compareOf(field) === 'lower') values.set(field, String(v).toLowerCase());
     else if (field === 'publishedAt') values.set(field, instantOf(String(v), siteZone));
     else if (Array.isArray(v))
       values.set(

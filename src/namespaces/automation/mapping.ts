@@ -13,6 +13,7 @@ import { DateTime } from 'luxon';
 import type { AutomationEventInput, AutomationFindEventsInput } from '../../generated/graphql.ts';
 import type { EventModel } from '../../mapping/models.ts';
 import { bool, int, isJson, strict as str, type Json } from '../../mapping/json.ts';
+import { legacyKey } from '../calendar/fields.ts';
 
 export interface AutomationFeedItemModel {
   itemId: string;
@@ -112,21 +113,17 @@ export function accessTokenOf(body: unknown): string | null {
   return isJson(body) && typeof body.access_token === 'string' ? body.access_token : null;
 }
 
-/** The connector input (camelCase) -> legacy event fields (snake_case); `extra` passes through. */
+/**
+ * The connector input (camelCase) -> legacy event fields (snake_case): a name the calendar's field table knows goes
+ * under the key the legacy interface writes it under (`showMapLink` -> `show_map_link`), any other as it is (`author`,
+ * `venue`: the connector's names are the legacy keys); values as given. `extra` passes through.
+ */
 export function legacyEventPayload(input: AutomationEventInput | null | undefined): Record<string, unknown> {
   if (!input) return {};
-  const names: Record<string, string> = {
-    startDate: 'start_date',
-    endDate: 'end_date',
-    allDay: 'all_day',
-    showMap: 'show_map',
-    showMapLink: 'show_map_link',
-    hideFromListings: 'hide_from_listings',
-  };
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(input)) {
     if (k === 'extra' || v === undefined || v === null) continue;
-    out[names[k] ?? k] = v;
+    out[legacyKey('Event', k) ?? k] = v;
   }
   if (isJson(input.extra)) Object.assign(out, input.extra);
   return out;

@@ -5,36 +5,26 @@
  * one copy lacks is read from the other interface's copy (resolvers/fields.ts)
  * only where that copy can have it; where neither can, it is null and costs no
  * request. A list is served by the interface that has every selected field,
- * when its filters allow (`preferFor`, and the interface choice of choose.ts). Pure data; test/mapping/served.test.ts
- * holds these sets against what the mappings produce.
+ * when its filters allow (`preferFor`, and the interface choice of choose.ts).
+ * Derived from the calendar's field table (fields.ts): a field an interface has
+ * no reader for there is one it never serves. test/mapping/served.test.ts holds
+ * the sets to what the mappings produce from the sandbox's objects.
  */
+import { neverServed } from './fields.ts';
 import type { Iface, PostType } from './vocabulary.ts';
 
 /** The graph types whose fields the interfaces serve differently. */
 export type CalendarKind = PostType;
 
+const byKind = (i: Iface): Readonly<Record<CalendarKind, ReadonlySet<string>>> => ({
+  Event: neverServed('Event', i),
+  Venue: neverServed('Venue', i),
+  Organizer: neverServed('Organizer', i),
+});
+
 export const NEVER_SERVED: Readonly<Record<Iface, Readonly<Record<CalendarKind, ReadonlySet<string>>>>> = {
-  legacy: {
-    Event: new Set([
-      'virtual',
-      'ticketed',
-      'commentStatus',
-      'pingStatus',
-      'format',
-      'template',
-      'passwordProtected',
-      'scheduleDetails',
-      'seriesId',
-      'series',
-    ]),
-    Venue: new Set(['directionsLink', 'passwordProtected']),
-    Organizer: new Set(['passwordProtected']),
-  },
-  core: {
-    Event: new Set(['website', 'showMap', 'showMapLink', 'hideFromListings', 'costDetails', 'timezoneAbbr', 'jsonLd']),
-    Venue: new Set(['showMap', 'showMapLink']),
-    Organizer: new Set(),
-  },
+  legacy: byKind('legacy'),
+  core: byKind('core'),
 };
 
 /** Whether the `iface` copy of a `kind` can carry `field`. */
