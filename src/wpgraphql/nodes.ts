@@ -7,7 +7,7 @@
  * rather than a wrong node.
  */
 import type { Context } from '../context.ts';
-import { GatewayError } from '../errors.ts';
+import { GatewayError, isGatewayError } from '../errors.ts';
 import { orNull } from '../loaders/index.ts';
 import { siteOffers } from '../upstream/gate.ts';
 import { eventBy, placeBy } from './calendar.ts';
@@ -15,6 +15,19 @@ import { homeOf, postBy, termBy, userBy } from './content.ts';
 import { fromWpGlobalId, pathOf } from './ids.ts';
 import { wpLoaders } from './loaders.ts';
 import { fromTerm, type WpNode } from './models.ts';
+
+/**
+ * A read of an ID as one of the types it may be: not found is null, and so is the site refusing the ID as a parameter
+ * (`include=` of a term list validates that the IDs are terms of its taxonomy: rest_invalid_param).
+ */
+async function probe<T>(p: Promise<T | null>): Promise<T | null> {
+  try {
+    return await orNull(p);
+  } catch (err) {
+    if (isGatewayError(err) && err.extensions.upstream?.code === 'rest_invalid_param') return null;
+    throw err;
+  }
+}
 
 /** The first of the candidates that is not null (all read together). */
 async function firstFound(candidates: Promise<WpNode | null>[]): Promise<WpNode | null> {
@@ -30,17 +43,17 @@ export async function nodeById(ctx: Context, id: string | null | undefined): Pro
   switch (g.loader) {
     case 'post':
       return firstFound([
-        orNull(wpLoaders(ctx).post.load(g.id)),
-        orNull(ctx.loaders.event.load(g.id)),
-        orNull(ctx.loaders.venue.load(g.id)),
-        orNull(ctx.loaders.organizer.load(g.id)),
+        probe(wpLoaders(ctx).post.load(g.id)),
+        probe(ctx.loaders.event.load(g.id)),
+        probe(ctx.loaders.venue.load(g.id)),
+        probe(ctx.loaders.organizer.load(g.id)),
       ]);
     case 'term':
       return firstFound([
-        orNull(ctx.loaders.category.load(g.id)).then((t) => (t ? fromTerm(t, 'EventsCategory') : null)),
-        orNull(ctx.loaders.tag.load(g.id)).then((t) => (t ? fromTerm(t, 'Tag') : null)),
+        probe(ctx.loaders.category.load(g.id)).then((t) => (t ? fromTerm(t, 'EventsCategory') : null)),
+        probe(ctx.loaders.tag.load(g.id)).then((t) => (t ? fromTerm(t, 'Tag') : null)),
         // The posts' categories only where the site lists their route (else the others alone answer).
-        ...(siteOffers(ctx.site, 'GET', '/core/v2/categories') ? [orNull(wpLoaders(ctx).category.load(g.id))] : []),
+        ...(siteOffers(ctx.site, 'GET', '/core/v2/categories') ? [probe(wpLoaders(ctx).category.load(g.id))] : []),
       ]);
     case 'user':
       return userBy(ctx, id, 'ID');
@@ -58,10 +71,11 @@ export async function nodeByUri(ctx: Context, uri: string): Promise<WpNode | nul
   if (parts.length === 2 && first === 'event') return eventBy(ctx, path, 'URI');
   if (parts.length === 2 && first === 'venue') return placeBy(ctx, 'venues', path, 'URI');
   if (parts.length === 2 && first === 'organizer') return placeBy(ctx, 'organizers', path, 'URI');
-  if (parts.length === 3 && first === 'events' && second === 'category')
+  // A child category's archive is under its parents' slugs (`/events/category/music/classical/`).
+  if (parts.length >= 3 && first === 'events' && second === 'category')
     return termBy(ctx, 'EventsCategory', path, 'URI');
   if (parts.length === 2 && first === 'tag') return termBy(ctx, 'Tag', path, 'URI');
-  if (parts.length === 2 && first === 'category') return termBy(ctx, 'Category', path, 'URI');
+  if (parts.length >= 2 && first === 'category') return termBy(ctx, 'Category', path, 'URI');
   if (parts.length === 2 && first === 'author') return userBy(ctx, path, 'URI');
   if (parts.length === 1) return postBy(ctx, path, 'URI');
   return null;
