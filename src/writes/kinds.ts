@@ -32,6 +32,7 @@ import type {
   VenueInput,
 } from '../generated/graphql.ts';
 import { coreEvent, coreOrganizer, coreVenue } from '../namespaces/calendar/core-mapping.ts';
+import { coreResets } from '../namespaces/calendar/fields.ts';
 import type { NodeType } from '../mapping/ids.ts';
 import { obj, type Json } from '../mapping/json.ts';
 import { cleanText } from '../mapping/text.ts';
@@ -247,7 +248,7 @@ export const EVENTS: CalendarKind<EventInput, EventModel> = calendarKind({
   fromLegacy: legacyEvent,
   asEvent: (input) => input,
   readThrough: 'legacy-first',
-  coreResets: ['sticky'],
+  coreResets: coreResets('Event'),
   wholeLegacyState: true,
   reconcile: {
     identity: ['title', 'startDate', 'endDate'],
@@ -271,7 +272,7 @@ export const VENUES: CalendarKind<VenueInput, VenueModel> = calendarKind({
   fromLegacy: legacyVenue,
   asEvent: () => null,
   readThrough: 'legacy-first',
-  coreResets: [],
+  coreResets: coreResets('Venue'),
   wholeLegacyState: false,
   reconcile: TITLE_ONLY,
   loaders: (ctx) => [ctx.loaders.venueLegacy, ctx.loaders.venueCore],
@@ -288,7 +289,7 @@ export const ORGANIZERS: CalendarKind<OrganizerInput, OrganizerModel> = calendar
   asEvent: () => null,
   // Organizers show the same fields through both interfaces.
   readThrough: 'written',
-  coreResets: [],
+  coreResets: coreResets('Organizer'),
   wholeLegacyState: false,
   reconcile: TITLE_ONLY,
   loaders: (ctx) => [ctx.loaders.organizerLegacy, ctx.loaders.organizerCore],

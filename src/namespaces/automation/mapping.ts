@@ -115,7 +115,7 @@ export function accessTokenOf(body: unknown): string | null {
 
 /**
  * The connector input (camelCase) -> legacy event fields (snake_case): a name the calendar's field table knows goes
- * under the key the legacy interface writes it under (`showMapLink` -> `show_map_link`), any other as it is (`author`,
+ * under the key the legacy interface writes it under (`allDay` -> `all_day`), any other as it is (`author`,
  * `venue`: the connector's names are the legacy keys); values as given. `extra` passes through.
  */
 export function legacyEventPayload(input: AutomationEventInput | null | undefined): Record<string, unknown> {
