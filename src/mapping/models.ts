@@ -9,11 +9,11 @@
  * generated types: the generated file imports only them, and no import circle
  * runs through it.
  */
-import type { EventValues, OrganizerValues, PostValues, Side, VenueValues } from '../namespaces/calendar/fields.ts';
+import type { EventValues, OrganizerValues, PostValues, Side, VenueValues } from './calendar-models.ts';
 
-export type { CostDetailsModel, ImageModel, ImageSizeModel } from '../namespaces/calendar/fields.ts';
+export type { CostDetailsModel, ImageModel, ImageSizeModel } from './calendar-models.ts';
 
-/** The interface a model was read through (namespaces/calendar/fields.ts spells the union). */
+/** The interface a model was read through (mapping/calendar-models.ts spells the union). */
 export type Source = Side;
 
 /** What every calendar model has besides its fields. */
@@ -24,7 +24,7 @@ interface Sourced {
 }
 
 /**
- * An event: its fields as the calendar's field table (namespaces/calendar/fields.ts) reads them, and what the
+ * An event: its fields as the calendar's field table (mapping/calendar-models.ts) reads them, and what the
  * interfaces embed or list by ID.
  */
 export interface EventModel extends Sourced, EventValues {

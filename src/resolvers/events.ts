@@ -8,7 +8,7 @@ import { legacyGet } from '../namespaces/calendar/legacy-requests.ts';
 import { orNull } from '../loaders/index.ts';
 import { GatewayError } from '../errors.ts';
 import { NAMESPACE } from '../namespaces/calendar/vocabulary.ts';
-import { crossRead } from '../namespaces/calendar/fields.ts';
+import { crossRead } from '../mapping/calendar-models.ts';
 import { crossField, crossFields, statusEnum, andThen, type OtherLoader } from './fields.ts';
 import { otherCopy as otherCopyIface } from '../namespaces/calendar/choose.ts';
 import { eventsConnection } from './lists.ts';
@@ -17,7 +17,7 @@ import { prefetchCategoryTree } from './prefetch.ts';
 const otherEvent: OtherLoader<EventModel> = (iface, ctx) =>
   iface === 'core' ? ctx.loaders.eventCore : ctx.loaders.eventLegacy;
 
-/** The fields read across interfaces by name (namespaces/calendar/fields.ts). */
+/** The fields read across interfaces by name (mapping/calendar-models.ts). */
 const SCALARS = crossRead('Event');
 
 /** The model itself, or the other interface's copy when this one lacks `key` (masked, or not served). */

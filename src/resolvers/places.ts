@@ -9,7 +9,7 @@ import { legacyGet } from '../namespaces/calendar/legacy-requests.ts';
 import { orNull } from '../loaders/index.ts';
 import { GatewayError } from '../errors.ts';
 import { NAMESPACE } from '../namespaces/calendar/vocabulary.ts';
-import { crossRead } from '../namespaces/calendar/fields.ts';
+import { crossRead } from '../mapping/calendar-models.ts';
 import { crossField, crossFields, statusEnum, andThen, type OtherLoader } from './fields.ts';
 import { eventsConnection, placesConnection } from './lists.ts';
 

@@ -19,7 +19,7 @@ import {
   WRITE_STATUSES,
   type WritableField,
   type Zones,
-} from '../namespaces/calendar/fields.ts';
+} from '../mapping/calendar-models.ts';
 import { NAMESPACE, other, type Iface, type PostKind, type WriteKind } from '../namespaces/calendar/vocabulary.ts';
 
 export { WRITE_STATUSES };
@@ -66,7 +66,7 @@ export interface ConvertOptions extends Zones {
 
 /**
  * A field an input sets: its keys per interface and its encoding, from the calendar's field table
- * (namespaces/calendar/fields.ts); terms are not in the table, and are declared below.
+ * (mapping/calendar-models.ts); terms are not in the table, and are declared below.
  */
 type FieldDef = Pick<WritableField, 'graph' | 'core' | 'coreAlt' | 'legacy'> & {
   conv?: (v: unknown, o: ConvertOptions, api: Iface) => unknown;
@@ -462,7 +462,7 @@ const rec = (v: unknown): Record<string, unknown> | null =>
  * `raw` is the event as the legacy single GET (`from: 'legacy'`) or a
  * calendar-core answer (`from: 'core'`) shows it; only the fields that source
  * serves are returned, so states from both can be layered. Which fields, and
- * how each is sent back, is the field table's (namespaces/calendar/fields.ts,
+ * how each is sent back, is the field table's (mapping/calendar-models.ts,
  * `resets.legacy`).
  *
  * `date`, the publication date (site-local, as the route takes it), is part

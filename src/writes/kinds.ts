@@ -32,7 +32,7 @@ import type {
   VenueInput,
 } from '../generated/graphql.ts';
 import { coreEvent, coreOrganizer, coreVenue } from '../namespaces/calendar/core-mapping.ts';
-import { coreResets } from '../namespaces/calendar/fields.ts';
+import { coreResets } from '../mapping/calendar-models.ts';
 import type { NodeType } from '../mapping/ids.ts';
 import { obj, type Json } from '../mapping/json.ts';
 import { cleanText } from '../mapping/text.ts';

@@ -30,7 +30,7 @@ import { calendarGet } from '../namespaces/calendar/paths.ts';
 import type { Target, WriteMethod } from '../namespaces/calendar/write-requests.ts';
 import type { UpstreamRequest } from '../upstream/client.ts';
 import { cleanText } from '../mapping/text.ts';
-import { sameOnModels } from '../namespaces/calendar/fields.ts';
+import { sameOnModels } from '../mapping/calendar-models.ts';
 import { fromTransportError } from '../upstream/errors.ts';
 import type { GatewayError } from '../errors.ts';
 import type { AnyInput, AnyModel, CalendarKind, PostKind } from './kinds.ts';
@@ -92,7 +92,7 @@ const idSet = (xs: unknown): string | undefined =>
 
 /** How each input field reads on a model: undefined when this read does not show it. */
 const READ: Record<string, (m: Record<string, any>) => unknown> = {
-  // Those whose model field is the input's (namespaces/calendar/fields.ts).
+  // Those whose model field is the input's (mapping/calendar-models.ts).
   ...Object.fromEntries(sameOnModels().map((f) => [f, (m: Record<string, any>) => m[f]])),
   featuredImageId: (m) => (m.featuredImage === undefined ? undefined : (m.featuredImage?.databaseId ?? null)),
   venueIds: (m) => (m.venues === undefined ? undefined : idSet(m.venues)),

@@ -23,7 +23,7 @@ import { isIssue, storedDates, updatedDates, type Json } from './inputs.ts';
 import { isJson } from '../mapping/json.ts';
 import { cleanText } from '../mapping/text.ts';
 import type { AnyInput, PostKind } from './kinds.ts';
-import { compareOf, viewsOf, type FieldValue } from '../namespaces/calendar/fields.ts';
+import { compareOf, viewsOf, type FieldValue } from '../mapping/calendar-models.ts';
 import type { Iface } from '../namespaces/calendar/vocabulary.ts';
 
 export type { FieldValue };

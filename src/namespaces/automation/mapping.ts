@@ -13,7 +13,7 @@ import { DateTime } from 'luxon';
 import type { AutomationEventInput, AutomationFindEventsInput } from '../../generated/graphql.ts';
 import type { EventModel } from '../../mapping/models.ts';
 import { bool, int, isJson, strict as str, type Json } from '../../mapping/json.ts';
-import { legacyKey } from '../calendar/fields.ts';
+import { legacyKey } from '../../mapping/calendar-models.ts';
 
 export interface AutomationFeedItemModel {
   itemId: string;

@@ -5,9 +5,16 @@
  */
 import { int, intList, idOf, obj, type Json } from '../../mapping/json.ts';
 import type { EventModel, OrganizerModel, SeriesModel, VenueModel } from '../../mapping/models.ts';
-import { CORE_POST, readAll, readPart, readsOf, UNMASKED_KEYS, type PostValues } from './fields.ts';
+import {
+  CORE_POST,
+  readAll,
+  readPart,
+  readsOf,
+  UNMASKED_KEYS,
+  type PostValues,
+} from '../../mapping/calendar-models.ts';
 
-/** The post fields (fields.ts `CORE_POST`), for series: not a kind of the table, the same post fields. */
+/** The post fields (`CORE_POST` of the field table), for series: not a kind of the table, the same post fields. */
 function postBase(o: Json): PostValues {
   return Object.fromEntries(Object.entries(CORE_POST).map(([name, p]) => [name, readPart(p, o)]));
 }
@@ -37,8 +44,8 @@ function visible(o: Json): Json {
 }
 
 /**
- * The fields a masked event shows (fields.ts `UNMASKED_KEYS`); the rest read null, never unmasked through the other
- * interface.
+ * The fields a masked event shows (the field table's `UNMASKED_KEYS`); the rest read null, never unmasked through
+ * the other interface.
  */
 const SHOWN_WHEN_MASKED = new Set(
   readsOf('Event', 'core')

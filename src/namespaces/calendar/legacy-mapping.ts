@@ -1,13 +1,13 @@
 /**
  * `calendar/events/v1` (legacy) JSON -> graph models (docs/real-sites.md,
  * "Fields by interface"; test/mapping/legacy.test.ts): each field as the
- * calendar's field table (fields.ts) reads it. Legacy venue and organizer
+ * calendar's field table (mapping/calendar-models.ts) reads it. Legacy venue and organizer
  * objects drop empty values, so an absent key there means "empty" (null), not
  * "not served".
  */
 import { idOf, obj, str, int, type Json } from '../../mapping/json.ts';
 import type { EventModel, OrganizerModel, TermModel, VenueModel } from '../../mapping/models.ts';
-import { legacyImage, readPart, readsOf, type FieldKind } from './fields.ts';
+import { legacyImage, readPart, readsOf, type FieldKind } from '../../mapping/calendar-models.ts';
 
 export { legacyImage };
 
@@ -16,7 +16,7 @@ export { legacyImage };
  * it, not when the object arrives. A list of 20 events embeds as many venues
  * and organizers, each with four dates and an image; an operation asking for
  * titles must not pay for mapping all of it. The fields' getters live on the
- * prototype, one per field the table (fields.ts) has the legacy interface
+ * prototype, one per field the table (mapping/calendar-models.ts) has the legacy interface
  * read, so a field the source does not serve (no getter) still reads
  * `undefined`. Values are memoized (the same object must come back: loaders
  * are primed with the embedded venues, organizers and terms).
@@ -35,7 +35,7 @@ abstract class LegacyPost {
     this.databaseId = idOf(this.o, what);
   }
 
-  /** Getters on the class's prototype for the fields of `kind` the legacy interface reads (fields.ts). */
+  /** Getters on the class's prototype for the fields of `kind` the legacy interface reads (the field table). */
   static readFields(kind: FieldKind): void {
     for (const [name, part] of readsOf(kind, 'legacy')) {
       Object.defineProperty(this.prototype, name, {

@@ -6,11 +6,11 @@
  * only where that copy can have it; where neither can, it is null and costs no
  * request. A list is served by the interface that has every selected field,
  * when its filters allow (`preferFor`, and the interface choice of choose.ts).
- * Derived from the calendar's field table (fields.ts): a field an interface has
+ * Derived from the calendar's field table (mapping/calendar-models.ts): a field an interface has
  * no reader for there is one it never serves. test/mapping/served.test.ts holds
  * the sets to what the mappings produce from the sandbox's objects.
  */
-import { neverServed } from './fields.ts';
+import { neverServed } from '../../mapping/calendar-models.ts';
 import type { Iface, PostType } from './vocabulary.ts';
 
 /** The graph types whose fields the interfaces serve differently. */

@@ -3,29 +3,30 @@
  * Organizer, declared once with what each interface does with it. The rest of
  * the gateway derives its field knowledge from here:
  *
- * - the mappings (legacy-mapping.ts, core-mapping.ts) read each field with its
+ * - the mappings (namespaces/calendar/legacy-mapping.ts, core-mapping.ts) read each field with its
  *   part's `read`, and the models' field types (mapping/models.ts) are the
  *   readers' result types;
- * - served.ts's `NEVER_SERVED`: an interface whose part has no `read` never
+ * - namespaces/calendar/served.ts's `NEVER_SERVED`: an interface whose part has no `read` never
  *   serves the field, and the resolvers (resolvers/events.ts, places.ts) read
  *   across interfaces the fields `crossRead` lists;
  * - the writes: payload keys and encodings (`write`, writes/inputs.ts), the
  *   state a legacy update must carry (`resets.legacy`), what calendar-core's
- *   PATCH resets (`resets.core`, writes/plan.ts), how an answer shows a value
+ *   PATCH resets (`resets.core`, writes/kinds.ts `coreResets`), how an answer shows a value
  *   (`show`, writes/verify.ts `viewOf`) and how two values compare (`compare`);
- * - the `where:` argument a field backs (`where`; test/namespaces/calendar/fields.test.ts holds it to where.ts).
+ * - the `where:` argument a field backs (`where`; test/mapping/calendar-models.test.ts holds it to where.ts).
  *
  * Keys are the plugins' (docs/real-sites.md "Fields by interface", docs/writes.md "Declared spellings"); `alt` lists
  * the other spellings a release uses (6.15.14's calendar-core writes and answers `tribe_events_cat` where the spec says
  * `calendar_events_cat`). To add a field: a row here, the field in the schema (schema/*.graphql, then
  * `npm run codegen`), and a test.
  *
- * This module imports nothing that imports the generated types or the models: mapping/models.ts takes its field
- * types from here, and codegen's mappers name mapping/models.ts.
+ * A model module: mapping/models.ts takes the calendar models' field types from here, and codegen's mappers name
+ * mapping/models.ts, so this module imports only mapping/'s readers (nothing generated, no namespace: the
+ * calendar's folder, namespaces/calendar/, imports it).
  */
-import { secondsBetween, toSiteLocal, toUtc, withOffset } from '../../mapping/dates.ts';
-import { bool, int, isJson, num, rendered, str, type Json } from '../../mapping/json.ts';
-import { unescapeUrl } from '../../mapping/text.ts';
+import { secondsBetween, toSiteLocal, toUtc, withOffset } from './dates.ts';
+import { bool, int, isJson, num, rendered, str, type Json } from './json.ts';
+import { unescapeUrl } from './text.ts';
 
 /**
  * An interface of the calendar, spelled here once: mapping/models.ts names it `Source`, namespaces/calendar/
@@ -816,9 +817,11 @@ for (const kind of Object.keys(FIELDS) as FieldKind[]) {
     const c = f.compare ?? 'exact';
     const seen = COMPARE.get(name);
     if (seen !== undefined && seen !== c)
-      throw new TypeError(`fields.ts: ${name} compares as ${seen} on one kind and ${c} on ${kind}`);
+      throw new TypeError(`calendar-models.ts: ${name} compares as ${seen} on one kind and ${c} on ${kind}`);
     COMPARE.set(name, c);
     if (f.resets?.core && f.core?.write && f.core.key !== f.legacy?.key)
-      throw new TypeError(`fields.ts: ${kind}.${name} is reset by calendar-core and kept under another legacy key`);
+      throw new TypeError(
+        `calendar-models.ts: ${kind}.${name} is reset by calendar-core and kept under another legacy key`,
+      );
   }
 }

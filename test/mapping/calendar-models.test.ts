@@ -1,5 +1,5 @@
 /**
- * The calendar's field table (src/namespaces/calendar/fields.ts) and what is derived from it: the schema's
+ * The calendar's field table (src/mapping/calendar-models.ts) and what is derived from it: the schema's
  * Event/Venue/Organizer fields and inputs are the table's, the never-served sets are those docs/real-sites.md
  * ("Fields by interface") gives, the write keys, the legacy update's state, calendar-core's resets, and the `where:`
  * arguments the table says a field backs are the parameters where.ts sends.
@@ -17,13 +17,13 @@ import {
   whereArgs,
   writable,
   type FieldKind,
-} from '../../../src/namespaces/calendar/fields.ts';
-import { NEVER_SERVED } from '../../../src/namespaces/calendar/served.ts';
-import { planEvents } from '../../../src/namespaces/calendar/where.ts';
-import { buildSchema } from '../../../src/schema.ts';
-import { parseIndex } from '../../../src/upstream/discovery.ts';
-import { eventPayloads, venuePayloads } from '../../../src/writes/inputs.ts';
-import type { EventsWhere } from '../../../src/generated/graphql.ts';
+} from '../../src/mapping/calendar-models.ts';
+import { NEVER_SERVED } from '../../src/namespaces/calendar/served.ts';
+import { planEvents } from '../../src/namespaces/calendar/where.ts';
+import { buildSchema } from '../../src/schema.ts';
+import { parseIndex } from '../../src/upstream/discovery.ts';
+import { eventPayloads, venuePayloads } from '../../src/writes/inputs.ts';
+import type { EventsWhere } from '../../src/generated/graphql.ts';
 
 const KINDS: FieldKind[] = ['Event', 'Venue', 'Organizer'];
 
