@@ -947,6 +947,8 @@ export type Event = Node & {
   hideFromListings?: Maybe<Scalars['Boolean']['output']>;
   /** Global ID (base64 of `Event:databaseId`). */
   id: Scalars['ID']['output'];
+  /** True when the event has ended, as the site says when it answers (calendar-core/v1). */
+  isPast?: Maybe<Scalars['Boolean']['output']>;
   /** The site's JSON-LD for the event (legacy single-event reads). */
   jsonLd?: Maybe<Scalars['JSON']['output']>;
   /** Last modification in the site's time zone, with its offset. */
@@ -5747,6 +5749,7 @@ export type EventResolvers<ContextType = Context, ParentType extends ResolversPa
   format?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   hideFromListings?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  isPast?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
   jsonLd?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
   modifiedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
   modifiedAtUtc?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;

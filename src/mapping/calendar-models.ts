@@ -559,6 +559,8 @@ export const EVENT = {
     where: { arg: 'ticketed', param: { legacy: 'ticketed', core: 'ticketed' } },
   },
   scheduleDetails: { core: { key: 'schedule_details', read: opt(str) } },
+  // Whether the event has ended, as the site computes it when it answers.
+  isPast: { core: { key: 'is_past', read: opt(bool) } },
   // Single reads carry it, lists do not (resolvers/events.ts reads the single when a list's copy lacks it).
   jsonLd: { legacy: { key: 'json_ld', read: opt((v) => v) }, resolve: 'own' },
   seriesId: {
