@@ -29,6 +29,8 @@ import type { Observer, RequestRecord } from './plugins/observability.ts';
 import { sendRateLimited } from './ratelimit.ts';
 import type { Responder } from './respond.ts';
 import type { Subscriptions } from './subscriptions/index.ts';
+import { createWpGraphqlHandler } from './wpgraphql/handler.ts';
+import type { GraphQLSchema } from 'graphql';
 import type { OperationSession } from './upstream/session.ts';
 
 export interface RoutesDeps {
@@ -42,6 +44,8 @@ export interface RoutesDeps {
   /** SSE and WebSocket subscriptions, when on. */
   live: Subscriptions | null;
   log: Logger;
+  /** The compatible graph's schema, made once by the composition (none: made here). */
+  wpgraphqlSchema?: GraphQLSchema;
 }
 
 const SHUTTING_DOWN = () =>
@@ -49,6 +53,15 @@ const SHUTTING_DOWN = () =>
 
 export function publicRoutes(deps: RoutesDeps) {
   const { config, pipeline, apollo, observer, cors, responder, cache, live, log } = deps;
+  // The WPGraphQL-compatible graph (src/wpgraphql/), at WPGRAPHQL_PATH unless that is empty.
+  const wp = config.wpgraphql.path
+    ? createWpGraphqlHandler({
+        path: config.wpgraphql.path,
+        pipeline,
+        schema: deps.wpgraphqlSchema,
+        graphiql: config.graphiql,
+      })
+    : null;
   const inProgress = new Set<AbortController>();
   let stopping = false;
 
@@ -79,7 +92,8 @@ export function publicRoutes(deps: RoutesDeps) {
         return responder.endStatic(req, res, name, asset.body);
       }
     }
-    if (url.pathname !== '/graphql' && url.pathname !== '/')
+    const compatible = wp && url.pathname === config.wpgraphql.path;
+    if (url.pathname !== '/graphql' && url.pathname !== '/' && !compatible)
       return json(res, 404, { error: 'Not found. GraphQL is at /graphql.' });
     if (url.pathname === '/') {
       res.writeHead(302, { location: '/graphql' });
@@ -87,7 +101,8 @@ export function publicRoutes(deps: RoutesDeps) {
       return;
     }
     const accept = req.headers.accept ?? '';
-    if (method === 'GET' && config.graphiql && accept.includes('text/html') && !url.searchParams.has('query')) {
+    const browser = method === 'GET' && accept.includes('text/html') && !url.searchParams.has('query');
+    if (browser && config.graphiql && !compatible) {
       res.statusCode = 200;
       res.setHeader('content-type', 'text/html; charset=utf-8');
       responder.end(req, res, graphiqlPage('/graphql'));
@@ -104,8 +119,52 @@ export function publicRoutes(deps: RoutesDeps) {
     }
     if (authorization === undefined) delete req.headers.authorization;
     else req.headers.authorization = authorization;
+    if (compatible)
+      return observer.track(req, res, (record) =>
+        cancellable(res, (signal) => wp(req, res, async () => contextOf(req, signal, record))),
+      );
     if (live?.accepts(req, url)) return live.serve(req, res, url);
     await observer.track(req, res, (record) => graphql(req, res, url, method, record));
+  }
+
+  /** Stage "context", for an operation of either graph: the caller's, on the request's cancellation. */
+  async function contextOf(req: IncomingMessage, signal: AbortSignal, record: RequestRecord): Promise<Context> {
+    return pipeline.context({
+      site: await pipeline.currentSite(),
+      authorization: req.headers.authorization,
+      refreshSite: () => pipeline.refreshSite(),
+      headers: req.headers,
+      signal,
+      cache: cache.upstream,
+      tag: record,
+      ...(live ? { changes: live.sink } : {}),
+    });
+  }
+
+  /**
+   * Runs one request's operation with its cancellation: aborted when the client goes before its answer is finished,
+   * or when the gateway shuts down.
+   */
+  async function cancellable<T>(res: ServerResponse, run: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    const cancel = new AbortController();
+    if (stopping) cancel.abort(SHUTTING_DOWN());
+    inProgress.add(cancel);
+    // 'close' before the answer is finished: the client went away.
+    const onClose = () => {
+      if (!res.writableFinished)
+        cancel.abort(
+          new GatewayError(
+            'UPSTREAM_UNAVAILABLE',
+            'The client disconnected before the answer was sent; the operation was cancelled.',
+          ),
+        );
+    };
+    res.once('close', onClose);
+    try {
+      return await run(cancel.signal);
+    } finally {
+      inProgress.delete(cancel);
+    }
   }
 
   async function graphql(
@@ -143,47 +202,23 @@ export function publicRoutes(deps: RoutesDeps) {
     // Set by the context function, which Apollo calls.
     const op: { session?: OperationSession } = {};
     const httpGraphQLRequest: HTTPGraphQLRequest = { method, headers, search, body };
-    const cancel = new AbortController();
-    if (stopping) cancel.abort(SHUTTING_DOWN());
-    inProgress.add(cancel);
-    // 'close' before the answer is finished: the client went away.
-    const onClose = () => {
-      if (!res.writableFinished)
-        cancel.abort(
-          new GatewayError(
-            'UPSTREAM_UNAVAILABLE',
-            'The client disconnected before the answer was sent; the operation was cancelled.',
-          ),
-        );
-    };
-    res.once('close', onClose);
-    let response;
-    try {
-      // Stages parse, validate, limits and execute are Apollo's hooks on the pipeline (pipeline/apollo.ts).
-      response = await apollo.executeHTTPGraphQLRequest({
+    let aborted: AbortSignal | undefined;
+    // Stages parse, validate, limits and execute are Apollo's hooks on the pipeline (pipeline/apollo.ts).
+    const response = await cancellable(res, (signal) => {
+      aborted = signal;
+      return apollo.executeHTTPGraphQLRequest({
         httpGraphQLRequest,
         // Stage "context".
         context: async () => {
-          const ctx = pipeline.context({
-            site: await pipeline.currentSite(),
-            authorization: req.headers.authorization,
-            refreshSite: () => pipeline.refreshSite(),
-            headers: req.headers,
-            signal: cancel.signal,
-            cache: cache.upstream,
-            tag: record,
-            ...(live ? { changes: live.sink } : {}),
-          });
+          const ctx = await contextOf(req, signal, record);
           op.session = ctx.upstream;
           return ctx;
         },
       });
-    } finally {
-      inProgress.delete(cancel);
-    }
+    });
     // Stage "respond".
     try {
-      if (cancel.signal.aborted && res.destroyed) return;
+      if (aborted?.aborted && res.destroyed) return;
       for (const [k, v] of response.headers) res.setHeader(k, v);
       res.statusCode = response.status ?? 200;
       if (response.body.kind === 'complete') {

@@ -53,6 +53,8 @@ function isOrigin(o: string): boolean {
 }
 
 const MIB = 1024 * 1024;
+/** The main listener's own paths, which the compatible graph cannot take. */
+const RESERVED_PATHS = /^\/(graphql|healthz|graphiql(\/.*)?)\/?$/;
 const CREDENTIAL: TextCheck = [/^[^:]+:.+$/, 'must be user:application-password'];
 const KEY_VALUES: TextCheck = [(v) => parseKeyValues(v) !== null, 'must be key=value pairs, comma-separated'];
 const HTTP_URL: TextCheck = [/^https?:\/\//i, 'must be an http:// or https:// URL'];
@@ -765,6 +767,19 @@ export const SETTINGS = [
     default: true,
     meaning: 'serve GraphiQL at /graphql to browsers',
     doc: 'serve GraphiQL at `/graphql` to browsers',
+  }),
+  // /wpgraphql: where WPGraphQL serves on a WordPress site is /graphql, taken here by the main graph.
+  setting({
+    env: 'WPGRAPHQL_PATH',
+    path: 'wpgraphql.path',
+    type: 'string',
+    default: '/wpgraphql',
+    check: [
+      (v) => v === '' || (/^\/[A-Za-z0-9._~/-]+$/.test(v) && !RESERVED_PATHS.test(v)),
+      'must be a path starting with / other than /graphql, /healthz and /graphiql/ (or empty, to serve none)',
+    ],
+    meaning: 'path of the WPGraphQL-compatible graph (empty: not served)',
+    doc: 'path of the WPGraphQL-compatible graph ([wpgraphql.md](wpgraphql.md)); empty to serve none',
   }),
   setting({
     env: 'INTROSPECTION',

@@ -81,6 +81,7 @@ const DEFAULTS: Record<string, unknown> = {
   'subscriptions.leaseSeconds': 15,
   'subscriptions.heartbeatSeconds': 12,
   graphiql: true,
+  'wpgraphql.path': '/wpgraphql',
   introspection: true,
   'cors.origins': [],
   'cors.credentials': false,

@@ -180,6 +180,9 @@ describe('the npm package', () => {
   it('holds the compiled gateway and the schema, not the sources or the sandbox', () => {
     expect(files).toContain('dist/main.js');
     expect(files).toContain('schema/base.graphql');
+    // The compatible graph's SDL and the list of what it leaves out, both read when the gateway starts.
+    expect(files).toContain('schema-wpgraphql/schema.graphql');
+    expect(files).toContain('schema-wpgraphql/outside.json');
     expect(files).toContain('package.json');
     expect(files.filter((f) => f.startsWith('src/') || f.startsWith('test/') || f.startsWith('dist/sandbox/'))).toEqual(
       [],

@@ -44,10 +44,14 @@ export interface DocumentOptions {
   maxTokens: number;
   /** The gateway's own rules, run after GraphQL's. */
   rules: readonly ValidationRule[];
+  /** GraphQL's rules as the graph has them (default graphql-js's `specifiedRules`). */
+  baseRules?: readonly ValidationRule[];
+  /** Codes a rule of the graph sets that its errors keep (any other validation error is GRAPHQL_VALIDATION_FAILED). */
+  ruleCodes?: readonly string[];
 }
 
 export function documentStages(options: DocumentOptions) {
-  const rules = [...specifiedRules, ...options.rules];
+  const rules = [...(options.baseRules ?? specifiedRules), ...options.rules];
   const kept = new Map<string, DocumentNode>();
   let keptChars = 0;
   let parses = 0;
@@ -77,14 +81,15 @@ export function documentStages(options: DocumentOptions) {
   }
 
   function validateStage(document: DocumentNode): GraphQLError[] {
-    return validate(options.schema, document, rules).map(
-      (e) =>
-        new GraphQLError(e.message, {
-          nodes: e.nodes,
-          extensions: { http: BAD_REQUEST, ...e.extensions, code: 'GRAPHQL_VALIDATION_FAILED' },
-          originalError: e.originalError ?? e,
-        }),
-    );
+    return validate(options.schema, document, rules).map((e) => {
+      const own = e.extensions.code;
+      const code = typeof own === 'string' && options.ruleCodes?.includes(own) ? own : 'GRAPHQL_VALIDATION_FAILED';
+      return new GraphQLError(e.message, {
+        nodes: e.nodes,
+        extensions: { http: BAD_REQUEST, ...e.extensions, code },
+        originalError: e.originalError ?? e,
+      });
+    });
   }
 
   function keep(source: string, document: DocumentNode): void {

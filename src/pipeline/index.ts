@@ -30,6 +30,7 @@ import {
   type ExecutionArgs,
   type GraphQLSchema,
   type OperationDefinitionNode,
+  type ValidationRule,
 } from 'graphql';
 import { Counter, type Registry } from 'prom-client';
 import type { Config } from '../config.ts';
@@ -38,6 +39,7 @@ import { GatewayError, isGatewayError } from '../errors.ts';
 import { gatewayRules } from '../limits.ts';
 import type { TotalHints } from '../paging/hints.ts';
 import { limitsCheck, type Budget } from '../plugins/limits.ts';
+import { SECRET_HEADERS, authorizationSecrets, credentialSecrets } from '../plugins/redaction.ts';
 import {
   applyPersistedDocuments,
   documentIdWithoutManifest,
@@ -50,7 +52,7 @@ import type { SiteState } from '../site.ts';
 import type { SiteInfo } from '../upstream/discovery.ts';
 import type { WriteLocks } from '../store/lock.ts';
 import type { UpstreamClient } from '../upstream/client.ts';
-import { documentStages, type CheckedDocument } from './document.ts';
+import { documentStages, type CheckedDocument, type DocumentStages } from './document.ts';
 import { formatErrors } from './respond.ts';
 
 /** The stages, in the order an operation goes through them. */
@@ -161,28 +163,51 @@ export function createPipeline(deps: PipelineDeps) {
     return r ?? { params: raw };
   }
 
-  /** Stages "parse" and "validate": the document, or the stage that refused it and why. */
-  function document(transport: Transport, source: string): CheckedDocument {
-    const checked = documents.check(source);
-    if ('stage' in checked) refused(transport, checked.stage);
-    return checked;
+  /** The parse, validate and limits stages over one graph's schema, each refusal counted by this pipeline. */
+  function checksOf(graph: GraphQLSchema, stages: DocumentStages) {
+    return {
+      /** Stages "parse" and "validate": the document, or the stage that refused it and why. */
+      document(transport: Transport, source: string): CheckedDocument {
+        const checked = stages.check(source);
+        if ('stage' in checked) refused(transport, checked.stage);
+        return checked;
+      },
+      /**
+       * Stage "limits": an operation the transport does not serve (a subscription as a plain request, a query over a
+       * subscription transport), an argument too large, a cost over MAX_QUERY_COST, a query whose site requests are
+       * over its caller's budget; null when it may run.
+       */
+      limits(
+        transport: Transport,
+        document: DocumentNode,
+        operation: OperationDefinitionNode,
+        variables: Record<string, unknown> | undefined,
+        budget?: Budget,
+      ): GraphQLError | null {
+        const error = served(transport, operation) ?? check(graph, document, operation, variables, budget);
+        if (error) refused(transport, 'limits');
+        return error;
+      },
+    };
   }
+  const { document, limits } = checksOf(schema, documents);
 
   /**
-   * Stage "limits": an operation the transport does not serve (a subscription as a plain request, a query over a
-   * subscription transport), an argument too large, a cost over MAX_QUERY_COST, a query whose site requests are over
-   * its caller's budget; null when it may run.
+   * The same stages for a second graph served beside the main one (the WPGraphQL-compatible graph, src/wpgraphql/):
+   * its schema, GraphQL's rules as that graph has them, and the codes its rules' errors keep; the gateway's rules
+   * (depth, aliases, introspection), the token cap, the nesting scan and the limits are the main graph's.
    */
-  function limits(
-    transport: Transport,
-    document: DocumentNode,
-    operation: OperationDefinitionNode,
-    variables: Record<string, unknown> | undefined,
-    budget?: Budget,
-  ): GraphQLError | null {
-    const error = served(transport, operation) ?? check(schema, document, operation, variables, budget);
-    if (error) refused(transport, 'limits');
-    return error;
+  function graph(other: GraphQLSchema, baseRules: readonly ValidationRule[], ruleCodes: readonly string[] = []) {
+    return checksOf(
+      other,
+      documentStages({
+        schema: other,
+        maxTokens: config.limits.maxTokens,
+        rules: gatewayRules(config.limits, config.introspection),
+        baseRules,
+        ruleCodes,
+      }),
+    );
   }
 
   /** Stage "context": one per operation, on what the gateway shares (client, totals, locks, the indexed names). */
@@ -195,6 +220,22 @@ export function createPipeline(deps: PipelineDeps) {
       totals: deps.totals,
       locks: deps.locks,
     });
+  }
+
+  const configured = config.serviceAuth ? credentialSecrets(config.serviceAuth) : [];
+  /** The secrets of the gateway and of a caller (its Authorization, its secret headers): out of every error sent. */
+  function secretsOf(
+    authorization: string | undefined,
+    headers: Readonly<Record<string, string | string[] | undefined>>,
+  ): Set<string> {
+    const secrets = new Set(configured);
+    for (const s of authorizationSecrets(authorization)) secrets.add(s);
+    for (const h of SECRET_HEADERS) {
+      const v = headers[h];
+      const value = Array.isArray(v) ? v[0] : v;
+      if (value) secrets.add(value.trim());
+    }
+    return secrets;
   }
 
   /** The site for a new operation's context, or why it is not known (only the fields that need it then fail). */
@@ -259,11 +300,13 @@ export function createPipeline(deps: PipelineDeps) {
     persistedParams,
     document,
     limits,
+    graph,
     context,
     currentSite,
     /** Reads the site's index again (Mutation.refreshSite). */
     refreshSite: () => deps.site.refresh(),
     operation,
+    secretsOf,
     /** Stage "respond": errors as the caller receives them, `secrets` scrubbed out (respond.ts). */
     formatErrors,
     /** Documents parsed so far: each text once, whatever the transport and however often it is sent. */

@@ -12,7 +12,7 @@ import type { Config } from '../config.ts';
 import { authorizationOf } from '../authorization.ts';
 import { GatewayError } from '../errors.ts';
 import type { OperationParams, Pipeline, Prepared } from '../pipeline/index.ts';
-import { SECRET_HEADERS, authorizationSecrets, credentialSecrets } from '../plugins/redaction.ts';
+import { SECRET_HEADERS } from '../plugins/redaction.ts';
 import { clientIp } from '../ratelimit.ts';
 import type { Credential } from './hub.ts';
 
@@ -70,18 +70,9 @@ export function headersOf(
 }
 
 export function createOperations(pipeline: Pipeline, config: Config) {
-  const configured = config.serviceAuth ? credentialSecrets(config.serviceAuth) : [];
-
   /** The secrets of the gateway and of the caller: out of every error sent. */
-  function secretsOf(credential: Credential | undefined): Set<string> {
-    const secrets = new Set(configured);
-    for (const s of authorizationSecrets(credential?.authorization)) secrets.add(s);
-    for (const h of SECRET_HEADERS) {
-      const v = first(credential?.headers[h]);
-      if (v) secrets.add(v.trim());
-    }
-    return secrets;
-  }
+  const secretsOf = (credential: Credential | undefined) =>
+    pipeline.secretsOf(credential?.authorization, credential?.headers ?? {});
 
   /** The pipeline's stages for one subscription: its execution arguments, or the errors refusing it. */
   function prepare<C>(transport: 'sse' | 'ws', raw: OperationParams, context: () => C): Prepared<C> {

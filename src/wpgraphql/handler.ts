@@ -1,53 +1,31 @@
 /**
- * The compatible graph over HTTP, for a listener to mount at its path (`/wpgraphql` by default): GraphQL over HTTP
- * (POST JSON, or GET with `query`), GraphiQL for a browser's GET, one main-graph context per operation (made by the
- * caller, who owns the upstream client, the site's index, the caches and the limits). Validation is `wpGraphqlRules()`
- * plus the caller's rules (depth, aliases: limits.ts); execution is graphql-js's. Errors other than GatewayErrors are
- * masked as internal errors, as the main graph masks them.
+ * The compatible graph over HTTP, at its path (`/wpgraphql` by default, WPGRAPHQL_PATH): GraphQL over HTTP (POST
+ * JSON, or GET with `query`), GraphiQL for a browser's GET. Mounted by the public routes (src/http-routes.ts) after
+ * CORS and the Authorization check, inside the request's record (its log line and metrics), it runs the main graph's
+ * operation pipeline (src/pipeline/) on its own schema: rate limit, persisted documents (and the safelist), parse
+ * with the token cap and the nesting scan, validate with `wpGraphqlRules()` and the gateway's depth, alias and
+ * introspection rules, limits (sizes, cost, the caller's request budget), one main-graph context per operation, and
+ * errors formatted and scrubbed as the main graph's. Execution is graphql-js's; it serves queries only.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import {
-  GraphQLError,
-  execute,
-  getOperationAST,
-  parse,
-  validate,
-  type DocumentNode,
-  type GraphQLFormattedError,
-  type GraphQLSchema,
-  type ValidationRule,
-} from 'graphql';
+import { execute, getOperationAST, type GraphQLError, type GraphQLSchema } from 'graphql';
 import type { Context } from '../context.ts';
-import { isGatewayError } from '../errors.ts';
 import { json, readGraphQLRequest } from '../http.ts';
-import { wpGraphqlRules } from './rules.ts';
+import type { Pipeline } from '../pipeline/index.ts';
+import { sendRateLimited } from '../ratelimit.ts';
+import { NOT_SERVED, wpGraphqlRules } from './rules.ts';
 import { createWpGraphqlSchema } from './schema.ts';
 
 export const WPGRAPHQL_PATH = '/wpgraphql';
 
 export interface WpGraphqlHandlerOptions {
-  /** Where it answers; other paths are left to the caller (the handler returns false). */
+  /** Where it answers. */
   path?: string;
-  /** One context per operation, as the main graph makes them (createContext with the request's credentials). */
-  context: (req: IncomingMessage) => Context | Promise<Context>;
-  /** Rules beside the compatible graph's own (the gateway's depth and alias limits). */
-  rules?: readonly ValidationRule[];
+  /** The main graph's pipeline: its stages run here on the compatible graph's schema. */
+  pipeline: Pipeline;
   schema?: GraphQLSchema;
-}
-
-function formatError(e: GraphQLError): GraphQLFormattedError {
-  const original = e.originalError;
-  if (original && !(original instanceof GraphQLError) && !isGatewayError(original))
-    return {
-      message: 'Internal server error',
-      ...(e.path ? { path: e.path } : {}),
-      extensions: { code: 'INTERNAL_SERVER_ERROR' },
-    };
-  const gateway = isGatewayError(original) ? original : e;
-  return {
-    ...e.toJSON(),
-    ...(gateway.extensions && Object.keys(gateway.extensions).length ? { extensions: gateway.extensions } : {}),
-  };
+  /** GraphiQL for a browser's GET (GRAPHIQL). */
+  graphiql?: boolean;
 }
 
 interface Params {
@@ -56,95 +34,88 @@ interface Params {
   operationName?: unknown;
 }
 
-function paramsOf(method: string, body: unknown, search: URLSearchParams): Params {
-  if (method === 'GET') {
-    const variables = search.get('variables');
-    return {
-      query: search.get('query') ?? undefined,
-      variables: variables ? (JSON.parse(variables) as unknown) : undefined,
-      operationName: search.get('operationName') ?? undefined,
-    };
-  }
-  return typeof body === 'object' && body !== null ? body : {};
-}
-
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** Handles a request for the compatible graph's path; false for any other path. */
+function paramsOf(method: string, body: unknown, search: string): Params | string {
+  if (method !== 'GET') return isRecord(body) ? body : 'The body must be one GraphQL request (a JSON object)';
+  const q = new URLSearchParams(search);
+  const variables = q.get('variables');
+  let parsed: unknown;
+  try {
+    parsed = variables ? JSON.parse(variables) : undefined;
+  } catch {
+    return 'variables is not valid JSON';
+  }
+  return { query: q.get('query') ?? undefined, variables: parsed, operationName: q.get('operationName') ?? undefined };
+}
+
+/**
+ * The compatible graph's request handler; the caller routes only its path here, with the maker of the operation's
+ * context (the main graph's, on the request's credentials and cancellation), called once the operation may run.
+ */
 export function createWpGraphqlHandler(
   options: WpGraphqlHandlerOptions,
-): (req: IncomingMessage, res: ServerResponse) => Promise<boolean> {
+): (req: IncomingMessage, res: ServerResponse, context: () => Promise<Context>) => Promise<void> {
   const path = options.path ?? WPGRAPHQL_PATH;
+  const { pipeline } = options;
   const schema = options.schema ?? createWpGraphqlSchema();
-  const rules = [...wpGraphqlRules(), ...(options.rules ?? [])];
+  const checks = pipeline.graph(schema, wpGraphqlRules(), [NOT_SERVED]);
   const bad = (res: ServerResponse, status: number, message: string, code = 'BAD_REQUEST') =>
     json(res, status, { errors: [{ message, extensions: { code } }] });
-  return async (req, res) => {
+  const refuse = (res: ServerResponse, errors: readonly GraphQLError[]) =>
+    json(res, 400, { errors: pipeline.formatErrors(errors) });
+  return async (req, res, makeContext) => {
     const url = new URL(req.url ?? '/', 'http://localhost');
-    if (url.pathname !== path) return false;
-    const method = req.method ?? 'GET';
+    const method = (req.method ?? 'GET').toUpperCase();
     if (method !== 'GET' && method !== 'POST') {
       res.setHeader('allow', 'GET, POST');
-      bad(res, 405, `${path} answers GET and POST`, 'METHOD_NOT_ALLOWED');
-      return true;
+      return bad(res, 405, `${path} answers GET and POST`, 'METHOD_NOT_ALLOWED');
     }
-    if (method === 'GET' && !url.searchParams.has('query') && (req.headers.accept ?? '').includes('text/html')) {
+    const browser =
+      method === 'GET' && !url.searchParams.has('query') && (req.headers.accept ?? '').includes('text/html');
+    if (browser && options.graphiql !== false) {
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
       res.end(wpGraphiqlPage(path));
-      return true;
+      return;
     }
+    const limited = await pipeline.rateLimit('http', req, res);
+    if (limited) return sendRateLimited(res, limited);
     const read = await readGraphQLRequest(req, res, method, url.search);
-    if (!read) return true;
-    let params: Params;
-    try {
-      params = paramsOf(method, read.body, url.searchParams);
-    } catch {
-      bad(res, 400, 'variables is not valid JSON');
-      return true;
-    }
-    if (typeof params.query !== 'string' || !params.query) {
-      bad(res, 400, 'The request has no query');
-      return true;
-    }
-    let document: DocumentNode;
-    try {
-      document = parse(params.query);
-    } catch (e) {
-      json(res, 400, { errors: [formatError(e instanceof GraphQLError ? e : new GraphQLError(String(e)))] });
-      return true;
-    }
-    const invalid = validate(schema, document, rules);
-    if (invalid.length) {
-      json(res, 400, {
-        errors: invalid.map((e) => ({
-          ...formatError(e),
-          extensions: { code: 'GRAPHQL_VALIDATION_FAILED', ...e.extensions },
-        })),
-      });
-      return true;
-    }
+    if (!read) return;
+    const persisted = pipeline.persistedRequest('http', method, read.body, url.search);
+    if ('status' in persisted) return json(res, persisted.status, persisted.body);
+    const params = paramsOf(method, persisted.body, persisted.search);
+    if (typeof params === 'string') return bad(res, 400, params);
+    if (typeof params.query !== 'string' || !params.query) return bad(res, 400, 'The request has no query');
+    const checked = checks.document('http', params.query);
+    if ('stage' in checked) return refuse(res, checked.errors);
     const operationName = typeof params.operationName === 'string' ? params.operationName : undefined;
-    const op = getOperationAST(document, operationName);
-    if (!op) {
-      bad(res, 400, operationName ? `No operation named "${operationName}"` : 'Name the operation to run');
-      return true;
+    const op = getOperationAST(checked.document, operationName);
+    if (!op)
+      return bad(res, 400, operationName ? `No operation named "${operationName}"` : 'Name the operation to run');
+    if (op.operation !== 'query')
+      return bad(res, 400, 'The compatible graph serves queries only (no mutations or subscriptions)');
+    const variables = isRecord(params.variables) ? params.variables : undefined;
+    const context = await makeContext();
+    try {
+      const refused = checks.limits('http', checked.document, op, variables, context.upstream.budget);
+      if (refused) return refuse(res, [refused]);
+      const result = await execute({
+        schema,
+        document: checked.document,
+        contextValue: context,
+        variableValues: variables,
+        operationName,
+      });
+      json(res, 200, {
+        ...(result.errors
+          ? { errors: pipeline.formatErrors(result.errors, pipeline.secretsOf(req.headers.authorization, req.headers)) }
+          : {}),
+        data: result.data ?? null,
+      });
+    } finally {
+      context.upstream.end();
     }
-    if (op.operation !== 'query') {
-      bad(res, 400, 'The compatible graph serves queries only (no mutations or subscriptions)');
-      return true;
-    }
-    const result = await execute({
-      schema,
-      document,
-      contextValue: await options.context(req),
-      variableValues: isRecord(params.variables) ? params.variables : undefined,
-      operationName,
-    });
-    json(res, 200, {
-      ...(result.errors ? { errors: result.errors.map(formatError) } : {}),
-      data: result.data ?? null,
-    });
-    return true;
   };
 }
 

@@ -1,20 +1,11 @@
 /**
- * The compatible graph on a loopback port in front of a sandbox, as the gateway would mount it: the main graph's
- * upstream client, the site's index, one main-graph context per operation (src/context.ts), and the handler of
- * src/wpgraphql/handler.ts. Upstream calls are counted from the sandbox's request log.
+ * The gateway in front of a sandbox, as a user runs it, with the compatible graph at /wpgraphql (WPGRAPHQL_PATH's
+ * default). Upstream calls are counted from the sandbox's request log.
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { parseConfig } from '../../src/config.ts';
-import { createContext } from '../../src/context.ts';
-import { SiteState } from '../../src/site.ts';
-import { UpstreamClient } from '../../src/upstream/client.ts';
-import { toSpecPath } from '../../src/upstream/names.ts';
-import { createWpGraphqlHandler } from '../../src/wpgraphql/handler.ts';
 import type { RunningSandbox } from '../../packages/sandbox/src/server.ts';
 import type { SandboxOptionsInput } from '../../packages/sandbox/src/options.ts';
 import type { LogEntry } from '../../packages/sandbox/src/requestlog.ts';
-import { testSandbox } from '../helpers/sandbox.ts';
+import { startHarness } from '../helpers/gateway.ts';
 
 export interface WpResult {
   status: number;
@@ -33,35 +24,10 @@ export interface WpHarness {
 }
 
 export async function startWpHarness(sandboxOptions: SandboxOptionsInput = {}): Promise<WpHarness> {
-  const sandbox = await testSandbox(sandboxOptions);
-  const config = parseConfig({ port: 0, cache: { ttlSeconds: 0 } });
-  const client = new UpstreamClient({ baseUrl: sandbox.url, ...config.upstream });
-  const site = new SiteState(client);
-  await site.refresh();
-  const handler = createWpGraphqlHandler({
-    context: async (req) =>
-      createContext({
-        config,
-        client,
-        site: await site.current(),
-        authorization: req.headers.authorization,
-      }),
-  });
-  const server: Server = createServer((req, res) => {
-    handler(req, res).then(
-      (handled) => {
-        if (!handled) res.writeHead(404).end();
-      },
-      (err: unknown) => {
-        res.writeHead(500).end(String(err));
-      },
-    );
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/wpgraphql`;
-  let from = sandbox.log.entries.length;
+  const h = await startHarness({ sandbox: sandboxOptions });
+  const url = new URL('/wpgraphql', h.gateway.url).href;
   return {
-    sandbox,
+    sandbox: h.sandbox,
     url,
     async gql(query, variables, operationName) {
       const res = await fetch(url, {
@@ -72,14 +38,8 @@ export async function startWpHarness(sandboxOptions: SandboxOptionsInput = {}): 
       const body = (await res.json()) as Omit<WpResult, 'status'>;
       return { status: res.status, ...body };
     },
-    calls: () => sandbox.log.entries.slice(from).map((e) => ({ ...e, path: toSpecPath(e.path) })),
-    mark: () => {
-      from = sandbox.log.entries.length;
-    },
-    close: async () => {
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      await client.close();
-      await sandbox.close();
-    },
+    calls: () => h.calls(),
+    mark: () => h.mark(),
+    close: () => h.close(),
   };
 }
