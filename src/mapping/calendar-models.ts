@@ -114,6 +114,11 @@ export interface Field {
   readonly resets?: { readonly legacy?: Keep; readonly core?: string };
   /** A value an interface's update answers 200 to and does not store, and the release seen doing it. */
   readonly ignores?: { readonly core?: { readonly value: unknown; readonly release: string } };
+  /**
+   * Fields a write of it changes by design (an excerpt made from a new description), unless the write sets them too:
+   * the verification does not hold them to their value before (writes/verify.ts `askedOf`).
+   */
+  readonly affects?: readonly string[];
   /** The `where:` argument it backs, and the list parameter each interface takes it as. */
   readonly where?: { readonly arg: string; readonly param: { readonly legacy?: string; readonly core?: string } };
 }
@@ -303,6 +308,7 @@ function post<T extends string>(titleKey: T, dropsEmpty: boolean) {
       legacy: { key: 'description', read: str, write: true, show: shown(textOrNull) },
       core: CORE_POST.description,
       compare: 'text',
+      affects: ['excerpt'],
     },
     status: {
       legacy: { key: 'status', read: str, write: statusOut, show: has(str) },
@@ -310,6 +316,8 @@ function post<T extends string>(titleKey: T, dropsEmpty: boolean) {
       compare: 'lower',
       // The graph's status is an enum (resolvers/fields.ts `statusEnum`).
       resolve: 'own',
+      // Publishing sets the publication date.
+      affects: ['publishedAt'],
       resets: { legacy: (v: unknown) => (typeof v === 'string' && WRITE_STATUSES.includes(v) ? v : undefined) },
     },
     authorId: {
@@ -370,7 +378,8 @@ function image(dropsEmpty: boolean) {
       core: { key: 'featured_media', write: true, show: has(imageId) },
       resets: { legacy: (v: unknown) => (isJson(v) ? keepId(v.id) : keepId(v)) ?? undefined },
     },
-    featuredImageUrl: { legacy: { key: 'image', write: true } },
+    // A side-loaded image gets an ID of its own.
+    featuredImageUrl: { legacy: { key: 'image', write: true }, affects: ['featuredImageId'] },
   } as const satisfies Record<string, Field>;
 }
 
@@ -378,13 +387,19 @@ function image(dropsEmpty: boolean) {
  * A text field of a venue or an organizer: written as given through both interfaces; legacy objects drop it when
  * empty (an absent key is "none").
  */
-function placeText<L extends string, C extends string>(legacy: L, core: C) {
+function placeText<L extends string, C extends string>(legacy: L, core: C, affects: readonly string[] = []) {
   return {
     legacy: { key: legacy, read: str, write: true, show: always(textOrNull) },
     core: { key: core, read: str, write: true, show: has(textOrNull) },
     compare: 'text',
+    affects,
   } as const satisfies Field;
 }
+
+/** A new address may be geocoded again. */
+const GEOCODED = ['latitude', 'longitude'];
+/** The site keeps state, province and the field of both together. */
+const REGION = ['state', 'province', 'stateProvince'];
 
 /** A venue's or an organizer's website (`&#038;` in links made `&`). */
 const placeWebsite = {
@@ -572,13 +587,13 @@ export const EVENT = {
 
 export const VENUE = {
   ...post('venue', true),
-  address: placeText('address', 'address'),
-  city: placeText('city', 'city'),
-  country: placeText('country', 'country'),
-  province: placeText('province', 'province'),
-  state: placeText('state', 'state'),
-  stateProvince: placeText('stateprovince', 'state_province'),
-  zip: placeText('zip', 'zip'),
+  address: placeText('address', 'address', GEOCODED),
+  city: placeText('city', 'city', GEOCODED),
+  country: placeText('country', 'country', GEOCODED),
+  province: placeText('province', 'province', [...REGION, ...GEOCODED]),
+  state: placeText('state', 'state', [...REGION, ...GEOCODED]),
+  stateProvince: placeText('stateprovince', 'state_province', [...REGION, ...GEOCODED]),
+  zip: placeText('zip', 'zip', GEOCODED),
   phone: placeText('phone', 'phone'),
   website: placeWebsite,
   showMap: { legacy: { key: 'show_map', read: orFalse, write: truthyString, show: always(orFalse) } },
@@ -806,6 +821,13 @@ export function viewsOf(kind: FieldKind, side: Side): [string, (o: Json) => Fiel
 /** How two values of `field` compare, whichever kind has it (the kinds agree: checked when the table loads). */
 export function compareOf(field: string): Compare {
   return COMPARE.get(field) ?? 'exact';
+}
+
+/** The fields of `kind` a write changes by design when it sets them, with what each changes. */
+export function affectsOf(kind: FieldKind): [string, readonly string[]][] {
+  return rows(kind).flatMap(([name, f]): [string, readonly string[]][] =>
+    f.affects?.length ? [[name, f.affects]] : [],
+  );
 }
 
 /** The `where:` arguments `kind`'s fields back, with the list parameter each interface takes. */

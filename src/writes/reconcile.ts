@@ -30,7 +30,7 @@ import { calendarGet } from '../namespaces/calendar/paths.ts';
 import type { Target, WriteMethod } from '../namespaces/calendar/write-requests.ts';
 import type { UpstreamRequest } from '../upstream/client.ts';
 import { cleanText } from '../mapping/text.ts';
-import { sameOnModels } from '../mapping/calendar-models.ts';
+import { compareOf, sameOnModels } from '../mapping/calendar-models.ts';
 import { fromTransportError } from '../upstream/errors.ts';
 import type { GatewayError } from '../errors.ts';
 import type { AnyInput, AnyModel, CalendarKind, PostKind } from './kinds.ts';
@@ -104,13 +104,10 @@ const READ: Record<string, (m: Record<string, any>) => unknown> = {
 
 function same(field: string, stored: unknown, sent: unknown): boolean {
   if (field.endsWith('Ids')) return stored === idSet(sent);
-  if (field === 'latitude' || field === 'longitude')
+  // How the field compares is the field table's (coordinates within a micro-degree; enums sent upper case).
+  if (compareOf(field) === 'coordinate')
     return typeof stored === 'number' && typeof sent === 'number' && Math.abs(stored - sent) < 1e-6;
-  if (
-    typeof sent === 'string' &&
-    /^[A-Z_]+$/.test(sent) &&
-    ['status', 'commentStatus', 'pingStatus', 'format'].includes(field)
-  )
+  if (typeof sent === 'string' && /^[A-Z_]+$/.test(sent) && compareOf(field) === 'lower')
     return lower(stored) === lower(sent);
   if (typeof sent === 'string') return typeof stored === 'string' && text(stored) === text(sent);
   return stored === sent;

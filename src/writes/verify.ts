@@ -23,8 +23,8 @@ import { isIssue, storedDates, updatedDates, type Json } from './inputs.ts';
 import { isJson } from '../mapping/json.ts';
 import { cleanText } from '../mapping/text.ts';
 import type { AnyInput, PostKind } from './kinds.ts';
-import { compareOf, viewsOf, type FieldValue } from '../mapping/calendar-models.ts';
-import type { Iface } from '../namespaces/calendar/vocabulary.ts';
+import { affectsOf, compareOf, viewsOf, type FieldValue } from '../mapping/calendar-models.ts';
+import { TYPE_OF, type Iface } from '../namespaces/calendar/vocabulary.ts';
 
 export type { FieldValue };
 export type View = Map<string, FieldValue>;
@@ -250,17 +250,11 @@ export function askedOf(kind: PostKind, input: AnyInput, siteZone: string, befor
   const given = (f: string) => src[f] !== undefined && src[f] !== null;
   if (given('venue')) affected.add('venueIds');
   if (given('organizers')) affected.add('organizerIds');
-  if (given('featuredImageUrl')) {
-    affected.add('featuredImageId');
-    present.add('featuredImageId');
-  }
-  if (given('description')) affected.add('excerpt');
-  if (given('status')) affected.add('publishedAt');
-  if (['state', 'province', 'stateProvince'].some(given))
-    for (const f of ['state', 'province', 'stateProvince']) affected.add(f);
-  // A new address may be geocoded again.
-  if (['address', 'city', 'country', 'province', 'state', 'stateProvince', 'zip'].some(given))
-    for (const f of ['latitude', 'longitude']) if (!given(f)) affected.add(f);
+  // Only that an image is set can be checked: its ID is new.
+  if (given('featuredImageUrl')) present.add('featuredImageId');
+  // What the fields set change by design (the field table's `affects`).
+  for (const [field, changes] of affectsOf(TYPE_OF[kind]))
+    if (given(field)) for (const f of changes) if (!given(f)) affected.add(f);
   let dates: ExpectedDates | null = null;
   if (kind === 'events' && DATE_GROUP.some(given)) {
     for (const f of DATE_GROUP) if (!values.has(f)) affected.add(f);
