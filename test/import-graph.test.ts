@@ -100,11 +100,59 @@ describe('the import graph of src/ and of the sandbox (packages/sandbox/src/)', 
     const where = (re: RegExp) => files.filter((f) => re.test(readFileSync(join('src', f), 'utf8'))).sort();
     expect(where(/\.hit\(/)).toEqual(['ratelimit.ts']);
     expect(where(/rateLimit\.check\(/)).toEqual(['pipeline/index.ts']);
-    expect(where(/pipeline\.rateLimit\('/)).toEqual(['http-routes.ts', 'subscriptions/sse.ts', 'subscriptions/ws.ts']);
+    expect(where(/pipeline\.rateLimit\('/)).toEqual([
+      'http-routes.ts',
+      'subscriptions/sse.ts',
+      'subscriptions/ws.ts',
+      'wpgraphql/handler.ts',
+    ]);
     // Documents are parsed and validated in one place; graphql-sse, graphql-ws and Apollo are handed them.
     expect(where(/\b(parse|validate)\(\w+, \{ maxTokens|\bvalidate\(options\.schema/)).toEqual([
       'pipeline/document.ts',
     ]);
+  });
+
+  it('has only src/upstream/ send HTTP to the site: no undici, no http(s) request and no global fetch elsewhere', () => {
+    const outside: string[] = [];
+    for (const f of readdirSync('src', { recursive: true, encoding: 'utf8' }).filter((n) => n.endsWith('.ts'))) {
+      if (f.startsWith('upstream/') || f.startsWith('generated/')) continue;
+      const file = ts.createSourceFile(f, readFileSync(join('src', f), 'utf8'), ts.ScriptTarget.Latest, true);
+      // A file that declares its own `fetch` (a parameter, a local function) calls that one, not the global.
+      const ownFetch = (node: ts.Node): boolean =>
+        ((ts.isParameter(node) || ts.isVariableDeclaration(node) || ts.isFunctionDeclaration(node)) &&
+          node.name !== undefined &&
+          ts.isIdentifier(node.name) &&
+          node.name.text === 'fetch') ||
+        ts.forEachChild(node, ownFetch) === true;
+      const declaresFetch = ownFetch(file);
+      const visit = (node: ts.Node): void => {
+        if (
+          ts.isImportDeclaration(node) &&
+          ts.isStringLiteral(node.moduleSpecifier) &&
+          !node.importClause?.isTypeOnly
+        ) {
+          const from = node.moduleSpecifier.text;
+          const names = node.importClause?.namedBindings;
+          const values =
+            names && ts.isNamedImports(names)
+              ? names.elements.filter((e) => !e.isTypeOnly).map((e) => e.name.text)
+              : [];
+          if (from === 'undici' && (values.length || node.importClause?.name)) outside.push(`${f}: imports undici`);
+          if (/^node:https?$/.test(from) && values.some((v) => v === 'request' || v === 'get'))
+            outside.push(`${f}: ${from} ${values.join(', ')}`);
+        }
+        if (ts.isCallExpression(node)) {
+          const callee = node.expression;
+          const global =
+            (ts.isIdentifier(callee) && callee.text === 'fetch' && !declaresFetch) ||
+            (ts.isPropertyAccessExpression(callee) && callee.getText() === 'globalThis.fetch');
+          if (global) outside.push(`${f}: fetch()`);
+        }
+        ts.forEachChild(node, visit);
+      };
+      visit(file);
+    }
+    expect(outside).toEqual([]);
   });
 
   it('has the generated types import only model modules (and the context type)', () => {
