@@ -23,6 +23,7 @@ export default tseslint.config(
       '.wordpress-cache/**',
       'packages/*/node_modules/**',
       'examples/client/src/gql/**',
+      'examples/wpgraphql-client/src/gql/**',
     ],
   },
   {
