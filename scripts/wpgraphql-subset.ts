@@ -42,6 +42,15 @@ const TERM_EXTRA = ['isContentNode', 'isTermNode'];
 const CONNECTION = ['edges', 'nodes', 'pageInfo'];
 const EDGE = ['cursor', 'node'];
 
+/** The payloads of a kind's create, update and delete mutations, with WPGraphQL's fields. */
+function payloads(type: string, field: string): Record<string, readonly string[]> {
+  return {
+    [`Create${type}Payload`]: [field, 'clientMutationId'],
+    [`Update${type}Payload`]: [field, 'clientMutationId'],
+    [`Delete${type}Payload`]: [field, 'deletedId', 'clientMutationId'],
+  };
+}
+
 /** Kept output types and their fields (interfaces' fields are added to the objects implementing them). */
 export const KEEP: Record<string, readonly string[]> = {
   RootQuery: [
@@ -63,6 +72,25 @@ export const KEEP: Record<string, readonly string[]> = {
     'eventsCategory',
     'eventsCategories',
   ],
+  // WPGraphQL's and ql-events' writes of the kinds the write engine knows (src/wpgraphql/mutations.ts).
+  RootMutation: [
+    'createPost',
+    'updatePost',
+    'deletePost',
+    'createEvent',
+    'updateEvent',
+    'deleteEvent',
+    'createVenue',
+    'updateVenue',
+    'deleteVenue',
+    'createOrganizer',
+    'updateOrganizer',
+    'deleteOrganizer',
+  ],
+  ...payloads('Post', 'post'),
+  ...payloads('Event', 'event'),
+  ...payloads('Venue', 'venue'),
+  ...payloads('Organizer', 'organizer'),
   Node: ['id'],
   UniformResourceIdentifiable: ['id', 'uri', 'isContentNode', 'isTermNode'],
   DatabaseIdentifier: ['databaseId'],
@@ -271,7 +299,10 @@ export function subset(reference: string): Subset {
   const outside: Subset['outside'] = { types: [], fields: {} };
   for (const d of doc.definitions) {
     if (d.kind === Kind.SCHEMA_DEFINITION) {
-      definitions.push({ ...d, operationTypes: d.operationTypes.filter((o) => o.operation === 'query') });
+      definitions.push({
+        ...d,
+        operationTypes: d.operationTypes.filter((o) => o.operation === 'query' || keptFields.has(o.type.name.value)),
+      });
       continue;
     }
     if (!('name' in d) || !d.name) continue;

@@ -5,7 +5,8 @@
  * operation pipeline (src/pipeline/) on its own schema: rate limit, persisted documents (and the safelist), parse
  * with the token cap and the nesting scan, validate with `wpGraphqlRules()` and the gateway's depth, alias and
  * introspection rules, limits (sizes, cost, the caller's request budget), one main-graph context per operation, and
- * errors formatted and scrubbed as the main graph's. Execution is graphql-js's; it serves queries only.
+ * errors formatted and scrubbed as the main graph's. Execution is graphql-js's; it serves queries and mutations
+ * (src/wpgraphql/mutations.ts, through the write engine), not subscriptions.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { execute, getOperationAST, type GraphQLError, type GraphQLSchema } from 'graphql';
@@ -93,8 +94,11 @@ export function createWpGraphqlHandler(
     const op = getOperationAST(checked.document, operationName);
     if (!op)
       return bad(res, 400, operationName ? `No operation named "${operationName}"` : 'Name the operation to run');
-    if (op.operation !== 'query')
-      return bad(res, 400, 'The compatible graph serves queries only (no mutations or subscriptions)');
+    if (op.operation === 'subscription')
+      return bad(res, 400, 'The compatible graph serves queries and mutations only (no subscriptions)');
+    // A mutation over GET could be sent by a link or an image: only POST writes.
+    if (op.operation === 'mutation' && method !== 'POST')
+      return bad(res, 405, 'Mutations are sent with POST', 'METHOD_NOT_ALLOWED');
     const variables = isRecord(params.variables) ? params.variables : undefined;
     const context = await makeContext();
     try {

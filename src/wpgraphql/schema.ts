@@ -27,6 +27,7 @@ import {
 } from './content.ts';
 import type { WpPaging } from './args.ts';
 import { nodeById, nodeByUri, typeOf } from './nodes.ts';
+import { wpMutations } from './mutations.ts';
 import type { WpNode } from './models.ts';
 
 export const WPGRAPHQL_SCHEMA_FILE = new URL('../../schema-wpgraphql/schema.graphql', import.meta.url);
@@ -73,6 +74,7 @@ const abstract = { __resolveType: (m: WpNode) => typeOf(m) };
 
 export const wpGraphqlResolvers = {
   RootQuery: Query,
+  RootMutation: wpMutations,
   Node: abstract,
   UniformResourceIdentifiable: abstract,
   DatabaseIdentifier: abstract,

@@ -6,6 +6,7 @@ import type { RunningSandbox } from '../../packages/sandbox/src/server.ts';
 import type { SandboxOptionsInput } from '../../packages/sandbox/src/options.ts';
 import type { LogEntry } from '../../packages/sandbox/src/requestlog.ts';
 import { startHarness } from '../helpers/gateway.ts';
+import type { Who } from '../helpers/sandbox.ts';
 
 export interface WpResult {
   status: number;
@@ -16,7 +17,8 @@ export interface WpResult {
 export interface WpHarness {
   sandbox: RunningSandbox;
   url: string;
-  gql(query: string, variables?: Record<string, unknown>, operationName?: string): Promise<WpResult>;
+  /** `who`: a sandbox user whose application password is sent (Basic); anonymous without. */
+  gql(query: string, variables?: Record<string, unknown>, operationName?: string, who?: Who): Promise<WpResult>;
   /** Upstream requests since the last mark(), paths in the spec's names. */
   calls(): LogEntry[];
   mark(): void;
@@ -29,10 +31,10 @@ export async function startWpHarness(sandboxOptions: SandboxOptionsInput = {}): 
   return {
     sandbox: h.sandbox,
     url,
-    async gql(query, variables, operationName) {
+    async gql(query, variables, operationName, who = null) {
       const res = await fetch(url, {
         method: 'POST',
-        headers: { 'content-type': 'application/json' },
+        headers: { 'content-type': 'application/json', ...(who ? { authorization: h.auth(who) } : {}) },
         body: JSON.stringify({ query, variables, operationName }),
       });
       const body = (await res.json()) as Omit<WpResult, 'status'>;
