@@ -2,10 +2,12 @@
  * npm run bench:real: sitegraph against WPGraphQL on a real site. One WordPress 6.1 + The Events
  * Calendar 5.7.1 + Yoast SEO 19.3 site (scripts/wordpress/start.sh, SITEGRAPH_WP_SHAPE=tec57) with
  * WPGraphQL 1.8.6, WPGraphQL Yoast SEO 4.18.1 and ql-events 0.1.0 active (SITEGRAPH_WP_WPGRAPHQL=1)
- * answers each workload to four clients, one request at a time, round-robin:
+ * answers each workload to six clients, one request at a time, round-robin:
  *
  *   - sitegraph, caches off (CACHE_TTL_SECONDS=0, RESPONSE_CACHE=0), compiled, as its own process;
  *   - sitegraph, caches on (the defaults), a second process;
+ *   - sitegraph's /wpgraphql (the WPGraphQL-compatible graph), caches off and on, two more processes, sent the
+ *     very documents WPGraphQL gets;
  *   - WPGraphQL at the site's own /graphql;
  *   - a REST client making the requests sitegraph itself makes for the same answer.
  *
@@ -13,10 +15,12 @@
  * items, titles, venues, organizers, SEO fields); a difference is printed, not hidden. Then, per
  * workload, BENCH_REAL_WARMUP rounds of warm-up (3) and BENCH_REAL_REQUESTS measured rounds (30; the
  * bulk pull BENCH_REAL_BULK_REQUESTS, 16); each round sends one request per client, in an order
- * rotated every round. Per client: p50/p95 wall time (the answer read and parsed), the bench process's CPU per request,
- * the site's CPU per request (PHP's
+ * rotated every round. Per client: p50/p95/p99 wall time (the answer read and parsed), the bench process's CPU per
+ * request, the site's CPU per request (PHP's
  * workers and MariaDB, from /proc), the site requests per answer (from PHP's server log) and, for
- * sitegraph, the gateway process's CPU over the whole measured run divided by its requests.
+ * sitegraph, the gateway process's CPU over the whole measured run divided by its requests. A WPGraphQL document that
+ * /wpgraphql refuses (no data) is reported as such and that client left out of the workload's timing; errors beside
+ * data are reported and the answer timed as it is.
  *
  * BENCH_REAL_SITE=<dir>: use the site already running there (its site.json) and leave it running;
  * otherwise one is started in BENCH_REAL_DIR (default .wordpress-bench in the clone) and stopped at
@@ -163,19 +167,37 @@ async function readJson(
   return { body: JSON.parse(text), bytes: Buffer.byteLength(text) };
 }
 
+/** A document the server answered without data (a validation failure, a refusal): its errors, code and message. */
+class Refused extends Error {}
+
+const describeError = (e: Json): string =>
+  `${e.extensions?.code ?? 'ERROR'}${e.path ? ` at ${e.path.join('.')}` : ''}: ${e.message}`;
+
+/**
+ * One GraphQL request. Errors throw, unless `partial` is given: then errors beside data are added to it (one
+ * `describeError` line each) and the data returned, and an answer without data throws `Refused`.
+ */
 async function graphql(
   pool: Pool,
   path: string,
   query: string,
   variables: Record<string, unknown> = {},
+  partial?: Set<string>,
 ): Promise<{ data: Json; bytes: number }> {
-  const { body, bytes } = await readJson(pool, {
-    method: 'POST',
-    path,
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ query, variables }),
-  });
-  if (body.errors) throw new Error(`${path}: ${JSON.stringify(body.errors).slice(0, 500)}`);
+  const { body, bytes } = await readJson(
+    pool,
+    {
+      method: 'POST',
+      path,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query, variables }),
+    },
+    partial ? [200, 400] : [200],
+  );
+  if (body.errors && partial) {
+    if (body.data == null) throw new Refused(`${path}: ${body.errors.map(describeError).join('; ')}`);
+    for (const e of body.errors) partial.add(describeError(e));
+  } else if (body.errors) throw new Error(`${path}: ${JSON.stringify(body.errors).slice(0, 500)}`);
   return { data: body.data, bytes };
 }
 
@@ -201,6 +223,8 @@ interface Client {
   name: string;
   gateway?: GatewayProcess;
   workloads: Record<string, Run>;
+  /** /wpgraphql's: errors it answered beside data, collected while its answer is checked. */
+  errors?: Set<string>;
 }
 
 const sorted = (xs: (string | null | undefined)[]): string[] => xs.map((x) => String(x ?? '')).sort();
@@ -300,11 +324,19 @@ function sitegraphClient(name: string, gw: GatewayProcess, page: { slug: string;
   };
 }
 
-function wpgraphqlClient(site: SiteJson, page: { slug: string }): Client {
-  const pool = poolFor(site.origin);
-  const q: Query = (query, variables) => graphql(pool, '/graphql', query, variables);
+/**
+ * A client sending WPGraphQL's documents: to WPGraphQL at the site's /graphql, or to a gateway's /wpgraphql
+ * (`gw`), where errors beside data are collected rather than thrown.
+ */
+function wpgraphqlClient(name: string, url: string, page: { slug: string }, gw?: GatewayProcess): Client {
+  const u = new URL(url);
+  const pool = poolFor(u.origin);
+  const errors = gw ? new Set<string>() : undefined;
+  const q: Query = (query, variables) => graphql(pool, u.pathname, query, variables, errors);
   return {
-    name: 'WPGraphQL',
+    name,
+    gateway: gw,
+    errors,
     workloads: {
       posts: async () => {
         const { data, bytes } = await q(WPG_POSTS);
@@ -457,6 +489,8 @@ interface Tally {
   /** The gateway process's CPU over the measured run per request, and the share its idle rate accounts for. */
   gatewayCpu?: number;
   gatewayIdle?: number;
+  /** Why this client was not timed on this workload (its document refused). */
+  refused?: string;
 }
 
 function pct(xs: number[], q: number): number {
@@ -488,59 +522,86 @@ async function main(): Promise<void> {
   await probe.close();
   const page = { slug: String(firstEvent.slug), url: String(firstEvent.url) };
 
-  const off = await gateway(site.restUrl, { CACHE_TTL_SECONDS: '0', RESPONSE_CACHE: '0' });
-  gateways.push(off);
-  const on = await gateway(site.restUrl, {});
-  gateways.push(on);
+  // One gateway process per sitegraph client, so that each process's CPU is that client's alone.
+  const start = async (env: Record<string, string>) => {
+    const g = await gateway(site.restUrl, env);
+    gateways.push(g);
+    return g;
+  };
+  const CACHES_OFF = { CACHE_TTL_SECONDS: '0', RESPONSE_CACHE: '0' };
+  const off = await start(CACHES_OFF);
+  const on = await start({});
+  const wpOff = await start(CACHES_OFF);
+  const wpOn = await start({});
+  const at = (g: GatewayProcess) => new URL('/wpgraphql', g.url).href;
+  const reference = restClient(site, page);
   const clients = [
     sitegraphClient('sitegraph, caches off', off, page),
     sitegraphClient('sitegraph, caches on', on, page),
-    wpgraphqlClient(site, page),
-    restClient(site, page),
+    wpgraphqlClient('/wpgraphql, caches off', at(wpOff), page, wpOff),
+    wpgraphqlClient('/wpgraphql, caches on', at(wpOn), page, wpOn),
+    wpgraphqlClient('WPGraphQL', new URL('/graphql', site.origin).href, page),
+    reference,
   ];
-  const reference = clients[3]!;
+  const timed = clients.filter((c): c is Client & { gateway: GatewayProcess } => c.gateway !== undefined);
   const siteCpu = siteCpuReader();
   const siteRequests = siteRequestCounter();
 
   // The gateways' idle cost (their timers), since each measured run includes the time the other clients take.
-  const idle0 = await Promise.all([off.cpu(), on.cpu()]);
+  const idle0 = await Promise.all(timed.map((c) => c.gateway.cpu()));
   const idleT0 = performance.now();
   await new Promise((r) => setTimeout(r, IDLE_MS));
-  const idle1 = await Promise.all([off.cpu(), on.cpu()]);
+  const idle1 = await Promise.all(timed.map((c) => c.gateway.cpu()));
   const idleSeconds = (performance.now() - idleT0) / 1000;
-  const idleRate = new Map([
-    [off, (idle1[0]! - idle0[0]!) / idleSeconds],
-    [on, (idle1[1]! - idle0[1]!) / idleSeconds],
-  ]); // µs per second
+  const idleRate = new Map(timed.map((c, i) => [c.gateway, (idle1[i]! - idle0[i]!) / idleSeconds])); // µs per second
 
   const workloads = ['posts', 'events', 'event', 'bulk'].filter((w) => ONLY.includes(w));
   const results = new Map<string, Map<Client, Tally>>();
   const mismatches: string[] = [];
+  /** What /wpgraphql refused or answered with errors, per workload and client. */
+  const refusals: string[] = [];
   const t0 = performance.now();
   const load0 = loadavg()[0]!;
   for (const w of workloads) {
     // The check, once, before timing; cold for the cached gateway.
     const want = await reference.workloads[w]!();
+    const tallies = new Map<Client, Tally>(
+      clients.map((c) => [c, { wall: [], clientCpu: 0, siteCpu: 0, siteRequests: 0, bytes: 0 }]),
+    );
     for (const c of clients) {
-      const got = c === reference ? want : await c.workloads[w]!();
+      c.errors?.clear();
+      let got: Answer;
+      try {
+        got = c === reference ? want : await c.workloads[w]!();
+      } catch (e) {
+        if (!(e instanceof Refused)) throw e;
+        const line = `${w}: ${c.name}: the WPGraphQL document is refused, so not timed: ${e.message}`;
+        console.error(`check ${line}`);
+        refusals.push(line);
+        tallies.get(c)!.refused = e.message;
+        continue;
+      }
+      if (c.errors?.size) {
+        const line = `${w}: ${c.name}: answered with errors beside the data (timed as answered): ${[...c.errors].join('; ')}`;
+        console.error(`check ${line}`);
+        refusals.push(line);
+      }
       const diff = c === reference ? [] : differences(w, got, want);
       const line = `${w}: ${c.name}: ${got.items.length} item(s), ${diff.length ? `DIFFERS from REST:\n    ${diff.join('\n    ')}` : c === reference ? 'the reference' : 'the same as REST'}`;
       console.error(`check ${line}`);
       if (diff.length) mismatches.push(line);
     }
-    const tallies = new Map<Client, Tally>(
-      clients.map((c) => [c, { wall: [], clientCpu: 0, siteCpu: 0, siteRequests: 0, bytes: 0 }]),
-    );
+    const running = clients.filter((c) => tallies.get(c)!.refused === undefined);
     const n = w === 'bulk' ? BULK_REQUESTS : REQUESTS;
     let gw0: number[] = [];
     let tw0 = 0;
     for (let round = 0; round < WARMUP + n; round++) {
       if (round === WARMUP) {
-        gw0 = await Promise.all([off.cpu(), on.cpu()]);
+        gw0 = await Promise.all(timed.map((c) => c.gateway.cpu()));
         tw0 = performance.now();
       }
-      for (let k = 0; k < clients.length; k++) {
-        const c = clients[(round + k) % clients.length]!;
+      for (let k = 0; k < running.length; k++) {
+        const c = running[(round + k) % running.length]!;
         const s0 = siteCpu();
         const r0 = siteRequests();
         const cpu0 = process.cpuUsage();
@@ -559,18 +620,19 @@ async function main(): Promise<void> {
         t.bytes = answer.bytes;
       }
     }
-    const gw1 = await Promise.all([off.cpu(), on.cpu()]);
+    const gw1 = await Promise.all(timed.map((c) => c.gateway.cpu()));
     const runSeconds = (performance.now() - tw0) / 1000;
-    for (const [i, gw] of [off, on].entries()) {
-      const t = tallies.get(clients.find((c) => c.gateway === gw)!)!;
+    for (const [i, c] of timed.entries()) {
+      const t = tallies.get(c)!;
+      if (t.refused !== undefined) continue;
       t.gatewayCpu = (gw1[i]! - gw0[i]!) / 1000 / n;
-      t.gatewayIdle = (idleRate.get(gw)! * runSeconds) / 1000 / n;
+      t.gatewayIdle = (idleRate.get(c.gateway)! * runSeconds) / 1000 / n;
     }
     results.set(w, tallies);
     console.error(`bench:real: ${w} done (${runSeconds.toFixed(0)} s measured)`);
   }
   const totalSeconds = (performance.now() - t0) / 1000;
-  await Promise.all([off.stop(), on.stop(), ...pools.map((p) => p.close())]);
+  await Promise.all([...timed.map((c) => c.gateway.stop()), ...pools.map((p) => p.close())]);
 
   const titles: Record<string, string> = {
     posts: 'posts ×10 with SEO',
@@ -581,22 +643,32 @@ async function main(): Promise<void> {
   const lines = [
     `bench:real, ${new Date().toISOString().slice(0, 10)}: WordPress ${site.wpVersion} + TEC ${site.plugins['the-events-calendar']} + Yoast ${site.plugins['wordpress-seo']}, WPGraphQL ${site.plugins['wp-graphql']}; ${REQUESTS} measured requests per client and workload (the bulk pull ${BULK_REQUESTS}) after ${WARMUP} rounds of warm-up, one at a time, round-robin; ${totalSeconds.toFixed(0)} s; ${cpus().length} cores, load average ${load0.toFixed(1)} at the start and ${loadavg()[0]!.toFixed(1)} at the end`,
     '',
-    '| workload | client | p50 ms | p95 ms | client CPU ms/req | site CPU ms/req | site requests/answer | answer bytes | gateway CPU ms/req (of which idle) |',
-    '|---|---|---|---|---|---|---|---|---|',
+    '| workload | client | p50 ms | p95 ms | p99 ms | client CPU ms/req | site CPU ms/req | site requests/answer | answer bytes | gateway CPU ms/req (of which idle) |',
+    '|---|---|---|---|---|---|---|---|---|---|',
   ];
   for (const [w, tallies] of results) {
     for (const c of clients) {
       const t = tallies.get(c)!;
+      if (t.refused !== undefined) {
+        lines.push(
+          `| ${titles[w]} | ${c.name} | refused, not timed: ${t.refused.replaceAll('|', '\\|')} |${' |'.repeat(7)}`,
+        );
+        continue;
+      }
       const gw = t.gatewayCpu === undefined ? '—' : `${ms(t.gatewayCpu, 2)} (${ms(t.gatewayIdle ?? NaN, 2)})`;
       lines.push(
-        `| ${titles[w]} | ${c.name} | ${ms(pct(t.wall, 0.5))} | ${ms(pct(t.wall, 0.95))} | ${ms(t.clientCpu / t.wall.length, 2)} | ${ms(t.siteCpu / t.wall.length)} | ${(t.siteRequests / t.wall.length).toFixed(2)} | ${t.bytes} | ${gw} |`,
+        `| ${titles[w]} | ${c.name} | ${ms(pct(t.wall, 0.5))} | ${ms(pct(t.wall, 0.95))} | ${ms(pct(t.wall, 0.99))} | ${ms(t.clientCpu / t.wall.length, 2)} | ${ms(t.siteCpu / t.wall.length)} | ${(t.siteRequests / t.wall.length).toFixed(2)} | ${t.bytes} | ${gw} |`,
       );
     }
   }
   lines.push(
     '',
-    `gateways idle: ${(idleRate.get(off)! / 1000).toFixed(2)} ms (caches off) and ${(idleRate.get(on)! / 1000).toFixed(2)} ms (caches on) of CPU per second; "of which idle" is that rate times the measured run, per request`,
+    `gateways idle: ${timed.map((c) => `${(idleRate.get(c.gateway)! / 1000).toFixed(2)} ms (${c.name})`).join(', ')} of CPU per second; "of which idle" is that rate times the measured run, per request`,
   );
+  if (refusals.length)
+    lines.push(
+      `\n/wpgraphql's errors on WPGraphQL's documents (checked once, before timing):\n- ${refusals.join('\n- ')}`,
+    );
   lines.push(
     mismatches.length
       ? `\nanswers that differ from the REST client's (checked once, before timing):\n- ${mismatches.join('\n- ')}`
