@@ -3,23 +3,32 @@
  * (docs/ARCHITECTURE.md, "The layers").
  * One `OperationSession` is made per operation, in `context.ts`; resolvers and
  * loaders only ever see it as an `UpstreamSession`, so none of them can forget
- * a policy. In the order a request meets them:
+ * a policy. Its concerns are steps of one shape (`Step`, undici's `Dispatcher.compose`
+ * style: each wraps all those after it), composed in the order a request meets them,
+ * listed in `SESSION_STEPS`:
  *
  *   1. cancellation: the operation's signal (client gone, shutdown, deadline)
  *      is already aborted -> nothing is sent;
  *   2. the route gate: the site's root index does not list the route ->
  *      NAMESPACE_UNAVAILABLE naming the namespace (no request);
- *   3. the budget: the operation has sent `budget` requests (`anonymousBudget` when
+ *   3. the record: a request carrying a secret makes the answer private; the GETs
+ *      are kept for the response cache's tags;
+ *   4. the upstream cache: a hit (or a stale answer, refreshed in the background)
+ *      spends no budget and takes no slot; a write sent invalidates it;
+ *   5. the budget: the operation has sent `budget` requests (`anonymousBudget` when
  *      the site sees it as anonymous) -> REQUEST_BUDGET_EXCEEDED naming the limit
  *      (counted before sending; retries count too; a request shared with identical
  *      ones of other operations, upstream/flight.ts, counts for each of them);
- *   4. the concurrency cap: wait for one of `concurrency` slots, held for the
+ *   6. the concurrency cap: wait for one of `concurrency` slots, held for the
  *      whole request including its retries and backoff;
- *   5. the deadline and cancellation: the request carries the operation's
+ *   7. the deadline and cancellation: the request carries the operation's
  *      signal, so passing the deadline aborts it (UPSTREAM_TIMEOUT) and no
- *      retry starts after it.
+ *      retry starts after it;
+ *   8. the store: a read carries the cache's share token, and its answer is kept
+ *      (inside the slot, as the cache's second half);
+ *   9. the site's names, below.
  *
- * Everything above it works in the spec's names (`/calendar/events/v1/...`):
+ * Everything above the last step works in the spec's names (`/calendar/events/v1/...`):
  * the request is put in the names the site serves (`/tribe/events/v1/...`,
  * upstream/names.ts `toSiteRequest`, `/batch/v1` item paths included) only as
  * it is handed to the client, so the gate, the cache's keys and the route label
@@ -158,6 +167,214 @@ export interface OperationSession extends UpstreamSession {
 
 const IDEMPOTENT = new Set(['GET', 'HEAD']);
 
+/** Not idempotent: a write, or a GET that changes state on the site. */
+const isWrite = (req: UpstreamRequest): boolean => !IDEMPOTENT.has(req.method) || req.idempotent === false;
+
+/** What the steps of one request learn on its way down that a step further out needs on the way back. */
+export interface Call {
+  /** The cache's miss: where the answer is stored (set by `cache`, used by `store`). */
+  slot?: CacheSlot;
+  /** Handed to the client (set by `site-names`): a write may have changed the site, so the cache is told. */
+  sent: boolean;
+}
+
+/** Sends a request (in the spec's names) for the operation. */
+export type Send = (req: UpstreamRequest, call: Call) => Promise<UpstreamResponse<unknown>>;
+
+/** One concern of the session, around the ones after it (undici's `Dispatcher.compose` shape). */
+export type Step = (next: Send) => Send;
+
+/** What the steps work with: one operation's policy, signals and accounting. */
+export interface SessionCore {
+  readonly policy: SessionPolicy;
+  readonly inner: UpstreamSession;
+  /** Cut by the deadline or a cancellation. */
+  readonly signal: AbortSignal;
+  /** Cut by the deadline only. */
+  readonly deadline: AbortSignal;
+  /** A request starts / ends (the cancellation is listened to only while one is under way). */
+  enter(): void;
+  leave(): void;
+  /** An answer was used that may be reused for `ms` more (0: not at all). */
+  used(ms: number): void;
+  /** The operation's answer is private. */
+  markPrivate(): void;
+  /** A GET the operation made. */
+  read(req: UpstreamRequest): void;
+  /** Takes one request from the budget; false when it is spent. */
+  take(): boolean;
+  /** Takes a concurrency slot now (null) or queues for one. */
+  acquire(route: string): Promise<void> | null;
+  release(): void;
+  overBudget(route: string): GatewayError;
+  /** The error for work the operation's end cut or prevented. */
+  stopped(route: string): GatewayError;
+  revalidate(req: UpstreamRequest, site: SiteInfo, cache: SessionCache, slot: CacheSlot): void;
+}
+
+/** The operation's signal is already aborted -> nothing is sent; listens to the cancellation while under way. */
+const cancellation = (s: SessionCore): Step => {
+  return (next) => async (req, call) => {
+    s.enter();
+    try {
+      if (s.signal.aborted) throw s.stopped(req.route);
+      return await next(req, call);
+    } finally {
+      s.leave();
+    }
+  };
+};
+
+/** The site is unknown (its error), or its root index does not list the route -> NAMESPACE_UNAVAILABLE. */
+const gate = (s: SessionCore): Step => {
+  return (next) => (req, call) => {
+    const site = s.policy.site;
+    if (site instanceof Error) throw site;
+    if (!siteOffers(site, req.method, req.path)) throw routeUnavailable(site, req, s.policy.namespaces ?? []);
+    return next(req, call);
+  };
+};
+
+/** What the answer depends on: private when a request carries a secret; the GETs, for the response cache's tags. */
+const record = (s: SessionCore): Step => {
+  return (next) => (req, call) => {
+    if (s.policy.isPrivate?.(req)) s.markPrivate();
+    if (req.method === 'GET') s.read(req);
+    return next(req, call);
+  };
+};
+
+/**
+ * The upstream cache: a hit, or a stale answer (refreshed in the background), spends no budget and takes no slot; a
+ * miss says where to store the answer (`store`); a write sent invalidates what it changed, whatever the outcome (a
+ * timeout may still have written), before the operation answers.
+ */
+const cache = (s: SessionCore): Step => {
+  return (next) => async (req, call) => {
+    const cache = s.policy.cache;
+    try {
+      if (req.fresh) s.used(0);
+      else if (cache && s.inner.identity !== undefined) {
+        const found = await cache.lookup(s.inner.identity, req);
+        if (found.kind === 'hit') {
+          s.used(found.ttlMs);
+          return found.response;
+        }
+        if (found.kind === 'stale') {
+          // Stale-while-revalidate (CACHE_STALE_SECONDS): answered now, as no-store; refreshed in the background.
+          s.used(0);
+          const site = s.policy.site;
+          if (found.revalidate && !(site instanceof Error)) s.revalidate(req, site, cache, found.slot);
+          return found.response;
+        }
+        if (found.kind === 'miss') call.slot = found.slot;
+        if (s.signal.aborted) throw s.stopped(req.route);
+      }
+      return await next(req, call);
+    } finally {
+      if (call.sent && cache && cache.writes(req)) await cache.invalidate(req);
+    }
+  };
+};
+
+/** The budget spent -> REQUEST_BUDGET_EXCEEDED (counted before sending); a retry is one more request. */
+const budget = (s: SessionCore): Step => {
+  return (next) => (req, call) => {
+    if (!s.take()) throw s.overBudget(req.route);
+    const asked = req.mayRetry;
+    return next({ ...req, mayRetry: () => (asked?.() ?? true) && s.take() }, call);
+  };
+};
+
+/** Waits for one of `concurrency` slots, held for the whole request including its retries and backoff. */
+const concurrency = (s: SessionCore): Step => {
+  return (next) => async (req, call) => {
+    const wait = s.acquire(req.route);
+    if (wait) await wait;
+    try {
+      return await next(req, call);
+    } finally {
+      s.release();
+    }
+  };
+};
+
+/**
+ * The deadline and cancellation: nothing starts after the operation's end (a slot handed over just as it ended), the
+ * request carries the operation's signal (a write only the deadline: a client leaving does not abort a write already
+ * sent), no retry starts after it, and what it cut says so (UPSTREAM_TIMEOUT or the cancellation's reason).
+ */
+const deadline = (s: SessionCore): Step => {
+  return (next) => async (req, call) => {
+    const own = isWrite(req) ? s.deadline : s.signal;
+    try {
+      if (s.signal.aborted) throw s.stopped(req.route);
+      const asked = req.mayRetry;
+      return await next(
+        {
+          ...req,
+          signal: req.signal ? AbortSignal.any([own, req.signal]) : own,
+          mayRetry: () => !own.aborted && (asked?.() ?? true),
+        },
+        call,
+      );
+    } catch (err) {
+      if (own.aborted) throw s.stopped(req.route);
+      throw err;
+    }
+  };
+};
+
+/**
+ * The cache again, around the sending: a read carries the cache's share token (identical reads of other operations
+ * in flight now may share it, upstream/flight.ts); the answer is stored under the miss's slot (a shared answer once,
+ * by the sharer the flight made primary), and its freshness is the operation's.
+ */
+const store = (s: SessionCore): Step => {
+  return (next) => async (req, call) => {
+    const cache = s.policy.cache;
+    const slot = call.slot;
+    const res = await next(cache && !isWrite(req) ? { ...req, share: cache.shareToken(req, slot) } : req, call);
+    s.used(slot && cache ? await cache.save(slot, res, !res.joined) : 0);
+    return res;
+  };
+};
+
+/**
+ * The request in the site's names (upstream/names.ts `toSiteRequest`, `/batch/v1` item paths included): every step
+ * before works in the spec's names, so the gate, the cache's keys and the route label are the spec's, and the
+ * client's attempt event (`path`) is the site's. Tagged with whom it is for (the client's attempt events).
+ */
+const siteNames = (s: SessionCore): Step => {
+  return (next) => (req, call) => {
+    const site = s.policy.site;
+    if (site instanceof Error) throw site;
+    call.sent = true;
+    return next(
+      { ...toSiteRequest(site.names, req), ...(s.policy.tag && !req.tag ? { tag: s.policy.tag } : {}) },
+      call,
+    );
+  };
+};
+
+/** The session's concerns, in the order a request meets them: each one wraps all those after it. */
+export const SESSION_STEPS: readonly { readonly name: string; readonly step: (s: SessionCore) => Step }[] = [
+  { name: 'cancellation', step: cancellation },
+  { name: 'gate', step: gate },
+  { name: 'record', step: record },
+  { name: 'cache', step: cache },
+  { name: 'budget', step: budget },
+  { name: 'concurrency', step: concurrency },
+  { name: 'deadline', step: deadline },
+  { name: 'store', step: store },
+  { name: 'site-names', step: siteNames },
+];
+
+/** The steps around `send`, the first outermost (undici's `Dispatcher.compose`). */
+export function composeSteps(steps: readonly Step[], send: Send): Send {
+  return steps.reduceRight<Send>((next, step) => step(next), send);
+}
+
 export function createOperationSession(inner: UpstreamSession, policy: SessionPolicy): OperationSession {
   for (const [name, min] of [
     ['concurrency', 1],
@@ -191,6 +408,8 @@ class Session implements OperationSession {
   /** The reads asked for (their tags are worked out only when asked: most operations never need them). */
   readonly #reads: Pick<UpstreamRequest, 'path' | 'query'>[] = [];
   readonly #waiting: { run: () => void; fail: () => void }[] = [];
+  /** SESSION_STEPS around the inner session's request. */
+  readonly #send: Send;
 
   constructor(inner: UpstreamSession, policy: SessionPolicy) {
     this.#inner = inner;
@@ -237,6 +456,35 @@ class Session implements OperationSession {
       },
       { once: true },
     );
+    const core: SessionCore = {
+      policy,
+      inner,
+      signal: this.signal,
+      deadline: this.#deadline,
+      enter: () => {
+        if (this.#underWay++ === 0) this.#link?.();
+      },
+      leave: () => {
+        if (--this.#underWay === 0) this.#unlink?.();
+      },
+      used: (ms) => this.#used(ms),
+      markPrivate: () => {
+        this.#private = true;
+      },
+      read: (req) => {
+        this.#reads.push(req);
+      },
+      take: () => this.#take(),
+      acquire: (route) => this.#acquire(route),
+      release: () => this.#release(),
+      overBudget: (route) => this.#overBudget(route),
+      stopped: (route) => this.#stopped(route),
+      revalidate: (req, site, cache, slot) => this.#revalidate(req, site, cache, slot),
+    };
+    this.#send = composeSteps(
+      SESSION_STEPS.map((s) => s.step(core)),
+      (req) => inner.request(req),
+    );
   }
 
   get sent(): number {
@@ -269,77 +517,8 @@ class Session implements OperationSession {
     this.#maxAgeMs = this.#maxAgeMs === null ? ms : Math.min(this.#maxAgeMs, ms);
   }
 
-  async request<T = unknown>(req: UpstreamRequest): Promise<UpstreamResponse<T>> {
-    if (this.#underWay++ === 0) this.#link?.();
-    try {
-      return await this.#request<T>(req);
-    } finally {
-      if (--this.#underWay === 0) this.#unlink?.();
-    }
-  }
-
-  async #request<T>(req: UpstreamRequest): Promise<UpstreamResponse<T>> {
-    if (this.signal.aborted) throw this.#stopped(req.route);
-    const site = this.#policy.site;
-    if (site instanceof Error) throw site;
-    if (!siteOffers(site, req.method, req.path)) throw routeUnavailable(site, req, this.#policy.namespaces ?? []);
-    if (this.#policy.isPrivate?.(req)) this.#private = true;
-    if (req.method === 'GET') this.#reads.push(req);
-
-    // The cache first: a hit spends no budget and takes no slot.
-    const cache = this.#policy.cache;
-    let slot: CacheSlot | undefined;
-    if (req.fresh) this.#used(0);
-    else if (cache && this.#inner.identity !== undefined) {
-      const found = await cache.lookup(this.#inner.identity, req);
-      if (found.kind === 'hit') {
-        this.#used(found.ttlMs);
-        return found.response as UpstreamResponse<T>;
-      }
-      if (found.kind === 'stale') {
-        // Stale-while-revalidate (CACHE_STALE_SECONDS): answered now, as no-store; refreshed in the background.
-        this.#used(0);
-        if (found.revalidate) this.#revalidate(req, site, cache, found.slot);
-        return found.response as UpstreamResponse<T>;
-      }
-      if (found.kind === 'miss') slot = found.slot;
-      if (this.signal.aborted) throw this.#stopped(req.route);
-    }
-    if (!this.#take()) throw this.#overBudget(req.route);
-
-    const wait = this.#acquire(req.route);
-    if (wait) await wait;
-    const write = !IDEMPOTENT.has(req.method) || req.idempotent === false;
-    const own = write ? this.#deadline : this.signal;
-    let sent = false;
-    try {
-      // Handed a slot just as the operation ended: nothing starts after its end.
-      if (this.signal.aborted) throw this.#stopped(req.route);
-      sent = true;
-      const res = await this.#inner.request<T>({
-        // In the site's names from here on (upstream/names.ts); the route label, the cache and the gate keep the
-        // spec's.
-        ...toSiteRequest(site.names, req),
-        ...(this.#policy.tag && !req.tag ? { tag: this.#policy.tag } : {}),
-        signal: req.signal ? AbortSignal.any([own, req.signal]) : own,
-        // A retry is one more request: it needs budget, and none starts once the operation is over.
-        mayRetry: () => (req.mayRetry?.() ?? true) && !own.aborted && this.#take(),
-        // Identical reads of other operations in flight now may share this one (upstream/flight.ts).
-        ...(cache && !write ? { share: cache.shareToken(req, slot) } : {}),
-      });
-      // A shared answer is stored once, by the sharer the flight made primary.
-      this.#used(slot && cache ? await cache.save(slot, res, !res.joined) : 0);
-      return res;
-    } catch (err) {
-      // What the deadline or a cancellation cut says so, rather than "aborted".
-      if (own.aborted) throw this.#stopped(req.route);
-      throw err;
-    } finally {
-      this.#release();
-      // Whatever the outcome (a timeout may still have written): before the
-      // operation answers, so a read after it never sees the old state.
-      if (sent && cache && cache.writes(req)) await cache.invalidate(req);
-    }
+  request<T = unknown>(req: UpstreamRequest): Promise<UpstreamResponse<T>> {
+    return this.#send(req, { sent: false }) as Promise<UpstreamResponse<T>>;
   }
 
   /**
