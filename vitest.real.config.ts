@@ -15,7 +15,17 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  * whose leftovers would change what a list holds. Vitest's own order (slowest, or failed, first)
  * would move them about from run to run.
  */
-const ORDER = ['differential', 'reads', 'where', 'inert', 'errors', 'writes', 'concurrency', 'subscriptions'];
+const ORDER = [
+  'differential',
+  'reads',
+  'where',
+  'inert',
+  'errors',
+  'wpgraphql',
+  'writes',
+  'concurrency',
+  'subscriptions',
+];
 class TierOrder extends BaseSequencer {
   override sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const rank = (f: TestSpecification) => {

@@ -17,7 +17,8 @@
 # The calendar shapes unpack the real plugins from SITEGRAPH_WP_PLUGINS (default ../shared/wp-plugins
 # beside the clone; their SHA256SUMS are checked) and add the mu-plugin sitegraph-rest-names.php, which
 # serves the REST API under the plugins' names or the contract's (the file wp-content/sitegraph-names).
-# SITEGRAPH_WP_WPGRAPHQL=1 adds WPGraphQL 1.8.6, WPGraphQL Yoast SEO and ql-events (tec57, for bench:real).
+# SITEGRAPH_WP_WPGRAPHQL=1 adds WPGraphQL 1.8.6, WPGraphQL Yoast SEO and ql-events (tec57: for bench:real, and on
+# the real tier's tec57 site under the plugins' names for test/real/wpgraphql.test.ts); WPGraphQL answers at /graphql.
 # Installs Debian's packages (wordpress mariadb-server php-cli php-mysql php-curl php-xml php-mbstring; the
 # calendar and SEO plugins need the last three) when something is missing;
 # `start.sh --packages-only` does only that (CI runs it before the tests).

@@ -12,7 +12,7 @@ import type { EventsOrderBy, EventsWhere, PlacesWhere } from '../generated/graph
 import type { EventModel, OrganizerModel, TermModel, VenueModel } from '../mapping/models.ts';
 import { isJson, str, type Json } from '../mapping/json.ts';
 import { crossField, type OtherLoader } from '../resolvers/fields.ts';
-import { eventsConnection, placesConnection, termsConnection } from '../resolvers/lists.ts';
+import { eventsConnection, termsConnection } from '../resolvers/lists.ts';
 import { eventBy as mainEventBy } from '../resolvers/events.ts';
 import { planEvents, planPlaces } from '../namespaces/calendar/where.ts';
 import { legacyEvent, legacyOrganizer, legacyVenue } from '../namespaces/calendar/legacy-mapping.ts';
@@ -130,13 +130,20 @@ function span(d: DateInput, arg: string): { first: DateTime; last: DateTime } {
 
 const day = (d: DateTime) => d.toFormat("yyyy-MM-dd'T'00:00:00");
 
+/** The first and last day (`yyyy-MM-dd`, inclusive) an event's start and end may fall on; null: no bound. */
+interface DayBounds {
+  startFrom: string | null;
+  startTo: string | null;
+  endFrom: string | null;
+  endTo: string | null;
+}
+
 /**
- * A `DateQueryInput` (WordPress's date_query on the event's start or end) as whole-day bounds of the main graph's
- * list: `after` is exclusive of the day (or month, or year) it names unless `inclusive`, `before` likewise, and
- * `year`/`month`/`day` match the days they cover. The main graph's `startsAfter D` means after the end of day D, and
- * `startsBefore D` before its end, in the site's time zone.
+ * A `DateQueryInput` (WordPress's date_query on the event's start or end) as the first and last day that match:
+ * `after` is exclusive of the day (or month, or year) it names unless `inclusive`, `before` likewise, and
+ * `year`/`month`/`day` match the days they cover.
  */
-function dateBounds(q: DateQuery, which: 'start' | 'end', out: EventsWhere): void {
+function dateBounds(q: DateQuery, which: 'start' | 'end', out: DayBounds): void {
   const arg = `where.${which}DateQuery`;
   checkWhere(arg.replace('where.', ''), q, DATE_QUERY);
   // The first and the last day that match.
@@ -158,9 +165,23 @@ function dateBounds(q: DateQuery, which: 'start' | 'end', out: EventsWhere): voi
     const s = span({ year: q.year, month: q.month ?? null, day: q.day ?? null }, arg);
     tighten(s.first, s.last);
   }
-  const { from: f, to: t } = b;
-  if (f) out[which === 'start' ? 'startsAfter' : 'endsAfter'] = day(f.minus({ days: 1 }));
-  if (t) out[which === 'start' ? 'startsBefore' : 'endsBefore'] = day(t);
+  const ymd = (d: DateTime | null) => (d ? d.toFormat('yyyy-MM-dd') : null);
+  if (which === 'start') [out.startFrom, out.startTo] = [ymd(b.from), ymd(b.to)];
+  else [out.endFrom, out.endTo] = [ymd(b.from), ymd(b.to)];
+}
+
+/**
+ * The day bounds as the main graph's whole-day filters (in the site's time zone): a start on or after its first day
+ * is `startDate` and an end on or before its last day `endDate`, which every release's legacy list applies
+ * (`start_date`, `end_date`); a start on or before a day is `startsBefore` (before the end of that day) and an end on
+ * or after a day `endsAfter` (after the end of the day before), which TEC 5.7 does not declare.
+ */
+function dayFilters(d: DayBounds, out: EventsWhere): void {
+  const at = (ymd: string, days = 0) => day(DateTime.fromISO(ymd, { zone: 'UTC' }).plus({ days }));
+  if (d.startFrom) out.startDate = at(d.startFrom);
+  if (d.endTo) out.endDate = at(d.endTo);
+  if (d.startTo) out.startsBefore = at(d.startTo);
+  if (d.endFrom) out.endsAfter = at(d.endFrom, -1);
 }
 
 const EVENT_ORDER: Record<string, EventsOrderBy['field'] | undefined> = {
@@ -170,12 +191,20 @@ const EVENT_ORDER: Record<string, EventsOrderBy['field'] | undefined> = {
   MODIFIED: 'MODIFIED_AT',
 };
 
-function eventsWhere(w: EventsWhereArgs): { where: EventsWhere; orderBy: EventsOrderBy | null } {
+/**
+ * WPGraphQL's order when `orderby` is not given: the publication date, newest first (WPGraphQL 1.8.6 sorts a post
+ * list by `post_date` DESC, then by ID in the same direction to keep its cursors stable).
+ */
+const WP_DEFAULT_ORDER: EventsOrderBy = { field: 'PUBLISHED_AT', direction: 'DESC' };
+
+function eventsWhere(w: EventsWhereArgs): { where: EventsWhere; orderBy: EventsOrderBy; days: DayBounds } {
   checkWhere('events', w, EVENTS_WHERE);
   const where: EventsWhere = {};
   if (w.search) where.search = w.search;
-  if (w.startDateQuery) dateBounds(w.startDateQuery, 'start', where);
-  if (w.endDateQuery) dateBounds(w.endDateQuery, 'end', where);
+  const days: DayBounds = { startFrom: null, startTo: null, endFrom: null, endTo: null };
+  if (w.startDateQuery) dateBounds(w.startDateQuery, 'start', days);
+  if (w.endDateQuery) dateBounds(w.endDateQuery, 'end', days);
+  dayFilters(days, where);
   const ids = intIds(w.in, 'where.in');
   if (ids) where.ids = ids;
   const venues = intIds(w.venuesIn, 'where.venuesIn');
@@ -185,7 +214,7 @@ function eventsWhere(w: EventsWhereArgs): { where: EventsWhere; orderBy: EventsO
   const tagSlugs = (w.tagSlugIn ?? []).filter((s): s is string => typeof s === 'string');
   if (tagSlugs.length) where.tagSlugs = tagSlugs;
   const o = oneOrder(w.orderby, 'events');
-  let orderBy: EventsOrderBy | null = null;
+  let orderBy = WP_DEFAULT_ORDER;
   if (o) {
     const field = EVENT_ORDER[o.field];
     if (!field)
@@ -194,7 +223,7 @@ function eventsWhere(w: EventsWhereArgs): { where: EventsWhere; orderBy: EventsO
       });
     orderBy = { field, direction: o.desc ? 'DESC' : 'ASC' };
   }
-  return { where, orderBy };
+  return { where, orderBy, days };
 }
 
 /** Title order, as WordPress sorts `post_title` (case-insensitively in its default collation), then by ID. */
@@ -222,40 +251,77 @@ async function readWhole<M>(
   return raws.map(map);
 }
 
+/** Whether the site's lists can answer `where` as it is (planEvents refuses what no list declares). */
+function sitePlans(ctx: Context, where: EventsWhere, orderBy: EventsOrderBy | null): boolean {
+  try {
+    planEvents(ctx.site, where, orderBy);
+    return true;
+  } catch (err) {
+    if (isGatewayError(err) && err.extensions.code === 'BAD_USER_INPUT') return false;
+    throw err;
+  }
+}
+
+/** The keys the gateway orders a list it read whole by (the models carry them): title, publication, modification. */
+const ORDER_KEYS: Partial<Record<EventsOrderBy['field'], (e: EventModel) => string | null | undefined>> = {
+  PUBLISHED_AT: (e) => e.publishedAtUtc,
+  MODIFIED_AT: (e) => e.modifiedAtUtc,
+};
+
+/** As WordPress sorts by a date column, ties by ID in the same direction (WPGraphQL's cursor stabiliser). */
+const byKey =
+  <M extends { databaseId: number }>(key: (m: M) => string | null | undefined, desc: boolean) =>
+  (a: M, b: M) =>
+    ((key(a) ?? '').localeCompare(key(b) ?? '') || a.databaseId - b.databaseId) * (desc ? -1 : 1);
+
 export async function eventsList(
   ctx: Context,
   args: WpPaging & { where?: EventsWhereArgs | null },
 ): Promise<WpConnection<EventModel>> {
-  const { where, orderBy } = eventsWhere(args.where ?? {});
+  const { where, orderBy, days } = eventsWhere(args.where ?? {});
   const page = paging(args);
-  if (!orderBy || !where.ids) {
-    let served = true;
-    if (orderBy) {
-      try {
-        planEvents(ctx.site, where, orderBy);
-      } catch (err) {
-        if (!isGatewayError(err)) throw err;
-        served = false;
-      }
-    }
-    if (served) return wpConnection(await eventsConnection(ctx, { ...page, where, orderBy }), (e) => e);
+  // The site's own ordered list (calendar-core's) where it can apply every filter and the order.
+  if (!where.ids && sitePlans(ctx, where, orderBy))
+    return wpConnection(await eventsConnection(ctx, { ...page, where, orderBy }), (e) => e);
+  // Otherwise the filtered list read whole and ordered here by the same key (TEC 5.7 has no calendar-core; term
+  // filters are legacy-only), with the date bounds the site's lists do not declare (a start on or before a day, an
+  // end on or after one: not on TEC 5.7) applied here to the events' local days, as ql-events compares them.
+  const { ids, ...rest } = where;
+  const local: Partial<DayBounds> = {};
+  if (!sitePlans(ctx, rest, null)) {
+    delete rest.startsBefore;
+    delete rest.endsAfter;
+    local.startTo = days.startTo;
+    local.endFrom = days.endFrom;
   }
-  // Ordered where no interface of the site orders (TEC 5.7 has no calendar-core; term filters are legacy-only): the
-  // whole filtered list, ordered here by the same key.
-  if (orderBy?.field !== 'TITLE')
+  const sort =
+    orderBy.field === 'TITLE'
+      ? byTitle(orderBy.direction === 'DESC')
+      : ORDER_KEYS[orderBy.field]
+        ? byKey(ORDER_KEYS[orderBy.field]!, orderBy.direction === 'DESC')
+        : null;
+  if (!sort)
     throw GatewayError.badInput(
-      `events: where.orderby ${orderBy?.field ?? ''} needs calendar-core's ordered lists, which this site's filters or interfaces do not allow`,
+      `events: where.orderby ${orderBy.field} needs calendar-core's ordered lists, which this site's filters or interfaces do not allow`,
       { arguments: ['where.orderby'] },
     );
-  const { ids, ...rest } = where;
-  const plan = planEvents(ctx.site, rest, null);
-  let all = await readWhole(ctx, plan.iface, 'events', plan.query, (raw) => {
-    const m = plan.iface === 'legacy' ? legacyEvent(raw) : coreEvent(raw);
-    ctx.loaders.prime(m);
-    return m;
-  });
-  if (ids) all = all.filter((e) => ids.includes(e.databaseId));
-  all.sort(byTitle(orderBy.direction === 'DESC'));
+  let all: EventModel[];
+  if (ids && !Object.keys(rest).length) {
+    // Only IDs (WPGraphQL's `in`): read by ID, published ones as WPGraphQL's default status keeps.
+    const found = await ctx.loaders.event.loadMany(ids);
+    all = found.filter((e): e is EventModel => !!e && !(e instanceof Error) && e.status === 'publish');
+  } else {
+    const plan = planEvents(ctx.site, rest, null);
+    all = await readWhole(ctx, plan.iface, 'events', plan.query, (raw) => {
+      const m = plan.iface === 'legacy' ? legacyEvent(raw) : coreEvent(raw);
+      ctx.loaders.prime(m);
+      return m;
+    });
+    if (ids) all = all.filter((e) => ids.includes(e.databaseId));
+  }
+  if (local.startTo) all = all.filter((e) => (localTime(e.startDate) ?? '') <= `${local.startTo} 23:59:59`);
+  if (local.endFrom) all = all.filter((e) => (localTime(e.endDate) ?? '') >= `${local.endFrom} 00:00:00`);
+  all.sort(sort);
   const c = await memoryConnection(ctx, page, all, {
     list: listIdentity('wpgraphql:events', where, orderBy),
     id: (m) => m.databaseId,
@@ -294,26 +360,52 @@ async function jsonLd(ctx: Context, m: EventModel): Promise<Json | null> {
   return full && isJson(full.jsonLd) ? full.jsonLd : null;
 }
 
+const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: '\u00a0' };
+
+/** PHP's html_entity_decode for the entities WordPress prints (numeric ones and the common named ones). */
+function decodeEntities(s: string): string {
+  return s.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (m, e: string) => {
+    if (e[0] === '#')
+      return String.fromCodePoint(e[1] === 'x' || e[1] === 'X' ? parseInt(e.slice(2), 16) : Number(e.slice(1)));
+    return ENTITIES[e.toLowerCase()] ?? m;
+  });
+}
+
+/** WordPress's wp_strip_all_tags (script and style with their content, then every tag, then trimmed). */
+const stripAllTags = (s: string) =>
+  s
+    .replace(/<(script|style)[^>]*?>.*?<\/\1>/gis, '')
+    .replace(/<[^>]*>/g, '')
+    .trim();
+
+/** A linked-data text as ql-events answers it: empty is null. */
+const text = (v: unknown): string | null => str(v) || null;
+/** ql-events' name and description of events and organizers: entities decoded, tags stripped. */
+const plain = (v: unknown): string | null => {
+  const t = text(v);
+  return t === null ? null : stripAllTags(decodeEntities(t)) || null;
+};
+
 const ld = (o: unknown) => {
   if (!isJson(o)) return null;
-  const text = (k: string) => str(o[k]);
   const address = isJson(o.address) ? o.address : null;
   return {
-    type: text('@type'),
-    name: text('name'),
-    description: text('description'),
-    url: text('url'),
-    telephone: text('telephone'),
-    email: text('email'),
-    sameAs: text('sameAs'),
+    type: text(o['@type']),
+    // ql-events 0.1.0's VenueLinkedData declares `name` and `description` twice; the second, unstripped, wins.
+    name: o['@type'] === 'Place' ? text(o.name) : plain(o.name),
+    description: o['@type'] === 'Place' ? text(o.description) : plain(o.description),
+    url: text(o.url),
+    telephone: text(o.telephone),
+    email: text(o.email),
+    sameAs: text(o.sameAs),
     address: address
       ? {
-          type: str(address['@type']),
-          streetAddress: str(address.streetAddress),
-          addressLocality: str(address.addressLocality),
-          addressRegion: str(address.addressRegion),
-          postalCode: str(address.postalCode),
-          addressCountry: str(address.addressCountry),
+          type: text(address['@type']),
+          streetAddress: text(address.streetAddress),
+          addressLocality: text(address.addressLocality),
+          addressRegion: text(address.addressRegion),
+          postalCode: text(address.postalCode),
+          addressCountry: text(address.addressCountry),
         }
       : null,
   };
@@ -347,10 +439,12 @@ export const Event = {
     const ns = numbers(await costValues(ctx, m));
     return ns.length ? String(Math.max(...ns)) : null;
   },
+  // The event's own `_EventCurrencySymbol` / `_EventCurrencyPosition` (the legacy answer's cost_details: empty when
+  // unset, where the cost text shows the site's default), null when unset as ql-events answers.
   currencySymbol: async (m: EventModel, _a: unknown, ctx: Context) =>
-    (await costValues(ctx, m)).length ? ((await value(ev('costDetails')(m, {}, ctx)))?.currencySymbol ?? null) : null,
+    (await value(ev('costDetails')(m, {}, ctx)))?.currencySymbol || null,
   currencyPosition: async (m: EventModel, _a: unknown, ctx: Context) =>
-    (await costValues(ctx, m)).length ? ((await value(ev('costDetails')(m, {}, ctx)))?.currencyPosition ?? null) : null,
+    (await value(ev('costDetails')(m, {}, ctx)))?.currencyPosition || null,
   url: ev('website'),
   // The Events Calendar keeps no phone for an event (venues and organizers have one): ql-events' field is always null.
   phone: () => null,
@@ -366,7 +460,8 @@ export const Event = {
   venue: async (m: EventModel, _a: unknown, ctx: Context) => (await value(ev('venues')(m, {}, ctx)))?.[0] ?? null,
   organizers: async (m: EventModel, a: WpPaging & { where?: object | null }, ctx: Context) => {
     checkWhere('organizers', a.where, []);
-    const list = (await value(ev('organizers')(m, {}, ctx))) ?? [];
+    // In WPGraphQL's default order (publication date, newest first, then ID), not the order the event lists them.
+    const list = [...((await value(ev('organizers')(m, {}, ctx))) ?? [])].sort(byKey((o) => o.publishedAtUtc, true));
     return wpConnection(await memoryConnection(ctx, paging(a), list), (o) => o);
   },
   eventsCategories: async (m: EventModel, a: WpPaging & { where?: object | null }, ctx: Context) => {
@@ -403,12 +498,12 @@ export const Event = {
     if (!o) return null;
     const organizer = Array.isArray(o.organizer) ? o.organizer[0] : o.organizer;
     return {
-      type: str(o['@type']),
-      name: str(o.name),
-      description: str(o.description),
-      url: str(o.url),
-      startDate: str(o.startDate),
-      endDate: str(o.endDate),
+      type: text(o['@type']),
+      name: plain(o.name),
+      description: plain(o.description),
+      url: text(o.url),
+      startDate: text(o.startDate),
+      endDate: text(o.endDate),
       location: ld(o.location),
       organizer: ld(organizer),
     };
@@ -440,13 +535,22 @@ export async function placesList<K extends 'venues' | 'organizers'>(
   if (w.search) where.search = w.search;
   const ids = intIds(w.in, 'where.in');
   const o = oneOrder(w.orderby, kind);
-  if (o && o.field !== 'TITLE')
-    throw GatewayError.badInput(`${kind}: where.orderby ${o.field} is not served (TITLE is)`, {
+  // WPGraphQL's default order: the publication date, newest first (the site's lists break ties as MySQL returns them).
+  const sort = !o
+    ? byKey((m: PlaceModel) => m.publishedAtUtc, true)
+    : o.field === 'TITLE'
+      ? byTitle(o.desc)
+      : o.field === 'DATE'
+        ? byKey((m: PlaceModel) => m.publishedAtUtc, o.desc)
+        : o.field === 'MODIFIED'
+          ? byKey((m: PlaceModel) => m.modifiedAtUtc, o.desc)
+          : null;
+  if (!sort)
+    throw GatewayError.badInput(`${kind}: where.orderby ${o?.field} is not served (TITLE, DATE and MODIFIED are)`, {
       arguments: ['where.orderby'],
     });
   const page = paging(args);
   type M = K extends 'venues' ? VenueModel : OrganizerModel;
-  if (!o && !ids) return wpConnection(await placesConnection(ctx, kind, { ...page, where }), (m) => m);
   // The calendar's venue and organizer lists take no order: the whole list (one request per 50), ordered here.
   const plan = planPlaces(ctx.site, kind, where);
   const legacy = plan.iface === 'legacy';
@@ -457,7 +561,7 @@ export async function placesList<K extends 'venues' | 'organizers'>(
     return m;
   });
   if (ids) all = all.filter((m) => ids.includes(m.databaseId));
-  if (o) all.sort(byTitle(o.desc));
+  all.sort(sort);
   const c = await memoryConnection(ctx, page, all, {
     list: listIdentity(`wpgraphql:${kind}`, w),
     id: (m) => m.databaseId,
@@ -510,14 +614,15 @@ export const Venue = {
   url: vn('website'),
   showMap: vn('showMap'),
   showMapLink: vn('showMapLink'),
-  // Built from the venue's own fields, as TEC builds a venue's JSON-LD.
+  // Built from the venue's own fields, as TEC builds a venue's JSON-LD: no `url` without Events Calendar Pro (TEC's
+  // JSON_LD/Venue.php links a venue's page only with Pro), the website as `sameAs`, empty values null (ql-events).
   linkedData: async (m: VenueModel, _a: unknown, ctx: Context) => {
-    const f = <K extends keyof VenueModel>(k: K) => value(vn(k)(m, {}, ctx));
+    const f = async <K extends keyof VenueModel>(k: K) => text(await value(vn(k)(m, {}, ctx)));
     return {
       type: 'Place',
       name: await f('title'),
       description: await f('description'),
-      url: await f('website'),
+      url: null,
       telephone: await f('phone'),
       sameAs: await f('website'),
       address: {
@@ -539,13 +644,15 @@ export const Organizer = {
   email: og('email'),
   phone: og('phone'),
   website: og('website'),
+  // As TEC builds an organizer's JSON-LD (no `url` without Events Calendar Pro, the website as `sameAs`) and
+  // ql-events prints it (name and description without tags, empty values null).
   linkedData: async (m: OrganizerModel, _a: unknown, ctx: Context) => {
-    const f = <K extends keyof OrganizerModel>(k: K) => value(og(k)(m, {}, ctx));
+    const f = async <K extends keyof OrganizerModel>(k: K) => text(await value(og(k)(m, {}, ctx)));
     return {
       type: 'Person',
-      name: await f('title'),
-      description: await f('description'),
-      url: await f('website'),
+      name: plain(await f('title')),
+      description: plain(await f('description')),
+      url: null,
       telephone: await f('phone'),
       email: await f('email'),
       sameAs: await f('website'),

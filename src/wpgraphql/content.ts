@@ -4,7 +4,7 @@
  * legacy tag archive (which is `post_tag`, read by the main graph's loaders).
  */
 import type { Context } from '../context.ts';
-import { GatewayError } from '../errors.ts';
+import { GatewayError, isGatewayError } from '../errors.ts';
 import type { PostModel } from '../mapping/platform-models.ts';
 import { str, isJson } from '../mapping/json.ts';
 import { corePost, postsQuery } from '../namespaces/posts/mapping.ts';
@@ -17,6 +17,7 @@ import { legacyTerm } from '../namespaces/calendar/legacy-mapping.ts';
 import { legacyList } from '../namespaces/calendar/legacy-requests.ts';
 import { orNull } from '../loaders/index.ts';
 import type { PostOrderField, PostsOrderBy, PostsWhere, TermsOrderBy, TermsWhere } from '../generated/graphql.ts';
+import type { QueryValue } from '../upstream/client.ts';
 import type { CursorScope } from '../paging/window.ts';
 import { checkWhere, intIds, oneOrder, paging, renderedOnly, type WpPaging } from './args.ts';
 import { databaseIdArg, pathOf, uriOf, wpGlobalId } from './ids.ts';
@@ -115,7 +116,10 @@ async function postsWhere(ctx: Context, w: PostsWhereArgs): Promise<PostsWhere> 
   if (w.search) out.search = w.search;
   const cats = [...(w.categoryId ? [w.categoryId] : []), ...(intIds(w.categoryIn, 'where.categoryIn') ?? [])];
   if (w.categoryName) cats.push(...(await termIdsBySlug(ctx, 'categories', [w.categoryName])));
-  if (cats.length) out.categories = { terms: cats };
+  // WPGraphQL sends categoryId as WP_Query's `cat` and categoryName as `category_name`, which take in the category's
+  // children too; categoryIn is `category__in`, which does not.
+  const children = (!!w.categoryId || !!w.categoryName) && !w.categoryIn?.length;
+  if (cats.length) out.categories = children ? { terms: cats, includeChildren: true } : { terms: cats };
   const notCats = intIds(w.categoryNotIn, 'where.categoryNotIn');
   if (notCats) out.categoriesExclude = { terms: notCats };
   const tags = [
@@ -144,6 +148,17 @@ async function postsWhere(ctx: Context, w: PostsWhereArgs): Promise<PostsWhere> 
   const stati = [...(w.status ? [w.status] : []), ...(slugs(w.stati) ?? [])];
   if (stati.length) out.status = stati.map((s) => statusOf(s));
   return out;
+}
+
+/**
+ * The statuses the caller may list, as WPGraphQL keeps them: anyone may list published posts, the other statuses need
+ * credentials (WPGraphQL checks edit_posts / read_private_posts; the site refuses a caller without them). Anonymous, a
+ * list of other statuses only is empty (WPGraphQL does not run it), mixed ones keep `PUBLISH`.
+ */
+function allowedStatuses(ctx: Context, where: PostsWhere): PostsWhere | null {
+  if (!where.status || ctx.upstream.authenticated) return where;
+  const status = where.status.filter((s) => s === 'PUBLISH');
+  return status.length ? { ...where, status } : null;
 }
 
 const LIST_STATUSES = ['PUBLISH', 'FUTURE', 'DRAFT', 'PENDING', 'PRIVATE', 'TRASH', 'AUTO_DRAFT', 'INHERIT'] as const;
@@ -187,7 +202,8 @@ export async function postsList(
   args: WpPaging & { where?: PostsWhereArgs | null },
 ): Promise<WpConnection<PostModel>> {
   checkWhere('posts', args.where, POSTS_WHERE);
-  const where = await postsWhere(ctx, args.where ?? {});
+  const where = allowedStatuses(ctx, await postsWhere(ctx, args.where ?? {}));
+  if (!where) return wpConnection(await memoryConnection(ctx, paging(args), [] as PostModel[]), (p) => p);
   const orderBy = postOrder(args.where ?? {});
   const declared = declaredArgs(ctx.site, 'GET', '/core/v2/posts');
   const { query } = postsQuery(where, orderBy, null, declared);
@@ -203,12 +219,27 @@ export async function postsList(
   return wpConnection(c, (p) => p);
 }
 
-/** A post by slug: the posts list filtered by it (WordPress's `slug=`). */
-async function postBySlug(ctx: Context, slug: string): Promise<PostModel | null> {
-  const page = await postsPage(ctx.upstream, { slug: [slug] }, 1, 1);
-  const p = page.items[0];
-  return p === undefined ? null : corePost(p, ctx.site.timezone);
+/**
+ * One post as the caller may read it: with credentials, of any status (`status=any`: drafts and private posts for
+ * WordPress's editors, as WPGraphQL finds them by ID or slug for whoever may see them; a caller the site refuses
+ * `any` to reads published posts), anonymously published ones.
+ */
+async function onePost(ctx: Context, query: Record<string, QueryValue>): Promise<PostModel | null> {
+  const read = async (q: Record<string, QueryValue>) => {
+    const p = (await postsPage(ctx.upstream, q, 1, 1)).items[0];
+    return p === undefined ? null : corePost(p, ctx.site.timezone);
+  };
+  if (!ctx.upstream.authenticated) return read(query);
+  try {
+    return await read({ ...query, status: ['any'] });
+  } catch (err) {
+    if (isGatewayError(err) && err.extensions.upstream?.code === 'rest_invalid_param') return read(query);
+    throw err;
+  }
 }
+
+/** A post by slug: the posts list filtered by it (WordPress's `slug=`). */
+const postBySlug = (ctx: Context, slug: string) => onePost(ctx, { slug: [slug] });
 
 export async function postBy(ctx: Context, id: string, idType: IdType): Promise<PostModel | null> {
   switch (idType) {
@@ -221,8 +252,11 @@ export async function postBy(ctx: Context, id: string, idType: IdType): Promise<
       const post = slug ? await postBySlug(ctx, slug) : null;
       return post && uriOf(post.url, homeOf(ctx)) === path ? post : null;
     }
-    default:
-      return wpLoaders(ctx).post.load(databaseIdArg(id, idType, 'post', 'post'));
+    default: {
+      const n = databaseIdArg(id, idType, 'post', 'post');
+      // With credentials, any status the caller may read (the loader's batches read published posts).
+      return ctx.upstream.authenticated ? onePost(ctx, { include: [n] }) : wpLoaders(ctx).post.load(n);
+    }
   }
 }
 
@@ -264,48 +298,67 @@ export const isTerm = { isContentNode: () => false, isTermNode: () => true };
 
 const raw = (p: PostModel, key: string): string | null => (isJson(p.raw) ? str(p.raw[key]) : null);
 
+/**
+ * A password-protected post read without its password (anonymously: the site's view shows no content then, and
+ * WPGraphQL restricts its model to who may edit it): WPGraphQL answers its ID, title, slug, status, link and URI and
+ * leaves the other fields of its model null (`postId` 0).
+ */
+function restricted(p: PostModel, ctx: Context): boolean {
+  const content = isJson(p.raw) ? p.raw.content : null;
+  return !ctx.upstream.authenticated && isJson(content) && content.protected === true;
+}
+
+/** A resolver that answers null on a restricted post. */
+function guarded<A, R>(f: (p: PostModel, a: A, ctx: Context) => R) {
+  return (p: PostModel, a: A, ctx: Context): R | null => (restricted(p, ctx) ? null : f(p, a, ctx));
+}
+
 export const Post = {
   ...isContent,
   id: (p: PostModel) => wpGlobalId('post', p.databaseId),
   databaseId: (p: PostModel) => p.databaseId,
-  postId: (p: PostModel) => p.databaseId,
+  postId: (p: PostModel, _a: unknown, ctx: Context) => (restricted(p, ctx) ? 0 : p.databaseId),
   uri: (p: PostModel, _a: unknown, ctx: Context) => uriOf(p.url, homeOf(ctx)),
   link: (p: PostModel) => p.url,
   slug: (p: PostModel) => p.slug,
   status: (p: PostModel) => p.status,
-  guid: (p: PostModel) => p.guid,
+  guid: guarded((p: PostModel) => p.guid),
   contentTypeName: (p: PostModel) => p.type ?? 'post',
-  date: (p: PostModel) => wpDate(raw(p, 'date')),
-  dateGmt: (p: PostModel) => wpDate(raw(p, 'date_gmt')),
-  modified: (p: PostModel) => wpDate(raw(p, 'modified')),
-  modifiedGmt: (p: PostModel) => wpDate(raw(p, 'modified_gmt')),
+  date: guarded((p: PostModel) => wpDate(raw(p, 'date'))),
+  dateGmt: guarded((p: PostModel) => wpDate(raw(p, 'date_gmt'))),
+  modified: guarded((p: PostModel) => wpDate(raw(p, 'modified'))),
+  modifiedGmt: guarded((p: PostModel) => wpDate(raw(p, 'modified_gmt'))),
   title: (p: PostModel, a: { format?: string | null }) => (renderedOnly(a, 'title'), renderedOf(p.raw, 'title')),
-  content: (p: PostModel, a: { format?: string | null }) => (renderedOnly(a, 'content'), renderedOf(p.raw, 'content')),
-  excerpt: (p: PostModel, a: { format?: string | null }) => (renderedOnly(a, 'excerpt'), renderedOf(p.raw, 'excerpt')),
+  content: guarded(
+    (p: PostModel, a: { format?: string | null }) => (renderedOnly(a, 'content'), renderedOf(p.raw, 'content')),
+  ),
+  excerpt: guarded(
+    (p: PostModel, a: { format?: string | null }) => (renderedOnly(a, 'excerpt'), renderedOf(p.raw, 'excerpt')),
+  ),
   isSticky: (p: PostModel) => p.sticky ?? false,
-  commentStatus: (p: PostModel) => p.commentStatus,
-  pingStatus: (p: PostModel) => p.pingStatus,
-  authorDatabaseId: (p: PostModel) => p.authorId,
-  authorId: (p: PostModel) => (p.authorId ? wpGlobalId('user', p.authorId) : null),
-  author: async (p: PostModel, _a: unknown, ctx: Context) => {
+  commentStatus: guarded((p: PostModel) => p.commentStatus),
+  pingStatus: guarded((p: PostModel) => p.pingStatus),
+  authorDatabaseId: guarded((p: PostModel) => p.authorId),
+  authorId: guarded((p: PostModel) => (p.authorId ? wpGlobalId('user', p.authorId) : null)),
+  author: guarded(async (p: PostModel, _a: unknown, ctx: Context) => {
     const node = await authorOf(ctx, p);
     return node ? { node } : null;
-  },
-  featuredImageDatabaseId: (p: PostModel) => p.featuredMediaId,
-  featuredImageId: (p: PostModel) => (p.featuredMediaId ? wpGlobalId('post', p.featuredMediaId) : null),
-  featuredImage: async (p: PostModel, _a: unknown, ctx: Context) => {
+  }),
+  featuredImageDatabaseId: guarded((p: PostModel) => p.featuredMediaId),
+  featuredImageId: guarded((p: PostModel) => (p.featuredMediaId ? wpGlobalId('post', p.featuredMediaId) : null)),
+  featuredImage: guarded(async (p: PostModel, _a: unknown, ctx: Context) => {
     if (!p.featuredMediaId) return null;
     const node = await wpLoaders(ctx).media.load(p.featuredMediaId);
     return node ? { node } : null;
-  },
-  categories: (p: PostModel, a: WpPaging & { where?: Record<string, unknown> | null }, ctx: Context) => {
+  }),
+  categories: guarded((p: PostModel, a: WpPaging & { where?: Record<string, unknown> | null }, ctx: Context) => {
     checkWhere('categories', a.where, []);
     return postCategories(ctx, p, a);
-  },
-  tags: (p: PostModel, a: WpPaging & { where?: Record<string, unknown> | null }, ctx: Context) => {
+  }),
+  tags: guarded((p: PostModel, a: WpPaging & { where?: Record<string, unknown> | null }, ctx: Context) => {
     checkWhere('tags', a.where, []);
     return tagsById(ctx, p.tagIds, a);
-  },
+  }),
   seo: (p: PostModel) => postSeo(p.raw, 'post'),
 };
 
@@ -457,7 +510,8 @@ export const termFields = {
   databaseId: (t: WpTerm) => t.databaseId,
   name: (t: WpTerm) => t.name,
   slug: (t: WpTerm) => t.slug,
-  description: (t: WpTerm) => t.description,
+  // WPGraphQL's Term model answers an empty description as null.
+  description: (t: WpTerm) => t.description || null,
   count: (t: WpTerm) => t.count,
   link: (t: WpTerm, _a: unknown, ctx: Context) => termLink(ctx, t),
   uri: async (t: WpTerm, _a: unknown, ctx: Context) => uriOf(await termLink(ctx, t), homeOf(ctx)),

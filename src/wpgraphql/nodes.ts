@@ -15,6 +15,9 @@ import { homeOf, postBy, termBy, userBy } from './content.ts';
 import { fromWpGlobalId, pathOf } from './ids.ts';
 import { wpLoaders } from './loaders.ts';
 import { fromTerm, type WpNode } from './models.ts';
+import type { TermModel } from '../mapping/models.ts';
+import { legacyTerm } from '../namespaces/calendar/legacy-mapping.ts';
+import { legacyGet } from '../namespaces/calendar/legacy-requests.ts';
 
 /**
  * A read of an ID as one of the types it may be: not found is null, and so is the site refusing the ID as a parameter
@@ -27,6 +30,12 @@ async function probe<T>(p: Promise<T | null>): Promise<T | null> {
     if (isGatewayError(err) && err.extensions.upstream?.code === 'rest_invalid_param') return null;
     throw err;
   }
+}
+
+/** A term read alone, put in the operation's loaders for its other fields. */
+function primed(ctx: Context, t: TermModel): TermModel {
+  ctx.loaders.prime(t);
+  return t;
 }
 
 /** The first of the candidates that is not null (all read together). */
@@ -49,9 +58,15 @@ export async function nodeById(ctx: Context, id: string | null | undefined): Pro
         probe(ctx.loaders.organizer.load(g.id)),
       ]);
     case 'term':
+      // Single reads, not the loaders' `include=` batches: the legacy term archives refuse a whole batch with one ID
+      // of another taxonomy (rest_invalid_param), which would fail the operation's other reads of the same batch.
       return firstFound([
-        probe(ctx.loaders.category.load(g.id)).then((t) => (t ? fromTerm(t, 'EventsCategory') : null)),
-        probe(ctx.loaders.tag.load(g.id)).then((t) => (t ? fromTerm(t, 'Tag') : null)),
+        probe(legacyGet(ctx.upstream, 'categories', g.id)).then((raw) =>
+          raw ? fromTerm(primed(ctx, legacyTerm(raw, 'Category')), 'EventsCategory') : null,
+        ),
+        probe(legacyGet(ctx.upstream, 'tags', g.id)).then((raw) =>
+          raw ? fromTerm(primed(ctx, legacyTerm(raw, 'Tag')), 'Tag') : null,
+        ),
         // The posts' categories only where the site lists their route (else the others alone answer).
         ...(siteOffers(ctx.site, 'GET', '/core/v2/categories') ? [probe(wpLoaders(ctx).category.load(g.id))] : []),
       ]);

@@ -2,7 +2,8 @@
  * Brings up the real-calendar tier's sites (scripts/wordpress/start.sh) once for `npm run test:real`:
  * each shape of SITEGRAPH_REAL_SHAPES (default all four: tec57 and tec615, each under the plugins'
  * names and under the contract's), in parallel, each a fresh install seeded through REST in
- * .wordpress-real/<shape>-<names>/, and stops them afterwards. `WORDPRESS_KEEP=1` leaves them
+ * .wordpress-real/<shape>-<names>/ (tec57 under the plugins' names with WPGraphQL and its companions
+ * active too, for wpgraphql.test.ts: shapes.ts hasWpGraphql), and stops them afterwards. `WORDPRESS_KEEP=1` leaves them
  * running; `SITEGRAPH_REAL_REUSE=1` uses sites a kept run left (no fresh install: earlier writes stay).
  */
 import { execFile, execFileSync } from 'node:child_process';
@@ -10,7 +11,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { TestProject } from 'vitest/node';
-import { PLUGINS_DIR, ROOT, realShapes, shapeDir, type ShapeKey } from './shapes.ts';
+import { PLUGINS_DIR, ROOT, hasWpGraphql, realShapes, shapeDir, type ShapeKey } from './shapes.ts';
 
 const run = promisify(execFile);
 const script = (name: string) => join(ROOT, 'scripts', 'wordpress', name);
@@ -36,6 +37,7 @@ async function start(key: ShapeKey): Promise<void> {
       SITEGRAPH_WP_NAMES: key.names,
       SITEGRAPH_WP_DIR: dir,
       SITEGRAPH_WP_PLUGINS: PLUGINS_DIR,
+      SITEGRAPH_WP_WPGRAPHQL: hasWpGraphql(key) ? '1' : '0',
     },
     timeout: 600_000,
     maxBuffer: 16 << 20,

@@ -24,6 +24,14 @@ const ALL: ShapeKey[] = [
   { shape: 'tec615', names: 'spec' },
 ];
 
+/**
+ * Whether the shape's site also runs WPGraphQL 1.8.6, WPGraphQL Yoast SEO 4.18.1 and ql-events 0.1.0
+ * (start.sh's SITEGRAPH_WP_WPGRAPHQL=1), for test/real/wpgraphql.test.ts: tec57 under the plugins' names,
+ * the site the reference queries were recorded on. The plugins add no REST route, so the shape's other
+ * files see the same REST API; WPGraphQL answers at the site's own /graphql.
+ */
+export const hasWpGraphql = (key: ShapeKey): boolean => key.shape === 'tec57' && key.names === 'plugin';
+
 /** `SITEGRAPH_REAL_SHAPES=tec57:plugin,tec615:spec` (a shape alone means both name sets). */
 export function realShapes(spec = process.env.SITEGRAPH_REAL_SHAPES): ShapeKey[] {
   if (!spec) return ALL;
