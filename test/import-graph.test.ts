@@ -155,6 +155,14 @@ describe('the import graph of src/ and of the sandbox (packages/sandbox/src/)', 
     expect(outside).toEqual([]);
   });
 
+  it('has a calendar field spelled only in the field table (show_map_link: the table and the generated types)', () => {
+    const found = spawnSync('git', ['grep', '-il', 'show_\\?map_\\?link', '--', 'src'], { encoding: 'utf8' });
+    expect(found.stdout.trim().split('\n').sort()).toEqual([
+      'src/generated/graphql.ts',
+      'src/mapping/calendar-models.ts',
+    ]);
+  });
+
   it('has the generated types import only model modules (and the context type)', () => {
     expect(graph.get('src/generated/graphql.ts')?.toSorted()).toEqual([
       'src/context.ts',

@@ -5,6 +5,7 @@
  * interface lacks is read from the other's copy, batched). Values are given as ql-events gives them: dates as the
  * event's local time `YYYY-MM-DD HH:mm:ss`, the duration in seconds, the cost as entered.
  */
+import { crossRead } from '../mapping/calendar-models.ts';
 import { DateTime } from 'luxon';
 import type { Context } from '../context.ts';
 import { GatewayError, isGatewayError } from '../errors.ts';
@@ -39,6 +40,25 @@ const otherOrganizer: OtherLoader<OrganizerModel> = (iface, ctx) =>
 const ev = <K extends keyof EventModel>(k: K) => crossField<EventModel, K>(k, otherEvent);
 const vn = <K extends keyof VenueModel>(k: K) => crossField<VenueModel, K>(k, otherVenue);
 const og = <K extends keyof OrganizerModel>(k: K) => crossField<OrganizerModel, K>(k, otherOrganizer);
+
+/**
+ * WPGraphQL's fields that are the field table's own under the same name (mapping/calendar-models.ts: `allDay`,
+ * `showMap`, a venue's `city`, ...), each read as the main graph reads it, from the other interface's copy when the
+ * serving one lacks it. `names` are the fields the compatible type has; a field with a resolver of its own above wins.
+ */
+export const sameNamed = {
+  Event: (names: ReadonlySet<string>) => pick(crossRead('Event'), names, ev),
+  Venue: (names: ReadonlySet<string>) => pick(crossRead('Venue'), names, vn),
+  Organizer: (names: ReadonlySet<string>) => pick(crossRead('Organizer'), names, og),
+};
+
+function pick<K extends string, R>(
+  fields: readonly K[],
+  names: ReadonlySet<string>,
+  read: (k: K) => R,
+): Record<string, R> {
+  return Object.fromEntries(fields.filter((k) => names.has(k)).map((k) => [k, read(k)]));
+}
 
 async function value<T>(v: T | Promise<T>): Promise<T> {
   return v;
@@ -423,10 +443,6 @@ export const Event = {
   contentTypeName: () => 'tribe_events',
   startDate: async (m: EventModel, _a: unknown, ctx: Context) => localTime(await value(ev('startDate')(m, {}, ctx))),
   endDate: async (m: EventModel, _a: unknown, ctx: Context) => localTime(await value(ev('endDate')(m, {}, ctx))),
-  duration: ev('duration'),
-  allDay: ev('allDay'),
-  timezone: ev('timezone'),
-  timezoneAbbr: ev('timezoneAbbr'),
   cost: async (m: EventModel, _a: unknown, ctx: Context) => {
     const vs = await costValues(ctx, m);
     return vs.length ? vs.join(' - ') : null;
@@ -448,10 +464,7 @@ export const Event = {
   url: ev('website'),
   // The Events Calendar keeps no phone for an event (venues and organizers have one): ql-events' field is always null.
   phone: () => null,
-  featured: ev('featured'),
   hideFromUpcoming: ev('hideFromListings'),
-  showMap: ev('showMap'),
-  showMapLink: ev('showMapLink'),
   origin: () => {
     throw GatewayError.notImplemented(
       "Event.origin: the site's REST answers do not carry an event's origin (`_EventOrigin`)",
@@ -603,17 +616,7 @@ export const Venue = {
   ...commonFields<VenueModel>(vn),
   venueId: (m: VenueModel) => m.databaseId,
   contentTypeName: () => 'tribe_venue',
-  address: vn('address'),
-  city: vn('city'),
-  country: vn('country'),
-  province: vn('province'),
-  state: vn('state'),
-  stateProvince: vn('stateProvince'),
-  zip: vn('zip'),
-  phone: vn('phone'),
   url: vn('website'),
-  showMap: vn('showMap'),
-  showMapLink: vn('showMapLink'),
   // Built from the venue's own fields, as TEC builds a venue's JSON-LD: no `url` without Events Calendar Pro (TEC's
   // JSON_LD/Venue.php links a venue's page only with Pro), the website as `sameAs`, empty values null (ql-events).
   linkedData: async (m: VenueModel, _a: unknown, ctx: Context) => {
@@ -641,9 +644,6 @@ export const Organizer = {
   ...commonFields<OrganizerModel>(og),
   organizerId: (m: OrganizerModel) => m.databaseId,
   contentTypeName: () => 'tribe_organizer',
-  email: og('email'),
-  phone: og('phone'),
-  website: og('website'),
   // As TEC builds an organizer's JSON-LD (no `url` without Events Calendar Pro, the website as `sameAs`) and
   // ql-events prints it (name and description without tags, empty values null).
   linkedData: async (m: OrganizerModel, _a: unknown, ctx: Context) => {

@@ -6,10 +6,20 @@
  */
 import { readFileSync } from 'node:fs';
 import { makeExecutableSchema } from '@graphql-tools/schema';
-import type { GraphQLSchema } from 'graphql';
+import { Kind, parse, type GraphQLSchema } from 'graphql';
 import type { Context } from '../context.ts';
 import { GatewayError } from '../errors.ts';
-import { Event, Organizer, Venue, eventBy, eventsCategoriesList, eventsList, placeBy, placesList } from './calendar.ts';
+import {
+  Event,
+  Organizer,
+  Venue,
+  sameNamed,
+  eventBy,
+  eventsCategoriesList,
+  eventsList,
+  placeBy,
+  placesList,
+} from './calendar.ts';
 import {
   Category,
   Post,
@@ -72,6 +82,18 @@ const Query = {
 
 const abstract = { __resolveType: (m: WpNode) => typeOf(m) };
 
+/** The fields of each object type of the compatible SDL. */
+function fieldsByType(typeDefs: string): Map<string, Set<string>> {
+  const out = new Map<string, Set<string>>();
+  for (const d of parse(typeDefs).definitions)
+    if (d.kind === Kind.OBJECT_TYPE_DEFINITION)
+      out.set(d.name.value, new Set((d.fields ?? []).map((f) => f.name.value)));
+  return out;
+}
+
+const TYPE_FIELDS = fieldsByType(wpGraphqlTypeDefs());
+const typeFields = (name: string): ReadonlySet<string> => TYPE_FIELDS.get(name) ?? new Set();
+
 export const wpGraphqlResolvers = {
   RootQuery: Query,
   RootMutation: wpMutations,
@@ -90,9 +112,9 @@ export const wpGraphqlResolvers = {
   Category,
   Tag,
   User,
-  Event,
-  Venue,
-  Organizer,
+  Event: { ...sameNamed.Event(typeFields('Event')), ...Event },
+  Venue: { ...sameNamed.Venue(typeFields('Venue')), ...Venue },
+  Organizer: { ...sameNamed.Organizer(typeFields('Organizer')), ...Organizer },
   EventsCategory: { ...termFields, ...hierarchical, eventsCategoryId: (t: { databaseId: number }) => t.databaseId },
 };
 
