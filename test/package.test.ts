@@ -176,6 +176,19 @@ function stop(child: ChildProcess): Promise<void> {
   });
 }
 
+describe('the image (Containerfile)', () => {
+  it("copies into its build stage everything package.json's files publish, so its package is the npm one", () => {
+    const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { files: string[] };
+    const copied = [...readFileSync(join(ROOT, 'Containerfile'), 'utf8').matchAll(/^COPY (?!--from)(.+)$/gm)].flatMap(
+      (m) => m[1]!.trim().split(/\s+/).slice(0, -1),
+    );
+    // dist/ is compiled in the stage from src/; a negation only takes away.
+    const published = pkg.files.filter((f) => !f.startsWith('!') && !f.startsWith('dist'));
+    const missing = published.filter((f) => !copied.some((c) => f === c || f.startsWith(`${c.replace(/\/$/, '')}/`)));
+    expect(missing).toEqual([]);
+  });
+});
+
 describe('the npm package', () => {
   it('holds the compiled gateway and the schema, not the sources or the sandbox', () => {
     expect(files).toContain('dist/main.js');
