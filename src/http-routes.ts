@@ -30,7 +30,6 @@ import { sendRateLimited } from './ratelimit.ts';
 import type { Responder } from './respond.ts';
 import type { Subscriptions } from './subscriptions/index.ts';
 import { createWpGraphqlHandler } from './wpgraphql/handler.ts';
-import type { GraphQLSchema } from 'graphql';
 import type { OperationSession } from './upstream/session.ts';
 
 export interface RoutesDeps {
@@ -44,8 +43,6 @@ export interface RoutesDeps {
   /** SSE and WebSocket subscriptions, when on. */
   live: Subscriptions | null;
   log: Logger;
-  /** The compatible graph's schema, made once by the composition (none: made here). */
-  wpgraphqlSchema?: GraphQLSchema;
 }
 
 const SHUTTING_DOWN = () =>
@@ -58,7 +55,6 @@ export function publicRoutes(deps: RoutesDeps) {
     ? createWpGraphqlHandler({
         path: config.wpgraphql.path,
         pipeline,
-        schema: deps.wpgraphqlSchema,
         graphiql: config.graphiql,
       })
     : null;

@@ -17,11 +17,9 @@ import { sendRateLimited } from '../ratelimit.ts';
 import { NOT_SERVED, wpGraphqlRules } from './rules.ts';
 import { createWpGraphqlSchema } from './schema.ts';
 
-export const WPGRAPHQL_PATH = '/wpgraphql';
-
 export interface WpGraphqlHandlerOptions {
-  /** Where it answers. */
-  path?: string;
+  /** Where it answers (WPGRAPHQL_PATH, whose default is the settings table's). */
+  path: string;
   /** The main graph's pipeline: its stages run here on the compatible graph's schema. */
   pipeline: Pipeline;
   schema?: GraphQLSchema;
@@ -57,8 +55,7 @@ function paramsOf(method: string, body: unknown, search: string): Params | strin
 export function createWpGraphqlHandler(
   options: WpGraphqlHandlerOptions,
 ): (req: IncomingMessage, res: ServerResponse, context: () => Promise<Context>) => Promise<void> {
-  const path = options.path ?? WPGRAPHQL_PATH;
-  const { pipeline } = options;
+  const { path, pipeline } = options;
   const schema = options.schema ?? createWpGraphqlSchema();
   const checks = pipeline.graph(schema, wpGraphqlRules(), [NOT_SERVED]);
   const bad = (res: ServerResponse, status: number, message: string, code = 'BAD_REQUEST') =>
