@@ -120,7 +120,8 @@ export function createWpGraphqlHandler(
   };
 }
 
-const FIRST_TAB = `query Posts {
+/** GraphiQL's first tab on the compatible graph (a test runs it). */
+export const FIRST_TAB = `query Posts {
   posts(first: 5, where: { orderby: { field: DATE, order: DESC } }) {
     pageInfo { hasNextPage endCursor }
     nodes { databaseId title uri date seo { title metaDesc } }

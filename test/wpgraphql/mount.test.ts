@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config.ts';
+import { FIRST_TAB } from '../../src/wpgraphql/handler.ts';
 import { startHarness, type Harness } from '../helpers/gateway.ts';
 
 let h: Harness | undefined;
@@ -39,6 +40,10 @@ describe('the compatible graph, mounted', () => {
     const page = await fetch(url, { headers: { accept: 'text/html' } });
     expect(page.headers.get('content-type')).toMatch(/text\/html/);
     expect(await page.text()).toContain('WPGraphQL-compatible graph');
+    // The page's first tab runs as it stands.
+    const tab = await post(url, { query: FIRST_TAB });
+    expect(tab.body.errors).toBeUndefined();
+    expect(tab.body.data.posts.nodes.length).toBeGreaterThan(0);
   });
 
   it('answers at the path WPGRAPHQL_PATH names, and nowhere when it is empty', async () => {
