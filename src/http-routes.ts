@@ -56,6 +56,9 @@ export function publicRoutes(deps: RoutesDeps) {
         path: config.wpgraphql.path,
         pipeline,
         graphiql: config.graphiql,
+        responder,
+        responses: cache.operations,
+        ttlMs: config.cache.ttlSeconds * 1000,
       })
     : null;
   const inProgress = new Set<AbortController>();
@@ -184,7 +187,7 @@ export function publicRoutes(deps: RoutesDeps) {
     // The response cache (cache/operation-http.ts): a hot query is answered here, without Apollo.
     let cached: CachedOperation = { pending: null };
     if (cache.operations && method !== 'OPTIONS') {
-      const found = await answerFromCache(cache.operations, responder, req, res, method, body, search);
+      const found = await answerFromCache(cache.operations, responder, '/graphql', req, res, method, body, search);
       if (found === true) {
         record.operationType = 'query';
         return;

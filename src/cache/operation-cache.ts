@@ -4,7 +4,8 @@
  *
  * - **What is kept.** Queries whose answer says it may be reused
  *   (`cache-control` with a max-age: no errors, no mutation, every upstream
- *   answer used still fresh), for that long. The key is the operation (its
+ *   answer used still fresh), for that long. The key is the graph that answers
+ *   (`/graphql`, or the WPGraphQL-compatible graph's path), the operation (its
  *   text or persisted hash, name and variables) and the caller's identity, as
  *   the upstream cache's: one credential's answer never reaches another.
  *   Answers are kept in this process's memory (bounded, oldest first), with
@@ -127,10 +128,12 @@ export class OperationCache {
   }
 
   /**
-   * The key of a request's operation for this identity, or null when it is not
-   * a plain query (no text or persisted hash, or a mutation by its text).
+   * The key of a request's operation on `graph` (the path of the graph that answers it: the same text is another
+   * operation on another schema) for this identity, or null when it is not a plain query (no text or persisted
+   * hash, or a mutation by its text).
    */
   keyOf(
+    graph: string,
     identity: string,
     op: { query?: unknown; operationName?: unknown; variables?: unknown; hash?: unknown },
   ): string | null {
@@ -139,7 +142,7 @@ export class OperationCache {
     if (text === null && hash === null) return null;
     if (text !== null && /^\s*(mutation|subscription)\b/.test(text)) return null;
     // Only a key of this process's memory (the credential in `identity` is already a hash): no need to hash it again.
-    return JSON.stringify([identity, text ?? `#${hash}`, op.operationName ?? null, op.variables ?? null]);
+    return JSON.stringify([graph, identity, text ?? `#${hash}`, op.operationName ?? null, op.variables ?? null]);
   }
 
   /** A kept, current answer; else what `store` needs. Never throws (a store that fails is a miss). */

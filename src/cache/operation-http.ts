@@ -1,8 +1,8 @@
 /**
- * The response cache at the HTTP edge (server.ts): a request's operation and
- * identity -> a lookup before Apollo is called; an answer that may be reused
- * -> `Surrogate-Key` and the store. A hit is written here, compressed as
- * negotiated, without Apollo (operation-cache.ts says what is kept and why).
+ * The response cache at the HTTP edge (http-routes.ts for /graphql, wpgraphql/handler.ts for the compatible graph):
+ * a request's graph, operation and identity -> a lookup before anything is parsed or executed; an answer that may be
+ * reused -> `Surrogate-Key` and the store. A hit is written here, compressed as negotiated, without executing
+ * (operation-cache.ts says what is kept and why).
  */
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -55,10 +55,14 @@ export interface CachedOperation {
   pending: Pending | null;
 }
 
-/** Looks the request up: true when the answer was written from the cache. */
+/**
+ * Looks the request up among the answers of `graph` (the path of the graph it was sent to): true when the answer was
+ * written from the cache.
+ */
 export async function answerFromCache(
   cache: OperationCache,
   responder: Responder,
+  graph: string,
   req: IncomingMessage,
   res: ServerResponse,
   method: string,
@@ -66,7 +70,7 @@ export async function answerFromCache(
   search: string,
 ): Promise<CachedOperation | true> {
   const op = operationOf(method, body, search);
-  const key = op ? cache.keyOf(identityOf(req), op) : null;
+  const key = op ? cache.keyOf(graph, identityOf(req), op) : null;
   if (!key) return { pending: null };
   const found = await cache.lookup(key);
   if ('pending' in found) return { pending: found.pending };
@@ -87,7 +91,7 @@ function send(responder: Responder, req: IncomingMessage, res: ServerResponse, h
 const KEPT = ['content-type', 'cache-control', 'surrogate-key'];
 
 /**
- * After Apollo answered: an answer whose `cache-control` allows reuse gets
+ * After the graph answered: an answer whose `cache-control` allows reuse gets
  * `Surrogate-Key` (its entity tags), and is kept when the lookup missed.
  */
 export function keep(

@@ -6,14 +6,21 @@
  * with the token cap and the nesting scan, validate with `wpGraphqlRules()` and the gateway's depth, alias and
  * introspection rules, limits (sizes, cost, the caller's request budget), one main-graph context per operation, and
  * errors formatted and scrubbed as the main graph's. Execution is graphql-js's; it serves queries and mutations
- * (src/wpgraphql/mutations.ts, through the write engine), not subscriptions.
+ * (src/wpgraphql/mutations.ts, through the write engine), not subscriptions. Its answers get the main graph's
+ * `cache-control` (src/cache/response.ts) and go through the main graph's response cache (src/cache/operation-http.ts),
+ * under keys of their own graph, with purge tags from the operation's session reads.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { execute, getOperationAST, type GraphQLError, type GraphQLSchema } from 'graphql';
+import type { OperationCache } from '../cache/operation-cache.ts';
+import { answerFromCache, keep, type CachedOperation } from '../cache/operation-http.ts';
+import { cacheControlFor, CREDENTIAL_HEADERS } from '../cache/response.ts';
+import { tagsOfReads } from '../cache/tags.ts';
 import type { Context } from '../context.ts';
 import { json, readGraphQLRequest } from '../http.ts';
 import type { Pipeline } from '../pipeline/index.ts';
 import { sendRateLimited } from '../ratelimit.ts';
+import type { Responder } from '../respond.ts';
 import { NOT_SERVED, wpGraphqlRules } from './rules.ts';
 import { createWpGraphqlSchema } from './schema.ts';
 
@@ -25,6 +32,12 @@ export interface WpGraphqlHandlerOptions {
   schema?: GraphQLSchema;
   /** GraphiQL for a browser's GET (GRAPHIQL). */
   graphiql?: boolean;
+  /** Writes answers compressed as negotiated (the main graph's). */
+  responder: Responder;
+  /** The main graph's response cache (RESPONSE_CACHE); undefined: off. */
+  responses: OperationCache | undefined;
+  /** CACHE_TTL_SECONDS in ms: the freshness of an answer that used nothing upstream, as the main graph's. */
+  ttlMs: number;
 }
 
 interface Params {
@@ -55,13 +68,18 @@ function paramsOf(method: string, body: unknown, search: string): Params | strin
 export function createWpGraphqlHandler(
   options: WpGraphqlHandlerOptions,
 ): (req: IncomingMessage, res: ServerResponse, context: () => Promise<Context>) => Promise<void> {
-  const { path, pipeline } = options;
+  const { path, pipeline, responder, responses, ttlMs } = options;
   const schema = options.schema ?? createWpGraphqlSchema();
   const checks = pipeline.graph(schema, wpGraphqlRules(), [NOT_SERVED]);
-  const bad = (res: ServerResponse, status: number, message: string, code = 'BAD_REQUEST') =>
+  // A refusal is an answer with errors: `no-store`, as cacheControlFor gives the main graph's.
+  const bad = (res: ServerResponse, status: number, message: string, code = 'BAD_REQUEST') => {
+    res.setHeader('cache-control', 'no-store');
     json(res, status, { errors: [{ message, extensions: { code } }] });
-  const refuse = (res: ServerResponse, errors: readonly GraphQLError[]) =>
+  };
+  const refuse = (res: ServerResponse, errors: readonly GraphQLError[]) => {
+    res.setHeader('cache-control', 'no-store');
     json(res, 400, { errors: pipeline.formatErrors(errors) });
+  };
   return async (req, res, makeContext) => {
     const url = new URL(req.url ?? '/', 'http://localhost');
     const method = (req.method ?? 'GET').toUpperCase();
@@ -82,6 +100,22 @@ export function createWpGraphqlHandler(
     if (!read) return;
     const persisted = pipeline.persistedRequest('http', method, read.body, url.search);
     if ('status' in persisted) return json(res, persisted.status, persisted.body);
+    // The response cache, keyed by this graph's path: a hot query is answered here, without parsing or executing.
+    let cached: CachedOperation = { pending: null };
+    if (responses) {
+      const found = await answerFromCache(
+        responses,
+        responder,
+        path,
+        req,
+        res,
+        method,
+        persisted.body,
+        persisted.search,
+      );
+      if (found === true) return;
+      cached = found;
+    }
     const params = paramsOf(method, persisted.body, persisted.search);
     if (typeof params === 'string') return bad(res, 400, params);
     if (typeof params.query !== 'string' || !params.query) return bad(res, 400, 'The request has no query');
@@ -108,12 +142,30 @@ export function createWpGraphqlHandler(
         variableValues: variables,
         operationName,
       });
-      json(res, 200, {
+      const body = JSON.stringify({
         ...(result.errors
           ? { errors: pipeline.formatErrors(result.errors, pipeline.secretsOf(req.headers.authorization, req.headers)) }
           : {}),
         data: result.data ?? null,
       });
+      const session = context.upstream;
+      const headers: [string, string][] = [
+        ['content-type', 'application/json; charset=utf-8'],
+        [
+          'cache-control',
+          cacheControlFor({
+            mutation: op.operation !== 'query',
+            errors: (result.errors?.length ?? 0) > 0,
+            credential: session.authenticated || CREDENTIAL_HEADERS.some((h) => Boolean(req.headers[h])),
+            hint: session.cacheHint,
+            ttlMs,
+          }),
+        ],
+      ];
+      res.statusCode = 200;
+      for (const [k, v] of headers) res.setHeader(k, v);
+      keep(responses, cached.pending, res, headers, 200, body, () => tagsOfReads(session.reads()));
+      responder.end(req, res, body);
     } finally {
       context.upstream.end();
     }
