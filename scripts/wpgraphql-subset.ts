@@ -11,7 +11,8 @@
  * - An output type reached but not in KEEP is an error here: the subset is closed by construction.
  *
  * Usage: tsx scripts/wpgraphql-subset.ts [path/to/wpgraphql/schema.graphql] [--check]
- * (default: /work/shared/reference/wpgraphql/schema.graphql). `--check` fails when the files in the repository differ.
+ * (default: ../shared/reference/wpgraphql/schema.graphql beside the project). `--check` fails when the files in the
+ * repository differ.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -40,6 +41,24 @@ const FEATURED = ['featuredImage', 'featuredImageId', 'featuredImageDatabaseId']
 const TERM = ['id', 'databaseId', 'uri', 'name', 'slug', 'description', 'count', 'link', 'taxonomyName'];
 const TERM_EXTRA = ['isContentNode', 'isTermNode'];
 const CONNECTION = ['edges', 'nodes', 'pageInfo'];
+/** The Yoast fields of posts' and terms' `seo` both. */
+const SEO = [
+  'title',
+  'metaDesc',
+  'canonical',
+  'metaRobotsNoindex',
+  'metaRobotsNofollow',
+  'opengraphTitle',
+  'opengraphDescription',
+  'opengraphType',
+  'opengraphUrl',
+  'opengraphSiteName',
+  'twitterTitle',
+  'twitterDescription',
+  'breadcrumbs',
+  'schema',
+  'fullHead',
+];
 const EDGE = ['cursor', 'node'];
 
 /** The payloads of a kind's create, update and delete mutations, with WPGraphQL's fields. */
@@ -71,6 +90,17 @@ export const KEEP: Record<string, readonly string[]> = {
     'organizers',
     'eventsCategory',
     'eventsCategories',
+    'page',
+    'pages',
+    'contentNode',
+    'mediaItem',
+    'mediaItems',
+    'users',
+    'terms',
+    'generalSettings',
+    'readingSettings',
+    'contentType',
+    'contentTypes',
   ],
   // WPGraphQL's and ql-events' writes of the kinds the write engine knows (src/wpgraphql/mutations.ts).
   RootMutation: [
@@ -102,12 +132,68 @@ export const KEEP: Record<string, readonly string[]> = {
   NodeWithFeaturedImage: [...CONTENT, ...CONTENT_EXTRA, ...FEATURED],
   TermNode: [...TERM, ...TERM_EXTRA],
   HierarchicalTermNode: ['parentDatabaseId', 'parentId'],
+  HierarchicalContentNode: ['parent', 'parentDatabaseId', 'parentId'],
+  NodeWithPageAttributes: ['menuOrder'],
 
   Post: [...CONTENT, ...TITLED, ...FEATURED, 'postId', 'isSticky', 'commentStatus', 'pingStatus', 'categories', 'tags'],
-  Category: [...TERM, 'categoryId', 'parentDatabaseId', 'parentId'],
-  Tag: [...TERM, 'tagId'],
+  Page: [
+    ...CONTENT,
+    'title',
+    'content',
+    'author',
+    'authorId',
+    'authorDatabaseId',
+    ...FEATURED,
+    'pageId',
+    'isFrontPage',
+    'isPostsPage',
+    'commentStatus',
+  ],
+  Category: [...TERM, 'categoryId', 'parentDatabaseId', 'parentId', 'seo'],
+  Tag: [...TERM, 'tagId', 'seo'],
   User: ['id', 'databaseId', 'userId', 'uri', 'name', 'slug', 'description', 'url', 'isContentNode', 'isTermNode'],
-  MediaItem: ['id', 'databaseId', 'mediaItemId', 'sourceUrl', 'mediaItemUrl', 'altText', 'mimeType'],
+  MediaItem: [
+    ...CONTENT,
+    'title',
+    'author',
+    'authorId',
+    'authorDatabaseId',
+    'mediaItemId',
+    'sourceUrl',
+    'mediaItemUrl',
+    'altText',
+    'caption',
+    'description',
+    'mimeType',
+    'mediaType',
+    'mediaDetails',
+  ],
+  MediaDetails: ['file', 'width', 'height', 'sizes'],
+  MediaSize: ['name', 'file', 'width', 'height', 'mimeType', 'sourceUrl'],
+  GeneralSettings: [
+    'title',
+    'description',
+    'url',
+    'timezone',
+    'dateFormat',
+    'timeFormat',
+    'language',
+    'startOfWeek',
+    'email',
+  ],
+  ReadingSettings: ['postsPerPage', 'showOnFront', 'pageOnFront', 'pageForPosts'],
+  ContentType: [
+    'id',
+    'name',
+    'label',
+    'description',
+    'hierarchical',
+    'hasArchive',
+    'restBase',
+    'uri',
+    'isContentNode',
+    'isTermNode',
+  ],
 
   Event: [
     ...CONTENT,
@@ -158,7 +244,7 @@ export const KEEP: Record<string, readonly string[]> = {
     'linkedData',
   ],
   Organizer: [...CONTENT, 'title', 'content', 'excerpt', 'organizerId', 'email', 'phone', 'website', 'linkedData'],
-  EventsCategory: [...TERM, 'eventsCategoryId', 'parentDatabaseId', 'parentId'],
+  EventsCategory: [...TERM, 'eventsCategoryId', 'parentDatabaseId', 'parentId', 'seo'],
 
   EventLinkedData: ['type', 'name', 'description', 'url', 'startDate', 'endDate', 'location', 'organizer'],
   VenueLinkedData: ['type', 'name', 'description', 'url', 'telephone', 'sameAs', 'address'],
@@ -166,27 +252,15 @@ export const KEEP: Record<string, readonly string[]> = {
   AddressLinkedData: ['type', 'streetAddress', 'addressLocality', 'addressRegion', 'postalCode', 'addressCountry'],
 
   PostTypeSEO: [
-    'title',
-    'metaDesc',
-    'canonical',
-    'metaRobotsNoindex',
-    'metaRobotsNofollow',
-    'opengraphTitle',
-    'opengraphDescription',
-    'opengraphType',
-    'opengraphUrl',
-    'opengraphSiteName',
+    ...SEO,
     'opengraphAuthor',
     'opengraphPublisher',
     'opengraphPublishedTime',
     'opengraphModifiedTime',
-    'twitterTitle',
-    'twitterDescription',
     'readingTime',
-    'breadcrumbs',
-    'schema',
-    'fullHead',
   ],
+  TaxonomySEO: SEO,
+  SEOTaxonomySchema: ['raw'],
   SEOPostTypeBreadcrumbs: ['text', 'url'],
   SEOPostTypeSchema: ['pageType', 'articleType', 'raw'],
 
@@ -197,6 +271,17 @@ export const KEEP: Record<string, readonly string[]> = {
   RootQueryToCategoryConnectionEdge: EDGE,
   RootQueryToTagConnection: CONNECTION,
   RootQueryToTagConnectionEdge: EDGE,
+  RootQueryToPageConnection: CONNECTION,
+  RootQueryToPageConnectionEdge: EDGE,
+  RootQueryToMediaItemConnection: CONNECTION,
+  RootQueryToMediaItemConnectionEdge: EDGE,
+  RootQueryToUserConnection: CONNECTION,
+  RootQueryToUserConnectionEdge: EDGE,
+  RootQueryToTermNodeConnection: CONNECTION,
+  RootQueryToTermNodeConnectionEdge: EDGE,
+  RootQueryToContentTypeConnection: CONNECTION,
+  RootQueryToContentTypeConnectionEdge: EDGE,
+  HierarchicalContentNodeToParentContentNodeConnectionEdge: ['node'],
   RootQueryToEventConnection: CONNECTION,
   RootQueryToEventConnectionEdge: EDGE,
   RootQueryToVenueConnection: CONNECTION,
@@ -220,10 +305,7 @@ export const KEEP: Record<string, readonly string[]> = {
 };
 
 /** Interfaces a kept object does not implement in the subset although WPGraphQL's does (said in docs/wpgraphql.md). */
-const DROP_INTERFACES: Record<string, readonly string[]> = {
-  // Media items are served only as featured images (their address and alternative text), not as content nodes.
-  MediaItem: ['ContentNode', 'NodeWithTitle', 'NodeWithAuthor', 'UniformResourceIdentifiable'],
-};
+const DROP_INTERFACES: Record<string, readonly string[]> = {};
 
 type Composite = ObjectTypeDefinitionNode | InterfaceTypeDefinitionNode;
 
@@ -332,7 +414,9 @@ const HEADER =
 function main(): void {
   const args = process.argv.slice(2);
   const check = args.includes('--check');
-  const source = args.find((a) => !a.startsWith('--')) ?? '/work/shared/reference/wpgraphql/schema.graphql';
+  const source =
+    args.find((a) => !a.startsWith('--')) ??
+    fileURLToPath(new URL('../../shared/reference/wpgraphql/schema.graphql', import.meta.url));
   const { document, outside } = subset(readFileSync(source, 'utf8'));
   const files: Record<string, string> = {
     'schema.graphql': HEADER + printSchema(buildASTSchema(document)) + '\n',

@@ -170,6 +170,68 @@ foreach ( $others as $what => $id ) {
 	}
 }
 
+// ---- pages (beside WordPress's own "Sample page", ID 2) and a media item: a child page, an ordered page, an image
+$pages = array( 'sample' => 2 );
+$pages['team'] = wp_insert_post(
+	array(
+		'post_title'   => 'Our team',
+		'post_name'    => 'team',
+		'post_content' => '<p>The people behind the site.</p>',
+		'post_status'  => 'publish',
+		'post_type'    => 'page',
+		'post_parent'  => 2,
+		'menu_order'   => 3,
+		'post_author'  => $admin_id,
+		'post_date'    => '2025-02-01 09:00:00',
+	),
+	true
+);
+$pages['contact'] = wp_insert_post(
+	array(
+		'post_title'   => 'Contact',
+		'post_name'    => 'contact',
+		'post_content' => '<p>Write to us.</p>',
+		'post_status'  => 'publish',
+		'post_type'    => 'page',
+		'menu_order'   => 1,
+		'post_author'  => $author_id,
+		'post_date'    => '2025-02-02 09:00:00',
+	),
+	true
+);
+foreach ( $pages as $what => $id ) {
+	if ( is_wp_error( $id ) ) {
+		sitegraph_fail( "page $what", $id );
+	}
+}
+// A 2x1 PNG, so the media item has real dimensions (getimagesize reads them without an image library).
+$upload = wp_upload_bits( 'seeded-image.png', null, base64_decode( 'iVBORw0KGgoAAAANSUhEUgAAAAIAAAABCAYAAAD0In+KAAAAEUlEQVR42mP8z8DwnwEIGAEAEQACAMa6kqAAAAAASUVORK5CYII=' ) );
+if ( ! empty( $upload['error'] ) ) {
+	sitegraph_fail( 'upload', $upload['error'] );
+}
+$image = wp_insert_attachment(
+	array(
+		'post_title'     => 'Seeded image',
+		'post_excerpt'   => 'A caption for the seeded image.',
+		'post_content'   => 'A description of the seeded image.',
+		'post_mime_type' => 'image/png',
+		'post_status'    => 'inherit',
+		'post_author'    => $admin_id,
+		'post_date'      => '2025-01-15 12:00:00',
+	),
+	$upload['file'],
+	$ids[0],
+	true
+);
+if ( is_wp_error( $image ) ) {
+	sitegraph_fail( 'attachment', $image );
+}
+require_once ABSPATH . 'wp-admin/includes/image.php';
+wp_update_attachment_metadata( $image, wp_generate_attachment_metadata( $image, $upload['file'] ) );
+update_post_meta( $image, '_wp_attachment_image_alt', 'Two pixels' );
+set_post_thumbnail( $ids[0], $image );
+set_post_thumbnail( $pages['team'], $image );
+
 // ---- plugins, activated as wp-admin would (their activation hooks run here)
 require_once ABSPATH . 'wp-admin/includes/plugin.php';
 $plugins = array();
@@ -193,6 +255,8 @@ $out = array(
 	'categories' => array( 'uncategorized' => 1, 'news' => $news, 'local' => $local, 'sports' => $sports ),
 	'tags'       => array( 'alpha' => $alpha, 'beta' => $beta ),
 	'posts'      => array( 'published' => $ids, 'sticky' => $ids[5], 'helloWorld' => 1, 'others' => $others ),
+	'pages'      => $pages,
+	'media'      => array( 'image' => $image ),
 );
 if ( false === file_put_contents( $out_file, wp_json_encode( $out, JSON_PRETTY_PRINT | JSON_UNESCAPED_SLASHES ) . "\n" ) ) {
 	sitegraph_fail( 'writing ' . $out_file, null );

@@ -18,6 +18,10 @@ interface SiteJson {
   admin: { login: string; appPassword: string };
   plugins?: Record<string, string>;
   posts?: { published: number[]; helloWorld: number; others: Record<string, number> };
+  pages?: Record<string, number>;
+  media?: Record<string, number>;
+  categories?: Record<string, number>;
+  tags?: Record<string, number>;
   [k: string]: unknown;
 }
 
@@ -160,11 +164,19 @@ const others = await pool(2, [
 // 19.3 then gives every such post in a list the head of the first post it has (seen: every seeded
 // post titled "Hello world!" in wp/v2/posts). Saving each once through REST, as an editor would,
 // makes its record; sites that add Yoast to existing content index them from wp-admin instead.
+// Pages, the media item and the posts' terms were made before Yoast too: each is saved once the same way.
 if (site.plugins?.['wordpress-seo'] && site.posts) {
   const ids = [site.posts.helloWorld, ...site.posts.published, ...Object.values(site.posts.others)];
+  const saves = [
+    ...ids.map((id) => `/posts/${id}`),
+    ...Object.values(site.pages ?? {}).map((id) => `/pages/${id}`),
+    ...Object.values(site.media ?? {}).map((id) => `/media/${id}`),
+    ...Object.values(site.categories ?? {}).map((id) => `/categories/${id}`),
+    ...Object.values(site.tags ?? {}).map((id) => `/tags/${id}`),
+  ];
   await pool(
     4,
-    ids.map((id) => () => post(`/posts/${id}`, {}, 'wp/v2')),
+    saves.map((path) => () => post(path, {}, 'wp/v2')),
   );
 }
 

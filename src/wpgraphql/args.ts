@@ -3,6 +3,7 @@
  * refused, naming it: a filter the compatible graph dropped would answer a wider list than WPGraphQL does), and
  * `format` of text fields.
  */
+import { DateTime } from 'luxon';
 import { GatewayError } from '../errors.ts';
 import type { PagingArgs } from '../paging/window.ts';
 
@@ -80,4 +81,59 @@ export function oneOrder<F extends string>(
     });
   const o = list[0];
   return o ? { field: o.field, desc: o.order === 'DESC' } : null;
+}
+
+/** WPGraphQL's `DateInput`. */
+export interface DateInput {
+  year?: number | null;
+  month?: number | null;
+  day?: number | null;
+}
+
+/** The parts of WPGraphQL's `DateQueryInput` (WordPress's date_query) that name whole days. */
+export interface DayQuery {
+  after?: DateInput | null;
+  before?: DateInput | null;
+  inclusive?: boolean | null;
+  year?: number | null;
+  month?: number | null;
+  day?: number | null;
+}
+
+export const DAY_QUERY = ['after', 'before', 'inclusive', 'year', 'month', 'day'];
+
+/** The first and last day a date input covers (`{year}`: the whole year; `{year, month}`: the month). */
+function span(d: DateInput, arg: string): { first: DateTime; last: DateTime } {
+  if (!d.year) throw GatewayError.badInput(`${arg}: a date needs at least its year`, { arguments: [arg] });
+  const unit = d.day ? 'day' : d.month ? 'month' : 'year';
+  const start = DateTime.fromObject({ year: d.year, month: d.month ?? 1, day: d.day ?? 1 }, { zone: 'UTC' });
+  if (!start.isValid) throw GatewayError.badInput(`${arg}: not a valid date`, { arguments: [arg] });
+  return { first: start.startOf(unit), last: start.endOf(unit).startOf('day') };
+}
+
+/**
+ * A date query as the first and last day that match (either null: no bound), as WordPress's date_query reads it:
+ * `after` is exclusive of the day (or month, or year) it names unless `inclusive`, `before` likewise, and
+ * `year`/`month`/`day` match the days they cover.
+ */
+export function dayRange(q: DayQuery, arg: string): { from: DateTime | null; to: DateTime | null } {
+  const b: { from: DateTime | null; to: DateTime | null } = { from: null, to: null };
+  const tighten = (f: DateTime | null, t: DateTime | null) => {
+    if (f && (!b.from || f > b.from)) b.from = f;
+    if (t && (!b.to || t < b.to)) b.to = t;
+  };
+  if (q.after) {
+    const s = span(q.after, `${arg}.after`);
+    tighten(q.inclusive ? s.first : s.last.plus({ days: 1 }), null);
+  }
+  if (q.before) {
+    const s = span(q.before, `${arg}.before`);
+    tighten(null, q.inclusive ? s.last : s.first.minus({ days: 1 }));
+  }
+  if (q.year || q.month || q.day) {
+    if (!q.year) throw GatewayError.badInput(`${arg}: month and day need a year here`, { arguments: [arg] });
+    const s = span({ year: q.year, month: q.month ?? null, day: q.day ?? null }, arg);
+    tighten(s.first, s.last);
+  }
+  return b;
 }

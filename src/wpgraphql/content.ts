@@ -3,11 +3,12 @@
  * site's core/v2 posts (the main graph's requests and mapping, src/namespaces/posts/) and, for tags, the calendar's
  * legacy tag archive (which is `post_tag`, read by the main graph's loaders).
  */
+import type DataLoader from 'dataloader';
 import type { Context } from '../context.ts';
 import { GatewayError, isGatewayError } from '../errors.ts';
 import type { PostModel } from '../mapping/platform-models.ts';
-import { str, isJson } from '../mapping/json.ts';
-import { corePost, postsQuery } from '../namespaces/posts/mapping.ts';
+import { isJson, rendered, str } from '../mapping/json.ts';
+import { corePost, postsQuery, refuseUndeclared } from '../namespaces/posts/mapping.ts';
 import { POSTS_MAX_PER_PAGE, postsPage } from '../namespaces/posts/requests.ts';
 import { declaredArgs } from '../upstream/discovery.ts';
 import { siteOffers } from '../upstream/gate.ts';
@@ -18,11 +19,38 @@ import { legacyList } from '../namespaces/calendar/legacy-requests.ts';
 import { orNull } from '../loaders/index.ts';
 import type { PostOrderField, PostsOrderBy, PostsWhere, TermsOrderBy, TermsWhere } from '../generated/graphql.ts';
 import type { QueryValue } from '../upstream/client.ts';
-import type { CursorScope } from '../paging/window.ts';
-import { checkWhere, intIds, oneOrder, paging, renderedOnly, type WpPaging } from './args.ts';
-import { databaseIdArg, pathOf, uriOf, wpGlobalId } from './ids.ts';
-import { coreCollection, coreTerm, coreUser, renderedOf, wpLoaders, yoastAuthor } from './loaders.ts';
-import { fromTerm, wpConnection, type WpConnection, type WpTerm, type WpUser } from './models.ts';
+import type { ListPage } from '../upstream/paging.ts';
+import {
+  DAY_QUERY,
+  checkWhere,
+  dayRange,
+  intIds,
+  oneOrder,
+  paging,
+  renderedOnly,
+  type DayQuery,
+  type WpPaging,
+} from './args.ts';
+import { databaseIdArg, fromWpGlobalId, pathOf, uriOf, wpGlobalId } from './ids.ts';
+import {
+  coreCollection,
+  coreContent,
+  corePage,
+  coreTerm,
+  coreUser,
+  renderedOf,
+  wpLoaders,
+  yoastAuthor,
+} from './loaders.ts';
+import {
+  fromTerm,
+  wpConnection,
+  type PostLike,
+  type WpConnection,
+  type WpContent,
+  type WpTerm,
+  type WpUser,
+} from './models.ts';
 import { postSeo } from './seo.ts';
 
 export type IdType = 'ID' | 'DATABASE_ID' | 'SLUG' | 'URI' | 'NAME';
@@ -33,9 +61,9 @@ export const homeOf = (ctx: Context): string | null => ctx.site.home ?? ctx.site
 /** `2026-11-27T15:55:01` from a REST date with or without offset (WPGraphQL prints dates without one). */
 export const wpDate = (v: string | null | undefined): string | null => (v ? v.replace(' ', 'T').slice(0, 19) : null);
 
-// ---- posts
+// ---- posts, pages and media items: one list engine over core/v2's post-type collections
 
-interface PostsWhereArgs {
+interface ContentWhereArgs {
   search?: string | null;
   categoryId?: number | null;
   categoryIn?: (string | number | null)[] | null;
@@ -57,10 +85,29 @@ interface PostsWhereArgs {
   status?: string | null;
   stati?: (string | null)[] | null;
   orderby?: ({ field: string; order: string } | null)[] | null;
+  dateQuery?: (DayQuery & { column?: string | null }) | null;
+  parent?: string | number | null;
+  parentIn?: (string | number | null)[] | null;
+  parentNotIn?: (string | number | null)[] | null;
+  mimeType?: string | null;
 }
 
-const POSTS_WHERE = [
+/** The `where` keys every post type's list applies. */
+const CONTENT_WHERE = [
   'search',
+  'author',
+  'authorIn',
+  'authorNotIn',
+  'authorName',
+  'in',
+  'notIn',
+  'name',
+  'nameIn',
+  'orderby',
+  'dateQuery',
+];
+const POSTS_WHERE = [
+  ...CONTENT_WHERE,
   'categoryId',
   'categoryIn',
   'categoryNotIn',
@@ -70,18 +117,13 @@ const POSTS_WHERE = [
   'tagIn',
   'tagNotIn',
   'tagSlugIn',
-  'author',
-  'authorIn',
-  'authorNotIn',
-  'authorName',
-  'in',
-  'notIn',
-  'name',
-  'nameIn',
   'status',
   'stati',
-  'orderby',
+  'parent',
 ];
+const PAGES_WHERE = [...CONTENT_WHERE, 'status', 'stati', 'parent', 'parentIn', 'parentNotIn'];
+// WPGraphQL reads media items as `inherit` whatever the status asked, and drops `parent` for them.
+const MEDIA_WHERE = [...CONTENT_WHERE, 'parent', 'parentIn', 'parentNotIn', 'mimeType'];
 
 /** WPGraphQL's post order fields -> the posts controller's (COMMENT_COUNT and MENU_ORDER it does not sort by). */
 const POST_ORDER: Record<string, PostOrderField | undefined> = {
@@ -111,7 +153,20 @@ async function termIdsBySlug(ctx: Context, kind: 'categories' | 'tags', names: s
   return ids;
 }
 
-async function postsWhere(ctx: Context, w: PostsWhereArgs): Promise<PostsWhere> {
+/**
+ * `dateQuery` as the list's `after`/`before` (or `modified_after`/`modified_before` for the MODIFIED column): the days
+ * it matches, in the site's time, which WordPress compares `post_date` with (strictly: the second before the first
+ * day, the start of the day after the last).
+ */
+function dateQueryWhere(q: NonNullable<ContentWhereArgs['dateQuery']>, out: PostsWhere): void {
+  checkWhere('dateQuery', q, [...DAY_QUERY, 'column']);
+  const { from, to } = dayRange(q, 'where.dateQuery');
+  const modified = q.column === 'MODIFIED';
+  if (from) out[modified ? 'modifiedAfter' : 'after'] = from.minus({ days: 1 }).toFormat("yyyy-MM-dd'T'23:59:59");
+  if (to) out[modified ? 'modifiedBefore' : 'before'] = to.plus({ days: 1 }).toFormat("yyyy-MM-dd'T'00:00:00");
+}
+
+async function postsWhere(ctx: Context, w: ContentWhereArgs): Promise<PostsWhere> {
   const out: PostsWhere = {};
   if (w.search) out.search = w.search;
   const cats = [...(w.categoryId ? [w.categoryId] : []), ...(intIds(w.categoryIn, 'where.categoryIn') ?? [])];
@@ -147,7 +202,64 @@ async function postsWhere(ctx: Context, w: PostsWhereArgs): Promise<PostsWhere> 
   if (names.length) out.slug = names;
   const stati = [...(w.status ? [w.status] : []), ...(slugs(w.stati) ?? [])];
   if (stati.length) out.status = stati.map((s) => statusOf(s));
+  if (w.dateQuery) dateQueryWhere(w.dateQuery, out);
   return out;
+}
+
+/** A parent as WPGraphQL takes it: a database ID or a post's global ID (`0`: top-level). */
+function parentId(v: string | number, arg: string): number {
+  if (typeof v === 'number' || /^\d+$/.test(v)) {
+    const n = Number(v);
+    if (Number.isSafeInteger(n) && n >= 0) return n;
+  } else {
+    const g = fromWpGlobalId(v);
+    if (g?.loader === 'post') return g.id;
+  }
+  throw GatewayError.badInput(`${arg}: ${JSON.stringify(v)} is not a database ID or a post's global ID`, {
+    arguments: [arg],
+  });
+}
+
+/**
+ * The list parameters only hierarchical types and attachments take (`parent`, `parent_exclude`, `mime_type`), with
+ * the argument each came from. Posts have no parent in WordPress (`post_parent` 0, which their route does not filter
+ * by): `parent: 0` is every post, any other parent none.
+ */
+function typeOnlyQuery(
+  kind: ContentKind,
+  w: ContentWhereArgs,
+): { query: Record<string, QueryValue>; from: Map<string, string>; none: boolean } {
+  const query: Record<string, QueryValue> = {};
+  const from = new Map<string, string>();
+  const set = (param: string, v: QueryValue, arg: string) => {
+    query[param] = v;
+    from.set(param, arg);
+  };
+  let none = false;
+  const parent = w.parent === null || w.parent === undefined ? null : parentId(w.parent, 'where.parent');
+  if (kind === 'Post') none = parent !== null && parent !== 0;
+  // WPGraphQL drops `parent` for media items (an attachment's parent is the post it was uploaded to).
+  else if (parent !== null && kind === 'Page') set('parent', [parent], 'where.parent');
+  const parentIn = (w.parentIn ?? []).flatMap((v) => (v === null ? [] : [parentId(v, 'where.parentIn')]));
+  if (parentIn.length)
+    set('parent', [...((query.parent as number[] | undefined) ?? []), ...parentIn], 'where.parentIn');
+  const parentNotIn = (w.parentNotIn ?? []).flatMap((v) => (v === null ? [] : [parentId(v, 'where.parentNotIn')]));
+  if (parentNotIn.length) set('parent_exclude', parentNotIn, 'where.parentNotIn');
+  if (w.mimeType) set('mime_type', mimeOf(w.mimeType), 'where.mimeType');
+  return { query, from, none };
+}
+
+/** `IMAGE_JPEG` -> `image/jpeg`, `APPLICATION_VND_MS_EXCEL` -> `application/vnd.ms-excel` (WPGraphQL's enum values). */
+function mimeOf(v: string): string {
+  const [type, ...rest] = v.toLowerCase().split('_');
+  const sub = rest.join('_');
+  const known: Record<string, string> = {
+    vnd_ms_excel: 'vnd.ms-excel',
+    vnd_ms_powerpoint: 'vnd.ms-powerpoint',
+    vnd_ms_write: 'vnd.ms-write',
+    x_msdownload: 'x-msdownload',
+  };
+  return `${type}/${known[sub] ?? sub.replace(/_/g, '-')}`;
 }
 
 /**
@@ -171,65 +283,125 @@ function statusOf(s: string): (typeof LIST_STATUSES)[number] {
   return found;
 }
 
-function postOrder(w: PostsWhereArgs): PostsOrderBy | null {
-  const o = oneOrder(w.orderby, 'posts');
+function postOrder(w: ContentWhereArgs, field: string): PostsOrderBy | null {
+  const o = oneOrder(w.orderby, field);
   if (!o) return null;
-  const field = POST_ORDER[o.field];
-  if (!field)
-    throw GatewayError.badInput(`posts: where.orderby ${o.field} is not an order the site's posts list takes`, {
+  const f = POST_ORDER[o.field];
+  if (!f)
+    throw GatewayError.badInput(`${field}: where.orderby ${o.field} is not an order the site's list takes`, {
       arguments: ['where.orderby'],
     });
-  return { field, direction: o.desc ? 'DESC' : 'ASC' };
+  return { field: f, direction: o.desc ? 'DESC' : 'ASC' };
 }
 
-const POST_KEYS: Partial<Record<PostOrderField, (m: PostModel) => string | null>> = {
+const POST_KEYS: Partial<Record<PostOrderField, (m: PostLike) => string | null>> = {
   DATE: (m) => m.publishedAtUtc,
   MODIFIED: (m) => m.modifiedAtUtc,
 };
 
-function postCursors(where: PostsWhere, orderBy: PostsOrderBy | null): CursorScope<PostModel> {
-  const key = POST_KEYS[orderBy?.field ?? 'DATE'];
+export type ContentKind = 'Post' | 'Page' | 'MediaItem';
+type ContentOf<K extends ContentKind> = K extends 'Post' ? PostModel : WpContent;
+
+/** What differs between the post types' lists: route, `where` keys, mapping and loader. */
+interface ContentType<M> {
+  field: string;
+  route: string;
+  where: readonly string[];
+  page(ctx: Context, query: Record<string, QueryValue>, page: number, per: number): Promise<ListPage>;
+  map(ctx: Context, raw: unknown): M;
+  loader(ctx: Context): DataLoader<number, M | null>;
+}
+
+const coreTypePage =
+  (name: 'pages' | 'media') => (ctx: Context, q: Record<string, QueryValue>, page: number, per: number) =>
+    corePage(ctx, name, { ...q, page, per_page: Math.min(per, POSTS_MAX_PER_PAGE) });
+
+/** Pages and media items: core/v2 collections beyond the contract's, mapped alike (their models are the same). */
+function coreType(
+  kind: 'Page' | 'MediaItem',
+  field: string,
+  name: 'pages' | 'media',
+  where: readonly string[],
+): ContentType<WpContent> {
   return {
-    list: listIdentity('wpgraphql:posts', where, orderBy),
-    id: (m) => m.databaseId,
-    ...(key ? { key } : {}),
-    desc: (orderBy?.direction ?? 'DESC') === 'DESC',
+    field,
+    route: `GET /core/v2/${name}`,
+    where,
+    page: coreTypePage(name),
+    map: (ctx, raw) => coreContent(raw, kind, ctx.site.timezone),
+    loader: (ctx) => wpLoaders(ctx)[kind === 'Page' ? 'page' : 'media'],
   };
 }
 
-export async function postsList(
+const CONTENT: { [K in ContentKind]: ContentType<ContentOf<K>> } = {
+  Post: {
+    field: 'posts',
+    route: 'GET /core/v2/posts',
+    where: POSTS_WHERE,
+    page: (ctx, q, page, per) => postsPage(ctx.upstream, q, page, per),
+    map: (ctx, raw) => corePost(raw, ctx.site.timezone),
+    loader: (ctx) => wpLoaders(ctx).post,
+  },
+  Page: coreType('Page', 'pages', 'pages', PAGES_WHERE),
+  MediaItem: coreType('MediaItem', 'mediaItems', 'media', MEDIA_WHERE),
+};
+
+/** A list of posts, pages or media items, in WPGraphQL's order (newest first unless `orderby` says otherwise). */
+export async function contentList<K extends ContentKind>(
   ctx: Context,
-  args: WpPaging & { where?: PostsWhereArgs | null },
-): Promise<WpConnection<PostModel>> {
-  checkWhere('posts', args.where, POSTS_WHERE);
-  const where = allowedStatuses(ctx, await postsWhere(ctx, args.where ?? {}));
-  if (!where) return wpConnection(await memoryConnection(ctx, paging(args), [] as PostModel[]), (p) => p);
-  const orderBy = postOrder(args.where ?? {});
-  const declared = declaredArgs(ctx.site, 'GET', '/core/v2/posts');
-  const { query } = postsQuery(where, orderBy, null, declared);
+  kind: K,
+  args: WpPaging & { where?: ContentWhereArgs | null },
+): Promise<WpConnection<ContentOf<K>>> {
+  const type: ContentType<ContentOf<K>> = CONTENT[kind];
+  const w = args.where ?? {};
+  checkWhere(type.field, w, type.where);
+  const only = typeOnlyQuery(kind, w);
+  const where = only.none ? null : allowedStatuses(ctx, await postsWhere(ctx, w));
+  if (!where) return wpConnection(await memoryConnection(ctx, paging(args), [] as ContentOf<K>[]), (p) => p);
+  const orderBy = postOrder(w, type.field);
+  const path = type.route.slice('GET '.length);
+  const declared = declaredArgs(ctx.site, 'GET', path);
+  if (declared) refuseUndeclared(only.from, declared, type.route);
+  const query = { ...postsQuery(where, orderBy, null, declared, type.route).query, ...only.query };
+  const key = POST_KEYS[orderBy?.field ?? 'DATE'];
   const c = await connection(
     ctx,
     paging(args),
-    (page, per) => postsPage(ctx.upstream, query, page, per),
+    (page, per) => type.page(ctx, query, page, per),
     POSTS_MAX_PER_PAGE,
-    (raw) => corePost(raw, ctx.site.timezone),
-    { cursors: postCursors(where, orderBy) },
+    (raw) => type.map(ctx, raw),
+    {
+      cursors: {
+        list: listIdentity(`wpgraphql:${type.field}`, where, orderBy, only.query),
+        id: (m: ContentOf<K>) => m.databaseId,
+        ...(key ? { key } : {}),
+        desc: (orderBy?.direction ?? 'DESC') === 'DESC',
+      },
+    },
   );
-  for (const p of c.nodes) wpLoaders(ctx).post.prime(p.databaseId, p);
+  for (const p of c.nodes) type.loader(ctx).prime(p.databaseId, p);
   return wpConnection(c, (p) => p);
 }
 
+export const postsList = (ctx: Context, args: WpPaging & { where?: ContentWhereArgs | null }) =>
+  contentList(ctx, 'Post', args);
+
 /**
- * One post as the caller may read it: with credentials, of any status (`status=any`: drafts and private posts for
- * WordPress's editors, as WPGraphQL finds them by ID or slug for whoever may see them; a caller the site refuses
- * `any` to reads published posts), anonymously published ones.
+ * One post, page or media item as the caller may read it: with credentials, of any status (`status=any`: drafts and
+ * private posts for WordPress's editors, as WPGraphQL finds them by ID or slug for whoever may see them; a caller the
+ * site refuses `any` to reads published posts), anonymously published ones (media items: WordPress's `inherit`).
  */
-async function onePost(ctx: Context, query: Record<string, QueryValue>): Promise<PostModel | null> {
+async function oneContent<K extends ContentKind>(
+  ctx: Context,
+  kind: K,
+  query: Record<string, QueryValue>,
+): Promise<ContentOf<K> | null> {
+  const type: ContentType<ContentOf<K>> = CONTENT[kind];
   const read = async (q: Record<string, QueryValue>) => {
-    const p = (await postsPage(ctx.upstream, q, 1, 1)).items[0];
-    return p === undefined ? null : corePost(p, ctx.site.timezone);
+    const p = (await type.page(ctx, q, 1, 1)).items[0];
+    return p === undefined ? null : type.map(ctx, p);
   };
-  if (!ctx.upstream.authenticated) return read(query);
+  if (!ctx.upstream.authenticated || kind === 'MediaItem') return read(query);
   try {
     return await read({ ...query, status: ['any'] });
   } catch (err) {
@@ -238,36 +410,52 @@ async function onePost(ctx: Context, query: Record<string, QueryValue>): Promise
   }
 }
 
-/** A post by slug: the posts list filtered by it (WordPress's `slug=`). */
-const postBySlug = (ctx: Context, slug: string) => onePost(ctx, { slug: [slug] });
-
-export async function postBy(ctx: Context, id: string, idType: IdType): Promise<PostModel | null> {
+/**
+ * A post, page or media item by the id types WPGraphQL takes. `URI`: the slug is the path's last segment (a child
+ * page's path has its parents' slugs before it), and the node's own link must be that URI.
+ */
+export async function contentBy<K extends ContentKind>(
+  ctx: Context,
+  kind: K,
+  id: string,
+  idType: IdType,
+): Promise<ContentOf<K> | null> {
+  const type: ContentType<ContentOf<K>> = CONTENT[kind];
   switch (idType) {
     case 'SLUG':
-      return postBySlug(ctx, id);
+      return oneContent(ctx, kind, { slug: [id] });
     case 'URI': {
-      // `/hello-world/`: the slug is the path's last segment; the post's own link must be that URI.
       const path = pathOf(id, homeOf(ctx));
       const slug = path.split('/').filter(Boolean).pop();
-      const post = slug ? await postBySlug(ctx, slug) : null;
-      return post && uriOf(post.url, homeOf(ctx)) === path ? post : null;
+      const found = slug ? await oneContent(ctx, kind, { slug: [slug] }) : null;
+      return found && uriOf(found.url, homeOf(ctx)) === path ? found : null;
     }
-    default: {
-      const n = databaseIdArg(id, idType, 'post', 'post');
+    case 'ID':
+    case 'DATABASE_ID': {
+      const n = databaseIdArg(id, idType, 'post', type.field.replace(/s$/, ''));
       // With credentials, any status the caller may read (the loader's batches read published posts).
-      return ctx.upstream.authenticated ? onePost(ctx, { include: [n] }) : wpLoaders(ctx).post.load(n);
+      return ctx.upstream.authenticated && kind !== 'MediaItem'
+        ? oneContent(ctx, kind, { include: [n] })
+        : type.loader(ctx).load(n);
     }
+    default:
+      throw GatewayError.badInput(
+        `${type.field.replace(/s$/, '')}(idType: ${idType}) is not served: the site's ${type.route} is read by ID, slug or URI`,
+        { arguments: ['idType'] },
+      );
   }
 }
 
+export const postBy = (ctx: Context, id: string, idType: IdType) => contentBy(ctx, 'Post', id, idType);
+
 /** The author as WPGraphQL's User: the users route where the site offers it, else what the post's answer says. */
-function authorOf(ctx: Context, p: PostModel): WpUser | Promise<WpUser | null> | null {
+function authorOf(ctx: Context, p: PostLike): WpUser | Promise<WpUser | null> | null {
   if (!p.authorId) return null;
   if (siteOffers(ctx.site, 'GET', '/core/v2/users')) return wpLoaders(ctx).user.load(p.authorId);
   return { kind: 'User', databaseId: p.authorId, name: yoastAuthor(p.raw) };
 }
 
-async function postCategories(ctx: Context, p: PostModel, args: WpPaging): Promise<WpConnection<WpTerm>> {
+async function postCategories(ctx: Context, p: PostLike, args: WpPaging): Promise<WpConnection<WpTerm>> {
   const found = p.categoryIds.length ? await wpLoaders(ctx).category.loadMany(p.categoryIds) : [];
   const terms = found.map((t) => {
     if (t instanceof Error) throw t;
@@ -296,61 +484,72 @@ export async function tagsById(ctx: Context, ids: readonly number[], args: WpPag
 export const isContent = { isContentNode: () => true, isTermNode: () => false };
 export const isTerm = { isContentNode: () => false, isTermNode: () => true };
 
-const raw = (p: PostModel, key: string): string | null => (isJson(p.raw) ? str(p.raw[key]) : null);
+const raw = (p: PostLike, key: string): string | null => (isJson(p.raw) ? str(p.raw[key]) : null);
 
 /**
  * A password-protected post read without its password (anonymously: the site's view shows no content then, and
  * WPGraphQL restricts its model to who may edit it): WPGraphQL answers its ID, title, slug, status, link and URI and
  * leaves the other fields of its model null (`postId` 0).
  */
-function restricted(p: PostModel, ctx: Context): boolean {
+function restricted(p: PostLike, ctx: Context): boolean {
   const content = isJson(p.raw) ? p.raw.content : null;
   return !ctx.upstream.authenticated && isJson(content) && content.protected === true;
 }
 
 /** A resolver that answers null on a restricted post. */
-function guarded<A, R>(f: (p: PostModel, a: A, ctx: Context) => R) {
-  return (p: PostModel, a: A, ctx: Context): R | null => (restricted(p, ctx) ? null : f(p, a, ctx));
+function guarded<P extends PostLike, A, R>(f: (p: P, a: A, ctx: Context) => R) {
+  return (p: P, a: A, ctx: Context): R | null => (restricted(p, ctx) ? null : f(p, a, ctx));
 }
 
-export const Post = {
+const text = (key: 'title' | 'content' | 'excerpt') => (p: PostLike, a: { format?: string | null }) => (
+  renderedOnly(a, key),
+  renderedOf(p.raw, key)
+);
+
+/** The fields of WPGraphQL's ContentNode, NodeWithTitle and NodeWithAuthor, as every post type answers them. */
+const contentNode = {
   ...isContent,
-  id: (p: PostModel) => wpGlobalId('post', p.databaseId),
-  databaseId: (p: PostModel) => p.databaseId,
-  postId: (p: PostModel, _a: unknown, ctx: Context) => (restricted(p, ctx) ? 0 : p.databaseId),
-  uri: (p: PostModel, _a: unknown, ctx: Context) => uriOf(p.url, homeOf(ctx)),
-  link: (p: PostModel) => p.url,
-  slug: (p: PostModel) => p.slug,
-  status: (p: PostModel) => p.status,
-  guid: guarded((p: PostModel) => p.guid),
-  contentTypeName: (p: PostModel) => p.type ?? 'post',
-  date: guarded((p: PostModel) => wpDate(raw(p, 'date'))),
-  dateGmt: guarded((p: PostModel) => wpDate(raw(p, 'date_gmt'))),
-  modified: guarded((p: PostModel) => wpDate(raw(p, 'modified'))),
-  modifiedGmt: guarded((p: PostModel) => wpDate(raw(p, 'modified_gmt'))),
-  title: (p: PostModel, a: { format?: string | null }) => (renderedOnly(a, 'title'), renderedOf(p.raw, 'title')),
-  content: guarded(
-    (p: PostModel, a: { format?: string | null }) => (renderedOnly(a, 'content'), renderedOf(p.raw, 'content')),
-  ),
-  excerpt: guarded(
-    (p: PostModel, a: { format?: string | null }) => (renderedOnly(a, 'excerpt'), renderedOf(p.raw, 'excerpt')),
-  ),
-  isSticky: (p: PostModel) => p.sticky ?? false,
-  commentStatus: guarded((p: PostModel) => p.commentStatus),
-  pingStatus: guarded((p: PostModel) => p.pingStatus),
-  authorDatabaseId: guarded((p: PostModel) => p.authorId),
-  authorId: guarded((p: PostModel) => (p.authorId ? wpGlobalId('user', p.authorId) : null)),
-  author: guarded(async (p: PostModel, _a: unknown, ctx: Context) => {
+  id: (p: PostLike) => wpGlobalId('post', p.databaseId),
+  databaseId: (p: PostLike) => p.databaseId,
+  uri: (p: PostLike, _a: unknown, ctx: Context) => uriOf(p.url, homeOf(ctx)),
+  link: (p: PostLike) => p.url,
+  slug: (p: PostLike) => p.slug,
+  status: (p: PostLike) => p.status,
+  guid: guarded((p: PostLike) => p.guid),
+  contentTypeName: (p: PostLike) => p.type ?? 'post',
+  date: guarded((p: PostLike) => wpDate(raw(p, 'date'))),
+  dateGmt: guarded((p: PostLike) => wpDate(raw(p, 'date_gmt'))),
+  modified: guarded((p: PostLike) => wpDate(raw(p, 'modified'))),
+  modifiedGmt: guarded((p: PostLike) => wpDate(raw(p, 'modified_gmt'))),
+  title: text('title'),
+  authorDatabaseId: guarded((p: PostLike) => p.authorId),
+  authorId: guarded((p: PostLike) => (p.authorId ? wpGlobalId('user', p.authorId) : null)),
+  author: guarded(async (p: PostLike, _a: unknown, ctx: Context) => {
     const node = await authorOf(ctx, p);
     return node ? { node } : null;
   }),
-  featuredImageDatabaseId: guarded((p: PostModel) => p.featuredMediaId),
-  featuredImageId: guarded((p: PostModel) => (p.featuredMediaId ? wpGlobalId('post', p.featuredMediaId) : null)),
-  featuredImage: guarded(async (p: PostModel, _a: unknown, ctx: Context) => {
+};
+
+/** NodeWithContentEditor and NodeWithFeaturedImage (posts and pages). */
+const edited = {
+  content: guarded(text('content')),
+  commentStatus: guarded((p: PostLike) => p.commentStatus),
+  featuredImageDatabaseId: guarded((p: PostLike) => p.featuredMediaId),
+  featuredImageId: guarded((p: PostLike) => (p.featuredMediaId ? wpGlobalId('post', p.featuredMediaId) : null)),
+  featuredImage: guarded(async (p: PostLike, _a: unknown, ctx: Context) => {
     if (!p.featuredMediaId) return null;
     const node = await wpLoaders(ctx).media.load(p.featuredMediaId);
     return node ? { node } : null;
   }),
+};
+
+export const Post = {
+  ...contentNode,
+  ...edited,
+  postId: (p: PostModel, _a: unknown, ctx: Context) => (restricted(p, ctx) ? 0 : p.databaseId),
+  excerpt: guarded(text('excerpt')),
+  isSticky: (p: PostModel) => p.sticky ?? false,
+  pingStatus: guarded((p: PostModel) => p.pingStatus),
   categories: guarded((p: PostModel, a: WpPaging & { where?: Record<string, unknown> | null }, ctx: Context) => {
     checkWhere('categories', a.where, []);
     return postCategories(ctx, p, a);
@@ -362,9 +561,92 @@ export const Post = {
   seo: (p: PostModel) => postSeo(p.raw, 'post'),
 };
 
+/** WPGraphQL's HierarchicalContentNode: the parent (a page's page, an attachment's post) and its IDs. */
+const hierarchicalContent = {
+  parentDatabaseId: (p: WpContent) => p.parentId,
+  parentId: (p: WpContent) => (p.parentId ? wpGlobalId('post', p.parentId) : null),
+  parent: async (p: WpContent, _a: unknown, ctx: Context) => {
+    if (!p.parentId) return null;
+    const node = await (p.kind === 'Page' ? wpLoaders(ctx).page : wpLoaders(ctx).post).load(p.parentId);
+    return node ? { node } : null;
+  },
+};
+
+export const Page = {
+  ...contentNode,
+  ...edited,
+  ...hierarchicalContent,
+  pageId: (p: WpContent, _a: unknown, ctx: Context) => (restricted(p, ctx) ? 0 : p.databaseId),
+  // WPGraphQL's Post model answers an order of 0 as null.
+  menuOrder: guarded((p: WpContent) => p.menuOrder || null),
+  // WordPress links the page shown as the front page to the home URL itself (get_page_link).
+  isFrontPage: (p: WpContent, _a: unknown, ctx: Context) => {
+    const home = homeOf(ctx);
+    return !!home && !!p.url && p.url.replace(/\/+$/, '') === home.replace(/\/+$/, '');
+  },
+  seo: (p: WpContent) => postSeo(p.raw, 'page'),
+};
+
+/** Media details and sizes as WordPress's REST answer has them (`media_details`); sizes as WPGraphQL lists them. */
+function mediaDetails(p: WpContent) {
+  const d = isJson(p.raw) && isJson(p.raw.media_details) ? p.raw.media_details : null;
+  if (!d) return null;
+  const sizes = isJson(d.sizes)
+    ? Object.entries(d.sizes).flatMap(([name, v]) =>
+        isJson(v)
+          ? [
+              {
+                name,
+                file: str(v.file),
+                width: v.width === undefined || v.width === null ? null : String(v.width),
+                height: v.height === undefined || v.height === null ? null : String(v.height),
+                mimeType: str(v.mime_type),
+                sourceUrl: str(v.source_url),
+              },
+            ]
+          : [],
+      )
+    : [];
+  const n = (v: unknown) => (typeof v === 'number' ? v : null);
+  return { file: str(d.file), width: n(d.width), height: n(d.height), sizes };
+}
+
+/**
+ * A media item's caption or description as WPGraphQL renders it: the REST description is rendered with WordPress's
+ * `prepend_attachment` filter, which puts a link to the file before the text; WPGraphQL renders the text alone.
+ */
+const mediaText = (key: 'caption' | 'description') => (p: WpContent, a: { format?: string | null }) => {
+  renderedOnly(a, key);
+  const text = isJson(p.raw) ? rendered(p.raw[key]) : null;
+  return key === 'description' && text ? text.replace(/^<p class="attachment">[\s\S]*?<\/p>\n?/, '') : text;
+};
+
+/** The size argument of sourceUrl: the full file unless a named size is asked for. */
+function sourceUrl(p: WpContent, a: { size?: string | null }): string | null {
+  const url = raw(p, 'source_url');
+  if (!a.size) return url;
+  const name = a.size.toLowerCase();
+  return mediaDetails(p)?.sizes.find((s) => s.name === name)?.sourceUrl ?? url;
+}
+
+export const MediaItem = {
+  ...contentNode,
+  ...hierarchicalContent,
+  mediaItemId: (p: WpContent) => p.databaseId,
+  sourceUrl,
+  mediaItemUrl: (p: WpContent) => raw(p, 'source_url'),
+  altText: (p: WpContent) => raw(p, 'alt_text'),
+  caption: mediaText('caption'),
+  description: mediaText('description'),
+  mimeType: (p: WpContent) => raw(p, 'mime_type'),
+  mediaType: (p: WpContent) => raw(p, 'media_type'),
+  mediaDetails,
+  seo: (p: WpContent) => postSeo(p.raw, 'media item'),
+};
+
 // ---- terms
 
-interface TermsWhereArgs {
+export interface TermsWhereArgs {
   search?: string | null;
   include?: (string | number | null)[] | null;
   exclude?: (string | number | null)[] | null;
@@ -559,8 +841,10 @@ export const User = {
     );
   },
   slug: needsUsersRoute('slug'),
-  description: needsUsersRoute('description'),
-  url: needsUsersRoute('url'),
+  // WPGraphQL answers an empty description as null, and keeps the website from callers who may not list users.
+  description: (u: WpUser) => needsUsersRoute('description')(u) || null,
+  url: (u: WpUser, _a: unknown, ctx: Context) =>
+    ctx.upstream.authenticated ? needsUsersRoute('url')(u) || null : null,
   uri: (u: WpUser, _a: unknown, ctx: Context) => uriOf(needsUsersRoute('link')(u), homeOf(ctx)),
 };
 

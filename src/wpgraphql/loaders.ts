@@ -1,6 +1,6 @@
 /**
  * The compatible graph's own per-operation loaders, beside the main graph's (ctx.loaders): the posts' taxonomy
- * (WordPress's `category`, core/v2), users and media items, read from WordPress's core/v2 routes in `include=`
+ * (WordPress's `category`, core/v2), users, pages and media items, read from WordPress's core/v2 routes in `include=`
  * batches. Those routes are not the contract's (spec/routes.tsv lists only core/v2 posts): a site whose index does
  * not list them has them refused by the operation's session's route gate, naming the route, before anything is sent.
  * Posts by ID go through the posts list (`include=`), one request per 100 IDs.
@@ -10,9 +10,12 @@ import type { Context } from '../context.ts';
 import { corePost } from '../namespaces/posts/mapping.ts';
 import { POSTS_MAX_PER_PAGE, postsPage } from '../namespaces/posts/requests.ts';
 import type { PostModel } from '../mapping/platform-models.ts';
-import { int, isJson, obj, rendered, str } from '../mapping/json.ts';
-import { listItems } from '../upstream/paging.ts';
-import type { WpMedia, WpTerm, WpUser } from './models.ts';
+import { int, isJson, obj, rendered, str, type Json } from '../mapping/json.ts';
+import type { QueryValue } from '../upstream/client.ts';
+import { headerInt, listItems, okOrInvalidPage, pastEndOrThrow, type ListPage } from '../upstream/paging.ts';
+import type { WpContent, WpTerm, WpUser } from './models.ts';
+
+type Query = Record<string, QueryValue>;
 
 const CORE = '/core/v2';
 /** `per_page` maximum of WordPress's collections. */
@@ -29,6 +32,7 @@ export function coreTerm(raw: unknown, kind: 'Category' | 'Tag'): WpTerm {
     count: int(o.count),
     link: str(o.link),
     parentId: int(o.parent) || null,
+    raw,
   };
 }
 
@@ -45,32 +49,45 @@ export function coreUser(raw: unknown): WpUser {
   };
 }
 
-function coreMedia(raw: unknown): WpMedia {
-  const o = obj(raw, 'media item');
-  return {
-    kind: 'MediaItem',
-    databaseId: int(o.id),
-    sourceUrl: str(o.source_url),
-    altText: str(o.alt_text),
-    mimeType: str(o.mime_type),
-  };
+/** A page or a media item: the post's mapping, with what only hierarchical types and attachments carry. */
+export function coreContent(raw: unknown, kind: WpContent['kind'], siteZone: string): WpContent {
+  const o = obj(raw, kind === 'Page' ? 'page' : 'media item');
+  const { kind: _post, ...post } = corePost(raw, siteZone);
+  // An attachment's parent is `post` in its answer, a page's `parent`.
+  return { ...post, kind, parentId: int(kind === 'Page' ? o.parent : o.post) || null, menuOrder: int(o.menu_order) };
 }
 
+/** The core/v2 collections the compatible graph reads besides posts (not the contract's: the gate may refuse them). */
+export type CoreCollection = 'categories' | 'tags' | 'tribe_events_cat' | 'users' | 'media' | 'pages';
+
 /** One GET of a core/v2 collection (the gate refuses it on a site without the route). */
-export async function coreCollection(
-  ctx: Context,
-  name: 'categories' | 'tags' | 'users' | 'media',
-  query: Record<string, string | number | boolean | Array<string | number>>,
-): Promise<unknown[]> {
+export async function coreCollection(ctx: Context, name: CoreCollection, query: Query): Promise<unknown[]> {
+  return (await corePage(ctx, name, query)).items;
+}
+
+/**
+ * One page of a core/v2 collection with the total the site reports; a page past the end (WordPress answers 400
+ * rest_post_invalid_page_number) is an empty page, as for posts.
+ */
+export async function corePage(ctx: Context, name: CoreCollection, query: Query): Promise<ListPage> {
   const path = `${CORE}/${name}`;
   const route = `GET ${path}`;
-  const res = await ctx.upstream.request({ method: 'GET', path, query, route });
-  return listItems(res, route);
+  const page = typeof query.page === 'number' ? query.page : 1;
+  const res = await ctx.upstream.request({
+    method: 'GET',
+    path,
+    query,
+    route,
+    ...(page > 1 ? { okStatuses: okOrInvalidPage } : {}),
+  });
+  const pastEnd = pastEndOrThrow(res, page, route);
+  if (pastEnd) return pastEnd;
+  return { items: listItems(res, route), total: headerInt(res.headers, 'x-wp-total') };
 }
 
 function byInclude<V extends { databaseId: number | null }>(
   ctx: Context,
-  name: 'categories' | 'users' | 'media',
+  name: CoreCollection,
   map: (raw: unknown) => V,
 ): DataLoader<number, V | null> {
   return new DataLoader<number, V | null>(
@@ -87,8 +104,21 @@ function byInclude<V extends { databaseId: number | null }>(
   );
 }
 
+/** The core/v2 answers of a taxonomy's terms by ID (for what only those answers carry: Yoast's head). */
+function coreTerms(ctx: Context) {
+  const byRoute = new Map<string, DataLoader<number, { databaseId: number | null; raw: unknown } | null>>();
+  return (name: 'categories' | 'tags' | 'tribe_events_cat') => {
+    let l = byRoute.get(name);
+    if (!l)
+      byRoute.set(name, (l = byInclude(ctx, name, (raw) => ({ databaseId: isJson(raw) ? int(raw.id) : null, raw }))));
+    return l;
+  };
+}
+
 function createWpLoaders(ctx: Context) {
   return {
+    /** WordPress's settings, once per operation (site.ts). */
+    settings: undefined as Promise<Json> | undefined,
     post: new DataLoader<number, PostModel | null>(
       async (ids) => {
         const page = await postsPage(ctx.upstream, { include: [...ids] }, 1, ids.length);
@@ -99,7 +129,9 @@ function createWpLoaders(ctx: Context) {
     ),
     category: byInclude(ctx, 'categories', (raw) => coreTerm(raw, 'Category')),
     user: byInclude(ctx, 'users', coreUser),
-    media: byInclude(ctx, 'media', coreMedia),
+    media: byInclude(ctx, 'media', (raw) => coreContent(raw, 'MediaItem', ctx.site.timezone)),
+    page: byInclude(ctx, 'pages', (raw) => coreContent(raw, 'Page', ctx.site.timezone)),
+    coreTerm: coreTerms(ctx),
   };
 }
 

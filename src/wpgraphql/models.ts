@@ -26,6 +26,8 @@ export interface WpTerm {
   /** The term archive's permalink; undefined when the answer that carried the term left it out (embedded terms). */
   link: string | null | undefined;
   parentId: number | null;
+  /** The term's core/v2 answer, when it was read from there (it carries Yoast's head). */
+  raw?: unknown;
 }
 
 export interface WpUser {
@@ -39,15 +41,28 @@ export interface WpUser {
   link?: string | null;
 }
 
-export interface WpMedia {
-  kind: 'MediaItem';
-  databaseId: number | null;
-  sourceUrl: string | null;
-  altText: string | null;
-  mimeType: string | null;
+/** The fields every content node read from core/v2 carries (a post's, as the main graph maps it). */
+export type PostLike = Omit<PostModel, 'kind'>;
+
+/** Pages and media items (WordPress's `page` and `attachment`), read from core/v2 as posts are. */
+export interface WpContent extends PostLike {
+  kind: 'Page' | 'MediaItem';
+  parentId: number | null;
+  menuOrder: number | null;
 }
 
-export type WpNode = PostModel | EventModel | VenueModel | OrganizerModel | WpTerm | WpUser;
+/** A post type as WPGraphQL's ContentType (from core/v2/types). */
+export interface WpContentType {
+  kind: 'ContentType';
+  name: string;
+  label: string | null;
+  description: string | null;
+  hierarchical: boolean | null;
+  hasArchive: boolean | null;
+  restBase: string | null;
+}
+
+export type WpNode = PostModel | WpContent | EventModel | VenueModel | OrganizerModel | WpTerm | WpUser | WpContentType;
 
 export function fromTerm(t: TermModel, kind: WpTermKind): WpTerm {
   return {

@@ -11,8 +11,8 @@ import { GatewayError, isGatewayError } from '../errors.ts';
 import { orNull } from '../loaders/index.ts';
 import { siteOffers } from '../upstream/gate.ts';
 import { eventBy, placeBy } from './calendar.ts';
-import { homeOf, postBy, termBy, userBy } from './content.ts';
-import { fromWpGlobalId, pathOf } from './ids.ts';
+import { contentBy, homeOf, postBy, termBy, userBy, type ContentKind, type IdType } from './content.ts';
+import { databaseIdArg, fromWpGlobalId, pathOf, wpGlobalId } from './ids.ts';
 import { wpLoaders } from './loaders.ts';
 import { fromTerm, type WpNode } from './models.ts';
 import type { TermModel } from '../mapping/models.ts';
@@ -53,6 +53,8 @@ export async function nodeById(ctx: Context, id: string | null | undefined): Pro
     case 'post':
       return firstFound([
         probe(wpLoaders(ctx).post.load(g.id)),
+        ...(siteOffers(ctx.site, 'GET', '/core/v2/pages') ? [probe(wpLoaders(ctx).page.load(g.id))] : []),
+        ...(siteOffers(ctx.site, 'GET', '/core/v2/media') ? [probe(wpLoaders(ctx).media.load(g.id))] : []),
         probe(ctx.loaders.event.load(g.id)),
         probe(ctx.loaders.venue.load(g.id)),
         probe(ctx.loaders.organizer.load(g.id)),
@@ -92,9 +94,59 @@ export async function nodeByUri(ctx: Context, uri: string): Promise<WpNode | nul
   if (parts.length === 2 && first === 'tag') return termBy(ctx, 'Tag', path, 'URI');
   if (parts.length >= 2 && first === 'category') return termBy(ctx, 'Category', path, 'URI');
   if (parts.length === 2 && first === 'author') return userBy(ctx, path, 'URI');
-  if (parts.length === 1) return postBy(ctx, path, 'URI');
-  return null;
+  return contentByUri(ctx, path);
 }
+
+/**
+ * A post's or a page's URI (`/hello-world/`, `/about/team/`): both are read at once where the site lists pages, and the
+ * one whose own link is that URI answers (WordPress's rewrite rules give a page the path before a post).
+ */
+async function contentByUri(ctx: Context, path: string): Promise<WpNode | null> {
+  const pages = siteOffers(ctx.site, 'GET', '/core/v2/pages');
+  const single = path.split('/').filter(Boolean).length === 1;
+  return firstFound([
+    ...(pages ? [contentBy(ctx, 'Page', path, 'URI')] : []),
+    ...(single ? [postBy(ctx, path, 'URI')] : []),
+  ]);
+}
+
+const CONTENT_TYPES: Record<string, ContentKind | 'Event' | 'Venue' | 'Organizer' | undefined> = {
+  POST: 'Post',
+  PAGE: 'Page',
+  ATTACHMENT: 'MediaItem',
+  TRIBE_EVENTS: 'Event',
+  TRIBE_VENUE: 'Venue',
+  TRIBE_ORGANIZER: 'Organizer',
+};
+
+/** `contentNode(id:, idType:, contentType:)`: a content node of any served type, or of the one named. */
+export async function contentNodeBy(
+  ctx: Context,
+  id: string,
+  idType: IdType,
+  contentType: string | null,
+): Promise<WpNode | null> {
+  const only = contentType ? CONTENT_TYPES[contentType] : null;
+  if (contentType && !only)
+    throw GatewayError.badInput(`contentNode: contentType ${contentType} is not served by the compatible graph`, {
+      arguments: ['contentType'],
+    });
+  let found: WpNode | null;
+  if (only === 'Post' || only === 'Page' || only === 'MediaItem') found = await contentBy(ctx, only, id, idType);
+  else if (only === 'Event') found = await eventBy(ctx, id, idType);
+  else if (only === 'Venue') found = await placeBy(ctx, 'venues', id, idType);
+  else if (only === 'Organizer') found = await placeBy(ctx, 'organizers', id, idType);
+  else if (idType === 'URI') found = await nodeByUri(ctx, id);
+  else
+    found = await nodeById(
+      ctx,
+      idType === 'DATABASE_ID' ? wpGlobalId('post', databaseIdArg(id, idType, 'post', 'contentNode')) : id,
+    );
+  // A content node only: a term's or a user's global ID names none.
+  return found && CONTENT_KINDS.has(found.kind) ? found : null;
+}
+
+const CONTENT_KINDS = new Set<string>(['Post', 'Page', 'MediaItem', 'Event', 'Venue', 'Organizer']);
 
 /** WPGraphQL's type of a model (Node, UniformResourceIdentifiable, ContentNode, TermNode... resolve through it). */
 export function typeOf(m: WpNode): string {

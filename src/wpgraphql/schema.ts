@@ -22,10 +22,14 @@ import {
 } from './calendar.ts';
 import {
   Category,
+  MediaItem,
+  Page,
   Post,
   Tag,
   User,
   categoriesList,
+  contentBy,
+  contentList,
   postBy,
   postsList,
   tagsList,
@@ -36,9 +40,19 @@ import {
   type IdType,
 } from './content.ts';
 import type { WpPaging } from './args.ts';
-import { nodeById, nodeByUri, typeOf } from './nodes.ts';
+import { contentNodeBy, nodeById, nodeByUri, typeOf } from './nodes.ts';
+import {
+  ContentType,
+  GeneralSettings,
+  ReadingSettings,
+  contentTypeBy,
+  contentTypesList,
+  termSeo,
+  termsList,
+  usersList,
+} from './site.ts';
 import { wpMutations } from './mutations.ts';
-import type { WpNode } from './models.ts';
+import type { WpNode, WpTerm } from './models.ts';
 
 export const WPGRAPHQL_SCHEMA_FILE = new URL('../../schema-wpgraphql/schema.graphql', import.meta.url);
 
@@ -78,7 +92,22 @@ const Query = {
   organizers: (_p: unknown, a: ListArgs, ctx: Context) => placesList(ctx, 'organizers', a),
   eventsCategory: (_p: unknown, a: ById, ctx: Context) => termBy(ctx, 'EventsCategory', a.id, idTypeOf(a)),
   eventsCategories: (_p: unknown, a: ListArgs, ctx: Context) => eventsCategoriesList(ctx, a),
+  page: (_p: unknown, a: ById, ctx: Context) => contentBy(ctx, 'Page', a.id, idTypeOf(a)),
+  pages: (_p: unknown, a: ListArgs, ctx: Context) => contentList(ctx, 'Page', a),
+  mediaItem: (_p: unknown, a: ById, ctx: Context) => contentBy(ctx, 'MediaItem', a.id, idTypeOf(a)),
+  mediaItems: (_p: unknown, a: ListArgs, ctx: Context) => contentList(ctx, 'MediaItem', a),
+  contentNode: (_p: unknown, a: ById & { contentType?: string | null }, ctx: Context) =>
+    contentNodeBy(ctx, a.id, idTypeOf(a), a.contentType ?? null),
+  users: (_p: unknown, a: ListArgs, ctx: Context) => usersList(ctx, a),
+  terms: (_p: unknown, a: ListArgs, ctx: Context) => termsList(ctx, a),
+  contentType: (_p: unknown, a: { id: string; idType?: string | null }, ctx: Context) =>
+    contentTypeBy(ctx, a.id, a.idType ?? 'ID'),
+  contentTypes: (_p: unknown, a: WpPaging, ctx: Context) => contentTypesList(ctx, a),
+  generalSettings: () => ({}),
+  readingSettings: () => ({}),
 };
+
+const termSeoOf = (t: WpTerm, _a: unknown, ctx: Context) => termSeo(ctx, t);
 
 const abstract = { __resolveType: (m: WpNode) => typeOf(m) };
 
@@ -108,14 +137,26 @@ export const wpGraphqlResolvers = {
   NodeWithExcerpt: abstract,
   NodeWithAuthor: abstract,
   NodeWithFeaturedImage: abstract,
+  HierarchicalContentNode: abstract,
+  NodeWithPageAttributes: abstract,
   Post,
-  Category,
-  Tag,
+  Page,
+  MediaItem,
+  ContentType,
+  GeneralSettings,
+  ReadingSettings,
+  Category: { ...Category, seo: termSeoOf },
+  Tag: { ...Tag, seo: termSeoOf },
   User,
   Event: { ...sameNamed.Event(typeFields('Event')), ...Event },
   Venue: { ...sameNamed.Venue(typeFields('Venue')), ...Venue },
   Organizer: { ...sameNamed.Organizer(typeFields('Organizer')), ...Organizer },
-  EventsCategory: { ...termFields, ...hierarchical, eventsCategoryId: (t: { databaseId: number }) => t.databaseId },
+  EventsCategory: {
+    ...termFields,
+    ...hierarchical,
+    eventsCategoryId: (t: WpTerm) => t.databaseId,
+    seo: termSeoOf,
+  },
 };
 
 export function wpGraphqlTypeDefs(file: URL = WPGRAPHQL_SCHEMA_FILE): string {

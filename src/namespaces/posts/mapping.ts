@@ -85,6 +85,7 @@ export function postsQuery(
   orderBy: PostsOrderBy | null | undefined,
   context: RestContext | null | undefined,
   declared: ReadonlySet<string> | null = null,
+  route = 'GET /core/v2/posts',
 ): { query: Record<string, PostsQueryValue>; offset: number } {
   const w = where ?? {};
   const q: Record<string, PostsQueryValue> = {};
@@ -141,19 +142,26 @@ export function postsQuery(
       arguments: ['where.offset'],
     });
   if (offset > 0) from.set('offset', 'where.offset');
-  if (declared) refuseUndeclared(from, declared);
+  if (declared) refuseUndeclared(from, declared, route);
   return { query: q, offset };
 }
 
-/** Throws BAD_USER_INPUT naming every graph argument whose REST parameter the site does not declare. */
-function refuseUndeclared(from: ReadonlyMap<string, string>, declared: ReadonlySet<string>): void {
+/**
+ * Throws BAD_USER_INPUT naming every graph argument whose REST parameter (`from`: parameter -> argument) the site does
+ * not declare on `route`.
+ */
+export function refuseUndeclared(
+  from: ReadonlyMap<string, string>,
+  declared: ReadonlySet<string>,
+  route = 'GET /core/v2/posts',
+): void {
   const missing = [...from].filter(([param]) => !declared.has(param));
   if (!missing.length) return;
   const args = [...new Set(missing.map(([, arg]) => arg))];
   const params = missing.map(([param]) => param);
   const one = params.length === 1;
   throw GatewayError.badInput(
-    `The site does not take ${params.map((p) => `\`${p}\``).join(', ')} on GET /core/v2/posts (its root index does not declare ${one ? 'it' : 'them'}; ` +
+    `The site does not take ${params.map((p) => `\`${p}\``).join(', ')} on ${route} (its root index does not declare ${one ? 'it' : 'them'}; ` +
       `WordPress adds list parameters over releases): ${args.join(', ')} would be silently ignored, so ${args.length === 1 ? 'it is' : 'they are'} refused.`,
     { arguments: args, undeclaredParameters: params },
   );

@@ -40,6 +40,7 @@ export type NodeByUriQueryVariables = Exact<{
 export type NodeByUriQuery = {
   nodeByUri:
     | { __typename: 'Category'; id: string; uri: string | null }
+    | { __typename: 'ContentType'; id: string; uri: string | null }
     | {
         __typename: 'Event';
         databaseId: number;
@@ -49,7 +50,9 @@ export type NodeByUriQuery = {
         uri: string | null;
       }
     | { __typename: 'EventsCategory'; id: string; uri: string | null }
+    | { __typename: 'MediaItem'; id: string; uri: string | null }
     | { __typename: 'Organizer'; id: string; uri: string | null }
+    | { __typename: 'Page'; id: string; uri: string | null }
     | {
         __typename: 'Post';
         databaseId: number;
