@@ -42,7 +42,11 @@ function embedded<K extends 'venues' | 'organizers'>(
 }
 
 /** Embedded terms synchronously (legacy lists embed them), else by ID. */
-function termsOf(ctx: Context, model: EventModel, kind: 'categories' | 'tags'): TermModel[] | Promise<TermModel[]> {
+export function termsOf(
+  ctx: Context,
+  model: EventModel,
+  kind: 'categories' | 'tags',
+): TermModel[] | Promise<TermModel[]> {
   return model[kind] ?? termsById(ctx, model, kind);
 }
 

@@ -14,7 +14,7 @@ import type { EventModel, OrganizerModel, TermModel, VenueModel } from '../mappi
 import { isJson, str, type Json } from '../mapping/json.ts';
 import { crossField, type OtherLoader } from '../resolvers/fields.ts';
 import { eventsConnection, termsConnection } from '../resolvers/lists.ts';
-import { eventBy as mainEventBy } from '../resolvers/events.ts';
+import { eventBy as mainEventBy, termsOf } from '../resolvers/events.ts';
 import { planEvents, planPlaces } from '../namespaces/calendar/where.ts';
 import { legacyEvent, legacyOrganizer, legacyVenue } from '../namespaces/calendar/legacy-mapping.ts';
 import { coreEvent, coreOrganizer, coreVenue } from '../namespaces/calendar/core-mapping.ts';
@@ -26,7 +26,7 @@ import { orNull } from '../loaders/index.ts';
 import { checkWhere, intIds, oneOrder, paging, renderedOnly, type WpPaging } from './args.ts';
 import { databaseIdArg, pathOf, uriOf, wpGlobalId } from './ids.ts';
 import { fromTerm, wpConnection, type WpConnection, type WpTerm } from './models.ts';
-import { homeOf, isContent, tagsById, termsWhere, wpDate, type IdType } from './content.ts';
+import { homeOf, isContent, termsWhere, wpDate, type IdType } from './content.ts';
 import { postSeo } from './seo.ts';
 
 const otherEvent: OtherLoader<EventModel> = (iface, ctx) =>
@@ -431,10 +431,32 @@ const ld = (o: unknown) => {
   };
 };
 
-async function eventTerms(ctx: Context, m: EventModel, kind: 'categories' | 'tags'): Promise<TermModel[] | number[]> {
-  const embedded = await value(ev(kind)(m, {}, ctx));
-  if (embedded) return embedded;
-  return (await value(ev(kind === 'categories' ? 'categoryIds' : 'tagIds')(m, {}, ctx))) ?? [];
+/**
+ * An event's categories or tags, read as the main graph reads them (termsOf): embedded in a legacy copy, else by
+ * their IDs through the operation's term loaders, one `include=` request for a whole list's events, not a read of
+ * every event's legacy copy. A password-protected event's calendar-core copy masks its terms (no IDs), so they come
+ * from its legacy copy, which lists them.
+ */
+async function eventTerms(
+  ctx: Context,
+  m: EventModel,
+  kind: 'categories' | 'tags',
+  a: WpPaging & { where?: object | null },
+  type: 'EventsCategory' | 'Tag',
+): Promise<WpConnection<WpTerm>> {
+  checkWhere(kind === 'categories' ? 'eventsCategories' : 'tags', a.where, []);
+  const terms =
+    m.source === 'core' && m.passwordProtected
+      ? ((await value(ev(kind)(m, {}, ctx))) ?? [])
+      : await termsOf(ctx, m, kind);
+  return wpConnection(
+    await memoryConnection(
+      ctx,
+      paging(a),
+      terms.map((t) => fromTerm(t, type)),
+    ),
+    (t) => t,
+  );
 }
 
 export const Event = {
@@ -477,19 +499,9 @@ export const Event = {
     const list = [...((await value(ev('organizers')(m, {}, ctx))) ?? [])].sort(byKey((o) => o.publishedAtUtc, true));
     return wpConnection(await memoryConnection(ctx, paging(a), list), (o) => o);
   },
-  eventsCategories: async (m: EventModel, a: WpPaging & { where?: object | null }, ctx: Context) => {
-    checkWhere('eventsCategories', a.where, []);
-    const terms = await eventTerms(ctx, m, 'categories');
-    const models = terms.length && typeof terms[0] === 'number' ? await termsByIds(ctx, terms) : terms;
-    const list = models.filter((t): t is TermModel => typeof t !== 'number').map((t) => fromTerm(t, 'EventsCategory'));
-    return wpConnection(await memoryConnection(ctx, paging(a), list), (t) => t);
-  },
-  tags: async (m: EventModel, a: WpPaging & { where?: object | null }, ctx: Context) => {
-    checkWhere('tags', a.where, []);
-    const terms = await eventTerms(ctx, m, 'tags');
-    const ids = terms.map((t) => (typeof t === 'number' ? t : t.databaseId));
-    return tagsById(ctx, ids, a);
-  },
+  eventsCategories: (m: EventModel, a: WpPaging & { where?: object | null }, ctx: Context) =>
+    eventTerms(ctx, m, 'categories', a, 'EventsCategory'),
+  tags: (m: EventModel, a: WpPaging & { where?: object | null }, ctx: Context) => eventTerms(ctx, m, 'tags', a, 'Tag'),
   featuredImageDatabaseId: async (m: EventModel, _a: unknown, ctx: Context) =>
     (await value(ev('featuredImage')(m, {}, ctx)))?.databaseId ?? null,
   featuredImageId: async (m: EventModel, _a: unknown, ctx: Context) => {
@@ -522,11 +534,6 @@ export const Event = {
     };
   },
 };
-
-async function termsByIds(ctx: Context, ids: readonly (number | TermModel)[]): Promise<TermModel[]> {
-  const found = await ctx.loaders.category.loadMany(ids.filter((i): i is number => typeof i === 'number'));
-  return found.filter((t): t is TermModel => t !== null && !(t instanceof Error));
-}
 
 // ---- venues and organizers
 
