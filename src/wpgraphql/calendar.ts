@@ -23,7 +23,17 @@ import { CORE_MAX_PER_PAGE, coreList } from '../namespaces/calendar/core-request
 import { readAll } from '../paging/window.ts';
 import { listIdentity, memoryConnection } from '../routes/connection.ts';
 import { orNull } from '../loaders/index.ts';
-import { checkWhere, intIds, oneOrder, paging, renderedOnly, type WpPaging } from './args.ts';
+import {
+  DAY_QUERY,
+  checkWhere,
+  dayRange,
+  intIds,
+  oneOrder,
+  paging,
+  renderedOnly,
+  type DayQuery,
+  type WpPaging,
+} from './args.ts';
 import { databaseIdArg, pathOf, uriOf, wpGlobalId } from './ids.ts';
 import { fromTerm, wpConnection, type WpConnection, type WpTerm } from './models.ts';
 import { homeOf, isContent, termsWhere, wpDate, type IdType } from './content.ts';
@@ -109,19 +119,7 @@ function commonFields<M extends Model>(cross: <K extends keyof M>(k: K) => (m: M
 
 // ---- events
 
-interface DateInput {
-  year?: number | null;
-  month?: number | null;
-  day?: number | null;
-}
-interface DateQuery {
-  after?: DateInput | null;
-  before?: DateInput | null;
-  inclusive?: boolean | null;
-  year?: number | null;
-  month?: number | null;
-  day?: number | null;
-}
+type DateQuery = DayQuery;
 
 interface EventsWhereArgs {
   search?: string | null;
@@ -137,17 +135,6 @@ interface EventsWhereArgs {
 }
 
 const EVENTS_WHERE = ['search', 'startDateQuery', 'endDateQuery', 'orderby', 'in', 'venuesIn', 'tagIn', 'tagSlugIn'];
-const DATE_QUERY = ['after', 'before', 'inclusive', 'year', 'month', 'day'];
-
-/** The first and last day a date input covers (`{year}`: the whole year; `{year, month}`: the month). */
-function span(d: DateInput, arg: string): { first: DateTime; last: DateTime } {
-  if (!d.year) throw GatewayError.badInput(`${arg}: a date needs at least its year`, { arguments: [arg] });
-  const unit = d.day ? 'day' : d.month ? 'month' : 'year';
-  const start = DateTime.fromObject({ year: d.year, month: d.month ?? 1, day: d.day ?? 1 }, { zone: 'UTC' });
-  if (!start.isValid) throw GatewayError.badInput(`${arg}: not a valid date`, { arguments: [arg] });
-  return { first: start.startOf(unit), last: start.endOf(unit).startOf('day') };
-}
-
 const day = (d: DateTime) => d.toFormat("yyyy-MM-dd'T'00:00:00");
 
 /** The first and last day (`yyyy-MM-dd`, inclusive) an event's start and end may fall on; null: no bound. */
@@ -165,26 +152,8 @@ interface DayBounds {
  */
 function dateBounds(q: DateQuery, which: 'start' | 'end', out: DayBounds): void {
   const arg = `where.${which}DateQuery`;
-  checkWhere(arg.replace('where.', ''), q, DATE_QUERY);
-  // The first and the last day that match.
-  const b: { from: DateTime | null; to: DateTime | null } = { from: null, to: null };
-  const tighten = (f: DateTime | null, t: DateTime | null) => {
-    if (f && (!b.from || f > b.from)) b.from = f;
-    if (t && (!b.to || t < b.to)) b.to = t;
-  };
-  if (q.after) {
-    const s = span(q.after, `${arg}.after`);
-    tighten(q.inclusive ? s.first : s.last.plus({ days: 1 }), null);
-  }
-  if (q.before) {
-    const s = span(q.before, `${arg}.before`);
-    tighten(null, q.inclusive ? s.last : s.first.minus({ days: 1 }));
-  }
-  if (q.year || q.month || q.day) {
-    if (!q.year) throw GatewayError.badInput(`${arg}: month and day need a year here`, { arguments: [arg] });
-    const s = span({ year: q.year, month: q.month ?? null, day: q.day ?? null }, arg);
-    tighten(s.first, s.last);
-  }
+  checkWhere(arg.replace('where.', ''), q, DAY_QUERY);
+  const b = dayRange(q, arg);
   const ymd = (d: DateTime | null) => (d ? d.toFormat('yyyy-MM-dd') : null);
   if (which === 'start') [out.startFrom, out.startTo] = [ymd(b.from), ymd(b.to)];
   else [out.endFrom, out.endTo] = [ymd(b.from), ymd(b.to)];

@@ -351,12 +351,15 @@ export async function contentList<K extends ContentKind>(
   ctx: Context,
   kind: K,
   args: WpPaging & { where?: ContentWhereArgs | null },
+  pinned: Pinned | null = null,
 ): Promise<WpConnection<ContentOf<K>>> {
   const type: ContentType<ContentOf<K>> = CONTENT[kind];
   const w = args.where ?? {};
-  checkWhere(type.field, w, type.where);
+  const field = pinned?.field ?? type.field;
+  checkWhere(field, w, pinned ? type.where.filter((k) => !pinned.refuses.includes(k)) : type.where);
   const only = typeOnlyQuery(kind, w);
-  const where = only.none ? null : allowedStatuses(ctx, await postsWhere(ctx, w));
+  const filtered = only.none ? null : allowedStatuses(ctx, await postsWhere(ctx, w));
+  const where = filtered && pinned ? { ...filtered, ...pinned.where } : filtered;
   if (!where) return wpConnection(await memoryConnection(ctx, paging(args), [] as ContentOf<K>[]), (p) => p);
   const orderBy = postOrder(w, type.field);
   const path = type.route.slice('GET '.length);
@@ -385,6 +388,45 @@ export async function contentList<K extends ContentKind>(
 
 export const postsList = (ctx: Context, args: WpPaging & { where?: ContentWhereArgs | null }) =>
   contentList(ctx, 'Post', args);
+
+/** A list's filter its source pins (a term's posts, an author's), and the `where` keys that would clash with it. */
+interface Pinned {
+  field: string;
+  where: PostsWhere;
+  refuses: readonly string[];
+}
+
+const CATEGORY_ARGS = ['categoryId', 'categoryIn', 'categoryNotIn', 'categoryName'];
+const TAG_ARGS = ['tag', 'tagId', 'tagIn', 'tagNotIn', 'tagSlugIn'];
+const AUTHOR_ARGS = ['author', 'authorIn', 'authorNotIn', 'authorName'];
+
+/**
+ * A term's or a user's `posts`, as WPGraphQL pins them: the term itself without its children (its tax_query's
+ * include_children false), the user as the author. The `where` keys of the same filter are refused here rather than
+ * combined another way than WPGraphQL's query does.
+ */
+export function sourcePosts(
+  ctx: Context,
+  source: WpTerm | WpUser,
+  args: WpPaging & { where?: ContentWhereArgs | null },
+): Promise<WpConnection<PostModel>> {
+  const field = `${source.kind}.posts`;
+  if (source.kind === 'User')
+    return contentList(ctx, 'Post', args, { field, where: { author: [source.databaseId] }, refuses: AUTHOR_ARGS });
+  if (source.kind === 'Category')
+    return contentList(ctx, 'Post', args, {
+      field,
+      where: { categories: { terms: [source.databaseId] } },
+      refuses: CATEGORY_ARGS,
+    });
+  if (source.kind === 'Tag')
+    return contentList(ctx, 'Post', args, {
+      field,
+      where: { tags: { terms: [source.databaseId] } },
+      refuses: TAG_ARGS,
+    });
+  throw GatewayError.badInput(`${field} is not served`, {});
+}
 
 /**
  * One post, page or media item as the caller may read it: with credentials, of any status (`status=any`: drafts and
@@ -807,8 +849,11 @@ export const hierarchical = {
   parentId: (t: WpTerm) => (t.parentId ? wpGlobalId('term', t.parentId) : null),
 };
 
-export const Category = { ...termFields, ...hierarchical, categoryId: (t: WpTerm) => t.databaseId };
-export const Tag = { ...termFields, tagId: (t: WpTerm) => t.databaseId };
+const posts = (t: WpTerm | WpUser, a: WpPaging & { where?: ContentWhereArgs | null }, ctx: Context) =>
+  sourcePosts(ctx, t, a);
+
+export const Category = { ...termFields, ...hierarchical, categoryId: (t: WpTerm) => t.databaseId, posts };
+export const Tag = { ...termFields, tagId: (t: WpTerm) => t.databaseId, posts };
 
 // ---- users
 
@@ -829,6 +874,7 @@ function needsUsersRoute<K extends 'slug' | 'description' | 'url' | 'link'>(key:
 export const User = {
   ...isContent,
   isContentNode: () => false,
+  posts,
   id: (u: WpUser) => wpGlobalId('user', u.databaseId),
   databaseId: (u: WpUser) => u.databaseId,
   userId: (u: WpUser) => u.databaseId,
