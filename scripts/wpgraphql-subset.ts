@@ -205,6 +205,8 @@ export const KEEP: Record<string, readonly string[]> = {
     'uri',
     'isContentNode',
     'isTermNode',
+    'isFrontPage',
+    'isPostsPage',
   ],
 
   Event: [

@@ -38,6 +38,7 @@ import {
   corePage,
   coreTerm,
   coreUser,
+  readingOf,
   renderedOf,
   wpLoaders,
   yoastAuthor,
@@ -625,6 +626,11 @@ export const Page = {
   isFrontPage: (p: WpContent, _a: unknown, ctx: Context) => {
     const home = homeOf(ctx);
     return !!home && !!p.url && p.url.replace(/\/+$/, '') === home.replace(/\/+$/, '');
+  },
+  // The page that lists the posts is a reading setting, which WordPress shows administrators only.
+  isPostsPage: async (p: WpContent, _a: unknown, ctx: Context) => {
+    const r = await readingOf(ctx, 'Page.isPostsPage');
+    return r.showOnFront === 'page' && r.pageForPosts === p.databaseId;
   },
   seo: (p: WpContent) => postSeo(p.raw, 'page'),
 };

@@ -7,6 +7,7 @@
  */
 import DataLoader from 'dataloader';
 import type { Context } from '../context.ts';
+import { GatewayError, isGatewayError } from '../errors.ts';
 import { corePost } from '../namespaces/posts/mapping.ts';
 import { POSTS_MAX_PER_PAGE, postsPage } from '../namespaces/posts/requests.ts';
 import type { PostModel } from '../mapping/platform-models.ts';
@@ -144,6 +145,44 @@ export function wpLoaders(ctx: Context): WpLoaders {
   let l = perContext.get(ctx);
   if (!l) perContext.set(ctx, (l = createWpLoaders(ctx)));
   return l;
+}
+
+/**
+ * WordPress's settings (GET /core/v2/settings), read once per operation. WordPress serves them to administrators only
+ * (manage_options), where WPGraphQL shows every one but the email to anyone: a caller the site refuses gets an error
+ * naming the setting and why, never a guess.
+ */
+export async function settingsOf(ctx: Context, field: string): Promise<Json> {
+  const l = wpLoaders(ctx);
+  l.settings ??= ctx.upstream
+    .request({ method: 'GET', path: '/core/v2/settings', route: 'GET /core/v2/settings' })
+    .then((res) => (isJson(res.body) ? res.body : {}));
+  try {
+    return await l.settings;
+  } catch (err) {
+    const status = isGatewayError(err) ? err.extensions.upstream?.status : undefined;
+    if (status === 401 || status === 403)
+      throw new GatewayError(
+        'FORBIDDEN',
+        `${field}: WordPress serves its settings (GET /core/v2/settings) to administrators only, and the site refused ` +
+          "this caller (or the gateway's service credential); send an administrator's credentials to read it",
+        { route: 'GET /core/v2/settings' },
+      );
+    throw err;
+  }
+}
+
+/** The reading settings WPGraphQL's front-page fields and `nodeByUri("/")` follow. */
+export async function readingOf(
+  ctx: Context,
+  field: string,
+): Promise<{ showOnFront: string | null; pageOnFront: number; pageForPosts: number }> {
+  const s = await settingsOf(ctx, field);
+  return {
+    showOnFront: str(s.show_on_front),
+    pageOnFront: int(s.page_on_front) ?? 0,
+    pageForPosts: int(s.page_for_posts) ?? 0,
+  };
 }
 
 /** The author's name Yoast printed in a post's head (`author`), for sites whose index has no users route. */

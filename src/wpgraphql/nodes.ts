@@ -13,7 +13,8 @@ import { siteOffers } from '../upstream/gate.ts';
 import { eventBy, placeBy } from './calendar.ts';
 import { contentBy, homeOf, postBy, termBy, userBy, type ContentKind, type IdType } from './content.ts';
 import { databaseIdArg, fromWpGlobalId, pathOf, wpGlobalId } from './ids.ts';
-import { wpLoaders } from './loaders.ts';
+import { readingOf, wpLoaders } from './loaders.ts';
+import { contentTypeBy } from './site.ts';
 import { fromTerm, type WpNode } from './models.ts';
 import type { TermModel } from '../mapping/models.ts';
 import { legacyTerm } from '../namespaces/calendar/legacy-mapping.ts';
@@ -80,10 +81,7 @@ export async function nodeById(ctx: Context, id: string | null | undefined): Pro
 export async function nodeByUri(ctx: Context, uri: string): Promise<WpNode | null> {
   const path = pathOf(uri, homeOf(ctx));
   const parts = path.split('/').filter(Boolean);
-  if (parts.length === 0)
-    throw GatewayError.notImplemented(
-      'nodeByUri: the front page (a ContentType or a Page in WPGraphQL) is not served by the compatible graph; docs/wpgraphql.md lists what is',
-    );
+  if (parts.length === 0) return frontNode(ctx);
   const [first, second] = parts;
   if (parts.length === 2 && first === 'event') return eventBy(ctx, path, 'URI');
   if (parts.length === 2 && first === 'venue') return placeBy(ctx, 'venues', path, 'URI');
@@ -95,6 +93,16 @@ export async function nodeByUri(ctx: Context, uri: string): Promise<WpNode | nul
   if (parts.length >= 2 && first === 'category') return termBy(ctx, 'Category', path, 'URI');
   if (parts.length === 2 && first === 'author') return userBy(ctx, path, 'URI');
   return contentByUri(ctx, path);
+}
+
+/**
+ * `/`: the page shown on the front, or else the posts' ContentType, as WPGraphQL resolves the home URI. Which one is
+ * the reading settings', which WordPress shows administrators only (FORBIDDEN naming them for anyone else).
+ */
+async function frontNode(ctx: Context): Promise<WpNode | null> {
+  const r = await readingOf(ctx, 'nodeByUri("/")');
+  if (r.showOnFront === 'page' && r.pageOnFront) return contentBy(ctx, 'Page', String(r.pageOnFront), 'DATABASE_ID');
+  return contentTypeBy(ctx, 'post', 'NAME');
 }
 
 /**

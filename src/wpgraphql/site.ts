@@ -15,36 +15,11 @@ import { checkWhere, intIds, paging, type WpPaging } from './args.ts';
 import { categoriesList, homeOf, tagsList, termsWhere, type TermsWhereArgs } from './content.ts';
 import { eventsCategoriesList } from './calendar.ts';
 import { uriOf } from './ids.ts';
-import { corePage, coreTerm, coreUser, wpLoaders } from './loaders.ts';
+import { corePage, coreTerm, coreUser, readingOf, settingsOf, wpLoaders } from './loaders.ts';
 import { fromTerm, wpConnection, type WpConnection, type WpContentType, type WpTerm, type WpUser } from './models.ts';
 import { postSeo } from './seo.ts';
 
 // ---- settings
-
-/**
- * WordPress's settings (GET /core/v2/settings), read once per operation. WordPress serves them to administrators only
- * (manage_options), where WPGraphQL shows every one but the email to anyone: a caller the site refuses gets an error
- * naming the setting and why, never a guess.
- */
-async function settingsOf(ctx: Context, field: string): Promise<Json> {
-  const l = wpLoaders(ctx);
-  l.settings ??= ctx.upstream
-    .request({ method: 'GET', path: '/core/v2/settings', route: 'GET /core/v2/settings' })
-    .then((res) => (isJson(res.body) ? res.body : {}));
-  try {
-    return await l.settings;
-  } catch (err) {
-    const status = isGatewayError(err) ? err.extensions.upstream?.status : undefined;
-    if (status === 401 || status === 403)
-      throw new GatewayError(
-        'FORBIDDEN',
-        `${field}: WordPress serves its settings (GET /core/v2/settings) to administrators only, and the site refused ` +
-          "this caller (or the gateway's service credential); send an administrator's credentials to read it",
-        { route: 'GET /core/v2/settings' },
-      );
-    throw err;
-  }
-}
 
 const setting =
   (field: string, key: string, as: 'string' | 'int' = 'string') =>
@@ -142,6 +117,17 @@ export const ContentType = {
   // WordPress's archive link: posts' is the home page (unless a page shows them: that needs the settings);
   // other types' only when they have an archive, which the types answer does not give the path of.
   uri: (t: WpContentType, _a: unknown, ctx: Context) => (t.name === 'post' ? uriOf(homeOf(ctx), homeOf(ctx)) : null),
+  // As WPGraphQL decides them (only the posts' type is either), from the reading settings (administrators only).
+  isFrontPage: async (t: WpContentType, _a: unknown, ctx: Context) => {
+    if (t.name !== 'post') return false;
+    const r = await readingOf(ctx, 'ContentType.isFrontPage');
+    return r.showOnFront === 'posts' || !r.pageOnFront;
+  },
+  isPostsPage: async (t: WpContentType, _a: unknown, ctx: Context) => {
+    if (t.name !== 'post') return false;
+    const r = await readingOf(ctx, 'ContentType.isPostsPage');
+    return r.showOnFront === 'posts' || !r.pageForPosts;
+  },
 };
 
 // ---- users

@@ -673,6 +673,18 @@ const CASES: Case[] = [
     }`,
   ),
 
+  one(
+    'the front page and the reading settings, authenticated',
+    `{
+      front: nodeByUri(uri: "/") { __typename ... on ContentType { name isFrontPage isPostsPage uri } ... on Page { databaseId } }
+      contentTypes { nodes { name isFrontPage isPostsPage } }
+      pages(first: 100) { nodes { databaseId isFrontPage isPostsPage } }
+    }`,
+    undefined,
+    { auth: true },
+  ),
+  one('the front page, anonymous', `{ front: nodeByUri(uri: "/") { __typename ... on ContentType { name } } }`),
+
   // ---- posts' date queries
   one(
     'posts by dateQuery: after and before, inclusive or not, a year, a month, a day',
@@ -882,6 +894,11 @@ const KNOWN: Known[] = [
     where:
       /^content types \| data\.contentTypes\.nodes\[cG9zdF90eXBlOnRyaWJlX2V2ZW50cw==\]\.uri: wpgraphql "\/events\/", sitegraph null$/,
     why: "The events archive's path is The Events Calendar's setting, which no REST answer carries (core/v2/types gives has_archive, not the rewrite slug): the compatible graph answers null rather than guess it",
+  },
+  {
+    where:
+      /^the front page, anonymous \| data\.front: wpgraphql \{"__typename":"ContentType","name":"post"\}, sitegraph "<error>"$/,
+    why: "Which node `/` is follows WordPress's reading settings (show_on_front, page_on_front), which its REST API shows administrators only; WPGraphQL reads them in PHP for anyone. Anonymously the compatible graph answers FORBIDDEN naming the settings route, not a guess",
   },
   // ---- settings
   {

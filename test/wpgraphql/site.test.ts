@@ -98,6 +98,7 @@ describe('site-wide fields', () => {
       ['{ users { nodes { databaseId } } }', 'GET /core/v2/users'],
       ['{ contentTypes { nodes { name } } }', 'GET /core/v2/types'],
       ['{ generalSettings { dateFormat } }', 'GET /core/v2/settings'],
+      ['{ nodeByUri(uri: "/") { __typename } }', 'GET /core/v2/settings'],
     ] as const) {
       const r = await h.gql(query);
       expect(r.errors?.[0]?.message, query).toContain(route.slice('GET '.length));
