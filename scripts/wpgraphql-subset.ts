@@ -258,7 +258,7 @@ export const KEEP: Record<string, readonly string[]> = {
     'linkedData',
   ],
   Organizer: [...CONTENT, 'title', 'content', 'excerpt', 'organizerId', 'email', 'phone', 'website', 'linkedData'],
-  EventsCategory: [...TERM, 'eventsCategoryId', 'parentDatabaseId', 'parentId', 'seo'],
+  EventsCategory: [...TERM, 'eventsCategoryId', 'parentDatabaseId', 'parentId', 'seo', 'events'],
 
   EventLinkedData: ['type', 'name', 'description', 'url', 'startDate', 'endDate', 'location', 'organizer'],
   VenueLinkedData: ['type', 'name', 'description', 'url', 'telephone', 'sameAs', 'address'],
@@ -289,6 +289,8 @@ export const KEEP: Record<string, readonly string[]> = {
   CategoryToPostConnectionEdge: EDGE,
   TagToPostConnection: CONNECTION,
   TagToPostConnectionEdge: EDGE,
+  EventsCategoryToEventConnection: CONNECTION,
+  EventsCategoryToEventConnectionEdge: EDGE,
   UserToPostConnection: CONNECTION,
   UserToPostConnectionEdge: EDGE,
   RootQueryToPageConnection: CONNECTION,

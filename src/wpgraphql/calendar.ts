@@ -266,11 +266,13 @@ const byKey =
 export async function eventsList(
   ctx: Context,
   args: WpPaging & { where?: EventsWhereArgs | null },
+  category: number | null = null,
 ): Promise<WpConnection<EventModel>> {
   const { where, orderBy, days } = eventsWhere(args.where ?? {});
+  if (category !== null) where.categoryIds = [category];
   const page = paging(args);
   // The site's own ordered list (calendar-core's) where it can apply every filter and the order.
-  if (!where.ids && sitePlans(ctx, where, orderBy))
+  if (!where.ids && category === null && sitePlans(ctx, where, orderBy))
     return wpConnection(await eventsConnection(ctx, { ...page, where, orderBy }), (e) => e);
   // Otherwise the filtered list read whole and ordered here by the same key (TEC 5.7 has no calendar-core; term
   // filters are legacy-only), with the date bounds the site's lists do not declare (a start on or before a day, an
@@ -308,11 +310,15 @@ export async function eventsList(
     });
     if (ids) all = all.filter((e) => ids.includes(e.databaseId));
   }
+  // A category's events, as WPGraphQL's tax_query pins them: the category itself, not its children (the calendar's
+  // `categories` filter takes them in).
+  if (category !== null)
+    all = all.filter((e) => (e.categories?.map((t) => t.databaseId) ?? e.categoryIds ?? []).includes(category));
   if (local.startTo) all = all.filter((e) => (localTime(e.startDate) ?? '') <= `${local.startTo} 23:59:59`);
   if (local.endFrom) all = all.filter((e) => (localTime(e.endDate) ?? '') >= `${local.endFrom} 00:00:00`);
   all.sort(sort);
   const c = await memoryConnection(ctx, page, all, {
-    list: listIdentity('wpgraphql:events', where, orderBy),
+    list: listIdentity('wpgraphql:events', where, orderBy, category),
     id: (m) => m.databaseId,
   });
   return wpConnection(c, (e) => e);

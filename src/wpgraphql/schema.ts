@@ -156,6 +156,7 @@ export const wpGraphqlResolvers = {
     ...hierarchical,
     eventsCategoryId: (t: WpTerm) => t.databaseId,
     seo: termSeoOf,
+    events: (t: WpTerm, a: ListArgs, ctx: Context) => eventsList(ctx, a, t.databaseId),
   },
 };
 

@@ -685,6 +685,14 @@ const CASES: Case[] = [
   ),
   one('the front page, anonymous', `{ front: nodeByUri(uri: "/") { __typename ... on ContentType { name } } }`),
 
+  one(
+    "an events category's events: the category's own, not its child's",
+    (f) => `{
+      music: eventsCategory(id: "${f.eventsCategories.music}", idType: DATABASE_ID) { events(first: 100) { ${PAGE_INFO} nodes { databaseId title } } }
+      jazz: eventsCategory(id: "${f.eventsCategories.jazz}", idType: DATABASE_ID) { events(first: 5, where: { orderby: [{ field: TITLE, order: ASC }] }) { nodes { databaseId title } } }
+    }`,
+  ),
+
   // ---- posts' date queries
   one(
     'posts by dateQuery: after and before, inclusive or not, a year, a month, a day',

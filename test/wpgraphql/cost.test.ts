@@ -35,6 +35,8 @@ interface Seeds {
   eventUri: string;
   /** A day (`{year, month, day}`) inside the seeded events' span. */
   day: { year: number; month: number; day: number };
+  /** An event category with events, and with a child category if the site has one. */
+  category: number;
 }
 
 /**
@@ -53,7 +55,7 @@ interface Pair {
   wp: string;
   wpIds: (d: Data) => Ids;
   /** The main graph's equivalent; `whole` where it cannot order the list on this shape. */
-  main: (hasCore: boolean) => MainSide;
+  main: (hasCore: boolean, seeds: Seeds) => MainSide;
   /** The main graph's ordered query, refused (BAD_USER_INPUT) on a site without calendar-core. */
   refusedWithoutCore?: string;
   /** A query run first on both graphs, uncounted (the first page, whose end cursor the counted query pages after). */
@@ -222,6 +224,25 @@ const PAIRS: Pair[] = [
     refusedWithoutCore: '{ events(first: 10, orderBy: { field: TITLE, direction: ASC }) { nodes { databaseId } } }',
   },
   {
+    // WPGraphQL's tax_query leaves the category's children out; the main graph's `categoryIds` takes them in (the
+    // calendar's filter does), so its client keeps the events filed under the category itself.
+    name: "an events category's events, default order",
+    vars: (s) => ({ cat: s.category, catId: String(s.category) }),
+    wp: `query($cat: ID!) { eventsCategory(id: $cat, idType: DATABASE_ID) { events(first: 10) { nodes { ${EVENT_WP} } } } }`,
+    wpIds: (d) => d.eventsCategory.events.nodes.map(eventWp),
+    main: (_core, seeds) => ({
+      // The category itself too, as the compatible query reads it, once (its first page).
+      query: `query($first: Int, $after: String, $cat: Int!, $catId: ID!, $paged: Boolean = false) { category(id: $catId, idType: DATABASE_ID) @skip(if: $paged) { databaseId } events(first: $first, after: $after, where: { categoryIds: [$cat] }) { nodes { ${EVENT_MAIN.replace(' passwordProtected', '')} } pageInfo { hasNextPage endCursor } } }`,
+      whole: (d) => d.events,
+      ids: (nodes: Data[]) =>
+        nodes
+          .filter((n) => n.categories.some((c: Data) => c.databaseId === seeds.category))
+          .sort(newestFirst('publishedAtUtc'))
+          .slice(0, 10)
+          .map(eventMain),
+    }),
+  },
+  {
     name: 'venues, first 10',
     wp: '{ venues(first: 10) { nodes { databaseId title date city } } }',
     wpIds: (d) => ids(d.venues.nodes),
@@ -335,18 +356,21 @@ describe.each(SHAPES)('site requests: compatible graph against the main graph ($
     wpGateway = await startGateway(parseConfig({ port: 0, cache: { ttlSeconds: 0 }, admin }), h.sandbox.url);
     // Seeds read through a third reader (the sandbox's own answers through the main graph's gateway), before counting.
     const e = await h.gql(
-      '{ events(first: 100) { nodes { slug url startDate venues { databaseId } organizers { databaseId } } } posts(first: 1) { nodes { slug url } } }',
+      '{ events(first: 100) { nodes { slug url startDate venues { databaseId } organizers { databaseId } } } posts(first: 1) { nodes { slug url } } categories(first: 100, where: { hideEmpty: true }) { nodes { databaseId parent { databaseId } count } } }',
     );
     expect(e.errors).toBeUndefined();
     const ev = e.data.events.nodes.find((n: Data) => n.venues.length && n.organizers.length > 1);
     const post = e.data.posts.nodes[0];
     const start = String(e.data.events.nodes[40].startDate);
+    const cats: Data[] = e.data.categories.nodes;
+    const parent = cats.find((c) => cats.some((k) => k.parent?.databaseId === c.databaseId)) ?? cats[0];
     seeds = {
       postSlug: post.slug,
       postUri: new URL(post.url).pathname,
       eventSlug: ev.slug,
       eventUri: new URL(ev.url).pathname,
       day: { year: Number(start.slice(0, 4)), month: Number(start.slice(5, 7)), day: Number(start.slice(8, 10)) },
+      category: parent.databaseId,
     };
   });
   afterAll(async () => {
@@ -391,7 +415,8 @@ describe.each(SHAPES)('site requests: compatible graph against the main graph ($
       let calls = 0;
       let after: string | null = null;
       for (;;) {
-        const r = await run('main', side.query, { ...variables, first, after });
+        // `$paged`: true past the first page, for a side that reads something once beside its list.
+        const r = await run('main', side.query, { ...variables, first, after, paged: after !== null });
         const page = side.whole(r.data);
         nodes.push(...page.nodes);
         calls += r.calls;
@@ -412,14 +437,14 @@ describe.each(SHAPES)('site requests: compatible graph against the main graph ($
     if (pair.before) {
       wpVars.after = pair.before.wpCursor((await run('wp', pair.before.wp)).data);
       // A list the main graph reads whole on this shape needs no cursor of its own.
-      if (!pair.main(hasCore).whole)
+      if (!pair.main(hasCore, seeds).whole)
         mainVars.after = pair.before.mainCursor((await run('main', pair.before.main)).data);
     }
     if (pair.refusedWithoutCore && !hasCore) {
       const r = await h.gql(pair.refusedWithoutCore);
       expect(r.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', arguments: ['orderBy'] });
     }
-    const side = pair.main(hasCore);
+    const side = pair.main(hasCore, seeds);
     // The first run of each list on each gateway, then a repeat (which knows the list's total).
     for (const round of ['first', 'repeat']) {
       const wp = await run('wp', pair.wp, wpVars);
