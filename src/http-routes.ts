@@ -29,6 +29,7 @@ import type { Observer, RequestRecord } from './plugins/observability.ts';
 import { sendRateLimited } from './ratelimit.ts';
 import type { Responder } from './respond.ts';
 import type { Subscriptions } from './subscriptions/index.ts';
+import type { Tracing } from './telemetry.ts';
 import { createWpGraphqlHandler } from './wpgraphql/handler.ts';
 import type { OperationSession } from './upstream/session.ts';
 
@@ -42,6 +43,8 @@ export interface RoutesDeps {
   cache: GatewayCache;
   /** SSE and WebSocket subscriptions, when on. */
   live: Subscriptions | null;
+  /** Tracing, when on (src/telemetry.ts): the compatible graph's operations are traced as the main graph's. */
+  tracing: Tracing | null;
   log: Logger;
 }
 
@@ -49,7 +52,7 @@ const SHUTTING_DOWN = () =>
   new GatewayError('UPSTREAM_UNAVAILABLE', 'The gateway is shutting down; the operation was cut short. Retry it.');
 
 export function publicRoutes(deps: RoutesDeps) {
-  const { config, pipeline, apollo, observer, cors, responder, cache, live, log } = deps;
+  const { config, pipeline, apollo, observer, cors, responder, cache, live, tracing, log } = deps;
   // The WPGraphQL-compatible graph (src/wpgraphql/), at WPGRAPHQL_PATH unless that is empty.
   const wp = config.wpgraphql.path
     ? createWpGraphqlHandler({
@@ -59,6 +62,7 @@ export function publicRoutes(deps: RoutesDeps) {
         responder,
         responses: cache.operations,
         ttlMs: config.cache.ttlSeconds * 1000,
+        tracing,
       })
     : null;
   const inProgress = new Set<AbortController>();

@@ -222,6 +222,7 @@ async function compose(
     responder,
     cache,
     live,
+    tracing,
     log,
   });
   // Before the drain: operations in progress are answered at once ("shutting down") instead of being cut by it.

@@ -8,10 +8,13 @@
  * errors formatted and scrubbed as the main graph's. Execution is graphql-js's; it serves queries and mutations
  * (src/wpgraphql/mutations.ts, through the write engine), not subscriptions. Its answers get the main graph's
  * `cache-control` (src/cache/response.ts) and go through the main graph's response cache (src/cache/operation-http.ts),
- * under keys of their own graph, with purge tags from the operation's session reads.
+ * under keys of their own graph, with purge tags from the operation's session reads. With tracing on, its operations
+ * are traced as the main graph's (src/plugins/tracing.ts): a SERVER span per operation, under the caller's
+ * `traceparent`, a span for each field whose resolver went upstream, and the upstream attempts under it.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { execute, getOperationAST, type GraphQLError, type GraphQLSchema } from 'graphql';
+import { defaultTextMapGetter, type Context as TraceContext } from '@opentelemetry/api';
+import { execute, getOperationAST, type GraphQLError, type GraphQLFormattedError, type GraphQLSchema } from 'graphql';
 import type { OperationCache } from '../cache/operation-cache.ts';
 import { answerFromCache, keep, type CachedOperation } from '../cache/operation-http.ts';
 import { cacheControlFor, CREDENTIAL_HEADERS } from '../cache/response.ts';
@@ -19,8 +22,10 @@ import { tagsOfReads } from '../cache/tags.ts';
 import type { Context } from '../context.ts';
 import { json, readGraphQLRequest } from '../http.ts';
 import type { Pipeline } from '../pipeline/index.ts';
+import { startOperation, traceResolvers, type OperationTrace } from '../plugins/tracing.ts';
 import { sendRateLimited } from '../ratelimit.ts';
 import type { Responder } from '../respond.ts';
+import type { Tracing } from '../telemetry.ts';
 import { NOT_SERVED, wpGraphqlRules } from './rules.ts';
 import { createWpGraphqlSchema } from './schema.ts';
 
@@ -38,6 +43,8 @@ export interface WpGraphqlHandlerOptions {
   responses: OperationCache | undefined;
   /** CACHE_TTL_SECONDS in ms: the freshness of an answer that used nothing upstream, as the main graph's. */
   ttlMs: number;
+  /** Tracing, when on (src/telemetry.ts): an operation span per executed operation, resolver and upstream spans. */
+  tracing?: Tracing | null;
 }
 
 interface Params {
@@ -69,17 +76,23 @@ export function createWpGraphqlHandler(
   options: WpGraphqlHandlerOptions,
 ): (req: IncomingMessage, res: ServerResponse, context: () => Promise<Context>) => Promise<void> {
   const { path, pipeline, responder, responses, ttlMs } = options;
-  const schema = options.schema ?? createWpGraphqlSchema();
+  const tracing = options.tracing ?? null;
+  // Each operation's span, by its context value: the wrapped resolvers find their parent there.
+  const operations = new WeakMap<Context, TraceContext>();
+  const plain = options.schema ?? createWpGraphqlSchema();
+  // graphql-js has no per-field hook: with tracing on, the resolvers are wrapped once; off, the schema is as made.
+  const schema = tracing ? traceResolvers<Context>(plain, tracing, (c) => operations.get(c)) : plain;
   const checks = pipeline.graph(schema, wpGraphqlRules(), [NOT_SERVED]);
   // A refusal is an answer with errors: `no-store`, as cacheControlFor gives the main graph's.
-  const bad = (res: ServerResponse, status: number, message: string, code = 'BAD_REQUEST') => {
+  const send = (res: ServerResponse, status: number, errors: GraphQLFormattedError[], span?: OperationTrace) => {
+    span?.failed(errors);
     res.setHeader('cache-control', 'no-store');
-    json(res, status, { errors: [{ message, extensions: { code } }] });
+    json(res, status, { errors });
   };
-  const refuse = (res: ServerResponse, errors: readonly GraphQLError[]) => {
-    res.setHeader('cache-control', 'no-store');
-    json(res, 400, { errors: pipeline.formatErrors(errors) });
-  };
+  const bad = (res: ServerResponse, status: number, message: string, code = 'BAD_REQUEST', span?: OperationTrace) =>
+    send(res, status, [{ message, extensions: { code } }], span);
+  const refuse = (res: ServerResponse, errors: readonly GraphQLError[], span: OperationTrace | undefined) =>
+    send(res, 400, pipeline.formatErrors(errors), span);
   return async (req, res, makeContext) => {
     const url = new URL(req.url ?? '/', 'http://localhost');
     const method = (req.method ?? 'GET').toUpperCase();
@@ -116,25 +129,46 @@ export function createWpGraphqlHandler(
       if (found === true) return;
       cached = found;
     }
+    // The operation's span, started as Apollo's plugin starts the main graph's: after the cache (a hit has none).
+    const span = tracing ? startOperation(tracing, req.headers, defaultTextMapGetter) : undefined;
+    try {
+      await operation(req, res, method, persisted, cached, makeContext, span);
+    } finally {
+      span?.end();
+    }
+  };
+
+  /** Parse, validate, limits, execute and answer: one operation, under its span when tracing is on. */
+  async function operation(
+    req: IncomingMessage,
+    res: ServerResponse,
+    method: string,
+    persisted: { body: unknown; search: string },
+    cached: CachedOperation,
+    makeContext: () => Promise<Context>,
+    span: OperationTrace | undefined,
+  ): Promise<void> {
+    const no = (status: number, message: string, code?: string) => bad(res, status, message, code, span);
     const params = paramsOf(method, persisted.body, persisted.search);
-    if (typeof params === 'string') return bad(res, 400, params);
-    if (typeof params.query !== 'string' || !params.query) return bad(res, 400, 'The request has no query');
+    if (typeof params === 'string') return no(400, params);
+    if (typeof params.query !== 'string' || !params.query) return no(400, 'The request has no query');
     const checked = checks.document('http', params.query);
-    if ('stage' in checked) return refuse(res, checked.errors);
+    if ('stage' in checked) return refuse(res, checked.errors, span);
     const operationName = typeof params.operationName === 'string' ? params.operationName : undefined;
     const op = getOperationAST(checked.document, operationName);
-    if (!op)
-      return bad(res, 400, operationName ? `No operation named "${operationName}"` : 'Name the operation to run');
+    if (!op) return no(400, operationName ? `No operation named "${operationName}"` : 'Name the operation to run');
+    span?.resolved(op.operation, op.name?.value);
     if (op.operation === 'subscription')
-      return bad(res, 400, 'The compatible graph serves queries and mutations only (no subscriptions)');
+      return no(400, 'The compatible graph serves queries and mutations only (no subscriptions)');
     // A mutation over GET could be sent by a link or an image: only POST writes.
     if (op.operation === 'mutation' && method !== 'POST')
-      return bad(res, 405, 'Mutations are sent with POST', 'METHOD_NOT_ALLOWED');
+      return no(405, 'Mutations are sent with POST', 'METHOD_NOT_ALLOWED');
     const variables = isRecord(params.variables) ? params.variables : undefined;
     const context = await makeContext();
+    if (span) operations.set(context, span.context);
     try {
       const refused = checks.limits('http', checked.document, op, variables, context.upstream.budget);
-      if (refused) return refuse(res, [refused]);
+      if (refused) return refuse(res, [refused], span);
       const result = await execute({
         schema,
         document: checked.document,
@@ -142,12 +176,11 @@ export function createWpGraphqlHandler(
         variableValues: variables,
         operationName,
       });
-      const body = JSON.stringify({
-        ...(result.errors
-          ? { errors: pipeline.formatErrors(result.errors, pipeline.secretsOf(req.headers.authorization, req.headers)) }
-          : {}),
-        data: result.data ?? null,
-      });
+      const errors = result.errors
+        ? pipeline.formatErrors(result.errors, pipeline.secretsOf(req.headers.authorization, req.headers))
+        : undefined;
+      if (errors) span?.failed(errors);
+      const body = JSON.stringify({ ...(errors ? { errors } : {}), data: result.data ?? null });
       const session = context.upstream;
       const headers: [string, string][] = [
         ['content-type', 'application/json; charset=utf-8'],
@@ -169,7 +202,7 @@ export function createWpGraphqlHandler(
     } finally {
       context.upstream.end();
     }
-  };
+  }
 }
 
 /** GraphiQL's first tab on the compatible graph (a test runs it). */

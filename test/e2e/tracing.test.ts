@@ -4,20 +4,17 @@
  * in front of the sandbox behind a recording proxy, so the test sees both the
  * span tree and the `traceparent` each upstream request carried.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import {
-  BasicTracerProvider,
-  InMemorySpanExporter,
-  SimpleSpanProcessor,
-  type ReadableSpan,
-} from '@opentelemetry/sdk-trace-base';
+import { describe, expect, it } from 'vitest';
+import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
-import { parseConfig } from '../../src/config.ts';
-import { startGateway, type Gateway } from '../../src/server.ts';
-import type { RunningSandbox } from '../../packages/sandbox/src/server.ts';
-import { testSandbox } from '../helpers/sandbox.ts';
-import type { StubServer } from '../helpers/stub-server.ts';
-import { TRACEPARENT, gqlPost, recordingProxy, sentTraceparents as traceparents } from '../helpers/tracing.ts';
+import type { Gateway } from '../../src/server.ts';
+import {
+  TRACEPARENT,
+  gqlPost,
+  proxiedGateway,
+  sentTraceparents as traceparents,
+  tracedGateway,
+} from '../helpers/tracing.ts';
 
 const gql = (gateway: Gateway, query: string, headers?: Record<string, string>) => gqlPost(gateway.url, query, headers);
 
@@ -25,36 +22,12 @@ const idOf = (s: ReadableSpan) => s.spanContext().spanId;
 const parentOf = (s: ReadableSpan) => s.parentSpanContext?.spanId;
 
 describe('tracing into an injected provider', () => {
-  let sandbox: RunningSandbox;
-  let proxy: StubServer;
-  let gateway: Gateway;
-  const exporter = new InMemorySpanExporter();
-  const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
-
-  beforeAll(async () => {
-    sandbox = await testSandbox();
-    proxy = await recordingProxy(sandbox.origin);
-    // No cache: every operation below goes to the site.
-    gateway = await startGateway(
-      parseConfig({ port: 0, cache: { ttlSeconds: 0, memoryMaxBytes: 0 } }),
-      `${proxy.origin}/wp-json/`,
-      { tracerProvider: provider },
-    );
-  });
-  afterAll(async () => {
-    await gateway?.close();
-    await proxy?.close();
-    await sandbox?.close();
-    await provider.shutdown();
-  });
-  beforeEach(() => {
-    exporter.reset();
-    proxy.requests.length = 0;
-    sandbox.faults.clear();
-  });
+  // No cache: every operation below goes to the site.
+  const traced = tracedGateway();
+  const { exporter } = traced;
 
   it('makes operation -> resolver -> upstream spans, and sends their traceparent to the site', async () => {
-    const r = await gql(gateway, `query Listing { events(first: 2) { nodes { databaseId title } } }`);
+    const r = await gql(traced.gateway, `query Listing { events(first: 2) { nodes { databaseId title } } }`);
     expect(r.errors).toBeUndefined();
     expect(r.data.events.nodes).toHaveLength(2);
     const spans = exporter.getFinishedSpans();
@@ -95,7 +68,7 @@ describe('tracing into an injected provider', () => {
     );
 
     // The site got the client span's context: same trace, the client span as parent.
-    const sent = traceparents(proxy.requests);
+    const sent = traceparents(traced.proxy.requests);
     expect(sent).toHaveLength(1);
     const m = TRACEPARENT.exec(sent[0] ?? '');
     expect(m).not.toBeNull();
@@ -105,7 +78,7 @@ describe('tracing into an injected provider', () => {
   });
 
   it('puts a DataLoader batch under the field that asked first', async () => {
-    const r = await gql(gateway, `query Nested { events(first: 3) { nodes { databaseId jsonLd } } }`);
+    const r = await gql(traced.gateway, `query Nested { events(first: 3) { nodes { databaseId jsonLd } } }`);
     expect(r.errors).toBeUndefined();
     const spans = exporter.getFinishedSpans();
     const resolvers = spans.filter((s) => s.kind === SpanKind.INTERNAL);
@@ -126,8 +99,8 @@ describe('tracing into an injected provider', () => {
   });
 
   it('makes one client span per attempt, with the retry number and the failure recorded', async () => {
-    sandbox.faults.add({ path: '^/calendar/events/v1/events$', status: 503, times: 1 });
-    const r = await gql(gateway, `query Retried { events(first: 1) { nodes { databaseId } } }`);
+    traced.sandbox.faults.add({ path: '^/calendar/events/v1/events$', status: 503, times: 1 });
+    const r = await gql(traced.gateway, `query Retried { events(first: 1) { nodes { databaseId } } }`);
     expect(r.errors).toBeUndefined();
     const upstream = exporter.getFinishedSpans().filter((s) => s.kind === SpanKind.CLIENT);
     expect(upstream.map((s) => s.attributes['sitegraph.upstream.attempt'])).toEqual([1, 2]);
@@ -138,14 +111,14 @@ describe('tracing into an injected provider', () => {
     expect(retry.status.code).not.toBe(SpanStatusCode.ERROR);
     expect(parentOf(first)).toBe(parentOf(retry));
     // Each attempt carried its own span's context.
-    const sent = traceparents(proxy.requests).map((t) => TRACEPARENT.exec(t ?? '')?.[2]);
+    const sent = traceparents(traced.proxy.requests).map((t) => TRACEPARENT.exec(t ?? '')?.[2]);
     expect(sent).toEqual([idOf(first), idOf(retry)]);
   });
 
   it("records error codes on the operation and continues the caller's trace", async () => {
-    sandbox.faults.add({ path: '^/calendar/events/v1/events$', status: 404, times: 1 });
+    traced.sandbox.faults.add({ path: '^/calendar/events/v1/events$', status: 404, times: 1 });
     const callerTrace = '4bf92f3577b34da6a3ce929d0e0e4736';
-    const r = await gql(gateway, `{ events(first: 1) { nodes { databaseId } } }`, {
+    const r = await gql(traced.gateway, `{ events(first: 1) { nodes { databaseId } } }`, {
       traceparent: `00-${callerTrace}-00f067aa0ba902b7-01`,
     });
     expect(r.errors?.[0]?.extensions?.code).toBeDefined();
@@ -159,11 +132,11 @@ describe('tracing into an injected provider', () => {
     expect(op.attributes['sitegraph.graphql.error_codes']).toEqual([r.errors![0]!.extensions!.code]);
     const field = spans.find((s) => s.kind === SpanKind.INTERNAL)!;
     expect(field.status.code).toBe(SpanStatusCode.ERROR);
-    expect(traceparents(proxy.requests).every((t) => t?.startsWith(`00-${callerTrace}-`))).toBe(true);
+    expect(traceparents(traced.proxy.requests).every((t) => t?.startsWith(`00-${callerTrace}-`))).toBe(true);
   });
 
   it('names a document that does not parse "GraphQL Operation", with no resolver or upstream span', async () => {
-    const r = await gql(gateway, `query Broken { events(first: 1) {`);
+    const r = await gql(traced.gateway, `query Broken { events(first: 1) {`);
     expect(r.errors?.[0]?.extensions?.code).toBe('GRAPHQL_PARSE_FAILED');
     const spans = exporter.getFinishedSpans();
     expect(spans.map((s) => s.name)).toEqual(['GraphQL Operation']);
@@ -173,12 +146,7 @@ describe('tracing into an injected provider', () => {
 
 describe('tracing off (no OTEL_* set)', () => {
   it('makes nothing and sends no traceparent', async () => {
-    const sandbox = await testSandbox();
-    const proxy = await recordingProxy(sandbox.origin);
-    const gateway = await startGateway(
-      parseConfig({ port: 0, cache: { ttlSeconds: 0, memoryMaxBytes: 0 } }),
-      `${proxy.origin}/wp-json/`,
-    );
+    const { gateway, proxy, close } = await proxiedGateway();
     try {
       expect(gateway.tracing).toBeNull();
       const r = await gql(gateway, `query Listing { events(first: 2) { nodes { databaseId } } }`);
@@ -186,9 +154,7 @@ describe('tracing off (no OTEL_* set)', () => {
       expect(proxy.requests.length).toBeGreaterThan(0);
       expect(proxy.requests.every((q) => q.headers.traceparent === undefined)).toBe(true);
     } finally {
-      await gateway.close();
-      await proxy.close();
-      await sandbox.close();
+      await close();
     }
   });
 });

@@ -5,6 +5,13 @@
  */
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { TracerProvider } from '@opentelemetry/api';
+import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { afterAll, beforeAll, beforeEach } from 'vitest';
+import type { RunningSandbox } from '../../packages/sandbox/src/server.ts';
+import { parseConfig } from '../../src/config.ts';
+import { startGateway, type Gateway } from '../../src/server.ts';
+import { testSandbox } from './sandbox.ts';
 import { startStubServer, type RecordedRequest, type StubServer } from './stub-server.ts';
 
 export const TRACEPARENT = /^00-([0-9a-f]{32})-([0-9a-f]{16})-(0[01])$/;
@@ -23,6 +30,58 @@ export async function recordingProxy(target: string): Promise<StubServer> {
     res.writeHead(up.status, out);
     res.end(Buffer.from(await up.arrayBuffer()));
   });
+}
+
+/** The sandbox, a recording proxy in front of it, and a gateway in front of that. */
+export interface ProxiedGateway {
+  sandbox: RunningSandbox;
+  proxy: StubServer;
+  gateway: Gateway;
+  close(): Promise<void>;
+}
+
+/** A gateway without a cache (every operation goes to the site) behind a recording proxy; traced into `tracerProvider` when given. */
+export async function proxiedGateway(tracerProvider?: TracerProvider): Promise<ProxiedGateway> {
+  const sandbox = await testSandbox();
+  const proxy = await recordingProxy(sandbox.origin);
+  const gateway = await startGateway(
+    parseConfig({ port: 0, cache: { ttlSeconds: 0, memoryMaxBytes: 0 } }),
+    `${proxy.origin}/wp-json/`,
+    tracerProvider ? { tracerProvider } : {},
+  );
+  return {
+    sandbox,
+    proxy,
+    gateway,
+    close: async () => {
+      await gateway.close();
+      await proxy.close();
+      await sandbox.close();
+    },
+  };
+}
+
+/**
+ * For a describe block: a proxied gateway tracing into an InMemorySpanExporter, started before its tests and closed
+ * after them; before each test the spans, the proxy's record and the sandbox's faults are cleared.
+ */
+export function tracedGateway(): ProxiedGateway & { exporter: InMemorySpanExporter } {
+  const exporter = new InMemorySpanExporter();
+  const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+  const suite = { exporter } as ProxiedGateway & { exporter: InMemorySpanExporter };
+  beforeAll(async () => {
+    Object.assign(suite, await proxiedGateway(provider));
+  });
+  afterAll(async () => {
+    await suite.close?.();
+    await provider.shutdown();
+  });
+  beforeEach(() => {
+    exporter.reset();
+    suite.proxy.requests.length = 0;
+    suite.sandbox.faults.clear();
+  });
+  return suite;
 }
 
 /** POSTs one operation to a gateway's `/graphql` URL. */
