@@ -10,12 +10,23 @@ import type { Context } from '../context.ts';
 import { GatewayError, isGatewayError } from '../errors.ts';
 import { orNull } from '../loaders/index.ts';
 import { siteOffers } from '../upstream/gate.ts';
-import { eventBy, placeBy } from './calendar.ts';
-import { contentBy, homeOf, postBy, termBy, userBy, type ContentKind, type IdType } from './content.ts';
+import { eventBy, eventsList, placeBy, placesList } from './calendar.ts';
+import {
+  contentBy,
+  contentList,
+  homeOf,
+  postBy,
+  postsList,
+  termBy,
+  userBy,
+  type ContentKind,
+  type IdType,
+} from './content.ts';
+import type { WpPaging } from './args.ts';
 import { databaseIdArg, fromWpGlobalId, pathOf, wpGlobalId } from './ids.ts';
 import { readingOf, wpLoaders } from './loaders.ts';
 import { contentTypeBy } from './site.ts';
-import { fromTerm, type WpNode } from './models.ts';
+import { fromTerm, type WpConnection, type WpNode } from './models.ts';
 import type { TermModel } from '../mapping/models.ts';
 import { legacyTerm } from '../namespaces/calendar/legacy-mapping.ts';
 import { legacyGet } from '../namespaces/calendar/legacy-requests.ts';
@@ -155,6 +166,43 @@ export async function contentNodeBy(
 }
 
 const CONTENT_KINDS = new Set<string>(['Post', 'Page', 'MediaItem', 'Event', 'Venue', 'Organizer']);
+
+/**
+ * `contentNodes` of one content type: that type's own list, with the `where` it takes (`contentTypes` aside). Several
+ * types, or none (WPGraphQL's default: every type), would be one list merged by date from lists the site pages
+ * apart, which the compatible graph does not serve: refused, naming the argument.
+ */
+export function contentNodesOf(
+  ctx: Context,
+  args: WpPaging & { where?: ({ contentTypes?: (string | null)[] | null } & Record<string, unknown>) | null },
+): Promise<WpConnection<WpNode>> {
+  const { contentTypes, ...where } = args.where ?? {};
+  const types = [...new Set((contentTypes ?? []).filter((t): t is string => !!t))];
+  const only = types.length === 1 ? CONTENT_TYPES[types[0]!] : undefined;
+  if (!only)
+    throw GatewayError.badInput(
+      'contentNodes: where.contentTypes must name one content type here (each type is its own list on the site; ' +
+        'a list of several, merged by date, is not served): use posts, pages, mediaItems, events, venues or organizers, ' +
+        'or contentNodes with one type',
+      { arguments: ['where.contentTypes'] },
+    );
+  // GraphQL validated `where` against WPGraphQL's input type; each list refuses, by name, the keys it does not apply.
+  type WhereOf<F extends (...a: never[]) => unknown> = NonNullable<Parameters<F>[1]>['where'];
+  switch (only) {
+    case 'Post':
+    case 'Page':
+    case 'MediaItem':
+      return contentList(ctx, only, { ...args, where: where as WhereOf<typeof postsList> });
+    case 'Event':
+      return eventsList(ctx, { ...args, where: where as WhereOf<typeof eventsList> });
+    case 'Venue':
+    case 'Organizer':
+      return placesList(ctx, only === 'Venue' ? 'venues' : 'organizers', {
+        ...args,
+        where: where as NonNullable<Parameters<typeof placesList>[2]>['where'],
+      });
+  }
+}
 
 /** WPGraphQL's type of a model (Node, UniformResourceIdentifiable, ContentNode, TermNode... resolve through it). */
 export function typeOf(m: WpNode): string {

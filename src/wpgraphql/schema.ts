@@ -40,7 +40,7 @@ import {
   type IdType,
 } from './content.ts';
 import type { WpPaging } from './args.ts';
-import { contentNodeBy, nodeById, nodeByUri, typeOf } from './nodes.ts';
+import { contentNodeBy, contentNodesOf, nodeById, nodeByUri, typeOf } from './nodes.ts';
 import {
   ContentType,
   GeneralSettings,
@@ -98,6 +98,7 @@ const Query = {
   mediaItems: (_p: unknown, a: ListArgs, ctx: Context) => contentList(ctx, 'MediaItem', a),
   contentNode: (_p: unknown, a: ById & { contentType?: string | null }, ctx: Context) =>
     contentNodeBy(ctx, a.id, idTypeOf(a), a.contentType ?? null),
+  contentNodes: (_p: unknown, a: ListArgs, ctx: Context) => contentNodesOf(ctx, a),
   users: (_p: unknown, a: ListArgs, ctx: Context) => usersList(ctx, a),
   terms: (_p: unknown, a: ListArgs, ctx: Context) => termsList(ctx, a),
   contentType: (_p: unknown, a: { id: string; idType?: string | null }, ctx: Context) =>

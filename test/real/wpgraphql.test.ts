@@ -693,6 +693,15 @@ const CASES: Case[] = [
     }`,
   ),
 
+  one(
+    'contentNodes of one content type',
+    `{
+      posts: contentNodes(first: 5, where: { contentTypes: [POST] }) { ${PAGE_INFO} nodes { __typename databaseId uri } }
+      pages: contentNodes(where: { contentTypes: [PAGE], orderby: { field: TITLE, order: ASC } }) { nodes { __typename databaseId } }
+      events: contentNodes(first: 5, where: { contentTypes: [TRIBE_EVENTS] }) { nodes { __typename databaseId } }
+    }`,
+  ),
+
   // ---- posts' date queries
   one(
     'posts by dateQuery: after and before, inclusive or not, a year, a month, a day',

@@ -106,6 +106,23 @@ describe('site-wide fields', () => {
     expect(h.calls()).toEqual([]);
   });
 
+  it("contentNodes of one type is that type's list; of several, refused naming the argument", async () => {
+    const one = await h.gql(`{
+      a: contentNodes(first: 5, where: { contentTypes: [POST], search: "a" }) { nodes { __typename databaseId } pageInfo { hasNextPage } }
+      b: posts(first: 5, where: { search: "a" }) { nodes { __typename databaseId } pageInfo { hasNextPage } }
+      c: contentNodes(first: 3, where: { contentTypes: [TRIBE_EVENTS] }) { nodes { __typename databaseId } }
+      d: events(first: 3) { nodes { __typename databaseId } }
+    }`);
+    expect(one.errors).toBeUndefined();
+    expect(one.data.a.nodes.length).toBeGreaterThan(0);
+    expect(one.data.a).toEqual(one.data.b);
+    expect(one.data.c).toEqual(one.data.d);
+    for (const where of ['', '(where: { contentTypes: [POST, PAGE] })']) {
+      const r = await h.gql(`{ contentNodes${where} { nodes { databaseId } } }`);
+      expect(r.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', arguments: ['where.contentTypes'] });
+    }
+  });
+
   it('terms names the taxonomies it serves when asked for another', async () => {
     const r = await h.gql('{ terms(where: { taxonomies: [POSTFORMAT] }) { nodes { name } } }');
     expect(r.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', arguments: ['where.taxonomies'] });
