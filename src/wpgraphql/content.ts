@@ -246,21 +246,9 @@ function typeOnlyQuery(
     set('parent', [...((query.parent as number[] | undefined) ?? []), ...parentIn], 'where.parentIn');
   const parentNotIn = (w.parentNotIn ?? []).flatMap((v) => (v === null ? [] : [parentId(v, 'where.parentNotIn')]));
   if (parentNotIn.length) set('parent_exclude', parentNotIn, 'where.parentNotIn');
-  if (w.mimeType) set('mime_type', mimeOf(w.mimeType), 'where.mimeType');
+  // The enum's internal values are the MIME types themselves (schema.ts).
+  if (w.mimeType) set('mime_type', w.mimeType, 'where.mimeType');
   return { query, from, none };
-}
-
-/** `IMAGE_JPEG` -> `image/jpeg`, `APPLICATION_VND_MS_EXCEL` -> `application/vnd.ms-excel` (WPGraphQL's enum values). */
-function mimeOf(v: string): string {
-  const [type, ...rest] = v.toLowerCase().split('_');
-  const sub = rest.join('_');
-  const known: Record<string, string> = {
-    vnd_ms_excel: 'vnd.ms-excel',
-    vnd_ms_powerpoint: 'vnd.ms-powerpoint',
-    vnd_ms_write: 'vnd.ms-write',
-    x_msdownload: 'x-msdownload',
-  };
-  return `${type}/${known[sub] ?? sub.replace(/_/g, '-')}`;
 }
 
 /**

@@ -122,9 +122,25 @@ function fieldsByType(typeDefs: string): Map<string, Set<string>> {
 }
 
 const TYPE_FIELDS = fieldsByType(wpGraphqlTypeDefs());
+
+/**
+ * WPGraphQL's MIME type enum as the values WordPress takes (`IMAGE_PNG` -> `image/png`): WPGraphQL gives each value the
+ * MIME type itself, and its description says which (`MimeType image/svg+xml`), which a name cannot (`IMAGE_SVG_XML`).
+ */
+function mimeTypes(typeDefs: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const d of parse(typeDefs).definitions)
+    if (d.kind === Kind.ENUM_TYPE_DEFINITION && d.name.value === 'MimeTypeEnum')
+      for (const v of d.values ?? []) {
+        const m = /^MimeType (\S+)$/.exec(v.description?.value ?? '');
+        if (m) out[v.name.value] = m[1]!;
+      }
+  return out;
+}
 const typeFields = (name: string): ReadonlySet<string> => TYPE_FIELDS.get(name) ?? new Set();
 
 export const wpGraphqlResolvers = {
+  MimeTypeEnum: mimeTypes(wpGraphqlTypeDefs()),
   RootQuery: Query,
   RootMutation: wpMutations,
   Node: abstract,

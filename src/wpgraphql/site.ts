@@ -9,7 +9,7 @@ import { GatewayError, isGatewayError } from '../errors.ts';
 import { bool, int, isJson, str, type Json } from '../mapping/json.ts';
 import { legacyTerm } from '../namespaces/calendar/legacy-mapping.ts';
 import { LEGACY_MAX_PER_PAGE, legacyList } from '../namespaces/calendar/legacy-requests.ts';
-import { memoryConnection, listIdentity } from '../routes/connection.ts';
+import { connection, listIdentity, memoryConnection } from '../routes/connection.ts';
 import { readAll } from '../paging/window.ts';
 import { checkWhere, intIds, paging, type WpPaging } from './args.ts';
 import { categoriesList, homeOf, tagsList, termsWhere, type TermsWhereArgs } from './content.ts';
@@ -184,17 +184,19 @@ export async function usersList(
     });
   query.orderby = field;
   query.order = o?.order === 'DESC' ? 'desc' : 'asc';
-  const all = await readAll(
+  // The site pages and orders the list: only the pages the window spans are read.
+  const c = await connection(
+    ctx,
+    paging(args),
     (page, per) => corePage(ctx, 'users', { ...query, page, per_page: per }),
     100,
-    ctx.totals.for(`core:users:${JSON.stringify(query)}`),
+    (raw) => {
+      const u = coreUser(raw);
+      wpLoaders(ctx).user.prime(u.databaseId, u);
+      return u;
+    },
+    { hint: `core:users:${JSON.stringify(query)}` },
   );
-  const users = all.map(coreUser);
-  for (const u of users) wpLoaders(ctx).user.prime(u.databaseId, u);
-  const c = await memoryConnection(ctx, paging(args), users, {
-    list: listIdentity('wpgraphql:users', query),
-    id: (u) => u.databaseId,
-  });
   return wpConnection(c, (u) => u);
 }
 

@@ -732,6 +732,17 @@ const CASES: Case[] = [
       byName: users(where: { orderby: { field: DISPLAY_NAME, order: DESC } }) { nodes { databaseId } }
     }`,
   ),
+  {
+    name: 'users paged forwards, one a page',
+    run: (ask) =>
+      walk(
+        ask,
+        `query($n: Int, $after: String) { users(first: $n, after: $after) { ${PAGE_INFO} edges { cursor node { databaseId slug } } } }`,
+        'users',
+        'forwards',
+        { vars: { n: 1 } },
+      ),
+  },
   one('users, authenticated', `{ users { nodes { databaseId name slug } } }`, undefined, { auth: true }),
   one(
     'terms across taxonomies, and of one',

@@ -6,6 +6,8 @@
  * (test/real/wpgraphql.test.ts).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { GraphQLEnumType } from 'graphql';
+import { createWpGraphqlSchema } from '../../src/wpgraphql/schema.ts';
 import { startWpHarness, type WpHarness } from './harness.ts';
 
 let h: WpHarness;
@@ -79,6 +81,18 @@ describe('posts by dateQuery', () => {
     const none = await h.gql('{ posts(first: 3, where: { parent: 7 }) { nodes { databaseId } } }');
     expect(none.data.posts.nodes).toEqual([]);
     expect(h.calls()).toEqual([]);
+  });
+});
+
+describe('media items by MIME type', () => {
+  it('mimeType arrives as the MIME type WordPress filters by, as WPGraphQL gives its enum values', () => {
+    const e = createWpGraphqlSchema().getType('MimeTypeEnum');
+    expect(e).toBeInstanceOf(GraphQLEnumType);
+    const value = (name: string) => (e as GraphQLEnumType).getValue(name)?.value;
+    expect(value('IMAGE_PNG')).toBe('image/png');
+    // Not to be had from the name: `+`, `.` and `-` all became `_`.
+    expect(value('APPLICATION_TTAF_XML')).toBe('application/ttaf+xml');
+    expect(value('APPLICATION_VND_MS_EXCEL')).toBe('application/vnd.ms-excel');
   });
 });
 
