@@ -1,10 +1,11 @@
 /**
  * The public listener's routes: `/healthz`, GraphiQL (its page for a browser's GET, its assets under `/graphiql/`),
  * `/` to `/graphql`, and `/graphql` itself: CORS and preflights (answered before Apollo's CSRF prevention), the
- * Authorization header checked, GraphQL over SSE handed to the subscriptions (src/subscriptions/), and every other
- * request run through the operation pipeline (src/pipeline/): rate limit, the body read and checked (src/http.ts:
- * the size cap, nesting), persisted documents, the response cache, then Apollo (parse, validate, limits, execute)
- * with a context made by the pipeline. Answers are compressed as the client asks (src/respond.ts).
+ * Authorization header checked, GraphQL over SSE (on `/graphql` and the compatible graph's path) handed to the
+ * subscriptions (src/subscriptions/), and every other request run through the operation pipeline (src/pipeline/):
+ * rate limit, the body read and checked (src/http.ts: the size cap, nesting), persisted documents, the response
+ * cache, then Apollo (parse, validate, limits, execute) with a context made by the pipeline. Answers are compressed
+ * as the client asks (src/respond.ts).
  *
  * Each GraphQL request in progress has an AbortController: aborted when its client disconnects (its answer is not
  * wanted) or when the gateway shuts down (its answer is given at once, with errors, instead of being cut by the
@@ -13,6 +14,7 @@
 import { getEventListeners } from 'node:events';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { HeaderMap, type ApolloServer, type HTTPGraphQLRequest } from '@apollo/server';
+import type { GraphQLSchema } from 'graphql';
 import { authorizationOf, unauthenticatedAnswer } from './authorization.ts';
 import type { GatewayCache } from './cache/index.ts';
 import { answerFromCache, keep, type CachedOperation } from './cache/operation-http.ts';
@@ -46,6 +48,8 @@ export interface RoutesDeps {
   /** Tracing, when on (src/telemetry.ts): the compatible graph's operations are traced as the main graph's. */
   tracing: Tracing | null;
   log: Logger;
+  /** The compatible graph's schema, shared with its subscriptions; made by the handler when not given. */
+  wpSchema?: GraphQLSchema | null;
 }
 
 const SHUTTING_DOWN = () =>
@@ -63,6 +67,7 @@ export function publicRoutes(deps: RoutesDeps) {
         responses: cache.operations,
         ttlMs: config.cache.ttlSeconds * 1000,
         tracing,
+        ...(deps.wpSchema ? { schema: deps.wpSchema } : {}),
       })
     : null;
   const inProgress = new Set<AbortController>();
@@ -122,11 +127,12 @@ export function publicRoutes(deps: RoutesDeps) {
     }
     if (authorization === undefined) delete req.headers.authorization;
     else req.headers.authorization = authorization;
+    // GraphQL over SSE on either graph's path: the subscriptions run it on that path's graph.
+    if (live?.accepts(req, url)) return live.serve(req, res, url);
     if (compatible)
       return observer.track(req, res, (record) =>
         cancellable(res, (signal) => wp(req, res, async () => contextOf(req, signal, record))),
       );
-    if (live?.accepts(req, url)) return live.serve(req, res, url);
     await observer.track(req, res, (record) => graphql(req, res, url, method, record));
   }
 

@@ -35,6 +35,8 @@ import { SiteState } from './site.ts';
 import { createWriteLocks } from './store/lock.ts';
 import { connectRedis, type SharedRedis } from './store/redis.ts';
 import { createSubscriptions } from './subscriptions/index.ts';
+import { createWpGraphqlSchema } from './wpgraphql/schema.ts';
+import { wpGraphqlLive } from './wpgraphql/subscriptions.ts';
 import { createTracing, type Tracing } from './telemetry.ts';
 import { UpstreamClient } from './upstream/client.ts';
 
@@ -196,8 +198,10 @@ async function compose(
   await apollo.start();
   // Apollo's drain plugin closes the HTTP server: in-flight requests finish, idle connections go.
   lifecycle.add('apollo and the HTTP server', () => apollo.stop());
-  // Subscriptions over SSE and WebSocket on /graphql, fed by the site's changes (src/subscriptions/,
-  // docs/subscriptions.md).
+  // The WPGraphQL-compatible graph's schema (src/wpgraphql/), made once for its HTTP handler and its subscriptions.
+  const wpSchema = config.wpgraphql.path ? createWpGraphqlSchema() : null;
+  // Subscriptions over SSE and WebSocket on /graphql and the compatible graph's path, fed by the site's changes
+  // (src/subscriptions/, docs/subscriptions.md).
   const live = config.subscriptions.enabled
     ? createSubscriptions({
         config,
@@ -208,6 +212,7 @@ async function compose(
         redis,
         persisted,
         cache: cache.upstream,
+        graphs: wpSchema ? [wpGraphqlLive(config.wpgraphql.path, wpSchema)] : [],
       })
     : null;
   live?.attach(httpServer);
@@ -224,6 +229,7 @@ async function compose(
     live,
     tracing,
     log,
+    wpSchema,
   });
   // Before the drain: operations in progress are answered at once ("shutting down") instead of being cut by it.
   lifecycle.add('operations in progress', () => routes.stop());

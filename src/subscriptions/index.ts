@@ -9,6 +9,9 @@
  *   hub.ts: ledger (each change once) -> per credential: one re-read, filters -> subscribers
  *                                                      │
  *   sse.ts (graphql-sse) / ws.ts (graphql-ws) ◀────────┘  operation.ts: the operation pipeline of /graphql
+ *
+ * The transports serve the main graph at /graphql and each other graph given (the WPGraphQL-compatible graph) at its
+ * path, all on this one hub: a change is polled once and re-read once per credential, whichever graphs listen.
  */
 import { getEventListeners, setMaxListeners } from 'node:events';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
@@ -26,7 +29,14 @@ import { memoryBus, redisBus } from './bus.ts';
 import { SubscriptionContext, type LiveSession } from './context.ts';
 import { Hub, type Connection, type Credential } from './hub.ts';
 import { createSubscriptionMetrics } from './metrics.ts';
-import { createOperations, type Caller } from './operation.ts';
+import {
+  createOperations,
+  mainGraph,
+  otherGraph,
+  type Caller,
+  type OtherGraph,
+  type SubscriptionGraph,
+} from './operation.ts';
 import { startPoller } from './poller.ts';
 import { automationA, automationB } from './sources/automation.ts';
 import { eventsModified } from './sources/events-modified.ts';
@@ -52,15 +62,17 @@ export interface SubscriptionsDeps {
   persisted: PersistedDocuments | null;
   /** The upstream cache: changes made on the site invalidate what they changed. */
   cache: UpstreamCache | undefined;
+  /** Graphs served beside the main one, each at its path (the WPGraphQL-compatible graph). */
+  graphs?: readonly OtherGraph[];
 }
 
 export interface Subscriptions {
   /** For every context: writes through the gateway are published at once. */
   readonly sink: ChangeSink;
-  /** Whether a `/graphql` request is a GraphQL-over-SSE one (then `serve` it). */
+  /** Whether a request to `/graphql` or another graph's path is a GraphQL-over-SSE one (then `serve` it). */
   accepts(req: IncomingMessage, url: URL): boolean;
   serve(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void>;
-  /** WebSocket upgrades of the server's `/graphql`. */
+  /** WebSocket upgrades of the server's `/graphql` and the other graphs' paths. */
   attach(http: Server): void;
   readonly hub: Hub;
   /** Runs a poll round now (tests). */
@@ -141,6 +153,9 @@ export function createSubscriptions(deps: SubscriptionsDeps): Subscriptions {
   });
 
   const operations = createOperations(pipeline, config);
+  const graphs = new Map<string, SubscriptionGraph>(
+    [mainGraph(pipeline), ...(deps.graphs ?? []).map((g) => otherGraph(pipeline, g))].map((g) => [g.path, g]),
+  );
   /** One subscription's context, on its caller's credential, until its first change. */
   const subscriptionContext = (caller: Caller, connection: Connection): SubscriptionContext => {
     // Until the site's index is read, fields that need the site fail with why (as a query's do).
@@ -162,9 +177,10 @@ export function createSubscriptions(deps: SubscriptionsDeps): Subscriptions {
     persisted: deps.persisted,
     pipeline,
     log,
+    graphs,
     context: subscriptionContext,
   });
-  const ws = wsTransport({ config, hub, operations, pipeline, log, context: subscriptionContext });
+  const ws = wsTransport({ config, hub, operations, pipeline, log, graphs, context: subscriptionContext });
 
   const sink: ChangeSink = {
     written(kind, id, change, model, opts) {

@@ -4,10 +4,20 @@
  * safelist, parse with the token cap, validation with the depth, alias and introspection rules, the operation the
  * transport serves (subscriptions only here), argument sizes and cost, then the context. Errors leave through the
  * pipeline's respond stage, with the caller's secrets scrubbed out, as a query's do.
+ *
+ * The transports serve each graph at its path (`SubscriptionGraph`): the main graph (`/graphql`) and, beside it, the
+ * WPGraphQL-compatible graph (`otherGraph`: its schema and rules under the same stages, as its HTTP handler runs
+ * them), on one hub, so a change is polled and re-read once whichever graph's subscribers listen.
  */
 import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import { GraphQLError, type GraphQLFormattedError } from 'graphql';
+import {
+  GraphQLError,
+  getOperationAST,
+  type GraphQLFormattedError,
+  type GraphQLSchema,
+  type ValidationRule,
+} from 'graphql';
 import type { Config } from '../config.ts';
 import { authorizationOf } from '../authorization.ts';
 import { GatewayError } from '../errors.ts';
@@ -69,14 +79,78 @@ export function headersOf(
   return out;
 }
 
+/** A graph whose subscriptions the transports serve: its path, and the pipeline's stages over its schema. */
+export interface SubscriptionGraph {
+  /** Where it answers: the SSE requests and WebSocket upgrades of this path are its. */
+  readonly path: string;
+  /** The pipeline's stages for one subscription: its execution arguments, or the errors refusing it. */
+  prepare<C>(transport: 'sse' | 'ws', raw: OperationParams, context: () => C): Prepared<C>;
+}
+
+/** The main graph, at `/graphql`: the pipeline's own stages. */
+export const mainGraph = (pipeline: Pipeline): SubscriptionGraph => ({
+  path: '/graphql',
+  prepare: (transport, raw, context) => pipeline.operation(transport, raw, context),
+});
+
+/** A graph served beside the main one (the compatible graph): what it is, for `otherGraph`. */
+export interface OtherGraph {
+  path: string;
+  schema: GraphQLSchema;
+  /** GraphQL's rules as that graph has them, and the codes its rules' errors keep (pipeline.graph). */
+  rules: readonly ValidationRule[];
+  ruleCodes: readonly string[];
+}
+
+/**
+ * Another graph's subscriptions, through the stages of `pipeline.operation` in its order, on that graph's schema and
+ * rules (pipeline.graph): persisted documents, parse and validate, the operation to run, the limits (a query here is
+ * OPERATION_NOT_SUPPORTED), then the context.
+ */
+export function otherGraph(pipeline: Pipeline, graph: OtherGraph): SubscriptionGraph {
+  const checks = pipeline.graph(graph.schema, graph.rules, graph.ruleCodes);
+  const bad = (message: string) => ({ errors: [new GraphQLError(message, { extensions: { code: 'BAD_REQUEST' } })] });
+  return {
+    path: graph.path,
+    prepare<C>(transport: 'sse' | 'ws', raw: OperationParams, context: () => C): Prepared<C> {
+      const p = pipeline.persistedParams(transport, raw);
+      if ('status' in p)
+        return { errors: p.body.errors.map((e) => new GraphQLError(e.message, { extensions: e.extensions })) };
+      const { query, operationName: name, variables: vars } = p.params;
+      if (typeof query !== 'string' || !query)
+        return bad('The request has no query (or documentId of a persisted document).');
+      const checked = checks.document(transport, query);
+      if ('stage' in checked) return { errors: checked.errors };
+      const operationName = typeof name === 'string' ? name : undefined;
+      const op = getOperationAST(checked.document, operationName);
+      if (!op)
+        return bad(
+          operationName
+            ? `No operation named "${operationName}".`
+            : 'Several operations: name the one to run (operationName).',
+        );
+      const variableValues = vars && typeof vars === 'object' ? (vars as Record<string, unknown>) : undefined;
+      const refused = checks.limits(transport, checked.document, op, variableValues);
+      if (refused) return { errors: [refused] };
+      const { schema } = graph;
+      return { args: { schema, document: checked.document, operationName, variableValues, contextValue: context() } };
+    },
+  };
+}
+
 export function createOperations(pipeline: Pipeline, config: Config) {
   /** The secrets of the gateway and of the caller: out of every error sent. */
   const secretsOf = (credential: Credential | undefined) =>
     pipeline.secretsOf(credential?.authorization, credential?.headers ?? {});
 
-  /** The pipeline's stages for one subscription: its execution arguments, or the errors refusing it. */
-  function prepare<C>(transport: 'sse' | 'ws', raw: OperationParams, context: () => C): Prepared<C> {
-    return pipeline.operation(transport, raw, context);
+  /** The stages of `graph` for one subscription: its execution arguments, or the errors refusing it. */
+  function prepare<C>(
+    graph: SubscriptionGraph,
+    transport: 'sse' | 'ws',
+    raw: OperationParams,
+    context: () => C,
+  ): Prepared<C> {
+    return graph.prepare(transport, raw, context);
   }
 
   /** Errors as a query's are: known codes kept, others masked, the caller's secrets out. */

@@ -1,6 +1,7 @@
 /**
- * GraphQL over Server-Sent Events on `/graphql`, by graphql-sse's handler
- * (its PROTOCOL.md; docs/subscriptions.md "Transports"):
+ * GraphQL over Server-Sent Events on `/graphql` (and on the compatible graph's
+ * path: each request runs on the graph of its path, operation.ts), by
+ * graphql-sse's handler (its PROTOCOL.md; docs/subscriptions.md "Transports"):
  *
  * - distinct connections: `GET` or `POST` with `Accept: text/event-stream`,
  *   one stream per subscription;
@@ -32,7 +33,7 @@ import { sendRateLimited } from '../ratelimit.ts';
 import type { Config } from '../config.ts';
 import type { SubscriptionContext } from './context.ts';
 import type { Connection, Hub } from './hub.ts';
-import { callerOf, type Caller, type OperationParams, type Operations } from './operation.ts';
+import { callerOf, type Caller, type OperationParams, type Operations, type SubscriptionGraph } from './operation.ts';
 
 /** A reserved stream (`PUT`) that is not opened within this is forgotten. */
 const RESERVATION_MS = 30_000;
@@ -47,6 +48,8 @@ export interface SseDeps {
   persisted: PersistedDocuments | null;
   pipeline: Pipeline;
   log: Logger;
+  /** The graphs served, by path: a request's operations run on its path's. */
+  graphs: ReadonlyMap<string, SubscriptionGraph>;
   /** A SubscriptionContext for a caller on a connection. */
   context(caller: Caller, connection: Connection): SubscriptionContext;
 }
@@ -56,6 +59,7 @@ interface RequestContext {
   res: ServerResponse | null;
   caller: Caller | null;
   connection: Connection | null;
+  graph: SubscriptionGraph | null;
 }
 
 class SseConnection implements Connection {
@@ -89,9 +93,9 @@ export function sseTransport(deps: SseDeps) {
       return token || randomUUID();
     },
     onSubscribe(req, params: RequestParams) {
-      const { caller, connection } = req.context;
+      const { caller, connection, graph } = req.context;
       // Errors are formatted by onNext, as every result is.
-      if (!connection || !caller)
+      if (!connection || !caller || !graph)
         return {
           data: null,
           errors: [
@@ -101,7 +105,9 @@ export function sseTransport(deps: SseDeps) {
             ),
           ],
         };
-      const prepared = operations.prepare('sse', params as OperationParams, () => deps.context(caller, connection));
+      const prepared = operations.prepare(graph, 'sse', params as OperationParams, () =>
+        deps.context(caller, connection),
+      );
       return 'errors' in prepared ? { data: null, errors: prepared.errors } : prepared.args;
     },
     onNext: (ctx, _req, result) => operations.formatResult(result, ctx?.live.credential),
@@ -125,12 +131,12 @@ export function sseTransport(deps: SseDeps) {
       body: null,
       raw: null,
       headers: { get: (k) => (k === 'accept' ? 'text/event-stream' : null) },
-      context: { res: null, caller: null, connection: null },
+      context: { res: null, caller: null, connection: null, graph: null },
     });
     if (body && typeof body !== 'string') await body.return(undefined);
   }
 
-  /** Whether a `/graphql` request is one of this transport's. */
+  /** Whether a request to a graph's path is one of this transport's. */
   function accepts(req: IncomingMessage, url: URL): boolean {
     const method = (req.method ?? 'GET').toUpperCase();
     return (
@@ -173,6 +179,7 @@ export function sseTransport(deps: SseDeps) {
     }
     const token = (first(req.headers[TOKEN_HEADER]) || url.searchParams.get('token')) ?? null;
     const caller = callerOf(config, req.headers, req);
+    const graph = deps.graphs.get(url.pathname) ?? null;
     // A distinct stream is its own connection; a single-connection request names its stream by token.
     let connection: SseConnection | null = token ? (reserved.get(token) ?? null) : null;
     const distinct = streaming && !connection;
@@ -185,7 +192,7 @@ export function sseTransport(deps: SseDeps) {
       },
       body,
       raw: req,
-      context: { res, caller, connection },
+      context: { res, caller, connection, graph },
     };
     const [out, init] = await handler(request);
     if (method === 'PUT' && init.status === 201 && typeof out === 'string') reserved.set(out, new SseConnection());

@@ -1,8 +1,9 @@
 /**
- * The `graphql-transport-ws` WebSocket protocol on `/graphql` (graphql-ws's
- * server core on the `ws` package; docs/subscriptions.md "Transports"): what
- * Apollo Router and Hive Gateway speak to a subgraph's subscriptions, and what
- * graphql-ws's client and GraphiQL speak.
+ * The `graphql-transport-ws` WebSocket protocol on `/graphql`, and on the
+ * compatible graph's path (a connection runs on its path's graph, operation.ts),
+ * by graphql-ws's server core on the `ws` package (docs/subscriptions.md
+ * "Transports"): what Apollo Router and Hive Gateway speak to a subgraph's
+ * subscriptions, and what graphql-ws's client and GraphiQL speak.
  *
  * Around the library: an upgrade is refused (before any WebSocket exists) for
  * another path, for a browser page of an origin CORS_ORIGINS does not allow
@@ -26,7 +27,14 @@ import { jsonTooDeep, nestingError } from '../nesting.ts';
 import type { Pipeline } from '../pipeline/index.ts';
 import type { SubscriptionContext } from './context.ts';
 import type { Connection, Hub } from './hub.ts';
-import { callerOf, headersOf, type Caller, type OperationParams, type Operations } from './operation.ts';
+import {
+  callerOf,
+  headersOf,
+  type Caller,
+  type OperationParams,
+  type Operations,
+  type SubscriptionGraph,
+} from './operation.ts';
 
 const MAX_MESSAGE = 1024 * 1024;
 /** Closes a connection whose client does not keep up (hub.ts): an application code, which clients may retry. */
@@ -44,6 +52,8 @@ export interface WsDeps {
   operations: Operations;
   pipeline: Pipeline;
   log: Logger;
+  /** The graphs served, by path: a connection's operations run on the graph of the path it was opened on. */
+  graphs: ReadonlyMap<string, SubscriptionGraph>;
   context(caller: Caller, connection: Connection): SubscriptionContext;
 }
 
@@ -52,6 +62,7 @@ interface Extra {
   request: IncomingMessage;
   connection: WsConnection;
   caller: Caller | null;
+  graph: SubscriptionGraph;
 }
 
 class WsConnection implements Connection {
@@ -89,7 +100,7 @@ export function wsTransport(deps: WsDeps) {
       if (caller.refused) return [caller.refused];
       const refused = await deps.pipeline.rateLimit('ws', ctx.extra.request);
       if (refused) return [new GraphQLError(refused.error.message, { extensions: refused.error.extensions })];
-      const prepared = operations.prepare('ws', payload as OperationParams, () =>
+      const prepared = operations.prepare(ctx.extra.graph, 'ws', payload as OperationParams, () =>
         deps.context(caller, ctx.extra.connection),
       );
       return 'errors' in prepared ? prepared.errors : prepared.args;
@@ -118,14 +129,15 @@ export function wsTransport(deps: WsDeps) {
   async function upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
     socket.on('error', () => {});
     const url = new URL(req.url ?? '/', 'http://gateway.invalid');
-    if (url.pathname !== '/graphql') return refuse(socket, 404, 'Not Found');
+    const graph = deps.graphs.get(url.pathname);
+    if (!graph) return refuse(socket, 404, 'Not Found');
     if (stopping) return refuse(socket, 503, 'Service Unavailable');
     if (!originAllowed(req)) return refuse(socket, 403, 'Forbidden');
     if (await deps.pipeline.rateLimit('ws', req)) return refuse(socket, 429, 'Too Many Requests');
-    wss.handleUpgrade(req, socket, head, (ws) => connected(ws, req));
+    wss.handleUpgrade(req, socket, head, (ws) => connected(ws, req, graph));
   }
 
-  function connected(socket: WebSocket, request: IncomingMessage): void {
+  function connected(socket: WebSocket, request: IncomingMessage, graph: SubscriptionGraph): void {
     const connection = new WsConnection(socket);
     socket.once('error', (err) => {
       log.warn({ err: err.message }, 'subscriptions: a WebSocket failed');
@@ -163,7 +175,7 @@ export function wsTransport(deps: WsDeps) {
             }
           }),
       },
-      { socket, request, connection, caller: null },
+      { socket, request, connection, caller: null, graph },
     );
     socket.once('close', (code, reason) => {
       clearInterval(pinger);

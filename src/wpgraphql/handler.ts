@@ -6,11 +6,13 @@
  * with the token cap and the nesting scan, validate with `wpGraphqlRules()` and the gateway's depth, alias and
  * introspection rules, limits (sizes, cost, the caller's request budget), one main-graph context per operation, and
  * errors formatted and scrubbed as the main graph's. Execution is graphql-js's; it serves queries and mutations
- * (src/wpgraphql/mutations.ts, through the write engine), not subscriptions. Its answers get the main graph's
- * `cache-control` (src/cache/response.ts) and go through the main graph's response cache (src/cache/operation-http.ts),
- * under keys of their own graph, with purge tags from the operation's session reads. With tracing on, its operations
- * are traced as the main graph's (src/plugins/tracing.ts): a SERVER span per operation, under the caller's
- * `traceparent`, a span for each field whose resolver went upstream, and the upstream attempts under it.
+ * (src/wpgraphql/mutations.ts, through the write engine); its subscriptions (src/wpgraphql/subscriptions.ts) are
+ * served over SSE and WebSocket by src/subscriptions/ on the same path, and refused here as a plain request. Its
+ * answers get the main graph's `cache-control` (src/cache/response.ts) and go through the main graph's response cache
+ * (src/cache/operation-http.ts), under keys of their own graph, with purge tags from the operation's session reads.
+ * With tracing on, its operations are traced as the main graph's (src/plugins/tracing.ts): a SERVER span per
+ * operation, under the caller's `traceparent`, a span for each field whose resolver went upstream, and the upstream
+ * attempts under it.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { defaultTextMapGetter, type Context as TraceContext } from '@opentelemetry/api';
@@ -158,8 +160,6 @@ export function createWpGraphqlHandler(
     const op = getOperationAST(checked.document, operationName);
     if (!op) return no(400, operationName ? `No operation named "${operationName}"` : 'Name the operation to run');
     span?.resolved(op.operation, op.name?.value);
-    if (op.operation === 'subscription')
-      return no(400, 'The compatible graph serves queries and mutations only (no subscriptions)');
     // A mutation over GET could be sent by a link or an image: only POST writes.
     if (op.operation === 'mutation' && method !== 'POST')
       return no(405, 'Mutations are sent with POST', 'METHOD_NOT_ALLOWED');
@@ -167,6 +167,7 @@ export function createWpGraphqlHandler(
     const context = await makeContext();
     if (span) operations.set(context, span.context);
     try {
+      // A subscription is refused here as the main graph's is (OPERATION_NOT_SUPPORTED, naming SSE and WebSocket).
       const refused = checks.limits('http', checked.document, op, variables, context.upstream.budget);
       if (refused) return refuse(res, [refused], span);
       const result = await execute({

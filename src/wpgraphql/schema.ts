@@ -52,9 +52,12 @@ import {
   usersList,
 } from './site.ts';
 import { wpMutations } from './mutations.ts';
+import { wpSubscriptions } from './subscriptions.ts';
 import type { WpNode, WpTerm } from './models.ts';
 
 export const WPGRAPHQL_SCHEMA_FILE = new URL('../../schema-wpgraphql/schema.graphql', import.meta.url);
+/** Hand-written beside the generated SDL: `RootSubscription`, which WPGraphQL does not have (subscriptions.ts). */
+export const WPGRAPHQL_SUBSCRIPTIONS_FILE = new URL('../../schema-wpgraphql/subscriptions.graphql', import.meta.url);
 
 interface ById {
   id: string;
@@ -143,6 +146,7 @@ export const wpGraphqlResolvers = {
   MimeTypeEnum: mimeTypes(wpGraphqlTypeDefs()),
   RootQuery: Query,
   RootMutation: wpMutations,
+  RootSubscription: wpSubscriptions,
   Node: abstract,
   UniformResourceIdentifiable: abstract,
   DatabaseIdentifier: abstract,
@@ -181,7 +185,10 @@ export function wpGraphqlTypeDefs(file: URL = WPGRAPHQL_SCHEMA_FILE): string {
   return readFileSync(file, 'utf8');
 }
 
-/** The executable schema of the compatible graph; its context is the main graph's (createContext). */
+/** The compatible graph's executable schema, subscriptions included; its context is the main graph's. */
 export function createWpGraphqlSchema(): GraphQLSchema {
-  return makeExecutableSchema({ typeDefs: wpGraphqlTypeDefs(), resolvers: wpGraphqlResolvers });
+  return makeExecutableSchema({
+    typeDefs: [wpGraphqlTypeDefs(), wpGraphqlTypeDefs(WPGRAPHQL_SUBSCRIPTIONS_FILE)],
+    resolvers: wpGraphqlResolvers,
+  });
 }
