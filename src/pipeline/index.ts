@@ -190,7 +190,8 @@ export function createPipeline(deps: PipelineDeps) {
       },
     };
   }
-  const { document, limits } = checksOf(schema, documents);
+  const mainChecks = checksOf(schema, documents);
+  const { document, limits } = mainChecks;
 
   /**
    * The same stages for a second graph served beside the main one (the WPGraphQL-compatible graph, src/wpgraphql/):
@@ -198,7 +199,7 @@ export function createPipeline(deps: PipelineDeps) {
    * (depth, aliases, introspection), the token cap, the nesting scan and the limits are the main graph's.
    */
   function graph(other: GraphQLSchema, baseRules: readonly ValidationRule[], ruleCodes: readonly string[] = []) {
-    return checksOf(
+    const checks = checksOf(
       other,
       documentStages({
         schema: other,
@@ -208,6 +209,8 @@ export function createPipeline(deps: PipelineDeps) {
         ruleCodes,
       }),
     );
+    /** The subscription transports' stages on this graph, as `operation` on the main graph's. */
+    return { ...checks, operation: operationOf(other, checks) };
   }
 
   /** Stage "context": one per operation, on what the gateway shares (client, totals, locks, the indexed names). */
@@ -253,45 +256,50 @@ export function createPipeline(deps: PipelineDeps) {
   }
 
   /**
-   * The stages from persisted documents to context, in order, for one operation of a subscription transport: its
-   * execution arguments, or the errors refusing it (formatted by `formatErrors` with the caller's secrets). The
-   * rate limit is the transport's, counted per request or message before this.
+   * The stages from persisted documents to context, in order, for one operation of a subscription transport on a
+   * graph (its schema and checks): its execution arguments, or the errors refusing it (formatted by `formatErrors`
+   * with the caller's secrets). The rate limit is the transport's, counted per request or message before this.
    */
-  function operation<C>(transport: 'sse' | 'ws', raw: OperationParams, makeContext: () => C): Prepared<C> {
-    const p = persistedParams(transport, raw);
-    if ('status' in p) return { errors: errorsOf(p) };
-    const { params } = p;
-    if (typeof params.query !== 'string' || !params.query) {
-      refused(transport, 'parse');
-      return { errors: [coded('The request has no query (or documentId of a persisted document).', 'BAD_REQUEST')] };
-    }
-    const checked = document(transport, params.query);
-    if ('stage' in checked) return { errors: checked.errors };
-    const operationName = typeof params.operationName === 'string' ? params.operationName : undefined;
-    const op = getOperationAST(checked.document, operationName);
-    if (!op) {
-      refused(transport, 'limits');
-      const message = operationName
-        ? `No operation named "${operationName}".`
-        : 'Several operations: name the one to run (operationName).';
-      return { errors: [coded(message, 'BAD_REQUEST')] };
-    }
-    const variables =
-      params.variables && typeof params.variables === 'object'
-        ? (params.variables as Record<string, unknown>)
-        : undefined;
-    const error = limits(transport, checked.document, op, variables);
-    if (error) return { errors: [error] };
-    return {
-      args: {
-        schema,
-        document: checked.document,
-        operationName,
-        variableValues: variables,
-        contextValue: makeContext(),
-      },
+  function operationOf(graphSchema: GraphQLSchema, checks: ReturnType<typeof checksOf>) {
+    return function operation<C>(transport: 'sse' | 'ws', raw: OperationParams, makeContext: () => C): Prepared<C> {
+      const p = persistedParams(transport, raw);
+      if ('status' in p) return { errors: errorsOf(p) };
+      const { params } = p;
+      if (typeof params.query !== 'string' || !params.query) {
+        refused(transport, 'parse');
+        return {
+          errors: [coded('The request has no query (or documentId of a persisted document).', 'BAD_REQUEST')],
+        };
+      }
+      const checked = checks.document(transport, params.query);
+      if ('stage' in checked) return { errors: checked.errors };
+      const operationName = typeof params.operationName === 'string' ? params.operationName : undefined;
+      const op = getOperationAST(checked.document, operationName);
+      if (!op) {
+        refused(transport, 'limits');
+        const message = operationName
+          ? `No operation named "${operationName}".`
+          : 'Several operations: name the one to run (operationName).';
+        return { errors: [coded(message, 'BAD_REQUEST')] };
+      }
+      const variables =
+        params.variables && typeof params.variables === 'object'
+          ? (params.variables as Record<string, unknown>)
+          : undefined;
+      const error = checks.limits(transport, checked.document, op, variables);
+      if (error) return { errors: [error] };
+      return {
+        args: {
+          schema: graphSchema,
+          document: checked.document,
+          operationName,
+          variableValues: variables,
+          contextValue: makeContext(),
+        },
+      };
     };
   }
+  const operation = operationOf(schema, mainChecks);
 
   return {
     stages: STAGES,

@@ -11,13 +11,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import {
-  GraphQLError,
-  getOperationAST,
-  type GraphQLFormattedError,
-  type GraphQLSchema,
-  type ValidationRule,
-} from 'graphql';
+import { GraphQLError, type GraphQLFormattedError, type GraphQLSchema, type ValidationRule } from 'graphql';
 import type { Config } from '../config.ts';
 import { authorizationOf } from '../authorization.ts';
 import { GatewayError } from '../errors.ts';
@@ -102,40 +96,10 @@ export interface OtherGraph {
   ruleCodes: readonly string[];
 }
 
-/**
- * Another graph's subscriptions, through the stages of `pipeline.operation` in its order, on that graph's schema and
- * rules (pipeline.graph): persisted documents, parse and validate, the operation to run, the limits (a query here is
- * OPERATION_NOT_SUPPORTED), then the context.
- */
+/** Another graph's subscriptions: the pipeline's stages in their order, on that graph's schema and rules. */
 export function otherGraph(pipeline: Pipeline, graph: OtherGraph): SubscriptionGraph {
-  const checks = pipeline.graph(graph.schema, graph.rules, graph.ruleCodes);
-  const bad = (message: string) => ({ errors: [new GraphQLError(message, { extensions: { code: 'BAD_REQUEST' } })] });
-  return {
-    path: graph.path,
-    prepare<C>(transport: 'sse' | 'ws', raw: OperationParams, context: () => C): Prepared<C> {
-      const p = pipeline.persistedParams(transport, raw);
-      if ('status' in p)
-        return { errors: p.body.errors.map((e) => new GraphQLError(e.message, { extensions: e.extensions })) };
-      const { query, operationName: name, variables: vars } = p.params;
-      if (typeof query !== 'string' || !query)
-        return bad('The request has no query (or documentId of a persisted document).');
-      const checked = checks.document(transport, query);
-      if ('stage' in checked) return { errors: checked.errors };
-      const operationName = typeof name === 'string' ? name : undefined;
-      const op = getOperationAST(checked.document, operationName);
-      if (!op)
-        return bad(
-          operationName
-            ? `No operation named "${operationName}".`
-            : 'Several operations: name the one to run (operationName).',
-        );
-      const variableValues = vars && typeof vars === 'object' ? (vars as Record<string, unknown>) : undefined;
-      const refused = checks.limits(transport, checked.document, op, variableValues);
-      if (refused) return { errors: [refused] };
-      const { schema } = graph;
-      return { args: { schema, document: checked.document, operationName, variableValues, contextValue: context() } };
-    },
-  };
+  const { operation } = pipeline.graph(graph.schema, graph.rules, graph.ruleCodes);
+  return { path: graph.path, prepare: (transport, raw, context) => operation(transport, raw, context) };
 }
 
 export function createOperations(pipeline: Pipeline, config: Config) {
