@@ -155,11 +155,12 @@ export function wsTransport(deps: WsDeps) {
     const closed = server.opened(
       {
         protocol: socket.protocol,
-        send: (data) =>
-          new Promise<void>((resolve, reject) => {
-            if (socket.readyState !== socket.OPEN) return resolve();
-            socket.send(data, (err) => (err ? reject(err) : resolve()));
-          }),
+        // Handed to the socket, which keeps the order: not awaited until the client has read it. A client that stops
+        // reading is the hub's to drop (its unread bytes, `buffered()`); awaiting here would hold its last messages
+        // (each subscription's SLOW_CONSUMER) behind the unread ones, so the close could overtake them.
+        send: (data) => {
+          if (socket.readyState === socket.OPEN) socket.send(data);
+        },
         close: (code, reason) => socket.close(code, reason),
         onMessage: (cb) =>
           socket.on('message', async (data) => {

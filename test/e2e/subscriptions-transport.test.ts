@@ -136,6 +136,9 @@ describe('subscription transports', () => {
         async () => (await metric(h.gateway, 'sitegraph_subscription_drops_total', { reason: 'slow_consumer' })) === 1,
         30_000,
       );
+      // It reads again only after the gateway has given up on it (the hub closes a dropped connection a second after
+      // ending its subscriptions): the reasons must still come before the close, however late it reads.
+      await sleep(1_500);
       (slow.socket as unknown as { _socket: { resume(): void } })._socket.resume();
       const { code, reason } = await slow.closed;
       expect(code).toBe(4008);
