@@ -10,7 +10,7 @@ import { DateTime } from 'luxon';
 import type { Context } from '../context.ts';
 import { GatewayError, isGatewayError } from '../errors.ts';
 import type { EventsOrderBy, EventsWhere, PlacesWhere } from '../generated/graphql.ts';
-import type { EventModel, OrganizerModel, TermModel, VenueModel } from '../mapping/models.ts';
+import type { EventModel, OrganizerModel, VenueModel } from '../mapping/models.ts';
 import { isJson, str, type Json } from '../mapping/json.ts';
 import { crossField, type OtherLoader } from '../resolvers/fields.ts';
 import { eventsConnection, termsConnection } from '../resolvers/lists.ts';

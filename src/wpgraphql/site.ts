@@ -5,14 +5,14 @@
  * list one has it refused by the session's route gate, naming the route, before anything is sent.
  */
 import type { Context } from '../context.ts';
-import { GatewayError, isGatewayError } from '../errors.ts';
-import { bool, int, isJson, str, type Json } from '../mapping/json.ts';
+import { GatewayError } from '../errors.ts';
+import { bool, int, isJson, str } from '../mapping/json.ts';
 import { legacyTerm } from '../namespaces/calendar/legacy-mapping.ts';
 import { LEGACY_MAX_PER_PAGE, legacyList } from '../namespaces/calendar/legacy-requests.ts';
 import { connection, listIdentity, memoryConnection } from '../routes/connection.ts';
 import { readAll } from '../paging/window.ts';
 import { checkWhere, intIds, paging, type WpPaging } from './args.ts';
-import { categoriesList, homeOf, tagsList, termsWhere, type TermsWhereArgs } from './content.ts';
+import { categoriesList, homeOf, tagsList, type TermsWhereArgs } from './content.ts';
 import { eventsCategoriesList } from './calendar.ts';
 import { uriOf } from './ids.ts';
 import { corePage, coreTerm, coreUser, readingOf, settingsOf, wpLoaders } from './loaders.ts';
@@ -253,7 +253,6 @@ export async function termsList(
     );
   if (scope.length === 1) return TAXONOMY_LISTS[scope[0]!]!(ctx, { ...args, where });
   checkWhere('terms', where, ['hideEmpty']);
-  termsWhere('terms', where, false);
   const lists = await Promise.all(scope.map((t) => wholeTaxonomy(ctx, t)));
   let all = lists.flat();
   if (where.hideEmpty === true) all = all.filter((t) => (t.count ?? 0) > 0);
