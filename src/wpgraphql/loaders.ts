@@ -8,7 +8,8 @@
 import DataLoader from 'dataloader';
 import type { Context } from '../context.ts';
 import { GatewayError, isGatewayError } from '../errors.ts';
-import { corePost } from '../namespaces/posts/mapping.ts';
+import { corePost, refuseUndeclared } from '../namespaces/posts/mapping.ts';
+import { declaredArgs } from '../upstream/discovery.ts';
 import { POSTS_MAX_PER_PAGE, postsPage } from '../namespaces/posts/requests.ts';
 import type { PostModel } from '../mapping/platform-models.ts';
 import { int, isJson, obj, rendered, str, type Json } from '../mapping/json.ts';
@@ -61,6 +62,12 @@ export function coreContent(raw: unknown, kind: WpContent['kind'], siteZone: str
 /** The core/v2 collections the compatible graph reads besides posts (not the contract's: the gate may refuse them). */
 export type CoreCollection = 'categories' | 'tags' | 'tribe_events_cat' | 'users' | 'media' | 'pages';
 
+/** WordPress's post types (core/v2/types: an object by name, in registration order). */
+export async function coreTypes(ctx: Context): Promise<Json> {
+  const res = await ctx.upstream.request({ method: 'GET', path: `${CORE}/types`, route: `GET ${CORE}/types` });
+  return isJson(res.body) ? res.body : {};
+}
+
 /** One GET of a core/v2 collection (the gate refuses it on a site without the route). */
 export async function coreCollection(ctx: Context, name: CoreCollection, query: Query): Promise<unknown[]> {
   return (await corePage(ctx, name, query)).items;
@@ -73,6 +80,9 @@ export async function coreCollection(ctx: Context, name: CoreCollection, query: 
 export async function corePage(ctx: Context, name: CoreCollection, query: Query): Promise<ListPage> {
   const path = `${CORE}/${name}`;
   const route = `GET ${path}`;
+  // WordPress drops a parameter its route does not declare without a word (the list would answer wider): refused.
+  const declared = declaredArgs(ctx.site, 'GET', path);
+  if (declared) refuseUndeclared(new Map(Object.keys(query).map((k) => [k.replace(/\[.*$/, ''), k])), declared, route);
   const page = typeof query.page === 'number' ? query.page : 1;
   const res = await ctx.upstream.request({
     method: 'GET',
@@ -155,7 +165,7 @@ export function wpLoaders(ctx: Context): WpLoaders {
 export async function settingsOf(ctx: Context, field: string): Promise<Json> {
   const l = wpLoaders(ctx);
   l.settings ??= ctx.upstream
-    .request({ method: 'GET', path: '/core/v2/settings', route: 'GET /core/v2/settings' })
+    .request({ method: 'GET', path: `${CORE}/settings`, route: `GET ${CORE}/settings` })
     .then((res) => (isJson(res.body) ? res.body : {}));
   try {
     return await l.settings;

@@ -15,7 +15,7 @@ import { checkWhere, intIds, paging, type WpPaging } from './args.ts';
 import { categoriesList, homeOf, tagsList, type TermsWhereArgs } from './content.ts';
 import { eventsCategoriesList } from './calendar.ts';
 import { uriOf } from './ids.ts';
-import { corePage, coreTerm, coreUser, readingOf, settingsOf, wpLoaders } from './loaders.ts';
+import { corePage, coreTerm, coreTypes, coreUser, readingOf, settingsOf, wpLoaders } from './loaders.ts';
 import { fromTerm, wpConnection, type WpConnection, type WpContentType, type WpTerm, type WpUser } from './models.ts';
 import { postSeo } from './seo.ts';
 
@@ -76,9 +76,7 @@ function contentType(name: string, raw: unknown): WpContentType {
  * The calendar's are listed there for administrators only (The Events Calendar shows them in REST to manage_options).
  */
 async function contentTypesOf(ctx: Context): Promise<WpContentType[]> {
-  const res = await ctx.upstream.request({ method: 'GET', path: '/core/v2/types', route: 'GET /core/v2/types' });
-  const body = isJson(res.body) ? res.body : {};
-  return Object.entries(body)
+  return Object.entries(await coreTypes(ctx))
     .filter(([name]) => SERVED_TYPES.includes(name) && (ctx.upstream.authenticated || !NOT_PUBLIC.includes(name)))
     .map(([name, raw]) => contentType(name, raw));
 }
